@@ -1,0 +1,4 @@
+#pragma once
+namespace rummy101 {
+const char* version();
+}

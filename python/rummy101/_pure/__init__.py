@@ -1,0 +1,33 @@
+"""rummy101._pure: the pure-Python twin of the native core ``rummy101._core``.
+
+It exposes the same functions with the same signatures and gives identical results; tests run
+every core function on both and compare. Input is validated in Python before either backend is
+called (STYLE.md), but these functions still reject out-of-range codes with ValueError, as the
+C++ core does.
+"""
+
+from __future__ import annotations
+
+from ._common import (
+    HIGH_ACE,
+    JOKER,
+    KIND_INVALID,
+    KIND_PAIR,
+    KIND_RUN,
+    KIND_SET,
+    NUM_CODES,
+    NUM_COLOURS,
+    NUM_NUMBERS,
+    CoreInputError,
+    CoreRules,
+)
+from .melds import *  # noqa: F401,F403
+from .solver import *  # noqa: F401,F403
+from .tabla import *  # noqa: F401,F403
+from . import melds as _melds, solver as _solver, tabla as _tabla
+
+__all__ = [
+    "HIGH_ACE", "JOKER", "KIND_INVALID", "KIND_PAIR", "KIND_RUN", "KIND_SET", "NUM_CODES",
+    "NUM_COLOURS", "NUM_NUMBERS", "CoreInputError", "CoreRules",
+    *_melds.__all__, *_solver.__all__, *_tabla.__all__,
+]

@@ -1,0 +1,3 @@
+"""Pure-Python twin of cpp/src/melds.cpp (filled in by the melds work)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Pure-Python twin of cpp/src/solver.cpp (filled in by the solver work)."""
+
+__all__: list[str] = []

@@ -1,0 +1,40 @@
+"""Error types of rummy101.
+
+Every mistake a user can make raises a specific :class:`ValueError` subclass whose message quotes
+the offending input and says what is accepted instead.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "RummyError",
+    "NotationError",
+    "RulesError",
+    "RackError",
+    "IllegalAction",
+    "BackendError",
+]
+
+
+class RummyError(ValueError):
+    """Base class of every user-facing input error in rummy101."""
+
+
+class NotationError(RummyError):
+    """A token, rack or meld is not valid notation (CONTRACT.md, Notation)."""
+
+
+class RulesError(RummyError):
+    """An unknown variant or option, or an out-of-range option value."""
+
+
+class RackError(RummyError):
+    """A rack that cannot exist under the rules (too many copies, wrong size, ...)."""
+
+
+class IllegalAction(RummyError):
+    """An action that the rules do not allow in the current state; the message cites the rule."""
+
+
+class BackendError(RuntimeError):
+    """The requested core backend is unknown or not available (e.g. native forced but not built)."""

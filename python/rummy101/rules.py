@@ -1,0 +1,369 @@
+"""Rule sets as data (STYLE.md): one frozen, keyword-only :class:`Rules` object per variant and
+options, loaded from strings such as ``"rummy101(threshold=increasing,players=3)"``.
+
+>>> r = Rules.parse("rummy101(threshold=increasing,players=3)")
+>>> r.players, r.threshold, r.opening_points
+(3, 'increasing', 101)
+>>> str(r)
+'rummy101(players=3,threshold=increasing)'
+>>> Rules.parse(str(r)) == r
+True
+>>> Rules.parse("remi").hand_size, Rules.parse("classic").target_score
+(14, 200)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Literal
+
+from .errors import RackError, RulesError
+from .tiles import (
+    JOKER_CODE,
+    NUM_CODES,
+    Card,
+    Tile,
+    counts_of,
+    parse_cards,
+    parse_tiles,
+)
+
+__all__ = ["Rules", "Valuation", "CoreParams", "VARIANTS", "get_rules", "variants", "option_help"]
+
+Family = Literal["tiles", "cards"]
+Valuation = Literal["open", "penalty"]
+
+
+@dataclass(frozen=True)
+class CoreParams:
+    """What the combinatorial core needs about a rule set and a valuation (see encoding.hpp).
+
+    ``run_value[n]`` is the value of a tile standing at number ``n`` (1..14, 14 = high ace) of a
+    run; ``set_value[n]`` the value of a tile of number ``n`` in a set or loose on the rack;
+    ``joker_value`` is -1 when a joker is worth the tile it stands for, else its fixed value.
+    """
+
+    high_ace: bool
+    joker_ratio: int
+    run_value: tuple[int, ...]
+    set_value: tuple[int, ...]
+    joker_value: int
+
+    def args(self) -> tuple[bool, int, list[int], list[int], int]:
+        return (self.high_ace, self.joker_ratio, list(self.run_value), list(self.set_value),
+                self.joker_value)
+
+
+def _face(n: int) -> int:
+    return n
+
+
+def _remi_laydown(n: int) -> int:  # RO-8: 2-9 -> 5, 10-13 -> 10; the ace is handled by position
+    return 5 if 2 <= n <= 9 else 10
+
+
+def _remi_end(n: int) -> int:  # RO-12: 2-9 -> 5, 10-13 -> 10, 1 -> 25
+    return 25 if n == 1 else (5 if n <= 9 else 10)
+
+
+def _card(n: int) -> int:  # CR-2: ace 1, J Q K 10, others face value
+    return min(n, 10)
+
+
+def _params(high_ace: bool, ratio: int, run: Callable[[int], int], st: Callable[[int], int],
+            joker: int, low_ace_run: int | None = None, high_ace_run: int | None = None) -> CoreParams:
+    run_value = [0] + [run(n) for n in range(1, 14)] + [0]
+    if low_ace_run is not None:
+        run_value[1] = low_ace_run
+    if high_ace:
+        run_value[14] = high_ace_run if high_ace_run is not None else run(1)
+    set_value = [0] + [st(n) for n in range(1, 14)]
+    return CoreParams(high_ace, ratio, tuple(run_value), tuple(set_value), joker)
+
+
+def _bool(text: str) -> bool:
+    t = text.strip().lower()
+    if t in ("1", "true", "yes", "on"):
+        return True
+    if t in ("0", "false", "no", "off"):
+        return False
+    raise ValueError("expected on/off (also true/false, yes/no, 1/0)")
+
+
+def _int_in(lo: int, hi: int) -> Callable[[str], int]:
+    def conv(text: str) -> int:
+        try:
+            v = int(text.strip())
+        except ValueError:
+            raise ValueError(f"expected a whole number from {lo} to {hi}") from None
+        if not lo <= v <= hi:
+            raise ValueError(f"expected a whole number from {lo} to {hi}")
+        return v
+    conv.__doc__ = f"{lo}..{hi}"
+    return conv
+
+
+def _choice(*names: str) -> Callable[[str], str]:
+    def conv(text: str) -> str:
+        t = text.strip().lower()
+        if t not in names:
+            raise ValueError(f"expected one of {', '.join(names)}")
+        return t
+    conv.__doc__ = "|".join(names)
+    return conv
+
+
+@dataclass(frozen=True)
+class _Option:
+    name: str
+    default: Any
+    convert: Callable[[str], Any]
+    doc: str
+
+    def accepted(self) -> str:
+        if self.convert is _bool:
+            return "on|off"
+        return self.convert.__doc__ or "?"
+
+
+# Options each variant accepts, in canonical order (str(rules) prints non-defaults in this order).
+_OPTIONS: dict[str, tuple[_Option, ...]] = {
+    "rummy101": (
+        _Option("players", 4, _int_in(2, 4), "number of players (R101-1)"),
+        _Option("threshold", "fixed", _choice("fixed", "increasing"),
+                "fixed 101 points / 5 pairs, or increasing thresholds (R101-14)"),
+        _Option("button_jokers", 0, _int_in(0, 1000),
+                "jokers on each player's joker-button account; one usable per round (R101-10)"),
+    ),
+    "remi": (
+        _Option("players", 4, _int_in(2, 4), "number of players (RO-1)"),
+        _Option("atu", True, _bool, "turn up an Atu: twin bonus, Atu from the stock, Atu-1 doubling (RO-2, RO-4, RO-12)"),
+        _Option("doubles", True, _bool, "exchange of doubles before play (RO-3)"),
+        _Option("tabla", True, _bool, "closing on the rack (RO-11)"),
+        _Option("joly_atu_deal", 14, _int_in(13, 14),
+                "tiles dealt besides a Joly Atu to the first player: 14 (default) or the seed's literal 13 (RO-2)"),
+        _Option("joly_retrievals", 1, _int_in(1, 2), "times each Joly may be retrieved from a meld (RO-9.5)"),
+    ),
+    "classic": (
+        _Option("players", 4, _int_in(2, 4), "number of players (CR-1; 2-3 is an engine extension)"),
+        _Option("target", 200, _int_in(1, 100000), "game target score (CR-6)"),
+        _Option("go_out", "broad", _choice("broad", "narrow"),
+                "going out without a discard: broad reading or the seed's narrow case (CR-4)"),
+    ),
+}
+
+VARIANTS: tuple[str, ...] = tuple(_OPTIONS)
+
+_SPEC_RE = re.compile(r"^\s*([A-Za-z0-9_]+)\s*(?:\((.*)\))?\s*$", re.S)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """A complete, validated rule set. Build one with :meth:`parse` or :func:`get_rules`.
+
+    Fields are data that the engine reads; none is behaviour. Every field is keyword-only.
+    """
+
+    variant: str
+    options: tuple[tuple[str, Any], ...] = ()
+    family: Family
+    players: int
+    copies: int                 # copies of each numbered tile / card in the set
+    jokers: int                 # jokers in the set (R101-1, RO-1)
+    max_rack_jokers: int        # most jokers a rack can hold (button jokers included, R101-10)
+    hand_size: int              # tiles dealt to each player (R101-2, RO-2, CR-1)
+    starter_extra: int          # extra tiles for the starting player
+    opening_points: int         # 101 (R101-7), 45 (RO-8), 0 (classic: no minimum)
+    pairs_opening: int          # pairs needed to open with pairs (R101-8); 0 = no pairs opening
+    opening_needs_run: bool     # RO-8: the first lay-down holds a run
+    keep_discard: bool          # a tile must stay on the rack to discard (R101-12, RO-13)
+    high_ace: bool              # RO-6: 12-13-1 is a run
+    joker_ratio: int            # RO-7: real tiles >= ratio * jokers in a meld
+    pairs_allowed: bool         # R101-5 pairs exist
+    threshold: str = "fixed"    # R101-14
+    button_jokers: int = 0      # R101-10
+    atu: bool = False           # RO-2
+    doubles: bool = False       # RO-3
+    tabla: bool = False         # RO-11
+    joly_atu_deal: int = 14     # RO-2
+    joly_retrievals: int = 1    # RO-9.5
+    target_score: int = 0       # CR-6
+    go_out: str = "broad"       # CR-4
+    joker_penalty: int = 0      # R101-6: 101; RO-12: 50
+
+    # ---- construction -------------------------------------------------------------------
+    @classmethod
+    def parse(cls, spec: "str | Rules") -> "Rules":
+        """Load a rule set from ``"variant"`` or ``"variant(opt=value,...)"``."""
+        if isinstance(spec, Rules):
+            return spec
+        if not isinstance(spec, str):
+            raise RulesError(f"rules must be a string such as 'rummy101' or 'remi(players=3)', "
+                             f"got {type(spec).__name__} {spec!r}")
+        m = _SPEC_RE.match(spec)
+        if not m:
+            raise RulesError(f"rules {spec!r} are not of the form variant or variant(option=value,...); "
+                             f"variants: {', '.join(VARIANTS)}")
+        name = m.group(1).lower()
+        if name not in _OPTIONS:
+            raise RulesError(f"unknown variant {m.group(1)!r} in {spec!r}; known variants: {', '.join(VARIANTS)}")
+        given: dict[str, str] = {}
+        body = (m.group(2) or "").strip()
+        if body:
+            for part in body.split(","):
+                if "=" not in part:
+                    raise RulesError(f"option {part.strip()!r} in {spec!r} is not name=value; "
+                                     f"{name} accepts: {option_help(name)}")
+                k, v = (s.strip() for s in part.split("=", 1))
+                given[k.lower()] = v
+        return cls.make(name, **given)
+
+    @classmethod
+    def make(cls, variant: str, **options: Any) -> "Rules":
+        """Build a rule set from keyword options (strings or already-typed values)."""
+        name = variant.lower()
+        if name not in _OPTIONS:
+            raise RulesError(f"unknown variant {variant!r}; known variants: {', '.join(VARIANTS)}")
+        spec = {o.name: o for o in _OPTIONS[name]}
+        values = {o.name: o.default for o in _OPTIONS[name]}
+        for key, raw in options.items():
+            if key not in spec:
+                raise RulesError(f"unknown option {key!r} for {name}; {name} accepts: {option_help(name)}")
+            opt = spec[key]
+            try:
+                if isinstance(raw, str):
+                    val = opt.convert(raw)
+                elif isinstance(raw, bool) and opt.convert is _bool:
+                    val = raw
+                elif isinstance(raw, int) and not isinstance(raw, bool) and opt.convert is not _bool:
+                    val = opt.convert(str(raw))
+                else:
+                    raise ValueError(f"expected {opt.accepted()}")
+            except ValueError as exc:
+                raise RulesError(f"bad value {raw!r} for option {key!r} of {name}: {exc} "
+                                 f"({opt.doc})") from None
+            values[key] = val
+        non_default = tuple((o.name, values[o.name]) for o in _OPTIONS[name] if values[o.name] != o.default)
+        return cls(variant=name, options=non_default, **_FIELDS[name](values))
+
+    # ---- text form ------------------------------------------------------------------------
+    def __str__(self) -> str:
+        if not self.options:
+            return self.variant
+        def fmt(v: Any) -> str:
+            return ("on" if v else "off") if isinstance(v, bool) else str(v)
+        return f"{self.variant}({','.join(f'{k}={fmt(v)}' for k, v in self.options)})"
+
+    def __repr__(self) -> str:
+        return f"Rules.parse({str(self)!r})"
+
+    def option(self, name: str) -> Any:
+        """The value of an option, default included."""
+        for o in _OPTIONS[self.variant]:
+            if o.name == name:
+                return dict(self.options).get(name, o.default)
+        raise RulesError(f"unknown option {name!r} for {self.variant}; accepted: {option_help(self.variant)}")
+
+    # ---- what the core needs ----------------------------------------------------------------
+    @cached_property
+    def open_params(self) -> CoreParams:
+        """Values for openings / first lay-downs (R101-6 face values, RO-8 lay-down values, CR-2)."""
+        if self.variant == "rummy101":
+            return _params(False, 0, _face, _face, -1)
+        if self.variant == "remi":
+            # RO-8: 1 in a low run 5, in a high run 10, in a set 10; a Joly is worth what it stands for.
+            return _params(True, 2, _remi_laydown, lambda n: 10 if n == 1 else _remi_laydown(n), -1,
+                           low_ace_run=5, high_ace_run=10)
+        return _params(False, 0, _card, _card, -1)
+
+    @cached_property
+    def penalty_params(self) -> CoreParams:
+        """Values of tiles left on a rack (R101-13 with a joker at 101, RO-12 end values, CR-2)."""
+        if self.variant == "rummy101":
+            return _params(False, 0, _face, _face, 101)
+        if self.variant == "remi":
+            return _params(True, 2, _remi_end, _remi_end, 50)
+        return _params(False, 0, _card, _card, 0)
+
+    def params(self, valuation: Valuation) -> CoreParams:
+        if valuation == "open":
+            return self.open_params
+        if valuation == "penalty":
+            return self.penalty_params
+        raise RulesError(f"unknown valuation {valuation!r}; accepted: open, penalty")
+
+    # ---- racks ------------------------------------------------------------------------------
+    @property
+    def piece(self) -> type[Tile] | type[Card]:
+        return Tile if self.family == "tiles" else Card
+
+    def parse_rack(self, rack: "str | Iterable[Any]") -> list[Any]:
+        """Parse a rack under these rules and check it could exist (RackError otherwise)."""
+        pieces = parse_tiles(rack) if self.family == "tiles" else parse_cards(rack)  # type: ignore[arg-type]
+        self.check_supply(pieces)
+        return pieces
+
+    def check_supply(self, codes: Iterable[int]) -> list[int]:
+        """Count vector of ``codes``; raise RackError if it holds more copies than the set has."""
+        counts = counts_of(codes)
+        for code in range(NUM_CODES):
+            limit = self.max_rack_jokers if code == JOKER_CODE else self.copies
+            if counts[code] > limit:
+                what = ("jokers" if code == JOKER_CODE else
+                        f"copies of {self.piece(code)}")
+                raise RackError(f"the rack holds {counts[code]} {what}, but a {self.variant} set "
+                                f"has only {limit}" +
+                                (" (2 jokers plus one joker-button joker per player, R101-10)"
+                                 if code == JOKER_CODE and self.variant == "rummy101" else ""))
+        return counts
+
+
+def _fields_rummy101(v: dict[str, Any]) -> dict[str, Any]:
+    return dict(family="tiles", players=v["players"], copies=2, jokers=2,
+                max_rack_jokers=2 + 4, hand_size=21, starter_extra=1, opening_points=101,
+                pairs_opening=5, opening_needs_run=False, keep_discard=True, high_ace=False,
+                joker_ratio=0, pairs_allowed=True, threshold=v["threshold"],
+                button_jokers=v["button_jokers"], joker_penalty=101)
+
+
+def _fields_remi(v: dict[str, Any]) -> dict[str, Any]:
+    return dict(family="tiles", players=v["players"], copies=2, jokers=2, max_rack_jokers=2,
+                hand_size=14, starter_extra=1, opening_points=45, pairs_opening=0,
+                opening_needs_run=True, keep_discard=True, high_ace=True, joker_ratio=2,
+                pairs_allowed=False, atu=v["atu"], doubles=v["doubles"], tabla=v["tabla"],
+                joly_atu_deal=v["joly_atu_deal"], joly_retrievals=v["joly_retrievals"],
+                joker_penalty=50)
+
+
+def _fields_classic(v: dict[str, Any]) -> dict[str, Any]:
+    return dict(family="cards", players=v["players"], copies=1, jokers=0, max_rack_jokers=0,
+                hand_size=7, starter_extra=0, opening_points=0, pairs_opening=0,
+                opening_needs_run=False, keep_discard=False, high_ace=False, joker_ratio=0,
+                pairs_allowed=False, target_score=v["target"], go_out=v["go_out"], joker_penalty=0)
+
+
+_FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "rummy101": _fields_rummy101,
+    "remi": _fields_remi,
+    "classic": _fields_classic,
+}
+
+
+def option_help(variant: str) -> str:
+    """The options a variant accepts, with their accepted values and defaults."""
+    return ", ".join(f"{o.name}={o.accepted()} (default {('on' if o.default else 'off') if isinstance(o.default, bool) else o.default})"
+                     for o in _OPTIONS[variant])
+
+
+def variants() -> dict[str, str]:
+    """The registry: variant name -> its accepted options."""
+    return {name: option_help(name) for name in VARIANTS}
+
+
+def get_rules(spec: "str | Rules" = "rummy101") -> Rules:
+    """Alias of :meth:`Rules.parse`, cached by spec string."""
+    return Rules.parse(spec)
+

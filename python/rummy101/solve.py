@@ -1,0 +1,3 @@
+"""Public solvers (filled in by the solver work)."""
+
+__all__: list[str] = []

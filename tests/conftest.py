@@ -1,0 +1,34 @@
+"""Shared fixtures: every core test can run on both backends and compare them (STYLE.md)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from types import ModuleType
+
+import pytest
+
+import rummy101
+from rummy101 import _backend
+
+BACKENDS = _backend.available_backends()
+SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"rummy101 backends available: {', '.join(BACKENDS)}; live: {rummy101.backend_name()}"
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run the test once per available backend, with that backend live."""
+    with _backend.using_backend(request.param):
+        yield request.param
+
+
+@pytest.fixture
+def both() -> tuple[ModuleType, ModuleType]:
+    """(native, pure) core modules for parity tests; skipped when the native core is not built."""
+    if "native" not in BACKENDS:
+        pytest.skip("native core not built")
+    return _backend._load("native"), _backend._load("pure")
