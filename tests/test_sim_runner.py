@@ -207,3 +207,58 @@ def test_a_looping_game_is_reported(race: None, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(sim, "_new_game", lambda rules, seed, rounds: Never(4, seed, rounds))
     with pytest.raises(RuntimeError, match="did not end within 50 steps"):
         sim.play_game("rummy101", ["coin"] * 4, 0, max_steps=50)
+
+
+def run_cli(argv: list[str]) -> int:
+    """A tiny argparse harness standing in for ``rummy101`` (cli.py) around our subcommand."""
+    import argparse
+
+    from rummy101 import cli_sim
+    parser = argparse.ArgumentParser(prog="rummy101")
+    cli_sim.add_subcommands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+def test_cli_writes_jsonl_and_csv(race: None, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "res.jsonl"
+    assert run_cli(["sim", "--bots", "always2,always2,always2,always2", "--games", "6",
+                    "--seed", "5", "--workers", "1", "--out", str(out)]) == 0
+    printed = capsys.readouterr()
+    assert "always2" in printed.out and "wrote 6 records" in printed.out
+    assert printed.err == ""                      # no progress bar when not a terminal
+    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [r["scores"] for r in recs] == expected_always2(5, 6)
+    out2 = tmp_path / "res.csv"
+    assert run_cli(["sim", "--bots", "always2,always2,always2,always2", "--games", "6",
+                    "--seed", "5", "--workers", "2", "--quiet", "--out", str(out2)]) == 0
+    rows = list(csv.DictReader(open(out2)))
+    assert [[int(r[f"score_{s}"]) for s in range(4)] for r in rows] == expected_always2(5, 6)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--bots", "coin,coin,coin,zzz"], "unknown bot name 'zzz'"),
+    (["--bots", "coin,coin,coin,coin", "--games", "0"], "games must be a whole number >= 1"),
+    (["--bots", "coin,coin,coin,coin", "--workers", "0"], "workers must be a whole number >= 1"),
+    (["--bots", "coin,coin,coin,coin", "--rules", "chess"], "unknown variant 'chess'.*rummy101, remi, classic"),
+    (["--bots", "coin,coin,coin,coin", "--out", "x.parquet"], r"accepted: \.jsonl, \.csv"),
+])
+def test_cli_bad_input_exits_2(race: None, capsys: pytest.CaptureFixture[str], argv: list[str],
+                               message: str) -> None:
+    import re
+    assert run_cli(["sim", "--quiet", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rummy101 sim: error: ") and re.search(message, err)
+
+
+def test_dask_local_cluster_executor(race: None) -> None:
+    """A Dask distributed LocalCluster works as the executor (client.get_executor())."""
+    distributed = pytest.importorskip("distributed")
+    bots = "coin,coin,always2,coin"
+    want = sim.simulate("rummy101", bots, 12, seed=4, workers=1, progress=False)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        got = sim.simulate("rummy101", bots, 12, seed=4, executor=client.get_executor(),
+                           progress=False)
+    assert got.records == want.records and got.seats == want.seats
