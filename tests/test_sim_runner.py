@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from rummy101 import RulesError, sim
-from rummy101.bots import Bot, BotError, register_bot
+from rummy101.bots import Bot, BotError
+from rummy101.bots import base as bots_base
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,8 @@ class Coin(Bot):
 def race(monkeypatch: pytest.MonkeyPatch) -> None:
     """Play the race instead of the engine (in this process, and in forked pool workers)."""
     monkeypatch.setattr(sim, "_new_game", lambda rules, seed, rounds: Race(rules.players, seed, rounds))
-    register_bot("always2", Always2)
-    register_bot("coin", Coin)
+    monkeypatch.setitem(bots_base._REGISTRY, "always2", Always2)
+    monkeypatch.setitem(bots_base._REGISTRY, "coin", Coin)
 
 
 def expected_always2(seed: int, games: int, players: int = 4) -> list[list[int]]:
