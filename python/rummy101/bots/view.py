@@ -11,8 +11,8 @@ TURN_ENDING_KINDS = frozenset({"discard", "go_out"})
 
 
 def action_kind(action: Any) -> str:
-    """The kind of an action: its ``kind`` attribute, else the first word of its text form."""
-    kind = getattr(action, "kind", None)
+    """The kind of an action: its ``verb`` (engine actions), else the first word of its text."""
+    kind = getattr(action, "verb", None)
     if kind is None:
         kind = str(action).split(" ", 1)[0]
     return str(getattr(kind, "value", kind))
