@@ -59,14 +59,18 @@ class Race:
         self.pos[s] += a.n
         if self.pos[s] >= self.GOAL:
             scores = [10 if p == s else -(self.GOAL - self.pos[p]) for p in range(self.players)]
-            self.results.append({"scores": scores, "finish": "normal", "finisher": s})
+            self.results.append({"end": "finish", "winner": s, "joker_finish": a.n == 2 and s == 3,
+                                 "one_turn": False, "scores": scores})
             self.rounds_left -= 1
             if self.rounds_left:
                 self._deal()
         else:
             self.current_player = (s + 1) % self.players
 
-    def round_scores(self) -> list[dict[str, Any]]:
+    def round_scores(self) -> list[list[int]]:
+        return [r["scores"] for r in self.results]
+
+    def round_results(self) -> list[dict[str, Any]]:
         return self.results
 
     def standings(self) -> list[int]:
@@ -146,6 +150,7 @@ def test_match_rounds_add_up(race: None) -> None:
         assert r.rounds == 4
         assert list(r.scores) == [sum(rs[p] for rs in r.round_scores) for p in range(4)]
         assert r.finishers == (0, 1, 2, 3)   # the starter rotates, and the starter wins
+        assert r.finishes == ("normal", "normal", "normal", "joker")
 
 
 def test_same_results_whatever_the_workers(race: None) -> None:

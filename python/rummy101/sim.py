@@ -27,9 +27,10 @@ import math
 import os
 import random
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, TextIO
 
 from . import _backend
@@ -58,6 +59,7 @@ MAX_STEPS = 200_000
 #: Output formats accepted by :func:`write_records`, chosen by the file extension.
 OUTPUT_FORMATS = (".jsonl", ".csv")
 
+_NO_OBSERVATION: Mapping[str, Any] = MappingProxyType({})
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
@@ -120,8 +122,7 @@ class GameRecord:
 
     ``scores`` are the final cumulative standings per seat; ``round_scores`` the per-round deltas;
     ``winner`` the seat with the strictly highest final standing (``None`` on a tie for first);
-    ``finishes`` one finish type per round (``"exhausted"`` when the stock ran out, otherwise the
-    engine's finish name, e.g. ``"normal"``, ``"joker"``); ``finishers`` the finishing seat of each
+    ``finishes`` one finish type per round (see :func:`finish_type`); ``finishers`` the finishing seat of each
     round (``None`` when nobody finished); ``turns`` the turns each seat played; ``steps`` the
     actions applied in the whole game.
     """
@@ -284,8 +285,9 @@ def play_game(rules: "str | Rules", bots: Sequence["str | Bot"], seed: int, inde
     steps = 0
     while not state.is_terminal:
         seat = state.current_player
-        legal = state.legal_actions()
-        action = players[seat].act(state.observation(seat), legal)
+        player = players[seat]
+        obs = state.observation(seat) if getattr(player, "observes", True) else _NO_OBSERVATION
+        action = player.act(obs, state.legal_actions())
         state.apply(action)
         if seat != last:
             turns[seat] += 1
@@ -294,49 +296,36 @@ def play_game(rules: "str | Rules", bots: Sequence["str | Bot"], seed: int, inde
         if steps > max_steps:
             raise RuntimeError(f"game {index} (seed {gseed}) of {r} did not end within {max_steps} "
                                f"steps with bots {names}: a bot or the engine loops")
-    round_scores = tuple(tuple(int(v) for v in _round_deltas(rs)) for rs in state.round_scores())
-    standings = tuple(int(v) for v in _standings(state, round_scores))
+    round_scores = tuple(tuple(int(v) for v in rs) for rs in state.round_scores())
+    standings = tuple(int(v) for v in state.standings())
     top = max(standings)
     winner = standings.index(top) if standings.count(top) == 1 else None
-    finishes, finishers = _round_finishes(state, len(round_scores))
+    finishes, finishers = round_finishes(state)
     return GameRecord(game=index, seed=gseed, rules=str(r), bots=tuple(names), scores=standings,
                       round_scores=round_scores, winner=winner, finishes=finishes,
                       finishers=finishers, turns=tuple(turns), steps=steps)
 
 
-def _round_deltas(entry: Any) -> Sequence[int]:
-    """Per-seat deltas of one entry of ``state.round_scores()`` (a list, or a record with them)."""
-    if isinstance(entry, dict):
-        return entry["scores"]
-    deltas = getattr(entry, "scores", None)
-    return deltas if deltas is not None else entry
+def finish_type(result: Mapping[str, Any]) -> str:
+    """The finish type of one entry of ``state.round_results()`` (R101-12/13): ``exhausted``
+    (stock ran out, nobody finished), ``normal``, ``joker`` (joker finish), ``one_turn`` (finish in
+    one turn) or ``one_turn_joker``.
+
+    >>> finish_type({"end": "finish", "winner": 2, "joker_finish": True, "one_turn": False})
+    'joker'
+    """
+    if result.get("end") == "exhausted" or result.get("winner") is None:
+        return "exhausted"
+    one, joker = bool(result.get("one_turn")), bool(result.get("joker_finish"))
+    return ("one_turn_joker" if one and joker else "one_turn" if one
+            else "joker" if joker else "normal")
 
 
-def _standings(state: Any, round_scores: Sequence[Sequence[int]]) -> Sequence[int]:
-    st = state.standings()
-    if isinstance(st, dict):
-        st = st.get("scores", st.get("standings"))
-    if st is None:
-        st = [sum(col) for col in zip(*round_scores)]
-    return st
-
-
-def _round_finishes(state: Any, rounds: int) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
-    """Finish type and finishing seat of each round, read from the engine's round results."""
-    kinds: list[str] = []
-    seats: list[int | None] = []
-    for entry in state.round_scores():
-        kind = _field(entry, "finish")
-        who = _field(entry, "finisher")
-        kinds.append(str(kind) if kind is not None else ("exhausted" if who is None else "normal"))
-        seats.append(None if who is None else int(who))
-    return tuple(kinds), tuple(seats)
-
-
-def _field(entry: Any, name: str) -> Any:
-    if isinstance(entry, dict):
-        return entry.get(name)
-    return getattr(entry, name, None)
+def round_finishes(state: Any) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
+    """Finish type and finishing seat (``None`` if nobody finished) of each round played."""
+    results = state.round_results()
+    return (tuple(finish_type(r) for r in results),
+            tuple(None if r.get("winner") is None else int(r["winner"]) for r in results))
 
 
 # ---- many games ---------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import Bot, no_legal_action, register_bot
-from .view import ends_turn
+from .view import TURN_ENDING_KINDS, ends_turn
 
 __all__ = ["RandomBot", "END_TURN_PROBABILITY"]
 
@@ -30,17 +30,22 @@ class RandomBot(Bot):
     """Uniform over legal actions, ending each turn with probability 1/2 per step."""
 
     name = "random"
+    observes = False
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
         if not legal_actions:
             raise no_legal_action(self, observation)
-        enders = [a for a in legal_actions if ends_turn(a)]
-        if enders and len(enders) < len(legal_actions):
-            if self.rng.random() < END_TURN_PROBABILITY:
-                return enders[self.rng.randrange(len(enders))]
+        try:
+            enders = [a for a in legal_actions if a.verb in TURN_ENDING_KINDS]
+            others = [a for a in legal_actions if a.verb not in TURN_ENDING_KINDS]
+        except AttributeError:  # actions without a verb: read their text form
+            enders = [a for a in legal_actions if ends_turn(a)]
             others = [a for a in legal_actions if not ends_turn(a)]
-            return others[self.rng.randrange(len(others))]
-        return legal_actions[self.rng.randrange(len(legal_actions))]
+        rng = self.rng
+        if enders and others:
+            group = enders if rng.random() < END_TURN_PROBABILITY else others
+            return group[rng.randrange(len(group))]
+        return legal_actions[rng.randrange(len(legal_actions))]
 
 
 register_bot(RandomBot.name, RandomBot)

@@ -20,4 +20,7 @@ def action_kind(action: Any) -> str:
 
 def ends_turn(action: Any) -> bool:
     """True for actions that end the turn (a discard, or going out without one)."""
-    return action_kind(action) in TURN_ENDING_KINDS
+    try:
+        return action.verb in TURN_ENDING_KINDS  # engine actions: the fast path
+    except AttributeError:
+        return action_kind(action) in TURN_ENDING_KINDS
