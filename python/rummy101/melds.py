@@ -370,8 +370,9 @@ def check_meld(rules: RulesLike, tiles: MeldLike) -> MeldInfo:
     core = _backend.core()
     cr = _backend.core_rules(r, "open")
     kind_code, sf, reason = core.classify_meld(cr, codes)
-    if kind_code == 3 and not r.pairs_allowed:
-        kind_code, reason = 0, MeldReason.PAIR_NOT_ALLOWED
+    if len(codes) == 2 and not r.pairs_allowed:
+        reason = MeldReason.PAIR_NOT_ALLOWED if kind_code == 3 else MeldReason.TOO_SHORT
+        kind_code = 0
     if kind_code == 0:
         return MeldInfo(r, pieces, False, None, MeldReason(reason),
                         reason_message(r, reason, pieces), None, None, {}, (), (), None)
