@@ -21,7 +21,8 @@ from ..tiles import JOKER_CODE, NUM_CODES
 __all__ = ["Kit", "kit_for", "Plan", "opening_plan", "deadwood", "lay_plan", "feeding_tiles",
            "choose_discard", "connections"]
 
-Melds = list[list[int]]
+Melds = list[tuple[str, list[int]]]
+_KIND = {1: "run", 2: "set", 3: "pair"}
 
 # Cost, in penalty points, of a discard that the next player could take and use at once.
 FEED_COST = 15
@@ -54,12 +55,13 @@ def kit_for(rules: Rules) -> Kit:
 
 @dataclass(frozen=True)
 class Plan:
-    """An opening: ``kind`` is ``"melds"`` or ``"pairs"``; ``melds`` lists tile codes in table
-    order (jokers at the place they fill); ``value`` is the opening value (or pair count)."""
+    """An opening: ``kind`` is ``"melds"`` or ``"pairs"``; ``melds`` lists ``(meld kind, tile
+    codes in table order)`` (jokers at the place they fill); ``value`` is the opening value (or
+    the number of pairs)."""
 
     kind: str
     value: int
-    melds: tuple[tuple[int, ...], ...]
+    melds: tuple[tuple[str, tuple[int, ...]], ...]
 
 
 def opening_plan(kit: Kit, counts: Sequence[int], threshold: int, pairs_threshold: int,
@@ -72,11 +74,11 @@ def opening_plan(kit: Kit, counts: Sequence[int], threshold: int, pairs_threshol
     value, melds = kit.core.solve_melds(kit.open_cr, list(counts), keep, must_use,
                                         kit.rules.opening_needs_run)
     if value >= threshold and value > 0 and melds:
-        return Plan("melds", value, tuple(tuple(t) for _, t, _ in melds))
+        return Plan("melds", value, tuple((_KIND[k], tuple(t)) for k, t, _ in melds))
     if pairs_threshold > 0 and kit.rules.pairs_allowed:
         n, pairs = kit.core.max_pairs(list(counts), keep, must_use)
         if n >= pairs_threshold:
-            return Plan("pairs", n, tuple((a, b) for a, b in pairs))
+            return Plan("pairs", n, tuple(("pair", (a, b)) for a, b in pairs))
     return None
 
 
@@ -89,14 +91,15 @@ def deadwood(kit: Kit, counts: Sequence[int], keep: bool = True) -> int:
     return total - max(value, 0)
 
 
-def lay_plan(kit: Kit, counts: Sequence[int]) -> Melds:
+def lay_plan(kit: Kit, counts: Sequence[int], must_use: int = -1) -> Melds:
     """Runs and sets to lay from an opened player's rack: those that leave the least penalty,
-    keeping a tile to discard (R101-12). Empty when laying nothing is best."""
+    keeping a tile to discard (R101-12), holding ``must_use`` if it is not -1 (R101-4). Empty
+    when there are none."""
     if sum(counts) < 4 and kit.rules.keep_discard:
         return []
-    value, melds = kit.core.solve_melds(kit.penalty_cr, list(counts), kit.rules.keep_discard, -1,
-                                        False)
-    return [list(t) for _, t, _ in melds] if value > 0 else []
+    value, melds = kit.core.solve_melds(kit.penalty_cr, list(counts), kit.rules.keep_discard,
+                                        must_use, False)
+    return [(_KIND[k], list(t)) for k, t, _ in melds] if value > 0 else []
 
 
 def feeding_tiles(kit: Kit, table: Iterable[Sequence[int]]) -> set[int]:
