@@ -37,10 +37,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from rummy101.rules import Rules, Valuation
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_matrix
-
-from rummy101.rules import Rules, Valuation
 
 __all__ = ["reference_best", "reference_max_pairs", "templates"]
 
@@ -200,7 +199,7 @@ def reference_best(rules: Rules, counts: Sequence[int], *, valuation: Valuation 
         return -1
     if res.status != 0 or res.x is None:
         raise RuntimeError(f"milp did not solve the reference model: {res.message}")
-    return int(round(-res.fun))
+    return round(-res.fun)
 
 
 def reference_max_pairs(counts: Sequence[int], *, keep: bool = True, must_use: int = -1) -> int:
@@ -258,4 +257,4 @@ def reference_max_pairs(counts: Sequence[int], *, keep: bool = True, must_use: i
         return -1
     if res.status != 0 or res.x is None:
         raise RuntimeError(f"milp did not solve the pairs model: {res.message}")
-    return int(round(-res.fun))
+    return round(-res.fun)

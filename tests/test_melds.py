@@ -4,7 +4,6 @@ Each test runs on every available backend (the ``backend`` fixture)."""
 from __future__ import annotations
 
 import pytest
-
 import rummy101
 from rummy101 import (
     IllegalAction,
@@ -14,12 +13,12 @@ from rummy101 import (
     RackError,
     RulesError,
     Tile,
+    _backend,
     check_meld,
     joker_releases,
     meld_additions,
     rack_penalty,
 )
-from rummy101 import _backend
 
 pytestmark = pytest.mark.usefixtures("backend")
 

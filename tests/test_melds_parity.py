@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from parity import outcome, same
 from rummy101 import Rules
 

@@ -46,15 +46,15 @@ __all__ = [
     "MeldKind",
     "MeldReason",
     "check_meld",
-    "meld_additions",
     "joker_releases",
+    "meld_additions",
     "rack_penalty",
     "reason_message",
 ]
 
 MeldKind = Literal["run", "set", "pair"]
-Piece = Union[Tile, Card]
-RulesLike = Union[Rules, str]
+Piece = Tile | Card
+RulesLike = Rules | str
 MeldLike = Union[str, Iterable[Any], "Meld"]
 
 _KIND_NAMES: dict[int, MeldKind] = {1: "run", 2: "set", 3: "pair"}
@@ -156,7 +156,7 @@ def _rules(rules: RulesLike) -> Rules:
 def _pieces(rules: Rules, tiles: MeldLike) -> list[Piece]:
     if isinstance(tiles, Meld):
         tiles = tiles.tiles
-    return list(rules.parse_rack(tiles))  # type: ignore[arg-type]
+    return list(rules.parse_rack(tiles))
 
 
 def _run_numbers(stand_for: Sequence[int]) -> list[int]:
@@ -196,7 +196,7 @@ class Meld:
     # ---- construction -------------------------------------------------------------------
     @classmethod
     def from_core(cls, rules: RulesLike, kind: int | str, tiles: Sequence[int],
-                  stand_for: Sequence[int]) -> "Meld":
+                  stand_for: Sequence[int]) -> Meld:
         """Turn a core result ``(kind, tiles, stand_for)`` (codes) into a checked ``Meld``.
 
         >>> Meld.from_core("rummy101", 2, [4, 17, 52], [4, 17, 30])
@@ -219,7 +219,7 @@ class Meld:
         return cls(kind=name, tiles=t, stand_for=s, rules=r)  # type: ignore[arg-type]
 
     @classmethod
-    def parse(cls, rules: RulesLike, tiles: MeldLike, *, kind: MeldKind | None = None) -> "Meld":
+    def parse(cls, rules: RulesLike, tiles: MeldLike, *, kind: MeldKind | None = None) -> Meld:
         """Parse and check a meld; raise :class:`IllegalAction` (quoting the rule) if the tiles
         are no meld. ``kind`` chooses the reading of an ambiguous meld (``R5 * *``).
 
