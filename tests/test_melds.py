@@ -319,5 +319,10 @@ def test_errors_for_bad_input() -> None:
         joker_releases("rummy101", "R7 R7 B7")
     with pytest.raises(NotationError, match="not a meld reason code"):
         rummy101.reason_message("rummy101", 99)
+    with pytest.raises(IllegalAction, match="12-13-1 is no run"):
+        Meld.parse("remi", "R12 R13 R1").value("rummy101")
+    with pytest.raises(NotationError, match="tuple of Card"):
+        Meld.parse("remi", "R1 R2 R3").value("classic")
+    assert Meld.parse("remi", "R1 R2 R3").value("rummy101") == 6
     with pytest.raises(RulesError, match="unknown valuation"):
         Meld.parse("rummy101", "R1 R2 R3").value(valuation="best")  # type: ignore[arg-type]

@@ -257,6 +257,8 @@ class Meld:
         (R101-13, RO-12): a joker is worth what it stands for, or its fixed penalty value."""
         r = self.rules if rules is None else _rules(rules)
         p = r.params(valuation)
+        if r != self.rules:  # the meld must be one under the other rules too (e.g. 12-13-1)
+            _check_meld_record(r, self.kind, self.tiles, self.stand_for)
         codes = [int(s) for s in self.stand_for]
         if self.kind == "run":
             base = [p.run_value[n] for n in _run_numbers(codes)]
