@@ -378,6 +378,8 @@ def check_meld(rules: RulesLike, tiles: MeldLike) -> MeldInfo:
     if kind_code == 0:
         return MeldInfo(r, pieces, False, None, MeldReason(reason),
                         reason_message(r, reason, pieces), None, None, {}, (), (), None)
+    if isinstance(tiles, Meld) and tiles.rules == r and _KIND_CODES[tiles.kind] != kind_code:
+        return _set_reading(tiles)
     piece = r.piece
     meld = Meld(kind=_KIND_NAMES[kind_code], tiles=pieces,
                 stand_for=tuple(piece(c) for c in sf), rules=r)
@@ -389,6 +391,36 @@ def check_meld(rules: RulesLike, tiles: MeldLike) -> MeldInfo:
                     core.meld_value(cr, codes),
                     core.meld_value(_backend.core_rules(r, "penalty"), codes),
                     meld.jokers, additions, releases, meld)
+
+
+def _set_reading(meld: Meld) -> MeldInfo:
+    """MeldInfo of a set whose tiles the core reads as a run (``* * K13`` laid as a set of 13s
+    by a solver): same rules as the core's set branch (docs/DESIGN.md, meld decisions)."""
+    r, piece = meld.rules, meld.rules.piece
+    codes = [int(t) for t in meld.tiles]
+    sf_colours = [int(s) // NUM_NUMBERS for s in meld.stand_for]
+    number = int(meld.stand_for[0]) % NUM_NUMBERS + 1
+    real_colours = {c // NUM_NUMBERS for c in codes if c != JOKER_CODE}
+    jokers = codes.count(JOKER_CODE)
+    additions: list[tuple[int, Piece]] = []
+    if len(codes) == 3:
+        def sorts_in(colour: int) -> int:
+            return sum(1 for x in sf_colours if x < colour)
+        for col in range(4):
+            if col not in real_colours:
+                additions.append((sorts_in(col), piece(col * NUM_NUMBERS + number - 1)))
+        if r.max_rack_jokers > 0 and len(codes) - jokers >= r.joker_ratio * (jokers + 1):
+            free = next(col for col in range(4) if col not in sf_colours)
+            additions.append((sorts_in(free), piece(JOKER_CODE)))
+        additions.sort(key=lambda a: (a[0], int(a[1])))
+    missing = [piece(col * NUM_NUMBERS + number - 1) for col in range(4) if col not in real_colours]
+    if r.set3_release_both and len(codes) == 3:
+        alts = tuple((a, b) for i, a in enumerate(missing) for b in missing[i + 1:])
+    else:
+        alts = tuple((m,) for m in missing)
+    releases = tuple((i, alts) for i, c in enumerate(codes) if c == JOKER_CODE)
+    return MeldInfo(r, meld.tiles, True, "set", MeldReason.OK, None, meld.value(r, "open"),
+                    meld.value(r, "penalty"), meld.jokers, tuple(additions), releases, meld)
 
 
 def _valid_info(rules: RulesLike, tiles: MeldLike) -> MeldInfo:
