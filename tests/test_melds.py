@@ -4,7 +4,6 @@ Each test runs on every available backend (the ``backend`` fixture)."""
 from __future__ import annotations
 
 import pytest
-
 import rummy101
 from rummy101 import (
     IllegalAction,
@@ -14,12 +13,12 @@ from rummy101 import (
     RackError,
     RulesError,
     Tile,
+    _backend,
     check_meld,
     joker_releases,
     meld_additions,
     rack_penalty,
 )
-from rummy101 import _backend
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -96,6 +95,22 @@ def test_ambiguous_meld_reads_as_run_unless_asked() -> None:
     assert [str(t) for t in m.stand_for] == ["R5", "Y5", "B5"] and m.value() == 15
     with pytest.raises(IllegalAction, match="is a run, not a set"):
         Meld.parse("rummy101", "R5 R6 R7", kind="set")
+
+
+def test_a_set_read_of_a_run_shaped_meld_keeps_its_kind() -> None:
+    """* * K13 laid as a set of 13s (jokers R13 Y13, worth 39 > the run 11-12-13): checking the
+    Meld object answers for the set, not for the run reading of its tiles (R101-9, R101-11)."""
+    m = Meld.from_core("rummy101", "set", [52, 52, 51], [12, 25, 51])
+    info = check_meld("rummy101", m)
+    assert info.kind == "set" and info.open_value == 39 and info.end_value == 101 + 101 + 13
+    assert adds("rummy101", m) == [(0, "R13"), (1, "Y13"), (2, "B13"), (2, "*")]  # type: ignore[arg-type]
+    assert releases("rummy101", m) == [(0, [["R13"], ["Y13"], ["B13"]]),  # type: ignore[arg-type]
+                                       (1, [["R13"], ["Y13"], ["B13"]])]
+    assert check_meld("rummy101", "* * K13").kind == "run"     # the bare tiles read as a run
+    # same answers as the core gives for an unambiguous set with the same shape
+    assert adds("rummy101", "R5 Y5 *") == [
+        (p, str(t)) for p, t in check_meld("rummy101", Meld.from_core(
+            "rummy101", "set", [4, 17, 52], [4, 17, 30])).additions]
 
 
 # ---- RO-6: Remi runs and sets ----------------------------------------------------------------
@@ -320,5 +335,31 @@ def test_errors_for_bad_input() -> None:
         joker_releases("rummy101", "R7 R7 B7")
     with pytest.raises(NotationError, match="not a meld reason code"):
         rummy101.reason_message("rummy101", 99)
+    with pytest.raises(IllegalAction, match="12-13-1 is no run"):
+        Meld.parse("remi", "R12 R13 R1").value("rummy101")
+    with pytest.raises(NotationError, match="tuple of Card"):
+        Meld.parse("remi", "R1 R2 R3").value("classic")
+    assert Meld.parse("remi", "R1 R2 R3").value("rummy101") == 6
     with pytest.raises(RulesError, match="unknown valuation"):
         Meld.parse("rummy101", "R1 R2 R3").value(valuation="best")  # type: ignore[arg-type]
+
+
+def test_python_set_reading_matches_the_core_set_branch() -> None:
+    """The Python set reading (used for run-shaped sets) agrees with the core on every set."""
+    import itertools
+
+    from rummy101 import melds as melds_mod
+    for spec in ("rummy101", "remi"):
+        for number in (1, 7, 13):
+            for size in (3, 4):
+                for cols in itertools.permutations(range(4), size):
+                    for mask in range(1 << size):
+                        if mask.bit_count() > rummy101.Rules.parse(spec).max_rack_jokers:
+                            continue
+                        codes = [52 if mask >> i & 1 else c * 13 + number - 1
+                                 for i, c in enumerate(cols)]
+                        info = check_meld(spec, codes)
+                        if info.kind != "set":
+                            continue
+                        py = melds_mod._set_reading(info.meld)  # type: ignore[arg-type]
+                        assert py == info, (spec, codes)

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import itertools
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
-
 from reference import reference_best, reference_max_pairs, templates
 from rummy101 import Rules, _backend
 from rummy101.tiles import counts_of, parse_cards, parse_tiles
@@ -175,7 +174,7 @@ def brute_best(rules: Rules, rack: list[int], *, valuation: str = "open", keep: 
     """Exhaustive search over all ways to lay disjoint melds from a small rack."""
     rack = sorted(rack)
 
-    @lru_cache(maxsize=None)
+    @cache
     def meld_value_of(tiles: tuple[int, ...]) -> tuple[int | None, bool]:
         v = _best_as_meld(rules, valuation, tiles)
         # is there a run reading? (needed for require_run)
@@ -184,7 +183,7 @@ def brute_best(rules: Rules, rack: list[int], *, valuation: str = "open", keep: 
             is_run = _has_run(rules, valuation, tiles)
         return v, is_run
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(rest: tuple[int, ...], kept: bool, ran: bool, used_must: bool) -> int:
         if not rest:
             ok = (kept or not keep) and (ran or not require_run) and (used_must or must_use < 0)
@@ -255,12 +254,11 @@ def _random_rack(rng: random.Random, rules: Rules, size: int) -> list[int]:
     return rng.sample(pool, min(size, len(pool)))
 
 
-@pytest.mark.parametrize("spec", ["rummy101", "remi", "classic"])
-def test_reference_matches_brute_force(spec: str) -> None:
+def _compare_with_brute_force(spec: str, racks: int, max_size: int, seed: str) -> None:
     rules = Rules.parse(spec)
-    rng = random.Random(f"ref-{spec}")
-    for _ in range(150):
-        rack = _random_rack(rng, rules, rng.randint(3, 8))
+    rng = random.Random(seed)
+    for _ in range(racks):
+        rack = _random_rack(rng, rules, rng.randint(3, max_size))
         counts = counts_of(rack)
         valuation = rng.choice(["open", "penalty"])
         keep = rng.random() < 0.6
@@ -273,6 +271,40 @@ def test_reference_matches_brute_force(spec: str) -> None:
         assert got == want, (spec, rack, valuation, keep, must_use, require_run)
 
 
+@pytest.mark.parametrize("spec", ["rummy101", "remi", "classic"])
+def test_reference_matches_brute_force(spec: str) -> None:
+    _compare_with_brute_force(spec, 150, 8, f"ref-{spec}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["rummy101", "remi", "classic"])
+def test_reference_matches_brute_force_long(spec: str) -> None:
+    _compare_with_brute_force(spec, 1500, 9, f"ref-long-{spec}")
+
+
+def _brute_pairs(rack: list[int], keep: bool, must_use: int) -> int:
+    """Most pairs by trying every count of real pairs and joker pairs per tile."""
+    counts = counts_of(rack)
+    best = -1
+    real = [k for k in range(52) if counts[k]]
+    ranges = [range(counts[k] // 2 + 1) for k in real]
+    for ps in itertools.product(*ranges):
+        for qs in itertools.product(*[range(counts[k] - 2 * p + 1) for k, p in zip(real, ps)]):
+            if sum(qs) > counts[52]:
+                continue
+            used = 2 * (sum(ps) + sum(qs))
+            if keep and used > len(rack) - 1:
+                continue
+            if must_use == 52 and sum(qs) == 0:
+                continue
+            if 0 <= must_use < 52 and not any(
+                    k == must_use and (p or q) for k, p, q in zip(real, ps, qs)):
+                continue
+            best = max(best, sum(ps) + sum(qs))
+    return best
+
+
+
 def test_max_pairs_matches_brute_force() -> None:
     rng = random.Random("pairs")
     for _ in range(100):
@@ -282,23 +314,4 @@ def test_max_pairs_matches_brute_force() -> None:
         must_use = rng.choice([-1, rng.choice(rack)])
         counts = counts_of(rack)
 
-        def brute() -> int:
-            best = -1
-            real = [k for k in range(52) if counts[k]]
-            ranges = [range(counts[k] // 2 + 1) for k in real]
-            for ps in itertools.product(*ranges):
-                for qs in itertools.product(*[range(counts[k] - 2 * p + 1) for k, p in zip(real, ps)]):
-                    if sum(qs) > counts[52]:
-                        continue
-                    used = 2 * (sum(ps) + sum(qs))
-                    if keep and used > len(rack) - 1:
-                        continue
-                    if must_use == 52 and sum(qs) == 0:
-                        continue
-                    if 0 <= must_use < 52 and not any(
-                            k == must_use and (p or q) for k, p, q in zip(real, ps, qs)):
-                        continue
-                    best = max(best, sum(ps) + sum(qs))
-            return best
-
-        assert reference_max_pairs(counts, keep=keep, must_use=must_use) == brute(), (rack, keep, must_use)
+        assert reference_max_pairs(counts, keep=keep, must_use=must_use) == _brute_pairs(rack, keep, must_use), (rack, keep, must_use)
