@@ -11,7 +11,7 @@ cost at the round's end (R101-13 joker 101, RO-12 end values).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _backend
@@ -28,16 +28,33 @@ _KIND = {1: "run", 2: "set", 3: "pair"}
 FEED_COST = 15
 # Cost of keeping fewer partial melds: per rack tile that could join the discarded tile in a meld.
 CONNECT_COST = 3
+# Solver answers remembered per rule set and backend before the memo is cleared.
+MEMO_SIZE = 4096
 
 
 @dataclass(frozen=True)
 class Kit:
-    """The core module and CoreRules objects of one rule set on one backend."""
+    """The core module and CoreRules objects of one rule set on one backend, with a small memo
+    of solver answers (a bot asks about the same rack several times in a turn)."""
 
     rules: Rules
     core: Any
     open_cr: Any
     penalty_cr: Any
+    memo: dict[tuple[Any, ...], tuple[int, list[Any]]] = field(default_factory=dict, compare=False)
+
+    def solve(self, penalty: bool, counts: Sequence[int], keep: bool, must_use: int,
+              require_run: bool) -> tuple[int, list[Any]]:
+        """``solve_melds`` of the core with the penalty or the opening valuation, memoized."""
+        key = (penalty, tuple(counts), keep, must_use, require_run)
+        hit = self.memo.get(key)
+        if hit is None:
+            if len(self.memo) >= MEMO_SIZE:
+                self.memo.clear()
+            hit = self.core.solve_melds(self.penalty_cr if penalty else self.open_cr,
+                                        list(counts), keep, must_use, require_run)
+            self.memo[key] = hit
+        return hit
 
 
 _KITS: dict[tuple[str, Rules], Kit] = {}
@@ -71,8 +88,7 @@ def opening_plan(kit: Kit, counts: Sequence[int], threshold: int, pairs_threshol
     threshold of 0 means no pairs opening. ``must_use``: a taken discard that the opening has to
     contain (R101-4), -1 for none. Keeps a tile to discard when the rules say so."""
     keep = kit.rules.keep_discard
-    value, melds = kit.core.solve_melds(kit.open_cr, list(counts), keep, must_use,
-                                        kit.rules.opening_needs_run)
+    value, melds = kit.solve(False, counts, keep, must_use, kit.rules.opening_needs_run)
     if value >= threshold and value > 0 and melds:
         return Plan("melds", value, tuple((_KIND[k], tuple(t)) for k, t, _ in melds))
     if pairs_threshold > 0 and kit.rules.pairs_allowed:
@@ -87,7 +103,7 @@ def deadwood(kit: Kit, counts: Sequence[int], keep: bool = True) -> int:
     total = kit.core.rack_value(kit.penalty_cr, list(counts))
     if sum(counts) < 3:
         return total
-    value, _ = kit.core.solve_melds(kit.penalty_cr, list(counts), keep, -1, False)
+    value, _ = kit.solve(True, counts, keep, -1, False)
     return total - max(value, 0)
 
 
@@ -97,8 +113,7 @@ def lay_plan(kit: Kit, counts: Sequence[int], must_use: int = -1) -> Melds:
     when there are none."""
     if sum(counts) < 4 and kit.rules.keep_discard:
         return []
-    value, melds = kit.core.solve_melds(kit.penalty_cr, list(counts), kit.rules.keep_discard,
-                                        must_use, False)
+    value, melds = kit.solve(True, counts, kit.rules.keep_discard, must_use, False)
     return [(_KIND[k], list(t)) for k, t, _ in melds] if value > 0 else []
 
 
@@ -154,9 +169,7 @@ def choose_discard(kit: Kit, counts: Sequence[int], opened: bool, feeding: set[i
         return held[0]
     if len(reals) == 1:
         return reals[0]
-    cr = kit.penalty_cr if opened else kit.open_cr
-    _, melds = kit.core.solve_melds(cr, list(counts), True, -1,
-                                    False if opened else kit.rules.opening_needs_run)
+    _, melds = kit.solve(opened, counts, True, -1, False if opened else kit.rules.opening_needs_run)
     used = [0] * NUM_CODES
     for _, tiles, _ in melds:
         for t in tiles:
