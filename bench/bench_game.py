@@ -12,13 +12,11 @@ the bot is given); a round is one 4-player Rummy 101 deal played to its end.
 
 from __future__ import annotations
 
-import random
 import sys
 import time
 from typing import Any
 
 import pytest
-
 from rummy101 import available_backends, using_backend
 from rummy101.sim import play_game
 
@@ -39,7 +37,7 @@ def play(bots: list[str], games: int, seed: int = 0) -> tuple[int, int]:
 def test_steps_per_second_random(benchmark: Any, backend: str) -> None:
     with using_backend(backend):
         play(["random"] * 4, 2)  # warm caches
-        games, steps = benchmark.pedantic(play, args=(["random"] * 4, RANDOM_GAMES), rounds=3,
+        _, steps = benchmark.pedantic(play, args=(["random"] * 4, RANDOM_GAMES), rounds=3,
                                           iterations=1)
     benchmark.extra_info["steps"] = steps
     benchmark.extra_info["steps_per_s"] = round(steps / benchmark.stats.stats.mean)

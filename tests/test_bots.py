@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-
 import rummy101
 from rummy101.bots import Bot, BotError, GreedyBot, RandomBot, bot_names, get_bot
 from rummy101.bots.random_bot import END_TURN_PROBABILITY
@@ -71,7 +70,7 @@ def test_bots_only_play_legal_actions(bots: list[str]) -> None:
     games = 40 if "greedy" not in bots else 20 if FAST else 3
     ends = set()
     for i in range(games):
-        state, steps = play_checked(bots, 2024, i)
+        state, _ = play_checked(bots, 2024, i)
         ends.add(state.round_results()[0]["end"])
         assert len(state.round_scores()) == 1
     assert ends <= {"finish", "exhausted"}

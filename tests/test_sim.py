@@ -9,7 +9,6 @@ import json
 from typing import Any
 
 import pytest
-
 import rummy101
 from rummy101 import sim
 

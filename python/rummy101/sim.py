@@ -39,18 +39,18 @@ from .errors import RulesError, RummyError
 from .rules import VARIANTS, Rules
 
 __all__ = [
-    "SimError",
+    "MAX_STEPS",
+    "OUTPUT_FORMATS",
     "GameRecord",
     "SeatStats",
+    "SimError",
     "SimResult",
-    "simulate",
-    "play_game",
-    "game_seed",
     "bot_seed",
+    "game_seed",
+    "play_game",
+    "simulate",
     "wilson_interval",
     "write_records",
-    "OUTPUT_FORMATS",
-    "MAX_STEPS",
 ]
 
 #: A game that takes more steps than this is a bug in a bot or the engine: play_game raises.
@@ -267,7 +267,7 @@ def _new_game(rules: Rules, seed: int, match_rounds: int) -> Any:
     return new_game(rules, seed, match_rounds=match_rounds)
 
 
-def play_game(rules: "str | Rules", bots: Sequence["str | Bot"], seed: int, index: int = 0,
+def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: int = 0,
               *, match_rounds: int = 1, max_steps: int = MAX_STEPS) -> GameRecord:
     """Play game ``index`` of a run started with ``seed`` and return its record.
 
@@ -338,7 +338,7 @@ def _play_chunk(rules: str, bots: tuple[str, ...], seed: int, start: int, stop: 
     return [play_game(rules, bots, seed, i, match_rounds=match_rounds) for i in range(start, stop)]
 
 
-def _check_args(rules: "str | Rules", bots: "str | Sequence[str]", games: int, workers: int | None,
+def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, workers: int | None,
                 match_rounds: int) -> tuple[Rules, tuple[str, ...]]:
     try:
         r = Rules.parse(rules)
@@ -373,11 +373,11 @@ def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
 def _progress(total: int, enabled: bool) -> Any:
     if not enabled or not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped]
     return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
 
 
-def simulate(rules: "str | Rules", bots: "str | Sequence[str]", games: int, seed: int = 0, *,
+def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: int = 0, *,
              workers: int | None = None, executor: cf.Executor | None = None,
              progress: bool = True, match_rounds: int = 1) -> SimResult:
     """Play ``games`` seeded games of ``rules`` between ``bots`` (one name per seat).
@@ -412,18 +412,18 @@ def simulate(rules: "str | Rules", bots: "str | Sequence[str]", games: int, seed
                     bar.update(b - a)
         else:
             own = executor is None
-            ex = cf.ProcessPoolExecutor(max_workers=nworkers) if own else executor
-            assert ex is not None
+            ex = cf.ProcessPoolExecutor(max_workers=nworkers) if executor is None else executor
+            futures: dict[cf.Future[list[GameRecord]], int] = {}
             try:
-                futures = {ex.submit(_play_chunk, *args, a, b, match_rounds, backend): k
-                           for k, (a, b) in enumerate(chunks)}
+                for k, (a, b) in enumerate(chunks):
+                    futures[ex.submit(_play_chunk, *args, a, b, match_rounds, backend)] = k
                 for fut in cf.as_completed(futures):
                     k = futures[fut]
                     results[k] = fut.result()
                     if bar is not None:
                         bar.update(chunks[k][1] - chunks[k][0])
             except BaseException:
-                for f in futures if 'futures' in locals() else ():
+                for f in futures:
                     f.cancel()
                 raise
             finally:
@@ -440,7 +440,7 @@ def simulate(rules: "str | Rules", bots: "str | Sequence[str]", games: int, seed
 
 # ---- output -------------------------------------------------------------------------------------
 
-def write_records(records: Iterable[GameRecord], path: "str | os.PathLike[str]") -> str:
+def write_records(records: Iterable[GameRecord], path: str | os.PathLike[str]) -> str:
     """Write per-game records to ``path``: JSON Lines for ``.jsonl``, CSV for ``.csv``.
     Returns the format used. Other extensions raise :class:`SimError`."""
     p = Path(path)
@@ -457,8 +457,7 @@ def write_records(records: Iterable[GameRecord], path: "str | os.PathLike[str]")
 
 
 def _write_jsonl(records: Iterable[GameRecord], fh: TextIO) -> None:
-    for rec in records:
-        fh.write(json.dumps(rec.to_json(), separators=(",", ":")) + "\n")
+    fh.writelines(json.dumps(rec.to_json(), separators=(",", ":")) + "\n" for rec in records)
 
 
 def _write_csv(records: Iterable[GameRecord], fh: TextIO) -> None:

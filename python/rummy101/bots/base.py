@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from ..errors import RummyError
 
-__all__ = ["Bot", "BotError", "BotFactory", "register_bot", "get_bot", "bot_names"]
+__all__ = ["Bot", "BotError", "BotFactory", "bot_names", "get_bot", "register_bot"]
 
 
 class BotError(RummyError):

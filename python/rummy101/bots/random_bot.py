@@ -21,7 +21,7 @@ from typing import Any
 from .base import Bot, no_legal_action, register_bot
 from .view import TURN_ENDING_KINDS, ends_turn
 
-__all__ = ["RandomBot", "END_TURN_PROBABILITY"]
+__all__ = ["END_TURN_PROBABILITY", "RandomBot"]
 
 END_TURN_PROBABILITY = 0.5
 

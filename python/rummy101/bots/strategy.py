@@ -18,8 +18,17 @@ from .. import _backend
 from ..rules import Rules
 from ..tiles import JOKER_CODE, NUM_CODES
 
-__all__ = ["Kit", "kit_for", "Plan", "opening_plan", "deadwood", "lay_plan", "feeding_tiles",
-           "choose_discard", "connections"]
+__all__ = [
+    "Kit",
+    "Plan",
+    "choose_discard",
+    "connections",
+    "deadwood",
+    "feeding_tiles",
+    "kit_for",
+    "lay_plan",
+    "opening_plan",
+]
 
 Melds = list[tuple[str, list[int]]]
 _KIND = {1: "run", 2: "set", 3: "pair"}
@@ -100,11 +109,11 @@ def opening_plan(kit: Kit, counts: Sequence[int], threshold: int, pairs_threshol
 
 def deadwood(kit: Kit, counts: Sequence[int], keep: bool = True) -> int:
     """Penalty value left on the rack after laying the best melds from it (penalty valuation)."""
-    total = kit.core.rack_value(kit.penalty_cr, list(counts))
+    total = int(kit.core.rack_value(kit.penalty_cr, list(counts)))
     if sum(counts) < 3:
         return total
     value, _ = kit.solve(True, counts, keep, -1, False)
-    return total - max(value, 0)
+    return total - max(int(value), 0)
 
 
 def lay_plan(kit: Kit, counts: Sequence[int], must_use: int = -1) -> Melds:
