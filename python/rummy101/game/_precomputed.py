@@ -66,3 +66,38 @@ def retrieve_action(meld: int, index: int, code: int) -> Action:
 
 __all__ = ["DRAW", "TAKE", "BUTTON", "OPEN", "RESET", "DISCARD", "PAIR_SAME", "PAIR_JOKER",
            "RUN_WINDOWS", "SET_OPTIONS", "add_action", "retrieve_action", "RUN", "SET"]
+
+
+# ---- byte-packed rack scans ----------------------------------------------------------------------
+# A rack's count vector packed as an int, one byte per code (``int.from_bytes(bytes(rack),
+# "little")``); PRESENT turns counts into 0/1 per byte. Run windows and set choices are then
+# looked up per window/number instead of tested tile by tile.
+
+LOW_BITS = sum(1 << (8 * c) for c in range(53))
+LOW_BITS_REAL = sum(1 << (8 * c) for c in range(52))
+RUN_STARTS = sum(1 << (8 * c) for c in range(52) if c % 13 <= 10)
+PRESENCE = bytes(min(1, b) for b in range(256))  # bytes.translate table: count -> 0/1
+
+
+def _jl_options(opts: tuple[tuple[int, int, Action], ...], pattern: int) -> tuple[tuple[Action, ...], ...]:
+    return tuple(tuple(act for m, j, act in opts if j <= jl and m & pattern == m) for jl in range(3))
+
+
+# RUN_BY_PATTERN[first_code][pattern][min(jokers, 2)] -> actions of that window
+RUN_BY_PATTERN: dict[int, tuple[tuple[tuple[Action, ...], ...], ...]] = {}
+for _codes, _opts in RUN_WINDOWS:
+    RUN_BY_PATTERN[_codes[0]] = tuple(_jl_options(_opts, pat) for pat in range(8))
+
+# SET_BY_PATTERN[number0][colour_mask][min(jokers, 2)] -> 3-tile sets of that number
+SET_BY_PATTERN: list[tuple[tuple[tuple[Action, ...], ...], ...]] = []
+for _n in range(13):
+    _opts3 = tuple((m, j, act) for m, j, act in SET_OPTIONS[_n])
+    SET_BY_PATTERN.append(tuple(_jl_options(_opts3, pat) for pat in range(16)))
+
+SET_SPREAD = (1 << 0) | (1 << 8 * 13) | (1 << 8 * 26) | (1 << 8 * 39)
+# SET_KEY maps the spread bits of one number (bytes 0, 13, 26, 39) to a colour mask 0..15
+SET_KEY = {sum(1 << (8 * 13 * k) for k in range(4) if m >> k & 1): m for m in range(16)}
+
+DOUBLE = bytes(1 if b >= 2 else 0 for b in range(256))  # translate table: count -> (count >= 2)
+# MASK13[13 presence bytes of one colour] -> 13-bit mask (bit i = number i + 1 present)
+MASK13: dict[bytes, int] = {bytes((m >> i) & 1 for i in range(13)): m for m in range(1 << 13)}

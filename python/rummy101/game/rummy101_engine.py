@@ -52,6 +52,7 @@ from ..tiles import JOKER_CODE, Tile
 from . import _precomputed as P
 from .actions import Action
 from .deal import deal_tiles, starter_of
+from .phase import Phase
 from .table import KIND_NAMES, PAIR, RUN, SET, TableMeld, check_new_meld
 
 J = JOKER_CODE
@@ -64,7 +65,6 @@ JOKER_ON_RACK = 101       # R101-6
 
 
 def _phase() -> Any:
-    from .state import Phase
     return Phase
 
 
@@ -141,45 +141,90 @@ def penalty(s: Any, q: int) -> int:
 
 # ---- legal actions --------------------------------------------------------------------------
 
+_MELD_MEMO: dict[tuple[bytes, bool, bool], tuple[Action, ...]] = {}
+
+
 def _min_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Action]) -> None:
-    """Append every 3-tile run/set and every pair that the rack can lay keeping a tile (R101-12)."""
+    """Append every 3-tile run/set and every pair that the rack can lay keeping a tile (R101-12).
+
+    A pure function of the rack, memoised (a turn often comes back to the same rack after a
+    ``reset``); the scan itself reads a byte-packed presence integer, see ``_precomputed``."""
+    key = (bytes(rack), runs, pairs)
+    got = _MELD_MEMO.get(key)
+    if got is None:
+        acc: list[Action] = []
+        _scan_melds(rack, size, runs, pairs, acc)
+        got = tuple(acc)
+        if len(_MELD_MEMO) > 100_000:
+            _MELD_MEMO.clear()
+        _MELD_MEMO[key] = got
+    out.extend(got)
+
+
+def _scan_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Action]) -> None:
     jk = rack[J]
+    jl = 2 if jk >= 2 else jk
+    raw = bytes(rack)
+    pres = raw.translate(P.PRESENCE)
+    mask13 = P.MASK13
+    ms = (mask13[pres[0:13]], mask13[pres[13:26]], mask13[pres[26:39]], mask13[pres[39:52]])
     if runs and size >= 4:
-        if jk == 0:
-            for codes, opts in P.RUN_WINDOWS:
-                a, b, c = codes
-                if rack[a] and rack[b] and rack[c]:
-                    out.append(opts[0][2])
-            for n in range(13):
-                cm = (rack[n] > 0) | (rack[13 + n] > 0) << 1 | (rack[26 + n] > 0) << 2 | (rack[39 + n] > 0) << 3
-                if cm == 7 or cm == 11 or cm == 13 or cm == 14 or cm == 15:
-                    for m, j, act in P.SET_OPTIONS[n]:
-                        if j == 0 and m & cm == m:
-                            out.append(act)
+        byp = P.RUN_BY_PATTERN
+        for c in range(4):
+            m = ms[c]
+            if not m:
+                continue
+            if jl == 0:
+                w = m & (m >> 1) & (m >> 2)
+            elif jl == 1:
+                w = (m & (m >> 1)) | (m & (m >> 2)) | ((m >> 1) & (m >> 2))
+            else:
+                w = m | (m >> 1) | (m >> 2)
+            w &= 0x7FF
+            base = c * 13
+            while w:
+                low = w & -w
+                i = low.bit_length() - 1
+                out.extend(byp[base + i][(m >> i) & 7][jl])
+                w ^= low
+        m0, m1, m2, m3 = ms
+        if jl == 0:
+            cand = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
+        elif jl == 1:
+            cand = (m0 & (m1 | m2 | m3)) | (m1 & (m2 | m3)) | (m2 & m3)
         else:
-            for codes, opts in P.RUN_WINDOWS:
-                a, b, c = codes
-                pm = (rack[a] > 0) | (rack[b] > 0) << 1 | (rack[c] > 0) << 2
-                if pm:
-                    for m, j, act in opts:
-                        if j <= jk and m & pm == m:
-                            out.append(act)
-            for n in range(13):
-                cm = (rack[n] > 0) | (rack[13 + n] > 0) << 1 | (rack[26 + n] > 0) << 2 | (rack[39 + n] > 0) << 3
-                if cm:
-                    for m, j, act in P.SET_OPTIONS[n]:
-                        if j <= jk and m & cm == m:
-                            out.append(act)
+            cand = m0 | m1 | m2 | m3
+        sets = P.SET_BY_PATTERN
+        while cand:
+            low = cand & -cand
+            n = low.bit_length() - 1
+            cm = (m0 >> n & 1) | (m1 >> n & 1) << 1 | (m2 >> n & 1) << 2 | (m3 >> n & 1) << 3
+            out.extend(sets[n][cm][jl])
+            cand ^= low
     if pairs and size >= 3:
         same = P.PAIR_SAME
         withj = P.PAIR_JOKER
-        for c in range(52):
-            k = rack[c]
-            if k:
-                if k >= 2:
-                    out.append(same[c])
-                if jk:
-                    out.append(withj[c])
+        if jk:
+            dbl = raw.translate(P.DOUBLE)
+            for c in range(4):
+                m = ms[c]
+                base = c * 13
+                while m:
+                    low = m & -m
+                    code = base + low.bit_length() - 1
+                    if dbl[code]:
+                        out.append(same[code])
+                    out.append(withj[code])
+                    m ^= low
+        else:
+            dbl = raw.translate(P.DOUBLE)
+            for c in range(4):
+                m = mask13[dbl[13 * c:13 * c + 13]]
+                base = c * 13
+                while m:
+                    low = m & -m
+                    out.append(same[base + low.bit_length() - 1])
+                    m ^= low
 
 
 def legal_actions(s: Any) -> list[Action]:
@@ -229,9 +274,7 @@ def legal_actions(s: Any) -> list[Action]:
         out.append(P.RESET)
     if taken_ok and s.staged_from < 0:
         d = P.DISCARD
-        for c in range(53):
-            if rack[c]:
-                out.append(d[c])
+        out.extend([d[c] for c in range(53) if rack[c]])
     return out
 
 
@@ -426,6 +469,11 @@ def _reset(s: Any) -> None:
 
 def _need_tiles(s: Any, p: int, codes: tuple[int, ...], what: str) -> None:
     rack = s.racks[p]
+    if len(codes) == 1:
+        if rack[codes[0]]:
+            return
+    elif len(set(codes)) == len(codes) and all(rack[c] for c in codes):
+        return
     need: dict[int, int] = {}
     for c in codes:
         need[c] = need.get(c, 0) + 1

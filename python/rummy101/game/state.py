@@ -15,25 +15,16 @@ True
 
 from __future__ import annotations
 
-import enum
 from typing import Any
 
 from ..errors import IllegalAction, RulesError
 from ..rules import Rules
 from ..tiles import Tile
 from .actions import Action
+from .phase import Phase
 from .table import TableMeld
 
 __all__ = ["Phase", "State", "new_game"]
-
-
-class Phase(str, enum.Enum):
-    """Where the current turn stands: ``take`` (draw / take / button, R101-3), ``play`` (lay,
-    add, retrieve, open, reset, discard) or ``over`` (the match is finished)."""
-
-    TAKE = "take"
-    PLAY = "play"
-    OVER = "over"
 
 
 def _engine_for(rules: Rules) -> Any:

@@ -49,18 +49,15 @@ class TableMeld:
 
     @staticmethod
     def build(kind: int, owner: int, tiles: tuple[int, ...]) -> "TableMeld":
-        """Build a meld from tiles in table order; raises ValueError when they are no such meld."""
-        m = object.__new__(TableMeld)
-        m.kind = kind
-        m.owner = owner
-        nj = tiles.count(J)
-        m.jokers = nj
-        if kind == RUN:
-            _init_run(m, tiles)
-        elif kind == SET:
-            _init_set(m, tiles)
-        else:
-            _init_pair(m, tiles)
+        """Build a meld from tiles in table order; raises ValueError when they are no such meld.
+        Melds are immutable, so equal ones are shared (memoised)."""
+        key = (kind, owner, tiles)
+        m = _MEMO.get(key)
+        if m is None:
+            m = _build(kind, owner, tiles)
+            if len(_MEMO) > 200_000:
+                _MEMO.clear()
+            _MEMO[key] = m
         return m
 
     def with_added(self, code: int, pos: int) -> "TableMeld":
@@ -91,6 +88,23 @@ class TableMeld:
 
     def __repr__(self) -> str:
         return f"TableMeld({KIND_NAMES[self.kind]}, owner={self.owner}, {self.text()!r})"
+
+
+_MEMO: dict[tuple[int, int, tuple[int, ...]], TableMeld] = {}
+
+
+def _build(kind: int, owner: int, tiles: tuple[int, ...]) -> TableMeld:
+    m = object.__new__(TableMeld)
+    m.kind = kind
+    m.owner = owner
+    m.jokers = tiles.count(J)
+    if kind == RUN:
+        _init_run(m, tiles)
+    elif kind == SET:
+        _init_set(m, tiles)
+    else:
+        _init_pair(m, tiles)
+    return m
 
 
 def _init_run(m: TableMeld, tiles: tuple[int, ...]) -> None:
