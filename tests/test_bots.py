@@ -36,11 +36,9 @@ class Checked(Bot):
         super().__init__(inner.rng)
         self.inner, self.seat, self.calls = inner, seat, 0
         self.name = inner.name  # type: ignore[misc]
-        self.observes = inner.observes  # type: ignore[misc]
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
-        if self.observes:
-            assert observation["seat"] == self.seat
+        assert observation["seat"] == self.seat
         a = self.inner.act(observation, list(legal_actions))
         assert a in legal_actions, f"{self.inner.name} returned {a} not in {legal_actions}"
         self.calls += 1

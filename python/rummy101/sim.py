@@ -27,10 +27,10 @@ import math
 import os
 import random
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, TextIO
 
 from . import _backend
@@ -59,7 +59,6 @@ MAX_STEPS = 200_000
 #: Output formats accepted by :func:`write_records`, chosen by the file extension.
 OUTPUT_FORMATS = (".jsonl", ".csv")
 
-_NO_OBSERVATION: Mapping[str, Any] = MappingProxyType({})
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
@@ -262,6 +261,31 @@ def format_summary(result: SimResult) -> str:
 
 # ---- one game -----------------------------------------------------------------------------------
 
+class LazyObservation(Mapping[str, Any]):
+    """``state.observation(seat)``, built on first access: a bot that decides without looking
+    (one legal action, or the random bot) costs no observation. Read-only."""
+
+    __slots__ = ("_build", "_data")
+
+    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
+        self._build = build
+        self._data: dict[str, Any] | None = None
+
+    def _get(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = self._build()
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
 def _new_game(rules: Rules, seed: int, match_rounds: int) -> Any:
     from .game import new_game  # the engine; imported late so that sim imports without it
     return new_game(rules, seed, match_rounds=match_rounds)
@@ -286,8 +310,8 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     while not state.is_terminal:
         seat = state.current_player
         player = players[seat]
-        obs = state.observation(seat) if getattr(player, "observes", True) else _NO_OBSERVATION
-        action = player.act(obs, state.legal_actions())
+        action = player.act(LazyObservation(partial(state.observation, seat)),
+                            state.legal_actions())
         state.apply(action)
         if seat != last:
             turns[seat] += 1

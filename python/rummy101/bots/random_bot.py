@@ -30,7 +30,6 @@ class RandomBot(Bot):
     """Uniform over legal actions, ending each turn with probability 1/2 per step."""
 
     name = "random"
-    observes = False
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
         if not legal_actions:
