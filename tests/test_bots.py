@@ -153,26 +153,30 @@ def test_greedy_takes_when_opened_and_the_tile_fits() -> None:
     assert str(g.act(obs("K1 K2 B2", phase="take", opened=o, table=table, last="K3"), legal)) == "take"
 
 
-def test_greedy_opens_with_the_best_opening() -> None:
-    """R101-7: the starter of a deal that holds an opening opens in its first turn, laying at
-    least the solver's best opening value."""
+@pytest.mark.parametrize("kind", ["melds", "pairs"])
+def test_greedy_opens_with_the_best_opening(kind: str) -> None:
+    """R101-7/8: the starter of a deal that holds an opening opens in its first turn, with
+    runs/sets worth at least the solver's best value, or with the solver's pairs."""
     from rummy101 import Rules
     from rummy101.bots.strategy import kit_for, opening_plan
     from rummy101.tiles import counts_of
     kit = kit_for(Rules.parse("rummy101"))
-    for seed in range(200):
+    for seed in range(400):
         s = new_game("rummy101", seed)
         plan = opening_plan(kit, counts_of(s.rack(0)), 101, 5)
-        if plan is not None and plan.kind == "melds":
+        if plan is not None and plan.kind == kind:
             break
     else:
-        pytest.skip("no deal with an opening for the starter in 200 seeds")
+        pytest.skip(f"no deal with a {kind} opening for the starter in 400 seeds")
     bot = GreedyBot()
     while s.current_player == 0 and not s.is_terminal:
         s.apply(bot.act(s.observation(0), s.legal_actions()))
-    assert s.observation(0)["opened"][0] == "melds"
+    assert s.observation(0)["opened"][0] == kind
     laid = [m for m in s.observation(1)["table"] if m["owner"] == 0]
-    assert sum(m["value"] for m in laid) >= plan.value
+    if kind == "melds":
+        assert sum(m["value"] for m in laid if m["kind"] != "pair") >= plan.value
+    else:
+        assert sum(1 for m in laid if m["kind"] == "pair") >= plan.value >= 5
 
 
 def test_greedy_discard_avoids_feeding_the_next_player() -> None:
