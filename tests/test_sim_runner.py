@@ -198,6 +198,8 @@ def test_bad_arguments(race: None, kwargs: dict[str, Any], message: str) -> None
 def test_unknown_rules_lists_variants() -> None:
     with pytest.raises(RulesError, match=r"'poker'.*rummy101, remi, classic"):
         sim.simulate("poker", "random,random", 1)
+    with pytest.raises(RulesError, match=r"'players'.*2 to 4"):
+        sim.simulate("rummy101(players=5)", "random,random", 1)
 
 
 def test_bot_errors_are_value_errors() -> None:

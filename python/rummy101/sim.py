@@ -369,8 +369,9 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
     except RulesError as exc:
         raise RulesError(f"unknown rules for simulation: {exc} (accepted variants: "
                          f"{', '.join(VARIANTS)})") from None
+    _new_game(r, 0, 1)  # a variant the engine does not play yet fails here, naming those it plays
     if isinstance(bots, str):
-        bots = [b for b in bots.split(",")]
+        bots = list(bots.split(","))
     names = tuple(b.strip().lower() for b in bots)
     known = bot_names()
     bad = [b for b in names if b not in known]
