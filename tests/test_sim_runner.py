@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import csv
+import io
 import json
 import math
 import random
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -271,3 +273,23 @@ def test_dask_local_cluster_executor(race: None) -> None:
         got = sim.simulate("rummy101", bots, 12, seed=4, executor=client.get_executor(),
                            progress=False)
     assert got.records == want.records and got.seats == want.seats
+
+
+class FakeTTY(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal(race: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    tty = FakeTTY()
+    monkeypatch.setattr(sys, "stderr", tty)
+    sim.simulate("rummy101", "coin,coin,coin,coin", 5, seed=1, workers=1)
+    assert "5/5" in tty.getvalue() and "game" in tty.getvalue()
+    quiet = FakeTTY()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    sim.simulate("rummy101", "coin,coin,coin,coin", 5, seed=1, workers=1, progress=False)
+    assert quiet.getvalue() == ""
+    pipe = io.StringIO()                                # not a terminal: no bar
+    monkeypatch.setattr(sys, "stderr", pipe)
+    sim.simulate("rummy101", "coin,coin,coin,coin", 5, seed=1, workers=1)
+    assert pipe.getvalue() == ""
