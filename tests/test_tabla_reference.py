@@ -73,7 +73,9 @@ def ref_rows(counts: list[int]) -> set[str]:
 
 
 @lru_cache(maxsize=1)
-def mozaic_colourings() -> np.ndarray:
+def mozaic_colourings() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every legal Mozaic colouring (RO-11), as (first colour, last colour, tile codes of the
+    numbers 2..13): 24 * 3**10 rows."""
     rows = np.array([p for p in itertools.permutations(range(4))], dtype=np.int8)
     for _ in range(10):
         nxt = []
@@ -81,24 +83,26 @@ def mozaic_colourings() -> np.ndarray:
             keep = rows[rows[:, -1] != x]
             nxt.append(np.hstack([keep, np.full((len(keep), 1), x, dtype=np.int8)]))
         rows = np.vstack(nxt)
-    return rows
+    mid = (rows[:, 1:13] * 13 + np.arange(1, 13, dtype=np.int8)).astype(np.int8)
+    return rows[:, 0].astype(np.intp), rows[:, 13].astype(np.intp), mid
 
 
 def ref_row_distance(counts: list[int], pattern: str) -> int:
-    have = np.array([[1 if counts[code(c, n)] else 0 for n in range(1, 14)] for c in range(4)])
+    """Fewest real tiles to replace: try every colouring of the row and count what fits."""
+    have = np.array([1 if counts[c] else 0 for c in range(52)], dtype=np.int8)
     ones = np.array([counts[code(c, 1)] for c in range(4)])
     reals = 14 - counts[JOKER]
     if pattern == "mozaic":
-        cols = mozaic_colourings().astype(np.int64)
-    elif pattern == "bicolor":
-        cols = np.array([[a if i % 2 == 0 else b for i in range(14)]
-                         for a in range(4) for b in range(4) if a != b])
+        first, last, mid_codes = mozaic_colourings()
     else:
-        cols = np.array([[c] * 14 for c in range(4)])
-    mid = sum(have[cols[:, i], i] for i in range(1, 13))
-    same = cols[:, 0] == cols[:, 13]
-    one = np.where(same, np.minimum(ones[cols[:, 0]], 2),
-                   np.minimum(ones[cols[:, 0]], 1) + np.minimum(ones[cols[:, 13]], 1))
+        cols = (np.array([[a if i % 2 == 0 else b for i in range(14)]
+                          for a in range(4) for b in range(4) if a != b]) if pattern == "bicolor"
+                else np.array([[c] * 14 for c in range(4)]))
+        first, last = cols[:, 0], cols[:, 13]
+        mid_codes = cols[:, 1:13] * 13 + np.arange(1, 13)
+    mid = np.take(have, mid_codes).sum(axis=1, dtype=np.int32)
+    one = np.where(first == last, np.minimum(ones[first], 2),
+                   np.minimum(ones[first], 1) + np.minimum(ones[last], 1))
     return int(reals - (mid + one).max())
 
 
@@ -134,7 +138,10 @@ def ref_melds(counts: list[int], high: bool = True, ratio: int = 2) -> list[tupl
 
 def ref_cover(counts: list[int], high: bool = True, ratio: int = 2) -> tuple[bool, int]:
     """(the rack splits exactly into melds with a run, most tiles coverable with a run or 0)."""
-    melds = ref_melds(counts, high, ratio)
+    by_tile: dict[int, list[tuple[bool, Counter[int]]]] = {}
+    for is_run, cells in ref_melds(counts, high, ratio):
+        for c in set(cells):
+            by_tile.setdefault(c, []).append((is_run, Counter(cells)))
 
     @lru_cache(maxsize=None)
     def best(rest: tuple[int, ...], has_run: bool) -> int:
@@ -144,15 +151,12 @@ def ref_cover(counts: list[int], high: bool = True, ratio: int = 2) -> tuple[boo
         dropped = list(rest)
         dropped[first] -= 1
         value = best(tuple(dropped), has_run)
-        for is_run, cells in melds:
-            if first not in cells:
-                continue
-            need = Counter(cells)
+        for is_run, need in by_tile.get(first, []):
             if all(rest[c] >= v for c, v in need.items()):
                 left = list(rest)
                 for c, v in need.items():
                     left[c] -= v
-                value = max(value, len(cells) + best(tuple(left), has_run or is_run))
+                value = max(value, need.total() + best(tuple(left), has_run or is_run))
         return value
 
     most = max(best(tuple(counts), False), 0)
@@ -184,18 +188,24 @@ def random_racks(seed: int, n: int, size: int) -> list[list[int]]:
             for _ in range(rng.choice((0, 0, 1, 2, 3))):
                 tiles[rng.randrange(14)] = rng.choice(deck)
             tiles += [rng.choice(deck) for _ in range(size - 14)]
-        else:  # near a simple close: random runs and sets, then spoil a few
+        else:  # near a simple close: runs and sets of 14 tiles, a Joly or two, a spoilt tile
             tiles = []
-            while len(tiles) < size:
+            while len(tiles) != 14:
+                if len(tiles) > 11:
+                    tiles = []
                 if rng.random() < 0.6:
                     c, s = rng.randrange(4), rng.randrange(1, 13)
-                    tiles += [code(c, q) for q in range(s, min(14, s + rng.randrange(3, 6)))]
+                    k = min(rng.randrange(3, 6), 14 - len(tiles), 15 - s)
+                    tiles += [code(c, q) for q in range(s, s + k)]
                 else:
-                    n = rng.randrange(1, 14)
-                    tiles += [code(c, n) for c in rng.sample(range(4), rng.choice((3, 4)))]
-            tiles = tiles[:size]
-            for _ in range(rng.randrange(3)):
-                tiles[rng.randrange(size)] = rng.choice(deck)
+                    number = rng.randrange(1, 14)
+                    tiles += [code(c, number) for c in rng.sample(range(4), rng.choice((3, 4)))]
+                tiles = tiles[:14]
+            for _ in range(rng.choice((0, 1, 1, 2))):
+                tiles[rng.randrange(14)] = JOKER
+            for _ in range(rng.choice((0, 0, 1))):
+                tiles[rng.randrange(14)] = rng.choice(deck)
+            tiles += [rng.choice(deck) for _ in range(size - 14)]
         counts = [0] * 53
         for t in tiles:
             counts[t] += 1
@@ -240,11 +250,15 @@ def reference(rack: tuple[int, ...]) -> tuple[set[str], list[int]]:
                       ref_row_distance(counts, "bicolor"), ref_row_distance(counts, "monocolor")]
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_patterns_and_distances_match_the_reference(seed: int) -> None:
+SWEEP = [pytest.param(0, 12, id="quick")] + [
+    pytest.param(seed, 40, id=f"seed{seed}", marks=pytest.mark.slow) for seed in range(1, 6)]
+
+
+@pytest.mark.parametrize("seed, n", SWEEP)
+def test_patterns_and_distances_match_the_reference(seed: int, n: int) -> None:
     core = _backend.core()
     cr = _backend.core_rules(REMI)
-    for counts in random_racks(seed, 30, 14):
+    for counts in random_racks(seed, n, 14):
         found = core.tabla_patterns(cr, counts)
         patterns, distances = reference(tuple(counts))
         assert {NAMES[p[0]] for p in found} == patterns, counts
@@ -254,22 +268,30 @@ def test_patterns_and_distances_match_the_reference(seed: int) -> None:
         assert core.tabla_distance(cr, counts) == distances, counts
 
 
-def test_closes_match_the_reference() -> None:
+@lru_cache(maxsize=None)
+def reference_closes(rack: tuple[int, ...]) -> list[tuple[int, str, int]]:
+    """(discard, best pattern, score) for every closing discard of a 15-tile rack."""
+    expected = []
+    for d in range(53):
+        if rack[d]:
+            rest = list(rack)
+            rest[d] -= 1
+            pats = ref_rows(rest) | ({"simple"} if ref_cover(rest)[0] else set())
+            if pats:
+                best = max(pats, key=["simple", "mozaic", "bicolor", "monocolor"].index)
+                score = {"simple": 400, "mozaic": 800, "bicolor": 1600, "monocolor": 3200}[best]
+                expected.append((d, best, score * (2 if d == JOKER else 1)))
+    return expected
+
+
+@pytest.mark.parametrize("seed, n", [pytest.param(7, 8, id="quick"),
+                                     pytest.param(8, 40, id="wide", marks=pytest.mark.slow)])
+def test_closes_match_the_reference(seed: int, n: int) -> None:
     core = _backend.core()
     cr = _backend.core_rules(REMI)
-    for counts in random_racks(7, 25, 15):
+    for counts in random_racks(seed, n, 15):
         got = core.tabla_closes(cr, counts)
-        expected = []
-        for d in range(53):
-            if counts[d]:
-                rest = list(counts)
-                rest[d] -= 1
-                pats = ref_rows(rest) | ({"simple"} if ref_cover(rest)[0] else set())
-                if pats:
-                    best = max(pats, key=["simple", "mozaic", "bicolor", "monocolor"].index)
-                    score = {"simple": 400, "mozaic": 800, "bicolor": 1600, "monocolor": 3200}[best]
-                    expected.append((d, best, score * (2 if d == JOKER else 1)))
-        assert [(d, NAMES[p], s) for d, p, s, *_ in got] == expected, counts
+        assert [(d, NAMES[p], s) for d, p, s, *_ in got] == reference_closes(tuple(counts)), counts
         for d, p, _, row, stand, melds in got:
             rest = list(counts)
             rest[d] -= 1
