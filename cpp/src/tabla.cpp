@@ -333,25 +333,65 @@ bool mozaic(const Counts& counts, TablaPattern& out) {
   return found;
 }
 
+// Quick necessary condition for every row: numbers 2..13 at most once, the 1 at most twice.
+bool rows_possible(const Counts& counts) {
+  for (int n = 1; n <= 13; ++n) {
+    int k = 0;
+    for (int c = 0; c < NUM_COLOURS; ++c) k += counts[tile_code(c, n)];
+    if (k > (n == 1 ? 2 : 1)) return false;
+  }
+  return true;
+}
+
+// A real tile that no meld can hold, even ignoring the Joly ratio: no two other tiles of its
+// number (real, of other colours, or Jolys) and no three consecutive run positions through it
+// filled by real tiles or Jolys. A pure speed-up: the search would fail anyway, only later.
+bool has_dead_tile(const CoreRules& cr, const Counts& counts) {
+  const int j = counts[JOKER];
+  const int top = cr.high_ace ? 14 : 13;
+  for (int t = 0; t < JOKER; ++t) {
+    if (!counts[t]) continue;
+    const int colour = t / NUM_NUMBERS, number = t % NUM_NUMBERS + 1;
+    int others = j;
+    for (int c = 0; c < NUM_COLOURS; ++c)
+      if (c != colour && counts[tile_code(c, number)]) ++others;
+    if (others >= 2) continue;
+    bool run = false;
+    for (int pt = number; pt <= top && !run; pt += 13) {  // 1 may also stand at 14 (high ace)
+      for (int w = pt - 2; w <= pt && !run; ++w) {
+        if (w < 1 || w + 2 > top) continue;
+        int need = 0;
+        for (int q = w; q <= w + 2; ++q)
+          if (q != pt && !counts[tile_code(colour, q)]) ++need;
+        run = need <= j;
+      }
+    }
+    if (!run) return true;
+  }
+  return false;
+}
+
 // Every pattern (best first), or only the best one.
 std::vector<TablaPattern> patterns(const CoreRules& cr, const Counts& counts, bool best_only) {
   std::vector<TablaPattern> out;
   TablaPattern p;
-  if (monocolor(counts, p)) {
+  const bool rows = rows_possible(counts);
+  if (rows && monocolor(counts, p)) {
     p.pattern = PATTERN_MONOCOLOR;
     out.push_back(p);
     if (best_only) return out;
   }
-  if (bicolor(counts, p)) {
+  if (rows && bicolor(counts, p)) {
     p.pattern = PATTERN_BICOLOR;
     out.push_back(p);
     if (best_only) return out;
   }
-  if (mozaic(counts, p)) {
+  if (rows && mozaic(counts, p)) {
     p.pattern = PATTERN_MOZAIC;
     out.push_back(p);
     if (best_only) return out;
   }
+  if (has_dead_tile(cr, counts)) return out;
   Cover cover(cr, counts);
   if (cover.close(false)) {
     TablaPattern s;

@@ -308,15 +308,46 @@ def _perms4() -> Iterator[tuple[int, int, int, int]]:
                         yield (a, b, c, d)
 
 
+def _rows_possible(counts: list[int]) -> bool:
+    """Quick necessary condition for every row: numbers 2..13 at most once, the 1 at most twice."""
+    for n in range(1, 14):
+        if sum(counts[_code(c, n)] for c in range(4)) > (2 if n == 1 else 1):
+            return False
+    return True
+
+
+def _has_dead_tile(cr: CoreRules, counts: list[int]) -> bool:
+    """A real tile that no meld can hold, even ignoring the Joly ratio: no two other tiles of its
+    number (real, of other colours, or Jolys) and no three consecutive run positions through it
+    filled by real tiles or Jolys. A pure speed-up: the search would fail anyway, only later."""
+    j = counts[JOKER]
+    top = 14 if cr.high_ace else 13
+    for t in range(JOKER):
+        if not counts[t]:
+            continue
+        colour, number = divmod(t, NUM_NUMBERS)
+        number += 1
+        if j + sum(1 for c in range(4) if c != colour and counts[_code(c, number)]) >= 2:
+            continue
+        spots = [pt for pt in (number, number + 13) if pt <= top]  # 1 may also stand at 14
+        if not any(sum(1 for q in range(w, w + 3) if q != pt and not counts[_code(colour, q)]) <= j
+                   for pt in spots for w in range(pt - 2, pt + 1) if w >= 1 and w + 2 <= top):
+            return True
+    return False
+
+
 def _patterns(cr: CoreRules, counts: list[int], best_only: bool) -> list[Pattern]:
     out: list[Pattern] = []
-    for pattern, finder in ((PATTERN_MONOCOLOR, _monocolor), (PATTERN_BICOLOR, _bicolor),
-                            (PATTERN_MOZAIC, _mozaic)):
-        found = finder(counts)
-        if found:
-            out.append((pattern, found[0], found[1], []))
-            if best_only:
-                return out
+    if _rows_possible(counts):
+        for pattern, finder in ((PATTERN_MONOCOLOR, _monocolor), (PATTERN_BICOLOR, _bicolor),
+                                (PATTERN_MOZAIC, _mozaic)):
+            found = finder(counts)
+            if found:
+                out.append((pattern, found[0], found[1], []))
+                if best_only:
+                    return out
+    if _has_dead_tile(cr, counts):
+        return out
     melds = _simple(cr, counts)
     if melds is not None:
         out.append((PATTERN_SIMPLE, [], [], melds))
