@@ -11,13 +11,14 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 import pytest
 
 from rummy101 import _backend
-from rummy101.rules import Rules
+from rummy101.rules import CoreParams, Rules
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -319,3 +320,25 @@ def test_simple_distance_agrees_with_solve_melds() -> None:
     for counts in random_racks(5, 40, 14):
         value, _ = core.solve_melds(unit, counts, False, -1, True)
         assert core.tabla_distance(cr, counts)[0] == 14 - max(value, 0), counts
+
+
+@dataclass(frozen=True)
+class _UnitRemi:
+    """Remi meld geometry with every tile worth 1, for tests/reference.py's integer program."""
+
+    variant: str = "remi-unit"
+
+    def params(self, valuation: str) -> CoreParams:
+        return CoreParams(True, 2, (0,) + (1,) * 14, (0,) + (1,) * 13, 1)
+
+
+def test_simple_distance_agrees_with_the_integer_program() -> None:
+    """A third, unrelated check of the simple distance: tests/reference.py's MILP (HiGHS) with
+    unit values, no tile kept back and a run required (RO-11 simple close, RO-7 ratio)."""
+    from reference import reference_best
+
+    core = _backend.core()
+    cr = _backend.core_rules(REMI)
+    for counts in random_racks(21, 15, 14):
+        most = reference_best(_UnitRemi(), counts, keep=False, require_run=True)  # type: ignore[arg-type]
+        assert core.tabla_distance(cr, counts)[0] == 14 - max(most, 0), counts
