@@ -316,24 +316,43 @@ def _rows_possible(counts: list[int]) -> bool:
     return True
 
 
-def _has_dead_tile(cr: CoreRules, counts: list[int]) -> bool:
-    """A real tile that no meld can hold, even ignoring the Joly ratio: no two other tiles of its
-    number (real, of other colours, or Jolys) and no three consecutive run positions through it
-    filled by real tiles or Jolys. A pure speed-up: the search would fail anyway, only later."""
+def _is_dead(cr: CoreRules, counts: list[int], t: int) -> bool:
+    """A real tile ``t`` that no meld can hold, even ignoring the Joly ratio: no two other tiles
+    of its number (real, of other colours, or Jolys) and no three consecutive run positions
+    through it filled by real tiles or Jolys. Used only to skip searches that would fail (or
+    leave ``t`` out) anyway, so results do not depend on it."""
     j = counts[JOKER]
     top = 14 if cr.high_ace else 13
-    for t in range(JOKER):
-        if not counts[t]:
+    colour, number = divmod(t, NUM_NUMBERS)
+    number += 1
+    if j + sum(1 for c in range(4) if c != colour and counts[_code(c, number)]) >= 2:
+        return False
+    for pt in (number, number + 13):  # a 1 may also stand at 14 (high ace)
+        if pt > top:
             continue
-        colour, number = divmod(t, NUM_NUMBERS)
-        number += 1
-        if j + sum(1 for c in range(4) if c != colour and counts[_code(c, number)]) >= 2:
-            continue
-        spots = [pt for pt in (number, number + 13) if pt <= top]  # 1 may also stand at 14
-        if not any(sum(1 for q in range(w, w + 3) if q != pt and not counts[_code(colour, q)]) <= j
-                   for pt in spots for w in range(pt - 2, pt + 1) if w >= 1 and w + 2 <= top):
-            return True
-    return False
+        for w in range(pt - 2, pt + 1):
+            if w >= 1 and w + 2 <= top and sum(
+                    1 for q in range(w, w + 3) if q != pt and not counts[_code(colour, q)]) <= j:
+                return False
+    return True
+
+
+def _has_dead_tile(cr: CoreRules, counts: list[int]) -> bool:
+    return any(counts[t] and _is_dead(cr, counts, t) for t in range(JOKER))
+
+
+def _without_dead(cr: CoreRules, counts: list[int]) -> list[int]:
+    """The rack without its dead tiles (repeatedly: dropping one may kill another); the most
+    tiles that melds can cover is the same with or without them."""
+    c = list(counts)
+    changed = True
+    while changed:
+        changed = False
+        for t in range(JOKER):
+            if c[t] and _is_dead(cr, c, t):
+                c[t] = 0
+                changed = True
+    return c
 
 
 def _patterns(cr: CoreRules, counts: list[int], best_only: bool) -> list[Pattern]:
@@ -401,23 +420,27 @@ def _row_fit_max(counts: list[int], pattern: int) -> int:
                     mid = sum(_fits(counts, a if (n - 1) % 2 == 0 else b, n) for n in range(2, 14))
                     best = max(best, _ones(counts, a, b) + mid)
     else:
+        fit = [[0, 0] + [_fits(counts, c, n) for n in range(2, 14)] for c in range(4)]
+        # mid[last][x]: most fits at positions 4..12 (numbers 5..13) with colour x at 12, when
+        # position 3 has colour ``last`` (-1: impossible).
+        mid = []
+        for last in range(4):
+            dp = [-1 if x == last else fit[x][5] for x in range(4)]
+            for n in range(6, 14):
+                dp = [max(dp[y] for y in range(4) if y != x) + fit[x][n] for x in range(4)]
+            mid.append(dp)
         for first4 in _perms4():
-            base = sum(_fits(counts, first4[i], i + 1) for i in range(1, 4))
-            # dp[x]: most fits at positions 4..i with colour x at i (-1: x impossible there).
-            dp = [-1 if x == first4[3] else _fits(counts, x, 5) for x in range(4)]
-            for i in range(5, 14):  # numbers 6..13, then position 13 = the final 1
-                new = []
-                for x in range(4):
-                    prev = max([dp[y] for y in range(4) if y != x and dp[y] >= 0], default=-1)
-                    gain = _ones(counts, first4[0], x) if i == 13 else _fits(counts, x, i + 1)
-                    new.append(-1 if prev < 0 else prev + gain)
-                dp = new
-            best = max(best, base + max(dp))
+            base = fit[first4[1]][2] + fit[first4[2]][3] + fit[first4[3]][4]
+            dp = mid[first4[3]]
+            for y in range(4):  # the final 1, next to 13
+                prev = max(dp[x] for x in range(4) if x != y)
+                if prev >= 0:
+                    best = max(best, base + prev + _ones(counts, first4[0], y))
     return best
 
 
 def _simple_distance(cr: CoreRules, counts: list[int]) -> int:
-    cover = _Cover(cr, counts)
+    cover = _Cover(cr, _without_dead(cr, counts))
     cover.most()
     return TABLA_TILES - max(cover.best, 0)
 
