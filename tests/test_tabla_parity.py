@@ -11,7 +11,6 @@ from types import ModuleType
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from parity import same
 from rummy101.rules import Rules
 
@@ -49,7 +48,8 @@ def mozaic_colours(draw: st.DrawFn) -> list[int]:
 def racks(draw: st.DrawFn, size: int) -> list[int]:
     style = draw(st.sampled_from(["random", "row", "melds"]))
     if style == "random":
-        idx = draw(st.lists(st.integers(0, len(DECK) - 1), min_size=size, max_size=size, unique=True))
+        idx = draw(st.lists(st.integers(0, len(DECK) - 1), min_size=size, max_size=size,
+                            unique=True))
         return counts_of([DECK[i] for i in idx])
     if style == "row":
         cols = draw(st.one_of(
@@ -76,7 +76,8 @@ def racks(draw: st.DrawFn, size: int) -> list[int]:
         tiles[draw(st.integers(0, size - 1))] = draw(st.sampled_from(DECK))
     counts = counts_of(tiles)
     if not valid(counts):  # more copies than the set holds: draw a plain random rack instead
-        idx = draw(st.lists(st.integers(0, len(DECK) - 1), min_size=size, max_size=size, unique=True))
+        idx = draw(st.lists(st.integers(0, len(DECK) - 1), min_size=size, max_size=size,
+                            unique=True))
         counts = counts_of([DECK[i] for i in idx])
     return counts
 
@@ -88,7 +89,8 @@ FAST = settings(max_examples=300, deadline=None,
 
 @FAST
 @given(counts=racks(14))
-def test_patterns_and_distance_parity(both: tuple[ModuleType, ModuleType], counts: list[int]) -> None:
+def test_patterns_and_distance_parity(both: tuple[ModuleType, ModuleType],
+                                      counts: list[int]) -> None:
     native, pure = both
     same("tabla_patterns", counts, rules=REMI, native=native, pure=pure)
     same("tabla_distance", counts, rules=REMI, native=native, pure=pure)
@@ -125,6 +127,7 @@ def test_parity_under_other_core_rules(both: tuple[ModuleType, ModuleType], coun
     ("tabla_closes", [65] + [0] * 52),                       # count out of range
     ("tabla_closes", [7, 8] + [0] * 51),                     # many copies, still 15 tiles
 ])
-def test_odd_input_parity(both: tuple[ModuleType, ModuleType], name: str, counts: list[int]) -> None:
+def test_odd_input_parity(both: tuple[ModuleType, ModuleType], name: str,
+                          counts: list[int]) -> None:
     native, pure = both
     same(name, counts, rules=REMI, native=native, pure=pure)

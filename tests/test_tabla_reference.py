@@ -12,11 +12,10 @@ import itertools
 import random
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 import pytest
-
 from rummy101 import _backend
 from rummy101.rules import CoreParams, Rules
 
@@ -38,11 +37,11 @@ def is_mono(col: tuple[int, ...]) -> bool:
 
 
 def is_bi(col: tuple[int, ...]) -> bool:
-    return len(set(col)) == 2 and all(a != b for a, b in zip(col, col[1:]))
+    return len(set(col)) == 2 and all(a != b for a, b in itertools.pairwise(col))
 
 
 def is_moz(col: tuple[int, ...]) -> bool:
-    return all(a != b for a, b in zip(col, col[1:])) and len(set(col[:4])) == 4
+    return all(a != b for a, b in itertools.pairwise(col)) and len(set(col[:4])) == 4
 
 
 def ref_rows(counts: list[int]) -> set[str]:
@@ -55,7 +54,7 @@ def ref_rows(counts: list[int]) -> set[str]:
         return set()
     found = set()
     ones = by_number.get(1, [])
-    one_slots = [(0,), (13,)] if len(ones) == 1 else ([(0, 13), (13, 0)] if len(ones) == 2 else [()])
+    one_slots: list[tuple[int, ...]] = {0: [()], 1: [(0,), (13,)], 2: [(0, 13), (13, 0)]}[len(ones)]
     for slots in one_slots:
         fixed = {n - 1: v[0] for n, v in by_number.items() if n != 1}
         fixed.update({pos: ones[i] for i, pos in enumerate(slots)})
@@ -107,15 +106,16 @@ def ref_row_distance(counts: list[int], pattern: str) -> int:
     return int(reals - (mid + one).max())
 
 
-# ---- simple close ----------------------------------------------------------------------------------
+# ---- simple close -------------------------------------------------------------------------------
 
-def ref_melds(counts: list[int], high: bool = True, ratio: int = 2) -> list[tuple[bool, tuple[int, ...]]]:
+def ref_melds(counts: list[int], high: bool = True,
+              ratio: int = 2) -> list[tuple[bool, tuple[int, ...]]]:
     """Every run/set (RO-6, RO-7) the rack can supply, as (is_run, sorted codes with 52s)."""
     jokers = counts[JOKER]
     out = set()
 
     def add(is_run: bool, cells: list[int]) -> None:
-        for k in range(0, min(jokers, len(cells)) + 1):
+        for k in range(min(jokers, len(cells)) + 1):
             for js in itertools.combinations(range(len(cells)), k):
                 real = len(cells) - k
                 if real < 1 or real < ratio * k:
@@ -144,7 +144,7 @@ def ref_cover(counts: list[int], high: bool = True, ratio: int = 2) -> tuple[boo
         for c in set(cells):
             by_tile.setdefault(c, []).append((is_run, Counter(cells)))
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(rest: tuple[int, ...], has_run: bool) -> int:
         first = next((c for c in range(53) if rest[c]), None)
         if first is None:
@@ -164,7 +164,7 @@ def ref_cover(counts: list[int], high: bool = True, ratio: int = 2) -> tuple[boo
     return most == sum(counts), most
 
 
-# ---- racks -----------------------------------------------------------------------------------------
+# ---- racks --------------------------------------------------------------------------------------
 
 def random_racks(seed: int, n: int, size: int) -> list[list[int]]:
     rng = random.Random(seed)
@@ -215,7 +215,7 @@ def random_racks(seed: int, n: int, size: int) -> list[list[int]]:
     return racks
 
 
-# ---- tests -------------------------------------------------------------------------------------------
+# ---- tests --------------------------------------------------------------------------------------
 
 def check_arrangement(counts: list[int], pattern: int, row: list[int], stand: list[int],
                       melds: list[tuple[int, list[int], list[int]]]) -> None:
@@ -241,7 +241,7 @@ def check_arrangement(counts: list[int], pattern: int, row: list[int], stand: li
 NAMES = {1: "simple", 2: "mozaic", 3: "bicolor", 4: "monocolor"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def reference(rack: tuple[int, ...]) -> tuple[set[str], list[int]]:
     """Patterns and distances of a 14-tile rack, computed once for both backends."""
     counts = list(rack)
@@ -269,7 +269,7 @@ def test_patterns_and_distances_match_the_reference(seed: int, n: int) -> None:
         assert core.tabla_distance(cr, counts) == distances, counts
 
 
-@lru_cache(maxsize=None)
+@cache
 def reference_closes(rack: tuple[int, ...]) -> list[tuple[int, str, int]]:
     """(discard, best pattern, score) for every closing discard of a 15-tile rack."""
     expected = []

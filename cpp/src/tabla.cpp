@@ -13,7 +13,9 @@ namespace {
 constexpr int ROW_LEN = 14;
 
 inline int row_number(int i) { return i == 13 ? 1 : i + 1; }  // RO-11: 1-2-...-13-1
-inline int tile_code(int colour, int number) { return colour * NUM_NUMBERS + (number == 14 ? 1 : number) - 1; }
+inline int tile_code(int colour, int number) {
+  return colour * NUM_NUMBERS + (number == 14 ? 1 : number) - 1;
+}
 
 Counts rack(const std::vector<int>& counts, int size, const char* fn) {
   Counts c = to_counts(counts);
@@ -174,7 +176,8 @@ class Cover {
   }
 
   template <class F>
-  bool extend_right(int colour, int s, int q, int* tl, int* sf, int reals, int jokers, int top, F& f) {
+  bool extend_right(int colour, int s, int q, int* tl, int* sf, int reals, int jokers, int top,
+                    F& f) {
     if (q - s + 1 >= 3 && ok(reals, jokers) && emit(s, q, tl, sf, f)) return true;
     if (q + 1 > top) return false;
     const int code = tile_code(colour, q + 1);
@@ -418,7 +421,9 @@ std::vector<TablaPattern> patterns(const CoreRules& cr, const Counts& counts, bo
 
 // ---- distances ----------------------------------------------------------------------------------
 
-inline int fits(const Counts& counts, int colour, int number) { return counts[tile_code(colour, number)] ? 1 : 0; }
+inline int fits(const Counts& counts, int colour, int number) {
+  return counts[tile_code(colour, number)] ? 1 : 0;
+}
 
 inline int ones(const Counts& counts, int first, int last) {
   if (first == last) return std::min(counts[tile_code(first, 1)], 2);

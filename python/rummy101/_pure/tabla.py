@@ -26,15 +26,15 @@ from collections.abc import Iterator, Sequence
 from ._common import JOKER, KIND_RUN, KIND_SET, NUM_NUMBERS, CoreInputError, CoreRules, to_counts
 
 __all__ = [
-    "PATTERN_SIMPLE",
-    "PATTERN_MOZAIC",
     "PATTERN_BICOLOR",
     "PATTERN_MONOCOLOR",
+    "PATTERN_MOZAIC",
     "PATTERN_SCORES",
+    "PATTERN_SIMPLE",
     "TABLA_TILES",
-    "tabla_patterns",
     "tabla_closes",
     "tabla_distance",
+    "tabla_patterns",
 ]
 
 PATTERN_SIMPLE = 1
@@ -48,6 +48,7 @@ _ROW_NUMBERS = tuple(range(1, 14)) + (1,)  # RO-11: 1-2-…-13-1
 
 Meld = tuple[int, list[int], list[int]]
 Pattern = tuple[int, list[int], list[int], list[Meld]]
+Close = tuple[int, int, int, list[int], list[int], list[Meld]]
 
 
 def _code(colour: int, number: int) -> int:
@@ -97,7 +98,7 @@ class _Cover:
         cnt[t] -= 1
         # Runs with t at position number (positions before it can only be Jolys).
         p = number
-        for lead in range(0, min(self.j, p - 1) + 1):
+        for lead in range(min(self.j, p - 1) + 1):
             s = p - lead
             self.j -= lead
             tiles = [JOKER] * lead + [t]
@@ -218,7 +219,7 @@ def _simple(cr: CoreRules, counts: list[int]) -> list[Meld] | None:
     return cover.melds if cover.close() else None
 
 
-# ---- row patterns (RO-11): 1-2-…-13-1 -------------------------------------------------------------
+# ---- row patterns (RO-11): 1-2-…-13-1 -----------------------------------------------------------
 
 def _row_of(counts: list[int], colours: Sequence[int]) -> tuple[list[int], list[int]] | None:
     """The row along ``colours`` if the rack's real tiles all fit it (Jolys fill the rest)."""
@@ -378,8 +379,8 @@ def tabla_patterns(cr: CoreRules, counts: Sequence[int]) -> list[Pattern]:
     return _patterns(cr, _rack(counts, TABLA_TILES, "tabla_patterns"), False)
 
 
-def tabla_closes(cr: CoreRules, counts: Sequence[int]) -> list[tuple[int, int, int, list[int], list[int], list[Meld]]]:
-    """For a 15-tile rack: each distinct discard leaving a close, with its best pattern and score."""
+def tabla_closes(cr: CoreRules, counts: Sequence[int]) -> list[Close]:
+    """For a 15-tile rack: each distinct discard leaving a close, its best pattern and score."""
     c = _rack(counts, TABLA_TILES + 1, "tabla_closes")
     out = []
     for d in range(JOKER + 1):
@@ -395,7 +396,7 @@ def tabla_closes(cr: CoreRules, counts: Sequence[int]) -> list[tuple[int, int, i
     return out
 
 
-# ---- distances ------------------------------------------------------------------------------------
+# ---- distances ----------------------------------------------------------------------------------
 
 def _fits(counts: list[int], colour: int, number: int) -> int:
     return 1 if counts[_code(colour, number)] else 0
@@ -417,13 +418,13 @@ def _row_fit_max(counts: list[int], pattern: int) -> int:
         for a in range(4):
             for b in range(4):
                 if a != b:
-                    mid = sum(_fits(counts, a if (n - 1) % 2 == 0 else b, n) for n in range(2, 14))
-                    best = max(best, _ones(counts, a, b) + mid)
+                    row = sum(_fits(counts, a if (n - 1) % 2 == 0 else b, n) for n in range(2, 14))
+                    best = max(best, _ones(counts, a, b) + row)
     else:
         fit = [[0, 0] + [_fits(counts, c, n) for n in range(2, 14)] for c in range(4)]
         # mid[last][x]: most fits at positions 4..12 (numbers 5..13) with colour x at 12, when
         # position 3 has colour ``last`` (-1: impossible).
-        mid = []
+        mid: list[list[int]] = []
         for last in range(4):
             dp = [-1 if x == last else fit[x][5] for x in range(4)]
             for n in range(6, 14):
@@ -449,5 +450,6 @@ def tabla_distance(cr: CoreRules, counts: Sequence[int]) -> list[int]:
     """``[simple, mozaic, bicolor, monocolor]`` distances of a 14-tile rack (module docstring)."""
     c = _rack(counts, TABLA_TILES, "tabla_distance")
     reals = TABLA_TILES - c[JOKER]
-    rows = [reals - _row_fit_max(c, p) for p in (PATTERN_MOZAIC, PATTERN_BICOLOR, PATTERN_MONOCOLOR)]
+    rows = [reals - _row_fit_max(c, p)
+            for p in (PATTERN_MOZAIC, PATTERN_BICOLOR, PATTERN_MONOCOLOR)]
     return [_simple_distance(cr, c), *rows]
