@@ -273,9 +273,19 @@ def legal_actions(s: Any) -> list[Action]:
     if s.snap is not None:
         out.append(P.RESET)
     if taken_ok and s.staged_from < 0:
-        d = P.DISCARD
-        out.extend([d[c] for c in range(53) if rack[c]])
+        key = bytes(rack)
+        got = _DISCARD_MEMO.get(key)
+        if got is None:
+            d = P.DISCARD
+            got = tuple([d[c] for c in range(53) if rack[c]])
+            if len(_DISCARD_MEMO) > 100_000:
+                _DISCARD_MEMO.clear()
+            _DISCARD_MEMO[key] = got
+        out.extend(got)
     return out
+
+
+_DISCARD_MEMO: dict[bytes, tuple[Action, ...]] = {}
 
 
 def _staged_reaches(s: Any) -> bool:
