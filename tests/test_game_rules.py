@@ -231,9 +231,10 @@ def test_r101_7_opening_needs_threshold_in_one_turn() -> None:
     s = position(racks=["R10 R11 R12 K11 Y12 B13 B12 B11 B10 Y13 K1 K2", "Y1"])
     s.apply("run R10 R11 R12")
     s.apply("run B11 B12 B13")
-    illegal(s, "open", "R101-7")
+    illegal(s, "open", "R101-7")                 # 33 + 36 = 69
+    illegal(s, "discard K1", "R101-7")           # the 69 cannot stay on the table for later
     s.apply("reset")
-    # 33 + 36 (=69) only: lay nothing, discard; next turn the 69 do not carry over.
+    assert s.table == [] and s.sizes[0] == 12
     s.apply("discard K1")
     assert s.opened[0] == 0
 
