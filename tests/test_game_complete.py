@@ -28,7 +28,7 @@ def build_sequence(kind: int, tiles: tuple[int, ...], index: int) -> list[str]:
     w = next(i for i in range(n - 2) if any(t != 52 for t in tiles[i:i + 3]))
     acts = [str(Action("run", tiles[w:w + 3]))]
     lo, hi = w, w + 3
-    name = lambda t: "*" if t == 52 else str(Action("discard", (t,)))[8:]  # noqa: E731
+    name = lambda t: "*" if t == 52 else str(Action("discard", (t,)))[8:]
     while hi < n:
         acts.append(f"add {name(tiles[hi])} to {index}@end")
         hi += 1
@@ -64,7 +64,7 @@ def test_every_set_is_reachable() -> None:
         rack = " ".join(f"{c}{number}" for c in "RYBK") + " * * * K1" if number != 1 else "R1 Y1 B1 K1 * * * K2"
         for k in (3, 4):
             for colours in itertools.combinations(range(4), k):
-                for nj in range(0, k):
+                for nj in range(k):
                     reals = tuple(c * 13 + number - 1 for c in colours[:k - nj])
                     tiles = TableMeld.build(SET, 0, reals + (52,) * nj).tiles
                     s = position("rummy101(players=2,button_jokers=1)", racks=[rack, "Y2"],

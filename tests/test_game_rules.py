@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from rummy101 import IllegalAction, Rules
 from rummy101.game import Action, Phase, new_game
 from rummy101.game.deal import deal_tiles, shuffled_tiles
@@ -80,7 +79,7 @@ def test_r101_2_deal_sizes_and_conservation() -> None:
         stock, racks = deal_tiles(r, 42, 0)
         assert [len(x) for x in racks] == [22] + [21] * (players - 1)
         assert len(stock) == 106 - 21 * players - 1
-        assert sorted(stock + sum(racks, [])) == sorted(list(range(52)) * 2 + [52, 52])
+        assert sorted(stock + [t for r in racks for t in r]) == sorted(list(range(52)) * 2 + [52, 52])
 
 
 def test_r101_2_deal_is_pure_and_seed_dependent() -> None:
@@ -101,8 +100,8 @@ def test_r101_2_starter_rotates_over_a_match() -> None:
     s = new_game("rummy101(players=3)", 9, match_rounds=4)
     starters = []
     while not s.is_terminal:
-        if s.turn == 0 and s.phase is Phase.PLAY and s.took == "start":
-            if not starters or starters[-1][0] != s.round:
+        if (s.turn == 0 and s.phase is Phase.PLAY and s.took == "start"
+                and (not starters or starters[-1][0] != s.round)):
                 starters.append((s.round, s.current))
                 assert s.sizes[s.current] == 22
         acts = s.legal_actions()
