@@ -8,7 +8,6 @@ import hashlib
 import random
 
 import pytest
-
 from rummy101 import Rules
 from rummy101.game import new_game, random_playout
 from rummy101.game.deal import shuffled_tiles
