@@ -10,7 +10,6 @@ import random
 from typing import Any
 
 import pytest
-
 from rummy101 import IllegalAction
 from rummy101.game import Action, Phase, new_game
 from rummy101.game.records import dumps, loads
@@ -76,7 +75,7 @@ def universe(rng: random.Random, s: Any) -> list[Action]:
     """Random candidate actions, legal or not, to test that apply and legal_actions agree."""
     out = [Action(v) for v in ("draw", "take", "button", "open", "reset")]
     rack = [c for c in range(53) if s.racks[s.current][c]]
-    any_tile = lambda: rng.choice(rack) if rack and rng.random() < 0.8 else rng.randrange(53)  # noqa: E731
+    any_tile = lambda: rng.choice(rack) if rack and rng.random() < 0.8 else rng.randrange(53)
     for _ in range(6):
         out.append(Action("discard", (any_tile(),)))
         out.append(Action("pair", (t := any_tile(), t if rng.random() < 0.6 else 52)))

@@ -40,7 +40,7 @@ from typing import Any
 from ..errors import NotationError
 from ..tiles import JOKER_CODE, Tile, parse_tiles
 
-__all__ = ["Action", "VERBS"]
+__all__ = ["VERBS", "Action"]
 
 VERBS = ("draw", "take", "button", "run", "set", "pair", "add", "retrieve", "open", "reset",
          "discard")
@@ -62,12 +62,14 @@ class Action:
     of a run, -1 = no position (``add``), or the joker index (``retrieve``).
     """
 
-    __slots__ = ("verb", "tiles", "meld", "pos", "_text", "_hash")
+    __slots__ = ("_hash", "_text", "meld", "pos", "tiles", "verb")
 
     verb: str
     tiles: tuple[Tile, ...]
     meld: int
     pos: int
+    _text: str
+    _hash: int
 
     def __init__(self, verb: str, tiles: tuple[int, ...] = (), meld: int = -1, pos: int = -1) -> None:
         if verb not in VERBS:
@@ -106,7 +108,7 @@ class Action:
 
     # ---- parsing --------------------------------------------------------------------------
     @classmethod
-    def parse(cls, text: "str | Action") -> "Action":
+    def parse(cls, text: str | Action) -> Action:
         """Parse the text form (case-insensitive; extra spaces ignored)."""
         if isinstance(text, Action):
             return text

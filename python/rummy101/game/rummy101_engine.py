@@ -45,7 +45,7 @@ Rule interpretations (RULES.md wording, engine choices marked *engine*):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction
 from ..tiles import JOKER_CODE, Tile
@@ -54,6 +54,9 @@ from .actions import Action
 from .deal import deal_tiles, starter_of
 from .phase import Phase
 from .table import KIND_NAMES, PAIR, RUN, SET, TableMeld, check_new_meld
+
+if TYPE_CHECKING:
+    from .state import State
 
 J = JOKER_CODE
 NOT_OPENED, OPEN_MELDS, OPEN_PAIRS = 0, 1, 2
@@ -70,7 +73,7 @@ def _phase() -> Any:
 
 # ---- round set-up ---------------------------------------------------------------------------
 
-def start_round(s: Any, round_index: int) -> None:
+def start_round(s: State, round_index: int) -> None:
     """Deal round ``round_index`` (R101-2) and reset the per-round state (R101-10, R101-14)."""
     Phase = _phase()
     r = s.rules
@@ -98,7 +101,7 @@ def start_round(s: Any, round_index: int) -> None:
     _start_turn(s, Phase.PLAY, "start")
 
 
-def _start_turn(s: Any, phase: Any, took: str) -> None:
+def _start_turn(s: State, phase: Any, took: str) -> None:
     s.phase = phase
     s.took = took
     s.taken = -1
@@ -112,12 +115,12 @@ def _start_turn(s: Any, phase: Any, took: str) -> None:
 
 # ---- permissions (small strategy functions of the rules) -----------------------------------
 
-def may_lay_runs(s: Any, p: int) -> bool:
+def may_lay_runs(s: State, p: int) -> bool:
     """R101-8: a pairs opener never lays new runs or sets."""
     return s.opened[p] != OPEN_PAIRS
 
 
-def may_lay_pairs(s: Any, p: int) -> bool:
+def may_lay_pairs(s: State, p: int) -> bool:
     """R101-8: pairs before opening (a pairs opening), after a pairs opening, or after a runs/sets
     opening once another player has opened with pairs."""
     if not s.rules.pairs_allowed:
@@ -128,7 +131,7 @@ def may_lay_pairs(s: Any, p: int) -> bool:
     return any(s.opened[q] == OPEN_PAIRS for q in range(s.n) if q != p)
 
 
-def penalty(s: Any, q: int) -> int:
+def penalty(s: State, q: int) -> int:
     """R101-13: not opened 202; opened with runs/sets the rack's values (joker 101, R101-6);
     opened with pairs twice that."""
     o = s.opened[q]
@@ -163,7 +166,7 @@ def _min_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Ac
 
 def _scan_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Action]) -> None:
     jk = rack[J]
-    jl = 2 if jk >= 2 else jk
+    jl = min(2, jk)
     raw = bytes(rack)
     pres = raw.translate(P.PRESENCE)
     mask13 = P.MASK13
@@ -227,7 +230,7 @@ def _scan_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[A
                     m ^= low
 
 
-def legal_actions(s: Any) -> list[Action]:
+def legal_actions(s: State) -> list[Action]:
     Phase = _phase()
     ph = s.phase
     if ph is Phase.OVER:
@@ -273,19 +276,29 @@ def legal_actions(s: Any) -> list[Action]:
     if s.snap is not None:
         out.append(P.RESET)
     if taken_ok and s.staged_from < 0:
-        d = P.DISCARD
-        out.extend([d[c] for c in range(53) if rack[c]])
+        key = bytes(rack)
+        got = _DISCARD_MEMO.get(key)
+        if got is None:
+            d = P.DISCARD
+            got = tuple([d[c] for c in range(53) if rack[c]])
+            if len(_DISCARD_MEMO) > 100_000:
+                _DISCARD_MEMO.clear()
+            _DISCARD_MEMO[key] = got
+        out.extend(got)
     return out
 
 
-def _staged_reaches(s: Any) -> bool:
+_DISCARD_MEMO: dict[bytes, tuple[Action, ...]] = {}
+
+
+def _staged_reaches(s: State) -> bool:
     staged = s.table[s.staged_from:]
     if s.staged_kind == OPEN_PAIRS:
         return len(staged) >= s.thr_pairs
     return sum(m.value for m in staged) >= s.thr_melds
 
 
-def _take_usable(s: Any, p: int, t: int) -> bool:
+def _take_usable(s: State, p: int, t: int) -> bool:
     """R101-4: could the discard ``t`` be used this turn? Generous (never refuses a usable tile);
     the discard check then makes sure it really is used."""
     rack = s.racks[p]
@@ -363,7 +376,7 @@ def _fits_new_meld(rack: list[int], t: int, jk: int) -> bool:
 
 # ---- applying actions ----------------------------------------------------------------------
 
-def apply(s: Any, a: Action) -> None:
+def apply(s: State, a: Action) -> None:
     Phase = _phase()
     v = a.verb
     p = s.current
@@ -436,7 +449,7 @@ def apply(s: Any, a: Action) -> None:
         raise IllegalAction(f"{a}: not an action of rummy101")
 
 
-def _snapshot(s: Any) -> None:
+def _snapshot(s: State) -> None:
     if s.snap is None:
         p = s.current
         prev = (p - 1) % s.n
@@ -444,7 +457,7 @@ def _snapshot(s: Any) -> None:
                   s.taken_base, s.last_discard, tuple(s.discards[prev]))
 
 
-def _reset(s: Any) -> None:
+def _reset(s: State) -> None:
     if s.snap is None:
         raise IllegalAction("reset: nothing to undo this turn (reset undoes the turn's plays and a "
                             "taken discard)")
@@ -467,7 +480,7 @@ def _reset(s: Any) -> None:
     s.snap = None
 
 
-def _need_tiles(s: Any, p: int, codes: tuple[int, ...], what: str) -> None:
+def _need_tiles(s: State, p: int, codes: tuple[int, ...], what: str) -> None:
     rack = s.racks[p]
     if len(codes) == 1:
         if rack[codes[0]]:
@@ -483,7 +496,7 @@ def _need_tiles(s: Any, p: int, codes: tuple[int, ...], what: str) -> None:
                                 f"(rack: {' '.join(str(x) for x in s.rack(p))})")
 
 
-def _lay(s: Any, p: int, a: Action) -> None:
+def _lay(s: State, p: int, a: Action) -> None:
     kind = RUN if a.verb == "run" else SET if a.verb == "set" else PAIR
     codes = tuple(int(t) for t in a.tiles)
     opened = s.opened[p]
@@ -519,7 +532,7 @@ def _lay(s: Any, p: int, a: Action) -> None:
         s.staged_kind = OPEN_PAIRS if kind == PAIR else OPEN_MELDS
 
 
-def _target(s: Any, p: int, a: Action) -> TableMeld:
+def _target(s: State, p: int, a: Action) -> TableMeld:
     if not 0 <= a.meld < len(s.table):
         raise IllegalAction(f"{a}: there is no table meld {a.meld} (melds are numbered 0.."
                             f"{len(s.table) - 1})" if s.table else f"{a}: the table is empty")
@@ -530,7 +543,7 @@ def _target(s: Any, p: int, a: Action) -> TableMeld:
     return s.table[a.meld]
 
 
-def _add(s: Any, p: int, a: Action) -> None:
+def _add(s: State, p: int, a: Action) -> None:
     m = _target(s, p, a)
     code = int(a.tiles[0])
     if m.kind == PAIR:
@@ -555,7 +568,7 @@ def _add(s: Any, p: int, a: Action) -> None:
     s.table[a.meld] = m.with_added(code, pos)
 
 
-def _retrieve(s: Any, p: int, a: Action) -> None:
+def _retrieve(s: State, p: int, a: Action) -> None:
     if s.opened[p] == NOT_OPENED:
         raise IllegalAction(f"{a}: a joker may be retrieved only after your own opening (R101-9)")
     m = _target(s, p, a)
@@ -577,7 +590,7 @@ def _retrieve(s: Any, p: int, a: Action) -> None:
     s.table[a.meld] = m.with_released(code, idx)
 
 
-def _open(s: Any, p: int) -> None:
+def _open(s: State, p: int) -> None:
     if s.opened[p] != NOT_OPENED:
         raise IllegalAction(f"open: this player has already opened (with {_OPEN_NAMES[s.opened[p]]})")
     if s.staged_from < 0:
@@ -602,7 +615,7 @@ def _open(s: Any, p: int) -> None:
     s.staged_kind = NOT_OPENED
 
 
-def _discard(s: Any, p: int, a: Action) -> None:
+def _discard(s: State, p: int, a: Action) -> None:
     Phase = _phase()
     code = int(a.tiles[0])
     if s.staged_from >= 0:
@@ -631,7 +644,7 @@ def _discard(s: Any, p: int, a: Action) -> None:
         _start_turn(s, Phase.TAKE, "")
 
 
-def _raise_ladder(s: Any, p: int) -> None:
+def _raise_ladder(s: State, p: int) -> None:
     """R101-14 increasing mode: the next opening of the same kind must exceed this one."""
     mine = [m for m in s.table[s.turn_table_start:] if m.owner == p]
     if s.opened[p] == OPEN_PAIRS:
@@ -640,7 +653,7 @@ def _raise_ladder(s: Any, p: int) -> None:
         s.thr_melds = max(s.thr_melds, sum(m.value for m in mine if m.kind != PAIR) + 1)
 
 
-def _end_round(s: Any, winner: int, joker: bool) -> None:
+def _end_round(s: State, winner: int, joker: bool) -> None:
     Phase = _phase()
     pens = [penalty(s, q) for q in range(s.n)]
     one_turn = False
@@ -671,7 +684,7 @@ def _end_round(s: Any, winner: int, joker: bool) -> None:
 
 # ---- observation ------------------------------------------------------------------------------
 
-def observation(s: Any, seat: int) -> dict[str, Any]:
+def observation(s: State, seat: int) -> dict[str, Any]:
     Phase = _phase()
     p = s.current
     rack = s.racks[seat]

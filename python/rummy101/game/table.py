@@ -21,7 +21,7 @@ from __future__ import annotations
 from ..errors import IllegalAction
 from ..tiles import JOKER_CODE, Tile
 
-__all__ = ["RUN", "SET", "PAIR", "KIND_NAMES", "TableMeld", "check_new_meld"]
+__all__ = ["KIND_NAMES", "PAIR", "RUN", "SET", "TableMeld", "check_new_meld"]
 
 RUN, SET, PAIR = 1, 2, 3
 KIND_NAMES = {RUN: "run", SET: "set", PAIR: "pair"}
@@ -34,8 +34,17 @@ class TableMeld:
     ((code, pos) single tiles that may be added: pos 0 start / 1 end of a run, -1 for a set) and
     ``releases`` ((code, joker index) tiles that release a joker, R101-9)."""
 
-    __slots__ = ("kind", "owner", "tiles", "value", "adds", "releases", "colour", "first",
-                 "jokers")
+    __slots__ = (
+        "adds",
+        "colour",
+        "first",
+        "jokers",
+        "kind",
+        "owner",
+        "releases",
+        "tiles",
+        "value",
+    )
 
     kind: int
     owner: int
@@ -48,7 +57,7 @@ class TableMeld:
     jokers: int
 
     @staticmethod
-    def build(kind: int, owner: int, tiles: tuple[int, ...]) -> "TableMeld":
+    def build(kind: int, owner: int, tiles: tuple[int, ...]) -> TableMeld:
         """Build a meld from tiles in table order; raises ValueError when they are no such meld.
         Melds are immutable, so equal ones are shared (memoised)."""
         key = (kind, owner, tiles)
@@ -60,13 +69,13 @@ class TableMeld:
             _MEMO[key] = m
         return m
 
-    def with_added(self, code: int, pos: int) -> "TableMeld":
+    def with_added(self, code: int, pos: int) -> TableMeld:
         if self.kind == RUN:
             tiles = (code,) + self.tiles if pos == 0 else self.tiles + (code,)
             return TableMeld.build(RUN, self.owner, tiles)
         return TableMeld.build(SET, self.owner, self.tiles + (code,))
 
-    def with_released(self, code: int, index: int) -> "TableMeld":
+    def with_released(self, code: int, index: int) -> TableMeld:
         t = list(self.tiles)
         t[index] = code
         return TableMeld.build(self.kind, self.owner, tuple(t))
