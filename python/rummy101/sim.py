@@ -307,12 +307,11 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     turns = [0] * len(players)
     last = -1
     steps = 0
+    acts = [p.act for p in players]
+    observe, legal_actions, apply = state.observation, state.legal_actions, state.apply
     while not state.is_terminal:
         seat = state.current_player
-        player = players[seat]
-        action = player.act(LazyObservation(partial(state.observation, seat)),
-                            state.legal_actions())
-        state.apply(action)
+        apply(acts[seat](LazyObservation(partial(observe, seat)), legal_actions()))
         if seat != last:
             turns[seat] += 1
             last = seat
