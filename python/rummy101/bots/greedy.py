@@ -58,9 +58,22 @@ _RULES: dict[str, Rules] = {}
 Key = tuple[Any, ...]
 
 
+_KEYS: dict[Any, Key] = {}
+
+
 def _key(a: Any) -> Key:
     """A lookup key of an engine action: sets and pairs by their tile multiset (the engine writes
-    them in a canonical order), everything else by its exact contents."""
+    them in a canonical order), everything else by its exact contents. Remembered per action
+    (the engine reuses interned action objects)."""
+    k = _KEYS.get(a)
+    if k is None:
+        if len(_KEYS) > 100_000:
+            _KEYS.clear()
+        k = _KEYS[a] = _make_key(a)
+    return k
+
+
+def _make_key(a: Any) -> Key:
     v = a.verb
     if v == "set" or v == "pair":
         return (v, tuple(sorted(int(t) for t in a.tiles)))

@@ -51,6 +51,18 @@ class Kit:
     open_cr: Any
     penalty_cr: Any
     memo: dict[tuple[Any, ...], tuple[int, list[Any]]] = field(default_factory=dict, compare=False)
+    adds_memo: dict[tuple[int, ...], frozenset[int]] = field(default_factory=dict, compare=False)
+
+    def additions(self, meld: Sequence[int]) -> frozenset[int]:
+        """Codes that may be added to a table meld (``meld_additions`` of the core), memoized."""
+        key = tuple(meld)
+        hit = self.adds_memo.get(key)
+        if hit is None:
+            if len(self.adds_memo) >= MEMO_SIZE:
+                self.adds_memo.clear()
+            hit = frozenset(code for _, code in self.core.meld_additions(self.open_cr, list(key)))
+            self.adds_memo[key] = hit
+        return hit
 
     def solve(self, penalty: bool, counts: Sequence[int], keep: bool, must_use: int,
               require_run: bool) -> tuple[int, list[Any]]:
@@ -130,10 +142,9 @@ def feeding_tiles(kit: Kit, table: Iterable[Sequence[int]]) -> set[int]:
     """Codes that could be added at once to some table meld (R101-11): a player who has opened
     could take such a discard and use it (R101-4)."""
     out: set[int] = set()
-    add = kit.core.meld_additions
     for meld in table:
         if len(meld) >= 3:
-            out.update(code for _, code in add(kit.open_cr, list(meld)))
+            out |= kit.additions(meld)
     out.discard(JOKER_CODE)
     return out
 
