@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _backend
+from ..errors import BackendError
 from ..rules import Rules
 from ..tiles import JOKER_CODE, NUM_CODES
 
@@ -85,7 +86,13 @@ def kit_for(rules: Rules) -> Kit:
     name = _backend.backend_name()
     kit = _KITS.get((name, rules))
     if kit is None:
-        kit = Kit(rules, _backend.core(), _backend.core_rules(rules, "open"),
+        core = _backend.core()
+        missing = [f for f in ("solve_melds", "max_pairs", "meld_additions", "rack_value")
+                   if not hasattr(core, f)]
+        if missing:
+            raise BackendError(f"the {name} core lacks {', '.join(missing)}, which the greedy bot "
+                               "needs: rebuild it (tools/devbuild) or use RUMMY101_BACKEND=pure")
+        kit = Kit(rules, core, _backend.core_rules(rules, "open"),
                   _backend.core_rules(rules, "penalty"))
         _KITS[(name, rules)] = kit
     return kit
