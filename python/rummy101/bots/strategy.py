@@ -54,6 +54,17 @@ class Kit:
     memo: dict[tuple[Any, ...], tuple[int, list[Any]]] = field(default_factory=dict, compare=False)
     adds_memo: dict[tuple[int, ...], frozenset[int]] = field(default_factory=dict, compare=False)
 
+    def pairs(self, counts: Sequence[int], keep: bool, must_use: int) -> tuple[int, list[Any]]:
+        """``max_pairs`` of the core, memoized."""
+        key = ("pairs", tuple(counts), keep, must_use)
+        hit = self.memo.get(key)
+        if hit is None:
+            if len(self.memo) >= MEMO_SIZE:
+                self.memo.clear()
+            hit = self.core.max_pairs(list(counts), keep, must_use)
+            self.memo[key] = hit
+        return hit
+
     def additions(self, meld: Sequence[int]) -> frozenset[int]:
         """Codes that may be added to a table meld (``meld_additions`` of the core), memoized."""
         key = tuple(meld)
@@ -120,7 +131,7 @@ def opening_plan(kit: Kit, counts: Sequence[int], threshold: int, pairs_threshol
     if value >= threshold and value > 0 and melds:
         return Plan("melds", value, tuple((_KIND[k], tuple(t)) for k, t, _ in melds))
     if pairs_threshold > 0 and kit.rules.pairs_allowed:
-        n, pairs = kit.core.max_pairs(list(counts), keep, must_use)
+        n, pairs = kit.pairs(counts, keep, must_use)
         if n >= pairs_threshold:
             return Plan("pairs", n, tuple(("pair", (a, b)) for a, b in pairs))
     return None
