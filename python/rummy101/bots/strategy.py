@@ -1,8 +1,10 @@
 """Tile-level decisions of the greedy bot, as pure functions of count vectors and melds.
 
 Everything here calls the exact core solvers of the live backend directly (``solve_melds``,
-``max_pairs``, ``meld_additions``, ``joker_releases``): the bot validates nothing because the
-engine hands it only valid racks and melds, and it is called on every step of every simulated game.
+``max_pairs``, ``meld_additions``, ``rack_value``), memoized per rule set and backend: the bot
+validates nothing because the engine hands it only valid racks and melds, and it is called on
+every step of every simulated game. (Joker releases come from the engine's legal ``retrieve``
+actions.)
 
 Values: *open* valuation for openings (R101-7, RO-8), *penalty* valuation for what a rack would
 cost at the round's end (R101-13 joker 101, RO-12 end values).
