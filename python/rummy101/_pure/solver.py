@@ -27,7 +27,7 @@ __all__ = ["solve_melds", "solve_melds_batch", "max_pairs"]
 
 NEG = -(1 << 40)
 MAX_COPIES = 2   # the solver's input limit: real tiles per code (R101-1, RO-1, CR-1 sets)
-MAX_JOKERS = 8   # 2 in the set + up to 6 joker-button jokers (R101-10), with room to spare
+MAX_JOKERS = 6   # 2 in the set + up to 4 joker-button jokers (R101-10: one per player)
 
 MeldOut = tuple[int, list[int], list[int]]
 
@@ -383,7 +383,7 @@ class _Solver:
         return out
 
 
-def _check(counts: Sequence[int], must_use: int) -> list[int]:
+def _check(cr: CoreRules | None, counts: Sequence[int], must_use: int) -> list[int]:
     cnt = to_counts(counts)
     for code in range(JOKER):
         if cnt[code] > MAX_COPIES:
@@ -393,6 +393,11 @@ def _check(counts: Sequence[int], must_use: int) -> list[int]:
         raise CoreInputError(f"the solver takes at most {MAX_JOKERS} jokers; got {cnt[JOKER]}")
     if not -1 <= must_use < NUM_CODES:
         raise CoreInputError(f"must_use must be -1 or a code 0..52, got {must_use}")
+    if cr is not None and cr.joker_ratio > 0:
+        rcap = max(1, cr.joker_ratio * cnt[JOKER])
+        if 2 + 3 * rcap + 3 * (rcap + 1) * cnt[JOKER] > 254:
+            raise CoreInputError(f"joker_ratio {cr.joker_ratio} with {cnt[JOKER]} jokers is beyond "
+                                 "the solver's limits")
     return cnt
 
 
@@ -406,10 +411,10 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
     >>> for code in (9, 10, 11): counts[code] += 1      # R10 R11 R12
     >>> solve_melds(cr, counts, False, -1, False)
     (33, [(1, [9, 10, 11], [9, 10, 11])])
-    >>> solve_melds(cr, counts, True, -1, False)
-    (-1, [])
+    >>> solve_melds(cr, counts, True, -1, False)     # keep a tile: the run cannot be laid
+    (0, [])
     """
-    cnt = _check(counts, must_use)
+    cnt = _check(cr, counts, must_use)
     if must_use >= 0 and cnt[must_use] == 0:
         return (-1, [])
     return _Solver(cr, cnt, bool(keep), int(must_use), bool(require_run)).solve()
@@ -434,9 +439,9 @@ def max_pairs(counts: Sequence[int], keep: bool, must_use: int) -> tuple[int, li
     >>> max_pairs(c, False, -1)
     (2, [(4, 52), (4, 52)])
     >>> max_pairs(c, True, -1)
-    (1, [(4, 4)])
+    (1, [(4, 52)])
     """
-    cnt = _check(counts, must_use)
+    cnt = _check(None, counts, must_use)
     J = cnt[JOKER]
     T = sum(cnt[:JOKER])
     best_p = -1
