@@ -254,7 +254,8 @@ def format_summary(result: SimResult) -> str:
     out = [head, line(cols), line(["-" * w for w in widths])]
     out += [line(r) for r in rows]
     rounds = sum(result.finish_counts.values())
-    out.append(f"no unique winner: {result.ties} games; round endings over {rounds} rounds: "
+    out.append(f"no unique winner: {result.ties} game{'' if result.ties == 1 else 's'}; "
+               f"round endings over {rounds} round{'' if rounds == 1 else 's'}: "
                + (", ".join(f"{k} {v}" for k, v in result.finish_counts.items()) or "-"))
     return "\n".join(out)
 
