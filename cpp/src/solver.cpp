@@ -264,36 +264,64 @@ struct Solver {
     return cnt[c * 13 + (m <= 13 ? m : 1) - 1];
   }
 
+  // Can the tile (c, m) be in any meld with at most `jokers` jokers? (necessary conditions:
+  // a 3-window of its colour, or 3 colours at its number, completed by jokers)
+  bool can_meld(int c, int m, int jokers) const {
+    if (m > 13 && !cr.high_ace) return false;
+    for (int s0 = m - 2; s0 <= m; ++s0) {
+      if (s0 < 1 || s0 + 2 > last) continue;
+      int miss = 0;
+      for (int p = s0; p <= s0 + 2; ++p)
+        if (p != m && count_at(c, p) == 0) ++miss;
+      if (miss <= jokers) return true;
+    }
+    if (m <= 13) {
+      int cols = 0;
+      for (int c2 = 0; c2 < 4; ++c2) cols += cnt[c2 * 13 + m - 1] > 0;
+      if (cols + jokers >= 3) return true;
+    }
+    return false;
+  }
+
+  // Bounds: a tile that can be melded without jokers counts at its best value; a tile that
+  // needs a joker sits in a meld with a joker, and a meld with k jokers holds at most 4k such
+  // tiles (<= 2 real tiles on each side of every joker in a run, <= 3 in a set), so only the
+  // 4 * J most valuable of those count.
   void init_bounds() {
+    bool u0[4][15];
     for (int c = 0; c < 4; ++c)
       for (int m = 1; m <= 14; ++m) {
-        bool u = false;
-        if (m <= 13 || cr.high_ace) {
-          for (int s0 = m - 2; s0 <= m && !u; ++s0) {
-            if (s0 < 1 || s0 + 2 > last) continue;
-            int miss = 0;
-            for (int p = s0; p <= s0 + 2; ++p)
-              if (p != m && count_at(c, p) == 0) ++miss;
-            if (miss <= J) u = true;
-          }
-          if (!u && m <= 13) {
-            int cols = 0;
-            for (int c2 = 0; c2 < 4; ++c2) cols += cnt[c2 * 13 + m - 1] > 0;
-            if (cols + J >= 3) u = true;
-          }
-        }
-        useful[c][m] = u;
+        u0[c][m] = can_meld(c, m, 0);
+        useful[c][m] = u0[c][m] || (J > 0 && can_meld(c, m, J));
       }
     for (int m = 0; m < 16; ++m) { tile_ub[m] = 0; ub_tiles[m] = 0; jmax[m] = 0; }
     for (int m = 1; m <= 13; ++m) tile_ub[m] = std::max(cr.run_value[m], cr.set_value[m]);
     if (cr.high_ace) tile_ub[1] = std::max(tile_ub[1], cr.run_value[14]);
+    int k = 4 * J;
+    int top[64];  // values of joker-needing tiles at numbers >= m, descending (at most k kept)
+    int ntop = 0, sure = 0;
     for (int m = 13; m >= 1; --m) {
-      int sum = 0;
       for (int c = 0; c < 4; ++c) {
-        bool u = useful[c][m] || (m == 1 && useful[c][14]);
-        if (u) sum += cnt[c * 13 + m - 1] * tile_ub[m];
+        int n_t = cnt[c * 13 + m - 1];
+        if (!n_t) continue;
+        bool sure_u = u0[c][m] || (m == 1 && u0[c][14]);
+        bool any_u = useful[c][m] || (m == 1 && useful[c][14]);
+        if (sure_u) { sure += n_t * tile_ub[m]; continue; }
+        if (!any_u) continue;
+        for (int x = 0; x < n_t; ++x) {
+          int v = tile_ub[m];
+          int pos = ntop;
+          while (pos > 0 && top[pos - 1] < v) --pos;
+          if (pos >= k) continue;
+          int end = std::min(ntop, k - 1);
+          for (int q = end; q > pos; --q) top[q] = top[q - 1];
+          top[pos] = v;
+          ntop = std::min(ntop + 1, k);
+        }
       }
-      ub_tiles[m] = ub_tiles[m + 1] + sum;
+      int extra = 0;
+      for (int q = 0; q < ntop; ++q) extra += top[q];
+      ub_tiles[m] = sure + extra;
     }
     int jm = 0;
     for (int m = 15; m >= 1; --m) {
@@ -390,7 +418,9 @@ struct Solver {
     int n = F.n;
     {
       int bound = gain + ub_from(n + 1, 0) + jr * jmax[n];
-      for (int c2 = 0; c2 < 4; ++c2) bound += (c2 < c ? F.rest[c2] : F.avail[c2]) * (n <= 13 ? tile_ub[n] : cr.run_value[14]);
+      for (int c2 = 0; c2 < 4; ++c2)
+        if (useful[c2][n] || (n == 1 && useful[c2][14]))
+          bound += (c2 < c ? F.rest[c2] : F.avail[c2]) * (n <= 13 ? tile_ub[n] : cr.run_value[14]);
       if (bound <= thr(F)) return;
     }
     if (c == 4) { vsets(F, jr, gain, ran); return; }
@@ -525,7 +555,9 @@ struct Solver {
       int n = F.n;
       int bound = gain + ub_from(n + 1, 0) + jr * jmax[n];
       for (int c2 = 0; c2 < c; ++c2) bound += F.sv[c2] * cr.set_value[n <= 13 ? n : 1];
-      for (int c2 = c; c2 < 4; ++c2) bound += F.avail[c2] * (n <= 13 ? tile_ub[n] : cr.run_value[14]);
+      for (int c2 = c; c2 < 4; ++c2)
+        if (useful[c2][n] || (n == 1 && useful[c2][14]))
+          bound += F.avail[c2] * (n <= 13 ? tile_ub[n] : cr.run_value[14]);
       if (bound < F.want) return;
     }
     if (c == 4) { sets(F, jr, gain, left, ran); return; }
