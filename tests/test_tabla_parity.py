@@ -105,7 +105,8 @@ def test_closes_parity(both: tuple[ModuleType, ModuleType], counts: list[int]) -
 
 @settings(max_examples=100, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(counts=racks(14), high=st.booleans(), ratio=st.integers(0, 3))
+@given(counts=racks(14), high=st.booleans(),
+       ratio=st.one_of(st.integers(0, 3), st.just(2**31 - 1)))
 def test_parity_under_other_core_rules(both: tuple[ModuleType, ModuleType], counts: list[int],
                                        high: bool, ratio: int) -> None:
     native, pure = both
