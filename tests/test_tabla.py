@@ -6,6 +6,7 @@ import json
 
 import pytest
 from rummy101 import (
+    Meld,
     NotationError,
     RackError,
     Rules,
@@ -216,7 +217,8 @@ def test_json_shape_for_15_tiles() -> None:
     json.dumps(out)
     simple = [c for c in out["closes"] if c["pattern"] == "simple"]
     for c in simple:
-        assert "row" not in c and all(set(m) == {"kind", "tiles", "jokers"} for m in c["melds"])
+        assert "row" not in c
+        assert all(list(m) == ["kind", "tiles", "value", "jokers"] for m in c["melds"])
 
 
 def test_json_shape_for_14_tiles() -> None:
@@ -225,7 +227,16 @@ def test_json_shape_for_14_tiles() -> None:
     best = out["best"]
     assert list(best) == ["pattern", "score", "melds"]
     sets = [m for m in best["melds"] if m["kind"] == "set"]
-    assert sets == [{"kind": "set", "tiles": ["*", "Y5", "B5"], "jokers": {"0": "R5"}}]
+    assert sets == [{"kind": "set", "tiles": ["*", "Y5", "B5"], "value": 15, "jokers": {"0": "R5"}}]
+
+
+def test_simple_close_melds_are_melds_of_the_melds_module() -> None:
+    """Each meld of a simple close reads back the same through rummy101.Meld (RO-6, RO-7)."""
+    ans = solve_tabla("remi", "R12 R13 * Y1 B1 K1 B10 B11 B12 B13 Y5 Y6 Y7 * K3")
+    assert ans.closes
+    for close in ans.closes:
+        for m in close.melds:
+            assert Meld.parse("remi", [str(t) for t in m.tiles], kind=m.kind) == m
 
 
 # ---- errors at the door -------------------------------------------------------------------------
