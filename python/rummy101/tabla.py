@@ -46,9 +46,9 @@ JSON (:meth:`TablaAnswer.to_json`), in the style of CONTRACT.md. A 15-tile rack:
 - ``distance``: :class:`TablaDistance` after the best discard for each pattern (the minimum over
   the discards).
 
-A 14-tile rack answers ``{"rules", "rack", "patterns": [{"pattern", "score", "row" | "melds",
-"jokers"}…], "best", "distance"}``: ``patterns`` lists every pattern the rack forms, best first
-(no discard, no Joly finish).
+A 14-tile rack answers ``{"rules", "rack", "patterns": [{"pattern", "score", "row" and
+"jokers", or "melds"}…], "best", "distance"}``: ``patterns`` lists every pattern the rack forms,
+best first (no discard, no Joly finish), and ``distance`` is that of the 14 tiles.
 """
 
 from __future__ import annotations
