@@ -537,3 +537,14 @@ def test_action_text_round_trip() -> None:
                  "retrieve 2:1 with R11"):
         assert str(Action.parse(text)) == text
         assert Action.parse(text) == Action.parse(text.upper().replace("ADD", "add")) or True
+
+
+def test_r101_9_retrieved_joker_stays_wild_and_four_set_needs_the_missing_colour() -> None:
+    """R101-9: the retrieved joker may stand for another tile; in a set of four only the missing
+    colour releases the joker."""
+    s = position(racks=["R11 B5 K5 K3 K4 Y9", "Y1"], opened=["melds", "melds"],
+                 table=[("run", 1, "R10 * R12"), ("set", 1, "R5 Y5 B5 *")])
+    illegal(s, "retrieve 1:3 with B5", "R101-9")
+    apply_all(s, "retrieve 1:3 with K5", "retrieve 0:1 with R11", "run K3 K4 *", "add * to 2@end")
+    assert s.table[2].text() == "K3 K4 * *" and s.table[2].value == 3 + 4 + 5 + 6
+    assert s.table[1].text() == "R5 Y5 B5 K5"

@@ -684,13 +684,20 @@ def _end_round(s: State, winner: int, joker: bool) -> None:
 
 # ---- observation ------------------------------------------------------------------------------
 
+_TS = tuple(str(Tile(c)) for c in range(53))
+
+
 def observation(s: State, seat: int) -> dict[str, Any]:
-    Phase = _phase()
     p = s.current
     rack = s.racks[seat]
     staged_from = s.staged_from
-    table = [dict(m.to_json(i), staged=staged_from >= 0 and i >= staged_from)
-             for i, m in enumerate(s.table)]
+    ts = _TS
+    table = []
+    for i, m in enumerate(s.table):
+        d = m.to_json(i)
+        d["staged"] = staged_from >= 0 and i >= staged_from
+        table.append(d)
+    over = s.phase is Phase.OVER
     obs: dict[str, Any] = {
         "rules": str(s.rules),
         "seat": seat,
@@ -700,11 +707,11 @@ def observation(s: State, seat: int) -> dict[str, Any]:
         "current_player": p,
         "starter": s.starter,
         "turn": s.turn,
-        "rack": [str(Tile(c)) for c in range(53) for _ in range(rack[c])],
+        "rack": [ts[c] for c in range(53) for _ in range(rack[c])],
         "rack_sizes": list(s.sizes),
         "stock": len(s.stock),
-        "discards": [[str(Tile(c)) for c in d] for d in s.discards],
-        "last_discard": str(Tile(s.last_discard)) if s.last_discard >= 0 and s.phase is not Phase.OVER else None,
+        "discards": [[ts[c] for c in d] for d in s.discards],
+        "last_discard": ts[s.last_discard] if s.last_discard >= 0 and not over else None,
         "table": table,
         "opened": [_OPEN_NAMES[o] for o in s.opened],
         "thresholds": {"points": s.thr_melds, "pairs": s.thr_pairs, "mode": s.rules.threshold},
@@ -712,7 +719,7 @@ def observation(s: State, seat: int) -> dict[str, Any]:
                    "available": (s.phase is Phase.TAKE and seat == p and s.button_left[seat] > 0
                                  and not s.button_used[seat])},
         "turn_state": {"took": s.took or None,
-                       "must_use": (str(Tile(s.taken)) if s.taken >= 0
+                       "must_use": (ts[s.taken] if s.taken >= 0
                                     and s.racks[p][s.taken] > s.taken_base else None),
                        "staged": staged_from >= 0},
         "standings": list(s.totals),

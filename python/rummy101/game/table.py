@@ -24,6 +24,7 @@ from ..tiles import JOKER_CODE, Tile
 __all__ = ["KIND_NAMES", "PAIR", "RUN", "SET", "TableMeld", "check_new_meld"]
 
 RUN, SET, PAIR = 1, 2, 3
+_TS = tuple(str(Tile(c)) for c in range(53))
 KIND_NAMES = {RUN: "run", SET: "set", PAIR: "pair"}
 J = JOKER_CODE
 
@@ -85,7 +86,7 @@ class TableMeld:
 
     def to_json(self, index: int) -> dict[str, object]:
         return {"id": index, "owner": self.owner, "kind": KIND_NAMES[self.kind],
-                "tiles": [str(Tile(c)) for c in self.tiles], "value": self.value}
+                "tiles": [_TS[c] for c in self.tiles], "value": self.value}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TableMeld):
