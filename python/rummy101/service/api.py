@@ -1,0 +1,229 @@
+"""The JSON operations behind the ``rummy101`` command line and the HTTP service.
+
+Each operation takes a decoded JSON request (dicts, lists, strings, numbers), validates it once
+(:mod:`.validate`) and returns a JSON-able answer; bad input raises a
+:class:`~rummy101.errors.RummyError` subclass whose message names the problem. Nothing here needs
+FastAPI, so the CLI works without the ``service`` extra.
+
+>>> answer = opening({"rules": "rummy101", "rack": "R10 * R12 K13 K12 K11 Y9 Y8 Y7 B13 B12 B11 R2"})
+>>> answer["kind"], answer["value"], answer["rest"]
+('melds', 129, ['R2'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .. import melds as _melds
+from .. import solve as _solve
+from .. import tabla as _tabla
+from ..errors import RummyError
+from ..rules import Rules
+from .limits import MAX_BATCH, MAX_INT, MAX_MELD
+from .validate import (
+    BadRequest,
+    read_bool,
+    read_object,
+    read_opt_int,
+    read_piece,
+    read_rack,
+    read_rules,
+    short,
+    type_name,
+)
+
+__all__ = [
+    "OPENING_FIELDS",
+    "BATCH_FIELDS",
+    "PENALTY_FIELDS",
+    "TABLA_FIELDS",
+    "MELD_FIELDS",
+    "OpeningJob",
+    "opening_job",
+    "opening",
+    "openings",
+    "solve_opening_body",
+    "penalty",
+    "tabla",
+    "validate_meld",
+    "error_object",
+    "run_lines",
+]
+
+OPENING_FIELDS = ("rules", "rack", "threshold", "pairs_threshold", "must_use")
+BATCH_FIELDS = ("rules", "racks", "threshold", "pairs_threshold", "must_use")
+PENALTY_FIELDS = ("rules", "rack", "keep")
+TABLA_FIELDS = ("rules", "rack")
+MELD_FIELDS = ("rules", "meld")
+
+
+def error_object(exc: BaseException) -> dict[str, str]:
+    """The ``{"error": ...}`` object for an exception (user mistakes keep their own message)."""
+    if isinstance(exc, (RummyError, ValueError)):
+        return {"error": str(exc)}
+    return {"error": f"internal error while answering this request ({type(exc).__name__}); "
+                     f"the input was accepted but could not be solved"}
+
+
+@dataclass(frozen=True)
+class OpeningJob:
+    """One validated opening request: what :func:`rummy101.solve_opening` needs."""
+
+    rules: Rules
+    rack: list[Any]
+    threshold: int | None
+    pairs_threshold: int | None
+    must_use: Any
+
+    @property
+    def group(self) -> tuple[Rules, int | None, int | None, int | None]:
+        """Jobs with the same group can share one batch-solver call."""
+        return (self.rules, self.threshold, self.pairs_threshold,
+                None if self.must_use is None else int(self.must_use))
+
+    def solve(self) -> dict[str, Any]:
+        return _solve.solve_opening(self.rules, self.rack, threshold=self.threshold,
+                                    pairs_threshold=self.pairs_threshold,
+                                    must_use=self.must_use).to_json()
+
+
+def opening_job(body: Any, default_rules: str | Rules = "rummy101",
+                defaults: Mapping[str, Any] | None = None, what: str = "opening request") -> OpeningJob:
+    """Validate one opening request object (``defaults`` fill absent optional fields)."""
+    obj = read_object(body, what, OPENING_FIELDS)
+    if defaults:
+        obj = {**{k: v for k, v in defaults.items() if v is not None}, **{k: v for k, v in obj.items() if v is not None}}
+    rules = read_rules(obj, default_rules)
+    rack = read_rack(obj, rules)
+    threshold = read_opt_int(obj, "threshold", lo=0, hi=MAX_INT)
+    pairs_threshold = read_opt_int(obj, "pairs_threshold", lo=0, hi=MAX_INT)
+    must_use = read_piece(obj, "must_use", rules)
+    return OpeningJob(rules, rack, threshold, pairs_threshold, must_use)
+
+
+def opening(body: Any, default_rules: str | Rules = "rummy101") -> dict[str, Any]:
+    """Answer one opening request: CONTRACT.md's opening object."""
+    return opening_job(body, default_rules).solve()
+
+
+def _solve_group(jobs: list[OpeningJob]) -> list[dict[str, Any]]:
+    first = jobs[0]
+    batch: Callable[..., list[Any]] | None = getattr(_solve, "solve_openings", None)
+    if batch is None or len(jobs) == 1:
+        return [job.solve() for job in jobs]
+    answers = batch(first.rules, [job.rack for job in jobs], threshold=first.threshold,
+                    pairs_threshold=first.pairs_threshold, must_use=first.must_use)
+    return [a.to_json() for a in answers]
+
+
+def openings(items: list[Any], default_rules: str | Rules = "rummy101",
+             defaults: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Answer a batch: one answer per item, in order; a bad item gets ``{"error": ...}``.
+
+    An item is a rack (string or list of tokens) or an opening request object. Valid items that
+    share rules and thresholds go through the batch solver together.
+    """
+    out: list[dict[str, Any] | None] = [None] * len(items)
+    groups: dict[Any, list[tuple[int, OpeningJob]]] = {}
+    for i, item in enumerate(items):
+        try:
+            body = item if isinstance(item, dict) else {"rack": item}
+            job = opening_job(body, default_rules, defaults, what=f"item {i} of the batch")
+        except RummyError as exc:
+            out[i] = {"error": f"item {i}: {exc}"}
+            continue
+        groups.setdefault(job.group, []).append((i, job))
+    for members in groups.values():
+        jobs = [job for _, job in members]
+        try:
+            answers = _solve_group(jobs)
+        except Exception:  # one bad rack in a group: answer the members one by one
+            answers = []
+            for job in jobs:
+                try:
+                    answers.append(job.solve())
+                except Exception as exc:  # noqa: BLE001 - reported on that item's line
+                    answers.append(error_object(exc))
+        for (i, _), answer in zip(members, answers):
+            out[i] = answer
+    return [a if a is not None else {"error": f"item {i}: not answered"} for i, a in enumerate(out)]
+
+
+def solve_opening_body(body: Any) -> dict[str, Any]:
+    """The body of ``POST /v1/solve/opening``: one request, or a batch.
+
+    A batch is ``{"rules": ..., "racks": [...]}`` (optional shared ``threshold``,
+    ``pairs_threshold``, ``must_use``) or a JSON list of request objects; it answers
+    ``{"results": [...]}`` with one answer or ``{"error": ...}`` per item, in order.
+    """
+    if isinstance(body, list):
+        _check_batch_size(body, "the batch")
+        return {"results": openings(body)}
+    if isinstance(body, dict) and "racks" in body:
+        obj = read_object(body, "batch request", BATCH_FIELDS)
+        racks = obj["racks"]
+        if not isinstance(racks, list):
+            raise BadRequest(f"field 'racks' must be a list of racks, got {type_name(racks)} "
+                             f"{short(racks)}")
+        _check_batch_size(racks, "field 'racks'")
+        rules = read_rules(obj, "rummy101")
+        shared = {k: obj.get(k) for k in ("threshold", "pairs_threshold", "must_use")}
+        return {"results": openings(racks, rules, shared)}
+    return opening(body)
+
+
+def _check_batch_size(items: list[Any], what: str) -> None:
+    if not items:
+        raise BadRequest(f"{what} is empty: give 1 to {MAX_BATCH} racks")
+    if len(items) > MAX_BATCH:
+        raise BadRequest(f"{what} holds {len(items)} racks; at most {MAX_BATCH} are accepted per "
+                         f"request (split the batch)")
+
+
+def penalty(body: Any, default_rules: str | Rules = "rummy101") -> dict[str, Any]:
+    """Answer a penalty request: the lay-down that leaves the least penalty on the rack."""
+    obj = read_object(body, "penalty request", PENALTY_FIELDS)
+    rules = read_rules(obj, default_rules)
+    rack = read_rack(obj, rules)
+    keep = read_bool(obj, "keep", True)
+    return _solve.solve_penalty(rules, rack, keep=keep).to_json()
+
+
+def tabla(body: Any, default_rules: str | Rules = "remi") -> dict[str, Any]:
+    """Answer a tabla request: the best close on the rack of a Remi rack (RO-11)."""
+    obj = read_object(body, "tabla request", TABLA_FIELDS)
+    rules = read_rules(obj, default_rules)
+    rack = read_rack(obj, rules)
+    return _tabla.solve_tabla(rules, rack).to_json()
+
+
+def validate_meld(body: Any, default_rules: str | Rules = "rummy101") -> dict[str, Any]:
+    """Answer a meld check: legal or not (and why), kind, value, jokers, possible additions."""
+    obj = read_object(body, "meld request", MELD_FIELDS)
+    rules = read_rules(obj, default_rules)
+    tiles = read_rack(obj, rules, field="meld", max_size=MAX_MELD)
+    if not tiles:
+        raise BadRequest("field 'meld' is empty: give the tiles of one meld in table order")
+    info = _melds.check_meld(rules, tiles)
+    answer: dict[str, Any] = {"rules": str(rules), "meld": [str(t) for t in tiles]}
+    answer.update(info.to_json())
+    return answer
+
+
+Operation = Callable[[Any], Any]
+
+
+def run_lines(lines: list[str], op: Operation) -> list[dict[str, Any]]:
+    """Answer JSON lines one by one with ``op`` (a bad line gets ``{"error": ...}``)."""
+    from .validate import loads
+
+    out = []
+    for n, line in enumerate(lines, start=1):
+        try:
+            out.append(op(loads(line, what=f"line {n}")))
+        except Exception as exc:  # noqa: BLE001 - every line gets an answer
+            out.append(error_object(exc))
+    return out
+
