@@ -1,0 +1,35 @@
+"""Executable docs (STYLE.md): the README and every docstring example run as doctests against the
+installed package."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import rummy101
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+SKIP = {"rummy101.__main__", "rummy101._core"}
+MODULES = sorted(
+    m.name for m in pkgutil.walk_packages(rummy101.__path__, "rummy101.") if m.name not in SKIP
+)
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_docstrings(name: str) -> None:
+    try:
+        module = importlib.import_module(name)
+    except ImportError as exc:  # optional extras (service) may be absent
+        pytest.skip(f"{name} needs an optional dependency: {exc}")
+    result = doctest.testmod(module, optionflags=FLAGS, verbose=False)
+    assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
+
+
+def test_readme_examples() -> None:
+    result = doctest.testfile(str(README), module_relative=False, optionflags=FLAGS, verbose=False)
+    assert result.failed == 0, f"{result.failed} README example(s) failed"

@@ -1,0 +1,107 @@
+"""Notation (CONTRACT.md): parsing, formatting, round trips and errors that name token and position."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, strategies as st
+
+from rummy101 import Card, NotationError, RackError, Rules, Tile, format_tiles, parse_cards, parse_tiles
+from rummy101.tiles import counts_of, codes_of
+
+
+@pytest.mark.parametrize("text,code", [("R5", 4), ("r5", 4), ("y13", 25), ("B1", 26), ("K7", 45),
+                                       ("*", 52), ("JK", 52), ("joker", 52), ("Joker", 52), ("jk", 52)])
+def test_tile_tokens(text: str, code: int) -> None:
+    assert int(Tile.parse(text)) == code
+
+
+@pytest.mark.parametrize("text", ["R0", "R14", "G5", "R", "5R", "R05", "", "**", "R5.0", "R-1"])
+def test_bad_tile_tokens(text: str) -> None:
+    with pytest.raises(NotationError, match="is not a tile"):
+        Tile.parse(text)
+
+
+@pytest.mark.parametrize("text,canon", [("AS", "AS"), ("7h", "7H"), ("10D", "10D"), ("TD", "10D"),
+                                        ("QC", "QC"), ("k♠", "KS"), ("A♥", "AH"), ("9♦", "9D"),
+                                        ("j♣", "JC")])
+def test_card_tokens(text: str, canon: str) -> None:
+    assert str(Card.parse(text)) == canon
+
+
+@pytest.mark.parametrize("text", ["1S", "11H", "ZS", "A", "AX", "10", "*", "R5"])
+def test_bad_card_tokens(text: str) -> None:
+    with pytest.raises(NotationError, match="is not a card"):
+        Card.parse(text)
+
+
+def test_rack_separators_and_json_list() -> None:
+    expect = [Tile("R1"), Tile("R2"), Tile("*"), Tile("K13")]
+    assert parse_tiles("R1 R2 * K13") == expect
+    assert parse_tiles("R1,R2, *  ,k13") == expect
+    assert parse_tiles('["R1","R2","*","K13"]') == expect
+    assert parse_tiles(["R1", "r2", "JOKER", Tile("K13")]) == expect
+
+
+def test_error_names_token_and_position() -> None:
+    with pytest.raises(NotationError) as exc:
+        parse_tiles("R1 R2 X9 K4")
+    assert "token 3 of 4" in str(exc.value) and "'X9'" in str(exc.value)
+    with pytest.raises(NotationError) as exc:
+        parse_cards("AS KH 1C")
+    assert "token 3 of 3" in str(exc.value) and "'1C'" in str(exc.value)
+
+
+def test_bad_json_rack() -> None:
+    with pytest.raises(NotationError, match="not a JSON list"):
+        parse_tiles("[R1, R2")
+    with pytest.raises(NotationError, match="list of strings"):
+        parse_tiles("[1, 2]")
+
+
+def test_wrong_types() -> None:
+    with pytest.raises(NotationError):
+        parse_tiles(42)  # type: ignore[arg-type]
+    with pytest.raises(NotationError):
+        Tile(True)  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="out of range"):
+        Tile(53)
+    with pytest.raises(NotationError):
+        parse_tiles([Card("AS")])
+
+
+def test_repr_reads_back_as_code() -> None:
+    t = Tile("B11")
+    assert eval(repr(t)) == t and repr(t) == "Tile('B11')"
+    c = Card("10C")
+    assert eval(repr(c)) == c and repr(c) == "Card('10C')"
+
+
+@given(st.lists(st.integers(0, 52), max_size=30))
+def test_tiles_round_trip(codes: list[int]) -> None:
+    tiles = [Tile(c) for c in codes]
+    text = format_tiles(tiles)
+    assert parse_tiles(text) == tiles
+    assert parse_tiles(json.dumps([str(t) for t in tiles])) == tiles
+    assert codes_of(counts_of(tiles)) == sorted(tiles)
+
+
+@given(st.lists(st.integers(0, 51), max_size=30))
+def test_cards_round_trip(codes: list[int]) -> None:
+    cards = [Card(c) for c in codes]
+    assert parse_cards(format_tiles(cards)) == cards
+
+
+def test_supply_limits() -> None:
+    """CONTRACT.md: more copies than the variant's set holds is an error (three R5s, three jokers in remi)."""
+    with pytest.raises(RackError, match="3 copies of R5"):
+        Rules.parse("rummy101").parse_rack("R5 R5 R5")
+    with pytest.raises(RackError, match="3 jokers"):
+        Rules.parse("remi").parse_rack("* * *")
+    # R101-10: joker-button jokers are extra to the 106 tiles.
+    assert len(Rules.parse("rummy101").parse_rack("* * * R1")) == 4
+    with pytest.raises(RackError, match="2 copies of AS"):
+        Rules.parse("classic").parse_rack("AS AS")
+    with pytest.raises(NotationError, match="is not a card"):
+        Rules.parse("classic").parse_rack("R5")

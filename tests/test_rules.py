@@ -1,0 +1,101 @@
+"""Rule sets as data: the registry, options, canonical strings and errors that list what is accepted."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from rummy101 import Rules, RulesError, get_rules, variants
+
+
+def test_registry_lists_variants() -> None:
+    assert list(variants()) == ["rummy101", "remi", "classic"]
+    assert "threshold=fixed|increasing" in variants()["rummy101"]
+
+
+def test_rummy101_defaults() -> None:
+    """R101-1, R101-2, R101-7, R101-8, R101-10, R101-14."""
+    r = Rules.parse("rummy101")
+    assert (r.players, r.copies, r.jokers, r.hand_size, r.starter_extra) == (4, 2, 2, 21, 1)
+    assert (r.opening_points, r.pairs_opening, r.threshold, r.button_jokers) == (101, 5, "fixed", 0)
+    assert r.keep_discard and r.pairs_allowed and not r.high_ace and r.joker_penalty == 101
+
+
+def test_remi_defaults() -> None:
+    """RO-1, RO-2, RO-3, RO-6, RO-7, RO-8, RO-11."""
+    r = Rules.parse("remi")
+    assert (r.hand_size, r.starter_extra, r.opening_points, r.opening_needs_run) == (14, 1, 45, True)
+    assert r.high_ace and r.joker_ratio == 2 and r.atu and r.doubles and r.tabla
+    assert not r.pairs_allowed and r.joly_atu_deal == 14 and r.joly_retrievals == 1
+
+
+def test_classic_defaults() -> None:
+    """CR-1, CR-4, CR-6."""
+    r = Rules.parse("classic")
+    assert (r.family, r.hand_size, r.copies, r.jokers, r.target_score) == ("cards", 7, 1, 0, 200)
+    assert not r.keep_discard and r.go_out == "broad"
+
+
+@pytest.mark.parametrize("spec", ["rummy101", "remi", "classic", "rummy101(threshold=increasing,players=3)",
+                                  "remi(atu=off,doubles=off,tabla=off,joly_atu_deal=13,joly_retrievals=2)",
+                                  "classic(players=2,target=100,go_out=narrow)",
+                                  "rummy101(button_jokers=3)"])
+def test_round_trip(spec: str) -> None:
+    r = Rules.parse(spec)
+    assert Rules.parse(str(r)) == r
+    assert eval(repr(r)) == r
+    assert hash(Rules.parse(str(r))) == hash(r)
+
+
+def test_spelling_is_lenient() -> None:
+    assert Rules.parse(" RUMMY101 ( Threshold = Increasing , players=3 ) ") == \
+        Rules.parse("rummy101(players=3,threshold=increasing)")
+    assert Rules.parse("remi(atu=false)") == Rules.parse("remi(atu=off)")
+    assert Rules.make("rummy101", players=2) == Rules.parse("rummy101(players=2)")
+
+
+def test_frozen_and_keyword_only() -> None:
+    r = Rules.parse("rummy101")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.players = 3  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Rules("rummy101")  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("spec,needle", [
+    ("gin", "known variants: rummy101, remi, classic"),
+    ("rummy101(colour=red)", "rummy101 accepts: players=2..4"),
+    ("rummy101(players=5)", "from 2 to 4"),
+    ("rummy101(players=two)", "from 2 to 4"),
+    ("rummy101(threshold=rising)", "one of fixed, increasing"),
+    ("remi(atu=maybe)", "on/off"),
+    ("remi(button_jokers=1)", "unknown option 'button_jokers' for remi"),
+    ("classic(target=0)", "from 1 to 100000"),
+    ("rummy101(players)", "is not name=value"),
+    ("rummy101(", "not of the form"),
+])
+def test_errors_list_what_is_accepted(spec: str, needle: str) -> None:
+    with pytest.raises(RulesError) as exc:
+        Rules.parse(spec)
+    assert needle in str(exc.value)
+    assert repr(spec) in str(exc.value) or spec.split("(")[0] in str(exc.value)
+
+
+def test_wrong_type() -> None:
+    with pytest.raises(RulesError, match="must be a string"):
+        get_rules(101)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="bad value"):
+        Rules.make("remi", atu=3)
+
+
+def test_values_tables() -> None:
+    """R101-6 face values; RO-8 lay-down values (ace low 5 / high 10 / set 10); RO-12 end values; CR-2."""
+    r = Rules.parse("remi")
+    assert r.open_params.run_value[1] == 5 and r.open_params.run_value[14] == 10
+    assert r.open_params.set_value[1] == 10 and r.open_params.set_value[9] == 5
+    assert r.penalty_params.set_value[1] == 25 and r.penalty_params.joker_value == 50
+    assert Rules.parse("rummy101").penalty_params.joker_value == 101
+    assert Rules.parse("rummy101").open_params.joker_value == -1
+    c = Rules.parse("classic").open_params
+    assert [c.set_value[n] for n in (1, 9, 10, 11, 12, 13)] == [1, 9, 10, 10, 10, 10]
