@@ -119,20 +119,25 @@ def _solve_group(jobs: list[OpeningJob]) -> list[dict[str, Any]]:
 
 
 def openings(items: list[Any], default_rules: str | Rules = "rummy101",
-             defaults: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+             defaults: Mapping[str, Any] | None = None,
+             labels: list[str] | None = None) -> list[dict[str, Any]]:
     """Answer a batch: one answer per item, in order; a bad item gets ``{"error": ...}``.
 
     An item is a rack (string or list of tokens) or an opening request object. Valid items that
-    share rules and thresholds go through the batch solver together.
+    share rules and thresholds go through the batch solver together. Errors name the item as
+    ``labels[i]`` (default ``"item i"``, counting from 0).
     """
     out: list[dict[str, Any] | None] = [None] * len(items)
     groups: dict[Any, list[tuple[int, OpeningJob]]] = {}
+    def label(i: int) -> str:
+        return labels[i] if labels is not None else f"item {i}"
+
     for i, item in enumerate(items):
         try:
             body = item if isinstance(item, dict) else {"rack": item}
-            job = opening_job(body, default_rules, defaults, what=f"item {i} of the batch")
+            job = opening_job(body, default_rules, defaults, what=label(i))
         except RummyError as exc:
-            out[i] = {"error": f"item {i}: {exc}"}
+            out[i] = {"error": f"{label(i)}: {exc}"}
             continue
         groups.setdefault(job.group, []).append((i, job))
     for members in groups.values():
@@ -146,9 +151,11 @@ def openings(items: list[Any], default_rules: str | Rules = "rummy101",
                     answers.append(job.solve())
                 except Exception as exc:  # noqa: BLE001 - reported on that item's line
                     answers.append(error_object(exc))
+            answers = [a if "error" not in a else {"error": f"{label(i)}: {a['error']}"}
+                       for (i, _), a in zip(members, answers)]
         for (i, _), answer in zip(members, answers):
             out[i] = answer
-    return [a if a is not None else {"error": f"item {i}: not answered"} for i, a in enumerate(out)]
+    return [a if a is not None else {"error": f"{label(i)}: not answered"} for i, a in enumerate(out)]
 
 
 def solve_opening_body(body: Any) -> dict[str, Any]:

@@ -215,3 +215,16 @@ def __getattr__(name: str) -> Any:
         app = create_app()
         return app
     raise AttributeError(name)
+
+
+def app_from_env() -> FastAPI:
+    """App factory for ``uvicorn --factory`` (``rummy101 serve``): threads from
+    ``RUMMY101_SERVICE_THREADS`` (default 4)."""
+    import os
+
+    raw = os.environ.get("RUMMY101_SERVICE_THREADS", "4")
+    try:
+        threads = max(1, min(256, int(raw)))
+    except ValueError:
+        threads = 4
+    return create_app(threads=threads)
