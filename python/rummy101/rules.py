@@ -193,6 +193,7 @@ class Rules:
     target_score: int = 0       # CR-6
     go_out: str = "broad"       # CR-4
     joker_penalty: int = 0      # R101-6: 101; RO-12: 50
+    set3_release_both: bool = False  # RO-9.6: a 3-tile set gives up its joker only for both missing colours
 
     # ---- construction -------------------------------------------------------------------
     @classmethod
@@ -335,7 +336,7 @@ def _fields_remi(v: dict[str, Any]) -> dict[str, Any]:
                 opening_needs_run=True, keep_discard=True, high_ace=True, joker_ratio=2,
                 pairs_allowed=False, atu=v["atu"], doubles=v["doubles"], tabla=v["tabla"],
                 joly_atu_deal=v["joly_atu_deal"], joly_retrievals=v["joly_retrievals"],
-                joker_penalty=50)
+                joker_penalty=50, set3_release_both=True)
 
 
 def _fields_classic(v: dict[str, Any]) -> dict[str, Any]:
