@@ -48,6 +48,7 @@ __all__ = [
     "penalty",
     "tabla",
     "validate_meld",
+    "hint",
     "error_object",
     "run_lines",
 ]
@@ -217,6 +218,13 @@ def validate_meld(body: Any, default_rules: str | Rules = "rummy101") -> dict[st
     answer: dict[str, Any] = {"rules": str(rules), "meld": [str(t) for t in tiles]}
     answer.update(info.to_json())
     return answer
+
+
+def hint(body: Any) -> dict[str, Any]:
+    """Answer a hint request: the recommended Rummy 101 turn (see :mod:`rummy101.hint`)."""
+    from ..hint import hint_json
+
+    return hint_json(body)
 
 
 Operation = Callable[[Any], Any]
