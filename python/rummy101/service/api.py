@@ -214,10 +214,7 @@ def validate_meld(body: Any, default_rules: str | Rules = "rummy101") -> dict[st
     tiles = read_rack(obj, rules, field="meld", max_size=MAX_MELD)
     if not tiles:
         raise BadRequest("field 'meld' is empty: give the tiles of one meld in table order")
-    info = _melds.check_meld(rules, tiles)
-    answer: dict[str, Any] = {"rules": str(rules), "meld": [str(t) for t in tiles]}
-    answer.update(info.to_json())
-    return answer
+    return {"rules": str(rules), **_melds.check_meld(rules, tiles).to_json()}
 
 
 def hint(body: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ __all__ = ["EXAMPLES", "DEMO_RACK", "DEMO_REMI_RACK"]
 #: A Rummy 101 rack of 22 tiles that opens with melds (R101-7).
 DEMO_RACK = "R10 * R12 K13 K12 K11 Y9 Y8 Y7 B13 B12 B11 R2 Y4 B6 K1 R7 Y11 B3 K5 Y2 R13"
 #: A Remi rack of 15 tiles that closes on the rack (RO-11 simple close).
-DEMO_REMI_RACK = "R1 R2 R3 Y5 Y6 Y7 B9 B10 B11 K12 K13 K1 R7 Y7 B7"
+DEMO_REMI_RACK = "R1 R2 R3 R4 R5 Y5 Y6 Y7 B9 B10 B11 K12 K13 K1 K5"
 
 EXAMPLES: dict[str, dict[str, Any]] = {
     "opening": {"rules": "rummy101", "rack": DEMO_RACK},

@@ -136,12 +136,41 @@ class TablaRequest(_Strict):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [EXAMPLES["tabla"]]})
 
 
-class TablaAnswer(BaseModel):
-    """The best close on the rack (RO-11) of a Remi rack."""
+class TablaMeldOut(BaseModel):
+    kind: Literal["run", "set"]
+    tiles: list[str]
+    jokers: dict[str, str]
 
-    model_config = ConfigDict(extra="allow")
+
+class TablaCloseOut(BaseModel):
+    """One close: a simple close lists `melds`, a row pattern lists `row` and `jokers`."""
+
+    discard: Optional[str] = Field(None, description="The final discard (15-tile racks only).")
+    pattern: Literal["simple", "mozaic", "bicolor", "monocolor"]
+    score: int
+    joly_finish: Optional[bool] = None
+    melds: Optional[list[TablaMeldOut]] = None
+    row: Optional[list[str]] = None
+    jokers: Optional[dict[str, str]] = None
+
+
+class TablaDistanceOut(BaseModel):
+    simple: int
+    mozaic: int
+    bicolor: int
+    monocolor: int
+
+
+class TablaAnswer(BaseModel):
+    """The best close on the rack (RO-11) of a Remi rack: `closes` for 15 tiles (one per closing
+    discard), `patterns` for 14 tiles; `best` is null when the rack does not close."""
+
     rules: str
     rack: str
+    closes: Optional[list[TablaCloseOut]] = None
+    patterns: Optional[list[TablaCloseOut]] = None
+    best: Optional[TablaCloseOut]
+    distance: TablaDistanceOut
 
 
 class MeldRequest(_Strict):
@@ -152,12 +181,21 @@ class MeldRequest(_Strict):
 
 
 class MeldAnswer(BaseModel):
-    """Whether the meld is legal (and why not), its kind and value, jokers, possible additions."""
+    """Whether the tiles form a legal meld (`valid`, else `reason` says why), its kind, its value
+    for openings (`open_value`) and at round end (`end_value`), what each joker stands for,
+    every single tile that can be added as `[position, tile]` (0 = before the first tile), and
+    per joker index the alternative tile groups that release it (R101-9, RO-9.5/9.6)."""
 
-    model_config = ConfigDict(extra="allow")
     rules: str
-    meld: list[str]
-    legal: bool
+    tiles: list[str]
+    valid: bool
+    kind: Optional[Literal["run", "set", "pair"]]
+    reason: Optional[str]
+    open_value: Optional[int]
+    end_value: Optional[int]
+    jokers: dict[str, str]
+    additions: list[tuple[int, str]]
+    releases: list[tuple[int, list[list[str]]]]
 
 
 class PlayerView(_Strict):
