@@ -56,7 +56,7 @@ KINDS = {1: "run", 2: "set", 3: "pair"}
 
 HINT_FIELDS = ("rules", "seat", "rack", "table", "last_discard", "players", "threshold",
                "pairs_threshold", "button_available", "stage", "taken_discard", "alternatives",
-               "record")
+               "record", "observation")
 
 FINISH_SCORE = 1000.0
 BUTTON_COST = 20.0
@@ -65,10 +65,11 @@ UNUSABLE_DRAW = 0.7  # share of drawn tiles assumed to stay on the rack
 
 @dataclass(frozen=True)
 class TableMeld:
-    """A meld on the table: who laid it and its tiles in table order."""
+    """A meld on the table: who laid it, its tiles in table order and its kind."""
 
     owner: int
     tiles: tuple[Tile, ...]
+    kind: str = "run"
 
 
 @dataclass(frozen=True)
@@ -99,12 +100,12 @@ class SeatView:
     def from_json(cls, body: Any) -> "SeatView":
         """Validate a hint request (the view fields; see ``HintRequest`` in the OpenAPI document)."""
         obj = read_object(body, "hint request", HINT_FIELDS)
+        if obj.get("observation") is not None or obj.get("record") is not None:
+            return _view_from_game(obj)
         rules = read_rules(obj, "rummy101")
         if rules.variant != "rummy101":
             raise BadRequest(f"hints are for Rummy 101 only; field 'rules' is {str(rules)!r} "
                              f"(accepted: rummy101 with its options)")
-        if obj.get("record") is not None:
-            return _view_from_record(obj, rules)
         seat = _read_seat(obj, "seat", rules, required=True)
         rack = tuple(read_rack(obj, rules, max_size=MAX_RACK))
         if not rack:
@@ -172,7 +173,7 @@ def _read_table(value: Any, rules: Rules) -> tuple[TableMeld, ...]:
     cr = _backend.core_rules(rules, "open")
     for i, item in enumerate(value):
         what = f"table meld {i}"
-        obj = read_object(item, what, ("owner", "tiles"))
+        obj = read_object(item, what, ("owner", "tiles", "kind", "id", "value"))
         owner = _read_seat(obj, "owner", rules, required=True)
         if obj.get("tiles") is None:
             raise BadRequest(f"{what}: field 'tiles' is missing")
@@ -181,11 +182,24 @@ def _read_table(value: Any, rules: Rules) -> tuple[TableMeld, ...]:
         if total > MAX_TABLE_TILES:
             raise BadRequest(f"the table holds more than {MAX_TABLE_TILES} tiles")
         kind, _, reason = _backend.core().classify_meld(cr, [int(t) for t in tiles])
+        text = " ".join(map(str, tiles))
         if kind == 0:
-            raise BadRequest(f"{what} {' '.join(map(str, tiles))!r} is not a legal meld "
-                             f"(R101-5, reason code {reason})")
-        out.append(TableMeld(owner, tiles))
+            raise BadRequest(f"{what} {text!r} is not a legal meld (R101-5, reason code {reason})")
+        name = KINDS[kind]
+        declared = obj.get("kind")
+        if declared is not None and declared != name:
+            if declared not in ("run", "set", "pair"):
+                raise BadRequest(f"{what}: field 'kind' is {short(declared)}; accepted: run, set, pair")
+            if not (declared == "set" and name == "run" and _set_with_jokers(tiles)):
+                raise BadRequest(f"{what} {text!r} is a {name}, not a {declared}")
+            name = declared
+        out.append(TableMeld(owner, tiles, name))
     return tuple(out)
+
+
+def _set_with_jokers(tiles: Sequence[int]) -> bool:
+    reals = [t for t in tiles if t != JOKER_CODE]
+    return 3 <= len(tiles) <= 4 and len(reals) == 1
 
 
 def _read_players(value: Any, rules: Rules, seat: int) -> dict[int, Opened]:
@@ -214,24 +228,29 @@ def _read_players(value: Any, rules: Rules, seat: int) -> dict[int, Opened]:
     return opened
 
 
-def _view_from_record(obj: Mapping[str, Any], rules: Rules) -> SeatView:
-    extra = [k for k in obj if k not in ("record", "seat", "alternatives", "rules")
+def _view_from_game(obj: Mapping[str, Any]) -> "SeatView":
+    from .hint_engine import view_from_observation, view_from_state
+
+    extra = [k for k in obj if k not in ("record", "observation", "seat", "alternatives")
              and obj[k] is not None]
-    if extra:
-        raise BadRequest(f"field 'record' replaces the view fields; remove {', '.join(extra)}")
+    if extra or (obj.get("record") is not None and obj.get("observation") is not None):
+        raise BadRequest("fields 'record' and 'observation' replace the view fields (and each "
+                         f"other); remove {', '.join(extra) or 'one of them'}")
+    seat = obj.get("seat")
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        raise BadRequest(f"field 'seat' must be a seat number, got {type_name(seat)} {short(seat)}")
+    if obj.get("observation") is not None:
+        return view_from_observation(obj["observation"], seat)
     text = obj["record"]
     if not isinstance(text, str):
         raise BadRequest(f"field 'record' must be a game record string, got {type_name(text)}")
     try:
         from .game import records  # type: ignore[attr-defined]
     except ImportError:
-        raise BadRequest("field 'record' needs the game engine (rummy101.game.records), which "
-                         "is not part of this build; send the seat's view instead") from None
-    from .hint_engine import view_from_state
-
+        raise BadRequest("field 'record' needs game records (rummy101.game.records), which are "
+                         "not part of this build; send the seat's 'observation' instead") from None
     state = records.loads(text)
-    seat = obj.get("seat")
-    return view_from_state(state, None if seat is None else _read_seat(obj, "seat", rules, True))
+    return view_from_state(state, seat)
 
 
 # ---- working state of a planned turn ---------------------------------------------------------
@@ -240,6 +259,7 @@ class _Work:
     rack: list[int]
     table: list[list[int]]
     owners: list[int]
+    kinds: list[str]
     steps: list[dict[str, Any]] = field(default_factory=list)
     opened: Opened = None
     opened_now: bool = False
@@ -247,12 +267,14 @@ class _Work:
 
     def copy(self) -> "_Work":
         return _Work(list(self.rack), [list(m) for m in self.table], list(self.owners),
-                     [dict(s) for s in self.steps], self.opened, self.opened_now, self.laid_value)
+                     list(self.kinds), [dict(s) for s in self.steps], self.opened,
+                     self.opened_now, self.laid_value)
 
 
 @dataclass(frozen=True)
 class Turn:
-    """One candidate turn: its steps (each with a reason) and its evaluation."""
+    """One candidate turn: its steps (each with a reason and the engine actions that play it)
+    and its evaluation."""
 
     steps: tuple[dict[str, Any], ...]
     evaluation: dict[str, Any]
@@ -261,8 +283,14 @@ class Turn:
     def score(self) -> float:
         return float(self.evaluation["score"])
 
+    @property
+    def actions(self) -> list[str]:
+        """The whole turn as engine actions (``rummy101.game.Action`` text forms)."""
+        return [a for s in self.steps for a in s["actions"]]
+
     def to_json(self) -> dict[str, Any]:
-        return {"steps": [dict(s) for s in self.steps], "evaluation": dict(self.evaluation)}
+        return {"steps": [dict(s) for s in self.steps], "actions": self.actions,
+                "evaluation": dict(self.evaluation)}
 
 
 @dataclass(frozen=True)
@@ -280,6 +308,10 @@ class Hint:
                 "alternatives": [t.to_json() for t in self.alternatives]}
 
 
+def _set_number(tiles: Sequence[int]) -> int:
+    return next(t for t in tiles if t != JOKER_CODE) % NUM_NUMBERS
+
+
 class _Planner:
     def __init__(self, view: SeatView) -> None:
         self.view = view
@@ -289,81 +321,146 @@ class _Planner:
         self.cr_pen = _backend.core_rules(view.rules, "penalty")
         self._cache: dict[Any, Any] = {}
 
-    # -- values ---------------------------------------------------------------------------------
+    # -- values and meld facts --------------------------------------------------------------------
     def tile_penalty(self, code: int) -> int:
-        return self.rules.joker_penalty if code == JOKER_CODE else self.rules.penalty_params.set_value[code % NUM_NUMBERS + 1]
+        if code == JOKER_CODE:
+            return self.rules.joker_penalty
+        return self.rules.penalty_params.set_value[code % NUM_NUMBERS + 1]
 
     def rack_penalty(self, rack: Sequence[int]) -> int:
         return sum(self.tile_penalty(c) for c in rack)
 
-    def meld_json(self, tiles: Sequence[int]) -> dict[str, Any]:
-        kind, stand_for, _ = self.core.classify_meld(self.cr_open, list(tiles))
-        return {"kind": KINDS[kind], "tiles": [str(Tile(t)) for t in tiles],
-                "value": self.core.meld_value(self.cr_open, list(tiles)),
-                "jokers": {str(i): str(Tile(stand_for[i])) for i, t in enumerate(tiles)
-                           if t == JOKER_CODE}}
+    def _is_forced_set(self, tiles: Sequence[int], kind: str) -> bool:
+        """A set such as ``R5 * *`` that the core would read as a run (kind given by the table)."""
+        return kind == "set" and _set_with_jokers(tiles)
 
+    def stand_for(self, tiles: Sequence[int], kind: str) -> list[int]:
+        if self._is_forced_set(tiles, kind):
+            n = _set_number(tiles)
+            present = {t // NUM_NUMBERS for t in tiles if t != JOKER_CODE}
+            missing = iter(c for c in range(4) if c not in present)
+            return [t if t != JOKER_CODE else next(missing) * NUM_NUMBERS + n for t in tiles]
+        return list(self.core.classify_meld(self.cr_open, list(tiles))[1])
+
+    def meld_value(self, tiles: Sequence[int], kind: str) -> int:
+        if self._is_forced_set(tiles, kind):
+            return (_set_number(tiles) + 1) * len(tiles)
+        return int(self.core.meld_value(self.cr_open, list(tiles)))
+
+    def additions(self, tiles: Sequence[int], kind: str) -> list[tuple[int, int]]:
+        if kind == "pair":
+            return []
+        if self._is_forced_set(tiles, kind):
+            if len(tiles) != 3:
+                return []  # a set of four is complete (R101-5)
+            n = _set_number(tiles)
+            real = {t // NUM_NUMBERS for t in tiles if t != JOKER_CODE}
+            return [(3, c * NUM_NUMBERS + n) for c in range(4) if c not in real] + [(3, JOKER_CODE)]
+        return list(self.core.meld_additions(self.cr_open, list(tiles)))
+
+    def releases(self, tiles: Sequence[int], kind: str) -> list[tuple[int, int]]:
+        """(joker index, single tile that releases it) (R101-9)."""
+        if self._is_forced_set(tiles, kind):
+            n = _set_number(tiles)
+            present = {t // NUM_NUMBERS for t in tiles if t != JOKER_CODE}
+            first = list(tiles).index(JOKER_CODE)
+            return [(first, c * NUM_NUMBERS + n) for c in range(4) if c not in present]
+        out = []
+        for ji, alts in self.core.joker_releases(self.cr_open, list(tiles), False):
+            for alt in alts:
+                if len(alt) == 1:
+                    out.append((ji, alt[0]))
+        return out
+
+    def meld_json(self, tiles: Sequence[int], kind: str) -> dict[str, Any]:
+        sf = self.stand_for(tiles, kind)
+        return {"kind": kind, "tiles": [str(Tile(t)) for t in tiles],
+                "value": self.meld_value(tiles, kind),
+                "jokers": {str(i): str(Tile(sf[i])) for i, t in enumerate(tiles) if t == JOKER_CODE}}
+
+    # -- solvers ----------------------------------------------------------------------------------
     def solve(self, cr: Any, rack: Sequence[int], keep: bool, must_use: int = -1,
-              require_run: bool = False) -> tuple[int, list[list[int]]]:
+              require_run: bool = False) -> tuple[int, list[tuple[str, list[int]]]]:
         key = (id(cr), tuple(sorted(rack)), keep, must_use, require_run)
         if key not in self._cache:
             value, melds = self.core.solve_melds(cr, counts_of(rack), keep, must_use, require_run)
-            self._cache[key] = (value, [list(m[1]) for m in melds])
+            self._cache[key] = (value, [(KINDS[m[0]], list(m[1])) for m in melds])
         return self._cache[key]
 
-    def pairs(self, rack: Sequence[int], keep: bool, must_use: int = -1) -> tuple[int, list[list[int]]]:
-        n, pairs = self.core.max_pairs(counts_of(rack), keep, must_use)
-        return n, [[a, b] for a, b in pairs]
+    def pairs(self, rack: Sequence[int], keep: bool, must_use: int = -1) -> tuple[int, list[tuple[str, list[int]]]]:
+        key = ("pairs", tuple(sorted(rack)), keep, must_use)
+        if key not in self._cache:
+            n, pairs = self.core.max_pairs(counts_of(rack), keep, must_use)
+            self._cache[key] = (n, [("pair", [a, b]) for a, b in pairs])
+        return self._cache[key]
 
     def best_open_value(self, rack: Sequence[int]) -> int:
         value, _ = self.solve(self.cr_open, rack, False, -1, self.rules.opening_needs_run)
         return max(value, 0)
 
     # -- the pieces of a turn ---------------------------------------------------------------------
-    def lay(self, w: _Work, melds: list[list[int]], step: str, reason: str, **extra: Any) -> None:
-        for m in melds:
+    def lay(self, w: _Work, melds: list[tuple[str, list[int]]], step: str, reason: str,
+            **extra: Any) -> None:
+        first = len(w.table)
+        for kind, m in melds:
             for t in m:
                 w.rack.remove(t)
             w.table.append(list(m))
             w.owners.append(self.view.seat)
-        first = len(w.table) - len(melds)
+            w.kinds.append(kind)
         w.steps.append({"step": step, **extra,
-                        "melds": [{**self.meld_json(m), "meld": first + i} for i, m in enumerate(melds)],
+                        "melds": [{**self.meld_json(m, k), "meld": first + i}
+                                  for i, (k, m) in enumerate(melds)],
                         "reason": reason})
 
     def may_add_to(self, w: _Work, index: int) -> bool:
-        if len(w.table[index]) == 2:
+        if w.kinds[index] == "pair":
             return False  # pairs never grow (R101-5)
-        if w.opened == "pairs" and w.owners[index] == self.view.seat:
-            return False  # a pairs opener adds only to other players' melds (R101-8)
         return True
 
     def add_tiles(self, w: _Work, must: int | None = None) -> None:
         """Greedy additions (R101-11): the most expensive addable tile first, one tile kept."""
         while len(w.rack) > 1:
-            best: tuple[int, int, int, int] | None = None
+            best: tuple[int, int, int] | None = None
             for code in sorted(set(w.rack), key=lambda c: (c != must, -self.tile_penalty(c), c)):
                 for mi, meld in enumerate(w.table):
                     if not self.may_add_to(w, mi):
                         continue
-                    for pos, add in self.core.meld_additions(self.cr_open, meld):
-                        if add == code:
-                            best = (code, mi, pos, 0)
-                            break
-                    if best:
+                    hit = [pos for pos, add in self.additions(meld, w.kinds[mi]) if add == code]
+                    if hit:
+                        best = (code, mi, hit[0])
                         break
                 if best:
                     break
             if best is None:
                 return
-            code, mi, pos, _ = best
+            code, mi, pos = best
             w.rack.remove(code)
-            w.table[mi].insert(pos, code)
+            if w.kinds[mi] == "set" and self._is_forced_set(w.table[mi], "set"):
+                w.table[mi].append(code)
+                w.table[mi] = self._sorted_set(w.table[mi])
+            else:
+                w.table[mi].insert(pos, code)
             gain = self.tile_penalty(code)
             why = ("the taken discard must be used this turn (R101-4)" if code == must else
                    f"R101-11: takes {gain} penalty point{'s' if gain != 1 else ''} off the rack")
             w.steps.append({"step": "add", "tile": str(Tile(code)), "meld": mi, "position": pos,
                             "reason": why})
+
+    @staticmethod
+    def _sorted_set(tiles: list[int]) -> list[int]:
+        reals = sorted(t for t in tiles if t != JOKER_CODE)
+        n = reals[0] % NUM_NUMBERS
+        colours = {t // NUM_NUMBERS for t in reals}
+        jokers = len(tiles) - len(reals)
+        out = []
+        for c in range(4):
+            if c in colours:
+                out.append(c * NUM_NUMBERS + n)
+            elif jokers:
+                out.append(JOKER_CODE)
+                jokers -= 1
+        return out
 
     def retrievals(self, w: _Work) -> list[tuple[int, int, int]]:
         """Jokers this rack can release from the table (R101-9): (meld, joker index, tile)."""
@@ -371,51 +468,56 @@ class _Planner:
         for mi, meld in enumerate(w.table):
             if JOKER_CODE not in meld:
                 continue
-            for ji, alts in self.core.joker_releases(self.cr_open, meld, False):
-                for alt in alts:
-                    if len(alt) == 1 and alt[0] in w.rack:
-                        out.append((mi, ji, alt[0]))
+            for ji, tile in self.releases(meld, w.kinds[mi]):
+                if tile in w.rack:
+                    out.append((mi, ji, tile))
         return out
 
     def retrieve(self, w: _Work, mi: int, ji: int, tile: int) -> None:
         w.rack.remove(tile)
         w.table[mi][ji] = tile
+        if w.kinds[mi] == "set":
+            w.table[mi] = self._sorted_set(w.table[mi])
         w.rack.append(JOKER_CODE)
         w.steps.append({"step": "retrieve", "meld": mi, "index": ji, "tile": str(Tile(tile)),
                         "reason": f"R101-9: {Tile(tile)} replaces the joker, which comes back to "
                                   f"the rack to be played again"})
 
     # -- after the opening (or when already opened) -----------------------------------------------
-    def play_opened(self, w: _Work, must: int | None, may_lay_melds: bool, may_lay_pairs: bool,
-                    may_lay: bool = True) -> _Work:
-        """Best of: retrieve jokers (any subset of up to 3), lay melds/pairs, add tiles."""
+    def play_opened(self, w: _Work, must: int | None, may_lay_melds: bool,
+                    may_lay_pairs: bool) -> _Work | None:
+        """Best of: retrieve jokers (any subset of up to 3), lay melds/pairs, add tiles.
+        None when the taken discard ``must`` cannot be used (R101-4)."""
         options = self.retrievals(w)
         best: _Work | None = None
-        subsets: Iterable[tuple[tuple[int, int, int], ...]] = itertools.chain.from_iterable(
+        subsets = itertools.chain.from_iterable(
             itertools.combinations(options, k) for k in range(min(3, len(options)) + 1))
+        base_count = w.rack.count(must) if must is not None else 0
         for n, subset in enumerate(subsets):
             if n > 16:
                 break
             trial = w.copy()
-            ok = True
             used: set[tuple[int, int]] = set()
+            ok = True
             for mi, ji, tile in subset:
-                if (mi, ji) in used or tile not in trial.rack or trial.table[mi][ji] != JOKER_CODE:
+                if ((mi, ji) in used or tile not in trial.rack or len(trial.rack) < 2
+                        or trial.table[mi][ji] != JOKER_CODE):
                     ok = False
                     break
                 used.add((mi, ji))
                 self.retrieve(trial, mi, ji, tile)
             if not ok:
                 continue
-            self._lay_and_add(trial, must, may_lay_melds and may_lay, may_lay_pairs and may_lay)
-            if must is not None and trial.rack.count(must) > w.rack.count(must) - 1:
+            self._lay_and_add(trial, must, may_lay_melds, may_lay_pairs)
+            if must is not None and trial.rack.count(must) >= base_count:
                 continue  # the taken discard was not used (R101-4)
             if best is None or self.rack_penalty(trial.rack) < self.rack_penalty(best.rack):
                 best = trial
-        return best if best is not None else w
+        return best
 
-    def _lay_and_add(self, w: _Work, must: int | None, may_lay_melds: bool, may_lay_pairs: bool) -> None:
-        if may_lay_melds:
+    def _lay_and_add(self, w: _Work, must: int | None, may_lay_melds: bool,
+                     may_lay_pairs: bool) -> None:
+        if may_lay_melds and len(w.rack) >= 4:
             mu = must if must is not None and must in w.rack else -1
             value, melds = self.solve(self.cr_pen, w.rack, True, mu)
             if value < 0 and mu >= 0:
@@ -423,8 +525,11 @@ class _Planner:
             if value > 0 and melds:
                 self.lay(w, melds, "lay", "lays the melds that leave the least penalty on the rack "
                                           "(R101-11 allows new melds after the opening)")
-        if may_lay_pairs:
-            n, pairs = self.pairs(w.rack, True)
+        if may_lay_pairs and len(w.rack) >= 3:
+            mu = must if must is not None and must in w.rack else -1
+            n, pairs = self.pairs(w.rack, True, mu)
+            if n <= 0 and mu >= 0:
+                n, pairs = self.pairs(w.rack, True, -1)
             if n > 0:
                 self.lay(w, pairs, "lay", "lays further pairs (R101-8)")
         self.add_tiles(w, must)
@@ -445,20 +550,19 @@ class _Planner:
                 continue  # a joker is worth keeping unless it finishes
             rest = list(rack)
             rest.remove(tile)
-            danger = any(add == tile for mi, m in enumerate(w.table) if len(m) > 2
-                         for _, add in self.core.meld_additions(self.cr_open, m))
+            danger = any(add == tile for mi, m in enumerate(w.table)
+                         for _, add in self.additions(m, w.kinds[mi]))
             links = self._links(rest, tile)
             if opened:
                 key = -self.tile_penalty(tile) + 4.0 * links + (6.0 if danger else 0.0)
                 why = f"{Tile(tile)} costs {self.tile_penalty(tile)} if kept"
             else:
                 potential = self.best_open_value(rest)
-                key = -potential + 2.0 * links + (6.0 if danger else 0.0) - 0.1 * self.tile_penalty(tile)
+                key = (-potential + 2.0 * links + (6.0 if danger else 0.0)
+                       - 0.1 * self.tile_penalty(tile))
                 why = f"keeps the most opening value on the rack ({potential} points in melds)"
-            if links:
-                why += f"; it connects to {links} other tile{'s' if links != 1 else ''}"
-            else:
-                why += "; it connects to no other tile"
+            why += (f"; it connects to {links} other tile{'s' if links != 1 else ''}" if links
+                    else "; it connects to no other tile")
             if danger:
                 why += "; note: it fits a table meld, so the next player may take it"
             out.append((key, tile, why))
@@ -480,55 +584,63 @@ class _Planner:
         return links
 
     def finish(self, w: _Work, discard: tuple[float, int, str], take: dict[str, Any]) -> Turn:
+        from .hint_engine import step_actions
+
         _, tile, why = discard
         w = w.copy()
         w.rack.remove(tile)
         w.steps.append({"step": "discard", "tile": str(Tile(tile)), "reason": why})
-        return Turn(tuple([take] + w.steps) if take else tuple(w.steps), self.evaluate(w, tile, take))
-
-    def evaluate(self, w: _Work, discard: int, take: dict[str, Any]) -> dict[str, Any]:
-        return evaluate(self, w, discard, take)
+        steps = ([dict(take)] if take else []) + w.steps
+        kinds = [m.kind for m in self.view.table]
+        for s in steps:
+            s["actions"] = step_actions(s, kinds)
+        return Turn(tuple(steps), evaluate(self, w, tile, take))
 
     # -- whole turns ----------------------------------------------------------------------------
     def plans_after_take(self, rack: list[int], must: int | None) -> list[_Work]:
         """Candidate plays with ``rack`` (the take done); ``must``: the taken discard."""
         view = self.view
-        w0 = _Work(list(rack), [list(m.tiles) for m in view.table], [m.owner for m in view.table],
+        w0 = _Work(list(rack), [list(m.tiles) for m in view.table],
+                   [m.owner for m in view.table], [m.kind for m in view.table],
                    opened=view.my_opening)
         out: list[_Work] = []
         if view.my_opening is None:
             mu = -1 if must is None else must
-            value, melds = self.solve(self.cr_open, rack, True, mu, self.rules.opening_needs_run)
-            pen_value, pen_melds = self.solve(self.cr_pen, rack, True, mu)
-            if pen_value > 0:
-                pen_open = sum(self.core.meld_value(self.cr_open, m) for m in pen_melds)
-                if pen_open >= view.threshold:
-                    value, melds = pen_open, pen_melds
-            if value >= view.threshold:
-                w = w0.copy()
-                self.lay(w, melds, "open", f"opens with {value} points of runs and sets "
-                                           f"(R101-7: at least {view.threshold})",
-                         kind="melds", value=value)
-                w.opened, w.opened_now, w.laid_value = "melds", True, value
-                out.append(self.play_opened(w, must, False, False))
-            n, pairs = self.pairs(rack, True, mu)
-            if self.rules.pairs_allowed and n >= view.pairs_threshold:
-                w = w0.copy()
-                self.lay(w, pairs, "open", f"opens with {n} pairs (R101-8: at least "
-                                           f"{view.pairs_threshold}); penalties double later",
-                         kind="pairs", value=n)
-                w.opened, w.opened_now, w.laid_value = "pairs", True, n
-                out.append(self.play_opened(w, must, False, False))
+            if len(rack) >= 4:
+                value, melds = self.solve(self.cr_open, rack, True, mu, self.rules.opening_needs_run)
+                pen_value, pen_melds = self.solve(self.cr_pen, rack, True, mu)
+                if pen_value > 0:
+                    pen_open = sum(self.meld_value(m, k) for k, m in pen_melds)
+                    if pen_open >= view.threshold and pen_open > 0:
+                        value, melds = pen_open, pen_melds
+                if value >= view.threshold and melds:
+                    w = w0.copy()
+                    self.lay(w, melds, "open", f"opens with {value} points of runs and sets "
+                                               f"(R101-7: at least {view.threshold})",
+                             kind="melds", value=value)
+                    w.opened, w.opened_now, w.laid_value = "melds", True, value
+                    done = self.play_opened(w, None, False, False)
+                    out.append(done if done is not None else w)
+            if self.rules.pairs_allowed and len(rack) >= 2 * view.pairs_threshold + 1:
+                n, pairs = self.pairs(rack, True, mu)
+                if n >= view.pairs_threshold:
+                    w = w0.copy()
+                    self.lay(w, pairs, "open", f"opens with {n} pairs (R101-8: at least "
+                                               f"{view.pairs_threshold}); penalties double later",
+                             kind="pairs", value=n)
+                    w.opened, w.opened_now, w.laid_value = "pairs", True, n
+                    done = self.play_opened(w, None, False, False)
+                    out.append(done if done is not None else w)
             if must is None:
                 out.append(w0.copy())  # not opening this turn
         else:
             lay_melds = view.my_opening == "melds"
-            lay_pairs = view.my_opening == "pairs" or any(
-                v == "pairs" for s, v in view.opened.items() if s != view.seat)
+            lay_pairs = self.rules.pairs_allowed and (view.my_opening == "pairs" or any(
+                v == "pairs" for s, v in view.opened.items() if s != view.seat))
             w = self.play_opened(w0.copy(), must, lay_melds, lay_pairs)
-            if must is None or must not in w0.rack or w.rack.count(must) < w0.rack.count(must):
+            if w is not None:
                 out.append(w)
-            if must is None and w.steps:
+            if must is None and (w is None or w.steps):
                 out.append(w0.copy())  # holding back, for the alternatives
         return out
 
@@ -546,7 +658,7 @@ class _Planner:
             if view.last_discard is not None:
                 d = int(view.last_discard)
                 takes.append(({"step": "take_discard", "tile": str(Tile(d)),
-                               "reason": "R101-4: the previous player's discard, usable this turn"},
+                               "reason": "R101-4: the previous player's discard, used this turn"},
                               rack + [d], d))
             if view.button_available:
                 takes.append(({"step": "button", "tile": "*",
@@ -560,7 +672,7 @@ class _Planner:
                     turns.append(self.finish(w, discard, take))
         unique: dict[tuple[str, ...], Turn] = {}
         for t in turns:
-            key = tuple(sorted(repr(sorted(s.items())) for s in t.steps))
+            key = tuple(t.actions)
             if key not in unique or unique[key].score < t.score:
                 unique[key] = t
         return sorted(unique.values(), key=lambda t: -t.score)
@@ -586,8 +698,9 @@ def evaluate(planner: "_Planner", w: _Work, discard: int, take: Mapping[str, Any
         score = -float(penalty) - 3.0 * len(rest)
         if w.opened is None:
             best = planner.best_open_value(rest)
-            pairs = max(planner.pairs(rest, False)[0], 0)
-            score += 50.0 * min(1.0, best / view.threshold) + 20.0 * min(1.0, pairs / view.pairs_threshold)
+            pairs = max(planner.pairs(rest, False)[0], 0) if planner.rules.pairs_allowed else 0
+            score += (50.0 * min(1.0, best / view.threshold)
+                      + 20.0 * min(1.0, pairs / max(1, view.pairs_threshold)))
             out["best_opening_value_on_rack"] = best
         out["penalty_if_round_ended"] = penalty
     if take.get("step") == "draw":
@@ -627,4 +740,3 @@ def hint_json(body: Any) -> dict[str, Any]:
     view = SeatView.from_json(body)
     alternatives = read_opt_int(body, "alternatives", lo=0, hi=10)
     return hint(view, 3 if alternatives is None else alternatives).to_json()
-
