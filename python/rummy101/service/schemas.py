@@ -194,8 +194,12 @@ class MeldAnswer(BaseModel):
     open_value: Optional[int]
     end_value: Optional[int]
     jokers: dict[str, str]
-    additions: list[tuple[int, str]]
-    releases: list[tuple[int, list[list[str]]]]
+    additions: list[list[Union[int, str]]] = Field(
+        description="`[position, tile]` pairs: position 0 is before the first tile, len(tiles) "
+                    "after the last (sets: where the tile sorts in).")
+    releases: list[list[Union[int, list[list[str]]]]] = Field(
+        description="`[joker index, [[tiles], ...]]`: the alternative tile groups that release "
+                    "that joker.")
 
 
 class PlayerView(_Strict):
