@@ -46,15 +46,15 @@ __all__ = [
     "MeldKind",
     "MeldReason",
     "check_meld",
-    "meld_additions",
     "joker_releases",
+    "meld_additions",
     "rack_penalty",
     "reason_message",
 ]
 
 MeldKind = Literal["run", "set", "pair"]
-Piece = Union[Tile, Card]
-RulesLike = Union[Rules, str]
+Piece = Tile | Card
+RulesLike = Rules | str
 MeldLike = Union[str, Iterable[Any], "Meld"]
 
 _KIND_NAMES: dict[int, MeldKind] = {1: "run", 2: "set", 3: "pair"}
@@ -156,7 +156,7 @@ def _rules(rules: RulesLike) -> Rules:
 def _pieces(rules: Rules, tiles: MeldLike) -> list[Piece]:
     if isinstance(tiles, Meld):
         tiles = tiles.tiles
-    return list(rules.parse_rack(tiles))  # type: ignore[arg-type]
+    return list(rules.parse_rack(tiles))
 
 
 def _run_numbers(stand_for: Sequence[int]) -> list[int]:
@@ -196,7 +196,7 @@ class Meld:
     # ---- construction -------------------------------------------------------------------
     @classmethod
     def from_core(cls, rules: RulesLike, kind: int | str, tiles: Sequence[int],
-                  stand_for: Sequence[int]) -> "Meld":
+                  stand_for: Sequence[int]) -> Meld:
         """Turn a core result ``(kind, tiles, stand_for)`` (codes) into a checked ``Meld``.
 
         >>> Meld.from_core("rummy101", 2, [4, 17, 52], [4, 17, 30])
@@ -219,7 +219,7 @@ class Meld:
         return cls(kind=name, tiles=t, stand_for=s, rules=r)  # type: ignore[arg-type]
 
     @classmethod
-    def parse(cls, rules: RulesLike, tiles: MeldLike, *, kind: MeldKind | None = None) -> "Meld":
+    def parse(cls, rules: RulesLike, tiles: MeldLike, *, kind: MeldKind | None = None) -> Meld:
         """Parse and check a meld; raise :class:`IllegalAction` (quoting the rule) if the tiles
         are no meld. ``kind`` chooses the reading of an ambiguous meld (``R5 * *``).
 
@@ -257,6 +257,8 @@ class Meld:
         (R101-13, RO-12): a joker is worth what it stands for, or its fixed penalty value."""
         r = self.rules if rules is None else _rules(rules)
         p = r.params(valuation)
+        if r != self.rules:  # the meld must be one under the other rules too (e.g. 12-13-1)
+            _check_meld_record(r, self.kind, self.tiles, self.stand_for)
         codes = [int(s) for s in self.stand_for]
         if self.kind == "run":
             base = [p.run_value[n] for n in _run_numbers(codes)]
@@ -370,11 +372,14 @@ def check_meld(rules: RulesLike, tiles: MeldLike) -> MeldInfo:
     core = _backend.core()
     cr = _backend.core_rules(r, "open")
     kind_code, sf, reason = core.classify_meld(cr, codes)
-    if kind_code == 3 and not r.pairs_allowed:
-        kind_code, reason = 0, MeldReason.PAIR_NOT_ALLOWED
+    if len(codes) == 2 and not r.pairs_allowed:
+        reason = MeldReason.PAIR_NOT_ALLOWED if kind_code == 3 else MeldReason.TOO_SHORT
+        kind_code = 0
     if kind_code == 0:
         return MeldInfo(r, pieces, False, None, MeldReason(reason),
                         reason_message(r, reason, pieces), None, None, {}, (), (), None)
+    if isinstance(tiles, Meld) and tiles.rules == r and _KIND_CODES[tiles.kind] != kind_code:
+        return _set_reading(tiles)
     piece = r.piece
     meld = Meld(kind=_KIND_NAMES[kind_code], tiles=pieces,
                 stand_for=tuple(piece(c) for c in sf), rules=r)
@@ -386,6 +391,36 @@ def check_meld(rules: RulesLike, tiles: MeldLike) -> MeldInfo:
                     core.meld_value(cr, codes),
                     core.meld_value(_backend.core_rules(r, "penalty"), codes),
                     meld.jokers, additions, releases, meld)
+
+
+def _set_reading(meld: Meld) -> MeldInfo:
+    """MeldInfo of a set whose tiles the core reads as a run (``* * K13`` laid as a set of 13s
+    by a solver): same rules as the core's set branch (docs/DESIGN.md, meld decisions)."""
+    r, piece = meld.rules, meld.rules.piece
+    codes = [int(t) for t in meld.tiles]
+    sf_colours = [int(s) // NUM_NUMBERS for s in meld.stand_for]
+    number = int(meld.stand_for[0]) % NUM_NUMBERS + 1
+    real_colours = {c // NUM_NUMBERS for c in codes if c != JOKER_CODE}
+    jokers = codes.count(JOKER_CODE)
+    additions: list[tuple[int, Piece]] = []
+    if len(codes) == 3:
+        def sorts_in(colour: int) -> int:
+            return sum(1 for x in sf_colours if x < colour)
+        for col in range(4):
+            if col not in real_colours:
+                additions.append((sorts_in(col), piece(col * NUM_NUMBERS + number - 1)))
+        if r.max_rack_jokers > 0 and len(codes) - jokers >= r.joker_ratio * (jokers + 1):
+            free = next(col for col in range(4) if col not in sf_colours)
+            additions.append((sorts_in(free), piece(JOKER_CODE)))
+        additions.sort(key=lambda a: (a[0], int(a[1])))
+    missing = [piece(col * NUM_NUMBERS + number - 1) for col in range(4) if col not in real_colours]
+    if r.set3_release_both and len(codes) == 3:
+        alts = tuple((a, b) for i, a in enumerate(missing) for b in missing[i + 1:])
+    else:
+        alts = tuple((m,) for m in missing)
+    releases = tuple((i, alts) for i, c in enumerate(codes) if c == JOKER_CODE)
+    return MeldInfo(r, meld.tiles, True, "set", MeldReason.OK, None, meld.value(r, "open"),
+                    meld.value(r, "penalty"), meld.jokers, tuple(additions), releases, meld)
 
 
 def _valid_info(rules: RulesLike, tiles: MeldLike) -> MeldInfo:

@@ -43,11 +43,24 @@ from ._common import (
 )
 
 __all__ = [
-    "REASON_OK", "REASON_TOO_SHORT", "REASON_TOO_LONG", "REASON_NO_REAL_TILE",
-    "REASON_NOT_A_PAIR", "REASON_JOKER_RATIO", "REASON_SET_REPEATED_COLOUR",
-    "REASON_SET_TOO_LONG", "REASON_RUN_NOT_CONSECUTIVE", "REASON_RUN_OUT_OF_RANGE",
-    "REASON_RUN_HIGH_ACE", "REASON_RUN_WRAPS", "REASON_MIXED",
-    "classify_meld", "meld_value", "meld_additions", "joker_releases", "rack_value",
+    "REASON_JOKER_RATIO",
+    "REASON_MIXED",
+    "REASON_NOT_A_PAIR",
+    "REASON_NO_REAL_TILE",
+    "REASON_OK",
+    "REASON_RUN_HIGH_ACE",
+    "REASON_RUN_NOT_CONSECUTIVE",
+    "REASON_RUN_OUT_OF_RANGE",
+    "REASON_RUN_WRAPS",
+    "REASON_SET_REPEATED_COLOUR",
+    "REASON_SET_TOO_LONG",
+    "REASON_TOO_LONG",
+    "REASON_TOO_SHORT",
+    "classify_meld",
+    "joker_releases",
+    "meld_additions",
+    "meld_value",
+    "rack_value",
 ]
 
 # Invalid-reason codes (same numbers in cpp/include/rummy101/melds.hpp; messages are made in
