@@ -72,7 +72,7 @@ class Action:
     def __init__(self, verb: str, tiles: tuple[int, ...] = (), meld: int = -1, pos: int = -1) -> None:
         if verb not in VERBS:
             raise NotationError(f"unknown action verb {verb!r}; {_HELP}")
-        ts = tuple(Tile(t) for t in tiles)
+        ts = _canonical(verb, tuple(Tile(t) for t in tiles))
         s = object.__setattr__
         s(self, "verb", verb)
         s(self, "tiles", ts)
@@ -126,6 +126,29 @@ class Action:
         if len(_PARSE_CACHE) < 200_000:
             _PARSE_CACHE[text] = act
         return act
+
+
+def _canonical(verb: str, ts: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    """Sets in colour order R Y B K with jokers at the first missing colours; pairs real tile
+    first (DESIGN.md, Encoding), so that ``set B7 R7 K7`` and ``set R7 B7 K7`` are one action."""
+    if verb == "pair" and len(ts) == 2 and ts[0] == JOKER_CODE:
+        return (ts[1], ts[0])
+    if verb == "set" and JOKER_CODE in ts or verb == "set" and list(ts) != sorted(ts):
+        reals = sorted(t for t in ts if t != JOKER_CODE)
+        jokers = len(ts) - len(reals)
+        if reals and len({t % 13 for t in reals}) == 1:
+            colours = {t // 13 for t in reals}
+            out: list[Tile] = []
+            for k in range(4):
+                if k in colours:
+                    out.append(next(t for t in reals if t // 13 == k))
+                elif jokers:
+                    out.append(Tile(JOKER_CODE))
+                    jokers -= 1
+            if len(out) == len(ts):
+                return tuple(out)
+        return tuple(reals) + (Tile(JOKER_CODE),) * jokers
+    return ts
 
 
 def _format(verb: str, tiles: tuple[Tile, ...], meld: int, pos: int) -> str:
