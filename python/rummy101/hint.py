@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from . import _backend
+from .bots.strategy import choose_discard, feeding_tiles, kit_for
 from .errors import IllegalAction, RackError
 from .rules import Rules
 from .service.limits import MAX_INT, MAX_MELD, MAX_RACK, MAX_TABLE_MELDS, MAX_TABLE_TILES
@@ -61,6 +62,7 @@ HINT_FIELDS = ("rules", "seat", "rack", "table", "last_discard", "players", "thr
 FINISH_SCORE = 1000.0
 BUTTON_COST = 20.0
 UNUSABLE_DRAW = 0.7  # share of drawn tiles assumed to stay on the rack
+MAX_RECORD_ACTIONS = 5000  # actions replayed from a game record
 
 
 @dataclass(frozen=True)
@@ -241,15 +243,28 @@ def _view_from_game(obj: Mapping[str, Any]) -> "SeatView":
         raise BadRequest(f"field 'seat' must be a seat number, got {type_name(seat)} {short(seat)}")
     if obj.get("observation") is not None:
         return view_from_observation(obj["observation"], seat)
-    text = obj["record"]
-    if not isinstance(text, str):
-        raise BadRequest(f"field 'record' must be a game record string, got {type_name(text)}")
-    try:
-        from .game import records  # type: ignore[attr-defined]
-    except ImportError:
-        raise BadRequest("field 'record' needs game records (rummy101.game.records), which are "
-                         "not part of this build; send the seat's 'observation' instead") from None
-    state = records.loads(text)
+    record = obj["record"]
+    if isinstance(record, str):
+        from .service.validate import loads
+
+        record = loads(record, what="field 'record'")
+    if not isinstance(record, dict):
+        raise BadRequest(f"field 'record' must be a game record (rummy101.game.records: an object "
+                         f"or its JSON text), got {type_name(record)} {short(record)}")
+    from .game import records
+    from .service.validate import read_int
+
+    read_int(record, "seed", lo=0, hi=2**63 - 1)
+    read_int(record, "match_rounds", lo=1, hi=100, default=1)
+    actions = record.get("actions")
+    if isinstance(actions, list) and len(actions) > MAX_RECORD_ACTIONS:
+        raise BadRequest(f"field 'record' holds {len(actions)} actions; at most "
+                         f"{MAX_RECORD_ACTIONS} are replayed")
+    if not isinstance(record.get("rules"), str):
+        raise BadRequest("field 'record' lacks a rules string")
+    state = records.from_dict(record)
+    if state.is_terminal:
+        raise BadRequest("the game of field 'record' is over: there is no turn to hint")
     return view_from_state(state, seat)
 
 
@@ -418,11 +433,14 @@ class _Planner:
             return False  # pairs never grow (R101-5)
         return True
 
-    def add_tiles(self, w: _Work, must: int | None = None) -> None:
-        """Greedy additions (R101-11): the most expensive addable tile first, one tile kept."""
+    def add_tiles(self, w: _Work, must: int | None = None, hold_joker: bool = False) -> None:
+        """Greedy additions (R101-11): the most expensive addable tile first, one tile kept
+        (``hold_joker``: never a joker, which is kept for a joker finish)."""
         while len(w.rack) > 1:
             best: tuple[int, int, int] | None = None
             for code in sorted(set(w.rack), key=lambda c: (c != must, -self.tile_penalty(c), c)):
+                if hold_joker and code == JOKER_CODE:
+                    continue
                 for mi, meld in enumerate(w.table):
                     if not self.may_add_to(w, mi):
                         continue
@@ -485,9 +503,10 @@ class _Planner:
 
     # -- after the opening (or when already opened) -----------------------------------------------
     def play_opened(self, w: _Work, must: int | None, may_lay_melds: bool,
-                    may_lay_pairs: bool) -> _Work | None:
+                    may_lay_pairs: bool, hold_joker: bool = False) -> _Work | None:
         """Best of: retrieve jokers (any subset of up to 3), lay melds/pairs, add tiles.
-        None when the taken discard ``must`` cannot be used (R101-4)."""
+        None when the taken discard ``must`` cannot be used (R101-4). With ``hold_joker`` only
+        plays that leave a single joker on the rack count (a joker finish, R101-13)."""
         options = self.retrievals(w)
         best: _Work | None = None
         subsets = itertools.chain.from_iterable(
@@ -508,63 +527,82 @@ class _Planner:
                 self.retrieve(trial, mi, ji, tile)
             if not ok:
                 continue
-            self._lay_and_add(trial, must, may_lay_melds, may_lay_pairs)
+            self._lay_and_add(trial, must, may_lay_melds, may_lay_pairs, hold_joker)
             if must is not None and trial.rack.count(must) >= base_count:
                 continue  # the taken discard was not used (R101-4)
+            if hold_joker and trial.rack != [JOKER_CODE]:
+                continue
             if best is None or self.rack_penalty(trial.rack) < self.rack_penalty(best.rack):
                 best = trial
         return best
 
     def _lay_and_add(self, w: _Work, must: int | None, may_lay_melds: bool,
-                     may_lay_pairs: bool) -> None:
-        if may_lay_melds and len(w.rack) >= 4:
+                     may_lay_pairs: bool, hold_joker: bool = False) -> None:
+        if hold_joker:
+            if JOKER_CODE not in w.rack:
+                return
+            w.rack.remove(JOKER_CODE)  # held back for the final discard
+        keep = not hold_joker
+        if may_lay_melds and len(w.rack) >= (4 if keep else 3):
             mu = must if must is not None and must in w.rack else -1
-            value, melds = self.solve(self.cr_pen, w.rack, True, mu)
+            value, melds = self.solve(self.cr_pen, w.rack, keep, mu)
             if value < 0 and mu >= 0:
-                value, melds = self.solve(self.cr_pen, w.rack, True, -1)
+                value, melds = self.solve(self.cr_pen, w.rack, keep, -1)
             if value > 0 and melds:
                 self.lay(w, melds, "lay", "lays the melds that leave the least penalty on the rack "
                                           "(R101-11 allows new melds after the opening)")
-        if may_lay_pairs and len(w.rack) >= 3:
+        if may_lay_pairs and len(w.rack) >= (3 if keep else 2):
             mu = must if must is not None and must in w.rack else -1
-            n, pairs = self.pairs(w.rack, True, mu)
+            n, pairs = self.pairs(w.rack, keep, mu)
             if n <= 0 and mu >= 0:
-                n, pairs = self.pairs(w.rack, True, -1)
+                n, pairs = self.pairs(w.rack, keep, -1)
             if n > 0:
                 self.lay(w, pairs, "lay", "lays further pairs (R101-8)")
-        self.add_tiles(w, must)
+        if hold_joker:
+            w.rack.append(JOKER_CODE)
+        self.add_tiles(w, must, hold_joker)
 
     # -- discards -------------------------------------------------------------------------------
     def discard_options(self, w: _Work) -> list[tuple[float, int, str]]:
-        """Candidate discards, best first: (key, tile, reason)."""
+        """Candidate discards, best first: (key, tile, reason). The first is the greedy bot's
+        choice (:func:`rummy101.bots.strategy.choose_discard`): a loose tile outside the rack's
+        best melds, keeping the least penalty and not feeding an opened next player."""
         rack = w.rack
         if len(rack) == 1:
             tile = rack[0]
             why = ("joker finish: the last tile is a joker (R101-12, R101-13 doubles)"
                    if tile == JOKER_CODE else "the last tile: discarding it finishes (R101-12)")
             return [(0.0, tile, why)]
-        out = []
         opened = w.opened is not None
+        view = self.view
+        next_seat = (view.seat + 1) % view.rules.players
+        next_opened = view.opened.get(next_seat) is not None
+        kit = kit_for(self.rules)
+        feeding = feeding_tiles(kit, w.table)
+        primary = choose_discard(kit, counts_of(rack), opened, feeding, next_opened)
+        out = []
         for tile in sorted(set(rack)):
             if tile == JOKER_CODE:
                 continue  # a joker is worth keeping unless it finishes
             rest = list(rack)
             rest.remove(tile)
-            danger = any(add == tile for mi, m in enumerate(w.table)
-                         for _, add in self.additions(m, w.kinds[mi]))
+            feeds = next_opened and tile in feeding
             links = self._links(rest, tile)
             if opened:
-                key = -self.tile_penalty(tile) + 4.0 * links + (6.0 if danger else 0.0)
-                why = f"{Tile(tile)} costs {self.tile_penalty(tile)} if kept"
+                key = -self.tile_penalty(tile) + 3.0 * links + (15.0 if feeds else 0.0)
+                why = f"{Tile(tile)} would cost {self.tile_penalty(tile)} if kept"
             else:
                 potential = self.best_open_value(rest)
-                key = (-potential + 2.0 * links + (6.0 if danger else 0.0)
+                key = (-potential + 3.0 * links + (15.0 if feeds else 0.0)
                        - 0.1 * self.tile_penalty(tile))
-                why = f"keeps the most opening value on the rack ({potential} points in melds)"
+                why = f"keeps {potential} points of melds on the rack towards the opening"
             why += (f"; it connects to {links} other tile{'s' if links != 1 else ''}" if links
                     else "; it connects to no other tile")
-            if danger:
-                why += "; note: it fits a table meld, so the next player may take it"
+            if feeds:
+                why += "; note: the next player has opened and could add it to a table meld"
+            if tile == primary:
+                key = float("-inf")
+                why = "a loose tile outside the rack's best melds; " + why
             out.append((key, tile, why))
         if not out:  # only jokers left (two or more)
             out.append((0.0, JOKER_CODE, "only jokers are left"))
@@ -621,6 +659,8 @@ class _Planner:
                     w.opened, w.opened_now, w.laid_value = "melds", True, value
                     done = self.play_opened(w, None, False, False)
                     out.append(done if done is not None else w)
+            if JOKER_CODE in rack and len(rack) >= 4:
+                out += self._open_for_joker_finish(w0, rack, mu)
             if self.rules.pairs_allowed and len(rack) >= 2 * view.pairs_threshold + 1:
                 n, pairs = self.pairs(rack, True, mu)
                 if n >= view.pairs_threshold:
@@ -640,9 +680,27 @@ class _Planner:
             w = self.play_opened(w0.copy(), must, lay_melds, lay_pairs)
             if w is not None:
                 out.append(w)
+            jf = self.play_opened(w0.copy(), must, lay_melds, lay_pairs, hold_joker=True)
+            if jf is not None:
+                out.append(jf)
             if must is None and (w is None or w.steps):
                 out.append(w0.copy())  # holding back, for the alternatives
         return out
+
+    def _open_for_joker_finish(self, w0: _Work, rack: list[int], mu: int) -> list[_Work]:
+        """R101-12/13: open with everything but one joker (then add), and discard the joker."""
+        rest = list(rack)
+        rest.remove(JOKER_CODE)
+        value, melds = self.solve(self.cr_open, rest, False, mu, self.rules.opening_needs_run)
+        if value < self.view.threshold or not melds:
+            return []
+        w = w0.copy()
+        self.lay(w, melds, "open", f"opens with {value} points of runs and sets (R101-7: at least "
+                                   f"{self.view.threshold}), holding a joker back to finish with",
+                 kind="melds", value=value)
+        w.opened, w.opened_now, w.laid_value = "melds", True, value
+        done = self.play_opened(w, None, False, False, hold_joker=True)
+        return [done] if done is not None else []
 
     def turns(self) -> list[Turn]:
         view = self.view

@@ -212,6 +212,8 @@ class PlayerView(_Strict):
 class TableMeld(_Strict):
     owner: int = Field(ge=0, le=3, description="Seat that laid the meld.")
     tiles: list[str] = Field(min_length=2, max_length=MAX_MELD)
+    kind: Optional[Literal["run", "set", "pair"]] = Field(
+        None, description="Needed only for a set such as `R5 * *`, which reads as a run otherwise.")
 
 
 class HintRequest(_Strict):
@@ -234,35 +236,52 @@ class HintRequest(_Strict):
     taken_discard: Optional[str] = Field(None, description="In stage `play`: the discard taken this "
                                                            "turn, which must be used (R101-4).")
     alternatives: int = Field(3, ge=0, le=10)
-    record: Optional[str] = Field(None, description="A game record (rummy101.game.records); "
-                                                    "replaces the view fields.")
+    record: Optional[Union[str, dict[str, Any]]] = Field(
+        None, description="A game record (rummy101.game.records, object or JSON text, at most 5000 "
+                          "actions): the hint is for the player to move (or `seat`); replaces the "
+                          "view fields.")
+    observation: Optional[dict[str, Any]] = Field(
+        None, description="`State.observation(seat)` of the rummy101 game engine at that seat's "
+                          "turn; replaces the view fields.")
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [EXAMPLES["hint"]]})
 
 
 class Step(BaseModel):
-    """One step of a turn."""
+    """One step of a turn, with why, and the engine actions (`rummy101.game.Action` text) that
+    play it. `open`/`lay` carry `melds` (each with its table index `meld`); `add` carries
+    `tile`, `meld`, `position`; `retrieve` carries `meld`, `index` (of the joker) and `tile`;
+    `take_discard`, `button` and `discard` carry `tile`."""
 
     model_config = ConfigDict(extra="allow")
     step: Literal["draw", "take_discard", "button", "open", "lay", "add", "retrieve", "discard"]
     reason: str
+    actions: list[str]
 
 
 class Evaluation(BaseModel):
+    """Higher is better: 1000+ for a finish; otherwise minus the penalty if the round ended now,
+    minus 3 per tile left, plus progress towards an opening (see docs/service.md)."""
+
     model_config = ConfigDict(extra="allow")
     score: float
+    opened: Optional[Literal["melds", "pairs"]]
+    finishes: bool
+    tiles_left: int
+    penalty_if_round_ended: int
 
 
 class TurnOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
     steps: list[Step]
+    actions: list[str] = Field(description="The whole turn as engine actions, in order.")
     evaluation: Evaluation
 
 
 class HintAnswer(BaseModel):
     """The recommended turn, with a reason per step, and the next-best alternatives."""
 
-    model_config = ConfigDict(extra="allow")
     rules: str
     seat: int
+    stage: Literal["take", "play"]
+    rack: str
     turn: TurnOut
     alternatives: list[TurnOut]
