@@ -78,7 +78,8 @@ def test_python_client_example_prints_what_the_page_says(client: TestClient,
     blocks = _blocks()
     i = next(i for i, (lang, code) in enumerate(blocks) if lang == "python" and "httpx" in code)
     code, printed = blocks[i][1], blocks[i + 1][1]
-    monkeypatch.setattr(httpx, "Client", lambda **kw: client)
+    app = client.app
+    monkeypatch.setattr(httpx, "Client", lambda **kw: TestClient(app, base_url=BASE))
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, "docs/service.md", "exec"), {})  # noqa: S102 - the documented example

@@ -44,6 +44,8 @@ __all__ = [
     "opening_job",
     "opening",
     "openings",
+    "solve_jobs",
+    "solve_opening_bodies",
     "solve_opening_body",
     "penalty",
     "tabla",
@@ -119,6 +121,28 @@ def _solve_group(jobs: list[OpeningJob]) -> list[dict[str, Any]]:
     return [a.to_json() for a in answers]
 
 
+def solve_jobs(jobs: list[OpeningJob]) -> list[dict[str, Any] | Exception]:
+    """Solve validated jobs: those sharing rules and thresholds go through the batch solver
+    together; a job the solver refuses gets its exception in place of an answer."""
+    out: list[dict[str, Any] | Exception | None] = [None] * len(jobs)
+    groups: dict[Any, list[int]] = {}
+    for i, job in enumerate(jobs):
+        groups.setdefault(job.group, []).append(i)
+    for members in groups.values():
+        try:
+            answers: list[dict[str, Any] | Exception] = list(_solve_group([jobs[i] for i in members]))
+        except Exception:  # noqa: BLE001 - one bad rack in a group: answer one by one
+            answers = []
+            for i in members:
+                try:
+                    answers.append(jobs[i].solve())
+                except Exception as exc:  # noqa: BLE001 - reported on that item
+                    answers.append(exc)
+        for i, answer in zip(members, answers):
+            out[i] = answer
+    return [a if a is not None else RuntimeError("not answered") for a in out]
+
+
 def openings(items: list[Any], default_rules: str | Rules = "rummy101",
              defaults: Mapping[str, Any] | None = None,
              labels: list[str] | None = None) -> list[dict[str, Any]]:
@@ -128,35 +152,40 @@ def openings(items: list[Any], default_rules: str | Rules = "rummy101",
     share rules and thresholds go through the batch solver together. Errors name the item as
     ``labels[i]`` (default ``"item i"``, counting from 0).
     """
-    out: list[dict[str, Any] | None] = [None] * len(items)
-    groups: dict[Any, list[tuple[int, OpeningJob]]] = {}
     def label(i: int) -> str:
         return labels[i] if labels is not None else f"item {i}"
 
+    out: list[dict[str, Any] | None] = [None] * len(items)
+    valid: list[tuple[int, OpeningJob]] = []
     for i, item in enumerate(items):
         try:
             body = item if isinstance(item, dict) else {"rack": item}
-            job = opening_job(body, default_rules, defaults, what=label(i))
+            valid.append((i, opening_job(body, default_rules, defaults, what=label(i))))
         except RummyError as exc:
             out[i] = {"error": f"{label(i)}: {exc}"}
-            continue
-        groups.setdefault(job.group, []).append((i, job))
-    for members in groups.values():
-        jobs = [job for _, job in members]
-        try:
-            answers = _solve_group(jobs)
-        except Exception:  # one bad rack in a group: answer the members one by one
-            answers = []
-            for job in jobs:
-                try:
-                    answers.append(job.solve())
-                except Exception as exc:  # noqa: BLE001 - reported on that item's line
-                    answers.append(error_object(exc))
-            answers = [a if "error" not in a else {"error": f"{label(i)}: {a['error']}"}
-                       for (i, _), a in zip(members, answers)]
-        for (i, _), answer in zip(members, answers):
-            out[i] = answer
+    for (i, _), answer in zip(valid, solve_jobs([job for _, job in valid])):
+        out[i] = ({"error": f"{label(i)}: {error_object(answer)['error']}"}
+                  if isinstance(answer, Exception) else answer)
     return [a if a is not None else {"error": f"{label(i)}: not answered"} for i, a in enumerate(out)]
+
+
+def solve_opening_bodies(bodies: list[Any]) -> list[dict[str, Any] | Exception]:
+    """Answer many ``POST /v1/solve/opening`` bodies at once (the service coalesces concurrent
+    requests this way): single requests share batch-solver calls; each body gets its answer or
+    the exception that :func:`solve_opening_body` would raise."""
+    out: list[dict[str, Any] | Exception | None] = [None] * len(bodies)
+    singles: list[tuple[int, OpeningJob]] = []
+    for i, body in enumerate(bodies):
+        try:
+            if isinstance(body, list) or (isinstance(body, dict) and "racks" in body):
+                out[i] = solve_opening_body(body)
+            else:
+                singles.append((i, opening_job(body)))
+        except Exception as exc:  # noqa: BLE001 - returned to that request
+            out[i] = exc
+    for (i, _), answer in zip(singles, solve_jobs([job for _, job in singles])):
+        out[i] = answer
+    return [a if a is not None else RuntimeError("not answered") for a in out]
 
 
 def solve_opening_body(body: Any) -> dict[str, Any]:

@@ -17,8 +17,10 @@ loop stays free; the native batch solver releases the GIL.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -33,11 +35,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__, backend_name
 from ..errors import RummyError
 from . import api
-from .limits import MAX_BODY_BYTES
+from .limits import MAX_BODY_BYTES, MAX_PENDING
 from .openapi import install_openapi
 from .validate import BadRequest, loads
 
-__all__ = ["create_app", "app"]
+__all__ = ["create_app", "app", "app_from_env", "FrontDoor", "Coalescer"]
 
 log = logging.getLogger("rummy101.service")
 
@@ -52,37 +54,132 @@ class _HttpError(Exception):
 
 
 def _json_response(payload: Any, status: int = 200) -> Response:
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return Response(content=body, status_code=status, media_type="application/json")
+    return Response(content=_encode(payload), status_code=status, media_type="application/json")
 
 
 def _error(status: int, message: str) -> Response:
     return _json_response({"error": message}, status)
 
 
+def _check_length(length: bytes | str | None) -> None:
+    if length is None:
+        return
+    try:
+        declared = int(length)
+    except ValueError:
+        raise _HttpError(400, f"Content-Length {str(length)[:40]!r} is not a number") from None
+    if declared > MAX_BODY_BYTES:
+        raise _HttpError(413, f"request body is {declared} bytes; at most {MAX_BODY_BYTES} "
+                              f"bytes are accepted")
+
+
+def _too_large() -> _HttpError:
+    return _HttpError(413, f"request body is larger than {MAX_BODY_BYTES} bytes, the most accepted")
+
+
 async def _read_body(request: Request) -> bytes:
-    length = request.headers.get("content-length")
-    if length is not None:
-        try:
-            declared = int(length)
-        except ValueError:
-            raise _HttpError(400, f"Content-Length {length[:40]!r} is not a number") from None
-        if declared > MAX_BODY_BYTES:
-            raise _HttpError(413, f"request body is {declared} bytes; at most {MAX_BODY_BYTES} "
-                                  f"bytes are accepted")
+    _check_length(request.headers.get("content-length"))
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY_BYTES:
-            raise _HttpError(413, f"request body is larger than {MAX_BODY_BYTES} bytes, the most "
-                                  f"accepted")
+            raise _too_large()
         chunks.append(chunk)
     return b"".join(chunks)
 
 
+async def _receive_body(scope: Scope, receive: Receive) -> bytes:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            _check_length(value)
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise _HttpError(400, "the client disconnected before sending the whole body")
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise _too_large()
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+class Busy(Exception):
+    """Too many requests are waiting for a solver thread."""
+
+
+class Coalescer:
+    """Runs one operation for many concurrent requests in few worker-thread calls.
+
+    Requests wait in a queue; at most ``max_running`` drains run at once, each taking up to
+    ``max_items`` waiting bodies to a worker thread (bounded by the service's limiter) and
+    calling ``many(bodies)``, which answers each body or gives its exception. Concurrent single
+    opening solves thus share batch-solver calls (which release the GIL) and one thread hop, and
+    the event loop never runs a solve itself.
+    """
+
+    def __init__(self, many: Callable[[list[Any]], list[Any]], service: "Service",
+                 max_items: int, max_running: int, max_pending: int) -> None:
+        self.many = many
+        self.service = service
+        self.max_items = max_items
+        self.max_running = max_running
+        self.max_pending = max_pending
+        self.pending: deque[tuple[Any, asyncio.Future[Any]]] = deque()
+        self.running = 0
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def submit(self, body: Any) -> Any:
+        if len(self.pending) >= self.max_pending:
+            raise Busy(f"the service is busy ({len(self.pending)} requests waiting); retry later")
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+        self.pending.append((body, fut))
+        if self.running < self.max_running:
+            self.running += 1
+            task = loop.create_task(self._drain())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        result = await fut
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    async def _drain(self) -> None:
+        try:
+            while self.pending:
+                n = min(len(self.pending), self.max_items)
+                batch = [self.pending.popleft() for _ in range(n)]
+                try:
+                    results = await anyio.to_thread.run_sync(
+                        self.many, [b for b, _ in batch], limiter=self.service.limiter)
+                except Exception as exc:  # noqa: BLE001 - handed to every waiting request
+                    results = [exc] * len(batch)
+                for (_, fut), result in zip(batch, results):
+                    if not fut.done():
+                        fut.set_result(result)
+        finally:
+            self.running -= 1
+
+
+def _each(op: Operation) -> Callable[[list[Any]], list[Any]]:
+    def many(bodies: list[Any]) -> list[Any]:
+        out: list[Any] = []
+        for body in bodies:
+            try:
+                out.append(op(body))
+            except Exception as exc:  # noqa: BLE001 - returned to that request
+                out.append(exc)
+        return out
+    return many
+
+
 class Service:
-    """Holds the thread limiter; one per app."""
+    """Holds the thread limiter and one :class:`Coalescer` per operation; one per app."""
 
     def __init__(self, threads: int) -> None:
         self.threads = threads
@@ -94,31 +191,58 @@ class Service:
             self._limiter = anyio.CapacityLimiter(self.threads)
         return self._limiter
 
-    async def answer(self, request: Request, op: Operation) -> Response:
+    def coalescer(self, many: Callable[[list[Any]], list[Any]], max_items: int) -> Coalescer:
+        return Coalescer(many, self, max_items=max_items, max_running=self.threads,
+                         max_pending=MAX_PENDING)
+
+    async def process(self, read: Callable[[], Awaitable[bytes]], runner: Coalescer,
+                      path: str) -> tuple[int, Any]:
+        """Read, parse and answer one request: (status, JSON payload)."""
         try:
-            raw = await _read_body(request)
+            raw = await read()
             try:
                 body = loads(raw)
             except BadRequest as exc:
-                return _error(400, str(exc))
-            result = await anyio.to_thread.run_sync(op, body, limiter=self.limiter)
-            return _json_response(result)
+                return 400, {"error": str(exc)}
+            return 200, await runner.submit(body)
         except _HttpError as exc:
-            return _error(exc.status, exc.message)
+            return exc.status, {"error": exc.message}
+        except Busy as exc:
+            return 429, {"error": str(exc)}
         except RummyError as exc:
-            return _error(422, str(exc))
+            return 422, {"error": str(exc)}
         except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError,
-                MemoryError, ArithmeticError, AttributeError, NotImplementedError) as exc:
-            log.exception("unexpected failure on %s", request.url.path)
-            return _error(400, f"could not answer this request: {type(exc).__name__}: "
-                               f"{str(exc)[:200]}")
+                MemoryError, ArithmeticError, AttributeError, NotImplementedError,
+                RuntimeError) as exc:
+            log.exception("unexpected failure on %s", path)
+            return 400, {"error": f"could not answer this request: {type(exc).__name__}: "
+                                  f"{str(exc)[:200]}"}
+
+    async def answer(self, request: Request, runner: Coalescer) -> Response:
+        status, payload = await self.process(lambda: _read_body(request), runner,
+                                             request.url.path)
+        return _json_response(payload, status)
 
 
-class CatchAll:
-    """Outermost ASGI guard: any exception that escapes becomes a 400 ``{"error"}`` answer."""
+def _encode(payload: Any) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
-    def __init__(self, app: ASGIApp) -> None:
+
+class FrontDoor:
+    """Outermost ASGI layer.
+
+    * ``POST`` to an operation path is answered here directly (read the body, coalesce, send
+      JSON), without the framework's routing stack: the same :meth:`Service.process` as the
+      FastAPI routes, which stay registered for the OpenAPI document and other methods;
+    * anything else goes to FastAPI;
+    * any exception that escapes becomes a 400 ``{"error"}`` answer (never a 5xx).
+    """
+
+    def __init__(self, app: ASGIApp, service: "Service | None" = None,
+                 runners: "dict[str, Coalescer] | None" = None) -> None:
         self.app = app
+        self.service = service
+        self.runners = runners or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -133,12 +257,22 @@ class CatchAll:
             await send(message)
 
         try:
+            runner = self.runners.get(scope["path"]) if scope["method"] == "POST" else None
+            if runner is not None and self.service is not None:
+                status, payload = await self.service.process(
+                    lambda: _receive_body(scope, receive), runner, scope["path"])
+                body = _encode(payload)
+                await guarded_send({"type": "http.response.start", "status": status,
+                                    "headers": [(b"content-type", b"application/json"),
+                                                (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
             await self.app(scope, receive, guarded_send)
         except Exception as exc:  # noqa: BLE001 - the service must not answer 5xx
             log.exception("unhandled failure on %s", scope.get("path"))
             if started:
                 raise
-            body = json.dumps({"error": f"could not answer this request: {type(exc).__name__}"}).encode()
+            body = _encode({"error": f"could not answer this request: {type(exc).__name__}"})
             await send({"type": "http.response.start", "status": 400,
                         "headers": [(b"content-type", b"application/json"),
                                     (b"content-length", str(len(body)).encode())]})
@@ -176,9 +310,9 @@ def create_app(*, threads: int = 4) -> FastAPI:
     async def rummy_error(request: Request, exc: RummyError) -> Response:
         return _error(422, str(exc))
 
-    def route(path: str, op: Operation) -> Callable[[Request], Awaitable[Response]]:
+    def route(path: str, runner: Coalescer) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
-            return await service.answer(request, op)
+            return await service.answer(request, runner)
         endpoint.__name__ = path.strip("/").replace("/", "_")
         return endpoint
 
@@ -194,18 +328,21 @@ def create_app(*, threads: int = 4) -> FastAPI:
             "limits": {name.lower(): getattr(limits, name) for name in limits.__all__},
         })
 
-    ops: dict[str, tuple[Operation, str]] = {
-        "/v1/solve/opening": (api.solve_opening_body, "Best opening / first lay-down (single or batch)"),
-        "/v1/solve/penalty": (api.penalty, "Lay-down that leaves the least penalty"),
-        "/v1/solve/tabla": (api.tabla, "Remi close on the rack (tabla)"),
-        "/v1/validate/meld": (api.validate_meld, "Check one meld"),
-        "/v1/hint": (api.hint, "Recommended full turn for one seat of a Rummy 101 game"),
+    ops: dict[str, tuple[Callable[[list[Any]], list[Any]], int, str]] = {
+        "/v1/solve/opening": (api.solve_opening_bodies, 512,
+                              "Best opening / first lay-down (single or batch)"),
+        "/v1/solve/penalty": (_each(api.penalty), 64, "Lay-down that leaves the least penalty"),
+        "/v1/solve/tabla": (_each(api.tabla), 16, "Remi close on the rack (tabla)"),
+        "/v1/validate/meld": (_each(api.validate_meld), 64, "Check one meld"),
+        "/v1/hint": (_each(api.hint), 2, "Recommended full turn for one seat of a Rummy 101 game"),
     }
-    for path, (op, summary) in ops.items():
-        app.add_api_route(path, route(path, op), methods=["POST"], summary=summary,
-                          tags=["solve"], name=path.strip("/").replace("/", "_"))
+    runners: dict[str, Coalescer] = {}
+    for path, (many, max_items, summary) in ops.items():
+        runners[path] = service.coalescer(many, max_items)
+        app.add_api_route(path, route(path, runners[path]), methods=["POST"],
+                          summary=summary, tags=["solve"], name=path.strip("/").replace("/", "_"))
     install_openapi(app)
-    app.add_middleware(CatchAll)
+    app.add_middleware(FrontDoor, service=service, runners=runners)
     return app
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "MAX_BODY_BYTES",
     "MAX_RULES_CHARS",
     "MAX_INT",
+    "MAX_PENDING",
 ]
 
 MAX_RACK = 40            # tiles or cards in one rack (a Rummy 101 rack holds at most 23 in play)
@@ -30,3 +31,4 @@ MAX_BATCH = 10_000       # racks in one batch request
 MAX_BODY_BYTES = 4 * 1024 * 1024  # bytes of one HTTP request body
 MAX_RULES_CHARS = 200    # characters of a rules string
 MAX_INT = 1_000_000      # largest magnitude accepted for a number field (thresholds, seats, ...)
+MAX_PENDING = 4_096      # requests waiting per operation before the service answers 429 busy

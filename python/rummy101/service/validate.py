@@ -8,7 +8,7 @@ names the field, quotes the bad value (shortened) and says what is accepted.
 >>> read_int({"threshold": "120"}, "threshold", lo=0, hi=5000)
 Traceback (most recent call last):
 ...
-rummy101.service.validate.BadRequest: field 'threshold' must be a whole number from 0 to 5000, got a string '120'
+rummy101.service.validate.BadRequest: field 'threshold' must be a whole number from 0 to 5000, got a string "120"
 """
 
 from __future__ import annotations
