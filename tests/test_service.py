@@ -138,3 +138,36 @@ def test_every_documented_example_answers_200(client: TestClient) -> None:
 
 def test_operations_are_the_same_as_the_python_api() -> None:
     assert api.opening({"rack": RACK}) == rummy101.solve_opening("rummy101", RACK).to_json()
+
+
+def test_rummy101_serve_starts_a_real_server_on_loopback() -> None:
+    """`rummy101 serve` (uvicorn) answers /health on 127.0.0.1 and stops on SIGTERM."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "python")) \
+        + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.Popen([sys.executable, "-m", "rummy101", "serve", "--port", str(port)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        answer = b""
+        while time.monotonic() < deadline and b'"ok"' not in answer:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=2) as c:
+                    c.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                    answer = c.recv(4096)
+            except OSError:
+                time.sleep(0.2)
+        assert b"200 OK" in answer and b'{"status":"ok"}' in answer
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)

@@ -181,3 +181,52 @@ def test_unexpected_internal_failure_answers_400_not_500(monkeypatch: pytest.Mon
     r = c.post("/v1/validate/meld", json={"meld": "R1 R2 R3"})
     assert r.status_code == 400 and "ZeroDivisionError" in r.json()["error"]
     assert c.get("/health").status_code == 200
+
+
+def test_memory_stays_flat_under_repeated_bad_requests() -> None:
+    """The process keeps no per-request state: after a warm-up, 600 more hostile requests
+    leave the traced memory where it was (bounded growth, not per request)."""
+    import gc
+    import tracemalloc
+
+    c = TestClient(create_app(), raise_server_exceptions=False)
+    bodies = [raw for raw, _ in RAW_BODIES[:8]] + [
+        json.dumps(b).encode() for b, _ in OPENING_BODIES[:20]]
+
+    def burst(n: int) -> None:
+        for i in range(n):
+            c.post("/v1/solve/opening", content=bodies[i % len(bodies)])
+
+    burst(150)
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    burst(600)
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert after - before < 2_000_000, (before, after)
+
+
+def test_saturated_service_answers_429_not_5xx() -> None:
+    """More waiting requests than the queue holds: the extra ones get 429 {"error"}."""
+    import asyncio
+
+    import httpx
+
+    from rummy101.service import app as app_module
+
+    app = create_app(threads=1)
+    runner = next(m for m in app.user_middleware if m.cls is app_module.FrontDoor).kwargs["runners"]
+    for r in runner.values():
+        r.max_pending = 2
+
+    async def main() -> list[int]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            rs = await asyncio.gather(*(client.post("/v1/validate/meld", json={"meld": "R1 R2 R3"})
+                                        for _ in range(12)))
+        return [r.status_code for r in rs]
+
+    codes = asyncio.run(main())
+    assert set(codes) <= {200, 429} and 429 in codes and 200 in codes

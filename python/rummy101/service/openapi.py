@@ -82,6 +82,7 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         "422": _error_response("The body is JSON but not an acceptable request: wrong type, "
                                "missing or unknown field, unknown rules, bad token, impossible "
                                "or oversized rack, oversized batch."),
+        "429": _error_response("The service is saturated (too many requests waiting); retry."),
     }
     for path, (req, resp, example_names, description) in OPERATIONS.items():
         op = doc["paths"][path]["post"]
