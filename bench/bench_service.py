@@ -66,8 +66,8 @@ class Server:
 
     def __init__(self, backend: str, workers: int, threads: int) -> None:
         self.port = free_port()
-        env = dict(os.environ, RUMMY101_BACKEND=backend,
-                   PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        path = os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", "")
+        env = dict(os.environ, RUMMY101_BACKEND=backend, PYTHONPATH=path)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "rummy101", "serve", "--host", HOST, "--port", str(self.port),
              "--workers", str(workers), "--threads", str(threads), "--log-level", "warning"],

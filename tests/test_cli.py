@@ -39,7 +39,8 @@ def test_solve_opening_prints_the_contract_object(capsys: pytest.CaptureFixture[
                           "jokers": {"1": "R11"}}
 
 
-def test_solve_opening_without_rack_uses_the_builtin_example(capsys: pytest.CaptureFixture[str]) -> None:
+def test_solve_opening_without_rack_uses_the_builtin_example(
+        capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, ["solve", "opening"])
     assert code == 0
     assert json.loads(out)["rack"] == DEMO_RACK
@@ -142,7 +143,8 @@ def test_jsonl_penalty_and_tabla(capsys: pytest.CaptureFixture[str],
     assert code == 0 and json.loads(out)["best"]["pattern"] == "simple"
 
 
-def test_jsonl_reads_input_file(capsys: pytest.CaptureFixture[str], tmp_path: "os.PathLike[str]") -> None:
+def test_jsonl_reads_input_file(capsys: pytest.CaptureFixture[str],
+                                tmp_path: "os.PathLike[str]") -> None:
     path = os.path.join(str(tmp_path), "racks.jsonl")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(json.dumps({"rack": RACK}) + "\n")
@@ -195,7 +197,8 @@ def test_demo_runs_every_example(capsys: pytest.CaptureFixture[str]) -> None:
 def test_parser_has_every_area_subcommand() -> None:
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
-    assert {"solve", "meld", "hint", "serve", "demo"} <= set(sub.choices)  # type: ignore[attr-defined]
+    names = set(sub.choices)  # type: ignore[attr-defined]
+    assert {"solve", "meld", "hint", "serve", "demo"} <= names
 
 
 def test_serve_reports_missing_extra(capsys: pytest.CaptureFixture[str],
@@ -207,8 +210,10 @@ def test_serve_reports_missing_extra(capsys: pytest.CaptureFixture[str],
 
 def test_subprocess_smoke() -> None:
     env = dict(os.environ)
-    root = os.path.join(os.path.dirname(__file__), "..", "python")
-    env["PYTHONPATH"] = os.path.abspath(root) + os.pathsep + env.get("PYTHONPATH", "")
+    import rummy101
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(rummy101.__file__)))
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     done = subprocess.run([sys.executable, "-m", "rummy101", "solve", "opening", "--rack", RACK],
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr

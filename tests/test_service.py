@@ -48,7 +48,8 @@ def test_opening_accepts_a_token_list_and_lower_case(client: TestClient) -> None
 
 def test_opening_optional_fields(client: TestClient) -> None:
     rules = "rummy101(threshold=increasing)"
-    a = client.post("/v1/solve/opening", json={"rules": rules, "rack": RACK, "threshold": 130}).json()
+    a = client.post("/v1/solve/opening",
+                    json={"rules": rules, "rack": RACK, "threshold": 130}).json()
     assert a["kind"] is None and a["value"] == 129
     b = client.post("/v1/solve/opening", json={"rack": RACK, "must_use": "R2"}).json()
     assert "R2" not in b["rest"]
@@ -153,8 +154,8 @@ def test_rummy101_serve_starts_a_real_server_on_loopback() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "python")) \
-        + os.pathsep + env.get("PYTHONPATH", "")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(rummy101.__file__)))
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     proc = subprocess.Popen([sys.executable, "-m", "rummy101", "serve", "--port", str(port)],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:

@@ -49,7 +49,8 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--pairs-threshold", type=int, default=None,
                    help="current pairs threshold (R101-14)")
     p.add_argument("--must-use", default=None,
-                   help="tile just taken from the discard pile that the opening must contain (R101-4)")
+                   help="tile just taken from the discard pile that the opening must hold "
+                        "(R101-4)")
     p.set_defaults(func=run_solve, op="opening")
 
     p = kinds.add_parser("penalty", help="lay-down that leaves the least penalty",
@@ -149,8 +150,9 @@ def _check_no_single_options(args: argparse.Namespace) -> None:
                         ("--pairs-threshold", getattr(args, "pairs_threshold", None)),
                         ("--must-use", getattr(args, "must_use", None))):
         if value is not None:
-            raise RummyError(f"{flag} applies to --rack; with --jsonl put \"{flag[2:].replace('-', '_')}\" "
-                             f"in each line's JSON object")
+            name = flag[2:].replace("-", "_")
+            raise RummyError(f"{flag} applies to --rack; with --jsonl put \"{name}\" in each "
+                             f"line's JSON object")
 
 
 def _jsonl(args: argparse.Namespace, stream: IO[str]) -> int:
@@ -179,10 +181,12 @@ def _chunks(lines: Iterable[str], size: int) -> Iterator[list[str]]:
         yield chunk
 
 
-def answer_lines(op: str, lines: Iterable[str], rules: str = "rummy101") -> Iterator[dict[str, Any]]:
+def answer_lines(op: str, lines: Iterable[str],
+                 rules: str = "rummy101") -> Iterator[dict[str, Any]]:
     """One answer per input line, in order (``op``: opening, penalty or tabla).
 
-    >>> [a.get("kind", a.get("error", "")[:22]) for a in answer_lines("opening", ['{"rack": "R1 R2 R3"}', 'junk'])]
+    >>> lines = ['{"rack": "R1 R2 R3"}', 'junk']
+    >>> [a.get("kind", a.get("error", "")[:22]) for a in answer_lines("opening", lines)]
     [None, 'line 2 is not valid JS']
     """
     base = 0

@@ -1,4 +1,4 @@
-"""Full-turn hints for Rummy 101: given one seat's view, the recommended turn and the next-best ones.
+"""Full-turn hints for Rummy 101: from one seat's view, the recommended turn and the next-best.
 
 A turn (R101-3) is one take — draw, take the previous player's discard (R101-4) or press the joker
 button (R101-10) — then an opening (R101-7 melds, R101-8 pairs) or, once opened, new melds, joker
@@ -27,7 +27,7 @@ The answer is a :class:`Hint`; ``Hint.to_json()`` is the body of ``POST /v1/hint
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -100,7 +100,7 @@ class SeatView:
 
     @classmethod
     def from_json(cls, body: Any) -> "SeatView":
-        """Validate a hint request (the view fields; see ``HintRequest`` in the OpenAPI document)."""
+        """Validate a hint request (view fields; ``HintRequest`` in the OpenAPI document)."""
         obj = read_object(body, "hint request", HINT_FIELDS)
         if obj.get("observation") is not None or obj.get("record") is not None:
             return _view_from_game(obj)
@@ -116,7 +116,8 @@ class SeatView:
         opened = _read_players(obj.get("players"), rules, seat)
         stage = obj.get("stage", "take") or "take"
         if stage not in ("take", "play"):
-            raise BadRequest(f"field 'stage' is {short(stage)}; accepted: \"take\" (the turn starts) "
+            raise BadRequest(f"field 'stage' is {short(stage)}; accepted: \"take\" (the turn "
+                             f"starts) "
                              f"or \"play\" (the take is done)")
         last = read_piece(obj, "last_discard", rules)
         taken = read_piece(obj, "taken_discard", rules)
@@ -139,14 +140,17 @@ class SeatView:
         if button and rules.button_jokers == 0:
             raise BadRequest(f"field 'button_available' is true but {str(rules)!r} has no joker "
                              f"button; use rummy101(button_jokers=N) (R101-10)")
-        all_tiles = list(rack) + [t for m in table for t in m.tiles] + ([last] if last is not None else [])
+        all_tiles = list(rack) + [t for m in table for t in m.tiles]
+        if last is not None:
+            all_tiles.append(last)
         try:
             rules.check_supply(all_tiles)
         except RackError as exc:
             raise RackError(f"rack, table and last discard together: {exc}") from None
         return cls(rules=rules, seat=seat, rack=rack, table=table, last_discard=last,
                    opened=opened, threshold=threshold, pairs_threshold=pairs,
-                   button_available=button, stage=stage, taken_discard=taken)
+                   button_available=button, stage="play" if stage == "play" else "take",
+                   taken_discard=taken)
 
 
 def _read_seat(obj: Mapping[str, Any], name: str, rules: Rules, required: bool) -> int:
@@ -191,7 +195,8 @@ def _read_table(value: Any, rules: Rules) -> tuple[TableMeld, ...]:
         declared = obj.get("kind")
         if declared is not None and declared != name:
             if declared not in ("run", "set", "pair"):
-                raise BadRequest(f"{what}: field 'kind' is {short(declared)}; accepted: run, set, pair")
+                raise BadRequest(f"{what}: field 'kind' is {short(declared)}; accepted: run, "
+                                 f"set, pair")
             if not (declared == "set" and name == "run" and _set_with_jokers(tiles)):
                 raise BadRequest(f"{what} {text!r} is a {name}, not a {declared}")
             name = declared
@@ -391,7 +396,8 @@ class _Planner:
         sf = self.stand_for(tiles, kind)
         return {"kind": kind, "tiles": [str(Tile(t)) for t in tiles],
                 "value": self.meld_value(tiles, kind),
-                "jokers": {str(i): str(Tile(sf[i])) for i, t in enumerate(tiles) if t == JOKER_CODE}}
+                "jokers": {str(i): str(Tile(sf[i])) for i, t in enumerate(tiles)
+                           if t == JOKER_CODE}}
 
     # -- solvers ----------------------------------------------------------------------------------
     def solve(self, cr: Any, rack: Sequence[int], keep: bool, must_use: int = -1,
@@ -400,14 +406,17 @@ class _Planner:
         if key not in self._cache:
             value, melds = self.core.solve_melds(cr, counts_of(rack), keep, must_use, require_run)
             self._cache[key] = (value, [(KINDS[m[0]], list(m[1])) for m in melds])
-        return self._cache[key]
+        found: tuple[int, list[tuple[str, list[int]]]] = self._cache[key]
+        return found
 
-    def pairs(self, rack: Sequence[int], keep: bool, must_use: int = -1) -> tuple[int, list[tuple[str, list[int]]]]:
+    def pairs(self, rack: Sequence[int], keep: bool,
+              must_use: int = -1) -> tuple[int, list[tuple[str, list[int]]]]:
         key = ("pairs", tuple(sorted(rack)), keep, must_use)
         if key not in self._cache:
             n, pairs = self.core.max_pairs(counts_of(rack), keep, must_use)
             self._cache[key] = (n, [("pair", [a, b]) for a, b in pairs])
-        return self._cache[key]
+        found: tuple[int, list[tuple[str, list[int]]]] = self._cache[key]
+        return found
 
     def best_open_value(self, rack: Sequence[int]) -> int:
         value, _ = self.solve(self.cr_open, rack, False, -1, self.rules.opening_needs_run)
@@ -645,7 +654,8 @@ class _Planner:
         if view.my_opening is None:
             mu = -1 if must is None else must
             if len(rack) >= 4:
-                value, melds = self.solve(self.cr_open, rack, True, mu, self.rules.opening_needs_run)
+                value, melds = self.solve(self.cr_open, rack, True, mu,
+                                          self.rules.opening_needs_run)
                 pen_value, pen_melds = self.solve(self.cr_pen, rack, True, mu)
                 if pen_value > 0:
                     pen_open = sum(self.meld_value(m, k) for k, m in pen_melds)
@@ -677,13 +687,13 @@ class _Planner:
             lay_melds = view.my_opening == "melds"
             lay_pairs = self.rules.pairs_allowed and (view.my_opening == "pairs" or any(
                 v == "pairs" for s, v in view.opened.items() if s != view.seat))
-            w = self.play_opened(w0.copy(), must, lay_melds, lay_pairs)
-            if w is not None:
-                out.append(w)
+            best = self.play_opened(w0.copy(), must, lay_melds, lay_pairs)
+            if best is not None:
+                out.append(best)
             jf = self.play_opened(w0.copy(), must, lay_melds, lay_pairs, hold_joker=True)
             if jf is not None:
                 out.append(jf)
-            if must is None and (w is None or w.steps):
+            if must is None and (best is None or best.steps):
                 out.append(w0.copy())  # holding back, for the alternatives
         return out
 
@@ -708,10 +718,12 @@ class _Planner:
         turns: list[Turn] = []
         takes: list[tuple[dict[str, Any], list[int], int | None]] = []
         if view.stage == "play":
-            takes.append(({}, rack, None if view.taken_discard is None else int(view.taken_discard)))
+            taken = None if view.taken_discard is None else int(view.taken_discard)
+            takes.append(({}, rack, taken))
         else:
-            takes.append(({"step": "draw", "reason": "draw the top stock tile (R101-3); ask again "
-                                                     "with the drawn tile for the rest of the turn"},
+            takes.append(({"step": "draw",
+                           "reason": "draw the top stock tile (R101-3); ask again with the drawn "
+                                     "tile for the rest of the turn"},
                           rack, None))
             if view.last_discard is not None:
                 d = int(view.last_discard)
@@ -736,7 +748,8 @@ class _Planner:
         return sorted(unique.values(), key=lambda t: -t.score)
 
 
-def evaluate(planner: "_Planner", w: _Work, discard: int, take: Mapping[str, Any]) -> dict[str, Any]:
+def evaluate(planner: "_Planner", w: _Work, discard: int,
+             take: Mapping[str, Any]) -> dict[str, Any]:
     """The evaluation of a planned turn (the module docstring gives the formula)."""
     view = planner.view
     rest = list(w.rack)  # after the discard

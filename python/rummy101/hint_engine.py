@@ -11,23 +11,26 @@ play it, so a client can apply the recommended turn to a live game.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import RummyError
 from .rules import Rules
 from .service.validate import BadRequest, short, type_name
 
+if TYPE_CHECKING:
+    from .hint import SeatView
+
 __all__ = ["view_from_observation", "view_from_state", "meld_actions", "step_actions",
            "turn_actions"]
 
 
-def view_from_observation(obs: Any, seat: int | None = None) -> Any:
+def view_from_observation(obs: Any, seat: int | None = None) -> SeatView:
     """A :class:`~rummy101.hint.SeatView` from ``State.observation(seat)`` (a JSON object).
 
     The observation must be the seat's own, at its turn, before any play of the turn (no staged
     opening).
     """
-    from .hint import SeatView
+    from .hint import SeatView  # noqa: F811 - the runtime import (the other is for typing)
 
     if not isinstance(obs, dict):
         raise BadRequest(f"field 'observation' must be a game observation object, got "
@@ -74,7 +77,7 @@ def view_from_observation(obs: Any, seat: int | None = None) -> Any:
         raise type(exc)(f"field 'observation': {exc}") from None
 
 
-def view_from_state(state: Any, seat: int | None = None) -> Any:
+def view_from_state(state: Any, seat: int | None = None) -> SeatView:
     """The view of ``seat`` (default: the player to move) from an engine ``State``."""
     who = state.current_player if seat is None else seat
     return view_from_observation(state.observation(who), who)

@@ -16,7 +16,7 @@ class ServiceUnavailable(RuntimeError):
 
 
 def require_service_extra() -> None:
-    """Raise :class:`ServiceUnavailable` with install instructions if FastAPI/uvicorn are missing."""
+    """Raise :class:`ServiceUnavailable` (how to install) if FastAPI or uvicorn is missing."""
     missing = []
     for name in ("fastapi", "uvicorn"):
         try:

@@ -93,11 +93,13 @@ class OpeningJob:
 
 
 def opening_job(body: Any, default_rules: str | Rules = "rummy101",
-                defaults: Mapping[str, Any] | None = None, what: str = "opening request") -> OpeningJob:
+                defaults: Mapping[str, Any] | None = None,
+                what: str = "opening request") -> OpeningJob:
     """Validate one opening request object (``defaults`` fill absent optional fields)."""
     obj = read_object(body, what, OPENING_FIELDS)
     if defaults:
-        obj = {**{k: v for k, v in defaults.items() if v is not None}, **{k: v for k, v in obj.items() if v is not None}}
+        obj = {**{k: v for k, v in defaults.items() if v is not None},
+               **{k: v for k, v in obj.items() if v is not None}}
     rules = read_rules(obj, default_rules)
     rack = read_rack(obj, rules)
     threshold = read_opt_int(obj, "threshold", lo=0, hi=MAX_INT)
@@ -130,7 +132,8 @@ def solve_jobs(jobs: list[OpeningJob]) -> list[dict[str, Any] | Exception]:
         groups.setdefault(job.group, []).append(i)
     for members in groups.values():
         try:
-            answers: list[dict[str, Any] | Exception] = list(_solve_group([jobs[i] for i in members]))
+            answers: list[dict[str, Any] | Exception] = list(
+                _solve_group([jobs[i] for i in members]))
         except Exception:  # noqa: BLE001 - one bad rack in a group: answer one by one
             answers = []
             for i in members:
@@ -138,7 +141,7 @@ def solve_jobs(jobs: list[OpeningJob]) -> list[dict[str, Any] | Exception]:
                     answers.append(jobs[i].solve())
                 except Exception as exc:  # noqa: BLE001 - reported on that item
                     answers.append(exc)
-        for i, answer in zip(members, answers):
+        for i, answer in zip(members, answers, strict=True):
             out[i] = answer
     return [a if a is not None else RuntimeError("not answered") for a in out]
 
@@ -163,10 +166,11 @@ def openings(items: list[Any], default_rules: str | Rules = "rummy101",
             valid.append((i, opening_job(body, default_rules, defaults, what=label(i))))
         except RummyError as exc:
             out[i] = {"error": f"{label(i)}: {exc}"}
-    for (i, _), answer in zip(valid, solve_jobs([job for _, job in valid])):
+    for (i, _), answer in zip(valid, solve_jobs([job for _, job in valid]), strict=True):
         out[i] = ({"error": f"{label(i)}: {error_object(answer)['error']}"}
                   if isinstance(answer, Exception) else answer)
-    return [a if a is not None else {"error": f"{label(i)}: not answered"} for i, a in enumerate(out)]
+    return [a if a is not None else {"error": f"{label(i)}: not answered"}
+            for i, a in enumerate(out)]
 
 
 def solve_opening_bodies(bodies: list[Any]) -> list[dict[str, Any] | Exception]:
@@ -183,7 +187,7 @@ def solve_opening_bodies(bodies: list[Any]) -> list[dict[str, Any] | Exception]:
                 singles.append((i, opening_job(body)))
         except Exception as exc:  # noqa: BLE001 - returned to that request
             out[i] = exc
-    for (i, _), answer in zip(singles, solve_jobs([job for _, job in singles])):
+    for (i, _), answer in zip(singles, solve_jobs([job for _, job in singles]), strict=True):
         out[i] = answer
     return [a if a is not None else RuntimeError("not answered") for a in out]
 

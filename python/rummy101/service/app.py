@@ -159,7 +159,10 @@ class Coalescer:
                         self.many, [b for b, _ in batch], limiter=self.service.limiter)
                 except Exception as exc:  # noqa: BLE001 - handed to every waiting request
                     results = [exc] * len(batch)
-                for (_, fut), result in zip(batch, results):
+                if len(results) != len(batch):
+                    wrong = RuntimeError("the operation gave a wrong number of answers")
+                    results = [wrong] * len(batch)
+                for (_, fut), result in zip(batch, results, strict=True):
                     if not fut.done():
                         fut.set_result(result)
         finally:
@@ -344,6 +347,9 @@ def create_app(*, threads: int = 4) -> FastAPI:
     install_openapi(app)
     app.add_middleware(FrontDoor, service=service, runners=runners)
     return app
+
+
+app: FastAPI  # built on first access (``uvicorn rummy101.service.app:app``)
 
 
 def __getattr__(name: str) -> Any:

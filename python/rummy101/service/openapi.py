@@ -21,7 +21,7 @@ __all__ = ["install_openapi", "OPERATIONS"]
 
 _REF = "#/components/schemas/{model}"
 
-# path -> (request schema (models, or a list of alternatives), 200 model, example names, description)
+# path -> (request alternatives, 200 model(s), example names, description)
 OPERATIONS: dict[str, tuple[list[Any], type[BaseModel] | list[type[BaseModel]], list[str], str]] = {
     "/v1/solve/opening": (
         [s.OpeningRequest, s.OpeningBatchRequest, ("list", s.OpeningRequest)],
@@ -42,7 +42,8 @@ OPERATIONS: dict[str, tuple[list[Any], type[BaseModel] | list[type[BaseModel]], 
                           "each joker stands for and which tiles can be added where."),
     "/v1/hint": ([s.HintRequest], s.HintAnswer, ["hint"],
                  "Rummy 101: the recommended full turn for one seat (take, open or lay, add, "
-                 "retrieve jokers, discard) with a reason per step and the next-best alternatives."),
+                 "retrieve jokers, discard) with a reason per step and the next-best "
+                 "alternatives."),
 }
 
 _LIMITS = (f"Limits: at most {MAX_RACK} tokens per rack, {MAX_BATCH} racks per batch, "

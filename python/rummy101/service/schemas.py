@@ -20,8 +20,9 @@ __all__ = [
     "MeldRequest", "MeldAnswer", "HintRequest", "HintAnswer",
 ]
 
-_RACK_DOC = (f"A rack: tokens separated by spaces or commas (\"R1 R2 * K13\"), or a list of tokens; "
-             f"at most {MAX_RACK} tokens. Tiles R/Y/B/K + 1-13, `*` for the joker; cards A 2-10 J Q "
+_RACK_DOC = (f"A rack: tokens separated by spaces or commas (\"R1 R2 * K13\"), or a list of "
+             f"tokens; at most {MAX_RACK} tokens. Tiles R/Y/B/K + 1-13, `*` for the joker; cards "
+             f"A 2-10 J Q "
              f"K + S H D C for `classic`.")
 
 Rack = Union[str, list[str]]
@@ -62,7 +63,7 @@ class OpeningRequest(_Strict):
     rules: str = _rules_field("rummy101")
     rack: Rack = Field(description=_RACK_DOC)
     threshold: Optional[int] = Field(None, ge=0, le=MAX_INT,
-                                     description="Current melds threshold (increasing mode, R101-14).")
+                                     description="Current melds threshold (R101-14).")
     pairs_threshold: Optional[int] = Field(None, ge=0, le=MAX_INT,
                                            description="Current pairs threshold (R101-14).")
     must_use: Optional[str] = Field(None, description="A tile just taken from the discard pile "
@@ -76,8 +77,8 @@ class OpeningBatchRequest(_Strict):
     rules: str = _rules_field("rummy101")
     racks: list[Union[str, list[str], OpeningRequest]] = Field(
         min_length=1, max_length=MAX_BATCH,
-        description=f"1 to {MAX_BATCH} racks; an item may be an opening request object with its own "
-                    f"rules and thresholds.")
+        description=f"1 to {MAX_BATCH} racks; an item may be an opening request object with its "
+                    f"own rules and thresholds.")
     threshold: Optional[int] = Field(None, ge=0, le=MAX_INT)
     pairs_threshold: Optional[int] = Field(None, ge=0, le=MAX_INT)
     must_use: Optional[str] = None
@@ -233,8 +234,9 @@ class HintRequest(_Strict):
     stage: Literal["take", "play"] = Field(
         "take", description="`take`: the turn starts (draw, discard or button to choose); `play`: "
                             "the take is done and `rack` holds the taken tile.")
-    taken_discard: Optional[str] = Field(None, description="In stage `play`: the discard taken this "
-                                                           "turn, which must be used (R101-4).")
+    taken_discard: Optional[str] = Field(
+        None, description="In stage `play`: the discard taken this turn, which must be used "
+                          "(R101-4).")
     alternatives: int = Field(3, ge=0, le=10)
     record: Optional[Union[str, dict[str, Any]]] = Field(
         None, description="A game record (rummy101.game.records, object or JSON text, at most 5000 "
