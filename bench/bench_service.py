@@ -31,6 +31,7 @@ from typing import Any
 HOST = "127.0.0.1"  # loopback only, never any other address
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TILES = [f"{c}{n}" for c in "RYBK" for n in range(1, 14)] * 2 + ["*", "*"]
+REQUEST_GRACE = 30.0  # a request still unanswered this long after the deadline is abandoned
 
 
 def free_port() -> int:
@@ -107,23 +108,32 @@ async def _client(port: int, requests: Sequence[bytes], start: int, stop_at: flo
     reader, writer = await asyncio.open_connection(HOST, port)
     i = start
     try:
-        while time.perf_counter() < stop_at and budget[0] > 0:
-            budget[0] -= 1
-            req = requests[i % len(requests)]
-            i += 1
-            t0 = time.perf_counter()
-            writer.write(req)
-            head = await reader.readuntil(b"\r\n\r\n")
-            length = 0
-            for line in head.split(b"\r\n"):
-                if line[:15].lower() == b"content-length:":
-                    length = int(line[15:])
-            await reader.readexactly(length)
-            latencies.append(time.perf_counter() - t0)
-            if not head.startswith(b"HTTP/1.1 200"):
-                errors.append(int(head[9:12]))
+        await _loop(reader, writer, requests, i, stop_at, budget, latencies, errors)
+    except (asyncio.TimeoutError, ConnectionError, asyncio.IncompleteReadError):
+        errors.append(0)  # abandoned: the server did not answer in time
     finally:
         writer.close()
+
+
+async def _loop(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                requests: Sequence[bytes], i: int, stop_at: float, budget: list[int],
+                latencies: list[float], errors: list[int]) -> None:
+    while time.perf_counter() < stop_at and budget[0] > 0:
+        budget[0] -= 1
+        req = requests[i % len(requests)]
+        i += 1
+        t0 = time.perf_counter()
+        writer.write(req)
+        remaining = max(1.0, stop_at - time.perf_counter() + REQUEST_GRACE)
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), remaining)
+        length = 0
+        for line in head.split(b"\r\n"):
+            if line[:15].lower() == b"content-length:":
+                length = int(line[15:])
+        await asyncio.wait_for(reader.readexactly(length), remaining)
+        latencies.append(time.perf_counter() - t0)
+        if not head.startswith(b"HTTP/1.1 200"):
+            errors.append(int(head[9:12]))
 
 
 async def _drive(port: int, requests: Sequence[bytes], concurrency: int, duration: float,
@@ -166,7 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--max-requests", type=int, default=200_000, help="cap per scenario")
     p.add_argument("--workers", type=int, default=1, help="server worker processes")
     p.add_argument("--threads", type=int, default=4, help="solver threads per worker")
-    p.add_argument("--batch-size", type=int, default=2000, help="racks per batch request")
+    p.add_argument("--batch-size", type=int, default=2000,
+                   help="racks per batch request (native backend)")
+    p.add_argument("--pure-batch-size", type=int, default=100,
+                   help="racks per batch request on the pure backend")
     p.add_argument("--scenarios", default="opening,hint,batch")
     p.add_argument("--json", default=None, help="also write the results here")
     args = p.parse_args(argv)
@@ -175,8 +188,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     scenarios = args.scenarios.split(",")
     racks = random_racks(4000, 21, seed=1)
     hints = hint_requests(200, seed=100) if "hint" in scenarios else []
-    batches = [{"rules": "rummy101", "racks": random_racks(args.batch_size, 21, seed=10 + k)}
-               for k in range(4)]
     results = []
     for backend in args.backend.split(","):
         server = Server(backend, args.workers, args.threads)
@@ -191,9 +202,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 row.append(run_scenario(server.port, "hint", "/v1/hint", hints,
                                         args.concurrency, args.duration, args.max_requests))
             if "batch" in scenarios:
+                size = args.batch_size if backend == "native" else args.pure_batch_size
+                batches = [{"rules": "rummy101", "racks": random_racks(size, 21, seed=10 + k)}
+                           for k in range(4)]
                 row.append(run_scenario(server.port, "batch", "/v1/solve/opening", batches,
                                         max(1, min(4, args.concurrency)), args.duration,
-                                        args.max_requests, per_request=args.batch_size))
+                                        args.max_requests, per_request=size))
             for r in row:
                 r["backend"] = backend
                 r["workers"] = args.workers
