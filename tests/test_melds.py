@@ -354,7 +354,7 @@ def test_python_set_reading_matches_the_core_set_branch() -> None:
             for size in (3, 4):
                 for cols in itertools.permutations(range(4), size):
                     for mask in range(1 << size):
-                        if bin(mask).count("1") > rummy101.Rules.parse(spec).max_rack_jokers:
+                        if mask.bit_count() > rummy101.Rules.parse(spec).max_rack_jokers:
                             continue
                         codes = [52 if mask >> i & 1 else c * 13 + number - 1
                                  for i, c in enumerate(cols)]

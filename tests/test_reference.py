@@ -254,12 +254,11 @@ def _random_rack(rng: random.Random, rules: Rules, size: int) -> list[int]:
     return rng.sample(pool, min(size, len(pool)))
 
 
-@pytest.mark.parametrize("spec", ["rummy101", "remi", "classic"])
-def test_reference_matches_brute_force(spec: str) -> None:
+def _compare_with_brute_force(spec: str, racks: int, max_size: int, seed: str) -> None:
     rules = Rules.parse(spec)
-    rng = random.Random(f"ref-{spec}")
-    for _ in range(150):
-        rack = _random_rack(rng, rules, rng.randint(3, 8))
+    rng = random.Random(seed)
+    for _ in range(racks):
+        rack = _random_rack(rng, rules, rng.randint(3, max_size))
         counts = counts_of(rack)
         valuation = rng.choice(["open", "penalty"])
         keep = rng.random() < 0.6
@@ -270,6 +269,17 @@ def test_reference_matches_brute_force(spec: str) -> None:
         got = reference_best(rules, counts, valuation=valuation, keep=keep, must_use=must_use,  # type: ignore[arg-type]
                              require_run=require_run)
         assert got == want, (spec, rack, valuation, keep, must_use, require_run)
+
+
+@pytest.mark.parametrize("spec", ["rummy101", "remi", "classic"])
+def test_reference_matches_brute_force(spec: str) -> None:
+    _compare_with_brute_force(spec, 150, 8, f"ref-{spec}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["rummy101", "remi", "classic"])
+def test_reference_matches_brute_force_long(spec: str) -> None:
+    _compare_with_brute_force(spec, 1500, 9, f"ref-long-{spec}")
 
 
 def _brute_pairs(rack: list[int], keep: bool, must_use: int) -> int:

@@ -36,19 +36,20 @@ void register_tabla(py::module_& m) {
         return out;
       },
       py::arg("cr"), py::arg("counts"),
-      "Every RO-11 pattern a 14-tile rack forms, best first: (pattern, row, row_stand_for, melds).");
+      "Every RO-11 pattern a 14-tile rack forms, best first: "
+      "(pattern, row, row_stand_for, melds).");
   m.def(
       "tabla_closes",
       [](const CoreRules& cr, const std::vector<int>& counts) {
         py::list out;
         for (const TablaClose& c : tabla_closes(cr, counts))
-          out.append(py::make_tuple(c.discard, c.best.pattern, c.score, c.best.row, c.best.stand_for,
-                                    melds_of(c.best.melds)));
+          out.append(py::make_tuple(c.discard, c.best.pattern, c.score, c.best.row,
+                                    c.best.stand_for, melds_of(c.best.melds)));
         return out;
       },
       py::arg("cr"), py::arg("counts"),
-      "For a 15-tile rack: (discard, pattern, score, row, row_stand_for, melds) per distinct discard "
-      "that leaves a close (RO-11), ascending code, the Joly last.");
+      "For a 15-tile rack: (discard, pattern, score, row, row_stand_for, melds) per distinct "
+      "discard that leaves a close (RO-11), ascending code, the Joly last.");
   m.def(
       "tabla_distance",
       [](const CoreRules& cr, const std::vector<int>& counts) {
@@ -56,5 +57,6 @@ void register_tabla(py::module_& m) {
         return std::vector<int>(d.begin(), d.end());
       },
       py::arg("cr"), py::arg("counts"),
-      "[simple, mozaic, bicolor, monocolor] distances of a 14-tile rack (see rummy101._pure.tabla).");
+      "[simple, mozaic, bicolor, monocolor] distances of a 14-tile rack "
+      "(see rummy101._pure.tabla).");
 }

@@ -155,13 +155,14 @@ Classified classify(const CoreRules& cr, const std::vector<int>& tiles) {
       return invalid(diagnose(cr, tiles));
     }
   }
-  if (reals < cr.joker_ratio * jokers) return invalid(REASON_JOKER_RATIO);
+  if (static_cast<long long>(reals) < static_cast<long long>(cr.joker_ratio) * jokers)
+    return invalid(REASON_JOKER_RATIO);
   return out;
 }
 
-int meld_value(const CoreRules& cr, const std::vector<int>& tiles) {
+long long meld_value(const CoreRules& cr, const std::vector<int>& tiles) {
   const Classified c = valid_or_throw(cr, tiles);
-  int total = 0;
+  long long total = 0;
   for (std::size_t i = 0; i < tiles.size(); ++i) {
     if (tiles[i] == JOKER && cr.joker_value >= 0) total += cr.joker_value;
     else if (c.kind == KIND_RUN) total += cr.run_value[c.start + static_cast<int>(i)];
@@ -174,7 +175,7 @@ std::vector<Addition> meld_additions(const CoreRules& cr, const std::vector<int>
   const Classified c = valid_or_throw(cr, tiles);
   const int n = static_cast<int>(tiles.size());
   const int jokers = count_jokers(tiles);
-  const bool joker_ok = (n - jokers) >= cr.joker_ratio * (jokers + 1);
+  const bool joker_ok = static_cast<long long>(n - jokers) >= static_cast<long long>(cr.joker_ratio) * (jokers + 1);
   std::vector<Addition> out;
   if (c.kind == KIND_RUN) {
     const int colour = colour_of(c.stand_for[0]);
@@ -243,10 +244,11 @@ std::vector<Release> joker_releases(const CoreRules& cr, const std::vector<int>&
   return out;
 }
 
-int rack_value(const CoreRules& cr, const Counts& counts) {
-  int total = 0;
-  for (int code = 0; code < JOKER; ++code) total += counts[code] * cr.set_value[number_of(code)];
-  return total + counts[JOKER] * std::max(cr.joker_value, 0);
+long long rack_value(const CoreRules& cr, const Counts& counts) {
+  long long total = 0;
+  for (int code = 0; code < JOKER; ++code)
+    total += static_cast<long long>(counts[code]) * cr.set_value[number_of(code)];
+  return total + static_cast<long long>(counts[JOKER]) * std::max(cr.joker_value, 0);
 }
 
 }  // namespace rummy101

@@ -13,7 +13,9 @@ namespace {
 constexpr int ROW_LEN = 14;
 
 inline int row_number(int i) { return i == 13 ? 1 : i + 1; }  // RO-11: 1-2-...-13-1
-inline int tile_code(int colour, int number) { return colour * NUM_NUMBERS + (number == 14 ? 1 : number) - 1; }
+inline int tile_code(int colour, int number) {
+  return colour * NUM_NUMBERS + (number == 14 ? 1 : number) - 1;
+}
 
 Counts rack(const std::vector<int>& counts, int size, const char* fn) {
   Counts c = to_counts(counts);
@@ -174,7 +176,8 @@ class Cover {
   }
 
   template <class F>
-  bool extend_right(int colour, int s, int q, int* tl, int* sf, int reals, int jokers, int top, F& f) {
+  bool extend_right(int colour, int s, int q, int* tl, int* sf, int reals, int jokers, int top,
+                    F& f) {
     if (q - s + 1 >= 3 && ok(reals, jokers) && emit(s, q, tl, sf, f)) return true;
     if (q + 1 > top) return false;
     const int code = tile_code(colour, q + 1);
@@ -333,25 +336,79 @@ bool mozaic(const Counts& counts, TablaPattern& out) {
   return found;
 }
 
+// Quick necessary condition for every row: numbers 2..13 at most once, the 1 at most twice.
+bool rows_possible(const Counts& counts) {
+  for (int n = 1; n <= 13; ++n) {
+    int k = 0;
+    for (int c = 0; c < NUM_COLOURS; ++c) k += counts[tile_code(c, n)];
+    if (k > (n == 1 ? 2 : 1)) return false;
+  }
+  return true;
+}
+
+// A real tile t that no meld can hold, even ignoring the Joly ratio: no two other tiles of its
+// number (real, of other colours, or Jolys) and no three consecutive run positions through it
+// filled by real tiles or Jolys. Used only to skip searches that would fail (or leave t out)
+// anyway, so results do not depend on it.
+bool is_dead(const CoreRules& cr, const Counts& counts, int t) {
+  const int j = counts[JOKER];
+  const int top = cr.high_ace ? 14 : 13;
+  const int colour = t / NUM_NUMBERS, number = t % NUM_NUMBERS + 1;
+  int others = j;
+  for (int c = 0; c < NUM_COLOURS; ++c)
+    if (c != colour && counts[tile_code(c, number)]) ++others;
+  if (others >= 2) return false;
+  for (int pt = number; pt <= top; pt += 13) {  // a 1 may also stand at 14 (high ace)
+    for (int w = pt - 2; w <= pt; ++w) {
+      if (w < 1 || w + 2 > top) continue;
+      int need = 0;
+      for (int q = w; q <= w + 2; ++q)
+        if (q != pt && !counts[tile_code(colour, q)]) ++need;
+      if (need <= j) return false;
+    }
+  }
+  return true;
+}
+
+bool has_dead_tile(const CoreRules& cr, const Counts& counts) {
+  for (int t = 0; t < JOKER; ++t)
+    if (counts[t] && is_dead(cr, counts, t)) return true;
+  return false;
+}
+
+// The rack without its dead tiles (repeatedly: dropping one may kill another); the most tiles
+// that melds can cover is the same with or without them.
+Counts without_dead(const CoreRules& cr, const Counts& counts) {
+  Counts c = counts;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int t = 0; t < JOKER; ++t)
+      if (c[t] && is_dead(cr, c, t)) { c[t] = 0; changed = true; }
+  }
+  return c;
+}
+
 // Every pattern (best first), or only the best one.
 std::vector<TablaPattern> patterns(const CoreRules& cr, const Counts& counts, bool best_only) {
   std::vector<TablaPattern> out;
   TablaPattern p;
-  if (monocolor(counts, p)) {
+  const bool rows = rows_possible(counts);
+  if (rows && monocolor(counts, p)) {
     p.pattern = PATTERN_MONOCOLOR;
     out.push_back(p);
     if (best_only) return out;
   }
-  if (bicolor(counts, p)) {
+  if (rows && bicolor(counts, p)) {
     p.pattern = PATTERN_BICOLOR;
     out.push_back(p);
     if (best_only) return out;
   }
-  if (mozaic(counts, p)) {
+  if (rows && mozaic(counts, p)) {
     p.pattern = PATTERN_MOZAIC;
     out.push_back(p);
     if (best_only) return out;
   }
+  if (has_dead_tile(cr, counts)) return out;
   Cover cover(cr, counts);
   if (cover.close(false)) {
     TablaPattern s;
@@ -364,7 +421,9 @@ std::vector<TablaPattern> patterns(const CoreRules& cr, const Counts& counts, bo
 
 // ---- distances ----------------------------------------------------------------------------------
 
-inline int fits(const Counts& counts, int colour, int number) { return counts[tile_code(colour, number)] ? 1 : 0; }
+inline int fits(const Counts& counts, int colour, int number) {
+  return counts[tile_code(colour, number)] ? 1 : 0;
+}
 
 inline int ones(const Counts& counts, int first, int last) {
   if (first == last) return std::min(counts[tile_code(first, 1)], 2);
@@ -389,23 +448,38 @@ int row_fit_max(const Counts& counts, int pattern) {
         best = std::max(best, v);
       }
   } else {
-    for_perms4([&](const int* first4) {
-      int base = 0;
-      for (int i = 1; i < 4; ++i) base += fits(counts, first4[i], i + 1);
+    int fit[4][14];
+    for (int c = 0; c < NUM_COLOURS; ++c) {
+      fit[c][0] = fit[c][1] = 0;
+      for (int n = 2; n <= 13; ++n) fit[c][n] = fits(counts, c, n);
+    }
+    // mid[last][x]: most fits at positions 4..12 (numbers 5..13) with colour x at 12, when
+    // position 3 has colour last (-1: impossible).
+    int mid[4][4];
+    for (int last = 0; last < 4; ++last) {
       int dp[4];
-      for (int x = 0; x < 4; ++x) dp[x] = x == first4[3] ? -1 : fits(counts, x, 5);
-      for (int i = 5; i < ROW_LEN; ++i) {
+      for (int x = 0; x < 4; ++x) dp[x] = x == last ? -1 : fit[x][5];
+      for (int n = 6; n <= 13; ++n) {
         int nd[4];
         for (int x = 0; x < 4; ++x) {
           int prev = -1;
           for (int y = 0; y < 4; ++y)
-            if (y != x && dp[y] >= 0) prev = std::max(prev, dp[y]);
-          const int gain = i == 13 ? ones(counts, first4[0], x) : fits(counts, x, i + 1);
-          nd[x] = prev < 0 ? -1 : prev + gain;
+            if (y != x) prev = std::max(prev, dp[y]);
+          nd[x] = prev + fit[x][n];
         }
         std::copy(nd, nd + 4, dp);
       }
-      best = std::max(best, base + *std::max_element(dp, dp + 4));
+      std::copy(dp, dp + 4, mid[last]);
+    }
+    for_perms4([&](const int* first4) {
+      const int base = fit[first4[1]][2] + fit[first4[2]][3] + fit[first4[3]][4];
+      const int* dp = mid[first4[3]];
+      for (int y = 0; y < 4; ++y) {  // the final 1, next to 13
+        int prev = -1;
+        for (int x = 0; x < 4; ++x)
+          if (x != y) prev = std::max(prev, dp[x]);
+        if (prev >= 0) best = std::max(best, base + prev + ones(counts, first4[0], y));
+      }
       return false;
     });
   }
@@ -440,7 +514,7 @@ std::vector<TablaClose> tabla_closes(const CoreRules& cr, const std::vector<int>
 std::array<int, 4> tabla_distance(const CoreRules& cr, const std::vector<int>& counts) {
   Counts c = rack(counts, TABLA_TILES, "tabla_distance");
   const int reals = TABLA_TILES - c[JOKER];
-  Cover cover(cr, c);
+  Cover cover(cr, without_dead(cr, c));
   cover.most(0, false);
   return {TABLA_TILES - std::max(cover.best(), 0), reals - row_fit_max(c, PATTERN_MOZAIC),
           reals - row_fit_max(c, PATTERN_BICOLOR), reals - row_fit_max(c, PATTERN_MONOCOLOR)};

@@ -414,6 +414,7 @@ def _set_reading(meld: Meld) -> MeldInfo:
             additions.append((sorts_in(free), piece(JOKER_CODE)))
         additions.sort(key=lambda a: (a[0], int(a[1])))
     missing = [piece(col * NUM_NUMBERS + number - 1) for col in range(4) if col not in real_colours]
+    alts: tuple[tuple[Piece, ...], ...]
     if r.set3_release_both and len(codes) == 3:
         alts = tuple((a, b) for i, a in enumerate(missing) for b in missing[i + 1:])
     else:

@@ -47,11 +47,11 @@ using Release = std::pair<int, std::vector<std::vector<int>>>;         // (joker
 // All functions throw std::invalid_argument on codes outside 0..52; meld_value, meld_additions
 // and joker_releases also throw on an invalid meld ("not a valid meld (reason N)").
 Classified classify(const CoreRules& cr, const std::vector<int>& tiles);
-int meld_value(const CoreRules& cr, const std::vector<int>& tiles);
+long long meld_value(const CoreRules& cr, const std::vector<int>& tiles);  // 64-bit: no overflow
 std::vector<Addition> meld_additions(const CoreRules& cr, const std::vector<int>& tiles);
 std::vector<Release> joker_releases(const CoreRules& cr, const std::vector<int>& tiles,
                                     bool both_missing_for_set3);
 // Sum of set_value of the real tiles plus joker_value per joker (0 per joker when -1).
-int rack_value(const CoreRules& cr, const Counts& counts);
+long long rack_value(const CoreRules& cr, const Counts& counts);
 
 }  // namespace rummy101

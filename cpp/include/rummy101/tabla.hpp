@@ -3,7 +3,8 @@
 // Twin of python/rummy101/_pure/tabla.py: same functions, same results in the same order, same
 // error messages. See that module's docstring for the shapes; in short:
 //   tabla_patterns(cr, counts14) -> every pattern the 14 tiles form, best first;
-//   tabla_closes(cr, counts15)   -> each distinct discard (ascending code, Joly last) leaving a close;
+//   tabla_closes(cr, counts15)   -> each distinct discard (ascending code, Joly last) that
+//                                   leaves a close;
 //   tabla_distance(cr, counts14) -> {simple, mozaic, bicolor, monocolor} distances.
 #pragma once
 

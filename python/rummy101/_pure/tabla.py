@@ -26,15 +26,15 @@ from collections.abc import Iterator, Sequence
 from ._common import JOKER, KIND_RUN, KIND_SET, NUM_NUMBERS, CoreInputError, CoreRules, to_counts
 
 __all__ = [
-    "PATTERN_SIMPLE",
-    "PATTERN_MOZAIC",
     "PATTERN_BICOLOR",
     "PATTERN_MONOCOLOR",
+    "PATTERN_MOZAIC",
     "PATTERN_SCORES",
+    "PATTERN_SIMPLE",
     "TABLA_TILES",
-    "tabla_patterns",
     "tabla_closes",
     "tabla_distance",
+    "tabla_patterns",
 ]
 
 PATTERN_SIMPLE = 1
@@ -48,6 +48,7 @@ _ROW_NUMBERS = tuple(range(1, 14)) + (1,)  # RO-11: 1-2-…-13-1
 
 Meld = tuple[int, list[int], list[int]]
 Pattern = tuple[int, list[int], list[int], list[Meld]]
+Close = tuple[int, int, int, list[int], list[int], list[Meld]]
 
 
 def _code(colour: int, number: int) -> int:
@@ -97,7 +98,7 @@ class _Cover:
         cnt[t] -= 1
         # Runs with t at position number (positions before it can only be Jolys).
         p = number
-        for lead in range(0, min(self.j, p - 1) + 1):
+        for lead in range(min(self.j, p - 1) + 1):
             s = p - lead
             self.j -= lead
             tiles = [JOKER] * lead + [t]
@@ -218,7 +219,7 @@ def _simple(cr: CoreRules, counts: list[int]) -> list[Meld] | None:
     return cover.melds if cover.close() else None
 
 
-# ---- row patterns (RO-11): 1-2-…-13-1 -------------------------------------------------------------
+# ---- row patterns (RO-11): 1-2-…-13-1 -----------------------------------------------------------
 
 def _row_of(counts: list[int], colours: Sequence[int]) -> tuple[list[int], list[int]] | None:
     """The row along ``colours`` if the rack's real tiles all fit it (Jolys fill the rest)."""
@@ -308,15 +309,65 @@ def _perms4() -> Iterator[tuple[int, int, int, int]]:
                         yield (a, b, c, d)
 
 
+def _rows_possible(counts: list[int]) -> bool:
+    """Quick necessary condition for every row: numbers 2..13 at most once, the 1 at most twice."""
+    for n in range(1, 14):
+        if sum(counts[_code(c, n)] for c in range(4)) > (2 if n == 1 else 1):
+            return False
+    return True
+
+
+def _is_dead(cr: CoreRules, counts: list[int], t: int) -> bool:
+    """A real tile ``t`` that no meld can hold, even ignoring the Joly ratio: no two other tiles
+    of its number (real, of other colours, or Jolys) and no three consecutive run positions
+    through it filled by real tiles or Jolys. Used only to skip searches that would fail (or
+    leave ``t`` out) anyway, so results do not depend on it."""
+    j = counts[JOKER]
+    top = 14 if cr.high_ace else 13
+    colour, number = divmod(t, NUM_NUMBERS)
+    number += 1
+    if j + sum(1 for c in range(4) if c != colour and counts[_code(c, number)]) >= 2:
+        return False
+    for pt in (number, number + 13):  # a 1 may also stand at 14 (high ace)
+        if pt > top:
+            continue
+        for w in range(pt - 2, pt + 1):
+            if w >= 1 and w + 2 <= top and sum(
+                    1 for q in range(w, w + 3) if q != pt and not counts[_code(colour, q)]) <= j:
+                return False
+    return True
+
+
+def _has_dead_tile(cr: CoreRules, counts: list[int]) -> bool:
+    return any(counts[t] and _is_dead(cr, counts, t) for t in range(JOKER))
+
+
+def _without_dead(cr: CoreRules, counts: list[int]) -> list[int]:
+    """The rack without its dead tiles (repeatedly: dropping one may kill another); the most
+    tiles that melds can cover is the same with or without them."""
+    c = list(counts)
+    changed = True
+    while changed:
+        changed = False
+        for t in range(JOKER):
+            if c[t] and _is_dead(cr, c, t):
+                c[t] = 0
+                changed = True
+    return c
+
+
 def _patterns(cr: CoreRules, counts: list[int], best_only: bool) -> list[Pattern]:
     out: list[Pattern] = []
-    for pattern, finder in ((PATTERN_MONOCOLOR, _monocolor), (PATTERN_BICOLOR, _bicolor),
-                            (PATTERN_MOZAIC, _mozaic)):
-        found = finder(counts)
-        if found:
-            out.append((pattern, found[0], found[1], []))
-            if best_only:
-                return out
+    if _rows_possible(counts):
+        for pattern, finder in ((PATTERN_MONOCOLOR, _monocolor), (PATTERN_BICOLOR, _bicolor),
+                                (PATTERN_MOZAIC, _mozaic)):
+            found = finder(counts)
+            if found:
+                out.append((pattern, found[0], found[1], []))
+                if best_only:
+                    return out
+    if _has_dead_tile(cr, counts):
+        return out
     melds = _simple(cr, counts)
     if melds is not None:
         out.append((PATTERN_SIMPLE, [], [], melds))
@@ -328,8 +379,8 @@ def tabla_patterns(cr: CoreRules, counts: Sequence[int]) -> list[Pattern]:
     return _patterns(cr, _rack(counts, TABLA_TILES, "tabla_patterns"), False)
 
 
-def tabla_closes(cr: CoreRules, counts: Sequence[int]) -> list[tuple[int, int, int, list[int], list[int], list[Meld]]]:
-    """For a 15-tile rack: each distinct discard leaving a close, with its best pattern and score."""
+def tabla_closes(cr: CoreRules, counts: Sequence[int]) -> list[Close]:
+    """For a 15-tile rack: each distinct discard leaving a close, its best pattern and score."""
     c = _rack(counts, TABLA_TILES + 1, "tabla_closes")
     out = []
     for d in range(JOKER + 1):
@@ -345,7 +396,7 @@ def tabla_closes(cr: CoreRules, counts: Sequence[int]) -> list[tuple[int, int, i
     return out
 
 
-# ---- distances ------------------------------------------------------------------------------------
+# ---- distances ----------------------------------------------------------------------------------
 
 def _fits(counts: list[int], colour: int, number: int) -> int:
     return 1 if counts[_code(colour, number)] else 0
@@ -367,26 +418,30 @@ def _row_fit_max(counts: list[int], pattern: int) -> int:
         for a in range(4):
             for b in range(4):
                 if a != b:
-                    mid = sum(_fits(counts, a if (n - 1) % 2 == 0 else b, n) for n in range(2, 14))
-                    best = max(best, _ones(counts, a, b) + mid)
+                    row = sum(_fits(counts, a if (n - 1) % 2 == 0 else b, n) for n in range(2, 14))
+                    best = max(best, _ones(counts, a, b) + row)
     else:
+        fit = [[0, 0] + [_fits(counts, c, n) for n in range(2, 14)] for c in range(4)]
+        # mid[last][x]: most fits at positions 4..12 (numbers 5..13) with colour x at 12, when
+        # position 3 has colour ``last`` (-1: impossible).
+        mid: list[list[int]] = []
+        for last in range(4):
+            dp = [-1 if x == last else fit[x][5] for x in range(4)]
+            for n in range(6, 14):
+                dp = [max(dp[y] for y in range(4) if y != x) + fit[x][n] for x in range(4)]
+            mid.append(dp)
         for first4 in _perms4():
-            base = sum(_fits(counts, first4[i], i + 1) for i in range(1, 4))
-            # dp[x]: most fits at positions 4..i with colour x at i (-1: x impossible there).
-            dp = [-1 if x == first4[3] else _fits(counts, x, 5) for x in range(4)]
-            for i in range(5, 14):  # numbers 6..13, then position 13 = the final 1
-                new = []
-                for x in range(4):
-                    prev = max([dp[y] for y in range(4) if y != x and dp[y] >= 0], default=-1)
-                    gain = _ones(counts, first4[0], x) if i == 13 else _fits(counts, x, i + 1)
-                    new.append(-1 if prev < 0 else prev + gain)
-                dp = new
-            best = max(best, base + max(dp))
+            base = fit[first4[1]][2] + fit[first4[2]][3] + fit[first4[3]][4]
+            dp = mid[first4[3]]
+            for y in range(4):  # the final 1, next to 13
+                prev = max(dp[x] for x in range(4) if x != y)
+                if prev >= 0:
+                    best = max(best, base + prev + _ones(counts, first4[0], y))
     return best
 
 
 def _simple_distance(cr: CoreRules, counts: list[int]) -> int:
-    cover = _Cover(cr, counts)
+    cover = _Cover(cr, _without_dead(cr, counts))
     cover.most()
     return TABLA_TILES - max(cover.best, 0)
 
@@ -395,5 +450,6 @@ def tabla_distance(cr: CoreRules, counts: Sequence[int]) -> list[int]:
     """``[simple, mozaic, bicolor, monocolor]`` distances of a 14-tile rack (module docstring)."""
     c = _rack(counts, TABLA_TILES, "tabla_distance")
     reals = TABLA_TILES - c[JOKER]
-    rows = [reals - _row_fit_max(c, p) for p in (PATTERN_MOZAIC, PATTERN_BICOLOR, PATTERN_MONOCOLOR)]
+    rows = [reals - _row_fit_max(c, p)
+            for p in (PATTERN_MOZAIC, PATTERN_BICOLOR, PATTERN_MONOCOLOR)]
     return [_simple_distance(cr, c), *rows]

@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 from .actions import Action
-from .state import Phase, State, new_game
+from .phase import Phase
+from .playout import random_playout
+from .state import State, new_game
 
-__all__ = ["Action", "Phase", "State", "new_game"]
+__all__ = ["Action", "Phase", "State", "new_game", "random_playout"]

@@ -40,7 +40,7 @@ from typing import Any
 from ..errors import NotationError
 from ..tiles import JOKER_CODE, Tile, parse_tiles
 
-__all__ = ["Action", "VERBS"]
+__all__ = ["VERBS", "Action"]
 
 VERBS = ("draw", "take", "button", "run", "set", "pair", "add", "retrieve", "open", "reset",
          "discard")
@@ -62,17 +62,20 @@ class Action:
     of a run, -1 = no position (``add``), or the joker index (``retrieve``).
     """
 
-    __slots__ = ("verb", "tiles", "meld", "pos", "_text", "_hash")
+    __slots__ = ("_hash", "_text", "meld", "pos", "tiles", "verb")
 
     verb: str
     tiles: tuple[Tile, ...]
     meld: int
     pos: int
+    _text: str
+    _hash: int
 
     def __init__(self, verb: str, tiles: tuple[int, ...] = (), meld: int = -1, pos: int = -1) -> None:
         if verb not in VERBS:
             raise NotationError(f"unknown action verb {verb!r}; {_HELP}")
         ts = _canonical(verb, tuple(Tile(t) for t in tiles))
+        _check_shape(verb, ts, int(meld), int(pos))
         s = object.__setattr__
         s(self, "verb", verb)
         s(self, "tiles", ts)
@@ -105,7 +108,7 @@ class Action:
 
     # ---- parsing --------------------------------------------------------------------------
     @classmethod
-    def parse(cls, text: "str | Action") -> "Action":
+    def parse(cls, text: str | Action) -> Action:
         """Parse the text form (case-insensitive; extra spaces ignored)."""
         if isinstance(text, Action):
             return text
@@ -126,6 +129,21 @@ class Action:
         if len(_PARSE_CACHE) < 200_000:
             _PARSE_CACHE[text] = act
         return act
+
+
+_NTILES = {"draw": 0, "take": 0, "button": 0, "open": 0, "reset": 0, "discard": 1, "run": 3,
+            "set": 3, "pair": 2, "add": 1, "retrieve": 1}
+
+
+def _check_shape(verb: str, ts: tuple[Tile, ...], meld: int, pos: int) -> None:
+    if len(ts) != _NTILES[verb]:
+        raise NotationError(f"{verb} takes {_NTILES[verb]} tile(s), got {len(ts)}; {_HELP}")
+    if verb == "add" and (meld < 0 or pos not in (-1, 0, 1)):
+        raise NotationError(f"add needs a meld index >= 0 and pos -1 (set), 0 (start) or 1 (end); "
+                            f"got meld={meld}, pos={pos}")
+    if verb == "retrieve" and (meld < 0 or pos < 0):
+        raise NotationError(f"retrieve needs a meld index >= 0 and a joker index >= 0; got "
+                            f"meld={meld}, pos={pos}")
 
 
 def _canonical(verb: str, ts: tuple[Tile, ...]) -> tuple[Tile, ...]:

@@ -28,7 +28,7 @@ from ..errors import RulesError
 from ..rules import Rules
 from ..tiles import JOKER_CODE
 
-__all__ = ["shuffled_tiles", "deal_tiles", "starter_of"]
+__all__ = ["deal_tiles", "shuffled_tiles", "starter_of"]
 
 
 def _below(rng: random.Random, n: int) -> int:

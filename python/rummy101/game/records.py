@@ -23,7 +23,7 @@ from ..errors import IllegalAction, NotationError, RummyError
 from .actions import Action
 from .state import State, new_game
 
-__all__ = ["FORMAT", "dumps", "loads", "to_dict", "from_dict"]
+__all__ = ["FORMAT", "dumps", "from_dict", "loads", "to_dict"]
 
 FORMAT = "rummy101-game/1"
 

@@ -45,14 +45,18 @@ Rule interpretations (RULES.md wording, engine choices marked *engine*):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction
 from ..tiles import JOKER_CODE, Tile
 from . import _precomputed as P
 from .actions import Action
 from .deal import deal_tiles, starter_of
+from .phase import Phase
 from .table import KIND_NAMES, PAIR, RUN, SET, TableMeld, check_new_meld
+
+if TYPE_CHECKING:
+    from .state import State
 
 J = JOKER_CODE
 NOT_OPENED, OPEN_MELDS, OPEN_PAIRS = 0, 1, 2
@@ -64,13 +68,12 @@ JOKER_ON_RACK = 101       # R101-6
 
 
 def _phase() -> Any:
-    from .state import Phase
     return Phase
 
 
 # ---- round set-up ---------------------------------------------------------------------------
 
-def start_round(s: Any, round_index: int) -> None:
+def start_round(s: State, round_index: int) -> None:
     """Deal round ``round_index`` (R101-2) and reset the per-round state (R101-10, R101-14)."""
     Phase = _phase()
     r = s.rules
@@ -98,7 +101,7 @@ def start_round(s: Any, round_index: int) -> None:
     _start_turn(s, Phase.PLAY, "start")
 
 
-def _start_turn(s: Any, phase: Any, took: str) -> None:
+def _start_turn(s: State, phase: Any, took: str) -> None:
     s.phase = phase
     s.took = took
     s.taken = -1
@@ -112,12 +115,12 @@ def _start_turn(s: Any, phase: Any, took: str) -> None:
 
 # ---- permissions (small strategy functions of the rules) -----------------------------------
 
-def may_lay_runs(s: Any, p: int) -> bool:
+def may_lay_runs(s: State, p: int) -> bool:
     """R101-8: a pairs opener never lays new runs or sets."""
     return s.opened[p] != OPEN_PAIRS
 
 
-def may_lay_pairs(s: Any, p: int) -> bool:
+def may_lay_pairs(s: State, p: int) -> bool:
     """R101-8: pairs before opening (a pairs opening), after a pairs opening, or after a runs/sets
     opening once another player has opened with pairs."""
     if not s.rules.pairs_allowed:
@@ -128,7 +131,7 @@ def may_lay_pairs(s: Any, p: int) -> bool:
     return any(s.opened[q] == OPEN_PAIRS for q in range(s.n) if q != p)
 
 
-def penalty(s: Any, q: int) -> int:
+def penalty(s: State, q: int) -> int:
     """R101-13: not opened 202; opened with runs/sets the rack's values (joker 101, R101-6);
     opened with pairs twice that."""
     o = s.opened[q]
@@ -141,48 +144,93 @@ def penalty(s: Any, q: int) -> int:
 
 # ---- legal actions --------------------------------------------------------------------------
 
+_MELD_MEMO: dict[tuple[bytes, bool, bool], tuple[Action, ...]] = {}
+
+
 def _min_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Action]) -> None:
-    """Append every 3-tile run/set and every pair that the rack can lay keeping a tile (R101-12)."""
+    """Append every 3-tile run/set and every pair that the rack can lay keeping a tile (R101-12).
+
+    A pure function of the rack, memoised (a turn often comes back to the same rack after a
+    ``reset``); the scan itself reads a byte-packed presence integer, see ``_precomputed``."""
+    key = (bytes(rack), runs, pairs)
+    got = _MELD_MEMO.get(key)
+    if got is None:
+        acc: list[Action] = []
+        _scan_melds(rack, size, runs, pairs, acc)
+        got = tuple(acc)
+        if len(_MELD_MEMO) > 100_000:
+            _MELD_MEMO.clear()
+        _MELD_MEMO[key] = got
+    out.extend(got)
+
+
+def _scan_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Action]) -> None:
     jk = rack[J]
+    jl = min(2, jk)
+    raw = bytes(rack)
+    pres = raw.translate(P.PRESENCE)
+    mask13 = P.MASK13
+    ms = (mask13[pres[0:13]], mask13[pres[13:26]], mask13[pres[26:39]], mask13[pres[39:52]])
     if runs and size >= 4:
-        if jk == 0:
-            for codes, opts in P.RUN_WINDOWS:
-                a, b, c = codes
-                if rack[a] and rack[b] and rack[c]:
-                    out.append(opts[0][2])
-            for n in range(13):
-                cm = (rack[n] > 0) | (rack[13 + n] > 0) << 1 | (rack[26 + n] > 0) << 2 | (rack[39 + n] > 0) << 3
-                if cm == 7 or cm == 11 or cm == 13 or cm == 14 or cm == 15:
-                    for m, j, act in P.SET_OPTIONS[n]:
-                        if j == 0 and m & cm == m:
-                            out.append(act)
+        byp = P.RUN_BY_PATTERN
+        for c in range(4):
+            m = ms[c]
+            if not m:
+                continue
+            if jl == 0:
+                w = m & (m >> 1) & (m >> 2)
+            elif jl == 1:
+                w = (m & (m >> 1)) | (m & (m >> 2)) | ((m >> 1) & (m >> 2))
+            else:
+                w = m | (m >> 1) | (m >> 2)
+            w &= 0x7FF
+            base = c * 13
+            while w:
+                low = w & -w
+                i = low.bit_length() - 1
+                out.extend(byp[base + i][(m >> i) & 7][jl])
+                w ^= low
+        m0, m1, m2, m3 = ms
+        if jl == 0:
+            cand = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
+        elif jl == 1:
+            cand = (m0 & (m1 | m2 | m3)) | (m1 & (m2 | m3)) | (m2 & m3)
         else:
-            for codes, opts in P.RUN_WINDOWS:
-                a, b, c = codes
-                pm = (rack[a] > 0) | (rack[b] > 0) << 1 | (rack[c] > 0) << 2
-                if pm:
-                    for m, j, act in opts:
-                        if j <= jk and m & pm == m:
-                            out.append(act)
-            for n in range(13):
-                cm = (rack[n] > 0) | (rack[13 + n] > 0) << 1 | (rack[26 + n] > 0) << 2 | (rack[39 + n] > 0) << 3
-                if cm:
-                    for m, j, act in P.SET_OPTIONS[n]:
-                        if j <= jk and m & cm == m:
-                            out.append(act)
+            cand = m0 | m1 | m2 | m3
+        sets = P.SET_BY_PATTERN
+        while cand:
+            low = cand & -cand
+            n = low.bit_length() - 1
+            cm = (m0 >> n & 1) | (m1 >> n & 1) << 1 | (m2 >> n & 1) << 2 | (m3 >> n & 1) << 3
+            out.extend(sets[n][cm][jl])
+            cand ^= low
     if pairs and size >= 3:
         same = P.PAIR_SAME
         withj = P.PAIR_JOKER
-        for c in range(52):
-            k = rack[c]
-            if k:
-                if k >= 2:
-                    out.append(same[c])
-                if jk:
-                    out.append(withj[c])
+        if jk:
+            dbl = raw.translate(P.DOUBLE)
+            for c in range(4):
+                m = ms[c]
+                base = c * 13
+                while m:
+                    low = m & -m
+                    code = base + low.bit_length() - 1
+                    if dbl[code]:
+                        out.append(same[code])
+                    out.append(withj[code])
+                    m ^= low
+        else:
+            dbl = raw.translate(P.DOUBLE)
+            for c in range(4):
+                m = mask13[dbl[13 * c:13 * c + 13]]
+                base = c * 13
+                while m:
+                    low = m & -m
+                    out.append(same[base + low.bit_length() - 1])
+                    m ^= low
 
 
-def legal_actions(s: Any) -> list[Action]:
+def legal_actions(s: State) -> list[Action]:
     Phase = _phase()
     ph = s.phase
     if ph is Phase.OVER:
@@ -228,21 +276,29 @@ def legal_actions(s: Any) -> list[Action]:
     if s.snap is not None:
         out.append(P.RESET)
     if taken_ok and s.staged_from < 0:
-        d = P.DISCARD
-        for c in range(53):
-            if rack[c]:
-                out.append(d[c])
+        key = bytes(rack)
+        got = _DISCARD_MEMO.get(key)
+        if got is None:
+            d = P.DISCARD
+            got = tuple([d[c] for c in range(53) if rack[c]])
+            if len(_DISCARD_MEMO) > 100_000:
+                _DISCARD_MEMO.clear()
+            _DISCARD_MEMO[key] = got
+        out.extend(got)
     return out
 
 
-def _staged_reaches(s: Any) -> bool:
+_DISCARD_MEMO: dict[bytes, tuple[Action, ...]] = {}
+
+
+def _staged_reaches(s: State) -> bool:
     staged = s.table[s.staged_from:]
     if s.staged_kind == OPEN_PAIRS:
         return len(staged) >= s.thr_pairs
     return sum(m.value for m in staged) >= s.thr_melds
 
 
-def _take_usable(s: Any, p: int, t: int) -> bool:
+def _take_usable(s: State, p: int, t: int) -> bool:
     """R101-4: could the discard ``t`` be used this turn? Generous (never refuses a usable tile);
     the discard check then makes sure it really is used."""
     rack = s.racks[p]
@@ -320,7 +376,7 @@ def _fits_new_meld(rack: list[int], t: int, jk: int) -> bool:
 
 # ---- applying actions ----------------------------------------------------------------------
 
-def apply(s: Any, a: Action) -> None:
+def apply(s: State, a: Action) -> None:
     Phase = _phase()
     v = a.verb
     p = s.current
@@ -393,7 +449,7 @@ def apply(s: Any, a: Action) -> None:
         raise IllegalAction(f"{a}: not an action of rummy101")
 
 
-def _snapshot(s: Any) -> None:
+def _snapshot(s: State) -> None:
     if s.snap is None:
         p = s.current
         prev = (p - 1) % s.n
@@ -401,7 +457,7 @@ def _snapshot(s: Any) -> None:
                   s.taken_base, s.last_discard, tuple(s.discards[prev]))
 
 
-def _reset(s: Any) -> None:
+def _reset(s: State) -> None:
     if s.snap is None:
         raise IllegalAction("reset: nothing to undo this turn (reset undoes the turn's plays and a "
                             "taken discard)")
@@ -424,8 +480,13 @@ def _reset(s: Any) -> None:
     s.snap = None
 
 
-def _need_tiles(s: Any, p: int, codes: tuple[int, ...], what: str) -> None:
+def _need_tiles(s: State, p: int, codes: tuple[int, ...], what: str) -> None:
     rack = s.racks[p]
+    if len(codes) == 1:
+        if rack[codes[0]]:
+            return
+    elif len(set(codes)) == len(codes) and all(rack[c] for c in codes):
+        return
     need: dict[int, int] = {}
     for c in codes:
         need[c] = need.get(c, 0) + 1
@@ -435,7 +496,7 @@ def _need_tiles(s: Any, p: int, codes: tuple[int, ...], what: str) -> None:
                                 f"(rack: {' '.join(str(x) for x in s.rack(p))})")
 
 
-def _lay(s: Any, p: int, a: Action) -> None:
+def _lay(s: State, p: int, a: Action) -> None:
     kind = RUN if a.verb == "run" else SET if a.verb == "set" else PAIR
     codes = tuple(int(t) for t in a.tiles)
     opened = s.opened[p]
@@ -471,7 +532,7 @@ def _lay(s: Any, p: int, a: Action) -> None:
         s.staged_kind = OPEN_PAIRS if kind == PAIR else OPEN_MELDS
 
 
-def _target(s: Any, p: int, a: Action) -> TableMeld:
+def _target(s: State, p: int, a: Action) -> TableMeld:
     if not 0 <= a.meld < len(s.table):
         raise IllegalAction(f"{a}: there is no table meld {a.meld} (melds are numbered 0.."
                             f"{len(s.table) - 1})" if s.table else f"{a}: the table is empty")
@@ -482,7 +543,7 @@ def _target(s: Any, p: int, a: Action) -> TableMeld:
     return s.table[a.meld]
 
 
-def _add(s: Any, p: int, a: Action) -> None:
+def _add(s: State, p: int, a: Action) -> None:
     m = _target(s, p, a)
     code = int(a.tiles[0])
     if m.kind == PAIR:
@@ -507,7 +568,7 @@ def _add(s: Any, p: int, a: Action) -> None:
     s.table[a.meld] = m.with_added(code, pos)
 
 
-def _retrieve(s: Any, p: int, a: Action) -> None:
+def _retrieve(s: State, p: int, a: Action) -> None:
     if s.opened[p] == NOT_OPENED:
         raise IllegalAction(f"{a}: a joker may be retrieved only after your own opening (R101-9)")
     m = _target(s, p, a)
@@ -529,7 +590,7 @@ def _retrieve(s: Any, p: int, a: Action) -> None:
     s.table[a.meld] = m.with_released(code, idx)
 
 
-def _open(s: Any, p: int) -> None:
+def _open(s: State, p: int) -> None:
     if s.opened[p] != NOT_OPENED:
         raise IllegalAction(f"open: this player has already opened (with {_OPEN_NAMES[s.opened[p]]})")
     if s.staged_from < 0:
@@ -554,7 +615,7 @@ def _open(s: Any, p: int) -> None:
     s.staged_kind = NOT_OPENED
 
 
-def _discard(s: Any, p: int, a: Action) -> None:
+def _discard(s: State, p: int, a: Action) -> None:
     Phase = _phase()
     code = int(a.tiles[0])
     if s.staged_from >= 0:
@@ -583,7 +644,7 @@ def _discard(s: Any, p: int, a: Action) -> None:
         _start_turn(s, Phase.TAKE, "")
 
 
-def _raise_ladder(s: Any, p: int) -> None:
+def _raise_ladder(s: State, p: int) -> None:
     """R101-14 increasing mode: the next opening of the same kind must exceed this one."""
     mine = [m for m in s.table[s.turn_table_start:] if m.owner == p]
     if s.opened[p] == OPEN_PAIRS:
@@ -592,7 +653,7 @@ def _raise_ladder(s: Any, p: int) -> None:
         s.thr_melds = max(s.thr_melds, sum(m.value for m in mine if m.kind != PAIR) + 1)
 
 
-def _end_round(s: Any, winner: int, joker: bool) -> None:
+def _end_round(s: State, winner: int, joker: bool) -> None:
     Phase = _phase()
     pens = [penalty(s, q) for q in range(s.n)]
     one_turn = False
@@ -623,13 +684,20 @@ def _end_round(s: Any, winner: int, joker: bool) -> None:
 
 # ---- observation ------------------------------------------------------------------------------
 
-def observation(s: Any, seat: int) -> dict[str, Any]:
-    Phase = _phase()
+_TS = tuple(str(Tile(c)) for c in range(53))
+
+
+def observation(s: State, seat: int) -> dict[str, Any]:
     p = s.current
     rack = s.racks[seat]
     staged_from = s.staged_from
-    table = [dict(m.to_json(i), staged=staged_from >= 0 and i >= staged_from)
-             for i, m in enumerate(s.table)]
+    ts = _TS
+    table = []
+    for i, m in enumerate(s.table):
+        d = m.to_json(i)
+        d["staged"] = staged_from >= 0 and i >= staged_from
+        table.append(d)
+    over = s.phase is Phase.OVER
     obs: dict[str, Any] = {
         "rules": str(s.rules),
         "seat": seat,
@@ -639,11 +707,11 @@ def observation(s: Any, seat: int) -> dict[str, Any]:
         "current_player": p,
         "starter": s.starter,
         "turn": s.turn,
-        "rack": [str(Tile(c)) for c in range(53) for _ in range(rack[c])],
+        "rack": [ts[c] for c in range(53) for _ in range(rack[c])],
         "rack_sizes": list(s.sizes),
         "stock": len(s.stock),
-        "discards": [[str(Tile(c)) for c in d] for d in s.discards],
-        "last_discard": str(Tile(s.last_discard)) if s.last_discard >= 0 and s.phase is not Phase.OVER else None,
+        "discards": [[ts[c] for c in d] for d in s.discards],
+        "last_discard": ts[s.last_discard] if s.last_discard >= 0 and not over else None,
         "table": table,
         "opened": [_OPEN_NAMES[o] for o in s.opened],
         "thresholds": {"points": s.thr_melds, "pairs": s.thr_pairs, "mode": s.rules.threshold},
@@ -651,7 +719,7 @@ def observation(s: Any, seat: int) -> dict[str, Any]:
                    "available": (s.phase is Phase.TAKE and seat == p and s.button_left[seat] > 0
                                  and not s.button_used[seat])},
         "turn_state": {"took": s.took or None,
-                       "must_use": (str(Tile(s.taken)) if s.taken >= 0
+                       "must_use": (ts[s.taken] if s.taken >= 0
                                     and s.racks[p][s.taken] > s.taken_base else None),
                        "staged": staged_from >= 0},
         "standings": list(s.totals),

@@ -15,25 +15,16 @@ True
 
 from __future__ import annotations
 
-import enum
 from typing import Any
 
 from ..errors import IllegalAction, RulesError
 from ..rules import Rules
 from ..tiles import Tile
 from .actions import Action
+from .phase import Phase
 from .table import TableMeld
 
 __all__ = ["Phase", "State", "new_game"]
-
-
-class Phase(str, enum.Enum):
-    """Where the current turn stands: ``take`` (draw / take / button, R101-3), ``play`` (lay,
-    add, retrieve, open, reset, discard) or ``over`` (the match is finished)."""
-
-    TAKE = "take"
-    PLAY = "play"
-    OVER = "over"
 
 
 def _engine_for(rules: Rules) -> Any:
@@ -52,13 +43,41 @@ class State:
     """
 
     __slots__ = (
-        "rules", "seed", "match_rounds", "round", "n", "engine",
-        "phase", "current", "starter", "turn",
-        "racks", "sizes", "stock", "discards", "last_discard", "table",
-        "opened", "opened_turn", "thr_melds", "thr_pairs",
-        "button_left", "button_used", "button_issued",
-        "took", "taken", "taken_base", "staged_from", "staged_kind", "turn_table_start", "snap",
-        "scores", "totals", "results", "history", "_legal",
+        "_legal",
+        "button_issued",
+        "button_left",
+        "button_used",
+        "current",
+        "discards",
+        "engine",
+        "history",
+        "last_discard",
+        "match_rounds",
+        "n",
+        "opened",
+        "opened_turn",
+        "phase",
+        "racks",
+        "results",
+        "round",
+        "rules",
+        "scores",
+        "seed",
+        "sizes",
+        "snap",
+        "staged_from",
+        "staged_kind",
+        "starter",
+        "stock",
+        "table",
+        "taken",
+        "taken_base",
+        "thr_melds",
+        "thr_pairs",
+        "took",
+        "totals",
+        "turn",
+        "turn_table_start",
     )
 
     rules: Rules
@@ -66,6 +85,7 @@ class State:
     match_rounds: int
     round: int
     n: int
+    engine: Any
     phase: Phase
     current: int
     starter: int
@@ -115,7 +135,7 @@ class State:
             self._legal = self.engine.legal_actions(self)
         return list(self._legal)
 
-    def apply(self, action: "Action | str") -> None:
+    def apply(self, action: Action | str) -> None:
         """Apply one action (an :class:`Action` or its text). An illegal action raises
         :class:`~rummy101.errors.IllegalAction` naming the rule it breaks and leaves the state
         unchanged."""
@@ -139,7 +159,7 @@ class State:
         """Details of each finished round: how it ended, winner, finish kind, penalties, deltas."""
         return [dict(r) for r in self.results]
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """An independent copy (cheap: count vectors and lists are copied, table melds are
         immutable and shared)."""
         c = object.__new__(State)
@@ -201,7 +221,8 @@ class State:
         thresholds and joker-button availability. Hidden: other racks and the stock order."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
             raise IllegalAction(f"seat {seat!r} does not exist: seats are 0..{self.n - 1}")
-        return self.engine.observation(self, seat)
+        obs: dict[str, Any] = self.engine.observation(self, seat)
+        return obs
 
     def __repr__(self) -> str:
         return (f"<State {self.rules} seed={self.seed} round={self.round + 1}/{self.match_rounds} "
@@ -214,7 +235,7 @@ class State:
         return [Tile(c) for c in range(53) for _ in range(r[c])]
 
 
-def new_game(rules: "str | Rules", seed: int, *, match_rounds: int = 1) -> State:
+def new_game(rules: str | Rules, seed: int, *, match_rounds: int = 1) -> State:
     """Start a match: deal the first round (R101-2) as a pure function of (rules, seed).
 
     >>> s = new_game("rummy101(players=2)", 3, match_rounds=2)

@@ -21,9 +21,10 @@ from __future__ import annotations
 from ..errors import IllegalAction
 from ..tiles import JOKER_CODE, Tile
 
-__all__ = ["RUN", "SET", "PAIR", "KIND_NAMES", "TableMeld", "check_new_meld"]
+__all__ = ["KIND_NAMES", "PAIR", "RUN", "SET", "TableMeld", "check_new_meld"]
 
 RUN, SET, PAIR = 1, 2, 3
+_TS = tuple(str(Tile(c)) for c in range(53))
 KIND_NAMES = {RUN: "run", SET: "set", PAIR: "pair"}
 J = JOKER_CODE
 
@@ -34,8 +35,17 @@ class TableMeld:
     ((code, pos) single tiles that may be added: pos 0 start / 1 end of a run, -1 for a set) and
     ``releases`` ((code, joker index) tiles that release a joker, R101-9)."""
 
-    __slots__ = ("kind", "owner", "tiles", "value", "adds", "releases", "colour", "first",
-                 "jokers")
+    __slots__ = (
+        "adds",
+        "colour",
+        "first",
+        "jokers",
+        "kind",
+        "owner",
+        "releases",
+        "tiles",
+        "value",
+    )
 
     kind: int
     owner: int
@@ -48,28 +58,25 @@ class TableMeld:
     jokers: int
 
     @staticmethod
-    def build(kind: int, owner: int, tiles: tuple[int, ...]) -> "TableMeld":
-        """Build a meld from tiles in table order; raises ValueError when they are no such meld."""
-        m = object.__new__(TableMeld)
-        m.kind = kind
-        m.owner = owner
-        nj = tiles.count(J)
-        m.jokers = nj
-        if kind == RUN:
-            _init_run(m, tiles)
-        elif kind == SET:
-            _init_set(m, tiles)
-        else:
-            _init_pair(m, tiles)
+    def build(kind: int, owner: int, tiles: tuple[int, ...]) -> TableMeld:
+        """Build a meld from tiles in table order; raises ValueError when they are no such meld.
+        Melds are immutable, so equal ones are shared (memoised)."""
+        key = (kind, owner, tiles)
+        m = _MEMO.get(key)
+        if m is None:
+            m = _build(kind, owner, tiles)
+            if len(_MEMO) > 200_000:
+                _MEMO.clear()
+            _MEMO[key] = m
         return m
 
-    def with_added(self, code: int, pos: int) -> "TableMeld":
+    def with_added(self, code: int, pos: int) -> TableMeld:
         if self.kind == RUN:
             tiles = (code,) + self.tiles if pos == 0 else self.tiles + (code,)
             return TableMeld.build(RUN, self.owner, tiles)
         return TableMeld.build(SET, self.owner, self.tiles + (code,))
 
-    def with_released(self, code: int, index: int) -> "TableMeld":
+    def with_released(self, code: int, index: int) -> TableMeld:
         t = list(self.tiles)
         t[index] = code
         return TableMeld.build(self.kind, self.owner, tuple(t))
@@ -79,7 +86,7 @@ class TableMeld:
 
     def to_json(self, index: int) -> dict[str, object]:
         return {"id": index, "owner": self.owner, "kind": KIND_NAMES[self.kind],
-                "tiles": [str(Tile(c)) for c in self.tiles], "value": self.value}
+                "tiles": [_TS[c] for c in self.tiles], "value": self.value}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TableMeld):
@@ -91,6 +98,23 @@ class TableMeld:
 
     def __repr__(self) -> str:
         return f"TableMeld({KIND_NAMES[self.kind]}, owner={self.owner}, {self.text()!r})"
+
+
+_MEMO: dict[tuple[int, int, tuple[int, ...]], TableMeld] = {}
+
+
+def _build(kind: int, owner: int, tiles: tuple[int, ...]) -> TableMeld:
+    m = object.__new__(TableMeld)
+    m.kind = kind
+    m.owner = owner
+    m.jokers = tiles.count(J)
+    if kind == RUN:
+        _init_run(m, tiles)
+    elif kind == SET:
+        _init_set(m, tiles)
+    else:
+        _init_pair(m, tiles)
+    return m
 
 
 def _init_run(m: TableMeld, tiles: tuple[int, ...]) -> None:
