@@ -1,7 +1,79 @@
-// Registers the solver functions of cpp/src/solver.cpp (filled in by the solver work).
+// Registers the solver functions of cpp/src/solver.cpp and cpp/src/pairs.cpp.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-namespace py = pybind11;
+#include <string>
 
-void register_solver(py::module_& m) { (void)m; }
+#include "rummy101/solver.hpp"
+
+namespace py = pybind11;
+using namespace rummy101;
+
+namespace {
+
+py::tuple to_py(const SolveResult& r) {
+  py::list melds;
+  for (const auto& m : r.melds) melds.append(py::make_tuple(m.kind, py::cast(m.tiles), py::cast(m.stand)));
+  return py::make_tuple(r.value, melds);
+}
+
+}  // namespace
+
+void register_solver(py::module_& m) {
+  m.def(
+      "solve_melds",
+      [](const CoreRules& cr, const std::vector<int>& counts, bool keep, int must_use, bool require_run) {
+        Counts c = to_counts(counts);
+        SolveResult r;
+        {
+          py::gil_scoped_release release;
+          r = solve_melds(cr, c, keep, must_use, require_run);
+        }
+        return to_py(r);
+      },
+      py::arg("cr"), py::arg("counts"), py::arg("keep"), py::arg("must_use"), py::arg("require_run"),
+      "Maximum total value of disjoint runs/sets: (value, [(kind, tiles, stand_for), ...]); (-1, []) if none.");
+
+  m.def(
+      "solve_melds_batch",
+      [](const CoreRules& cr, py::array_t<uint8_t, py::array::c_style | py::array::forcecast> counts, bool keep,
+         int must_use, bool require_run) {
+        if (counts.ndim() != 2 || counts.shape(1) != NUM_CODES) {
+          std::string shape = "(";
+          for (py::ssize_t i = 0; i < counts.ndim(); ++i) {
+            if (i) shape += ", ";
+            shape += std::to_string(counts.shape(i));
+          }
+          shape += counts.ndim() == 1 ? ",)" : ")";
+          throw std::invalid_argument("counts must have shape (n, 53), got " + shape);
+        }
+        py::ssize_t n = counts.shape(0);
+        std::vector<Counts> racks(static_cast<size_t>(n));
+        auto buf = counts.unchecked<2>();
+        for (py::ssize_t i = 0; i < n; ++i)
+          for (int j = 0; j < NUM_CODES; ++j) racks[size_t(i)][j] = buf(i, j);
+        std::vector<SolveResult> out(static_cast<size_t>(n));
+        {
+          py::gil_scoped_release release;
+          for (py::ssize_t i = 0; i < n; ++i) out[size_t(i)] = solve_melds(cr, racks[size_t(i)], keep, must_use, require_run);
+        }
+        py::list res;
+        for (const auto& r : out) res.append(to_py(r));
+        return res;
+      },
+      py::arg("cr"), py::arg("counts"), py::arg("keep"), py::arg("must_use"), py::arg("require_run"),
+      "solve_melds on every row of a (n, 53) uint8 array, with the GIL released while solving.");
+
+  m.def(
+      "max_pairs",
+      [](const std::vector<int>& counts, bool keep, int must_use) {
+        Counts c = to_counts(counts);
+        PairsResult r = max_pairs(c, keep, must_use);
+        py::list pairs;
+        for (auto [a, b] : r.pairs) pairs.append(py::make_tuple(a, b));
+        return py::make_tuple(r.n_pairs, pairs);
+      },
+      py::arg("counts"), py::arg("keep"), py::arg("must_use"),
+      "Most pairs (R101-5, R101-8): (n_pairs, [(code, code_or_joker), ...]); (-1, []) if none.");
+}

@@ -1,0 +1,49 @@
+// rummy101 — exact meld and pair solvers (binding-free; registered in cpp/bindings/bind_solver.cpp).
+//
+// solve_melds: the maximum total value of disjoint runs/sets from a count vector under CoreRules
+// (R101-5/R101-6/R101-7, RO-6/RO-7/RO-8, CR-2/CR-3), with the constraints "keep a tile"
+// (R101-12, RO-13), "must use this tile" (R101-4) and "at least one run" (RO-8).
+// max_pairs: the most pairs (R101-5, R101-8).
+// python/rummy101/_pure/solver.py is a line-for-line twin: same decision order, same tie-break,
+// so both backends return the same melds in the same order.
+#pragma once
+
+#include <vector>
+
+#include "rummy101/encoding.hpp"
+
+namespace rummy101 {
+
+constexpr int SOLVER_MAX_COPIES = 2;  // real tiles per code accepted by the solvers
+constexpr int SOLVER_MAX_JOKERS = 6;  // 2 in the set + one joker-button joker per player (R101-10)
+
+struct MeldOut {
+  int kind;                 // KIND_RUN or KIND_SET
+  std::vector<int> tiles;   // codes in table order, joker (52) where it stands
+  std::vector<int> stand;   // what each position stands for
+  bool operator<(const MeldOut& o) const {
+    if (kind != o.kind) return kind < o.kind;
+    if (stand != o.stand) return stand < o.stand;
+    return tiles < o.tiles;
+  }
+};
+
+struct SolveResult {
+  int value = -1;                 // -1: no selection meets the constraints
+  std::vector<MeldOut> melds;     // canonical order (kind, stand, tiles)
+};
+
+struct PairsResult {
+  int n_pairs = -1;
+  std::vector<std::pair<int, int>> pairs;  // (code, code) or (code, JOKER), sorted
+};
+
+// Throws std::invalid_argument on input outside the solver's limits (same messages as Python).
+void check_solver_input(const CoreRules& cr, const Counts& counts, int must_use);
+
+SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, int must_use,
+                        bool require_run);
+
+PairsResult max_pairs(const Counts& counts, bool keep, int must_use);
+
+}  // namespace rummy101

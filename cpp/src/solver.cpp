@@ -1,0 +1,539 @@
+// Exact meld solver: memoized search over the numbers 1..13 (14 = high ace, RO-6).
+//
+// State at number n: for each colour the sorted multiset of run *statuses* of the runs in
+// progress (length capped at 3, real tiles capped at rcap, jokers when a joker ratio applies,
+// RO-7), the aces reserved for the high end, the unused jokers and two flags (a tile left on
+// the rack, a run closed). Each run in progress is extended with a real tile, extended with a
+// joker, or closed; new runs start; the rest of the tiles of that number go to sets or stay on
+// the rack; jokers may join the sets (feasibility is a precomputed table). Values are added per
+// position, so memoized values are exact. The arrangement is rebuilt by walking the same
+// enumeration and taking the first transition that attains the optimum.
+// python/rummy101/_pure/solver.py is the line-for-line twin (same order, same tie-break).
+#include "rummy101/solver.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+namespace rummy101 {
+namespace {
+
+constexpr int NEG = -(1 << 30);
+constexpr int SJ = SOLVER_MAX_JOKERS + 1;
+constexpr int SET_TABLE = 81 * SJ;
+
+inline int sidx(const int* s, int j) { return (((s[0] * 3 + s[1]) * 3 + s[2]) * 3 + s[3]) * SJ + j; }
+
+struct SetTable {
+  std::array<bool, SET_TABLE> feas{};
+  std::vector<std::pair<int, int>> groups;  // (colour mask, jokers) in decomposition order
+};
+
+// Sets: 3-4 tiles, distinct colours, >= 1 real tile, real >= ratio * jokers (RO-7).
+SetTable build_set_table(int ratio) {
+  SetTable t;
+  for (int jg = 0; jg < 4; ++jg)
+    for (int pc = 4; pc >= 1; --pc)
+      for (int mask = 1; mask < 16; ++mask) {
+        if (__builtin_popcount(mask) != pc) continue;
+        int size = pc + jg;
+        if (size < 3 || size > 4) continue;
+        if (pc < ratio * jg) continue;
+        t.groups.emplace_back(mask, jg);
+      }
+  t.feas[0] = true;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b)
+        for (int c = 0; c < 3; ++c)
+          for (int d = 0; d < 3; ++d)
+            for (int j = 0; j < SJ; ++j) {
+              int s[4] = {a, b, c, d};
+              if (!t.feas[sidx(s, j)]) continue;
+              for (auto [mask, jg] : t.groups) {
+                int s2[4] = {a + (mask & 1), b + ((mask >> 1) & 1), c + ((mask >> 2) & 1), d + ((mask >> 3) & 1)};
+                int j2 = j + jg;
+                if (std::max({s2[0], s2[1], s2[2], s2[3]}) > 2 || j2 >= SJ) continue;
+                int k = sidx(s2, j2);
+                if (!t.feas[k]) { t.feas[k] = true; changed = true; }
+              }
+            }
+  }
+  return t;
+}
+
+const SetTable& set_table(int ratio) {
+  static std::mutex mu;
+  static std::array<SetTable*, 5> cache{};
+  int r = std::min(ratio, 4);  // for sets of <= 4 tiles every ratio >= 4 is the same
+  std::lock_guard<std::mutex> lock(mu);
+  if (!cache[r]) cache[r] = new SetTable(build_set_table(r));
+  return *cache[r];
+}
+
+// ---- memo: open addressing, reset per rack by a generation stamp ----------------------------
+struct Key {
+  uint64_t runs[4];
+  uint32_t misc;
+  bool operator==(const Key& o) const {
+    return misc == o.misc && runs[0] == o.runs[0] && runs[1] == o.runs[1] && runs[2] == o.runs[2] &&
+           runs[3] == o.runs[3];
+  }
+};
+
+inline uint64_t mix(uint64_t x) {
+  x ^= x >> 31; x *= 0x7fb5d329728ea185ULL; x ^= x >> 27; x *= 0x81dadef4bc2dd44dULL; x ^= x >> 33;
+  return x;
+}
+
+struct Memo {
+  struct Slot { Key key; int value; uint32_t gen; };
+  std::vector<Slot> slots;
+  uint32_t gen = 0;
+  size_t used = 0;
+  Memo() : slots(1 << 12) { for (auto& s : slots) s.gen = 0; }
+  void reset() {
+    ++gen; used = 0;
+    if (gen == 0) { for (auto& s : slots) s.gen = 0; gen = 1; }
+  }
+  static uint64_t hash(const Key& k) {
+    uint64_t h = mix(k.runs[0] ^ 0x9e3779b97f4a7c15ULL);
+    h = mix(h ^ k.runs[1]); h = mix(h ^ k.runs[2]); h = mix(h ^ k.runs[3]);
+    return mix(h ^ k.misc);
+  }
+  const int* find(const Key& k) const {
+    size_t m = slots.size() - 1;
+    for (size_t i = hash(k) & m;; i = (i + 1) & m) {
+      const Slot& s = slots[i];
+      if (s.gen != gen) return nullptr;
+      if (s.key == k) return &s.value;
+    }
+  }
+  void put(const Key& k, int v) {
+    if ((used + 1) * 2 > slots.size()) grow();
+    size_t m = slots.size() - 1;
+    for (size_t i = hash(k) & m;; i = (i + 1) & m) {
+      Slot& s = slots[i];
+      if (s.gen != gen) { s.key = k; s.value = v; s.gen = gen; ++used; return; }
+      if (s.key == k) { s.value = v; return; }
+    }
+  }
+  void grow() {
+    std::vector<Slot> old;
+    old.swap(slots);
+    slots.assign(old.size() * 2, Slot{});
+    for (auto& s : slots) s.gen = 0;
+    uint32_t g = gen;
+    used = 0;
+    for (auto& s : old)
+      if (s.gen == g) put(s.key, s.value);
+  }
+};
+
+// Run statuses of one colour: sorted ascending, packed as bytes (status + 1), low byte first.
+struct RunList {
+  uint8_t st[8];
+  int len;
+};
+
+inline uint64_t pack(const uint8_t* st, int len) {
+  uint8_t tmp[16];
+  if (len > 8) len = 8;  // callers never pass more (<= 2 real + 6 jokers per colour)
+  std::memcpy(tmp, st, size_t(len));
+  std::sort(tmp, tmp + len);
+  uint64_t k = 0;
+  for (int i = 0; i < len; ++i) k |= uint64_t(tmp[i] + 1) << (8 * i);
+  return k;
+}
+
+inline RunList unpack(uint64_t k) {
+  RunList r{};
+  r.len = 0;
+  while (k) { r.st[r.len++] = uint8_t((k & 0xff) - 1); k >>= 8; }
+  return r;
+}
+
+struct Decision {
+  int acts[4][8];
+  int nacts[4];
+  int a_new[4], b_new[4], s[4];
+  int sv[4];
+  int js;
+  uint64_t next_runs[4];
+  int next_jr;
+  bool next_left, next_ran;
+  int gain;
+};
+
+struct Frame {
+  int n;
+  RunList lst[4];
+  int avail[4];
+  uint8_t ext[4][8];
+  int acts[4][8];
+  int a_new[4], b_new[4], s[4];
+  uint64_t new_runs[4];
+  int sv[4];
+  int best;
+  // rebuild mode
+  bool rebuild, found;
+  int want;
+  Decision dec;
+};
+
+struct Solver {
+  const CoreRules& cr;
+  const Counts& cnt;
+  int J;
+  bool keep;
+  int must_use;
+  bool require_run;
+  int ratio, jcap, rcap, last, jmul;
+  int jrun[15], jset[14];
+  int mu_c, mu_n;
+  const SetTable& tab;
+  Memo& memo;
+  int res[4];
+  uint32_t res_bits;
+  Frame frames[16];
+
+  Solver(const CoreRules& cr_, const Counts& cnt_, bool keep_, int must_use_, bool require_run_, Memo& memo_)
+      : cr(cr_), cnt(cnt_), J(cnt_[JOKER]), keep(keep_), must_use(must_use_), require_run(require_run_),
+        ratio(cr_.joker_ratio), tab(set_table(cr_.joker_ratio)), memo(memo_) {
+    if (ratio > 0) { jcap = J; rcap = std::max(1, ratio * J); } else { jcap = 0; rcap = 1; }
+    last = cr.high_ace ? 14 : 13;
+    jmul = 3 * (rcap + 1);
+    for (int n = 0; n < 15; ++n) jrun[n] = cr.joker_value == -1 ? cr.run_value[n] : cr.joker_value;
+    for (int n = 0; n < 14; ++n) jset[n] = cr.joker_value == -1 ? cr.set_value[n] : cr.joker_value;
+    if (must_use >= 0 && must_use < JOKER) { mu_c = must_use / 13; mu_n = must_use % 13 + 1; }
+    else { mu_c = -1; mu_n = -1; }
+  }
+
+  int st_real(int st) const { return (st / 3) % (rcap + 1); }
+  int st_jok(int st) const { return st / jmul; }
+  bool closable(int st) const {
+    int real = st_real(st);
+    return st % 3 == 2 && real >= 1 && real >= ratio * st_jok(st);
+  }
+  int ext_real(int st) const {
+    int ln = std::min(st % 3 + 1, 2);
+    int real = std::min(st_real(st) + 1, rcap);
+    return ln + 3 * real + jmul * st_jok(st);
+  }
+  int ext_joker(int st) const {
+    int ln = std::min(st % 3 + 1, 2);
+    int jk = st_jok(st) + (ratio > 0 ? 1 : 0);
+    return ln + 3 * st_real(st) + jmul * jk;
+  }
+  int new_joker() const { return ratio > 0 ? jmul : 0; }
+
+  int avail(int n, int c) const {
+    if (n == 14) return res[c];
+    int a = cnt[c * 13 + n - 1];
+    if (n == 1) a -= res[c];
+    return a;
+  }
+
+  int terminal(const uint64_t* runs, int jr, bool left, bool ran) const {
+    for (int c = 0; c < 4; ++c) {
+      RunList l = unpack(runs[c]);
+      for (int i = 0; i < l.len; ++i) {
+        if (!closable(l.st[i])) return NEG;
+        ran = true;
+      }
+    }
+    if (keep && !left && jr == 0) return NEG;
+    if (require_run && !ran) return NEG;
+    if (must_use == JOKER && jr == J) return NEG;
+    return 0;
+  }
+
+  int best(int n, const uint64_t* runs, int jr, bool left, bool ran) {
+    if (n > last) return terminal(runs, jr, left, ran);
+    Key key{{runs[0], runs[1], runs[2], runs[3]},
+            uint32_t(n) | uint32_t(jr) << 4 | uint32_t(left) << 8 | uint32_t(ran) << 9 | res_bits << 10};
+    if (const int* v = memo.find(key)) return *v;
+    Frame& F = frames[n];
+    F.rebuild = false;
+    int v = enumerate(F, n, runs, jr, left, ran);
+    memo.put(key, v);
+    return v;
+  }
+
+  int enumerate(Frame& F, int n, const uint64_t* runs, int jr, bool left, bool ran) {
+    F.n = n;
+    F.best = NEG;
+    F.found = false;
+    for (int c = 0; c < 4; ++c) { F.lst[c] = unpack(runs[c]); F.avail[c] = avail(n, c); }
+    colour(F, 0, jr, 0, left, ran);
+    return F.best;
+  }
+
+  void colour(Frame& F, int c, int jr, int gain, bool left, bool ran) {
+    if (F.found) return;
+    if (c == 4) { sets(F, jr, gain, left, ran); return; }
+    run_i(F, c, 0, 0, jr, gain, left, ran);
+  }
+
+  void run_i(Frame& F, int c, int i, int used_r, int jr, int gain, bool left, bool ran) {
+    if (F.found) return;
+    const RunList& lst = F.lst[c];
+    if (i == lst.len) { after_runs(F, c, used_r, jr, gain, left, ran); return; }
+    int st = lst.st[i];
+    int lo = (i > 0 && lst.st[i - 1] == st) ? F.acts[c][i - 1] : 0;
+    int n = F.n;
+    int t = F.avail[c];
+    for (int a = lo; a < 3; ++a) {
+      if (a == 0) {
+        if (used_r < t) {
+          F.acts[c][i] = 0;
+          F.ext[c][i] = uint8_t(ext_real(st));
+          run_i(F, c, i + 1, used_r + 1, jr, gain + cr.run_value[n], left, ran);
+        }
+      } else if (a == 1) {
+        if (jr > 0) {
+          F.acts[c][i] = 1;
+          F.ext[c][i] = uint8_t(ext_joker(st));
+          run_i(F, c, i + 1, used_r, jr - 1, gain + jrun[n], left, ran);
+        }
+      } else {
+        if (closable(st)) {
+          F.acts[c][i] = 2;
+          F.ext[c][i] = 0xff;  // closed
+          run_i(F, c, i + 1, used_r, jr, gain, left, true);
+        }
+      }
+    }
+  }
+
+  void after_runs(Frame& F, int c, int used_r, int jr, int gain, bool left, bool ran) {
+    int n = F.n;
+    int t = F.avail[c];
+    const RunList& lst = F.lst[c];
+    uint8_t base[16];
+    int nb = 0;
+    for (int i = 0; i < lst.len; ++i)
+      if (F.ext[c][i] != 0xff) base[nb++] = F.ext[c][i];
+    if (n == 14) {
+      if (used_r != t) return;
+      F.new_runs[c] = pack(base, nb);
+      F.sv[c] = 0;
+      F.a_new[c] = 0; F.b_new[c] = 0; F.s[c] = 0;
+      colour(F, c + 1, jr, gain, left, ran);
+      return;
+    }
+    bool can_start = n <= last - 2 && n <= 13;
+    int max_a = can_start ? t - used_r : 0;
+    for (int a_new = 0; a_new <= max_a; ++a_new) {
+      int max_b = can_start ? jr : 0;
+      for (int b_new = 0; b_new <= max_b; ++b_new) {
+        if (F.found) return;
+        int rest = t - used_r - a_new;
+        int k = nb;
+        if (k + a_new + b_new > 8) continue;  // more runs of one colour than the limits allow
+        uint8_t tmp[16];
+        std::memcpy(tmp, base, nb);
+        for (int x = 0; x < a_new; ++x) tmp[k++] = 3;
+        for (int x = 0; x < b_new; ++x) tmp[k++] = uint8_t(new_joker());
+        uint64_t packed = pack(tmp, k);
+        int g = gain + a_new * cr.run_value[n] + b_new * jrun[n];
+        int smax = std::min(rest, 2);
+        for (int s = 0; s <= smax; ++s) {
+          int lf = rest - s;
+          if (c == mu_c && n == mu_n) {
+            int used = t - lf + (n == 1 ? res[c] : 0);
+            if (used < 1) continue;
+          }
+          F.new_runs[c] = packed;
+          F.sv[c] = s;
+          F.a_new[c] = a_new; F.b_new[c] = b_new; F.s[c] = s;
+          colour(F, c + 1, jr - b_new, g, left || (lf > 0 && keep), ran);
+          if (F.found) return;
+        }
+      }
+    }
+  }
+
+  void sets(Frame& F, int jr, int gain, bool left, bool ran) {
+    int n = F.n;
+    int tot = F.sv[0] + F.sv[1] + F.sv[2] + F.sv[3];
+    int max_js = (n <= 13 && tot > 0) ? jr : 0;
+    for (int js = 0; js <= max_js; ++js) {
+      if (!tab.feas[sidx(F.sv, js)]) continue;
+      int g = n <= 13 ? gain + tot * cr.set_value[n] + js * jset[n] : gain;
+      bool ran2 = ran && require_run;
+      int sub = best(n + 1, F.new_runs, jr - js, left, ran2);
+      if (sub <= NEG) continue;
+      if (!F.rebuild) {
+        if (g + sub > F.best) F.best = g + sub;
+      } else if (g + sub == F.want) {
+        Decision& d = F.dec;
+        for (int c = 0; c < 4; ++c) {
+          d.nacts[c] = F.lst[c].len;
+          for (int i = 0; i < F.lst[c].len; ++i) d.acts[c][i] = F.acts[c][i];
+          d.a_new[c] = F.a_new[c]; d.b_new[c] = F.b_new[c]; d.s[c] = F.s[c];
+          d.sv[c] = F.sv[c];
+          d.next_runs[c] = F.new_runs[c];
+        }
+        d.js = js;
+        d.next_jr = jr - js;
+        d.next_left = left;
+        d.next_ran = ran2;
+        d.gain = g;
+        F.found = true;
+        return;
+      }
+    }
+  }
+
+  // ---- roots -------------------------------------------------------------------------------
+  struct Run { int st, start, seq; std::vector<int> tiles, stand; };
+
+  SolveResult solve() {
+    int lim[4] = {0, 0, 0, 0};
+    if (cr.high_ace)
+      for (int c = 0; c < 4; ++c)
+        lim[c] = std::min({cnt[c * 13], cnt[c * 13 + 12] + J, cnt[c * 13 + 11] + J});
+    int bestv = NEG;
+    int best_res[4] = {-1, -1, -1, -1};
+    const uint64_t empty[4] = {0, 0, 0, 0};
+    for (int r0 = 0; r0 <= lim[0]; ++r0)
+      for (int r1 = 0; r1 <= lim[1]; ++r1)
+        for (int r2 = 0; r2 <= lim[2]; ++r2)
+          for (int r3 = 0; r3 <= lim[3]; ++r3) {
+            set_res(r0, r1, r2, r3);
+            int v = best(1, empty, J, false, false);
+            if (v > bestv) { bestv = v; best_res[0] = r0; best_res[1] = r1; best_res[2] = r2; best_res[3] = r3; }
+          }
+    SolveResult out;
+    if (bestv <= NEG) return out;
+    set_res(best_res[0], best_res[1], best_res[2], best_res[3]);
+    out.value = bestv;
+    rebuild(bestv, out.melds);
+    return out;
+  }
+
+  void set_res(int r0, int r1, int r2, int r3) {
+    res[0] = r0; res[1] = r1; res[2] = r2; res[3] = r3;
+    res_bits = uint32_t(r0) | uint32_t(r1) << 2 | uint32_t(r2) << 4 | uint32_t(r3) << 6;
+  }
+
+  void rebuild(int total, std::vector<MeldOut>& melds) {
+    uint64_t runs[4] = {0, 0, 0, 0};
+    std::vector<Run> conc[4];
+    int seq = 0;
+    int jr = J;
+    bool left = false, ran = false;
+    int want = total;
+    for (int n = 1; n <= last; ++n) {
+      Frame& F = frames[n];
+      F.rebuild = true;
+      F.want = want;
+      F.n = n;
+      F.found = false;
+      for (int c = 0; c < 4; ++c) { F.lst[c] = unpack(runs[c]); F.avail[c] = avail(n, c); }
+      colour(F, 0, jr, 0, left, ran);
+      F.rebuild = false;
+      if (!F.found) throw std::logic_error("solve_melds: rebuild lost the optimum");
+      const Decision d = F.dec;
+      int num = n <= 13 ? n : 1;
+      for (int c = 0; c < 4; ++c) {
+        std::vector<Run> keep_list;
+        for (int i = 0; i < d.nacts[c]; ++i) {
+          Run& run = conc[c][i];
+          int a = d.acts[c][i];
+          if (a == 2) { melds.push_back(MeldOut{KIND_RUN, run.tiles, run.stand}); continue; }
+          int code = c * 13 + num - 1;
+          run.tiles.push_back(a == 0 ? code : JOKER);
+          run.stand.push_back(code);
+          run.st = a == 0 ? ext_real(run.st) : ext_joker(run.st);
+          keep_list.push_back(run);
+        }
+        int code = c * 13 + num - 1;
+        for (int x = 0; x < d.a_new[c]; ++x) keep_list.push_back(Run{3, n, seq++, {code}, {code}});
+        for (int x = 0; x < d.b_new[c]; ++x) keep_list.push_back(Run{new_joker(), n, seq++, {JOKER}, {code}});
+        std::stable_sort(keep_list.begin(), keep_list.end(), [](const Run& a, const Run& b) {
+          if (a.st != b.st) return a.st < b.st;
+          if (a.start != b.start) return a.start < b.start;
+          return a.seq < b.seq;
+        });
+        conc[c] = std::move(keep_list);
+      }
+      if (n <= 13) split_sets(n, d.sv, d.js, melds);
+      for (int c = 0; c < 4; ++c) runs[c] = d.next_runs[c];
+      jr = d.next_jr;
+      left = d.next_left;
+      ran = d.next_ran;
+      want -= d.gain;
+    }
+    for (int c = 0; c < 4; ++c)
+      for (auto& run : conc[c]) melds.push_back(MeldOut{KIND_RUN, run.tiles, run.stand});
+    std::sort(melds.begin(), melds.end());
+  }
+
+  void split_sets(int n, const int* sv, int js, std::vector<MeldOut>& out) const {
+    int s[4] = {sv[0], sv[1], sv[2], sv[3]};
+    int j = js;
+    while (s[0] + s[1] + s[2] + s[3] > 0 || j > 0) {
+      bool done = false;
+      for (auto [mask, jg] : tab.groups) {
+        int s2[4];
+        bool neg = false;
+        for (int c = 0; c < 4; ++c) { s2[c] = s[c] - ((mask >> c) & 1); if (s2[c] < 0) neg = true; }
+        if (neg || jg > j) continue;
+        if (!tab.feas[sidx(s2, j - jg)]) continue;
+        MeldOut m{KIND_SET, {}, {}};
+        int left_j = jg;
+        for (int c = 0; c < 4; ++c) {
+          int code = c * 13 + n - 1;
+          if ((mask >> c) & 1) { m.tiles.push_back(code); m.stand.push_back(code); }
+          else if (left_j > 0) { m.tiles.push_back(JOKER); m.stand.push_back(code); --left_j; }
+        }
+        out.push_back(std::move(m));
+        for (int c = 0; c < 4; ++c) s[c] = s2[c];
+        j -= jg;
+        done = true;
+        break;
+      }
+      if (!done) throw std::logic_error("solve_melds: set split failed");
+    }
+  }
+};
+
+}  // namespace
+
+void check_solver_input(const CoreRules& cr, const Counts& cnt, int must_use) {
+  for (int code = 0; code < JOKER; ++code)
+    if (cnt[code] > SOLVER_MAX_COPIES)
+      throw std::invalid_argument("the solver takes at most " + std::to_string(SOLVER_MAX_COPIES) +
+                                  " copies of a tile; code " + std::to_string(code) + " has " +
+                                  std::to_string(cnt[code]));
+  if (cnt[JOKER] > SOLVER_MAX_JOKERS)
+    throw std::invalid_argument("the solver takes at most " + std::to_string(SOLVER_MAX_JOKERS) +
+                                " jokers; got " + std::to_string(cnt[JOKER]));
+  if (must_use < -1 || must_use >= NUM_CODES)
+    throw std::invalid_argument("must_use must be -1 or a code 0..52, got " + std::to_string(must_use));
+  if (cr.joker_ratio > 0) {
+    long rcap = std::max<long>(1, long(cr.joker_ratio) * cnt[JOKER]);
+    long top = 2 + 3 * rcap + 3 * (rcap + 1) * cnt[JOKER];
+    if (top > 254)
+      throw std::invalid_argument("joker_ratio " + std::to_string(cr.joker_ratio) + " with " +
+                                  std::to_string(cnt[JOKER]) + " jokers is beyond the solver's limits");
+  }
+}
+
+SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run) {
+  check_solver_input(cr, counts, must_use);
+  if (must_use >= 0 && counts[must_use] == 0) return SolveResult{};
+  thread_local Memo memo;
+  memo.reset();
+  Solver s(cr, counts, keep, must_use, require_run, memo);
+  return s.solve();
+}
+
+}  // namespace rummy101
