@@ -1,3 +1,239 @@
-"""Public solvers (filled in by the solver work)."""
+"""Exact solvers: the best opening / first lay-down of a rack and the smallest penalty.
 
-__all__: list[str] = []
+* :func:`solve_opening` — Rummy 101: runs/sets worth at least the threshold (R101-7, 101 in fixed
+  mode) or at least five pairs (R101-8), a melds opening preferred when both are legal; Remi: the
+  first lay-down, >= 45 lay-down points holding a run (RO-8) with the Joly ratio (RO-7); classic:
+  the best melds of a hand (CR-3, CR-4). A tile always stays on the rack to discard in rummy101
+  and remi (R101-7, R101-12, RO-13). A discard just taken must be used (``must_use``, R101-4).
+* :func:`solve_penalty` — the arrangement that leaves the least penalty on the rack (R101-13 with
+  a joker at 101, RO-12 end values, CR-2), with or without keeping a tile to discard.
+
+Answers are optimal (no legal selection scores more) and identical on both backends.
+
+>>> o = solve_opening("rummy101", "R10 R11 R12 Y12 B12 K12 K13 K11 K10 B3 B4 B5 B6 * R1")
+>>> o.kind, o.value, [str(m) for m in o.melds], [str(t) for t in o.rest]
+('melds', 133, ['R10 R11 R12', 'B3 B4 B5 B6', 'K10 K11 K12 K13', '* Y12 B12'], ['R1'])
+>>> solve_opening("remi", "R12 R13 R1 Y5 B5 K5 Y7").to_json()
+{'rules': 'remi', 'rack': 'R12 R13 R1 Y5 B5 K5 Y7', 'kind': 'melds', 'value': 45, 'melds': [{'kind': 'run', 'tiles': ['R12', 'R13', 'R1'], 'value': 30, 'jokers': {}}, {'kind': 'set', 'tiles': ['Y5', 'B5', 'K5'], 'value': 15, 'jokers': {}}], 'rest': ['Y7']}
+>>> solve_penalty("rummy101", "R5 R6 R7 *").penalty    # R6 R7 * laid, R5 kept to discard
+5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from . import _backend
+from .errors import RackError, RulesError
+from .melds import Meld
+from .rules import Rules
+from .tiles import JOKER_CODE, Card, Tile, counts_of, format_tiles
+
+__all__ = ["Opening", "Penalty", "solve_opening", "solve_openings", "solve_penalty"]
+
+OpeningKind = Literal["melds", "pairs"] | None
+Piece = Tile | Card
+RackLike = str | Iterable[Any]
+_KINDS = {1: "run", 2: "set", 3: "pair"}
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The best opening / first lay-down of a rack (CONTRACT.md, Solver results).
+
+    ``kind`` is ``"melds"``, ``"pairs"`` or ``None`` (no legal opening: ``melds``/``value`` then
+    show the best runs/sets selection). ``value`` is the meld value under the variant's opening
+    values, or the number of pairs for a pairs opening. ``rest`` is what stays on the rack.
+    """
+
+    rules: Rules
+    rack: tuple[Piece, ...]
+    kind: OpeningKind
+    value: int
+    melds: tuple[Meld, ...]
+    rest: tuple[Piece, ...]
+    threshold: int
+    pairs_threshold: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The CONTRACT.md object: rules, rack, kind, value, melds, rest."""
+        return {"rules": str(self.rules), "rack": format_tiles(self.rack), "kind": self.kind,
+                "value": self.value, "melds": [m.to_json() for m in self.melds],
+                "rest": [str(t) for t in self.rest]}
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """The least penalty a rack can be left with: ``penalty`` = value of ``rest`` (R101-13 with a
+    joker at 101, RO-12, CR-2) after laying ``melds``; ``keep``: a tile stays to discard."""
+
+    rules: Rules
+    rack: tuple[Piece, ...]
+    keep: bool
+    penalty: int
+    melds: tuple[Meld, ...]
+    rest: tuple[Piece, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": str(self.rules), "rack": format_tiles(self.rack), "keep": self.keep,
+                "penalty": self.penalty, "melds": [m.to_json() for m in self.melds],
+                "rest": [str(t) for t in self.rest]}
+
+
+# ---- validation (once, at the door) ---------------------------------------------------------
+def _rules(rules: Rules | str) -> Rules:
+    return Rules.parse(rules)
+
+
+def _rack(rules: Rules, rack: RackLike) -> list[Piece]:
+    pieces = rules.parse_rack(rack)
+    if not pieces:
+        raise RackError(f"the rack {rack!r} is empty: give at least one "
+                        f"{'card' if rules.family == 'cards' else 'tile'}")
+    return pieces
+
+
+def _int_arg(name: str, value: Any, default: int) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise RulesError(f"{name} must be a whole number >= 0 (or None for the rules' own), "
+                         f"got {value!r}")
+    return int(value)
+
+
+def _must_use(rules: Rules, rack: Sequence[Piece], must_use: Any) -> int:
+    if must_use is None:
+        return -1
+    piece = rules.parse_rack([must_use] if not isinstance(must_use, str) else must_use)
+    if len(piece) != 1:
+        raise RackError(f"must_use must be one {'card' if rules.family == 'cards' else 'tile'}, "
+                        f"got {must_use!r}")
+    code = int(piece[0])
+    if code not in (int(t) for t in rack):
+        raise RackError(f"must_use {piece[0]} is not on the rack {format_tiles(rack)}: the tile "
+                        "taken from the discard pile must be part of the rack (R101-4)")
+    return code
+
+
+# ---- building answers -----------------------------------------------------------------------
+def _melds(rules: Rules, core_melds: Sequence[tuple[int, Sequence[int], Sequence[int]]]) -> tuple[Meld, ...]:
+    return tuple(Meld.from_core(rules, kind, tiles, stand) for kind, tiles, stand in core_melds)
+
+
+def _rest(rules: Rules, rack: Sequence[Piece], used: Iterable[int]) -> tuple[Piece, ...]:
+    counts = counts_of(int(t) for t in rack)
+    for code in used:
+        counts[code] -= 1
+    piece = rules.piece
+    return tuple(piece(c) for c in range(len(counts)) for _ in range(counts[c]))
+
+
+def _opening_from(rules: Rules, rack: list[Piece], threshold: int, pairs_threshold: int,
+                  mu: int, melds_result: tuple[int, list[Any]]) -> Opening:
+    core = _backend.core()
+    value, core_melds = melds_result
+    if value >= threshold and core_melds:
+        melds = _melds(rules, core_melds)
+        used = [c for m in core_melds for c in m[1]]
+        return Opening(rules, tuple(rack), "melds", value, melds, _rest(rules, rack, used),
+                       threshold, pairs_threshold)
+    counts = counts_of(int(t) for t in rack)
+    if rules.pairs_allowed:
+        n_pairs, pairs = core.max_pairs(counts, rules.keep_discard, mu)
+        if n_pairs >= pairs_threshold and n_pairs > 0:
+            melds = tuple(Meld.from_core(rules, "pair", [a, b], [a, a]) for a, b in pairs)
+            used = [c for p in pairs for c in p]
+            return Opening(rules, tuple(rack), "pairs", n_pairs, melds, _rest(rules, rack, used),
+                           threshold, pairs_threshold)
+    if value < 0:  # the constraints (must_use, a run) cannot be met: show the best selection
+        cr = _backend.core_rules(rules, "open")
+        value, core_melds = core.solve_melds(cr, counts, rules.keep_discard, -1, False)
+        value = max(value, 0)
+    melds = _melds(rules, core_melds)
+    used = [c for m in core_melds for c in m[1]]
+    return Opening(rules, tuple(rack), None, value, melds, _rest(rules, rack, used),
+                   threshold, pairs_threshold)
+
+
+def _params(rules: Rules, threshold: Any, pairs_threshold: Any) -> tuple[int, int]:
+    t = _int_arg("threshold", threshold, rules.opening_points)
+    if pairs_threshold is not None and not rules.pairs_allowed:
+        raise RulesError(f"pairs_threshold {pairs_threshold!r}: {rules.variant} has no pairs "
+                         "opening (only rummy101, R101-8)")
+    p = _int_arg("pairs_threshold", pairs_threshold, rules.pairs_opening)
+    return t, p
+
+
+def solve_opening(rules: Rules | str, rack: RackLike, *, threshold: int | None = None,
+                  pairs_threshold: int | None = None, must_use: Any = None) -> Opening:
+    """The best opening of ``rack`` under ``rules`` (see the module docstring).
+
+    ``threshold`` / ``pairs_threshold`` override the rules' own (R101-14 increasing mode);
+    ``must_use`` is a tile just taken from the discard pile that the opening has to contain.
+
+    >>> solve_opening("rummy101", "R5 R5 Y7 Y7 B2 B2 K9 K9 * R1 K13").kind
+    'pairs'
+    >>> solve_opening("remi", "Y5 B5 K5 R5 R7 R8 R9 R10 K2").to_json()["value"]
+    45
+    """
+    r = _rules(rules)
+    pieces = _rack(r, rack)
+    t, p = _params(r, threshold, pairs_threshold)
+    mu = _must_use(r, pieces, must_use)
+    cr = _backend.core_rules(r, "open")
+    res = _backend.core().solve_melds(cr, counts_of(int(x) for x in pieces), r.keep_discard, mu,
+                                      r.opening_needs_run)
+    return _opening_from(r, pieces, t, p, mu, res)
+
+
+def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: int | None = None,
+                   pairs_threshold: int | None = None, must_use: Any = None) -> list[Opening]:
+    """:func:`solve_opening` on many racks at once (the native core solves them without the GIL).
+    ``must_use``, when given, applies to every rack.
+
+    >>> [o.kind for o in solve_openings("rummy101", ["R1 R2 R3 K9", "R5 R5 Y7 Y7 B2 B2 K9 K9 * K1 K2"])]
+    [None, 'pairs']
+    """
+    r = _rules(rules)
+    t, p = _params(r, threshold, pairs_threshold)
+    all_pieces = [_rack(r, rack) for rack in racks]
+    mus = [_must_use(r, pieces, must_use) for pieces in all_pieces]
+    if not all_pieces:
+        return []
+    arr = np.zeros((len(all_pieces), 53), dtype=np.uint8)
+    for i, pieces in enumerate(all_pieces):
+        arr[i] = counts_of(int(x) for x in pieces)
+    mu = mus[0] if mus else -1
+    cr = _backend.core_rules(r, "open")
+    results = _backend.core().solve_melds_batch(cr, arr, r.keep_discard, mu, r.opening_needs_run)
+    return [_opening_from(r, pieces, t, p, mu, res) for pieces, res in zip(all_pieces, results)]
+
+
+def solve_penalty(rules: Rules | str, rack: RackLike, *, keep: bool = True) -> Penalty:
+    """The arrangement of ``rack`` that leaves the least penalty (R101-13: joker 101; RO-12:
+    1 -> 25, Joly 50; CR-2). ``keep``: a tile stays on the rack to discard (R101-12, RO-13).
+
+    >>> solve_penalty("rummy101", "R5 R6 R7 *", keep=False).penalty
+    0
+    >>> solve_penalty("remi", "R1 R2 R3 K9").penalty     # R1-R2-R3 laid, K9 kept
+    5
+    """
+    r = _rules(rules)
+    pieces = _rack(r, rack)
+    if not isinstance(keep, bool):
+        raise RulesError(f"keep must be True or False, got {keep!r}")
+    counts = counts_of(int(x) for x in pieces)
+    core = _backend.core()
+    cr = _backend.core_rules(r, "penalty")
+    value, core_melds = core.solve_melds(cr, counts, keep, -1, False)
+    if value < 0:  # only when keep and the rack is empty, which _rack rejects
+        raise RackError(f"no arrangement of {format_tiles(pieces)} keeps a tile")
+    melds = _melds(r, core_melds)
+    rest = _rest(r, pieces, [c for m in core_melds for c in m[1]])
+    penalty = int(core.rack_value(cr, counts)) - value
+    return Penalty(r, tuple(pieces), keep, penalty, melds, rest)

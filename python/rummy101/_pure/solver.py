@@ -411,8 +411,8 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
     >>> for code in (9, 10, 11): counts[code] += 1      # R10 R11 R12
     >>> solve_melds(cr, counts, False, -1, False)
     (33, [(1, [9, 10, 11], [9, 10, 11])])
-    >>> solve_melds(cr, counts, True, -1, False)
-    (-1, [])
+    >>> solve_melds(cr, counts, True, -1, False)     # keep a tile: the run cannot be laid
+    (0, [])
     """
     cnt = _check(cr, counts, must_use)
     if must_use >= 0 and cnt[must_use] == 0:
@@ -439,7 +439,7 @@ def max_pairs(counts: Sequence[int], keep: bool, must_use: int) -> tuple[int, li
     >>> max_pairs(c, False, -1)
     (2, [(4, 52), (4, 52)])
     >>> max_pairs(c, True, -1)
-    (1, [(4, 4)])
+    (1, [(4, 52)])
     """
     cnt = _check(None, counts, must_use)
     J = cnt[JOKER]
