@@ -51,8 +51,11 @@ def test_solve_opening_options_reach_the_solver(capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, ["solve", "opening", "--rules", "rummy101(threshold=increasing)",
                                 "--rack", RACK, "--threshold", "130"])
     assert code == 0 and json.loads(out)["kind"] is None
-    code, out, _ = run(capsys, ["solve", "opening", "--rack", RACK, "--must-use", "R2"])
-    assert code == 0 and "R2" not in json.loads(out)["rest"]
+    code, out, _ = run(capsys, ["solve", "opening", "--rack", RACK, "--must-use", "R12"])
+    laid = [t for m in json.loads(out)["melds"] for t in m["tiles"]]
+    assert code == 0 and "R12" in laid
+    code, _, err = run(capsys, ["solve", "opening", "--rack", RACK, "--must-use", "K1"])
+    assert code == 2 and "K1" in err
 
 
 @pytest.mark.parametrize("argv,word", [
@@ -111,7 +114,8 @@ def test_jsonl_mixed_good_and_bad_lines_answer_in_order(
     assert answers[0]["kind"] == "melds" and answers[0]["value"] == 129
     assert "line 2" in answers[1]["error"] and "JSON" in answers[1]["error"]
     assert "line 3" in answers[2]["error"] and "X3" in answers[2]["error"]
-    assert answers[3]["rules"] == "remi" and answers[3]["value"] == 20
+    assert answers[3]["rules"] == "remi" and answers[3]["kind"] is None
+    assert answers[3]["value"] == 15  # RO-8: a 3-tile run of 5s, a tile kept to discard
     assert "line 5" in answers[4]["error"] and "empty" in answers[4]["error"]
     assert "line 6" in answers[5]["error"] and "object" in answers[5]["error"]
     assert answers[6]["kind"] is None and answers[6]["value"] == 129

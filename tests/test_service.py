@@ -51,8 +51,10 @@ def test_opening_optional_fields(client: TestClient) -> None:
     a = client.post("/v1/solve/opening",
                     json={"rules": rules, "rack": RACK, "threshold": 130}).json()
     assert a["kind"] is None and a["value"] == 129
-    b = client.post("/v1/solve/opening", json={"rack": RACK, "must_use": "R2"}).json()
-    assert "R2" not in b["rest"]
+    b = client.post("/v1/solve/opening", json={"rack": RACK, "must_use": "R12"}).json()
+    assert "R12" in [t for m in b["melds"] for t in m["tiles"]]
+    c = client.post("/v1/solve/opening", json={"rack": RACK, "must_use": "K1"})
+    assert c.status_code == 422 and "K1" in c.json()["error"]
 
 
 def test_batch_keeps_order_and_reports_bad_items(client: TestClient) -> None:

@@ -61,7 +61,7 @@ def test_hinted_turns_are_legal_in_engine_games(rules: str, seed: int) -> None:
 
 # Natively a game of hints takes a few milliseconds, so the many-games check always runs there;
 # on the pure backend (seconds per game) it is a slow run.
-_MANY = pytest.mark.slow if backend_name() != "native" else pytest.mark.usefixtures()
+_MANY = pytest.mark.slow if backend_name() != "native" else (lambda f: f)
 
 
 @_MANY

@@ -123,9 +123,9 @@ class PenaltyRequest(_Strict):
 class PenaltyAnswer(BaseModel):
     """The lay-down leaving the least penalty on the rack, and that penalty."""
 
-    model_config = ConfigDict(extra="allow")
     rules: str
     rack: str
+    keep: bool
     penalty: int
     melds: list[MeldOut]
     rest: list[str]
