@@ -19,8 +19,9 @@ from typing import Any
 from .. import melds as _melds
 from .. import solve as _solve
 from .. import tabla as _tabla
-from ..errors import RummyError
+from ..errors import RackError, RummyError
 from ..rules import Rules
+from .fast import openings_json
 from .limits import MAX_BATCH, MAX_INT, MAX_MELD
 from .validate import (
     BadRequest,
@@ -102,9 +103,18 @@ def opening_job(body: Any, default_rules: str | Rules = "rummy101",
                **{k: v for k, v in obj.items() if v is not None}}
     rules = read_rules(obj, default_rules)
     rack = read_rack(obj, rules)
+    if not rack:
+        raise RackError("field 'rack' is empty: give at least one "
+                        f"{'card' if rules.family == 'cards' else 'tile'}")
     threshold = read_opt_int(obj, "threshold", lo=0, hi=MAX_INT)
     pairs_threshold = read_opt_int(obj, "pairs_threshold", lo=0, hi=MAX_INT)
+    if pairs_threshold is not None and not rules.pairs_allowed:
+        raise BadRequest(f"field 'pairs_threshold': {rules.variant} has no pairs opening (only "
+                         f"rummy101, R101-8)")
     must_use = read_piece(obj, "must_use", rules)
+    if must_use is not None and must_use not in rack:
+        raise RackError(f"field 'must_use': {must_use} is not on the rack: the tile taken from "
+                        f"the discard pile must be part of the rack (R101-4)")
     return OpeningJob(rules, rack, threshold, pairs_threshold, must_use)
 
 
@@ -114,13 +124,12 @@ def opening(body: Any, default_rules: str | Rules = "rummy101") -> dict[str, Any
 
 
 def _solve_group(jobs: list[OpeningJob]) -> list[dict[str, Any]]:
+    """Jobs that share rules, thresholds and ``must_use``, through the batch solver at once
+    (:mod:`.fast`; identical to :func:`rummy101.solve_opening`, tests/test_service_fast.py)."""
     first = jobs[0]
-    batch: Callable[..., list[Any]] | None = getattr(_solve, "solve_openings", None)
-    if batch is None or len(jobs) == 1:
-        return [job.solve() for job in jobs]
-    answers = batch(first.rules, [job.rack for job in jobs], threshold=first.threshold,
-                    pairs_threshold=first.pairs_threshold, must_use=first.must_use)
-    return [a.to_json() for a in answers]
+    return openings_json(first.rules, [[int(t) for t in job.rack] for job in jobs],
+                         first.threshold, first.pairs_threshold,
+                         -1 if first.must_use is None else int(first.must_use))
 
 
 def solve_jobs(jobs: list[OpeningJob]) -> list[dict[str, Any] | Exception]:
