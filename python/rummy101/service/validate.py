@@ -134,13 +134,15 @@ def read_rules(body: Mapping[str, Any], default: str | Rules, field: str = "rule
     return _rules(spec)
 
 
-_FAST_TILES: dict[str, int] = {}
+# Canonical and lower-case spellings -> the (immutable, shared) Tile: the common case of a rack
+# is parsed with one dict look-up per token; anything else goes through tiles.parse_tiles.
+_FAST_TILES: dict[str, Tile] = {}
 for _code in range(53):
     _t = Tile(_code)
-    _FAST_TILES[str(_t)] = _code
-    _FAST_TILES[str(_t).lower()] = _code
+    _FAST_TILES[str(_t)] = _t
+    _FAST_TILES[str(_t).lower()] = _t
 for _w in ("JK", "jk", "Jk", "jK", "JOKER", "joker", "Joker"):
-    _FAST_TILES[_w] = 52
+    _FAST_TILES[_w] = Tile(52)
 
 
 def read_rack(body: Mapping[str, Any], rules: Rules, field: str = "rack",
@@ -180,9 +182,9 @@ def parse_rack_value(value: Any, rules: Rules, field: str = "rack",
         raise BadRequest(f"field {field!r} holds {len(tokens)} tokens; at most {max_size} are "
                          f"accepted")
     if tokens is not None and rules.family == "tiles":
-        codes = [_FAST_TILES.get(t) for t in tokens]
-        if None not in codes:
-            pieces: list[Any] = [Tile(c) for c in codes]  # type: ignore[arg-type]
+        found = [_FAST_TILES.get(t) for t in tokens]
+        if None not in found:
+            pieces: list[Any] = found
             try:
                 rules.check_supply(pieces)
             except RackError as exc:
