@@ -43,6 +43,8 @@ __all__ = ["create_app", "app", "app_from_env", "FrontDoor", "Coalescer"]
 
 log = logging.getLogger("rummy101.service")
 
+BIG_BODY = 64 * 1024  # bytes: bodies larger than this are parsed in a worker thread
+
 Operation = Callable[[Any], Any]
 
 
@@ -55,6 +57,13 @@ class _HttpError(Exception):
 
 def _json_response(payload: Any, status: int = 200) -> Response:
     return Response(content=_encode(payload), status_code=status, media_type="application/json")
+
+
+def _encoded(many: Callable[[list[Any]], list[Any]]) -> Callable[[list[Any]], list[Any]]:
+    """``many`` whose answers are JSON-encoded in the worker thread, not on the event loop."""
+    def run(bodies: list[Any]) -> list[Any]:
+        return [r if isinstance(r, BaseException) else _encode(r) for r in many(bodies)]
+    return run
 
 
 def _error(status: int, message: str) -> Response:
@@ -123,8 +132,10 @@ class Coalescer:
     """
 
     def __init__(self, many: Callable[[list[Any]], list[Any]], service: "Service",
-                 max_items: int, max_running: int, max_pending: int) -> None:
-        self.many = many
+                 max_items: int, max_running: int, max_pending: int,
+                 weigh: Callable[[Any], int] = lambda body: 1) -> None:
+        self.many = _encoded(many)
+        self.weigh = weigh
         self.service = service
         self.max_items = max_items
         self.max_running = max_running
@@ -152,8 +163,11 @@ class Coalescer:
     async def _drain(self) -> None:
         try:
             while self.pending:
-                n = min(len(self.pending), self.max_items)
-                batch = [self.pending.popleft() for _ in range(n)]
+                batch = [self.pending.popleft()]  # at least one, then up to max_items in weight
+                load = self.weigh(batch[0][0])
+                while self.pending and load + self.weigh(self.pending[0][0]) <= self.max_items:
+                    load += self.weigh(self.pending[0][0])
+                    batch.append(self.pending.popleft())
                 try:
                     results = await anyio.to_thread.run_sync(
                         self.many, [b for b, _ in batch], limiter=self.service.limiter)
@@ -167,6 +181,20 @@ class Coalescer:
                         fut.set_result(result)
         finally:
             self.running -= 1
+
+
+def _one(body: Any) -> int:
+    return 1
+
+
+def _opening_weight(body: Any) -> int:
+    """Racks in an opening request: a batch is worth its size, so that big batches are not
+    queued behind each other in one thread call."""
+    if isinstance(body, list):
+        return max(1, len(body))
+    if isinstance(body, dict) and isinstance(body.get("racks"), list):
+        return max(1, len(body["racks"]))
+    return 1
 
 
 def _each(op: Operation) -> Callable[[list[Any]], list[Any]]:
@@ -194,9 +222,10 @@ class Service:
             self._limiter = anyio.CapacityLimiter(self.threads)
         return self._limiter
 
-    def coalescer(self, many: Callable[[list[Any]], list[Any]], max_items: int) -> Coalescer:
+    def coalescer(self, many: Callable[[list[Any]], list[Any]], max_items: int,
+                  weigh: Callable[[Any], int] = lambda body: 1) -> Coalescer:
         return Coalescer(many, self, max_items=max_items, max_running=self.threads,
-                         max_pending=MAX_PENDING)
+                         max_pending=MAX_PENDING, weigh=weigh)
 
     async def process(self, read: Callable[[], Awaitable[bytes]], runner: Coalescer,
                       path: str) -> tuple[int, Any]:
@@ -204,7 +233,10 @@ class Service:
         try:
             raw = await read()
             try:
-                body = loads(raw)
+                if len(raw) > BIG_BODY:  # a big body is parsed off the event loop
+                    body = await anyio.to_thread.run_sync(loads, raw, limiter=self.limiter)
+                else:
+                    body = loads(raw)
             except BadRequest as exc:
                 return 400, {"error": str(exc)}
             return 200, await runner.submit(body)
@@ -228,6 +260,8 @@ class Service:
 
 
 def _encode(payload: Any) -> bytes:
+    if isinstance(payload, bytes):
+        return payload  # already encoded in a worker thread
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
@@ -341,7 +375,8 @@ def create_app(*, threads: int = 4) -> FastAPI:
     }
     runners: dict[str, Coalescer] = {}
     for path, (many, max_items, summary) in ops.items():
-        runners[path] = service.coalescer(many, max_items)
+        runners[path] = service.coalescer(many, max_items,
+                                          _opening_weight if path == "/v1/solve/opening" else _one)
         app.add_api_route(path, route(path, runners[path]), methods=["POST"],
                           summary=summary, tags=["solve"], name=path.strip("/").replace("/", "_"))
     install_openapi(app)
