@@ -29,7 +29,7 @@ def test_health(client: TestClient) -> None:
 def test_info_states_backend_and_limits(client: TestClient) -> None:
     info = client.get("/v1/info").json()
     assert info["backend"] == rummy101.backend_name()
-    assert info["limits"]["max_rack"] == 40 and info["limits"]["max_batch"] == 10000
+    assert info["limits"]["max_rack"] == 28 and info["limits"]["max_batch"] == 10000
 
 
 def test_opening_answers_the_contract_object(client: TestClient) -> None:

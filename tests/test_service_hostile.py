@@ -184,7 +184,7 @@ def test_unexpected_internal_failure_answers_400_not_500(monkeypatch: pytest.Mon
 
 
 def test_memory_stays_flat_under_repeated_bad_requests() -> None:
-    """The process keeps no per-request state: after a warm-up, 600 more hostile requests
+    """The process keeps no per-request state: after a warm-up, 400 more hostile requests
     leave the traced memory where it was (bounded growth, not per request)."""
     import gc
     import tracemalloc
@@ -197,11 +197,11 @@ def test_memory_stays_flat_under_repeated_bad_requests() -> None:
         for i in range(n):
             c.post("/v1/solve/opening", content=bodies[i % len(bodies)])
 
-    burst(150)
+    burst(100)
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    burst(600)
+    burst(400)
     gc.collect()
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()

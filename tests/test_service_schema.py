@@ -36,7 +36,7 @@ def test_api_conforms_to_its_openapi_document(case: schemathesis.Case) -> None:
 
 def test_openapi_document_states_limits_examples_and_errors() -> None:
     doc = APP.openapi()
-    assert "40 tokens per rack" in doc["info"]["description"]
+    assert "28 tokens per rack" in doc["info"]["description"]
     for path in ("/v1/solve/opening", "/v1/solve/penalty", "/v1/solve/tabla",
                  "/v1/validate/meld", "/v1/hint"):
         op = doc["paths"][path]["post"]

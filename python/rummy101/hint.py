@@ -27,6 +27,7 @@ The answer is a :class:`Hint`; ``Hint.to_json()`` is the body of ``POST /v1/hint
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -35,7 +36,14 @@ from . import _backend
 from .bots.strategy import choose_discard, feeding_tiles, kit_for
 from .errors import IllegalAction, RackError
 from .rules import Rules
-from .service.limits import MAX_INT, MAX_MELD, MAX_RACK, MAX_TABLE_MELDS, MAX_TABLE_TILES
+from .service.limits import (
+    HINT_SECONDS,
+    MAX_HINT_RACK,
+    MAX_INT,
+    MAX_MELD,
+    MAX_TABLE_MELDS,
+    MAX_TABLE_TILES,
+)
 from .service.validate import (
     BadRequest,
     parse_rack_value,
@@ -109,7 +117,7 @@ class SeatView:
             raise BadRequest(f"hints are for Rummy 101 only; field 'rules' is {str(rules)!r} "
                              f"(accepted: rummy101 with its options)")
         seat = _read_seat(obj, "seat", rules, required=True)
-        rack = tuple(read_rack(obj, rules, max_size=MAX_RACK))
+        rack = tuple(read_rack(obj, rules, max_size=MAX_HINT_RACK))
         if not rack:
             raise BadRequest("field 'rack' is empty: a player always holds a tile at their turn")
         table = _read_table(obj.get("table"), rules)
@@ -230,7 +238,7 @@ def _read_players(value: Any, rules: Rules, seat: int) -> dict[int, Opened]:
         if how not in (None, "melds", "pairs"):
             raise BadRequest(f"player {i}: field 'opened' is {short(how)}; accepted: null, "
                              f"\"melds\" or \"pairs\"")
-        read_opt_int(obj, "rack_size", lo=0, hi=MAX_RACK)
+        read_opt_int(obj, "rack_size", lo=0, hi=MAX_INT)
         opened[s] = how
     return opened
 
@@ -340,6 +348,12 @@ class _Planner:
         self.cr_open = _backend.core_rules(view.rules, "open")
         self.cr_pen = _backend.core_rules(view.rules, "penalty")
         self._cache: dict[Any, Any] = {}
+        self.deadline = time.monotonic() + HINT_SECONDS
+
+    def _check_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise IllegalAction(f"the hint needs more than {HINT_SECONDS:g} s for this position "
+                                f"(a rack dense in pairs and jokers); no turn is recommended")
 
     # -- values and meld facts --------------------------------------------------------------------
     def tile_penalty(self, code: int) -> int:
@@ -404,6 +418,7 @@ class _Planner:
               require_run: bool = False) -> tuple[int, list[tuple[str, list[int]]]]:
         key = (id(cr), tuple(sorted(rack)), keep, must_use, require_run)
         if key not in self._cache:
+            self._check_time()
             value, melds = self.core.solve_melds(cr, counts_of(rack), keep, must_use, require_run)
             self._cache[key] = (value, [(KINDS[m[0]], list(m[1])) for m in melds])
         found: tuple[int, list[tuple[str, list[int]]]] = self._cache[key]
@@ -413,6 +428,7 @@ class _Planner:
               must_use: int = -1) -> tuple[int, list[tuple[str, list[int]]]]:
         key = ("pairs", tuple(sorted(rack)), keep, must_use)
         if key not in self._cache:
+            self._check_time()
             n, pairs = self.core.max_pairs(counts_of(rack), keep, must_use)
             self._cache[key] = (n, [("pair", [a, b]) for a, b in pairs])
         found: tuple[int, list[tuple[str, list[int]]]] = self._cache[key]

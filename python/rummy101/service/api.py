@@ -12,6 +12,7 @@ FastAPI, so the CLI works without the ``service`` extra.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,7 @@ from .. import tabla as _tabla
 from ..errors import RackError, RummyError
 from ..rules import Rules
 from .fast import openings_json
-from .limits import MAX_BATCH, MAX_INT, MAX_MELD
+from .limits import BATCH_SECONDS, MAX_BATCH, MAX_INT, MAX_MELD
 from .validate import (
     BadRequest,
     read_bool,
@@ -42,6 +43,7 @@ __all__ = [
     "TABLA_FIELDS",
     "MELD_FIELDS",
     "OpeningJob",
+    "OutOfTime",
     "opening_job",
     "opening",
     "openings",
@@ -55,6 +57,8 @@ __all__ = [
     "error_object",
     "run_lines",
 ]
+
+CHUNK = 256  # racks per batch-solver call (the time budget is checked between calls)
 
 OPENING_FIELDS = ("rules", "rack", "threshold", "pairs_threshold", "must_use")
 BATCH_FIELDS = ("rules", "racks", "threshold", "pairs_threshold", "must_use")
@@ -132,26 +136,43 @@ def _solve_group(jobs: list[OpeningJob]) -> list[dict[str, Any]]:
                          -1 if first.must_use is None else int(first.must_use))
 
 
-def solve_jobs(jobs: list[OpeningJob]) -> list[dict[str, Any] | Exception]:
+class OutOfTime(RummyError):
+    """A batch item left unsolved because the request used up its time budget."""
+
+
+def solve_jobs(jobs: list[OpeningJob],
+               budget: float | None = None) -> list[dict[str, Any] | Exception]:
     """Solve validated jobs: those sharing rules and thresholds go through the batch solver
-    together; a job the solver refuses gets its exception in place of an answer."""
+    together, :data:`CHUNK` racks per call; a job the solver refuses gets its exception in place
+    of an answer. Once ``budget`` seconds (default :data:`BATCH_SECONDS`) have passed, the jobs
+    not yet solved get :class:`OutOfTime` (a few dense racks with jokers cost far more than
+    usual racks, so a batch's cost is bounded by time, not only by its size)."""
+    deadline = time.monotonic() + (BATCH_SECONDS if budget is None else budget)
     out: list[dict[str, Any] | Exception | None] = [None] * len(jobs)
     groups: dict[Any, list[int]] = {}
     for i, job in enumerate(jobs):
         groups.setdefault(job.group, []).append(i)
-    for members in groups.values():
-        try:
-            answers: list[dict[str, Any] | Exception] = list(
-                _solve_group([jobs[i] for i in members]))
-        except Exception:  # noqa: BLE001 - one bad rack in a group: answer one by one
-            answers = []
-            for i in members:
-                try:
-                    answers.append(jobs[i].solve())
-                except Exception as exc:  # noqa: BLE001 - reported on that item
-                    answers.append(exc)
-        for i, answer in zip(members, answers, strict=True):
-            out[i] = answer
+    for group in groups.values():
+        for start in range(0, len(group), CHUNK):
+            members = group[start:start + CHUNK]
+            if time.monotonic() > deadline:
+                late = OutOfTime(f"not solved: the request used up its {BATCH_SECONDS:g} s time "
+                                 f"budget; send fewer racks per request")
+                for i in members:
+                    out[i] = late
+                continue
+            try:
+                answers: list[dict[str, Any] | Exception] = list(
+                    _solve_group([jobs[i] for i in members]))
+            except Exception:  # noqa: BLE001 - one bad rack in a group: answer one by one
+                answers = []
+                for i in members:
+                    try:
+                        answers.append(jobs[i].solve())
+                    except Exception as exc:  # noqa: BLE001 - reported on that item
+                        answers.append(exc)
+            for i, answer in zip(members, answers, strict=True):
+                out[i] = answer
     return [a if a is not None else RuntimeError("not answered") for a in out]
 
 
