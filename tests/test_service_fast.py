@@ -76,3 +76,25 @@ def test_service_answers_equal_the_public_solver_through_the_api() -> None:
 def test_requests_the_public_solver_refuses_are_refused(body: dict[str, object], word: str) -> None:
     with pytest.raises(rummy101.RummyError, match=word):
         api.opening(body)
+
+
+def test_batch_time_budget_answers_unsolved_items_with_an_error() -> None:
+    """A batch that runs out of its time budget answers the rest with {"error"}, not a hang."""
+    rules = Rules.parse("rummy101")
+    jobs = [api.opening_job({"rack": " ".join(map(str, r))}) for r in _racks(rules, 5, seed=1)]
+    answers = api.solve_jobs(jobs, budget=-1.0)
+    assert all(isinstance(a, api.OutOfTime) for a in answers)
+    assert "time budget" in str(answers[0])
+    assert all(isinstance(a, dict) for a in api.solve_jobs(jobs))
+
+
+def test_hint_time_budget_answers_422(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fastapi.testclient import TestClient
+
+    import rummy101.hint as hint_module
+    from rummy101.service.app import create_app
+    from rummy101.service.examples import EXAMPLES
+
+    monkeypatch.setattr(hint_module, "HINT_SECONDS", -1.0)
+    r = TestClient(create_app()).post("/v1/hint", json=EXAMPLES["hint"])
+    assert r.status_code == 422 and "more than" in r.json()["error"]
