@@ -18,6 +18,13 @@
 #include <mutex>
 #include <string>
 
+#ifdef RUMMY101_SOLVER_STATS
+long g_states = 0, g_leaves = 0;  // profiling counters of a standalone build
+#define SOLVER_STAT(x) (x)
+#else
+#define SOLVER_STAT(x) ((void)0)
+#endif
+
 namespace rummy101 {
 namespace {
 
@@ -27,9 +34,14 @@ constexpr int SET_TABLE = 81 * SJ;
 
 inline int sidx(const int* s, int j) { return (((s[0] * 3 + s[1]) * 3 + s[2]) * 3 + s[3]) * SJ + j; }
 
+struct SetChoice { uint8_t sv[4]; uint8_t js; uint8_t tot; };
+
 struct SetTable {
   std::array<bool, SET_TABLE> feas{};
   std::vector<std::pair<int, int>> groups;  // (colour mask, jokers) in decomposition order
+  // choices[ridx * SJ + jr]: every feasible (tiles per colour <= rest, jokers <= jr) for the
+  // value search, most tiles first; ridx = rest vector in base 3 (rest capped at 2).
+  std::vector<SetChoice> choices[81 * SJ];
 };
 
 // Sets: 3-4 tiles, distinct colours, >= 1 real tile, real >= ratio * jokers (RO-7).
@@ -64,6 +76,24 @@ SetTable build_set_table(int ratio) {
               }
             }
   }
+  for (int ridx = 0; ridx < 81; ++ridx) {
+    int rest[4] = {ridx / 27, (ridx / 9) % 3, (ridx / 3) % 3, ridx % 3};
+    for (int jr = 0; jr < SJ; ++jr) {
+      auto& out = t.choices[ridx * SJ + jr];
+      for (int a = 0; a <= rest[0]; ++a)
+        for (int b = 0; b <= rest[1]; ++b)
+          for (int c = 0; c <= rest[2]; ++c)
+            for (int d = 0; d <= rest[3]; ++d)
+              for (int j = 0; j <= jr; ++j) {
+                int s[4] = {a, b, c, d};
+                if (a + b + c + d == 0 && j > 0) continue;
+                if (!t.feas[sidx(s, j)]) continue;
+                out.push_back(SetChoice{{uint8_t(a), uint8_t(b), uint8_t(c), uint8_t(d)}, uint8_t(j),
+                                        uint8_t(a + b + c + d + j)});
+              }
+      std::stable_sort(out.begin(), out.end(), [](const SetChoice& x, const SetChoice& y) { return x.tot > y.tot; });
+    }
+  }
   return t;
 }
 
@@ -92,7 +122,7 @@ inline uint64_t mix(uint64_t x) {
 }
 
 struct Memo {
-  struct Slot { Key key; int value; uint32_t gen; };
+  struct Slot { Key key; int value; bool exact; uint32_t gen; };
   std::vector<Slot> slots;
   uint32_t gen = 0;
   size_t used = 0;
@@ -106,21 +136,21 @@ struct Memo {
     h = mix(h ^ k.runs[1]); h = mix(h ^ k.runs[2]); h = mix(h ^ k.runs[3]);
     return mix(h ^ k.misc);
   }
-  const int* find(const Key& k) const {
+  const Slot* find(const Key& k) const {
     size_t m = slots.size() - 1;
     for (size_t i = hash(k) & m;; i = (i + 1) & m) {
       const Slot& s = slots[i];
       if (s.gen != gen) return nullptr;
-      if (s.key == k) return &s.value;
+      if (s.key == k) return &s;
     }
   }
-  void put(const Key& k, int v) {
+  void put(const Key& k, int v, bool exact) {
     if ((used + 1) * 2 > slots.size()) grow();
     size_t m = slots.size() - 1;
     for (size_t i = hash(k) & m;; i = (i + 1) & m) {
       Slot& s = slots[i];
-      if (s.gen != gen) { s.key = k; s.value = v; s.gen = gen; ++used; return; }
-      if (s.key == k) { s.value = v; return; }
+      if (s.gen != gen) { s.key = k; s.value = v; s.exact = exact; s.gen = gen; ++used; return; }
+      if (s.key == k) { s.value = v; s.exact = exact; return; }
     }
   }
   void grow() {
@@ -131,7 +161,7 @@ struct Memo {
     uint32_t g = gen;
     used = 0;
     for (auto& s : old)
-      if (s.gen == g) put(s.key, s.value);
+      if (s.gen == g) put(s.key, s.value, s.exact);
   }
 };
 
@@ -179,9 +209,14 @@ struct Frame {
   int a_new[4], b_new[4], s[4];
   uint64_t new_runs[4];
   int sv[4];
+  int lf[4];
+  int jr_start[4];
+  int rest[4], jused[4], cols_here;
+  bool left_in;
   int best;
-  // rebuild mode
-  bool rebuild, found;
+  int alpha;   // value mode: the caller only needs values > alpha
+  // rebuild
+  bool found;
   int want;
   Decision dec;
 };
@@ -201,6 +236,14 @@ struct Solver {
   int res[4];
   uint32_t res_bits;
   Frame frames[16];
+  // value-mode pruning (never used when rebuilding, so the arrangement keeps the canonical
+  // first-optimum tie-break; the values stay exact because only transitions that cannot beat
+  // the best one already found, or that are dominated, are skipped)
+  bool dominance;          // joker worth its position and no "use a joker" constraint
+  int tile_ub[16];         // best value of a useful tile at number n
+  int ub_tiles[16];        // sum over numbers >= n of useful tiles * their best value
+  int jmax[16];            // best value of a joker at numbers >= n
+  bool useful[4][15];      // the tile can be in some meld at all
 
   Solver(const CoreRules& cr_, const Counts& cnt_, bool keep_, int must_use_, bool require_run_, Memo& memo_)
       : cr(cr_), cnt(cnt_), J(cnt_[JOKER]), keep(keep_), must_use(must_use_), require_run(require_run_),
@@ -212,6 +255,89 @@ struct Solver {
     for (int n = 0; n < 14; ++n) jset[n] = cr.joker_value == -1 ? cr.set_value[n] : cr.joker_value;
     if (must_use >= 0 && must_use < JOKER) { mu_c = must_use / 13; mu_n = must_use % 13 + 1; }
     else { mu_c = -1; mu_n = -1; }
+    dominance = cr.joker_value == -1 && must_use != JOKER;
+    init_bounds();
+  }
+
+  int count_at(int c, int m) const {  // real tiles of colour c usable at run position m
+    if (m < 1 || m > last) return 0;
+    return cnt[c * 13 + (m <= 13 ? m : 1) - 1];
+  }
+
+  // Can the tile (c, m) be in any meld with at most `jokers` jokers? (necessary conditions:
+  // a 3-window of its colour, or 3 colours at its number, completed by jokers)
+  bool can_meld(int c, int m, int jokers) const {
+    if (m > 13 && !cr.high_ace) return false;
+    for (int s0 = m - 2; s0 <= m; ++s0) {
+      if (s0 < 1 || s0 + 2 > last) continue;
+      int miss = 0;
+      for (int p = s0; p <= s0 + 2; ++p)
+        if (p != m && count_at(c, p) == 0) ++miss;
+      if (miss <= jokers) return true;
+    }
+    if (m <= 13) {
+      int cols = 0;
+      for (int c2 = 0; c2 < 4; ++c2) cols += cnt[c2 * 13 + m - 1] > 0;
+      if (cols + jokers >= 3) return true;
+    }
+    return false;
+  }
+
+  // Bounds: a tile that can be melded without jokers counts at its best value; a tile that
+  // needs a joker sits in a meld with a joker, and a meld with k jokers holds at most 4k such
+  // tiles (<= 2 real tiles on each side of every joker in a run, <= 3 in a set), so only the
+  // 4 * J most valuable of those count.
+  void init_bounds() {
+    bool u0[4][15];
+    for (int c = 0; c < 4; ++c)
+      for (int m = 1; m <= 14; ++m) {
+        u0[c][m] = can_meld(c, m, 0);
+        useful[c][m] = u0[c][m] || (J > 0 && can_meld(c, m, J));
+      }
+    for (int m = 0; m < 16; ++m) { tile_ub[m] = 0; ub_tiles[m] = 0; jmax[m] = 0; }
+    for (int m = 1; m <= 13; ++m) tile_ub[m] = std::max(cr.run_value[m], cr.set_value[m]);
+    if (cr.high_ace) tile_ub[1] = std::max(tile_ub[1], cr.run_value[14]);
+    int k = 4 * J;
+    int top[64];  // values of joker-needing tiles at numbers >= m, descending (at most k kept)
+    int ntop = 0, sure = 0;
+    for (int m = 13; m >= 1; --m) {
+      for (int c = 0; c < 4; ++c) {
+        int n_t = cnt[c * 13 + m - 1];
+        if (!n_t) continue;
+        bool sure_u = u0[c][m] || (m == 1 && u0[c][14]);
+        bool any_u = useful[c][m] || (m == 1 && useful[c][14]);
+        if (sure_u) { sure += n_t * tile_ub[m]; continue; }
+        if (!any_u) continue;
+        for (int x = 0; x < n_t; ++x) {
+          int v = tile_ub[m];
+          int pos = ntop;
+          while (pos > 0 && top[pos - 1] < v) --pos;
+          if (pos >= k) continue;
+          int end = std::min(ntop, k - 1);
+          for (int q = end; q > pos; --q) top[q] = top[q - 1];
+          top[pos] = v;
+          ntop = std::min(ntop + 1, k);
+        }
+      }
+      int extra = 0;
+      for (int q = 0; q < ntop; ++q) extra += top[q];
+      ub_tiles[m] = sure + extra;
+    }
+    int jm = 0;
+    for (int m = 15; m >= 1; --m) {
+      if (m <= 14 && m <= last) jm = std::max(jm, jrun[m]);
+      if (m <= 13) jm = std::max(jm, jset[m]);
+      jmax[m] = jm;
+    }
+  }
+
+  // Upper bound of the value placed at numbers >= n with jr jokers unused (reserved aces are
+  // counted at number 1 for n == 1, and at their high position afterwards).
+  int ub_from(int n, int jr) const {
+    if (n > last) return 0;
+    int u = ub_tiles[n] + jr * jmax[n];
+    if (n >= 2) u += (res[0] + res[1] + res[2] + res[3]) * cr.run_value[14];
+    return u;
   }
 
   int st_real(int st) const { return (st / 3) % (rcap + 1); }
@@ -253,15 +379,21 @@ struct Solver {
     return 0;
   }
 
-  int best(int n, const uint64_t* runs, int jr, bool left, bool ran) {
+  // The value of a state: exact when it is > alpha; otherwise some value <= alpha (the state
+  // cannot help the caller). The memo remembers which (exact value or upper bound).
+  int best(int n, const uint64_t* runs, int jr, bool left, bool ran, int alpha) {
     if (n > last) return terminal(runs, jr, left, ran);
     Key key{{runs[0], runs[1], runs[2], runs[3]},
             uint32_t(n) | uint32_t(jr) << 4 | uint32_t(left) << 8 | uint32_t(ran) << 9 | res_bits << 10};
-    if (const int* v = memo.find(key)) return *v;
+    if (const Memo::Slot* e = memo.find(key)) {
+      if (e->exact || e->value <= alpha) return e->value;
+    }
     Frame& F = frames[n];
-    F.rebuild = false;
+    F.alpha = alpha;
+    SOLVER_STAT(++g_states);
     int v = enumerate(F, n, runs, jr, left, ran);
-    memo.put(key, v);
+    if (v > alpha) memo.put(key, v, true);
+    else { v = alpha; memo.put(key, v, v <= NEG); }
     return v;
   }
 
@@ -270,12 +402,164 @@ struct Solver {
     F.best = NEG;
     F.found = false;
     for (int c = 0; c < 4; ++c) { F.lst[c] = unpack(runs[c]); F.avail[c] = avail(n, c); }
-    colour(F, 0, jr, 0, left, ran);
+    F.cols_here = 0;
+    for (int c = 0; c < 4; ++c) F.cols_here += F.avail[c] > 0;
+    F.left_in = left;
+    vcolour(F, 0, jr, 0, ran);
     return F.best;
   }
 
+  // ---- value search: runs per colour first, then the sets of this number from a table ------
+  // Same optimum as the canonical enumeration below (which the rebuild walks); only the order
+  // differs and transitions that cannot beat the best found so far, or are dominated, are cut.
+  static int thr(const Frame& F) { return std::max(F.best, F.alpha); }
+
+  void vcolour(Frame& F, int c, int jr, int gain, bool ran) {
+    int n = F.n;
+    {
+      int bound = gain + ub_from(n + 1, 0) + jr * jmax[n];
+      for (int c2 = 0; c2 < 4; ++c2)
+        if (useful[c2][n] || (n == 1 && useful[c2][14]))
+          bound += (c2 < c ? F.rest[c2] : F.avail[c2]) * (n <= 13 ? tile_ub[n] : cr.run_value[14]);
+      if (bound <= thr(F)) return;
+    }
+    if (c == 4) { vsets(F, jr, gain, ran); return; }
+    F.jr_start[c] = jr;
+    vrun(F, c, 0, 0, jr, gain, ran);
+  }
+
+  void vrun(Frame& F, int c, int i, int used_r, int jr, int gain, bool ran) {
+    const RunList& lst = F.lst[c];
+    if (i == lst.len) { vafter(F, c, used_r, jr, gain, ran); return; }
+    int st = lst.st[i];
+    int lo = (i > 0 && lst.st[i - 1] == st) ? F.acts[c][i - 1] : 0;
+    int n = F.n;
+    int t = F.avail[c];
+    for (int a = lo; a < 3; ++a) {
+      if (a == 0) {
+        if (used_r < t) {
+          F.acts[c][i] = 0;
+          F.ext[c][i] = uint8_t(ext_real(st));
+          vrun(F, c, i + 1, used_r + 1, jr, gain + cr.run_value[n], ran);
+        }
+      } else if (a == 1) {
+        if (jr > 0) {
+          F.acts[c][i] = 1;
+          F.ext[c][i] = uint8_t(ext_joker(st));
+          vrun(F, c, i + 1, used_r, jr - 1, gain + jrun[n], ran);
+        }
+      } else if (closable(st)) {
+        F.acts[c][i] = 2;
+        F.ext[c][i] = 0xff;
+        vrun(F, c, i + 1, used_r, jr, gain, true);
+      }
+    }
+  }
+
+  void vafter(Frame& F, int c, int used_r, int jr, int gain, bool ran) {
+    int n = F.n;
+    int t = F.avail[c];
+    const RunList& lst = F.lst[c];
+    uint8_t base[16];
+    int nb = 0;
+    for (int i = 0; i < lst.len; ++i)
+      if (F.ext[c][i] != 0xff) base[nb++] = F.ext[c][i];
+    if (n == 14) {
+      if (used_r != t) return;
+      F.new_runs[c] = pack(base, nb);
+      F.rest[c] = 0;
+      F.jused[c] = F.jr_start[c] - jr;
+      vcolour(F, c + 1, jr, gain, ran);
+      return;
+    }
+    bool can_start = n <= last - 2 && n <= 13;
+    int max_a = can_start ? t - used_r : 0;
+    int used_j = F.jr_start[c] - jr;
+    for (int a_new = max_a; a_new >= 0; --a_new) {
+      if (a_new > 0) {  // the new runs need tiles (or jokers) at n+1 and n+2
+        int miss = std::max(0, a_new - avail(n + 1, c)) + std::max(0, a_new - avail(n + 2, c));
+        if (miss > jr) continue;
+      }
+      int rest = t - used_r - a_new;
+      int max_b = can_start ? jr : 0;
+      for (int b_new = max_b; b_new >= 0; --b_new) {
+        if (b_new > 0) {  // a joker-only run must reach a real tile of its colour
+          bool reach = false;
+          for (int m = n + 1; m <= std::min(last, n + jr) && !reach; ++m) reach = avail(m, c) > 0;
+          if (!reach) continue;
+        }
+        int k = nb;
+        if (k + a_new + b_new > 8) continue;
+        uint8_t tmp[16];
+        std::memcpy(tmp, base, nb);
+        for (int x = 0; x < a_new; ++x) tmp[k++] = 3;
+        for (int x = 0; x < b_new; ++x) tmp[k++] = uint8_t(new_joker());
+        F.new_runs[c] = pack(tmp, k);
+        F.rest[c] = rest;
+        F.jused[c] = used_j + b_new;
+        vcolour(F, c + 1, jr - b_new, gain + a_new * cr.run_value[n] + b_new * jrun[n], ran);
+      }
+    }
+  }
+
+  void vsets(Frame& F, int jr, int gain, bool ran) {
+    int n = F.n;
+    bool ran2 = ran && require_run;
+    if (n == 14) {
+      if (gain + ub_from(n + 1, jr) <= thr(F)) return;
+      SOLVER_STAT(++g_leaves);
+      int sub = best(n + 1, F.new_runs, jr, F.left_in, ran2, thr(F) - gain);
+      if (sub > NEG && gain + sub > F.best) F.best = gain + sub;
+      return;
+    }
+    int r[4];
+    for (int c = 0; c < 4; ++c) r[c] = std::min(F.rest[c], 2);
+    int ridx = ((r[0] * 3 + r[1]) * 3 + r[2]) * 3 + r[3];
+    int jsmax = (F.cols_here + jr >= 3) ? jr : 0;
+    if (F.cols_here + jr < 3) ridx = 0;  // no set can form at this number
+    const auto& list = tab.choices[ridx * SJ + jsmax];
+    int sval = cr.set_value[n], jval = jset[n];
+    for (const SetChoice& ch : list) {
+      bool left = F.left_in;
+      bool ok = true;
+      bool real_left_out = false;
+      for (int c = 0; c < 4; ++c) {
+        int lf = F.rest[c] - ch.sv[c];
+        if (lf > 0) {
+          left = left || keep;
+          if (dominance && F.jused[c] > 0) { ok = false; break; }
+          if (ch.sv[c] == 0) real_left_out = true;
+        }
+        if (c == mu_c && n == mu_n) {
+          int used = F.avail[c] - lf + (n == 1 ? res[c] : 0);
+          if (used < 1) { ok = false; break; }
+        }
+      }
+      if (!ok) continue;
+      if (dominance && ch.js > 0 && real_left_out) continue;
+      int tot = ch.sv[0] + ch.sv[1] + ch.sv[2] + ch.sv[3];
+      int g = gain + tot * sval + ch.js * jval;
+      if (g + ub_from(n + 1, jr - ch.js) <= thr(F)) continue;
+      SOLVER_STAT(++g_leaves);
+      int sub = best(n + 1, F.new_runs, jr - ch.js, left, ran2, thr(F) - g);
+      if (sub > NEG && g + sub > F.best) F.best = g + sub;
+    }
+  }
+
+  // ---- canonical enumeration (the rebuild; line for line the order of the Python twin) ------
+  // Only transitions that cannot reach the optimum (upper bound < wanted value) are cut, so the
+  // first transition attaining the optimum is the same as in the unpruned Python enumeration.
   void colour(Frame& F, int c, int jr, int gain, bool left, bool ran) {
     if (F.found) return;
+    {
+      int n = F.n;
+      int bound = gain + ub_from(n + 1, 0) + jr * jmax[n];
+      for (int c2 = 0; c2 < c; ++c2) bound += F.sv[c2] * cr.set_value[n <= 13 ? n : 1];
+      for (int c2 = c; c2 < 4; ++c2)
+        if (useful[c2][n] || (n == 1 && useful[c2][14]))
+          bound += F.avail[c2] * (n <= 13 ? tile_ub[n] : cr.run_value[14]);
+      if (bound < F.want) return;
+    }
     if (c == 4) { sets(F, jr, gain, left, ran); return; }
     run_i(F, c, 0, 0, jr, gain, left, ran);
   }
@@ -335,7 +619,7 @@ struct Solver {
         if (F.found) return;
         int rest = t - used_r - a_new;
         int k = nb;
-        if (k + a_new + b_new > 8) continue;  // more runs of one colour than the limits allow
+        if (k + a_new + b_new > 8) continue;  // unreachable: <= 2 real + 6 jokers per colour
         uint8_t tmp[16];
         std::memcpy(tmp, base, nb);
         for (int x = 0; x < a_new; ++x) tmp[k++] = 3;
@@ -367,27 +651,24 @@ struct Solver {
       if (!tab.feas[sidx(F.sv, js)]) continue;
       int g = n <= 13 ? gain + tot * cr.set_value[n] + js * jset[n] : gain;
       bool ran2 = ran && require_run;
-      int sub = best(n + 1, F.new_runs, jr - js, left, ran2);
-      if (sub <= NEG) continue;
-      if (!F.rebuild) {
-        if (g + sub > F.best) F.best = g + sub;
-      } else if (g + sub == F.want) {
-        Decision& d = F.dec;
-        for (int c = 0; c < 4; ++c) {
-          d.nacts[c] = F.lst[c].len;
-          for (int i = 0; i < F.lst[c].len; ++i) d.acts[c][i] = F.acts[c][i];
-          d.a_new[c] = F.a_new[c]; d.b_new[c] = F.b_new[c]; d.s[c] = F.s[c];
-          d.sv[c] = F.sv[c];
-          d.next_runs[c] = F.new_runs[c];
-        }
-        d.js = js;
-        d.next_jr = jr - js;
-        d.next_left = left;
-        d.next_ran = ran2;
-        d.gain = g;
-        F.found = true;
-        return;
+      if (g + ub_from(n + 1, jr - js) < F.want) continue;
+      int sub = best(n + 1, F.new_runs, jr - js, left, ran2, F.want - g - 1);
+      if (sub <= NEG || g + sub != F.want) continue;
+      Decision& d = F.dec;
+      for (int c = 0; c < 4; ++c) {
+        d.nacts[c] = F.lst[c].len;
+        for (int i = 0; i < F.lst[c].len; ++i) d.acts[c][i] = F.acts[c][i];
+        d.a_new[c] = F.a_new[c]; d.b_new[c] = F.b_new[c]; d.s[c] = F.s[c];
+        d.sv[c] = F.sv[c];
+        d.next_runs[c] = F.new_runs[c];
       }
+      d.js = js;
+      d.next_jr = jr - js;
+      d.next_left = left;
+      d.next_ran = ran2;
+      d.gain = g;
+      F.found = true;
+      return;
     }
   }
 
@@ -407,7 +688,7 @@ struct Solver {
         for (int r2 = 0; r2 <= lim[2]; ++r2)
           for (int r3 = 0; r3 <= lim[3]; ++r3) {
             set_res(r0, r1, r2, r3);
-            int v = best(1, empty, J, false, false);
+            int v = best(1, empty, J, false, false, bestv);
             if (v > bestv) { bestv = v; best_res[0] = r0; best_res[1] = r1; best_res[2] = r2; best_res[3] = r3; }
           }
     SolveResult out;
@@ -432,13 +713,11 @@ struct Solver {
     int want = total;
     for (int n = 1; n <= last; ++n) {
       Frame& F = frames[n];
-      F.rebuild = true;
       F.want = want;
       F.n = n;
       F.found = false;
       for (int c = 0; c < 4; ++c) { F.lst[c] = unpack(runs[c]); F.avail[c] = avail(n, c); }
       colour(F, 0, jr, 0, left, ran);
-      F.rebuild = false;
       if (!F.found) throw std::logic_error("solve_melds: rebuild lost the optimum");
       const Decision d = F.dec;
       int num = n <= 13 ? n : 1;

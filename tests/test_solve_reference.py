@@ -1,0 +1,256 @@
+"""Exactness of solve_melds / max_pairs: values against the independent integer program
+(tests/reference.py) and a naive brute force (tests/solve_brute.py), on random and adversarial
+racks per variant; every returned arrangement is re-validated with the meld logic.
+
+Rule IDs: R101-5/R101-6/R101-7/R101-8/R101-12 (rummy101), RO-6/RO-7/RO-8/RO-12 (remi),
+CR-2/CR-3 (classic).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from reference import reference_best, reference_max_pairs
+from solve_brute import brute_best
+from rummy101 import Rules, _backend
+from rummy101.melds import Meld
+from rummy101.tiles import counts_of, parse_cards, parse_tiles
+
+R101 = Rules.parse("rummy101")
+REMI = Rules.parse("remi")
+CLASSIC = Rules.parse("classic")
+VARIANTS = (R101, REMI, CLASSIC)
+
+
+def bench_file(name: str) -> str | None:
+    """A rack file of the shared benchmark set (../shared/bench beside the checkout), or None."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for base in (os.environ.get("RUMMY101_SHARED", ""), os.path.join(here, "..", "..", "shared"),
+                 os.path.join(here, "..", "..", "..", "shared")):
+        path = os.path.join(base, "bench", name)
+        if base and os.path.exists(path):
+            return path
+    return None
+
+
+def check_arrangement(rules: Rules, valuation: str, counts: Sequence[int], keep: bool,
+                      must_use: int, require_run: bool, result: tuple[int, list[Any]]) -> None:
+    """The melds are legal (classify_meld via Meld.from_core), disjoint, drawn from the rack,
+    meet the constraints, and their values add up to the returned value."""
+    value, melds = result
+    if value < 0:
+        assert melds == []
+        return
+    rem = list(counts)
+    total = 0
+    ran = False
+    for kind, tiles, stand in melds:
+        m = Meld.from_core(rules, kind, tiles, stand)   # raises if the meld is illegal
+        assert m.kind in ("run", "set")
+        ran = ran or m.kind == "run"
+        for code in tiles:
+            rem[code] -= 1
+            assert rem[code] >= 0, f"tile {code} used more often than it is on the rack"
+        total += m.value(rules, valuation)  # type: ignore[arg-type]
+    assert total == value
+    if keep:
+        assert sum(rem) >= 1
+    if must_use >= 0:
+        assert rem[must_use] < counts[must_use]
+    if require_run:
+        assert ran
+
+
+def random_rack(rng: random.Random, rules: Rules, *, dense: bool) -> list[int]:
+    """A random rack; ``dense`` racks stay within a few numbers and colours (many overlapping
+    runs and sets), with high aces in remi."""
+    counts = [0] * 53
+    if dense:
+        lo = rng.randint(1, 11)
+        hi = min(13, lo + rng.randint(2, 5))
+        colours = rng.sample(range(4), rng.randint(2, 4))
+        numbers = list(range(lo, hi + 1)) + ([1, 12, 13] if rules.high_ace else [])
+        size = rng.randint(6, 16)
+    else:
+        colours = list(range(4))
+        numbers = list(range(1, 14))
+        size = rng.randint(8, 22)
+    for _ in range(400):
+        if sum(counts) >= size:
+            break
+        code = rng.choice(colours) * 13 + rng.choice(numbers) - 1
+        if counts[code] < rules.copies:
+            counts[code] += 1
+    if rules.max_rack_jokers:
+        counts[52] = min(rules.max_rack_jokers, rng.choice([0, 1, 2, 2, 3]))
+    return counts
+
+
+def cases(rules: Rules, n: int, seed: int) -> list[tuple[list[int], bool, int, bool, str]]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        counts = random_rack(rng, rules, dense=i % 3 != 0)
+        keep = rng.random() < 0.6
+        present = [k for k in range(53) if counts[k]]
+        must_use = rng.choice(present) if present and rng.random() < 0.3 else -1
+        require_run = rng.random() < 0.3
+        valuation = "penalty" if rng.random() < 0.3 else "open"
+        out.append((counts, keep, must_use, require_run, valuation))
+    return out
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=str)
+def test_solve_melds_matches_integer_program(rules: Rules) -> None:
+    """200 random racks per variant (2/3 dense, up to 3 jokers in rummy101, high aces in remi)
+    with random keep/must_use/require_run: same optimum as the integer program."""
+    core = _backend.core()
+    for counts, keep, mu, rr, val in cases(rules, 200, seed=sum(map(ord, rules.variant))):
+        cr = _backend.core_rules(rules, val)
+        got = core.solve_melds(cr, counts, keep, mu, rr)
+        want = reference_best(rules, counts, valuation=val, keep=keep, must_use=mu, require_run=rr)
+        assert got[0] == want, (rules.variant, val, counts, keep, mu, rr, got)
+        check_arrangement(rules, val, counts, keep, mu, rr, got)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", VARIANTS, ids=str)
+def test_solve_melds_matches_integer_program_long(rules: Rules) -> None:
+    """As above on 2,000 racks per variant."""
+    core = _backend.core()
+    for counts, keep, mu, rr, val in cases(rules, 2000, seed=7 + len(rules.variant)):
+        cr = _backend.core_rules(rules, val)
+        got = core.solve_melds(cr, counts, keep, mu, rr)
+        want = reference_best(rules, counts, valuation=val, keep=keep, must_use=mu, require_run=rr)
+        assert got[0] == want, (rules.variant, val, counts, keep, mu, rr, got)
+        check_arrangement(rules, val, counts, keep, mu, rr, got)
+
+
+def test_bench_racks_match_integer_program() -> None:
+    """The shared benchmark racks (R101-7 openings with keep, CONTRACT.md), first 40 of each file."""
+    core = _backend.core()
+    cr = _backend.core_rules(R101, "open")
+    for name in ("racks_14.txt", "racks_22.txt", "racks_20_plus_2_jokers.txt"):
+        path = bench_file(name)
+        if path is None:
+            pytest.skip("shared benchmark racks not present")
+        with open(path) as f:
+            racks = [line for line in f.read().splitlines() if line.strip()][:40]
+        for rack in racks:
+            counts = counts_of(parse_tiles(rack))
+            got = core.solve_melds(cr, counts, True, -1, False)
+            assert got[0] == reference_best(R101, counts, keep=True), rack
+            check_arrangement(R101, "open", counts, True, -1, False, got)
+
+
+ADVERSARIAL = [
+    # (rules, rack, keep, must_use, require_run, valuation, expected)
+    (R101, "R10 R11 R11 R12 R12 R13 R13 * *", False, None, False, "open", 108),  # R101-5 joker set
+    (R101, "R10 R11 R11 R12 R12 R13 * *", False, None, False, "open", 92),       # 3 red runs
+    (R101, "R1 * * * * * *", False, None, False, "open", 28),                  # button jokers
+    (R101, "R5 Y5 * *", False, None, False, "open", 20),                       # set of 4, 2 jokers
+    (R101, "R7 R8 R9", True, None, False, "open", 0),                          # R101-12 keep
+    (R101, "R7 R8 R9", False, None, False, "open", 24),
+    (R101, "R7 R8 R9 R10", True, None, False, "open", 27),                     # drop the cheapest
+    (R101, "R1 R2 R3 K9 *", False, "*", False, "open", 10),                    # must_use joker
+    (REMI, "R12 R13 R1 R2 R3", True, None, True, "open", 30),                  # RO-6 ace high
+    (REMI, "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1", False, None, True, "open", 95),
+    (REMI, "R1 Y1 B1 R2 R3", False, None, False, "open", 30),                  # RO-8 1 in a set 10
+    (REMI, "R5 Y5 * *", False, None, False, "open", 15),                       # RO-7 one Joly
+    (REMI, "R3 R4 R5 R6 * *", False, None, True, "open", 30),                  # 2 Jolys, 4 real
+    (REMI, "R3 R4 R5 * *", False, None, True, "open", 20),
+    (REMI, "R12 R13 *", False, None, True, "open", 30),                        # Joly as high ace
+    (REMI, "Y5 B5 K5 R5", False, None, True, "open", -1),                      # RO-8 no run
+    (CLASSIC, "QS KS AS 2S 3S", False, None, False, "open", 6),                # CR-2 ace low
+]
+
+
+@pytest.mark.parametrize("case", ADVERSARIAL, ids=lambda c: f"{c[0].variant}:{c[1]}")
+def test_adversarial_racks(backend: str, case: tuple[Any, ...]) -> None:
+    """Hand-made racks where a simpler state (two run slots per colour, one joker per set,
+    no high ace) or a wrong keep/must_use rule gives a different answer."""
+    rules, rack, keep, mu_text, rr, val, expected = case
+    pieces = rules.parse_rack(rack)
+    counts = counts_of(pieces)
+    mu = -1 if mu_text is None else int(rules.parse_rack(mu_text)[0])
+    got = _backend.core().solve_melds(_backend.core_rules(rules, val), counts, keep, mu, rr)
+    assert got[0] == expected
+    assert reference_best(rules, counts, valuation=val, keep=keep, must_use=mu, require_run=rr) == expected
+    check_arrangement(rules, val, counts, keep, mu, rr, got)
+
+
+def test_brute_force_tiny_racks(backend: str) -> None:
+    """Up to 7 tiles (3 jokers): same optimum as the naive enumeration, on both backends."""
+    rng = random.Random(11)
+    core = _backend.core()
+    for i in range(150):
+        rules = VARIANTS[i % 3]
+        val = "penalty" if i % 4 == 0 else "open"
+        counts = [0] * 53
+        colours = rng.sample(range(4), rng.randint(1, 4))
+        lo = rng.randint(1, 11)
+        numbers = [1, 12, 13] + list(range(lo, min(13, lo + 3) + 1))
+        for _ in range(100):
+            if sum(counts) >= rng.randint(2, 6):
+                break
+            code = rng.choice(colours) * 13 + rng.choice(numbers) - 1
+            if counts[code] < rules.copies:
+                counts[code] += 1
+        if rules.max_rack_jokers:
+            counts[52] = min(rules.max_rack_jokers, rng.choice([0, 1, 2, 3]))
+        keep, rr = rng.random() < 0.5, rng.random() < 0.3
+        present = [k for k in range(53) if counts[k]]
+        mu = rng.choice(present) if present and rng.random() < 0.3 else -1
+        cr = _backend.core_rules(rules, val)
+        got = core.solve_melds(cr, counts, keep, mu, rr)
+        assert got[0] == brute_best(cr, counts, keep, mu, rr), (rules.variant, val, counts, keep, mu, rr)
+        check_arrangement(rules, val, counts, keep, mu, rr, got)
+
+
+def test_max_pairs_matches_integer_program(backend: str) -> None:
+    """R101-8 / R101-5: most pairs against the integer program, with keep and must_use."""
+    rng = random.Random(3)
+    core = _backend.core()
+    for _ in range(300):
+        counts = [0] * 53
+        for _ in range(rng.randint(0, 14)):
+            code = rng.randrange(8) * 6 + rng.randrange(3)
+            counts[code] = min(2, counts[code] + 1)
+        counts[52] = rng.choice([0, 0, 1, 2, 3, 6])
+        keep = rng.random() < 0.6
+        present = [k for k in range(53) if counts[k]]
+        mu = rng.choice(present) if present and rng.random() < 0.4 else -1
+        n, pairs = core.max_pairs(counts, keep, mu)
+        assert n == reference_max_pairs(counts, keep=keep, must_use=mu), (counts, keep, mu)
+        if n < 0:
+            assert pairs == []
+            continue
+        assert len(pairs) == n
+        rem = list(counts)
+        for a, b in pairs:
+            assert a != 52 and (b == a or b == 52)
+            rem[a] -= 1
+            rem[b] -= 1
+        assert min(rem) >= 0
+        if keep:
+            assert sum(rem) >= 1
+        if mu >= 0:
+            assert any(mu in p for p in pairs)
+
+
+def test_cards_classic_matches_integer_program(backend: str) -> None:
+    """CR-2/CR-3: card hands (one deck, no jokers)."""
+    rng = random.Random(5)
+    core = _backend.core()
+    cr = _backend.core_rules(CLASSIC, "open")
+    for _ in range(60):
+        hand = rng.sample(range(52), rng.randint(3, 12))
+        counts = counts_of(hand)
+        got = core.solve_melds(cr, counts, False, -1, False)
+        assert got[0] == reference_best(CLASSIC, counts, keep=False)
+        check_arrangement(CLASSIC, "open", counts, False, -1, False, got)
+    assert counts_of(parse_cards("AS 2S 3S"))[0] == 1
