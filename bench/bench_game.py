@@ -12,13 +12,12 @@ the bot is given); a round is one 4-player Rummy 101 deal played to its end.
 
 from __future__ import annotations
 
-import random
+import itertools
 import sys
 import time
 from typing import Any
 
 import pytest
-
 from rummy101 import available_backends, using_backend
 from rummy101.sim import play_game
 
@@ -27,11 +26,16 @@ RANDOM_GAMES = 20      # games per benchmark call with random bots
 GREEDY_GAMES = 5       # rounds per benchmark call with greedy bots
 
 
-def play(bots: list[str], games: int, seed: int = 0) -> tuple[int, int]:
-    """Play ``games`` one-round games; return (games, steps)."""
+_seeds = itertools.count(1)
+
+
+def play(bots: list[str], games: int, seed: int | None = None) -> tuple[int, int]:
+    """Play ``games`` one-round games, each time on fresh seeds (so that no solver answer is
+    remembered from an earlier benchmark round); return (games, steps)."""
     steps = 0
+    base = next(_seeds) if seed is None else seed
     for i in range(games):
-        steps += play_game(RULES, bots, seed, i).steps
+        steps += play_game(RULES, bots, base, i).steps
     return games, steps
 
 
@@ -39,7 +43,7 @@ def play(bots: list[str], games: int, seed: int = 0) -> tuple[int, int]:
 def test_steps_per_second_random(benchmark: Any, backend: str) -> None:
     with using_backend(backend):
         play(["random"] * 4, 2)  # warm caches
-        games, steps = benchmark.pedantic(play, args=(["random"] * 4, RANDOM_GAMES), rounds=3,
+        _, steps = benchmark.pedantic(play, args=(["random"] * 4, RANDOM_GAMES), rounds=3,
                                           iterations=1)
     benchmark.extra_info["steps"] = steps
     benchmark.extra_info["steps_per_s"] = round(steps / benchmark.stats.stats.mean)
@@ -64,7 +68,7 @@ def main(argv: list[str]) -> int:
                 games = steps = 0
                 t0 = time.perf_counter()
                 while time.perf_counter() - t0 < seconds:
-                    g, s = play(bots, 1, seed=games + 1000)
+                    g, s = play(bots, 1)
                     games += g
                     steps += s
                 dt = time.perf_counter() - t0

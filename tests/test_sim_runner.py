@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import csv
+import io
 import json
 import math
 import random
+import sys
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-
 from rummy101 import RulesError, sim
 from rummy101.bots import Bot, BotError
 from rummy101.bots import base as bots_base
@@ -172,7 +173,8 @@ def test_outputs(race: None, tmp_path: Any) -> None:
     assert [json.loads(x) for x in lines] == [r.to_json() for r in res.records]
     assert json.loads(lines[2])["game"] == 2 and json.loads(lines[2])["bots"] == ["coin"] * 4
     assert sim.write_records(res.records, tmp_path / "r.CSV") == "csv"
-    rows = list(csv.DictReader(open(tmp_path / "r.CSV")))
+    with open(tmp_path / "r.CSV") as fh:
+        rows = list(csv.DictReader(fh))
     assert len(rows) == 5
     assert [int(r["score_3"]) for r in rows] == [r.scores[3] for r in res.records]
     assert rows[0]["finishes"] == "normal"
@@ -181,15 +183,15 @@ def test_outputs(race: None, tmp_path: Any) -> None:
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(bots="coin,coin,nobot,coin"), r"unknown bot name 'nobot'.*accepted bots: .*coin.*random"),
-    (dict(bots="coin,coin"), r"2 bots given.*4 players"),
-    (dict(games=0), r"games must be a whole number >= 1, got 0"),
-    (dict(workers=0), r"workers must be a whole number >= 1, got 0"),
-    (dict(match_rounds=0), r"match_rounds must be"),
+    ({"bots": "coin,coin,nobot,coin"}, r"unknown bot name 'nobot'.*accepted bots: .*coin.*random"),
+    ({"bots": "coin,coin"}, r"2 bots given.*4 players"),
+    ({"games": 0}, r"games must be a whole number >= 1, got 0"),
+    ({"workers": 0}, r"workers must be a whole number >= 1, got 0"),
+    ({"match_rounds": 0}, r"match_rounds must be"),
 ])
 def test_bad_arguments(race: None, kwargs: dict[str, Any], message: str) -> None:
-    args: dict[str, Any] = dict(rules="rummy101", bots="coin,coin,coin,coin", games=2, workers=1,
-                                progress=False)
+    args: dict[str, Any] = {"rules": "rummy101", "bots": "coin,coin,coin,coin", "games": 2, "workers": 1,
+                                "progress": False}
     args.update(kwargs)
     with pytest.raises(sim.SimError, match=message):
         sim.simulate(**args)
@@ -198,6 +200,8 @@ def test_bad_arguments(race: None, kwargs: dict[str, Any], message: str) -> None
 def test_unknown_rules_lists_variants() -> None:
     with pytest.raises(RulesError, match=r"'poker'.*rummy101, remi, classic"):
         sim.simulate("poker", "random,random", 1)
+    with pytest.raises(RulesError, match=r"'players'.*2 to 4"):
+        sim.simulate("rummy101(players=5)", "random,random", 1)
 
 
 def test_bot_errors_are_value_errors() -> None:
@@ -238,7 +242,8 @@ def test_cli_writes_jsonl_and_csv(race: None, tmp_path: Any, capsys: pytest.Capt
     out2 = tmp_path / "res.csv"
     assert run_cli(["sim", "--bots", "always2,always2,always2,always2", "--games", "6",
                     "--seed", "5", "--workers", "2", "--quiet", "--out", str(out2)]) == 0
-    rows = list(csv.DictReader(open(out2)))
+    with open(out2) as fh:
+        rows = list(csv.DictReader(fh))
     assert [[int(r[f"score_{s}"]) for s in range(4)] for r in rows] == expected_always2(5, 6)
 
 
@@ -268,3 +273,23 @@ def test_dask_local_cluster_executor(race: None) -> None:
         got = sim.simulate("rummy101", bots, 12, seed=4, executor=client.get_executor(),
                            progress=False)
     assert got.records == want.records and got.seats == want.seats
+
+
+class FakeTTY(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal(race: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    tty = FakeTTY()
+    monkeypatch.setattr(sys, "stderr", tty)
+    sim.simulate("rummy101", "coin,coin,coin,coin", 5, seed=1, workers=1)
+    assert "5/5" in tty.getvalue() and "game" in tty.getvalue()
+    quiet = FakeTTY()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    sim.simulate("rummy101", "coin,coin,coin,coin", 5, seed=1, workers=1, progress=False)
+    assert quiet.getvalue() == ""
+    pipe = io.StringIO()                                # not a terminal: no bar
+    monkeypatch.setattr(sys, "stderr", pipe)
+    sim.simulate("rummy101", "coin,coin,coin,coin", 5, seed=1, workers=1)
+    assert pipe.getvalue() == ""

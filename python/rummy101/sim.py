@@ -27,10 +27,10 @@ import math
 import os
 import random
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, TextIO
 
 from . import _backend
@@ -39,18 +39,18 @@ from .errors import RulesError, RummyError
 from .rules import VARIANTS, Rules
 
 __all__ = [
-    "SimError",
+    "MAX_STEPS",
+    "OUTPUT_FORMATS",
     "GameRecord",
     "SeatStats",
+    "SimError",
     "SimResult",
-    "simulate",
-    "play_game",
-    "game_seed",
     "bot_seed",
+    "game_seed",
+    "play_game",
+    "simulate",
     "wilson_interval",
     "write_records",
-    "OUTPUT_FORMATS",
-    "MAX_STEPS",
 ]
 
 #: A game that takes more steps than this is a bug in a bot or the engine: play_game raises.
@@ -59,7 +59,6 @@ MAX_STEPS = 200_000
 #: Output formats accepted by :func:`write_records`, chosen by the file extension.
 OUTPUT_FORMATS = (".jsonl", ".csv")
 
-_NO_OBSERVATION: Mapping[str, Any] = MappingProxyType({})
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
@@ -255,19 +254,45 @@ def format_summary(result: SimResult) -> str:
     out = [head, line(cols), line(["-" * w for w in widths])]
     out += [line(r) for r in rows]
     rounds = sum(result.finish_counts.values())
-    out.append(f"no unique winner: {result.ties} games; round endings over {rounds} rounds: "
+    out.append(f"no unique winner: {result.ties} game{'' if result.ties == 1 else 's'}; "
+               f"round endings over {rounds} round{'' if rounds == 1 else 's'}: "
                + (", ".join(f"{k} {v}" for k, v in result.finish_counts.items()) or "-"))
     return "\n".join(out)
 
 
 # ---- one game -----------------------------------------------------------------------------------
 
+class LazyObservation(Mapping[str, Any]):
+    """``state.observation(seat)``, built on first access: a bot that decides without looking
+    (one legal action, or the random bot) costs no observation. Read-only."""
+
+    __slots__ = ("_build", "_data")
+
+    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
+        self._build = build
+        self._data: dict[str, Any] | None = None
+
+    def _get(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = self._build()
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
 def _new_game(rules: Rules, seed: int, match_rounds: int) -> Any:
     from .game import new_game  # the engine; imported late so that sim imports without it
     return new_game(rules, seed, match_rounds=match_rounds)
 
 
-def play_game(rules: "str | Rules", bots: Sequence["str | Bot"], seed: int, index: int = 0,
+def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: int = 0,
               *, match_rounds: int = 1, max_steps: int = MAX_STEPS) -> GameRecord:
     """Play game ``index`` of a run started with ``seed`` and return its record.
 
@@ -283,12 +308,11 @@ def play_game(rules: "str | Rules", bots: Sequence["str | Bot"], seed: int, inde
     turns = [0] * len(players)
     last = -1
     steps = 0
+    acts = [p.act for p in players]
+    observe, legal_actions, apply = state.observation, state.legal_actions, state.apply
     while not state.is_terminal:
         seat = state.current_player
-        player = players[seat]
-        obs = state.observation(seat) if getattr(player, "observes", True) else _NO_OBSERVATION
-        action = player.act(obs, state.legal_actions())
-        state.apply(action)
+        apply(acts[seat](LazyObservation(partial(observe, seat)), legal_actions()))
         if seat != last:
             turns[seat] += 1
             last = seat
@@ -338,15 +362,16 @@ def _play_chunk(rules: str, bots: tuple[str, ...], seed: int, start: int, stop: 
     return [play_game(rules, bots, seed, i, match_rounds=match_rounds) for i in range(start, stop)]
 
 
-def _check_args(rules: "str | Rules", bots: "str | Sequence[str]", games: int, workers: int | None,
+def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, workers: int | None,
                 match_rounds: int) -> tuple[Rules, tuple[str, ...]]:
     try:
         r = Rules.parse(rules)
     except RulesError as exc:
         raise RulesError(f"unknown rules for simulation: {exc} (accepted variants: "
                          f"{', '.join(VARIANTS)})") from None
+    _new_game(r, 0, 1)  # a variant the engine does not play yet fails here, naming those it plays
     if isinstance(bots, str):
-        bots = [b for b in bots.split(",")]
+        bots = list(bots.split(","))
     names = tuple(b.strip().lower() for b in bots)
     known = bot_names()
     bad = [b for b in names if b not in known]
@@ -373,11 +398,11 @@ def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
 def _progress(total: int, enabled: bool) -> Any:
     if not enabled or not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped]
     return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
 
 
-def simulate(rules: "str | Rules", bots: "str | Sequence[str]", games: int, seed: int = 0, *,
+def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: int = 0, *,
              workers: int | None = None, executor: cf.Executor | None = None,
              progress: bool = True, match_rounds: int = 1) -> SimResult:
     """Play ``games`` seeded games of ``rules`` between ``bots`` (one name per seat).
@@ -412,18 +437,18 @@ def simulate(rules: "str | Rules", bots: "str | Sequence[str]", games: int, seed
                     bar.update(b - a)
         else:
             own = executor is None
-            ex = cf.ProcessPoolExecutor(max_workers=nworkers) if own else executor
-            assert ex is not None
+            ex = cf.ProcessPoolExecutor(max_workers=nworkers) if executor is None else executor
+            futures: dict[cf.Future[list[GameRecord]], int] = {}
             try:
-                futures = {ex.submit(_play_chunk, *args, a, b, match_rounds, backend): k
-                           for k, (a, b) in enumerate(chunks)}
+                for k, (a, b) in enumerate(chunks):
+                    futures[ex.submit(_play_chunk, *args, a, b, match_rounds, backend)] = k
                 for fut in cf.as_completed(futures):
                     k = futures[fut]
                     results[k] = fut.result()
                     if bar is not None:
                         bar.update(chunks[k][1] - chunks[k][0])
             except BaseException:
-                for f in futures if 'futures' in locals() else ():
+                for f in futures:
                     f.cancel()
                 raise
             finally:
@@ -440,7 +465,7 @@ def simulate(rules: "str | Rules", bots: "str | Sequence[str]", games: int, seed
 
 # ---- output -------------------------------------------------------------------------------------
 
-def write_records(records: Iterable[GameRecord], path: "str | os.PathLike[str]") -> str:
+def write_records(records: Iterable[GameRecord], path: str | os.PathLike[str]) -> str:
     """Write per-game records to ``path``: JSON Lines for ``.jsonl``, CSV for ``.csv``.
     Returns the format used. Other extensions raise :class:`SimError`."""
     p = Path(path)
@@ -457,8 +482,7 @@ def write_records(records: Iterable[GameRecord], path: "str | os.PathLike[str]")
 
 
 def _write_jsonl(records: Iterable[GameRecord], fh: TextIO) -> None:
-    for rec in records:
-        fh.write(json.dumps(rec.to_json(), separators=(",", ":")) + "\n")
+    fh.writelines(json.dumps(rec.to_json(), separators=(",", ":")) + "\n" for rec in records)
 
 
 def _write_csv(records: Iterable[GameRecord], fh: TextIO) -> None:

@@ -18,11 +18,10 @@ rummy101.bots.base.BotError: unknown bot 'minimax'; accepted bots: greedy, rando
 
 from __future__ import annotations
 
-from .base import Bot, BotError, bot_names, get_bot, register_bot
-from . import random_bot as _random_bot  # noqa: F401  (registers "random")
 from . import greedy as _greedy  # noqa: F401  (registers "greedy")
+from . import random_bot as _random_bot  # noqa: F401  (registers "random")
+from .base import Bot, BotError, bot_names, get_bot, register_bot
 from .greedy import GreedyBot
-
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "BotError", "bot_names", "get_bot", "register_bot", "RandomBot", "GreedyBot"]
+__all__ = ["Bot", "BotError", "GreedyBot", "RandomBot", "bot_names", "get_bot", "register_bot"]

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from ..errors import RummyError
 
-__all__ = ["Bot", "BotError", "BotFactory", "register_bot", "get_bot", "bot_names"]
+__all__ = ["Bot", "BotError", "BotFactory", "bot_names", "get_bot", "register_bot"]
 
 
 class BotError(RummyError):
@@ -24,9 +24,6 @@ class Bot:
     """
 
     name: ClassVar[str] = "bot"
-    #: False for bots that never look at the observation (the simulator then skips building it
-    #: and passes an empty mapping, which saves most of a step's time for the random bot).
-    observes: ClassVar[bool] = True
 
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.Random(0)

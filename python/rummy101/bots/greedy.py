@@ -4,7 +4,8 @@ It reads only ``state.observation(seat)`` and the legal actions. Each step it de
 order (rule IDs of RULES.md):
 
 * **take phase** (R101-3): it takes the previous player's discard only when it pays (R101-4):
-  before opening, when the tile makes an opening possible (or a better one) with the tile in it;
+  before opening, when the tile makes an opening possible (or a runs/sets one instead of pairs)
+  with the tile in it;
   after a runs/sets opening, when the tile fits a table meld or forms a new run/set with rack
   tiles; after a pairs opening, when it pairs with a rack tile or fits a table meld. It uses the
   joker button (R101-10) when it may and has not opened; otherwise it draws.
@@ -57,9 +58,22 @@ _RULES: dict[str, Rules] = {}
 Key = tuple[Any, ...]
 
 
+_KEYS: dict[Any, Key] = {}
+
+
 def _key(a: Any) -> Key:
     """A lookup key of an engine action: sets and pairs by their tile multiset (the engine writes
-    them in a canonical order), everything else by its exact contents."""
+    them in a canonical order), everything else by its exact contents. Remembered per action
+    (the engine reuses interned action objects)."""
+    k = _KEYS.get(a)
+    if k is None:
+        if len(_KEYS) > 100_000:
+            _KEYS.clear()
+        k = _KEYS[a] = _make_key(a)
+    return k
+
+
+def _make_key(a: Any) -> Key:
     v = a.verb
     if v == "set" or v == "pair":
         return (v, tuple(sorted(int(t) for t in a.tiles)))
@@ -147,15 +161,14 @@ class GreedyBot(Bot):
                    opened: str | None) -> bool:
         thr = obs["thresholds"]
         if opened is None:
+            now = opening_plan(kit, counts, thr["points"], thr["pairs"])
+            if now is not None and now.kind == "melds":
+                return False  # it opens already; the stock tile is a free extra chance
             with_t = counts[:]
             with_t[t] += 1
             plan = opening_plan(kit, with_t, thr["points"], thr["pairs"], t)
-            if plan is None:
-                return False
-            now = opening_plan(kit, counts, thr["points"], thr["pairs"])
-            # Worth it when it opens at all, or opens with runs/sets instead of pairs, or higher.
-            return now is None or (plan.kind == "melds" and (now.kind == "pairs"
-                                                             or plan.value > now.value))
+            # Worth it when it opens at all, or opens with runs/sets instead of pairs.
+            return plan is not None and (now is None or plan.kind == "melds")
         if t == J:
             return False  # a joker must be laid at once (R101-4): it is worth more kept than fed
         if t in _table_additions(kit, obs):
@@ -164,7 +177,7 @@ class GreedyBot(Bot):
             return counts[t] >= 1
         with_t = counts[:]
         with_t[t] += 1
-        value, _ = kit.core.solve_melds(kit.penalty_cr, with_t, True, t, False)
+        value, _ = kit.solve(True, with_t, True, t, False)
         return value > 0
 
     # ---- play phase ------------------------------------------------------------------------------

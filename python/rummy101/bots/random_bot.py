@@ -21,7 +21,7 @@ from typing import Any
 from .base import Bot, no_legal_action, register_bot
 from .view import TURN_ENDING_KINDS, ends_turn
 
-__all__ = ["RandomBot", "END_TURN_PROBABILITY"]
+__all__ = ["END_TURN_PROBABILITY", "RandomBot"]
 
 END_TURN_PROBABILITY = 0.5
 
@@ -30,7 +30,6 @@ class RandomBot(Bot):
     """Uniform over legal actions, ending each turn with probability 1/2 per step."""
 
     name = "random"
-    observes = False
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
         if not legal_actions:

@@ -1,8 +1,10 @@
 """Tile-level decisions of the greedy bot, as pure functions of count vectors and melds.
 
 Everything here calls the exact core solvers of the live backend directly (``solve_melds``,
-``max_pairs``, ``meld_additions``, ``joker_releases``): the bot validates nothing because the
-engine hands it only valid racks and melds, and it is called on every step of every simulated game.
+``max_pairs``, ``meld_additions``, ``rack_value``), memoized per rule set and backend: the bot
+validates nothing because the engine hands it only valid racks and melds, and it is called on
+every step of every simulated game. (Joker releases come from the engine's legal ``retrieve``
+actions.)
 
 Values: *open* valuation for openings (R101-7, RO-8), *penalty* valuation for what a rack would
 cost at the round's end (R101-13 joker 101, RO-12 end values).
@@ -11,15 +13,25 @@ cost at the round's end (R101-13 joker 101, RO-12 end values).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _backend
+from ..errors import BackendError
 from ..rules import Rules
 from ..tiles import JOKER_CODE, NUM_CODES
 
-__all__ = ["Kit", "kit_for", "Plan", "opening_plan", "deadwood", "lay_plan", "feeding_tiles",
-           "choose_discard", "connections"]
+__all__ = [
+    "Kit",
+    "Plan",
+    "choose_discard",
+    "connections",
+    "deadwood",
+    "feeding_tiles",
+    "kit_for",
+    "lay_plan",
+    "opening_plan",
+]
 
 Melds = list[tuple[str, list[int]]]
 _KIND = {1: "run", 2: "set", 3: "pair"}
@@ -28,16 +40,56 @@ _KIND = {1: "run", 2: "set", 3: "pair"}
 FEED_COST = 15
 # Cost of keeping fewer partial melds: per rack tile that could join the discarded tile in a meld.
 CONNECT_COST = 3
+# Solver answers remembered per rule set and backend before the memo is cleared.
+MEMO_SIZE = 4096
 
 
 @dataclass(frozen=True)
 class Kit:
-    """The core module and CoreRules objects of one rule set on one backend."""
+    """The core module and CoreRules objects of one rule set on one backend, with a small memo
+    of solver answers (a bot asks about the same rack several times in a turn)."""
 
     rules: Rules
     core: Any
     open_cr: Any
     penalty_cr: Any
+    memo: dict[tuple[Any, ...], tuple[int, list[Any]]] = field(default_factory=dict, compare=False)
+    adds_memo: dict[tuple[int, ...], frozenset[int]] = field(default_factory=dict, compare=False)
+
+    def pairs(self, counts: Sequence[int], keep: bool, must_use: int) -> tuple[int, list[Any]]:
+        """``max_pairs`` of the core, memoized."""
+        key = ("pairs", tuple(counts), keep, must_use)
+        hit = self.memo.get(key)
+        if hit is None:
+            if len(self.memo) >= MEMO_SIZE:
+                self.memo.clear()
+            hit = self.core.max_pairs(list(counts), keep, must_use)
+            self.memo[key] = hit
+        return hit
+
+    def additions(self, meld: Sequence[int]) -> frozenset[int]:
+        """Codes that may be added to a table meld (``meld_additions`` of the core), memoized."""
+        key = tuple(meld)
+        hit = self.adds_memo.get(key)
+        if hit is None:
+            if len(self.adds_memo) >= MEMO_SIZE:
+                self.adds_memo.clear()
+            hit = frozenset(code for _, code in self.core.meld_additions(self.open_cr, list(key)))
+            self.adds_memo[key] = hit
+        return hit
+
+    def solve(self, penalty: bool, counts: Sequence[int], keep: bool, must_use: int,
+              require_run: bool) -> tuple[int, list[Any]]:
+        """``solve_melds`` of the core with the penalty or the opening valuation, memoized."""
+        key = (penalty, tuple(counts), keep, must_use, require_run)
+        hit = self.memo.get(key)
+        if hit is None:
+            if len(self.memo) >= MEMO_SIZE:
+                self.memo.clear()
+            hit = self.core.solve_melds(self.penalty_cr if penalty else self.open_cr,
+                                        list(counts), keep, must_use, require_run)
+            self.memo[key] = hit
+        return hit
 
 
 _KITS: dict[tuple[str, Rules], Kit] = {}
@@ -47,7 +99,13 @@ def kit_for(rules: Rules) -> Kit:
     name = _backend.backend_name()
     kit = _KITS.get((name, rules))
     if kit is None:
-        kit = Kit(rules, _backend.core(), _backend.core_rules(rules, "open"),
+        core = _backend.core()
+        missing = [f for f in ("solve_melds", "max_pairs", "meld_additions", "rack_value")
+                   if not hasattr(core, f)]
+        if missing:
+            raise BackendError(f"the {name} core lacks {', '.join(missing)}, which the greedy bot "
+                               "needs: rebuild it (tools/devbuild) or use RUMMY101_BACKEND=pure")
+        kit = Kit(rules, core, _backend.core_rules(rules, "open"),
                   _backend.core_rules(rules, "penalty"))
         _KITS[(name, rules)] = kit
     return kit
@@ -71,12 +129,11 @@ def opening_plan(kit: Kit, counts: Sequence[int], threshold: int, pairs_threshol
     threshold of 0 means no pairs opening. ``must_use``: a taken discard that the opening has to
     contain (R101-4), -1 for none. Keeps a tile to discard when the rules say so."""
     keep = kit.rules.keep_discard
-    value, melds = kit.core.solve_melds(kit.open_cr, list(counts), keep, must_use,
-                                        kit.rules.opening_needs_run)
+    value, melds = kit.solve(False, counts, keep, must_use, kit.rules.opening_needs_run)
     if value >= threshold and value > 0 and melds:
         return Plan("melds", value, tuple((_KIND[k], tuple(t)) for k, t, _ in melds))
     if pairs_threshold > 0 and kit.rules.pairs_allowed:
-        n, pairs = kit.core.max_pairs(list(counts), keep, must_use)
+        n, pairs = kit.pairs(counts, keep, must_use)
         if n >= pairs_threshold:
             return Plan("pairs", n, tuple(("pair", (a, b)) for a, b in pairs))
     return None
@@ -84,11 +141,11 @@ def opening_plan(kit: Kit, counts: Sequence[int], threshold: int, pairs_threshol
 
 def deadwood(kit: Kit, counts: Sequence[int], keep: bool = True) -> int:
     """Penalty value left on the rack after laying the best melds from it (penalty valuation)."""
-    total = kit.core.rack_value(kit.penalty_cr, list(counts))
+    total = int(kit.core.rack_value(kit.penalty_cr, list(counts)))
     if sum(counts) < 3:
         return total
-    value, _ = kit.core.solve_melds(kit.penalty_cr, list(counts), keep, -1, False)
-    return total - max(value, 0)
+    value, _ = kit.solve(True, counts, keep, -1, False)
+    return total - max(int(value), 0)
 
 
 def lay_plan(kit: Kit, counts: Sequence[int], must_use: int = -1) -> Melds:
@@ -97,8 +154,7 @@ def lay_plan(kit: Kit, counts: Sequence[int], must_use: int = -1) -> Melds:
     when there are none."""
     if sum(counts) < 4 and kit.rules.keep_discard:
         return []
-    value, melds = kit.core.solve_melds(kit.penalty_cr, list(counts), kit.rules.keep_discard,
-                                        must_use, False)
+    value, melds = kit.solve(True, counts, kit.rules.keep_discard, must_use, False)
     return [(_KIND[k], list(t)) for k, t, _ in melds] if value > 0 else []
 
 
@@ -106,10 +162,9 @@ def feeding_tiles(kit: Kit, table: Iterable[Sequence[int]]) -> set[int]:
     """Codes that could be added at once to some table meld (R101-11): a player who has opened
     could take such a discard and use it (R101-4)."""
     out: set[int] = set()
-    add = kit.core.meld_additions
     for meld in table:
         if len(meld) >= 3:
-            out.update(code for _, code in add(kit.open_cr, list(meld)))
+            out |= kit.additions(meld)
     out.discard(JOKER_CODE)
     return out
 
@@ -154,9 +209,7 @@ def choose_discard(kit: Kit, counts: Sequence[int], opened: bool, feeding: set[i
         return held[0]
     if len(reals) == 1:
         return reals[0]
-    cr = kit.penalty_cr if opened else kit.open_cr
-    _, melds = kit.core.solve_melds(cr, list(counts), True, -1,
-                                    False if opened else kit.rules.opening_needs_run)
+    _, melds = kit.solve(opened, counts, True, -1, False if opened else kit.rules.opening_needs_run)
     used = [0] * NUM_CODES
     for _, tiles, _ in melds:
         for t in tiles:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["action_kind", "ends_turn", "TURN_ENDING_KINDS"]
+__all__ = ["TURN_ENDING_KINDS", "action_kind", "ends_turn"]
 
 #: Action kinds after which the turn passes to the next seat.
 TURN_ENDING_KINDS = frozenset({"discard", "go_out"})
