@@ -6,6 +6,7 @@ import json
 
 import pytest
 from rummy101 import (
+    Meld,
     NotationError,
     RackError,
     Rules,
@@ -174,7 +175,7 @@ def test_ro11_best_discard_takes_the_best_pattern() -> None:
     assert tiles("R12 R13 R1") in [m.tiles for m in by["R4"].melds]
 
 
-def test_no_close_answers_null() -> None:
+def test_ro11_no_close_answers_null() -> None:
     ans = solve_tabla("remi", "R1 Y3 B5 K7 R9 Y11 B13 K2 R4 Y6 B8 K10 R12 Y2 B4")
     assert ans.closes == () and ans.best is None and not ans.can_close
     assert ans.to_json()["best"] is None
@@ -182,7 +183,7 @@ def test_no_close_answers_null() -> None:
 
 # ---- distances ----------------------------------------------------------------------------------
 
-def test_distance_counts_tiles_to_replace() -> None:
+def test_ro11_distance_counts_tiles_to_replace() -> None:
     d = tabla_distance("remi", "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 K12 K13 Y1")
     assert d.monocolor == 3
     assert d.simple == 3  # R1..R11 is a run; K12 K13 Y1 are loose
@@ -190,12 +191,12 @@ def test_distance_counts_tiles_to_replace() -> None:
                                                        "monocolor": 0}
 
 
-def test_distance_of_a_15_tile_rack_is_the_best_discard() -> None:
+def test_ro11_distance_of_a_15_tile_rack_is_the_best_discard() -> None:
     assert tabla_distance("remi", MONO + " K5").monocolor == 0
     assert tabla_distance("remi", MONO + " K5").simple == 0
 
 
-def test_jolys_never_need_replacing() -> None:
+def test_ro11_ro7_jolys_never_need_replacing() -> None:
     d = tabla_distance("remi", "* * B3 K4 R5 Y6 R7 Y8 R9 Y10 R11 Y12 R13 Y1")
     assert d.mozaic == 0
 
@@ -216,7 +217,8 @@ def test_json_shape_for_15_tiles() -> None:
     json.dumps(out)
     simple = [c for c in out["closes"] if c["pattern"] == "simple"]
     for c in simple:
-        assert "row" not in c and all(set(m) == {"kind", "tiles", "jokers"} for m in c["melds"])
+        assert "row" not in c
+        assert all(list(m) == ["kind", "tiles", "value", "jokers"] for m in c["melds"])
 
 
 def test_json_shape_for_14_tiles() -> None:
@@ -225,14 +227,23 @@ def test_json_shape_for_14_tiles() -> None:
     best = out["best"]
     assert list(best) == ["pattern", "score", "melds"]
     sets = [m for m in best["melds"] if m["kind"] == "set"]
-    assert sets == [{"kind": "set", "tiles": ["*", "Y5", "B5"], "jokers": {"0": "R5"}}]
+    assert sets == [{"kind": "set", "tiles": ["*", "Y5", "B5"], "value": 15, "jokers": {"0": "R5"}}]
+
+
+def test_ro6_ro7_simple_close_melds_are_melds_of_the_melds_module() -> None:
+    """Each meld of a simple close reads back the same through rummy101.Meld (RO-6, RO-7)."""
+    ans = solve_tabla("remi", "R12 R13 * Y1 B1 K1 B10 B11 B12 B13 Y5 Y6 Y7 * K3")
+    assert ans.closes
+    for close in ans.closes:
+        for m in close.melds:
+            assert Meld.parse("remi", [str(t) for t in m.tiles], kind=m.kind) == m
 
 
 # ---- errors at the door -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("spec, word", [("rummy101", "'rummy101'"), ("classic", "'classic'"),
                                          ("remi(tabla=off)", "tabla=off")])
-def test_rules_without_tabla_are_refused(spec: str, word: str) -> None:
+def test_ro11_rules_without_tabla_are_refused(spec: str, word: str) -> None:
     with pytest.raises(RulesError, match="RO-11") as err:
         solve_tabla(spec, MONO)
     assert word in str(err.value)
@@ -240,14 +251,14 @@ def test_rules_without_tabla_are_refused(spec: str, word: str) -> None:
         tabla_distance(spec, MONO)
 
 
-def test_rack_size_is_14_or_15() -> None:
+def test_ro11_rack_size_is_14_or_15() -> None:
     with pytest.raises(RackError, match="14 tiles .* or 15 .* got 13: 'R1 R2"):
         solve_tabla("remi", "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13")
     with pytest.raises(RackError, match="got 16"):
         tabla_distance("remi", MONO + " K1 K2")
 
 
-def test_rack_supply_and_notation_are_checked() -> None:
+def test_ro1_rack_supply_and_notation_are_checked() -> None:
     with pytest.raises(RackError, match="3 copies of R5"):
         solve_tabla("remi", "R5 R5 R5 R4 R6 R7 R8 R9 R10 R11 R12 R13 R1 R2")
     with pytest.raises(RackError, match="3 jokers"):

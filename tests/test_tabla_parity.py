@@ -1,4 +1,5 @@
-"""Native and pure tabla cores give identical answers and identical errors (RULES.md RO-11).
+"""Native and pure tabla cores give identical answers and identical errors (RULES.md RO-11),
+and properties that tie the public 14- and 15-tile answers together.
 
 Hypothesis draws racks from the Remi set (RO-1: two copies of each tile, two Jolys), including
 racks built near each pattern so that closes, Jolys and high aces (RO-6) are common.
@@ -12,7 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from parity import same
+from rummy101 import solve_tabla
 from rummy101.rules import Rules
+from rummy101.tiles import codes_of, format_tiles
 
 REMI = Rules.parse("remi")
 JOKER = 52
@@ -105,7 +108,8 @@ def test_closes_parity(both: tuple[ModuleType, ModuleType], counts: list[int]) -
 
 @settings(max_examples=100, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(counts=racks(14), high=st.booleans(), ratio=st.integers(0, 3))
+@given(counts=racks(14), high=st.booleans(),
+       ratio=st.one_of(st.integers(0, 3), st.just(2**31 - 1)))
 def test_parity_under_other_core_rules(both: tuple[ModuleType, ModuleType], counts: list[int],
                                        high: bool, ratio: int) -> None:
     native, pure = both
@@ -131,3 +135,45 @@ def test_odd_input_parity(both: tuple[ModuleType, ModuleType], name: str,
                           counts: list[int]) -> None:
     native, pure = both
     same(name, counts, rules=REMI, native=native, pure=pure)
+
+
+# ---- properties of the public answers (live backend) ---------------------------------------------
+
+PROPS = settings(max_examples=150, deadline=None,
+                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+def _rack_text(counts: list[int]) -> str:
+    return format_tiles(codes_of(counts))
+
+
+@PROPS
+@given(counts=racks(15))
+def test_each_close_is_the_best_pattern_of_the_rest(counts: list[int]) -> None:
+    """RO-11: a close for discard d is exactly the best pattern the other 14 tiles form, and the
+    14-tile distance to it is 0; discards that do not close leave no pattern."""
+    ans = solve_tabla("remi", _rack_text(counts))
+    by = {int(c.discard): c for c in ans.closes if c.discard is not None}
+    for d in {int(t) for t in ans.rack}:
+        rest = list(counts)
+        rest[d] -= 1
+        sub = solve_tabla("remi", _rack_text(rest))
+        if d in by:
+            assert sub.best is not None and sub.best.pattern == by[d].pattern
+            assert by[d].score == sub.best.score * (2 if d == 52 else 1)
+            assert getattr(sub.distance, sub.best.pattern) == 0
+        else:
+            assert sub.patterns == ()
+            assert sub.distance.simple > 0 and sub.distance.mozaic > 0
+            assert sub.distance.bicolor > 0 and sub.distance.monocolor > 0
+    assert ans.best is None or ans.best.score == max(c.score for c in ans.closes)
+
+
+@PROPS
+@given(counts=racks(14))
+def test_distance_zero_exactly_when_the_pattern_is_formed(counts: list[int]) -> None:
+    ans = solve_tabla("remi", _rack_text(counts))
+    formed = {p.pattern for p in ans.patterns}
+    for name, value in ans.distance.to_json().items():
+        assert (value == 0) == (name in formed), (name, value, formed)
+        assert 0 <= value <= 14

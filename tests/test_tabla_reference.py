@@ -310,15 +310,19 @@ def test_simple_close_without_ratio_or_high_ace_matches_the_reference() -> None:
             assert core.tabla_distance(cr, counts)[0] == 14 - most
 
 
-def test_simple_distance_agrees_with_solve_melds() -> None:
-    """DESIGN.md: the simple close is solve_melds with unit values and a run required."""
+def test_simple_close_agrees_with_solve_melds() -> None:
+    """DESIGN.md: the simple close (RO-11) is solve_melds with unit values (Joly worth 1), no tile
+    kept back and a run required: the rack closes exactly when that value is 14, and the simple
+    distance is 14 minus it."""
     core = _backend.core()
     if not hasattr(core, "solve_melds"):
         pytest.skip("solve_melds not merged yet (solver branch)")
     cr = _backend.core_rules(REMI)
     unit = core.CoreRules(True, 2, [0] + [1] * 14, [0] + [1] * 13, 1)
-    for counts in random_racks(5, 40, 14):
+    for counts in random_racks(5, 60, 14):
         value, _ = core.solve_melds(unit, counts, False, -1, True)
+        simple = [p for p in core.tabla_patterns(cr, counts) if p[0] == core.PATTERN_SIMPLE]
+        assert bool(simple) == (value == 14), counts
         assert core.tabla_distance(cr, counts)[0] == 14 - max(value, 0), counts
 
 

@@ -244,6 +244,8 @@ struct Solver {
   int ub_tiles[16];        // sum over numbers >= n of useful tiles * their best value
   int jmax[16];            // best value of a joker at numbers >= n
   bool useful[4][15];      // the tile can be in some meld at all
+  bool fresh0[4][15];      // ... in a meld starting at its own number (run window m..m+2, or a set)
+  bool fresh1[4][15];      // ... in a meld starting at m-1 or m (or a set)
 
   Solver(const CoreRules& cr_, const Counts& cnt_, bool keep_, int must_use_, bool require_run_, Memo& memo_)
       : cr(cr_), cnt(cnt_), J(cnt_[JOKER]), keep(keep_), must_use(must_use_), require_run(require_run_),
@@ -257,6 +259,13 @@ struct Solver {
     else { mu_c = -1; mu_n = -1; }
     dominance = cr.joker_value == -1 && must_use != JOKER;
     init_bounds();
+    // A tile that fits no meld stays on the rack in every arrangement, so "keep a tile" holds by
+    // itself: drop the flag from the search (same values, fewer states).
+    if (keep)
+      for (int code = 0; code < JOKER && keep; ++code) {
+        int c = code / 13, m = code % 13 + 1;
+        if (cnt[code] > 0 && !useful[c][m] && !(m == 1 && useful[c][14])) keep = false;
+      }
   }
 
   int count_at(int c, int m) const {  // real tiles of colour c usable at run position m
@@ -264,36 +273,66 @@ struct Solver {
     return cnt[c * 13 + (m <= 13 ? m : 1) - 1];
   }
 
+  // Can the tile (c, m) be in any meld with at most `jokers` jokers? (necessary conditions:
+  // a 3-window of its colour, or 3 colours at its number, completed by jokers)
+  bool can_meld(int c, int m, int jokers, int first_start = -99) const {
+    if (m > 13 && !cr.high_ace) return false;
+    for (int s0 = std::max(m - 2, first_start); s0 <= m; ++s0) {
+      if (s0 < 1 || s0 + 2 > last) continue;
+      int miss = 0;
+      for (int p = s0; p <= s0 + 2; ++p)
+        if (p != m && count_at(c, p) == 0) ++miss;
+      if (miss <= jokers) return true;
+    }
+    if (m <= 13) {
+      int cols = 0;
+      for (int c2 = 0; c2 < 4; ++c2) cols += cnt[c2 * 13 + m - 1] > 0;
+      if (cols + jokers >= 3) return true;
+    }
+    return false;
+  }
+
+  // Bounds: a tile that can be melded without jokers counts at its best value; a tile that
+  // needs a joker sits in a meld with a joker, and a meld with k jokers holds at most 4k such
+  // tiles (<= 2 real tiles on each side of every joker in a run, <= 3 in a set), so only the
+  // 4 * J most valuable of those count.
   void init_bounds() {
+    bool u0[4][15];
     for (int c = 0; c < 4; ++c)
       for (int m = 1; m <= 14; ++m) {
-        bool u = false;
-        if (m <= 13 || cr.high_ace) {
-          for (int s0 = m - 2; s0 <= m && !u; ++s0) {
-            if (s0 < 1 || s0 + 2 > last) continue;
-            int miss = 0;
-            for (int p = s0; p <= s0 + 2; ++p)
-              if (p != m && count_at(c, p) == 0) ++miss;
-            if (miss <= J) u = true;
-          }
-          if (!u && m <= 13) {
-            int cols = 0;
-            for (int c2 = 0; c2 < 4; ++c2) cols += cnt[c2 * 13 + m - 1] > 0;
-            if (cols + J >= 3) u = true;
-          }
-        }
-        useful[c][m] = u;
+        u0[c][m] = can_meld(c, m, 0);
+        useful[c][m] = u0[c][m] || (J > 0 && can_meld(c, m, J));
+        fresh0[c][m] = can_meld(c, m, J, m);
+        fresh1[c][m] = can_meld(c, m, J, m - 1);
       }
     for (int m = 0; m < 16; ++m) { tile_ub[m] = 0; ub_tiles[m] = 0; jmax[m] = 0; }
     for (int m = 1; m <= 13; ++m) tile_ub[m] = std::max(cr.run_value[m], cr.set_value[m]);
     if (cr.high_ace) tile_ub[1] = std::max(tile_ub[1], cr.run_value[14]);
+    int k = 4 * J;
+    int top[64];  // values of joker-needing tiles at numbers >= m, descending (at most k kept)
+    int ntop = 0, sure = 0;
     for (int m = 13; m >= 1; --m) {
-      int sum = 0;
       for (int c = 0; c < 4; ++c) {
-        bool u = useful[c][m] || (m == 1 && useful[c][14]);
-        if (u) sum += cnt[c * 13 + m - 1] * tile_ub[m];
+        int n_t = cnt[c * 13 + m - 1];
+        if (!n_t) continue;
+        bool sure_u = u0[c][m] || (m == 1 && u0[c][14]);
+        bool any_u = useful[c][m] || (m == 1 && useful[c][14]);
+        if (sure_u) { sure += n_t * tile_ub[m]; continue; }
+        if (!any_u) continue;
+        for (int x = 0; x < n_t; ++x) {
+          int v = tile_ub[m];
+          int pos = ntop;
+          while (pos > 0 && top[pos - 1] < v) --pos;
+          if (pos >= k) continue;
+          int end = std::min(ntop, k - 1);
+          for (int q = end; q > pos; --q) top[q] = top[q - 1];
+          top[pos] = v;
+          ntop = std::min(ntop + 1, k);
+        }
       }
-      ub_tiles[m] = ub_tiles[m + 1] + sum;
+      int extra = 0;
+      for (int q = 0; q < ntop; ++q) extra += top[q];
+      ub_tiles[m] = sure + extra;
     }
     int jm = 0;
     for (int m = 15; m >= 1; --m) {
@@ -301,6 +340,22 @@ struct Solver {
       if (m <= 13) jm = std::max(jm, jset[m]);
       jmax[m] = jm;
     }
+  }
+
+  // A sharper bound for a state about to be entered at number n: a tile at n or n+1 of a colour
+  // with no run in progress can only join a run starting at n or later (or a set).
+  int ub_state(int n, const uint64_t* runs, int jr) const {
+    if (n > last) return 0;
+    int u = ub_tiles[std::min(n + 2, 15)] + jr * jmax[n];
+    if (n >= 2) u += (res[0] + res[1] + res[2] + res[3]) * cr.run_value[14];
+    for (int m = n; m <= n + 1 && m <= 13; ++m)
+      for (int c = 0; c < 4; ++c) {
+        int k = cnt[c * 13 + m - 1];
+        if (!k) continue;
+        bool ok = runs[c] ? useful[c][m] : (m == n ? fresh0[c][m] : fresh1[c][m]);
+        if (ok) u += k * tile_ub[m];
+      }
+    return std::min(u, ub_from(n, jr));
   }
 
   // Upper bound of the value placed at numbers >= n with jr jokers unused (reserved aces are
@@ -390,7 +445,9 @@ struct Solver {
     int n = F.n;
     {
       int bound = gain + ub_from(n + 1, 0) + jr * jmax[n];
-      for (int c2 = 0; c2 < 4; ++c2) bound += (c2 < c ? F.rest[c2] : F.avail[c2]) * (n <= 13 ? tile_ub[n] : cr.run_value[14]);
+      for (int c2 = 0; c2 < 4; ++c2)
+        if (useful[c2][n] || (n == 1 && useful[c2][14]))
+          bound += (c2 < c ? F.rest[c2] : F.avail[c2]) * (n <= 13 ? tile_ub[n] : cr.run_value[14]);
       if (bound <= thr(F)) return;
     }
     if (c == 4) { vsets(F, jr, gain, ran); return; }
@@ -476,7 +533,7 @@ struct Solver {
     int n = F.n;
     bool ran2 = ran && require_run;
     if (n == 14) {
-      if (gain + ub_from(n + 1, jr) <= thr(F)) return;
+      if (gain + ub_state(n + 1, F.new_runs, jr) <= thr(F)) return;
       SOLVER_STAT(++g_leaves);
       int sub = best(n + 1, F.new_runs, jr, F.left_in, ran2, thr(F) - gain);
       if (sub > NEG && gain + sub > F.best) F.best = gain + sub;
@@ -509,7 +566,7 @@ struct Solver {
       if (dominance && ch.js > 0 && real_left_out) continue;
       int tot = ch.sv[0] + ch.sv[1] + ch.sv[2] + ch.sv[3];
       int g = gain + tot * sval + ch.js * jval;
-      if (g + ub_from(n + 1, jr - ch.js) <= thr(F)) continue;
+      if (g + ub_state(n + 1, F.new_runs, jr - ch.js) <= thr(F)) continue;
       SOLVER_STAT(++g_leaves);
       int sub = best(n + 1, F.new_runs, jr - ch.js, left, ran2, thr(F) - g);
       if (sub > NEG && g + sub > F.best) F.best = g + sub;
@@ -525,7 +582,9 @@ struct Solver {
       int n = F.n;
       int bound = gain + ub_from(n + 1, 0) + jr * jmax[n];
       for (int c2 = 0; c2 < c; ++c2) bound += F.sv[c2] * cr.set_value[n <= 13 ? n : 1];
-      for (int c2 = c; c2 < 4; ++c2) bound += F.avail[c2] * (n <= 13 ? tile_ub[n] : cr.run_value[14]);
+      for (int c2 = c; c2 < 4; ++c2)
+        if (useful[c2][n] || (n == 1 && useful[c2][14]))
+          bound += F.avail[c2] * (n <= 13 ? tile_ub[n] : cr.run_value[14]);
       if (bound < F.want) return;
     }
     if (c == 4) { sets(F, jr, gain, left, ran); return; }
@@ -619,7 +678,7 @@ struct Solver {
       if (!tab.feas[sidx(F.sv, js)]) continue;
       int g = n <= 13 ? gain + tot * cr.set_value[n] + js * jset[n] : gain;
       bool ran2 = ran && require_run;
-      if (g + ub_from(n + 1, jr - js) < F.want) continue;
+      if (g + ub_state(n + 1, F.new_runs, jr - js) < F.want) continue;
       int sub = best(n + 1, F.new_runs, jr - js, left, ran2, F.want - g - 1);
       if (sub <= NEG || g + sub != F.want) continue;
       Decision& d = F.dec;

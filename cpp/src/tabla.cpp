@@ -95,7 +95,9 @@ class Cover {
   }
 
  private:
-  bool ok(int reals, int jokers) const { return reals >= 1 && reals >= ratio_ * jokers; }
+  bool ok(int reals, int jokers) const {
+    return reals >= 1 && reals >= static_cast<long long>(ratio_) * jokers;  // no overflow
+  }
 
   int first() const {
     for (int t = 0; t < JOKER; ++t)

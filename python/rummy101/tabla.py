@@ -38,16 +38,17 @@ JSON (:meth:`TablaAnswer.to_json`), in the style of CONTRACT.md. A 15-tile rack:
 - ``closes``: one entry per distinct discard whose remaining 14 tiles close, in tile-code order
   (R1…R13, Y1…, B1…, K1…K13, then ``*``), each with the best pattern for that discard.
   ``score`` is the RO-11 score, doubled when ``joly_finish`` (the discard is a Joly).
-- A simple close lists ``"melds"`` instead of ``"row"``: ``[{"kind": "run", "tiles": [...],
-  "jokers": {"1": "R11"}}, …]``. ``jokers`` maps the index of each Joly in ``tiles`` (or in
-  ``row``) to the tile it stands for.
+- A simple close lists ``"melds"`` instead of ``"row"``, each meld as in CONTRACT.md:
+  ``[{"kind": "run", "tiles": [...], "value": 25, "jokers": {"1": "R11"}}, …]`` (``value`` is
+  the RO-8 lay-down value, for information: a close scores the fixed RO-11 score).
+  ``jokers`` maps the index of each Joly in ``tiles`` (or in ``row``) to the tile it stands for.
 - ``best``: the highest-scoring close (the earliest discard among equals), ``null`` when none.
 - ``distance``: :class:`TablaDistance` after the best discard for each pattern (the minimum over
   the discards).
 
-A 14-tile rack answers ``{"rules", "rack", "patterns": [{"pattern", "score", "row" | "melds",
-"jokers"}…], "best", "distance"}``: ``patterns`` lists every pattern the rack forms, best first
-(no discard, no Joly finish).
+A 14-tile rack answers ``{"rules", "rack", "patterns": [{"pattern", "score", "row" and
+"jokers", or "melds"}…], "best", "distance"}``: ``patterns`` lists every pattern the rack forms,
+best first (no discard, no Joly finish), and ``distance`` is that of the 14 tiles.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from typing import Any
 
 from . import _backend
 from .errors import RackError, RulesError
+from .melds import Meld
 from .rules import Rules
 from .tiles import JOKER_CODE, Tile, TileLike, counts_of, format_tiles
 
@@ -67,7 +69,6 @@ __all__ = [
     "TablaAnswer",
     "TablaClose",
     "TablaDistance",
-    "TablaMeld",
     "solve_tabla",
     "tabla_distance",
 ]
@@ -77,7 +78,6 @@ TABLA_PATTERNS: tuple[str, ...] = ("simple", "mozaic", "bicolor", "monocolor")
 #: RO-11 fixed scores (before a Joly finish doubles them).
 TABLA_SCORES: dict[str, int] = {"simple": 400, "mozaic": 800, "bicolor": 1600, "monocolor": 3200}
 
-_KINDS = {1: "run", 2: "set"}
 TABLA_TILES = 14
 
 RackLike = str | Iterable[TileLike]
@@ -85,28 +85,6 @@ RackLike = str | Iterable[TileLike]
 
 def _jokers(tiles: tuple[Tile, ...], stand_for: tuple[Tile, ...]) -> dict[int, Tile]:
     return {i: s for i, (t, s) in enumerate(zip(tiles, stand_for)) if t.is_joker}
-
-
-@dataclass(frozen=True)
-class TablaMeld:
-    """A run or set of a simple close; ``stand_for[i]`` is the tile position ``i`` stands for
-    (a Joly keeps its position, RO-7; a high ace stands for its 1, RO-6)."""
-
-    kind: str
-    tiles: tuple[Tile, ...]
-    stand_for: tuple[Tile, ...]
-
-    @property
-    def jokers(self) -> dict[int, Tile]:
-        """Index in ``tiles`` of each Joly -> the tile it stands for."""
-        return _jokers(self.tiles, self.stand_for)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "tiles": [str(t) for t in self.tiles],
-                "jokers": {str(i): str(s) for i, s in self.jokers.items()}}
-
-    def __str__(self) -> str:
-        return format_tiles(self.tiles)
 
 
 @dataclass(frozen=True)
@@ -121,7 +99,7 @@ class TablaClose:
     pattern: str
     score: int
     discard: Tile | None
-    melds: tuple[TablaMeld, ...] = ()
+    melds: tuple[Meld, ...] = ()
     row: tuple[Tile, ...] = ()
     row_stand_for: tuple[Tile, ...] = ()
 
@@ -219,17 +197,13 @@ def _checked(rules: str | Rules, rack: RackLike, fn: str) -> tuple[Rules, list[T
     return r, tiles
 
 
-def _meld(raw: tuple[int, list[int], list[int]]) -> TablaMeld:
-    kind, tiles, stand = raw
-    return TablaMeld(_KINDS[kind], tuple(Tile(t) for t in tiles), tuple(Tile(s) for s in stand))
-
-
-def _close(pattern: int, score: int, discard: int | None, row: list[int], stand: list[int],
-           melds: list[tuple[int, list[int], list[int]]]) -> TablaClose:
+def _close(rules: Rules, pattern: int, score: int, discard: int | None, row: list[int],
+           stand: list[int], melds: list[tuple[int, list[int], list[int]]]) -> TablaClose:
+    # Meld.from_core checks every meld again with the melds core (RO-6, RO-7).
     return TablaClose(pattern=TABLA_PATTERNS[pattern - 1], score=score,
                       discard=None if discard is None else Tile(discard),
-                      melds=tuple(_meld(m) for m in melds), row=tuple(Tile(t) for t in row),
-                      row_stand_for=tuple(Tile(s) for s in stand))
+                      melds=tuple(Meld.from_core(rules, k, t, sf) for k, t, sf in melds),
+                      row=tuple(Tile(t) for t in row), row_stand_for=tuple(Tile(s) for s in stand))
 
 
 def _distance(core: Any, cr: Any, counts: list[int]) -> TablaDistance:
@@ -269,12 +243,12 @@ def solve_tabla(rules: str | Rules, rack: RackLike) -> TablaAnswer:
     cr = _backend.core_rules(r, "open")
     counts = counts_of(tiles)
     if len(tiles) == TABLA_TILES:
-        patterns = tuple(_close(p, TABLA_SCORES[TABLA_PATTERNS[p - 1]], None, row, stand, melds)
+        patterns = tuple(_close(r, p, TABLA_SCORES[TABLA_PATTERNS[p - 1]], None, row, stand, melds)
                          for p, row, stand, melds in core.tabla_patterns(cr, counts))
         closes: tuple[TablaClose, ...] = ()
         best = patterns[0] if patterns else None
     else:
-        closes = tuple(_close(p, score, d, row, stand, melds)
+        closes = tuple(_close(r, p, score, d, row, stand, melds)
                        for d, p, score, row, stand, melds in core.tabla_closes(cr, counts))
         patterns = ()
         best = None

@@ -1,0 +1,54 @@
+"""pytest-benchmark of the exact solvers on the shared racks (../shared/bench, peers' figures in
+its README). Run: PYTHONPATH=python:bench python -m pytest bench/bench_solve.py --benchmark-only
+
+Each benchmark solves every rack of a file once per round (racks/s = racks / mean time).
+The pure backend is measured on the first 20 racks only (it is ~100x slower)."""
+
+from __future__ import annotations
+
+import pytest
+
+from _racks import RACK_FILES, WORKLOADS, load_counts, solver
+from rummy101 import _backend
+
+BACKENDS = _backend.available_backends()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("workload", list(WORKLOADS))
+@pytest.mark.parametrize("name", RACK_FILES)
+def test_solve_melds(benchmark, backend: str, workload: str, name: str) -> None:  # type: ignore[no-untyped-def]
+    call, rules = solver(workload, backend)
+    arr = load_counts(name, rules)
+    racks = [[int(x) for x in row] for row in arr]
+    if backend == "pure":
+        racks = racks[:20]
+    benchmark.extra_info["racks"] = len(racks)
+
+    def run() -> None:
+        for r in racks:
+            call(r)
+
+    benchmark(run)
+
+
+@pytest.mark.parametrize("name", RACK_FILES)
+def test_solve_melds_batch_native(benchmark, name: str) -> None:  # type: ignore[no-untyped-def]
+    if "native" not in BACKENDS:
+        pytest.skip("native core not built")
+    from rummy101 import Rules
+    rules = Rules.parse("rummy101")
+    core = _backend._load("native")
+    cr = _backend.core_rules(rules, "open", "native")
+    arr = load_counts(name, rules)
+    benchmark.extra_info["racks"] = len(arr)
+    benchmark(core.solve_melds_batch, cr, arr, True, -1, False)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_max_pairs(benchmark, backend: str) -> None:  # type: ignore[no-untyped-def]
+    from rummy101 import Rules
+    arr = load_counts("racks_22.txt", Rules.parse("rummy101"))
+    racks = [[int(x) for x in row] for row in arr]
+    fn = _backend._load(backend).max_pairs
+    benchmark(lambda: [fn(r, True, -1) for r in racks])
