@@ -463,13 +463,18 @@ struct Solver {
   }
 
   void vrun(Frame& F, int c, int i, int used_r, int jr, int gain, bool ran) {
+    // value order: extend with a real tile, close, extend with a joker (jokers last finds good
+    // arrangements sooner); equal statuses take actions in non-decreasing rank (multisets once)
+    static constexpr int kOrder[3] = {0, 2, 1};
+    static constexpr int kRank[3] = {0, 2, 1};
     const RunList& lst = F.lst[c];
     if (i == lst.len) { vafter(F, c, used_r, jr, gain, ran); return; }
     int st = lst.st[i];
-    int lo = (i > 0 && lst.st[i - 1] == st) ? F.acts[c][i - 1] : 0;
+    int lo = (i > 0 && lst.st[i - 1] == st) ? kRank[F.acts[c][i - 1]] : 0;
     int n = F.n;
     int t = F.avail[c];
-    for (int a = lo; a < 3; ++a) {
+    for (int r = lo; r < 3; ++r) {
+      int a = kOrder[r];
       if (a == 0) {
         if (used_r < t) {
           F.acts[c][i] = 0;
@@ -516,7 +521,7 @@ struct Solver {
       }
       int rest = t - used_r - a_new;
       int max_b = can_start ? jr : 0;
-      for (int b_new = max_b; b_new >= 0; --b_new) {
+      for (int b_new = 0; b_new <= max_b; ++b_new) {
         if (b_new > 0) {  // a joker-only run must reach a real tile of its colour
           bool reach = false;
           for (int m = n + 1; m <= std::min(last, n + jr) && !reach; ++m) reach = avail(m, c) > 0;
