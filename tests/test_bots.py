@@ -66,7 +66,7 @@ def play_checked(bots: list[str], seed: int, index: int) -> tuple[Any, int]:
 @pytest.mark.parametrize("bots", [["random"] * 4, ["greedy", "random", "greedy", "random"],
                                   ["greedy"] * 4])
 def test_bots_only_play_legal_actions(bots: list[str]) -> None:
-    games = 40 if "greedy" not in bots else 20 if FAST else 3
+    games = (40 if "greedy" not in bots else 20) if FAST else 3
     ends = set()
     for i in range(games):
         state, _ = play_checked(bots, 2024, i)
