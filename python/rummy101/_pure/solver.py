@@ -23,7 +23,7 @@ from typing import Any
 
 from ._common import JOKER, KIND_RUN, KIND_SET, NUM_CODES, CoreInputError, CoreRules, to_counts
 
-__all__ = ["solve_melds", "solve_melds_batch", "max_pairs"]
+__all__ = ["max_pairs", "solve_melds", "solve_melds_batch"]
 
 NEG = -(1 << 40)
 MAX_COPIES = 2   # the solver's input limit: real tiles per code (R101-1, RO-1, CR-1 sets)
@@ -39,10 +39,10 @@ def _set_groups(ratio: int) -> list[tuple[int, int]]:
     """Every single set as (colour mask, jokers), in the fixed decomposition order:
     jokers ascending, then more real colours first, then mask ascending."""
     groups = []
-    for jg in range(0, 4):
+    for jg in range(4):
         for pc in range(4, 0, -1):
             for mask in range(1, 16):
-                if bin(mask).count("1") != pc:
+                if mask.bit_count() != pc:
                     continue
                 size = pc + jg
                 if size < 3 or size > 4:
@@ -239,13 +239,13 @@ class _Solver:
                 colour(c + 1, jr, gain, left, ran)
                 return
             max_a = t - used_r if can_start else 0
-            for a_new in range(0, max_a + 1):
+            for a_new in range(max_a + 1):
                 max_b = jr if can_start else 0
-                for b_new in range(0, max_b + 1):
+                for b_new in range(max_b + 1):
                     rest = t - used_r - a_new
                     base = ext + [3] * a_new + [self.new_joker()] * b_new
                     g = gain + a_new * rv + b_new * jrv
-                    for s in range(0, min(rest, 2) + 1):
+                    for s in range(min(rest, 2) + 1):
                         lf = rest - s
                         if c == self.mu_c and n == self.mu_n:
                             used = t - lf + (res[c] if n == 1 else 0)
@@ -259,7 +259,7 @@ class _Solver:
         def sets(jr: int, gain: int, left: bool, ran: bool) -> None:
             tot = sv[0] + sv[1] + sv[2] + sv[3]
             max_js = jr if (n <= 13 and tot > 0) else 0
-            for js in range(0, max_js + 1):
+            for js in range(max_js + 1):
                 if not self.feas[_sidx(sv, js)]:
                     continue
                 g = gain + tot * cr.set_value[n] + js * self.jset[n] if n <= 13 else gain
@@ -279,7 +279,7 @@ class _Solver:
             a = self.cnt[c * 13]
             m = min(a, self.cnt[c * 13 + 12] + self.J, self.cnt[c * 13 + 11] + self.J)
             lim.append(m)
-        out = []
+        out: list[tuple[int, ...]] = []
         for r0 in range(lim[0] + 1):
             for r1 in range(lim[1] + 1):
                 for r2 in range(lim[2] + 1):
