@@ -1,3 +1,18 @@
-"""Game engines, bots and simulation (filled in by the game work)."""
+"""Game engines (docs/DESIGN.md, "Game surface"): :func:`new_game`, :class:`State`,
+:class:`Action`, and game records in :mod:`rummy101.game.records`.
 
-__all__: list[str] = []
+>>> from rummy101.game import new_game
+>>> s = new_game("rummy101(players=2)", seed=5)
+>>> s.apply("discard " + str(s.rack(0)[0]))
+>>> s.phase.value, s.current_player
+('take', 1)
+"""
+
+from __future__ import annotations
+
+from .actions import Action
+from .phase import Phase
+from .playout import random_playout
+from .state import State, new_game
+
+__all__ = ["Action", "Phase", "State", "new_game", "random_playout"]

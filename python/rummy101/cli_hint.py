@@ -1,0 +1,80 @@
+"""``rummy101 hint``: the recommended Rummy 101 turn for one seat (see :mod:`rummy101.hint`).
+
+The request is the JSON body of ``POST /v1/hint`` (a seat's view, an engine observation or a
+game record), read from ``--request FILE`` (``-`` for standard input) or given inline with
+``--json``; ``--new-game SEED`` asks for the first turn of a freshly dealt game; with none of
+them a built-in example is answered.
+
+>>> from rummy101.cli import main
+>>> main(["hint", "--json", '{"seat": 9, "rack": "R1"}'])
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .errors import RummyError
+from .service import api
+from .service.examples import EXAMPLES
+from .service.validate import loads
+
+__all__ = ["add_subcommands", "run_hint"]
+
+
+def add_subcommands(subparsers: Any) -> None:
+    """Add ``hint`` to the ``rummy101`` tree."""
+    p = subparsers.add_parser(
+        "hint", help="recommended Rummy 101 turn for one seat",
+        description="The recommended full turn (take, open or lay, add, retrieve jokers, discard) "
+                    "with a reason per step, the engine actions that play it, and the next-best "
+                    "alternatives. Input: the JSON body of POST /v1/hint.")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--request", metavar="FILE", default=None,
+                     help="read the JSON request from FILE ('-' for standard input)")
+    src.add_argument("--json", dest="inline", metavar="JSON", default=None,
+                     help="the JSON request inline")
+    src.add_argument("--new-game", type=int, metavar="SEED", default=None,
+                     help="hint the first turn of a new game dealt with this seed")
+    p.add_argument("--rules", default="rummy101",
+                   help="rule set for --new-game (default rummy101)")
+    p.add_argument("--alternatives", type=int, default=None,
+                   help="how many next-best turns to list (0-10, default 3)")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON output")
+    p.set_defaults(func=run_hint)
+
+
+def _request(args: argparse.Namespace) -> Any:
+    if args.inline is not None:
+        return loads(args.inline, what="--json")
+    if args.request is not None:
+        if args.request == "-":
+            return loads(sys.stdin.read(), what="standard input")
+        try:
+            with open(args.request, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            raise RummyError(f"cannot read --request {args.request!r}: {exc.strerror}") from None
+        return loads(text, what=f"--request {args.request!r}")
+    if args.new_game is not None:
+        from .game import new_game
+
+        state = new_game(args.rules, args.new_game)
+        return {"observation": state.observation(state.current_player)}
+    print("(no request given: answering the built-in example)", file=sys.stderr)
+    return dict(EXAMPLES["hint"])
+
+
+def run_hint(args: argparse.Namespace) -> int:
+    """Handler of ``rummy101 hint``; returns the exit status."""
+    body = _request(args)
+    if args.alternatives is not None:
+        if not isinstance(body, dict):
+            raise RummyError("--alternatives needs a JSON object request")
+        body = {**body, "alternatives": args.alternatives}
+    answer = api.hint(body)
+    print(json.dumps(answer, ensure_ascii=False, indent=2 if args.pretty else None))
+    return 0

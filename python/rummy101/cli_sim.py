@@ -1,0 +1,68 @@
+"""``rummy101 sim``: run a seeded simulation between bots from the command line.
+
+``cli.py`` builds the argparse tree and calls :func:`add_subcommands`; the handler is stored as
+the ``func`` default of the subparser and returns the exit status (0 ok, 2 bad input, as every
+``rummy101`` command).
+
+    rummy101 sim --rules rummy101 --bots greedy,greedy,random,random --games 1000 \\
+        --seed 1 --workers 2 --out results.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .bots import bot_names
+from .errors import RummyError
+from .rules import VARIANTS
+from .sim import OUTPUT_FORMATS, simulate, write_records
+
+__all__ = ["add_subcommands", "run_sim"]
+
+
+def add_subcommands(subparsers: Any) -> None:
+    """Add the ``sim`` subcommand to an ``argparse`` subparsers object."""
+    p = subparsers.add_parser(
+        "sim", help="simulate seeded games between bots",
+        description="Play N seeded games between bots, print a per-seat summary (win rate with a "
+                    "95%% Wilson interval, scores, finish types, turns per round) and optionally "
+                    "write one record per game. Results depend only on --seed, never on --workers.")
+    p.add_argument("--rules", default="rummy101",
+                   help=f"rule set, e.g. rummy101 or 'rummy101(players=2)' (variants: {', '.join(VARIANTS)})")
+    p.add_argument("--bots", required=True,
+                   help=f"comma-separated bot per seat, e.g. greedy,greedy,random,random "
+                        f"(bots: {', '.join(bot_names())})")
+    p.add_argument("--games", type=int, default=100, help="number of games (>= 1, default 100)")
+    p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="worker processes (default: CPU count; 1 = no pool)")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="rounds per game, played as a match (default 1)")
+    p.add_argument("--out", default=None,
+                   help=f"write per-game records here; format by extension: {', '.join(OUTPUT_FORMATS)}")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(func=run_sim)
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    """Handler of ``rummy101 sim``; returns the exit status."""
+    try:
+        if args.out is not None:
+            # Check the output extension before playing, not after a long run.
+            write_records([], args.out)
+        result = simulate(args.rules, args.bots, args.games, args.seed, workers=args.workers,
+                          progress=not args.quiet, match_rounds=args.rounds)
+        if args.out is not None:
+            write_records(result.records, args.out)
+    except RummyError as exc:
+        print(f"rummy101 sim: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"rummy101 sim: error: cannot write {args.out!r}: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(result.summary())
+    if args.out is not None:
+        print(f"wrote {result.games} records to {args.out}")
+    return 0

@@ -1,0 +1,233 @@
+"""``rummy101 solve opening|penalty|tabla`` and ``rummy101 meld``: the exact solvers from the
+command line, one rack (``--rack``) or one JSON request per input line (``--jsonl``).
+
+With ``--jsonl`` every input line gets exactly one output line, in order; a bad line gets
+``{"error": "..."}`` and the batch goes on (exit status 2 at the end if any line was bad, with a
+count on standard error). Without ``--rack`` or ``--jsonl`` a built-in example rack is solved.
+Opening lines are answered in chunks through the batch solver.
+
+>>> main_args = ["solve", "opening", "--rack", "R10 * R12 K13 K12 K11 Y9 Y8 Y7 B13 B12 B11 R2"]
+>>> from rummy101.cli import main
+>>> main(main_args)  # doctest: +ELLIPSIS
+{"rules": "rummy101", "rack": "R10 * R12 K13 K12 K11 Y9 Y8 Y7 B13 B12 B11 R2", "kind": "melds", ...}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any
+
+from .errors import RummyError
+from .rules import VARIANTS
+from .service import api
+from .service.examples import DEMO_RACK, DEMO_REMI_RACK, EXAMPLES
+from .service.validate import BadRequest, loads, read_rules, type_name
+
+__all__ = ["add_subcommands", "run_solve", "run_meld", "answer_lines"]
+
+CHUNK = 4096  # opening lines solved together through the batch solver
+
+
+def add_subcommands(subparsers: Any) -> None:
+    """Add ``solve`` (opening, penalty, tabla) and ``meld`` to the ``rummy101`` tree."""
+    solve = subparsers.add_parser("solve", help="exact solvers: opening, penalty, tabla",
+                                  description="Exact solvers. Each prints one JSON object, or one "
+                                              "per input line with --jsonl.")
+    kinds = solve.add_subparsers(dest="solver", metavar="SOLVER", required=True)
+    variants = ", ".join(VARIANTS)
+
+    p = kinds.add_parser("opening", help="best opening / first lay-down of a rack",
+                         description="Best opening: runs/sets reaching the threshold (R101-7, "
+                                     "RO-8), else pairs (R101-8); kind null when none is legal.")
+    _common(p, "rummy101", variants)
+    p.add_argument("--threshold", type=int, default=None,
+                   help="current melds threshold (increasing mode, R101-14)")
+    p.add_argument("--pairs-threshold", type=int, default=None,
+                   help="current pairs threshold (R101-14)")
+    p.add_argument("--must-use", default=None,
+                   help="tile just taken from the discard pile that the opening must hold "
+                        "(R101-4)")
+    p.set_defaults(func=run_solve, op="opening")
+
+    p = kinds.add_parser("penalty", help="lay-down that leaves the least penalty",
+                         description="The melds to lay so that the tiles left on the rack cost the "
+                                     "least penalty (R101-13, RO-12, CR-6).")
+    _common(p, "rummy101", variants)
+    p.add_argument("--no-keep", dest="keep", action="store_false",
+                   help="allow laying every tile (by default one stays for the discard)")
+    p.set_defaults(func=run_solve, op="penalty")
+
+    p = kinds.add_parser("tabla", help="Remi close on the rack (RO-11)",
+                         description="The best close on the rack of a Remi rack (RO-11).")
+    _common(p, "remi", variants)
+    p.set_defaults(func=run_solve, op="tabla")
+
+    p = subparsers.add_parser("meld", help="check one meld: legal?, value, jokers, additions",
+                              description="Check one meld under the rules: whether it is legal "
+                                          "(and why not), its value, what each joker stands for, "
+                                          "and which tiles can be added where.")
+    p.add_argument("--rules", default="rummy101", help=f"rule set (variants: {variants})")
+    p.add_argument("tiles", nargs="?", default=None,
+                   help="the meld in table order, e.g. \"R10 * R12\" (default: that example)")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON output")
+    p.set_defaults(func=run_meld)
+
+
+def _common(p: argparse.ArgumentParser, rules: str, variants: str) -> None:
+    p.add_argument("--rules", default=rules,
+                   help=f"rule set, e.g. {rules} or 'rummy101(threshold=increasing)' "
+                        f"(variants: {variants}; default {rules})")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--rack", default=None,
+                     help="the rack, e.g. \"R1 R2 R3 * K13\" (default: a built-in example)")
+    src.add_argument("--jsonl", action="store_true",
+                     help="read one JSON request per line ({\"rack\": ...}, optionally with its "
+                          "own \"rules\"...) and write one answer per line")
+    p.add_argument("--input", default="-", metavar="FILE",
+                   help="with --jsonl: read from FILE instead of standard input")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON output (single rack)")
+
+
+def _dump(obj: Any, pretty: bool = False) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=2 if pretty else None)
+
+
+def _op_for(args: argparse.Namespace) -> Callable[[Any], Any]:
+    if args.op == "opening":
+        return lambda body: api.opening(body, args.rules)
+    if args.op == "penalty":
+        return lambda body: api.penalty(body, args.rules)
+    return lambda body: api.tabla(body, args.rules)
+
+
+def _single_request(args: argparse.Namespace) -> dict[str, Any]:
+    rack = args.rack
+    if rack is None:
+        rack = DEMO_REMI_RACK if args.op == "tabla" else DEMO_RACK
+        if args.op == "tabla" and args.rules == "remi":
+            rack = EXAMPLES["tabla"]["rack"]
+        print(f"(no --rack given: solving the built-in example rack {rack!r})", file=sys.stderr)
+    body: dict[str, Any] = {"rules": args.rules, "rack": rack}
+    if args.op == "opening":
+        if args.threshold is not None:
+            body["threshold"] = args.threshold
+        if args.pairs_threshold is not None:
+            body["pairs_threshold"] = args.pairs_threshold
+        if args.must_use is not None:
+            body["must_use"] = args.must_use
+    elif args.op == "penalty":
+        body["keep"] = args.keep
+    return body
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Handler of ``rummy101 solve ...``; returns the exit status."""
+    if not args.jsonl:
+        if args.input != "-":
+            raise RummyError("--input FILE is read only with --jsonl")
+        answer = _op_for(args)(_single_request(args))
+        print(_dump(answer, args.pretty))
+        return 0
+    _check_no_single_options(args)
+    stream: IO[str]
+    if args.input == "-":
+        stream = sys.stdin
+        return _jsonl(args, stream)
+    try:
+        stream = open(args.input, encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        raise RummyError(f"cannot read --input {args.input!r}: {exc.strerror}") from None
+    with stream:
+        return _jsonl(args, stream)
+
+
+def _check_no_single_options(args: argparse.Namespace) -> None:
+    for flag, value in (("--threshold", getattr(args, "threshold", None)),
+                        ("--pairs-threshold", getattr(args, "pairs_threshold", None)),
+                        ("--must-use", getattr(args, "must_use", None))):
+        if value is not None:
+            name = flag[2:].replace("-", "_")
+            raise RummyError(f"{flag} applies to --rack; with --jsonl put \"{name}\" in each "
+                             f"line's JSON object")
+
+
+def _jsonl(args: argparse.Namespace, stream: IO[str]) -> int:
+    read_rules({"rules": args.rules}, args.rules)  # a bad --rules fails before any line
+    bad = total = 0
+    for answer in answer_lines(args.op, stream, args.rules):
+        total += 1
+        bad += "error" in answer and len(answer) == 1
+        sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+    if bad:
+        print(f"rummy101 solve {args.op}: {bad} of {total} lines had errors (see their "
+              f"{{\"error\"}} answers)", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _chunks(lines: Iterable[str], size: int) -> Iterator[list[str]]:
+    chunk: list[str] = []
+    for line in lines:
+        chunk.append(line.rstrip("\r\n"))
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def answer_lines(op: str, lines: Iterable[str],
+                 rules: str = "rummy101") -> Iterator[dict[str, Any]]:
+    """One answer per input line, in order (``op``: opening, penalty or tabla).
+
+    >>> lines = ['{"rack": "R1 R2 R3"}', 'junk']
+    >>> [a.get("kind", a.get("error", "")[:22]) for a in answer_lines("opening", lines)]
+    [None, 'line 2 is not valid JS']
+    """
+    base = 0
+    for chunk in _chunks(lines, CHUNK):
+        parsed: list[Any] = []
+        errors: dict[int, dict[str, str]] = {}
+        for i, line in enumerate(chunk):
+            try:
+                obj = loads(line, what=f"line {base + i + 1}")
+                if not isinstance(obj, dict):
+                    raise BadRequest(f"line {base + i + 1} must be a JSON object such as "
+                                         f"{{\"rack\": \"R1 R2 R3\"}}, got {type_name(obj)}")
+                parsed.append(obj)
+            except RummyError as exc:
+                errors[i] = {"error": str(exc)}
+                parsed.append(None)
+        if op == "opening":
+            good = [(i, p) for i, p in enumerate(parsed) if p is not None]
+            answers = iter(api.openings([p for _, p in good], rules,
+                                        labels=[f"line {base + i + 1}" for i, _ in good]))
+            for i in range(len(chunk)):
+                yield errors[i] if i in errors else next(answers)
+        else:
+            fn = {"penalty": api.penalty, "tabla": api.tabla}[op]
+            for i, obj in enumerate(parsed):
+                if i in errors:
+                    yield errors[i]
+                    continue
+                try:
+                    yield fn(obj, rules)
+                except Exception as exc:  # noqa: BLE001 - each line gets its answer
+                    err = api.error_object(exc)
+                    yield {"error": f"line {base + i + 1}: {err['error']}"}
+        base += len(chunk)
+
+
+def run_meld(args: argparse.Namespace) -> int:
+    """Handler of ``rummy101 meld``."""
+    tiles = args.tiles
+    if tiles is None:
+        tiles = " ".join(EXAMPLES["meld"]["meld"])
+        print(f"(no meld given: checking the built-in example {tiles!r})", file=sys.stderr)
+    print(_dump(api.validate_meld({"rules": args.rules, "meld": tiles}), args.pretty))
+    return 0

@@ -1,0 +1,32 @@
+"""Random playouts on the ordinary rule code (``legal_actions`` + ``apply``), no shortcuts.
+
+>>> import random
+>>> from rummy101.game import new_game
+>>> s = new_game("rummy101(players=2)", 3)
+>>> steps = random_playout(s, random.Random(0))
+>>> s.is_terminal and steps > 0
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from .state import State
+
+__all__ = ["random_playout"]
+
+
+def random_playout(state: State, rng: random.Random, *, max_steps: int = 10_000_000) -> int:
+    """Play ``state`` to the end of the match choosing uniformly among the legal actions with
+    ``rng``; returns the number of actions applied. ``state`` is changed in place."""
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
+    steps = 0
+    legal = state.engine.legal_actions
+    choice = rng.choice
+    while not state.is_terminal and steps < max_steps:
+        acts = legal(state)
+        state.apply(choice(acts))
+        steps += 1
+    return steps

@@ -1,0 +1,90 @@
+"""Game records: a whole game as JSON that replays to the identical state.
+
+A record holds the rules string, the seed, the number of rounds, every action in text form and
+the results so far (per-round deltas, standings, round details). :func:`loads` rebuilds the game
+with :func:`~rummy101.game.new_game` and replays the actions; the deal is a pure function of
+(rules, seed), so the replay is exact. Stored results are checked against the replay, so a
+record that was edited inconsistently is refused.
+
+>>> from rummy101.game import new_game
+>>> s = new_game("rummy101(players=2)", 11)
+>>> s.apply(s.legal_actions()[-1])
+>>> t = loads(dumps(s))
+>>> t == s, t.history == s.history
+(True, True)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import IllegalAction, NotationError, RummyError
+from .actions import Action
+from .state import State, new_game
+
+__all__ = ["FORMAT", "dumps", "from_dict", "loads", "to_dict"]
+
+FORMAT = "rummy101-game/1"
+
+
+def to_dict(state: State) -> dict[str, Any]:
+    """The record of a game as a JSON-able dict."""
+    if not isinstance(state, State):
+        raise NotationError(f"a game record is made from a State, got {type(state).__name__}")
+    return {
+        "format": FORMAT,
+        "rules": str(state.rules),
+        "seed": state.seed,
+        "match_rounds": state.match_rounds,
+        "actions": [str(a) for a in state.history],
+        "terminal": state.is_terminal,
+        "round_scores": state.round_scores(),
+        "standings": state.standings(),
+        "results": state.round_results(),
+    }
+
+
+def dumps(state: State, *, indent: int | None = None) -> str:
+    """The record of a game as JSON text."""
+    return json.dumps(to_dict(state), indent=indent)
+
+
+def from_dict(record: dict[str, Any]) -> State:
+    """Replay a record dict (see :func:`loads`)."""
+    if not isinstance(record, dict):
+        raise NotationError(f"a game record is a JSON object, got {type(record).__name__}")
+    fmt = record.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise NotationError(f"unknown game record format {fmt!r}; accepted: {FORMAT!r}")
+    for key in ("rules", "seed", "actions"):
+        if key not in record:
+            raise NotationError(f"game record lacks the field {key!r} (fields: rules, seed, "
+                                "match_rounds, actions, results)")
+    actions = record["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise NotationError("game record field 'actions' must be a list of action texts")
+    state = new_game(record["rules"], record["seed"], match_rounds=record.get("match_rounds", 1))
+    for i, text in enumerate(actions):
+        try:
+            state.apply(Action.parse(text))
+        except RummyError as exc:
+            raise type(exc)(f"game record action {i} ({text!r}) does not replay: {exc}") from None
+    for key, got in (("round_scores", state.round_scores()), ("standings", state.standings()),
+                     ("results", state.round_results()), ("terminal", state.is_terminal)):
+        if key in record and record[key] != got:
+            raise IllegalAction(f"game record field {key!r} says {record[key]!r} but the replay gives "
+                                f"{got!r}")
+    return state
+
+
+def loads(text: str) -> State:
+    """Rebuild a game from its JSON record by replaying the actions."""
+    if not isinstance(text, str):
+        raise NotationError(f"a game record is JSON text, got {type(text).__name__}")
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NotationError(f"game record is not valid JSON: {exc.msg} at line {exc.lineno} "
+                            f"column {exc.colno}") from None
+    return from_dict(record)

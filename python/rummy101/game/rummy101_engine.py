@@ -1,0 +1,762 @@
+"""Rummy 101 on the generic :class:`~rummy101.game.state.State` (RULES.md R101-1 .. R101-14).
+
+A turn is built one small action at a time (see :mod:`rummy101.game.actions`):
+
+* **take** phase (R101-3): ``draw``, ``take`` (R101-4) or ``button`` (R101-10). The starter's
+  first turn has no take (R101-2): it starts in the play phase.
+* **play** phase: lay 3-tile runs/sets or pairs (``run``/``set``/``pair``), grow runs/sets one
+  tile at a time (``add``), retrieve jokers (``retrieve``), ``open``, ``reset``, ``discard``.
+
+Before a player has opened, laid melds are *staged* (visible on the table, marked staged); the
+``open`` action commits them and checks the threshold (R101-7: runs/sets worth >= the current
+points threshold; R101-8: >= the current number of pairs; never both kinds in one opening). A
+staged opening must be committed or reset before the discard. ``reset`` undoes every play of
+the turn and, if the discard was taken, puts it back (the take phase starts again).
+
+Why this is complete and bounded: every run/set on the table has a 3-tile window holding a
+numbered tile, so it can be laid as that window and grown with ``add`` at either end (a set grows
+to 4); every opening is a set of melds staged this way and committed once; additions, retrievals
+and further melds after the opening are single actions. At each step the list holds at most
+~44 x 7 run windows, 13 x 14 set choices, 104 pairs, 4 additions per table meld, the joker
+releases, 53 discards and the 5 bare actions: a few hundred at most, never a power set.
+
+Taking the discard (R101-4) is offered when the tile *could* be used this turn: it extends or
+fits a table meld, releases a joker, or forms a run/set/pair with rack tiles (counting jokers
+that could be retrieved from the table). The turn cannot end with the tile unused: ``discard``
+is refused until it is on the table (in the opening, when not yet opened), and ``reset`` returns
+it, so a take that turns out useless is undone rather than kept.
+
+Rule interpretations (RULES.md wording, engine choices marked *engine*):
+
+* R101-2: seat ``round % players`` starts with 22 tiles and no take; the starting seat rotates.
+* R101-4: the taken tile counts as used when a copy of its code leaves the rack for the table
+  (tiles of one code are indistinguishable). Putting it in place of a table joker (R101-9) uses
+  it (*engine*).
+* R101-7/R101-14: the threshold is checked at ``open`` over the staged melds; the opening value
+  that raises the increasing ladder is the total value of the runs/sets the player laid in the
+  opening turn, measured at the discard (*engine*); likewise the number of pairs.
+* R101-8: pairs openers may lay pairs and add to runs/sets; runs/sets openers may lay pairs once
+  another player has opened with pairs. Staging mixes no pairs with runs/sets (*engine*).
+* R101-9: jokers in pairs are retrievable; in a set any missing colour releases a joker.
+* R101-12/13: a finish is a discard that empties the rack; joker finish doubles; a finish in one
+  turn (the finisher opened this turn, nobody else has opened) doubles again. Stock exhausted:
+  the player who drew the last stock tile plays out the turn; the round then ends.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import IllegalAction
+from ..tiles import JOKER_CODE, Tile
+from . import _precomputed as P
+from .actions import Action
+from .deal import deal_tiles, starter_of
+from .phase import Phase
+from .table import KIND_NAMES, PAIR, RUN, SET, TableMeld, check_new_meld
+
+if TYPE_CHECKING:
+    from .state import State
+
+J = JOKER_CODE
+NOT_OPENED, OPEN_MELDS, OPEN_PAIRS = 0, 1, 2
+_OPEN_NAMES = {NOT_OPENED: None, OPEN_MELDS: "melds", OPEN_PAIRS: "pairs"}
+
+WIN_POINTS = 101          # R101-13 normal finish
+UNOPENED_PENALTY = 202    # R101-13
+JOKER_ON_RACK = 101       # R101-6
+
+
+def _phase() -> Any:
+    return Phase
+
+
+# ---- round set-up ---------------------------------------------------------------------------
+
+def start_round(s: State, round_index: int) -> None:
+    """Deal round ``round_index`` (R101-2) and reset the per-round state (R101-10, R101-14)."""
+    Phase = _phase()
+    r = s.rules
+    stock, racks = deal_tiles(r, s.seed, round_index)
+    s.round = round_index
+    s.starter = starter_of(r, round_index)
+    s.current = s.starter
+    s.turn = 0
+    s.racks = []
+    for tiles in racks:
+        cv = [0] * 53
+        for t in tiles:
+            cv[t] += 1
+        s.racks.append(cv)
+    s.sizes = [len(t) for t in racks]
+    s.stock = stock
+    s.discards = [[] for _ in range(s.n)]
+    s.last_discard = -1
+    s.table = []
+    s.opened = [NOT_OPENED] * s.n
+    s.opened_turn = [-1] * s.n
+    s.thr_melds = r.opening_points
+    s.thr_pairs = r.pairs_opening
+    s.button_used = [False] * s.n
+    _start_turn(s, Phase.PLAY, "start")
+
+
+def _start_turn(s: State, phase: Any, took: str) -> None:
+    s.phase = phase
+    s.took = took
+    s.taken = -1
+    s.taken_base = 0
+    s.staged_from = -1
+    s.staged_kind = NOT_OPENED
+    s.turn_table_start = len(s.table)
+    s.snap = None
+    s._legal = None
+
+
+# ---- permissions (small strategy functions of the rules) -----------------------------------
+
+def may_lay_runs(s: State, p: int) -> bool:
+    """R101-8: a pairs opener never lays new runs or sets."""
+    return s.opened[p] != OPEN_PAIRS
+
+
+def may_lay_pairs(s: State, p: int) -> bool:
+    """R101-8: pairs before opening (a pairs opening), after a pairs opening, or after a runs/sets
+    opening once another player has opened with pairs."""
+    if not s.rules.pairs_allowed:
+        return False
+    o = s.opened[p]
+    if o == NOT_OPENED or o == OPEN_PAIRS:
+        return True
+    return any(s.opened[q] == OPEN_PAIRS for q in range(s.n) if q != p)
+
+
+def penalty(s: State, q: int) -> int:
+    """R101-13: not opened 202; opened with runs/sets the rack's values (joker 101, R101-6);
+    opened with pairs twice that."""
+    o = s.opened[q]
+    if o == NOT_OPENED:
+        return UNOPENED_PENALTY
+    rack = s.racks[q]
+    v = sum((i % 13 + 1) * rack[i] for i in range(52) if rack[i]) + JOKER_ON_RACK * rack[J]
+    return 2 * v if o == OPEN_PAIRS else v
+
+
+# ---- legal actions --------------------------------------------------------------------------
+
+_MELD_MEMO: dict[tuple[bytes, bool, bool], tuple[Action, ...]] = {}
+
+
+def _min_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Action]) -> None:
+    """Append every 3-tile run/set and every pair that the rack can lay keeping a tile (R101-12).
+
+    A pure function of the rack, memoised (a turn often comes back to the same rack after a
+    ``reset``); the scan itself reads a byte-packed presence integer, see ``_precomputed``."""
+    key = (bytes(rack), runs, pairs)
+    got = _MELD_MEMO.get(key)
+    if got is None:
+        acc: list[Action] = []
+        _scan_melds(rack, size, runs, pairs, acc)
+        got = tuple(acc)
+        if len(_MELD_MEMO) > 100_000:
+            _MELD_MEMO.clear()
+        _MELD_MEMO[key] = got
+    out.extend(got)
+
+
+def _scan_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Action]) -> None:
+    jk = rack[J]
+    jl = min(2, jk)
+    raw = bytes(rack)
+    pres = raw.translate(P.PRESENCE)
+    mask13 = P.MASK13
+    ms = (mask13[pres[0:13]], mask13[pres[13:26]], mask13[pres[26:39]], mask13[pres[39:52]])
+    if runs and size >= 4:
+        byp = P.RUN_BY_PATTERN
+        for c in range(4):
+            m = ms[c]
+            if not m:
+                continue
+            if jl == 0:
+                w = m & (m >> 1) & (m >> 2)
+            elif jl == 1:
+                w = (m & (m >> 1)) | (m & (m >> 2)) | ((m >> 1) & (m >> 2))
+            else:
+                w = m | (m >> 1) | (m >> 2)
+            w &= 0x7FF
+            base = c * 13
+            while w:
+                low = w & -w
+                i = low.bit_length() - 1
+                out.extend(byp[base + i][(m >> i) & 7][jl])
+                w ^= low
+        m0, m1, m2, m3 = ms
+        if jl == 0:
+            cand = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
+        elif jl == 1:
+            cand = (m0 & (m1 | m2 | m3)) | (m1 & (m2 | m3)) | (m2 & m3)
+        else:
+            cand = m0 | m1 | m2 | m3
+        sets = P.SET_BY_PATTERN
+        while cand:
+            low = cand & -cand
+            n = low.bit_length() - 1
+            cm = (m0 >> n & 1) | (m1 >> n & 1) << 1 | (m2 >> n & 1) << 2 | (m3 >> n & 1) << 3
+            out.extend(sets[n][cm][jl])
+            cand ^= low
+    if pairs and size >= 3:
+        same = P.PAIR_SAME
+        withj = P.PAIR_JOKER
+        if jk:
+            dbl = raw.translate(P.DOUBLE)
+            for c in range(4):
+                m = ms[c]
+                base = c * 13
+                while m:
+                    low = m & -m
+                    code = base + low.bit_length() - 1
+                    if dbl[code]:
+                        out.append(same[code])
+                    out.append(withj[code])
+                    m ^= low
+        else:
+            dbl = raw.translate(P.DOUBLE)
+            for c in range(4):
+                m = mask13[dbl[13 * c:13 * c + 13]]
+                base = c * 13
+                while m:
+                    low = m & -m
+                    out.append(same[base + low.bit_length() - 1])
+                    m ^= low
+
+
+def legal_actions(s: State) -> list[Action]:
+    Phase = _phase()
+    ph = s.phase
+    if ph is Phase.OVER:
+        return []
+    p = s.current
+    if ph is Phase.TAKE:
+        out = [P.DRAW] if s.stock else []
+        if s.last_discard >= 0 and _take_usable(s, p, s.last_discard):
+            out.append(P.TAKE)
+        if s.button_left[p] > 0 and not s.button_used[p]:
+            out.append(P.BUTTON)
+        return out
+    rack = s.racks[p]
+    size = s.sizes[p]
+    out = []
+    opened = s.opened[p]
+    taken_ok = s.taken < 0 or rack[s.taken] <= s.taken_base
+    if opened == NOT_OPENED:
+        sk = s.staged_kind
+        _min_melds(rack, size, sk != OPEN_PAIRS, sk != OPEN_MELDS and s.rules.pairs_allowed, out)
+        if s.staged_from >= 0:
+            if size >= 2:
+                table = s.table
+                for i in range(s.staged_from, len(table)):
+                    for code, pos in table[i].adds:
+                        if rack[code]:
+                            out.append(P.add_action(code, i, pos))
+            if taken_ok and _staged_reaches(s):
+                out.append(P.OPEN)
+    else:
+        _min_melds(rack, size, opened == OPEN_MELDS, may_lay_pairs(s, p), out)
+        table = s.table
+        if size >= 2:
+            for i, m in enumerate(table):
+                for code, pos in m.adds:
+                    if rack[code]:
+                        out.append(P.add_action(code, i, pos))
+        for i, m in enumerate(table):
+            if m.jokers:
+                for code, idx in m.releases:
+                    if rack[code]:
+                        out.append(P.retrieve_action(i, idx, code))
+    if s.snap is not None:
+        out.append(P.RESET)
+    if taken_ok and s.staged_from < 0:
+        key = bytes(rack)
+        got = _DISCARD_MEMO.get(key)
+        if got is None:
+            d = P.DISCARD
+            got = tuple([d[c] for c in range(53) if rack[c]])
+            if len(_DISCARD_MEMO) > 100_000:
+                _DISCARD_MEMO.clear()
+            _DISCARD_MEMO[key] = got
+        out.extend(got)
+    return out
+
+
+_DISCARD_MEMO: dict[bytes, tuple[Action, ...]] = {}
+
+
+def _staged_reaches(s: State) -> bool:
+    staged = s.table[s.staged_from:]
+    if s.staged_kind == OPEN_PAIRS:
+        return len(staged) >= s.thr_pairs
+    return sum(m.value for m in staged) >= s.thr_melds
+
+
+def _take_usable(s: State, p: int, t: int) -> bool:
+    """R101-4: may the discard ``t`` be taken? A player who has not opened may take it only when
+    an opening holding it is possible this turn (decided exactly by the core solvers); an opened
+    player when it could be played this turn (a generous structural check: the discard check then
+    makes sure it really is used, and ``reset`` puts it back)."""
+    if not _take_could_fit(s, p, t):
+        return False
+    return s.opened[p] != NOT_OPENED or _opening_possible_with(s, p, t)
+
+
+_OPENING_MEMO: dict[tuple[bytes, int, int, int], bool] = {}
+
+
+def _opening_possible_with(s: State, p: int, t: int) -> bool:
+    """R101-4 with R101-7/R101-8/R101-14: can the player, not yet opened, open this turn with the
+    taken tile ``t`` in the opening — runs/sets worth at least the current points threshold, or
+    at least the current number of pairs — keeping a tile to discard (R101-12)? Exact: the best
+    opening that must use ``t`` (``solve_melds`` / ``max_pairs`` with ``must_use``)."""
+    counts = list(s.racks[p])
+    counts[t] += 1
+    key = (bytes(counts), t, s.thr_melds, s.thr_pairs if s.rules.pairs_allowed else -1)
+    hit = _OPENING_MEMO.get(key)
+    if hit is not None:
+        return hit
+    from .. import _backend
+
+    core = _backend.core()
+    ok = (s.rules.pairs_allowed and core.max_pairs(counts, True, t)[0] >= s.thr_pairs) or \
+        core.solve_melds(_backend.core_rules(s.rules, "open"), counts, True, t, False)[0] >= s.thr_melds
+    if len(_OPENING_MEMO) > 50_000:
+        _OPENING_MEMO.clear()
+    _OPENING_MEMO[key] = ok
+    return ok
+
+
+def _take_could_fit(s: State, p: int, t: int) -> bool:
+    """Could the discard ``t`` fit a meld this turn? Generous (never refuses a usable tile)."""
+    rack = s.racks[p]
+    size = s.sizes[p] + 1  # after the take
+    opened = s.opened[p]
+    jk = rack[J]
+    if opened != NOT_OPENED:
+        table = s.table
+        spare = 0
+        for m in table:
+            if m.jokers:
+                spare += m.jokers
+            for code, _pos in m.adds:
+                if code == t:
+                    return True
+            for code, _idx in m.releases:
+                if code == t:
+                    return True
+        jk += spare
+        if t != J:
+            col, num = divmod(t, 13)
+            for m in table:  # a run of t's colour reached through fillers from the rack
+                if m.kind == RUN and m.colour == col:
+                    lo, hi = m.first, m.first + len(m.tiles) - 1
+                    if num + 1 > hi:
+                        gap = range(hi + 1, num + 1)
+                    elif num + 1 < lo:
+                        gap = range(num + 2, lo)
+                    else:
+                        continue
+                    missing = sum(1 for x in gap if not rack[col * 13 + x - 1])
+                    if missing <= jk and size - 1 - len(gap) >= 1:
+                        return True
+    runs = opened != OPEN_PAIRS
+    pairs = may_lay_pairs(s, p)
+    if pairs and size >= 3:
+        if t == J:
+            if size - 1 - rack[J] > 0:
+                return True
+        elif rack[t] or jk:
+            return True
+    if runs and size >= 4:
+        return _fits_new_meld(rack, t, jk)
+    return False
+
+
+def _fits_new_meld(rack: list[int], t: int, jk: int) -> bool:
+    """Is there a 3-tile run or set holding ``t`` plus two rack tiles (``jk`` jokers usable)?"""
+    if t == J:
+        reals = [c for c in range(52) if rack[c]]
+        if not reals:
+            return False
+        if jk >= 1:
+            return True
+        for c in reals:  # two real tiles that a joker completes: same colour within 2, or a set
+            col, n0 = divmod(c, 13)
+            for d in (1, 2):
+                if n0 + d < 13 and rack[c + d]:
+                    return True
+            if any(rack[k * 13 + n0] for k in range(4) if k != col):
+                return True
+        return False
+    col, n0 = divmod(t, 13)
+    base = col * 13
+    for first in range(max(0, n0 - 2), min(n0, 10) + 1):
+        need = 0
+        for x in range(first, first + 3):
+            if x != n0 and not rack[base + x]:
+                need += 1
+        if need <= jk:
+            return True
+    others = sum(1 for k in range(4) if k != col and rack[k * 13 + n0])
+    return others + jk >= 2
+
+
+# ---- applying actions ----------------------------------------------------------------------
+
+def apply(s: State, a: Action) -> None:
+    Phase = _phase()
+    v = a.verb
+    p = s.current
+    if s.phase is Phase.TAKE:
+        if v == "draw":
+            if not s.stock:
+                raise IllegalAction("draw: the stock is empty (R101-13)")
+            t = s.stock.pop()
+            s.racks[p][t] += 1
+            s.sizes[p] += 1
+            s.took = "draw"
+            s.phase = Phase.PLAY
+            return
+        if v == "take":
+            t = s.last_discard
+            if t < 0:
+                raise IllegalAction("take: there is no discard of the previous player to take (R101-4)")
+            if not _take_usable(s, p, t):
+                raise IllegalAction(f"take: the last discard {Tile(t)} cannot be used this turn, so it "
+                                    "may not be taken; draw from the stock (R101-4)")
+            _snapshot(s)
+            prev = (p - 1) % s.n
+            s.discards[prev].pop()
+            s.last_discard = -1
+            s.taken = t
+            s.taken_base = s.racks[p][t]
+            s.racks[p][t] += 1
+            s.sizes[p] += 1
+            s.took = "take"
+            s.phase = Phase.PLAY
+            return
+        if v == "button":
+            if s.button_left[p] <= 0:
+                raise IllegalAction("button: no jokers left on this player's joker-button account "
+                                    f"(button_jokers={s.rules.button_jokers}) (R101-10)")
+            if s.button_used[p]:
+                raise IllegalAction("button: the joker button may be used once per round (R101-10)")
+            s.button_left[p] -= 1
+            s.button_used[p] = True
+            s.button_issued += 1
+            s.racks[p][J] += 1
+            s.sizes[p] += 1
+            s.took = "button"
+            s.phase = Phase.PLAY
+            return
+        raise IllegalAction(f"{a}: first take a tile: draw, take the last discard or use the joker "
+                            "button (R101-3)")
+    # play phase
+    if v in ("draw", "take", "button"):
+        if s.took == "start":
+            raise IllegalAction(f"{v}: the starter's first turn has no take: 22 tiles, lay and "
+                                "discard (R101-2)")
+        if v == "button":
+            raise IllegalAction(f"button: only instead of the stock draw, not after a {s.took} (R101-10)")
+        raise IllegalAction(f"{v}: one take per turn and this turn already had a {s.took} "
+                            "(R101-3, R101-4)")
+    if v == "discard":
+        _discard(s, p, a)
+    elif v in ("run", "set", "pair"):
+        _lay(s, p, a)
+    elif v == "add":
+        _add(s, p, a)
+    elif v == "retrieve":
+        _retrieve(s, p, a)
+    elif v == "open":
+        _open(s, p)
+    elif v == "reset":
+        _reset(s)
+    else:  # pragma: no cover - Action admits no other verb
+        raise IllegalAction(f"{a}: not an action of rummy101")
+
+
+def _snapshot(s: State) -> None:
+    if s.snap is None:
+        p = s.current
+        prev = (p - 1) % s.n
+        s.snap = (s.phase, tuple(s.racks[p]), s.sizes[p], tuple(s.table), s.took, s.taken,
+                  s.taken_base, s.last_discard, tuple(s.discards[prev]))
+
+
+def _reset(s: State) -> None:
+    if s.snap is None:
+        raise IllegalAction("reset: nothing to undo this turn (reset undoes the turn's plays and a "
+                            "taken discard)")
+    phase, rack, size, table, took, taken, base, last, pile = s.snap
+    p = s.current
+    s.racks[p] = list(rack)
+    s.sizes[p] = size
+    s.table = list(table)
+    s.took = took
+    s.taken = taken
+    s.taken_base = base
+    s.last_discard = last
+    s.discards[(p - 1) % s.n] = list(pile)
+    s.phase = phase
+    s.opened[p] = NOT_OPENED if s.opened_turn[p] == s.turn else s.opened[p]
+    if s.opened_turn[p] == s.turn:
+        s.opened_turn[p] = -1
+    s.staged_from = -1
+    s.staged_kind = NOT_OPENED
+    s.snap = None
+
+
+def _need_tiles(s: State, p: int, codes: tuple[int, ...], what: str) -> None:
+    rack = s.racks[p]
+    if len(codes) == 1:
+        if rack[codes[0]]:
+            return
+    elif len(set(codes)) == len(codes) and all(rack[c] for c in codes):
+        return
+    need: dict[int, int] = {}
+    for c in codes:
+        need[c] = need.get(c, 0) + 1
+    for c, k in need.items():
+        if rack[c] < k:
+            raise IllegalAction(f"{what}: the rack holds {rack[c]} {Tile(c)}, {k} needed "
+                                f"(rack: {' '.join(str(x) for x in s.rack(p))})")
+
+
+def _lay(s: State, p: int, a: Action) -> None:
+    kind = RUN if a.verb == "run" else SET if a.verb == "set" else PAIR
+    codes = tuple(int(t) for t in a.tiles)
+    opened = s.opened[p]
+    if kind == PAIR:
+        if not may_lay_pairs(s, p):
+            if not s.rules.pairs_allowed:
+                raise IllegalAction(f"{a}: pairs are not melds in {s.rules.variant}")
+            raise IllegalAction(f"{a}: a player who opened with runs/sets may lay pairs only after "
+                                "another player has opened with pairs (R101-8)")
+        if opened == NOT_OPENED and s.staged_kind == OPEN_MELDS:
+            raise IllegalAction(f"{a}: the staged opening holds runs/sets; an opening is either "
+                                "runs/sets (R101-7) or pairs (R101-8), reset to change")
+    else:
+        if opened == OPEN_PAIRS:
+            raise IllegalAction(f"{a}: a player who opened with pairs may never lay new runs or "
+                                "sets (R101-8)")
+        if opened == NOT_OPENED and s.staged_kind == OPEN_PAIRS:
+            raise IllegalAction(f"{a}: the staged opening holds pairs; an opening is either pairs "
+                                "(R101-8) or runs/sets (R101-7), reset to change")
+    _need_tiles(s, p, codes, str(a))
+    if s.sizes[p] - len(codes) < 1:
+        raise IllegalAction(f"{a}: a tile must stay on the rack for the discard (R101-12)")
+    m = check_new_meld(kind, p, codes)
+    _snapshot(s)
+    rack = s.racks[p]
+    for c in codes:
+        rack[c] -= 1
+    s.sizes[p] -= len(codes)
+    s.table.append(m)
+    if opened == NOT_OPENED:
+        if s.staged_from < 0:
+            s.staged_from = len(s.table) - 1
+        s.staged_kind = OPEN_PAIRS if kind == PAIR else OPEN_MELDS
+
+
+def _target(s: State, p: int, a: Action) -> TableMeld:
+    if not 0 <= a.meld < len(s.table):
+        raise IllegalAction(f"{a}: there is no table meld {a.meld} (melds are numbered 0.."
+                            f"{len(s.table) - 1})" if s.table else f"{a}: the table is empty")
+    if s.opened[p] == NOT_OPENED and not (s.staged_from >= 0 and a.meld >= s.staged_from):
+        raise IllegalAction(f"{a}: adding to table melds or retrieving jokers is allowed only after "
+                            "your own opening (R101-11, R101-9); before it, only your staged melds "
+                            "may grow")
+    return s.table[a.meld]
+
+
+def _add(s: State, p: int, a: Action) -> None:
+    m = _target(s, p, a)
+    code = int(a.tiles[0])
+    if m.kind == PAIR:
+        raise IllegalAction(f"{a}: a pair cannot grow (R101-5)")
+    pos = a.pos
+    if m.kind == SET:
+        if pos != -1:
+            raise IllegalAction(f"{a}: a set takes no position: write 'add {a.tiles[0]} to {a.meld}'")
+    elif pos == -1:
+        raise IllegalAction(f"{a}: say where the tile goes on run {a.meld}: @start or @end")
+    if (code, pos) not in m.adds:
+        raise IllegalAction(f"{a}: {a.tiles[0]} does not fit {KIND_NAMES[m.kind]} {m.text()} "
+                            f"{'at the ' + ('start' if pos == 0 else 'end') if pos >= 0 else ''}"
+                            "(R101-11: R2 before or R6 after R3-R4-R5, not B6; the missing colour "
+                            "of a 3-tile set)")
+    _need_tiles(s, p, (code,), str(a))
+    if s.sizes[p] < 2:
+        raise IllegalAction(f"{a}: a tile must stay on the rack for the discard (R101-12)")
+    _snapshot(s)
+    s.racks[p][code] -= 1
+    s.sizes[p] -= 1
+    s.table[a.meld] = m.with_added(code, pos)
+
+
+def _retrieve(s: State, p: int, a: Action) -> None:
+    if s.opened[p] == NOT_OPENED:
+        raise IllegalAction(f"{a}: a joker may be retrieved only after your own opening (R101-9)")
+    m = _target(s, p, a)
+    code = int(a.tiles[0])
+    idx = a.pos
+    if not 0 <= idx < len(m.tiles) or m.tiles[idx] != J:
+        raise IllegalAction(f"{a}: position {idx} of meld {a.meld} ({m.text()}) holds no joker (R101-9)")
+    if m.kind == SET:
+        idx = m.tiles.index(J)
+    if (code, idx) not in m.releases:
+        stands = [str(Tile(c)) for c, i in m.releases if i == idx]
+        raise IllegalAction(f"{a}: the joker is released only by exactly the tile it stands for "
+                            f"({' or '.join(stands)}), not {a.tiles[0]} (R101-9)")
+    _need_tiles(s, p, (code,), str(a))
+    _snapshot(s)
+    rack = s.racks[p]
+    rack[code] -= 1
+    rack[J] += 1
+    s.table[a.meld] = m.with_released(code, idx)
+
+
+def _open(s: State, p: int) -> None:
+    if s.opened[p] != NOT_OPENED:
+        raise IllegalAction(f"open: this player has already opened (with {_OPEN_NAMES[s.opened[p]]})")
+    if s.staged_from < 0:
+        raise IllegalAction("open: nothing is staged; lay runs/sets worth the threshold (R101-7) or "
+                            "pairs (R101-8) first")
+    staged = s.table[s.staged_from:]
+    if s.staged_kind == OPEN_PAIRS:
+        if len(staged) < s.thr_pairs:
+            raise IllegalAction(f"open: {len(staged)} pairs staged, {s.thr_pairs} needed to open with "
+                                "pairs in one turn (R101-8, R101-14)")
+    else:
+        total = sum(m.value for m in staged)
+        if total < s.thr_melds:
+            raise IllegalAction(f"open: the staged runs/sets are worth {total}, the opening needs "
+                                f"{s.thr_melds} in one turn (R101-7, R101-14)")
+    if s.taken >= 0 and s.racks[p][s.taken] > s.taken_base:
+        raise IllegalAction(f"open: the taken discard {Tile(s.taken)} must be part of the opening "
+                            "(R101-4)")
+    s.opened[p] = s.staged_kind
+    s.opened_turn[p] = s.turn
+    s.staged_from = -1
+    s.staged_kind = NOT_OPENED
+
+
+def _discard(s: State, p: int, a: Action) -> None:
+    Phase = _phase()
+    code = int(a.tiles[0])
+    if s.staged_from >= 0:
+        raise IllegalAction(f"{a}: the staged opening is not committed: 'open' it or 'reset' "
+                            "(R101-7, R101-8)")
+    rack = s.racks[p]
+    if s.taken >= 0 and rack[s.taken] > s.taken_base:
+        raise IllegalAction(f"{a}: the taken discard {Tile(s.taken)} must be used this turn, not kept "
+                            "on the rack (R101-4); use it or 'reset'")
+    if not rack[code]:
+        raise IllegalAction(f"{a}: {a.tiles[0]} is not on the rack "
+                            f"(rack: {' '.join(str(x) for x in s.rack(p))})")
+    if s.rules.threshold == "increasing" and s.opened_turn[p] == s.turn:
+        _raise_ladder(s, p)
+    rack[code] -= 1
+    s.sizes[p] -= 1
+    s.discards[p].append(code)
+    s.last_discard = code
+    if s.sizes[p] == 0:
+        _end_round(s, winner=p, joker=code == J)
+    elif not s.stock:
+        _end_round(s, winner=-1, joker=False)
+    else:
+        s.current = (p + 1) % s.n
+        s.turn += 1
+        _start_turn(s, Phase.TAKE, "")
+
+
+def _raise_ladder(s: State, p: int) -> None:
+    """R101-14 increasing mode: the next opening of the same kind must exceed this one."""
+    mine = [m for m in s.table[s.turn_table_start:] if m.owner == p]
+    if s.opened[p] == OPEN_PAIRS:
+        s.thr_pairs = max(s.thr_pairs, sum(1 for m in mine if m.kind == PAIR) + 1)
+    else:
+        s.thr_melds = max(s.thr_melds, sum(m.value for m in mine if m.kind != PAIR) + 1)
+
+
+def _end_round(s: State, winner: int, joker: bool) -> None:
+    Phase = _phase()
+    pens = [penalty(s, q) for q in range(s.n)]
+    one_turn = False
+    if winner >= 0:
+        one_turn = s.opened_turn[winner] == s.turn and all(
+            s.opened[q] == NOT_OPENED for q in range(s.n) if q != winner)
+        mult = (2 if joker else 1) * (2 if one_turn else 1)
+        deltas = [WIN_POINTS * mult if q == winner else -pens[q] * mult for q in range(s.n)]
+        end = "finish"
+    else:
+        deltas = [-x for x in pens]
+        end = "exhausted"
+    s.scores.append(deltas)
+    for q in range(s.n):
+        s.totals[q] += deltas[q]
+    s.results.append({
+        "round": s.round, "end": end, "winner": winner if winner >= 0 else None,
+        "joker_finish": joker, "one_turn": one_turn, "penalties": pens, "scores": deltas,
+        "opened": [_OPEN_NAMES[o] for o in s.opened], "turns": s.turn + 1,
+    })
+    if s.round + 1 < s.match_rounds:
+        start_round(s, s.round + 1)
+    else:
+        s.phase = Phase.OVER
+        s.snap = None
+        s._legal = None
+
+
+# ---- observation ------------------------------------------------------------------------------
+
+_TS = tuple(str(Tile(c)) for c in range(53))
+
+
+def observation(s: State, seat: int) -> dict[str, Any]:
+    p = s.current
+    rack = s.racks[seat]
+    staged_from = s.staged_from
+    ts = _TS
+    table = []
+    for i, m in enumerate(s.table):
+        d = m.to_json(i)
+        d["staged"] = staged_from >= 0 and i >= staged_from
+        table.append(d)
+    over = s.phase is Phase.OVER
+    obs: dict[str, Any] = {
+        "rules": str(s.rules),
+        "seat": seat,
+        "round": s.round,
+        "match_rounds": s.match_rounds,
+        "phase": s.phase.value,
+        "current_player": p,
+        "starter": s.starter,
+        "turn": s.turn,
+        "rack": [ts[c] for c in range(53) for _ in range(rack[c])],
+        "rack_sizes": list(s.sizes),
+        "stock": len(s.stock),
+        "discards": [[ts[c] for c in d] for d in s.discards],
+        "last_discard": ts[s.last_discard] if s.last_discard >= 0 and not over else None,
+        "table": table,
+        "opened": [_OPEN_NAMES[o] for o in s.opened],
+        "thresholds": {"points": s.thr_melds, "pairs": s.thr_pairs, "mode": s.rules.threshold},
+        "button": {"jokers": list(s.button_left), "used": list(s.button_used),
+                   "available": (s.phase is Phase.TAKE and seat == p and s.button_left[seat] > 0
+                                 and not s.button_used[seat])},
+        "turn_state": {"took": s.took or None,
+                       "must_use": (ts[s.taken] if s.taken >= 0
+                                    and s.racks[p][s.taken] > s.taken_base else None),
+                       "staged": staged_from >= 0},
+        "standings": list(s.totals),
+        "round_scores": [list(r) for r in s.scores],
+    }
+    return obs

@@ -1,0 +1,38 @@
+"""rummy101 as a service: JSON operations (:mod:`.api`) shared by the CLI and an HTTP app.
+
+The HTTP app needs the optional ``service`` extra (FastAPI + uvicorn); :func:`create_app` says so
+clearly when it is missing. :mod:`.api` and :mod:`.validate` need nothing beyond rummy101.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["create_app", "ServiceUnavailable", "require_service_extra"]
+
+
+class ServiceUnavailable(RuntimeError):
+    """The optional ``service`` extra (FastAPI, uvicorn) is not installed."""
+
+
+def require_service_extra() -> None:
+    """Raise :class:`ServiceUnavailable` (how to install) if FastAPI or uvicorn is missing."""
+    missing = []
+    for name in ("fastapi", "uvicorn"):
+        try:
+            __import__(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        raise ServiceUnavailable(
+            f"the HTTP service needs {' and '.join(missing)}, which are not installed; install the "
+            f"service extra: pip install 'rummy101[service]'")
+
+
+def create_app(**kwargs: Any) -> Any:
+    """The FastAPI app of the service (see :func:`rummy101.service.app.create_app`)."""
+    require_service_extra()
+    from .app import create_app as _create
+
+    return _create(**kwargs)
+

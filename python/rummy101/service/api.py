@@ -1,0 +1,304 @@
+"""The JSON operations behind the ``rummy101`` command line and the HTTP service.
+
+Each operation takes a decoded JSON request (dicts, lists, strings, numbers), validates it once
+(:mod:`.validate`) and returns a JSON-able answer; bad input raises a
+:class:`~rummy101.errors.RummyError` subclass whose message names the problem. Nothing here needs
+FastAPI, so the CLI works without the ``service`` extra.
+
+>>> answer = opening({"rules": "rummy101", "rack": "R10 * R12 K13 K12 K11 Y9 Y8 Y7 B13 B12 B11 R2"})
+>>> answer["kind"], answer["value"], answer["rest"]
+('melds', 129, ['R2'])
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .. import melds as _melds
+from .. import solve as _solve
+from .. import tabla as _tabla
+from ..errors import RackError, RummyError
+from ..rules import Rules
+from .fast import openings_json
+from .limits import BATCH_SECONDS, MAX_BATCH, MAX_INT, MAX_MELD
+from .validate import (
+    BadRequest,
+    read_bool,
+    read_object,
+    read_opt_int,
+    read_piece,
+    read_rack,
+    read_rules,
+    short,
+    type_name,
+)
+
+__all__ = [
+    "OPENING_FIELDS",
+    "BATCH_FIELDS",
+    "PENALTY_FIELDS",
+    "TABLA_FIELDS",
+    "MELD_FIELDS",
+    "OpeningJob",
+    "OutOfTime",
+    "opening_job",
+    "opening",
+    "openings",
+    "solve_jobs",
+    "solve_opening_bodies",
+    "solve_opening_body",
+    "penalty",
+    "tabla",
+    "validate_meld",
+    "hint",
+    "error_object",
+    "run_lines",
+]
+
+CHUNK = 256  # racks per batch-solver call (the time budget is checked between calls)
+
+OPENING_FIELDS = ("rules", "rack", "threshold", "pairs_threshold", "must_use")
+BATCH_FIELDS = ("rules", "racks", "threshold", "pairs_threshold", "must_use")
+PENALTY_FIELDS = ("rules", "rack", "keep")
+TABLA_FIELDS = ("rules", "rack")
+MELD_FIELDS = ("rules", "meld")
+
+
+def error_object(exc: BaseException) -> dict[str, str]:
+    """The ``{"error": ...}`` object for an exception (user mistakes keep their own message)."""
+    if isinstance(exc, (RummyError, ValueError)):
+        return {"error": str(exc)}
+    return {"error": f"internal error while answering this request ({type(exc).__name__}); "
+                     f"the input was accepted but could not be solved"}
+
+
+@dataclass(frozen=True)
+class OpeningJob:
+    """One validated opening request: what :func:`rummy101.solve_opening` needs."""
+
+    rules: Rules
+    rack: list[Any]
+    threshold: int | None
+    pairs_threshold: int | None
+    must_use: Any
+
+    @property
+    def group(self) -> tuple[Rules, int | None, int | None, int | None]:
+        """Jobs with the same group can share one batch-solver call."""
+        return (self.rules, self.threshold, self.pairs_threshold,
+                None if self.must_use is None else int(self.must_use))
+
+    def solve(self) -> dict[str, Any]:
+        return _solve.solve_opening(self.rules, self.rack, threshold=self.threshold,
+                                    pairs_threshold=self.pairs_threshold,
+                                    must_use=self.must_use).to_json()
+
+
+def opening_job(body: Any, default_rules: str | Rules = "rummy101",
+                defaults: Mapping[str, Any] | None = None,
+                what: str = "opening request") -> OpeningJob:
+    """Validate one opening request object (``defaults`` fill absent optional fields)."""
+    obj = read_object(body, what, OPENING_FIELDS)
+    if defaults:
+        obj = {**{k: v for k, v in defaults.items() if v is not None},
+               **{k: v for k, v in obj.items() if v is not None}}
+    rules = read_rules(obj, default_rules)
+    rack = read_rack(obj, rules)
+    if not rack:
+        raise RackError("field 'rack' is empty: give at least one "
+                        f"{'card' if rules.family == 'cards' else 'tile'}")
+    threshold = read_opt_int(obj, "threshold", lo=0, hi=MAX_INT)
+    pairs_threshold = read_opt_int(obj, "pairs_threshold", lo=0, hi=MAX_INT)
+    if pairs_threshold is not None and not rules.pairs_allowed:
+        raise BadRequest(f"field 'pairs_threshold': {rules.variant} has no pairs opening (only "
+                         f"rummy101, R101-8)")
+    must_use = read_piece(obj, "must_use", rules)
+    if must_use is not None and must_use not in rack:
+        raise RackError(f"field 'must_use': {must_use} is not on the rack: the tile taken from "
+                        f"the discard pile must be part of the rack (R101-4)")
+    return OpeningJob(rules, rack, threshold, pairs_threshold, must_use)
+
+
+def opening(body: Any, default_rules: str | Rules = "rummy101") -> dict[str, Any]:
+    """Answer one opening request: CONTRACT.md's opening object."""
+    return opening_job(body, default_rules).solve()
+
+
+def _solve_group(jobs: list[OpeningJob]) -> list[dict[str, Any]]:
+    """Jobs that share rules, thresholds and ``must_use``, through the batch solver at once
+    (:mod:`.fast`; identical to :func:`rummy101.solve_opening`, tests/test_service_fast.py)."""
+    first = jobs[0]
+    return openings_json(first.rules, [[int(t) for t in job.rack] for job in jobs],
+                         first.threshold, first.pairs_threshold,
+                         -1 if first.must_use is None else int(first.must_use))
+
+
+class OutOfTime(RummyError):
+    """A batch item left unsolved because the request used up its time budget."""
+
+
+def solve_jobs(jobs: list[OpeningJob],
+               budget: float | None = None) -> list[dict[str, Any] | Exception]:
+    """Solve validated jobs: those sharing rules and thresholds go through the batch solver
+    together, :data:`CHUNK` racks per call; a job the solver refuses gets its exception in place
+    of an answer. Once ``budget`` seconds (default :data:`BATCH_SECONDS`) have passed, the jobs
+    not yet solved get :class:`OutOfTime` (a few dense racks with jokers cost far more than
+    usual racks, so a batch's cost is bounded by time, not only by its size)."""
+    deadline = time.monotonic() + (BATCH_SECONDS if budget is None else budget)
+    out: list[dict[str, Any] | Exception | None] = [None] * len(jobs)
+    groups: dict[Any, list[int]] = {}
+    for i, job in enumerate(jobs):
+        groups.setdefault(job.group, []).append(i)
+    for group in groups.values():
+        for start in range(0, len(group), CHUNK):
+            members = group[start:start + CHUNK]
+            if time.monotonic() > deadline:
+                late = OutOfTime(f"not solved: the request used up its {BATCH_SECONDS:g} s time "
+                                 f"budget; send fewer racks per request")
+                for i in members:
+                    out[i] = late
+                continue
+            try:
+                answers: list[dict[str, Any] | Exception] = list(
+                    _solve_group([jobs[i] for i in members]))
+            except Exception:  # noqa: BLE001 - one bad rack in a group: answer one by one
+                answers = []
+                for i in members:
+                    try:
+                        answers.append(jobs[i].solve())
+                    except Exception as exc:  # noqa: BLE001 - reported on that item
+                        answers.append(exc)
+            for i, answer in zip(members, answers, strict=True):
+                out[i] = answer
+    return [a if a is not None else RuntimeError("not answered") for a in out]
+
+
+def openings(items: list[Any], default_rules: str | Rules = "rummy101",
+             defaults: Mapping[str, Any] | None = None,
+             labels: list[str] | None = None) -> list[dict[str, Any]]:
+    """Answer a batch: one answer per item, in order; a bad item gets ``{"error": ...}``.
+
+    An item is a rack (string or list of tokens) or an opening request object. Valid items that
+    share rules and thresholds go through the batch solver together. Errors name the item as
+    ``labels[i]`` (default ``"item i"``, counting from 0).
+    """
+    def label(i: int) -> str:
+        return labels[i] if labels is not None else f"item {i}"
+
+    out: list[dict[str, Any] | None] = [None] * len(items)
+    valid: list[tuple[int, OpeningJob]] = []
+    for i, item in enumerate(items):
+        try:
+            body = item if isinstance(item, dict) else {"rack": item}
+            valid.append((i, opening_job(body, default_rules, defaults, what=label(i))))
+        except RummyError as exc:
+            out[i] = {"error": f"{label(i)}: {exc}"}
+    for (i, _), answer in zip(valid, solve_jobs([job for _, job in valid]), strict=True):
+        out[i] = ({"error": f"{label(i)}: {error_object(answer)['error']}"}
+                  if isinstance(answer, Exception) else answer)
+    return [a if a is not None else {"error": f"{label(i)}: not answered"}
+            for i, a in enumerate(out)]
+
+
+def solve_opening_bodies(bodies: list[Any]) -> list[dict[str, Any] | Exception]:
+    """Answer many ``POST /v1/solve/opening`` bodies at once (the service coalesces concurrent
+    requests this way): single requests share batch-solver calls; each body gets its answer or
+    the exception that :func:`solve_opening_body` would raise."""
+    out: list[dict[str, Any] | Exception | None] = [None] * len(bodies)
+    singles: list[tuple[int, OpeningJob]] = []
+    for i, body in enumerate(bodies):
+        try:
+            if isinstance(body, list) or (isinstance(body, dict) and "racks" in body):
+                out[i] = solve_opening_body(body)
+            else:
+                singles.append((i, opening_job(body)))
+        except Exception as exc:  # noqa: BLE001 - returned to that request
+            out[i] = exc
+    for (i, _), answer in zip(singles, solve_jobs([job for _, job in singles]), strict=True):
+        out[i] = answer
+    return [a if a is not None else RuntimeError("not answered") for a in out]
+
+
+def solve_opening_body(body: Any) -> dict[str, Any]:
+    """The body of ``POST /v1/solve/opening``: one request, or a batch.
+
+    A batch is ``{"rules": ..., "racks": [...]}`` (optional shared ``threshold``,
+    ``pairs_threshold``, ``must_use``) or a JSON list of request objects; it answers
+    ``{"results": [...]}`` with one answer or ``{"error": ...}`` per item, in order.
+    """
+    if isinstance(body, list):
+        _check_batch_size(body, "the batch")
+        return {"results": openings(body)}
+    if isinstance(body, dict) and "racks" in body:
+        obj = read_object(body, "batch request", BATCH_FIELDS)
+        racks = obj["racks"]
+        if not isinstance(racks, list):
+            raise BadRequest(f"field 'racks' must be a list of racks, got {type_name(racks)} "
+                             f"{short(racks)}")
+        _check_batch_size(racks, "field 'racks'")
+        rules = read_rules(obj, "rummy101")
+        shared = {k: obj.get(k) for k in ("threshold", "pairs_threshold", "must_use")}
+        return {"results": openings(racks, rules, shared)}
+    return opening(body)
+
+
+def _check_batch_size(items: list[Any], what: str) -> None:
+    if not items:
+        raise BadRequest(f"{what} is empty: give 1 to {MAX_BATCH} racks")
+    if len(items) > MAX_BATCH:
+        raise BadRequest(f"{what} holds {len(items)} racks; at most {MAX_BATCH} are accepted per "
+                         f"request (split the batch)")
+
+
+def penalty(body: Any, default_rules: str | Rules = "rummy101") -> dict[str, Any]:
+    """Answer a penalty request: the lay-down that leaves the least penalty on the rack."""
+    obj = read_object(body, "penalty request", PENALTY_FIELDS)
+    rules = read_rules(obj, default_rules)
+    rack = read_rack(obj, rules)
+    keep = read_bool(obj, "keep", True)
+    return _solve.solve_penalty(rules, rack, keep=keep).to_json()
+
+
+def tabla(body: Any, default_rules: str | Rules = "remi") -> dict[str, Any]:
+    """Answer a tabla request: the best close on the rack of a Remi rack (RO-11)."""
+    obj = read_object(body, "tabla request", TABLA_FIELDS)
+    rules = read_rules(obj, default_rules)
+    rack = read_rack(obj, rules)
+    return _tabla.solve_tabla(rules, rack).to_json()
+
+
+def validate_meld(body: Any, default_rules: str | Rules = "rummy101") -> dict[str, Any]:
+    """Answer a meld check: legal or not (and why), kind, value, jokers, possible additions."""
+    obj = read_object(body, "meld request", MELD_FIELDS)
+    rules = read_rules(obj, default_rules)
+    tiles = read_rack(obj, rules, field="meld", max_size=MAX_MELD)
+    if not tiles:
+        raise BadRequest("field 'meld' is empty: give the tiles of one meld in table order")
+    return {"rules": str(rules), **_melds.check_meld(rules, tiles).to_json()}
+
+
+def hint(body: Any) -> dict[str, Any]:
+    """Answer a hint request: the recommended Rummy 101 turn (see :mod:`rummy101.hint`)."""
+    from ..hint import hint_json
+
+    return hint_json(body)
+
+
+Operation = Callable[[Any], Any]
+
+
+def run_lines(lines: list[str], op: Operation) -> list[dict[str, Any]]:
+    """Answer JSON lines one by one with ``op`` (a bad line gets ``{"error": ...}``)."""
+    from .validate import loads
+
+    out = []
+    for n, line in enumerate(lines, start=1):
+        try:
+            out.append(op(loads(line, what=f"line {n}")))
+        except Exception as exc:  # noqa: BLE001 - every line gets an answer
+            out.append(error_object(exc))
+    return out
+

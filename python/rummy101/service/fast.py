@@ -1,0 +1,105 @@
+"""The batch path of ``POST /v1/solve/opening``: validated racks straight into the native batch
+solver (``solve_melds_batch``, which releases the GIL) and its results straight into CONTRACT.md
+JSON, without building intermediate ``Meld`` objects.
+
+It answers exactly what :func:`rummy101.solve_opening` answers (``tests/test_service_fast.py``
+compares them on random racks of every variant, with thresholds and ``must_use``): the best
+runs/sets when they reach the threshold, else enough pairs (R101-8), else ``kind: null`` with the
+best unconstrained selection.
+
+>>> from rummy101.rules import Rules
+>>> r = Rules.parse("rummy101")
+>>> [a["kind"] for a in openings_json(r, [r.parse_rack("R1 R2 R3 K9"),
+...                                        r.parse_rack("R5 R5 Y7 Y7 B2 B2 K9 K9 * K1 K2")])]
+[None, 'pairs']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .. import _backend
+from ..rules import Rules
+from ..tiles import JOKER_CODE, NUM_CODES, NUM_NUMBERS
+
+__all__ = ["openings_json"]
+
+_KINDS = {1: "run", 2: "set", 3: "pair"}
+
+
+@lru_cache(maxsize=8)
+def _tokens(family: str) -> tuple[str, ...]:
+    from ..tiles import Card, Tile
+
+    if family == "tiles":
+        return tuple(str(Tile(c)) for c in range(NUM_CODES))
+    return tuple(str(Card(c)) for c in range(52)) + ("*",)
+
+
+def _meld_json(tok: Sequence[str], run_value: Sequence[int], set_value: Sequence[int],
+               kind: str, tiles: Sequence[int], stand_for: Sequence[int]) -> dict[str, Any]:
+    if kind == "run":
+        first = stand_for[0] % NUM_NUMBERS + 1
+        value = sum(run_value[first + i] for i in range(len(tiles)))
+    else:
+        value = sum(set_value[s % NUM_NUMBERS + 1] for s in stand_for)
+    return {"kind": kind, "tiles": [tok[t] for t in tiles], "value": value,
+            "jokers": {str(i): tok[stand_for[i]] for i, t in enumerate(tiles) if t == JOKER_CODE}}
+
+
+def openings_json(rules: Rules, racks: Sequence[Sequence[int]], threshold: int | None = None,
+                  pairs_threshold: int | None = None, must_use: int = -1) -> list[dict[str, Any]]:
+    """CONTRACT.md opening objects for validated racks (codes) that share rules, thresholds and
+    ``must_use`` (-1: none; when given, every rack holds it)."""
+    if not racks:
+        return []
+    core = _backend.core()
+    cr = _backend.core_rules(rules, "open")
+    params = rules.open_params
+    run_value, set_value = params.run_value, params.set_value
+    t = rules.opening_points if threshold is None else threshold
+    p = rules.pairs_opening if pairs_threshold is None else pairs_threshold
+    keep = rules.keep_discard
+    tok = _tokens(rules.family)
+    arr = np.zeros((len(racks), NUM_CODES), dtype=np.uint8)
+    for i, rack in enumerate(racks):
+        arr[i] = np.bincount(np.asarray(rack, dtype=np.int64), minlength=NUM_CODES)
+    results = core.solve_melds_batch(cr, arr, keep, must_use, rules.opening_needs_run)
+    rules_text = str(rules)
+    out = []
+    for rack, row, (value, melds) in zip(racks, arr, results, strict=True):
+        kind: str | None = None
+        shown: list[tuple[str, Sequence[int], Sequence[int]]]
+        if value >= t and melds:
+            kind = "melds"
+            shown = [(_KINDS[k], tiles, sf) for k, tiles, sf in melds]
+        else:
+            shown = []
+            counts = row.tolist()
+            if rules.pairs_allowed:
+                n, pairs = core.max_pairs(counts, keep, must_use)
+                if n >= p and n > 0:
+                    kind, value = "pairs", n
+                    shown = [("pair", [a, b], [a, a]) for a, b in pairs]
+            if kind is None:
+                if value < 0:  # must_use or the run requirement cannot be met
+                    value, melds = core.solve_melds(cr, counts, keep, -1, False)
+                    value = max(value, 0)
+                shown = [(_KINDS[k], tiles, sf) for k, tiles, sf in melds]
+        left = row.astype(np.int64)
+        for _, tiles, _ in shown:
+            for c in tiles:
+                left[c] -= 1
+        out.append({
+            "rules": rules_text,
+            "rack": " ".join(tok[c] for c in rack),
+            "kind": kind,
+            "value": int(value),
+            "melds": [_meld_json(tok, run_value, set_value, k, tiles, sf) for k, tiles, sf in shown],
+            "rest": [tok[c] for c in np.repeat(np.arange(NUM_CODES), left).tolist()],
+        })
+    return out

@@ -1,0 +1,253 @@
+"""Reading request objects: one place that checks every field of a JSON request (CLI and HTTP).
+
+Every reader raises :class:`BadRequest` (a :class:`~rummy101.errors.RummyError`) whose message
+names the field, quotes the bad value (shortened) and says what is accepted.
+
+>>> read_int({"threshold": 120}, "threshold", lo=0, hi=5000)
+120
+>>> read_int({"threshold": "120"}, "threshold", lo=0, hi=5000)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+rummy101.service.validate.BadRequest: field 'threshold' must be a whole number from 0 to 5000, ...
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
+
+from ..errors import NotationError, RackError, RummyError
+from ..rules import Rules
+from ..tiles import Tile
+from .limits import MAX_RACK, MAX_RACK_CHARS, MAX_RULES_CHARS
+
+__all__ = [
+    "BadRequest",
+    "loads",
+    "short",
+    "type_name",
+    "read_object",
+    "read_rules",
+    "read_rack",
+    "read_int",
+    "read_bool",
+    "read_piece",
+    "read_opt_int",
+]
+
+
+class BadRequest(RummyError):
+    """A request that is not of the documented shape (wrong type, missing or unknown field...)."""
+
+
+def short(value: Any, limit: int = 60) -> str:
+    """``repr`` of a value cut to ``limit`` characters, for error messages."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def type_name(value: Any) -> str:
+    """The JSON name of a value's type ("a string", "an object", ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def loads(text: str | bytes, what: str = "request body") -> Any:
+    """Parse JSON strictly (no NaN/Infinity); every failure is a :class:`BadRequest`.
+
+    >>> loads('{"rack": "R1"}')
+    {'rack': 'R1'}
+    >>> loads('{"rack": ')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rummy101.service.validate.BadRequest: request body is not valid JSON: Expecting value ...
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BadRequest(f"{what} is not UTF-8 text (bad byte at offset {exc.start})") from None
+    if not text.strip():
+        raise BadRequest(f"{what} is empty: send a JSON object")
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise BadRequest(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} "
+                         f"column {exc.colno}") from None
+    except RecursionError:
+        raise BadRequest(f"{what} is nested too deeply") from None
+    except ValueError as exc:  # huge integer literals, NaN / Infinity
+        raise BadRequest(f"{what} is not acceptable JSON: {exc}") from None
+
+
+def read_object(body: Any, what: str, fields: Iterable[str]) -> Mapping[str, Any]:
+    """Check that ``body`` is a JSON object holding only the accepted ``fields``."""
+    if not isinstance(body, dict):
+        raise BadRequest(f"{what} must be a JSON object, got {type_name(body)} {short(body)}")
+    accepted = tuple(fields)
+    for key in body:
+        if key not in accepted:
+            raise BadRequest(f"unknown field {short(key)} in {what}; accepted fields: "
+                             f"{', '.join(accepted)}")
+    return body
+
+
+@lru_cache(maxsize=256)
+def _rules(spec: str) -> Rules:
+    return Rules.parse(spec)
+
+
+def read_rules(body: Mapping[str, Any], default: str | Rules, field: str = "rules") -> Rules:
+    """The rule set named by ``body[field]`` (``default`` when absent or null)."""
+    spec = body.get(field)
+    if spec is None:
+        return default if isinstance(default, Rules) else _rules(default)
+    if not isinstance(spec, str):
+        raise BadRequest(f"field {field!r} must be a rules string such as 'rummy101' or "
+                         f"'remi(players=3)', got {type_name(spec)} {short(spec)}")
+    if len(spec) > MAX_RULES_CHARS:
+        raise BadRequest(f"field {field!r} is {len(spec)} characters long; at most "
+                         f"{MAX_RULES_CHARS} are accepted")
+    return _rules(spec)
+
+
+# Canonical and lower-case spellings -> the (immutable, shared) Tile: the common case of a rack
+# is parsed with one dict look-up per token; anything else goes through tiles.parse_tiles.
+_FAST_TILES: dict[str, Tile] = {}
+for _code in range(53):
+    _t = Tile(_code)
+    _FAST_TILES[str(_t)] = _t
+    _FAST_TILES[str(_t).lower()] = _t
+for _w in ("JK", "jk", "Jk", "jK", "JOKER", "joker", "Joker"):
+    _FAST_TILES[_w] = Tile(52)
+
+
+def read_rack(body: Mapping[str, Any], rules: Rules, field: str = "rack",
+              max_size: int = MAX_RACK, required: bool = True) -> list[Any]:
+    """The tiles (or cards) of ``body[field]``: a string of tokens or a list of token strings.
+
+    The rack is checked against the set of the rules (no third ``R5``) and against ``max_size``.
+    """
+    if field not in body or body[field] is None:
+        if required:
+            raise BadRequest(f"field {field!r} is missing: give the rack as a string such as "
+                             f"\"R1 R2 R3 *\" or a list of tokens")
+        return []
+    return parse_rack_value(body[field], rules, field, max_size)
+
+
+def parse_rack_value(value: Any, rules: Rules, field: str = "rack",
+                     max_size: int = MAX_RACK) -> list[Any]:
+    """Parse one rack value (string or list of strings) under ``rules``; see :func:`read_rack`."""
+    tokens: list[Any] | None
+    if isinstance(value, str):
+        if len(value) > MAX_RACK_CHARS:
+            raise BadRequest(f"field {field!r} is {len(value)} characters long; a rack holds at "
+                             f"most {max_size} tiles ({MAX_RACK_CHARS} characters)")
+        # a JSON list inside the string ('["R1","*"]') is left to tiles.parse_tiles
+        tokens = None if value.lstrip().startswith("[") else value.replace(",", " ").split()
+    elif isinstance(value, list):
+        tokens = value
+        for pos, tok in enumerate(value, start=1):
+            if not isinstance(tok, str):
+                raise BadRequest(f"token {pos} of field {field!r} must be a string such as \"R5\" "
+                                 f"or \"*\", got {type_name(tok)} {short(tok)}")
+    else:
+        raise BadRequest(f"field {field!r} must be a rack: a string such as \"R1 R2 R3 *\" or a "
+                         f"list of tokens, got {type_name(value)} {short(value)}")
+    if tokens is not None and len(tokens) > max_size:
+        raise BadRequest(f"field {field!r} holds {len(tokens)} tokens; at most {max_size} are "
+                         f"accepted")
+    if tokens is not None and rules.family == "tiles":
+        found = [_FAST_TILES.get(t) for t in tokens]
+        if None not in found:
+            pieces: list[Any] = found
+            try:
+                rules.check_supply(pieces)
+            except RackError as exc:
+                raise RackError(f"field {field!r}: {exc}") from None
+            return pieces
+    try:
+        pieces = rules.parse_rack(value)
+    except NotationError as exc:
+        raise NotationError(f"field {field!r}: {exc}") from None
+    except RackError as exc:
+        raise RackError(f"field {field!r}: {exc}") from None
+    if len(pieces) > max_size:
+        raise BadRequest(f"field {field!r} holds {len(pieces)} tokens; at most {max_size} are "
+                         f"accepted")
+    return pieces
+
+
+def read_int(body: Mapping[str, Any], field: str, *, lo: int, hi: int,
+             default: int | None = None) -> int:
+    """A whole-number field in ``lo..hi`` (``default`` when absent or null, if given)."""
+    value = body.get(field)
+    if value is None:
+        if default is None:
+            raise BadRequest(f"field {field!r} is missing: a whole number from {lo} to {hi}")
+        return default
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadRequest(f"field {field!r} must be a whole number from {lo} to {hi}, got "
+                         f"{type_name(value)} {short(value)}")
+    if not lo <= value <= hi:
+        raise BadRequest(f"field {field!r} is {short(value)}; accepted: a whole number from {lo} "
+                         f"to {hi}")
+    return value
+
+
+def read_opt_int(body: Mapping[str, Any], field: str, *, lo: int, hi: int) -> int | None:
+    """Like :func:`read_int`, but absent or null gives None."""
+    if body.get(field) is None:
+        return None
+    return read_int(body, field, lo=lo, hi=hi)
+
+
+def read_bool(body: Mapping[str, Any], field: str, default: bool) -> bool:
+    """A true/false field (``default`` when absent or null)."""
+    value = body.get(field)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise BadRequest(f"field {field!r} must be true or false, got {type_name(value)} "
+                         f"{short(value)}")
+    return value
+
+
+def read_piece(body: Mapping[str, Any], field: str, rules: Rules) -> Any:
+    """One tile (or card) token, or None when absent or null."""
+    value = body.get(field)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise BadRequest(f"field {field!r} must be one token such as \"R5\" or \"*\", got "
+                         f"{type_name(value)} {short(value)}")
+    try:
+        return rules.piece(value)
+    except NotationError as exc:
+        raise NotationError(f"field {field!r}: {exc}") from None

@@ -1,0 +1,220 @@
+"""Random-play invariants of the Rummy 101 engine over many seeded games (STYLE.md): tile
+conservation, R101-13 scores recomputed independently, copy() equality and independence,
+record round trips, legal actions that apply cleanly, illegal ones that raise and change
+nothing, and games that end."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from rummy101 import IllegalAction
+from rummy101.game import Action, Phase, new_game
+from rummy101.game.records import dumps, loads
+
+RULES = ["rummy101", "rummy101(players=2)", "rummy101(players=3,threshold=increasing)",
+         "rummy101(button_jokers=2)", "rummy101(players=2,threshold=increasing,button_jokers=5)"]
+MAX_STEPS = 200_000
+
+
+def eager(rng: random.Random, state: Any, acts: list[Action]) -> Action:
+    """A random player that opens and lays whenever it can (to reach finishes), else uniform."""
+    verbs: dict[str, list[Action]] = {}
+    for a in acts:
+        verbs.setdefault(a.verb, []).append(a)
+    if "open" in verbs:
+        return verbs["open"][0]
+    plays = [a for a in acts if a.verb in ("run", "set", "pair", "add", "retrieve")]
+    if plays and rng.random() < 0.85:
+        return rng.choice(plays)
+    if "take" in verbs and rng.random() < 0.5:
+        return verbs["take"][0]
+    if "reset" in verbs and (len(acts) == 1 or rng.random() < 0.3):
+        return verbs["reset"][0]
+    rest = [a for a in acts if a.verb not in ("reset",)] or acts
+    return rng.choice(rest)
+
+
+def uniform(rng: random.Random, state: Any, acts: list[Action]) -> Action:
+    return rng.choice(acts)
+
+
+def tile_total(s: Any) -> int:
+    return (sum(s.sizes) + len(s.stock) + sum(len(d) for d in s.discards)
+            + sum(len(m.tiles) for m in s.table))
+
+
+def check_conservation(s: Any) -> None:
+    """R101-1 / R101-10: 106 tiles plus this round's button jokers (one per use), wherever they are."""
+    if s.is_terminal:
+        return
+    assert all(sum(r) == z for r, z in zip(s.racks, s.sizes))
+    assert min(min(r) for r in s.racks) >= 0
+    assert tile_total(s) == 106 + sum(1 for u in s.button_used if u)
+
+
+def expected_scores(s: Any, winner: int, joker: bool) -> list[int]:
+    """R101-13 recomputed from the racks, independently of the engine's scoring code."""
+    pens = []
+    for q in range(s.n):
+        if s.opened[q] == 0:
+            pens.append(202)
+        else:
+            v = sum((c % 13 + 1) * k for c, k in enumerate(s.racks[q][:52])) + 101 * s.racks[q][52]
+            pens.append(v * (2 if s.opened[q] == 2 else 1))
+    if winner < 0:
+        return [-x for x in pens]
+    one_turn = s.opened_turn[winner] == s.turn and all(s.opened[q] == 0 for q in range(s.n) if q != winner)
+    m = (2 if joker else 1) * (2 if one_turn else 1)
+    return [101 * m if q == winner else -pens[q] * m for q in range(s.n)]
+
+
+def universe(rng: random.Random, s: Any) -> list[Action]:
+    """Random candidate actions, legal or not, to test that apply and legal_actions agree."""
+    out = [Action(v) for v in ("draw", "take", "button", "open", "reset")]
+    rack = [c for c in range(53) if s.racks[s.current][c]]
+    any_tile = lambda: rng.choice(rack) if rack and rng.random() < 0.8 else rng.randrange(53)
+    for _ in range(6):
+        out.append(Action("discard", (any_tile(),)))
+        out.append(Action("pair", (t := any_tile(), t if rng.random() < 0.6 else 52)))
+        c = rng.randrange(52)
+        out.append(Action("run", (c, c + 1 if c % 13 < 12 else 52, 52 if rng.random() < 0.5 else min(c + 2, 51))))
+        n = rng.randrange(13)
+        out.append(Action("set", tuple(sorted(rng.sample([n, 13 + n, 26 + n, 39 + n, 52], 3)))))
+        if s.table:
+            i = rng.randrange(len(s.table))
+            m = s.table[i]
+            out.append(Action("add", (any_tile(),), i, rng.choice((-1, 0, 1))))
+            if m.adds:
+                code, pos = rng.choice(m.adds)
+                out.append(Action("add", (code,), i, pos))
+            if m.releases:
+                code, idx = rng.choice(m.releases)
+                out.append(Action("retrieve", (code,), i, idx))
+            out.append(Action("retrieve", (any_tile(),), i, rng.randrange(len(m.tiles))))
+    return out
+
+
+def play(rules: str, seed: int, policy: Any, *, rounds: int = 1, deep: bool = False) -> Any:
+    """Play a match checking the invariants at every step; deep=True adds the costly checks."""
+    s = new_game(rules, seed, match_rounds=rounds)
+    rng = random.Random(seed * 7919 + 1)
+    steps = 0
+    last_round = 0
+    while not s.is_terminal:
+        acts = s.legal_actions()
+        assert acts, "a non-terminal state always has a legal action"
+        assert len(acts) == len(set(acts)) and len(acts) < 2000
+        a = policy(rng, s, acts)
+        if deep:
+            before = s.copy()
+            assert before == s
+            for b in acts:  # every legal action applies cleanly
+                t = s.copy()
+                t.apply(b)
+            legal_set = set(acts)
+            for b in universe(rng, s):
+                if b in legal_set:
+                    continue
+                t = s.copy()
+                with pytest.raises(IllegalAction):
+                    t.apply(b)
+                assert t == s, f"illegal {b} changed the state"
+        prev = s.copy() if a.verb == "discard" else None
+        s.apply(a)
+        steps += 1
+        assert steps < MAX_STEPS
+        if s.round != last_round or s.is_terminal:
+            # a round ended with this discard: check R101-13 against the pre-discard position
+            assert prev is not None
+            t = prev.copy()
+            code = int(a.tiles[0])
+            t.racks[t.current][code] -= 1
+            t.sizes[t.current] -= 1
+            winner = t.current if t.sizes[t.current] == 0 else -1
+            res = s.round_results()[-1]
+            assert res["scores"] == expected_scores(t, winner, code == 52)
+            assert res["end"] == ("finish" if winner >= 0 else "exhausted")
+            assert sum(sum(r) for r in s.round_scores()) == sum(s.standings())
+            last_round = s.round
+        check_conservation(s)
+    return s
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_random_games_invariants(rules: str) -> None:
+    """Tile conservation, R101-13 scores, every step legal; 12 seeded games per rule set."""
+    finishes = 0
+    for seed in range(12):
+        s = play(rules, seed, eager if seed % 2 else uniform, rounds=1 + seed % 3)
+        assert s.is_terminal
+        finishes += sum(1 for r in s.round_results() if r["end"] == "finish")
+        assert len(s.round_scores()) == 1 + seed % 3
+    assert finishes >= 0
+
+
+def test_random_games_reach_every_ending() -> None:
+    """Finishes, joker finishes and stock exhaustion all occur in random play."""
+    ends: set[str] = set()
+    for seed in range(60):
+        s = play("rummy101(players=2,button_jokers=3)", seed, eager)
+        for r in s.round_results():
+            ends.add(r["end"])
+            if r["joker_finish"]:
+                ends.add("joker")
+    assert {"finish", "exhausted"} <= ends
+
+
+@pytest.mark.parametrize("rules", RULES[:3])
+def test_deep_checks_few_games(rules: str) -> None:
+    """copy() equality, every legal action applies, sampled illegal ones raise and change nothing."""
+    for seed in range(2):
+        play(rules, seed, eager if seed % 2 else uniform, deep=True)
+
+
+def test_records_round_trip_many_games() -> None:
+    """dumps/loads replays to the identical state, mid-game and at the end."""
+    for seed in range(25):
+        rules = RULES[seed % len(RULES)]
+        s = new_game(rules, seed, match_rounds=1 + seed % 2)
+        rng = random.Random(seed)
+        k = 0
+        while not s.is_terminal:
+            s.apply(eager(rng, s, s.legal_actions()))
+            k += 1
+            if k % 397 == 0:
+                t = loads(dumps(s))
+                assert t == s and t.history == s.history
+        text = dumps(s)
+        t = loads(text)
+        assert t == s and t.standings() == s.standings()
+        assert json.loads(text)["actions"] == [str(a) for a in s.history]
+
+
+def test_record_with_wrong_results_is_refused() -> None:
+    s = new_game("rummy101(players=2)", 1)
+    rng = random.Random(1)
+    while not s.is_terminal:
+        s.apply(eager(rng, s, s.legal_actions()))
+    rec = json.loads(dumps(s))
+    rec["standings"] = [0, 0]
+    with pytest.raises(IllegalAction, match="standings"):
+        loads(json.dumps(rec))
+
+
+def test_copy_is_independent() -> None:
+    s = new_game("rummy101", 2)
+    c = s.copy()
+    a = next(x for x in s.legal_actions() if x.verb == "discard")
+    c.apply(a)
+    assert c != s and s.phase is Phase.PLAY and len(s.history) == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", RULES)
+def test_random_games_invariants_slow(rules: str) -> None:
+    """The same invariants over many more games (and deep checks on some)."""
+    for seed in range(1000, 1400):
+        play(rules, seed, eager if seed % 2 else uniform, rounds=1 + seed % 3, deep=seed % 20 == 0)

@@ -1,0 +1,176 @@
+"""The HTTP service through FastAPI's TestClient: every endpoint answers the documented shapes
+(CONTRACT.md, HTTP service), batches go through the batch solver and keep their order."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+import rummy101  # noqa: E402
+from rummy101.service import api  # noqa: E402
+from rummy101.service.app import create_app  # noqa: E402
+from rummy101.service.examples import EXAMPLES  # noqa: E402
+
+RACK = "R10 * R12 K13 K12 K11 Y9 Y8 Y7 B13 B12 B11 R2"
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app())
+
+
+def test_health(client: TestClient) -> None:
+    r = client.get("/health")
+    assert r.status_code == 200 and r.json() == {"status": "ok"}
+
+
+def test_info_states_backend_and_limits(client: TestClient) -> None:
+    info = client.get("/v1/info").json()
+    assert info["backend"] == rummy101.backend_name()
+    assert info["limits"]["max_rack"] == 28 and info["limits"]["max_batch"] == 10000
+
+
+def test_opening_answers_the_contract_object(client: TestClient) -> None:
+    r = client.post("/v1/solve/opening", json={"rules": "rummy101", "rack": RACK})
+    assert r.status_code == 200
+    answer = r.json()
+    assert answer == rummy101.solve_opening("rummy101", RACK).to_json()
+    assert list(answer) == ["rules", "rack", "kind", "value", "melds", "rest"]
+    assert answer["kind"] == "melds" and answer["value"] == 129 and answer["rest"] == ["R2"]
+
+
+def test_opening_accepts_a_token_list_and_lower_case(client: TestClient) -> None:
+    a = client.post("/v1/solve/opening", json={"rack": RACK.lower().split()}).json()
+    assert a["rack"] == RACK and a["value"] == 129
+
+
+def test_opening_optional_fields(client: TestClient) -> None:
+    rules = "rummy101(threshold=increasing)"
+    a = client.post("/v1/solve/opening",
+                    json={"rules": rules, "rack": RACK, "threshold": 130}).json()
+    assert a["kind"] is None and a["value"] == 129
+    b = client.post("/v1/solve/opening", json={"rack": RACK, "must_use": "R12"}).json()
+    assert "R12" in [t for m in b["melds"] for t in m["tiles"]]
+    c = client.post("/v1/solve/opening", json={"rack": RACK, "must_use": "K1"})
+    assert c.status_code == 422 and "K1" in c.json()["error"]
+
+
+def test_batch_keeps_order_and_reports_bad_items(client: TestClient) -> None:
+    racks = [RACK, "R1 R2 X3", "R1 R2 R3 R4", ["R13", "R12"], 5, {"rack": RACK, "rules": "remi"}]
+    r = client.post("/v1/solve/opening", json={"rules": "rummy101", "racks": racks})
+    assert r.status_code == 200
+    results = r.json()["results"]
+    assert len(results) == len(racks)
+    assert results[0]["value"] == 129
+    assert "item 1" in results[1]["error"] and "X3" in results[1]["error"]
+    assert results[2]["kind"] is None and results[2]["rack"] == "R1 R2 R3 R4"
+    assert results[3]["rack"] == "R13 R12"
+    assert "item 4" in results[4]["error"]
+    assert results[5]["rules"] == "remi"
+
+
+def test_batch_answers_equal_single_answers(client: TestClient) -> None:
+    import random
+
+    rng = random.Random(7)
+    tiles = [f"{c}{n}" for c in "RYBK" for n in range(1, 14)] * 2 + ["*", "*"]
+    racks = [" ".join(rng.sample(tiles, 21)) for _ in range(40)]
+    shared = {"rules": "rummy101", "threshold": None}
+    batch = client.post("/v1/solve/opening", json={**shared, "racks": racks}).json()["results"]
+    as_list = client.post("/v1/solve/opening", json=[{"rack": r} for r in racks]).json()["results"]
+    singles = [client.post("/v1/solve/opening", json={"rack": r}).json() for r in racks]
+    assert batch == singles == as_list
+
+
+def test_batch_shared_fields_apply_to_every_item(client: TestClient) -> None:
+    body = {"rules": "rummy101(threshold=increasing)", "threshold": 130, "racks": [RACK, RACK]}
+    results = client.post("/v1/solve/opening", json=body).json()["results"]
+    assert [r["kind"] for r in results] == [None, None]
+
+
+def test_penalty(client: TestClient) -> None:
+    r = client.post("/v1/solve/penalty", json=EXAMPLES["penalty"])
+    assert r.status_code == 200
+    assert r.json() == rummy101.solve_penalty("rummy101", EXAMPLES["penalty"]["rack"]).to_json()
+
+
+def test_tabla(client: TestClient) -> None:
+    r = client.post("/v1/solve/tabla", json=EXAMPLES["tabla"])
+    assert r.status_code == 200
+    answer = r.json()
+    assert answer["best"]["pattern"] == "simple" and answer["best"]["discard"] == "K5"
+    assert answer == rummy101.solve_tabla("remi", EXAMPLES["tabla"]["rack"]).to_json()
+
+
+@pytest.mark.parametrize("rules,meld,valid,kind", [
+    ("rummy101", "R10 * R12", True, "run"),
+    ("rummy101", "R7 R7", True, "pair"),
+    ("remi", "R7 R7", False, None),
+    ("remi", "R12 R13 R1", True, "run"),
+    ("rummy101", "R12 R13 R1", False, None),
+    ("classic", "QS KS AS", False, None),
+    ("classic", "7H 7D 7C", True, "set"),
+])
+def test_validate_meld(client: TestClient, rules: str, meld: str, valid: bool,
+                       kind: str | None) -> None:
+    r = client.post("/v1/validate/meld", json={"rules": rules, "meld": meld})
+    assert r.status_code == 200
+    info = r.json()
+    assert info["valid"] is valid and info["kind"] == kind
+    assert (info["reason"] is None) is valid
+
+
+def test_validate_meld_jokers_and_additions(client: TestClient) -> None:
+    info = client.post("/v1/validate/meld", json=EXAMPLES["meld"]).json()
+    assert info["open_value"] == 33 and info["jokers"] == {"1": "R11"}
+    assert [0, "R9"] in info["additions"] and [3, "R13"] in info["additions"]
+    assert info["releases"] == [[1, [["R11"]]]]
+
+
+def test_every_documented_example_answers_200(client: TestClient) -> None:
+    paths = {"opening": "/v1/solve/opening", "opening_batch": "/v1/solve/opening",
+             "penalty": "/v1/solve/penalty", "tabla": "/v1/solve/tabla",
+             "meld": "/v1/validate/meld", "hint": "/v1/hint"}
+    for name, path in paths.items():
+        r = client.post(path, json=EXAMPLES[name])
+        assert r.status_code == 200, (name, r.text)
+        assert "error" not in r.json()
+
+
+def test_operations_are_the_same_as_the_python_api() -> None:
+    assert api.opening({"rack": RACK}) == rummy101.solve_opening("rummy101", RACK).to_json()
+
+
+def test_rummy101_serve_starts_a_real_server_on_loopback() -> None:
+    """`rummy101 serve` (uvicorn) answers /health on 127.0.0.1 and stops on SIGTERM."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(rummy101.__file__)))
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.Popen([sys.executable, "-m", "rummy101", "serve", "--port", str(port)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        answer = b""
+        while time.monotonic() < deadline and b'"ok"' not in answer:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=2) as c:
+                    c.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                    answer = c.recv(4096)
+            except OSError:
+                time.sleep(0.2)
+        assert b"200 OK" in answer and b'{"status":"ok"}' in answer
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)

@@ -1,0 +1,295 @@
+"""The simulation runner's own mechanics (seeds, ordering, statistics, output files, errors),
+checked on a tiny race game whose every outcome is known in advance, so that the expected figures
+can be computed by hand. The runner on the real engines is tested in test_sim.py."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import csv
+import io
+import json
+import math
+import random
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from rummy101 import RulesError, sim
+from rummy101.bots import Bot, BotError
+from rummy101.bots import base as bots_base
+
+
+@dataclass(frozen=True)
+class Step:
+    n: int
+
+    def __str__(self) -> str:
+        return f"step {self.n}"
+
+
+class Race:
+    """Seats take turns moving 1 or 2 squares; the first to reach ``GOAL`` wins the round
+    (+10, others -distance left). A seed-derived handicap moves seat ``seed % players`` 1 square
+    ahead at the start. Matches of several rounds add the rounds up."""
+
+    GOAL = 6
+
+    def __init__(self, players: int, seed: int, rounds: int) -> None:
+        self.players, self.seed, self.rounds_left = players, seed, rounds
+        self.results: list[dict[str, Any]] = []
+        self._deal()
+
+    def _deal(self) -> None:
+        self.pos = [0] * self.players
+        self.pos[self.seed % self.players] = 1
+        self.current_player = len(self.results) % self.players
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.rounds_left == 0
+
+    def legal_actions(self) -> list[Step]:
+        return [Step(1), Step(2)]
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return {"seat": seat, "pos": list(self.pos)}
+
+    def apply(self, a: Step) -> None:
+        s = self.current_player
+        self.pos[s] += a.n
+        if self.pos[s] >= self.GOAL:
+            scores = [10 if p == s else -(self.GOAL - self.pos[p]) for p in range(self.players)]
+            self.results.append({"end": "finish", "winner": s, "joker_finish": a.n == 2 and s == 3,
+                                 "one_turn": False, "scores": scores})
+            self.rounds_left -= 1
+            if self.rounds_left:
+                self._deal()
+        else:
+            self.current_player = (s + 1) % self.players
+
+    def round_scores(self) -> list[list[int]]:
+        return [r["scores"] for r in self.results]
+
+    def round_results(self) -> list[dict[str, Any]]:
+        return self.results
+
+    def standings(self) -> list[int]:
+        return [sum(r["scores"][p] for r in self.results) for p in range(self.players)]
+
+
+class Always2(Bot):
+    name = "always2"
+
+    def act(self, observation: Any, legal_actions: Any) -> Any:
+        return legal_actions[1]
+
+
+class Coin(Bot):
+    name = "coin"
+
+    def act(self, observation: Any, legal_actions: Any) -> Any:
+        return self.rng.choice(legal_actions)
+
+
+@pytest.fixture
+def race(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Play the race instead of the engine (in this process, and in forked pool workers)."""
+    monkeypatch.setattr(sim, "_new_game", lambda rules, seed, rounds: Race(rules.players, seed, rounds))
+    monkeypatch.setitem(bots_base._REGISTRY, "always2", Always2)
+    monkeypatch.setitem(bots_base._REGISTRY, "coin", Coin)
+
+
+def expected_always2(seed: int, games: int, players: int = 4) -> list[list[int]]:
+    """Hand computation of the race with every seat moving 2: the seat with the handicap
+    needs 3 moves like the others unless it starts 1 ahead of an odd goal... with GOAL 6 a seat at
+    1 still needs 3 moves, so seat 0 (first mover) always wins: +10, the others stand at 4 (or 5
+    with the handicap, seats after 0 having moved twice) ."""
+    out = []
+    for i in range(games):
+        h = sim.game_seed(seed, i) % players
+        scores = [10] + [-(Race.GOAL - (4 + (1 if p == h else 0))) for p in range(1, players)]
+        out.append(scores)
+    return out
+
+
+def test_game_seed_is_stable_and_documented() -> None:
+    import hashlib
+    want = int.from_bytes(hashlib.sha256(b"rummy101-game:7:3").digest()[:8], "big") >> 1
+    assert sim.game_seed(7, 3) == want
+    assert sim.bot_seed(7, 3, 1) == int.from_bytes(
+        hashlib.sha256(b"rummy101-bot:7:3:1").digest()[:8], "big") >> 1
+    assert len({sim.game_seed(1, i) for i in range(1000)}) == 1000
+
+
+def test_known_small_run_statistics(race: None) -> None:
+    res = sim.simulate("rummy101", "always2,always2,always2,always2", 10, seed=5, workers=1,
+                       progress=False)
+    want = expected_always2(5, 10)
+    assert [list(r.scores) for r in res.records] == want
+    assert [r.game for r in res.records] == list(range(10))
+    s0, s1 = res.seats[0], res.seats[1]
+    assert (s0.wins, s0.win_rate, s0.mean_score, s0.sd_score) == (10, 1.0, 10.0, 0.0)
+    assert s0.finishes == {"normal": 10} and s1.finishes == {}
+    assert s0.mean_turns_per_round == 3.0 and s1.mean_turns_per_round == 2.0
+    lo, hi = s0.win_ci95
+    assert hi == pytest.approx(1.0) and lo == pytest.approx(10 / (10 + 1.959963984540054 ** 2))
+    col = [w[1] for w in want]
+    mean = sum(col) / 10
+    assert s1.mean_score == pytest.approx(mean)
+    assert s1.sd_score == pytest.approx(math.sqrt(sum((x - mean) ** 2 for x in col) / 9))
+    assert (s1.min_score, s1.max_score) == (min(col), max(col))
+    assert res.ties == 0 and res.finish_counts == {"normal": 10}
+    text = res.summary()
+    assert "always2" in text and "[0.722, 1.000]" in text
+
+
+def test_match_rounds_add_up(race: None) -> None:
+    res = sim.simulate("rummy101", ["always2"] * 4, 3, seed=1, workers=1, progress=False,
+                       match_rounds=4)
+    for r in res.records:
+        assert r.rounds == 4
+        assert list(r.scores) == [sum(rs[p] for rs in r.round_scores) for p in range(4)]
+        assert r.finishers == (0, 1, 2, 3)   # the starter rotates, and the starter wins
+        assert r.finishes == ("normal", "normal", "normal", "joker")
+
+
+def test_same_results_whatever_the_workers(race: None) -> None:
+    bots = "coin,coin,always2,coin"
+    one = sim.simulate("rummy101", bots, 40, seed=11, workers=1, progress=False)
+    two = sim.simulate("rummy101", bots, 40, seed=11, workers=2, progress=False)
+    with cf.ThreadPoolExecutor(3) as ex:
+        thr = sim.simulate("rummy101", bots, 40, seed=11, executor=ex, progress=False)
+    assert one.records == two.records == thr.records
+    assert one.seats == two.seats == thr.seats
+    other = sim.simulate("rummy101", bots, 40, seed=12, workers=1, progress=False)
+    assert other.records != one.records
+
+
+def test_outputs(race: None, tmp_path: Any) -> None:
+    res = sim.simulate("rummy101", "coin,coin,coin,coin", 5, seed=3, workers=1, progress=False)
+    assert sim.write_records(res.records, tmp_path / "r.jsonl") == "jsonl"
+    lines = (tmp_path / "r.jsonl").read_text().splitlines()
+    assert [json.loads(x) for x in lines] == [r.to_json() for r in res.records]
+    assert json.loads(lines[2])["game"] == 2 and json.loads(lines[2])["bots"] == ["coin"] * 4
+    assert sim.write_records(res.records, tmp_path / "r.CSV") == "csv"
+    with open(tmp_path / "r.CSV") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 5
+    assert [int(r["score_3"]) for r in rows] == [r.scores[3] for r in res.records]
+    assert rows[0]["finishes"] == "normal"
+    with pytest.raises(sim.SimError, match=r"r\.txt'.*accepted: \.jsonl, \.csv"):
+        sim.write_records(res.records, tmp_path / "r.txt")
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"bots": "coin,coin,nobot,coin"}, r"unknown bot name 'nobot'.*accepted bots: .*coin.*random"),
+    ({"bots": "coin,coin"}, r"2 bots given.*4 players"),
+    ({"games": 0}, r"games must be a whole number >= 1, got 0"),
+    ({"workers": 0}, r"workers must be a whole number >= 1, got 0"),
+    ({"match_rounds": 0}, r"match_rounds must be"),
+])
+def test_bad_arguments(race: None, kwargs: dict[str, Any], message: str) -> None:
+    args: dict[str, Any] = {"rules": "rummy101", "bots": "coin,coin,coin,coin", "games": 2, "workers": 1,
+                                "progress": False}
+    args.update(kwargs)
+    with pytest.raises(sim.SimError, match=message):
+        sim.simulate(**args)
+
+
+def test_unknown_rules_lists_variants() -> None:
+    with pytest.raises(RulesError, match=r"'poker'.*rummy101, remi, classic"):
+        sim.simulate("poker", "random,random", 1)
+    with pytest.raises(RulesError, match=r"'players'.*2 to 4"):
+        sim.simulate("rummy101(players=5)", "random,random", 1)
+
+
+def test_bot_errors_are_value_errors() -> None:
+    with pytest.raises(BotError, match="accepted bots"):
+        sim.get_bot("nope", random.Random(0))
+    assert issubclass(sim.SimError, ValueError) and issubclass(BotError, ValueError)
+
+
+def test_a_looping_game_is_reported(race: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Never(Race):
+        def apply(self, a: Step) -> None:
+            self.current_player = (self.current_player + 1) % self.players
+    monkeypatch.setattr(sim, "_new_game", lambda rules, seed, rounds: Never(4, seed, rounds))
+    with pytest.raises(RuntimeError, match="did not end within 50 steps"):
+        sim.play_game("rummy101", ["coin"] * 4, 0, max_steps=50)
+
+
+def run_cli(argv: list[str]) -> int:
+    """A tiny argparse harness standing in for ``rummy101`` (cli.py) around our subcommand."""
+    import argparse
+
+    from rummy101 import cli_sim
+    parser = argparse.ArgumentParser(prog="rummy101")
+    cli_sim.add_subcommands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+def test_cli_writes_jsonl_and_csv(race: None, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "res.jsonl"
+    assert run_cli(["sim", "--bots", "always2,always2,always2,always2", "--games", "6",
+                    "--seed", "5", "--workers", "1", "--out", str(out)]) == 0
+    printed = capsys.readouterr()
+    assert "always2" in printed.out and "wrote 6 records" in printed.out
+    assert printed.err == ""                      # no progress bar when not a terminal
+    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [r["scores"] for r in recs] == expected_always2(5, 6)
+    out2 = tmp_path / "res.csv"
+    assert run_cli(["sim", "--bots", "always2,always2,always2,always2", "--games", "6",
+                    "--seed", "5", "--workers", "2", "--quiet", "--out", str(out2)]) == 0
+    with open(out2) as fh:
+        rows = list(csv.DictReader(fh))
+    assert [[int(r[f"score_{s}"]) for s in range(4)] for r in rows] == expected_always2(5, 6)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--bots", "coin,coin,coin,zzz"], "unknown bot name 'zzz'"),
+    (["--bots", "coin,coin,coin,coin", "--games", "0"], "games must be a whole number >= 1"),
+    (["--bots", "coin,coin,coin,coin", "--workers", "0"], "workers must be a whole number >= 1"),
+    (["--bots", "coin,coin,coin,coin", "--rules", "chess"], "unknown variant 'chess'.*rummy101, remi, classic"),
+    (["--bots", "coin,coin,coin,coin", "--out", "x.parquet"], r"accepted: \.jsonl, \.csv"),
+])
+def test_cli_bad_input_exits_2(race: None, capsys: pytest.CaptureFixture[str], argv: list[str],
+                               message: str) -> None:
+    import re
+    assert run_cli(["sim", "--quiet", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rummy101 sim: error: ") and re.search(message, err)
+
+
+def test_dask_local_cluster_executor(race: None) -> None:
+    """A Dask distributed LocalCluster works as the executor (client.get_executor())."""
+    distributed = pytest.importorskip("distributed")
+    bots = "coin,coin,always2,coin"
+    want = sim.simulate("rummy101", bots, 12, seed=4, workers=1, progress=False)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        got = sim.simulate("rummy101", bots, 12, seed=4, executor=client.get_executor(),
+                           progress=False)
+    assert got.records == want.records and got.seats == want.seats
+
+
+class FakeTTY(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal(race: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    tty = FakeTTY()
+    monkeypatch.setattr(sys, "stderr", tty)
+    sim.simulate("rummy101", "coin,coin,coin,coin", 5, seed=1, workers=1)
+    assert "5/5" in tty.getvalue() and "game" in tty.getvalue()
+    quiet = FakeTTY()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    sim.simulate("rummy101", "coin,coin,coin,coin", 5, seed=1, workers=1, progress=False)
+    assert quiet.getvalue() == ""
+    pipe = io.StringIO()                                # not a terminal: no bar
+    monkeypatch.setattr(sys, "stderr", pipe)
+    sim.simulate("rummy101", "coin,coin,coin,coin", 5, seed=1, workers=1)
+    assert pipe.getvalue() == ""
