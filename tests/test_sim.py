@@ -75,6 +75,15 @@ def test_cli_output_files(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> 
     assert len(lines) == 5
 
 
+def test_cli_runs_on_built_in_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    """`rummy101 sim` with no options: one greedy bot against random bots in every other seat."""
+    assert run_cli(["sim", "--games", "2", "--workers", "1", "--quiet"]) == 0
+    assert "bots greedy,random,random,random" in capsys.readouterr().out
+    assert run_cli(["sim", "--rules", "rummy101(players=2)", "--games", "1", "--workers", "1",
+                    "--quiet"]) == 0
+    assert "bots greedy,random" in capsys.readouterr().out
+
+
 def test_dask_local_cluster() -> None:
     """Dask distributed (the optional extra rummy101[dask]): client.get_executor() runs the
     simulation with the same results. One in-process worker keeps it small for CI."""

@@ -16,7 +16,7 @@ from typing import Any
 
 from .bots import bot_names
 from .errors import RummyError
-from .rules import VARIANTS
+from .rules import VARIANTS, Rules
 from .sim import OUTPUT_FORMATS, simulate, write_records
 
 __all__ = ["add_subcommands", "run_sim"]
@@ -27,13 +27,13 @@ def add_subcommands(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "sim", help="simulate seeded games between bots",
         description="Play N seeded games between bots, print a per-seat summary (win rate with a "
-                    "95%% Wilson interval, scores, finish types, turns per round) and optionally "
+                    "95% Wilson interval, scores, finish types, turns per round) and optionally "
                     "write one record per game. Results depend only on --seed, never on --workers.")
     p.add_argument("--rules", default="rummy101",
                    help=f"rule set, e.g. rummy101 or 'rummy101(players=2)' (variants: {', '.join(VARIANTS)})")
-    p.add_argument("--bots", required=True,
+    p.add_argument("--bots", default=None,
                    help=f"comma-separated bot per seat, e.g. greedy,greedy,random,random "
-                        f"(bots: {', '.join(bot_names())})")
+                        f"(bots: {', '.join(bot_names())}; default: greedy against random bots)")
     p.add_argument("--games", type=int, default=100, help="number of games (>= 1, default 100)")
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     p.add_argument("--workers", type=int, default=None,
@@ -52,7 +52,11 @@ def run_sim(args: argparse.Namespace) -> int:
         if args.out is not None:
             # Check the output extension before playing, not after a long run.
             write_records([], args.out)
-        result = simulate(args.rules, args.bots, args.games, args.seed, workers=args.workers,
+        bots = args.bots
+        if bots is None:  # built-in default: one greedy bot against random bots in every other seat
+            players = Rules.parse(args.rules).players
+            bots = ",".join(["greedy"] + ["random"] * (players - 1))
+        result = simulate(args.rules, bots, args.games, args.seed, workers=args.workers,
                           progress=not args.quiet, match_rounds=args.rounds)
         if args.out is not None:
             write_records(result.records, args.out)
