@@ -32,3 +32,11 @@ def both() -> tuple[ModuleType, ModuleType]:
     if "native" not in BACKENDS:
         pytest.skip("native core not built")
     return _backend._load("native"), _backend._load("pure")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests in test_*parity*.py call both backends themselves: mark them ``parity`` so that a
+    second run of the suite on the pure backend can leave them out (``-m "not parity"``)."""
+    for item in items:
+        if "parity" in item.path.name:
+            item.add_marker(pytest.mark.parity)

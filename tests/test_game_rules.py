@@ -155,6 +155,34 @@ def test_r101_4_unusable_discard_cannot_be_taken() -> None:
     illegal(s, "take", "R101-4")
 
 
+def test_r101_4_unopened_take_only_when_an_opening_with_it_exists() -> None:
+    """R101-4 with R101-7: not opened, K11 completes K11-K12-K13 (36) but no opening holding it
+    reaches 101 this turn, so it may not be taken; the exact solver decides, not the shape."""
+    s = position(racks=["K12 K13 Y2 Y3 R7 B9 B9 Y12", "Y1"], phase="take", last_discard="K11",
+                 current=0)
+    assert "take" not in legal(s)
+    illegal(s, "take", "R101-4")
+    # With a threshold the rack can reach only through K11 (R101-14 increasing mode), it may.
+    s.thr_melds = 36
+    s._legal = None
+    assert "take" in legal(s)
+
+
+def test_r101_4_unopened_take_for_a_pairs_opening() -> None:
+    """R101-4 with R101-8: a taken discard counts toward a pairs opening (five pairs, a tile kept)."""
+    s = position(racks=["R1 R1 Y2 Y2 B3 B3 K4 K4 R5 K9 B11", "Y1"], phase="take",
+                 last_discard="R5", current=0)
+    assert "take" in legal(s)
+    s.apply("take")
+    apply_all(s, "pair R1 R1", "pair Y2 Y2", "pair B3 B3", "pair K4 K4", "pair R5 R5", "open",
+              "discard K9")
+    assert s.opened[0] == OPEN_NAMES["pairs"]
+    # Without a fifth pair within reach the same tile may not be taken.
+    s2 = position(racks=["R1 R1 Y2 Y2 B3 B3 K7 K4 R5 K9 B11", "Y1"], phase="take",
+                  last_discard="R5", current=0)
+    assert "take" not in legal(s2)
+
+
 def test_r101_4_only_the_last_discard_of_the_previous_player() -> None:
     """R101-4: only the single tile just discarded by the previous player (older ones stay)."""
     s = new_game("rummy101(players=3)", 17)

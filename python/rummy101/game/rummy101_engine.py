@@ -299,8 +299,42 @@ def _staged_reaches(s: State) -> bool:
 
 
 def _take_usable(s: State, p: int, t: int) -> bool:
-    """R101-4: could the discard ``t`` be used this turn? Generous (never refuses a usable tile);
-    the discard check then makes sure it really is used."""
+    """R101-4: may the discard ``t`` be taken? A player who has not opened may take it only when
+    an opening holding it is possible this turn (decided exactly by the core solvers); an opened
+    player when it could be played this turn (a generous structural check: the discard check then
+    makes sure it really is used, and ``reset`` puts it back)."""
+    if not _take_could_fit(s, p, t):
+        return False
+    return s.opened[p] != NOT_OPENED or _opening_possible_with(s, p, t)
+
+
+_OPENING_MEMO: dict[tuple[bytes, int, int, int], bool] = {}
+
+
+def _opening_possible_with(s: State, p: int, t: int) -> bool:
+    """R101-4 with R101-7/R101-8/R101-14: can the player, not yet opened, open this turn with the
+    taken tile ``t`` in the opening — runs/sets worth at least the current points threshold, or
+    at least the current number of pairs — keeping a tile to discard (R101-12)? Exact: the best
+    opening that must use ``t`` (``solve_melds`` / ``max_pairs`` with ``must_use``)."""
+    counts = list(s.racks[p])
+    counts[t] += 1
+    key = (bytes(counts), t, s.thr_melds, s.thr_pairs if s.rules.pairs_allowed else -1)
+    hit = _OPENING_MEMO.get(key)
+    if hit is not None:
+        return hit
+    from .. import _backend
+
+    core = _backend.core()
+    ok = (s.rules.pairs_allowed and core.max_pairs(counts, True, t)[0] >= s.thr_pairs) or \
+        core.solve_melds(_backend.core_rules(s.rules, "open"), counts, True, t, False)[0] >= s.thr_melds
+    if len(_OPENING_MEMO) > 50_000:
+        _OPENING_MEMO.clear()
+    _OPENING_MEMO[key] = ok
+    return ok
+
+
+def _take_could_fit(s: State, p: int, t: int) -> bool:
+    """Could the discard ``t`` fit a meld this turn? Generous (never refuses a usable tile)."""
     rack = s.racks[p]
     size = s.sizes[p] + 1  # after the take
     opened = s.opened[p]
