@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
 from rummy101 import Rules, _backend
 from rummy101.tiles import counts_of, parse_tiles
 

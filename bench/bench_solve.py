@@ -7,7 +7,6 @@ The pure backend is measured on the first 20 racks only (it is ~100x slower)."""
 from __future__ import annotations
 
 import pytest
-
 from _racks import RACK_FILES, WORKLOADS, load_counts, solver
 from rummy101 import _backend
 

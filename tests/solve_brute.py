@@ -31,7 +31,7 @@ def candidate_melds(cr: Any, counts: list[int]) -> list[tuple[int, tuple[int, ..
             for end in range(start + 2, last + 1):
                 positions = list(range(start, end + 1))
                 for jmask in range(1 << len(positions)):
-                    jokers = bin(jmask).count("1")
+                    jokers = jmask.bit_count()
                     if jokers > J:
                         continue
                     used: list[int] = []

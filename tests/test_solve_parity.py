@@ -27,7 +27,7 @@ SLOW = settings(max_examples=3_000, deadline=None, derandomize=True, database=No
 
 
 @st.composite
-def racks(draw: Any, max_tiles: int = 8) -> tuple[Rules, str, list[int], bool, int, bool]:
+def racks(draw: Any, max_tiles: int = 6, max_jokers: int = 2) -> tuple[Rules, str, list[int], bool, int, bool]:
     """(rules, valuation, counts, keep, must_use, require_run) with a dense-ish rack."""
     rules = draw(st.sampled_from([R101, REMI, CLASSIC]))
     valuation = draw(st.sampled_from(["open", "penalty"]))
@@ -43,7 +43,9 @@ def racks(draw: Any, max_tiles: int = 8) -> tuple[Rules, str, list[int], bool, i
         if counts[code] < rules.copies:
             counts[code] += 1
     if rules.max_rack_jokers:
-        counts[52] = draw(st.integers(0, min(3, rules.max_rack_jokers)))
+        # 0-2 jokers in CI; the slow test adds a third (joker button, R101-10)
+        choices = [j for j in (0, 0, 1, 1, 2, 3) if j <= max_jokers]
+        counts[52] = min(rules.max_rack_jokers, draw(st.sampled_from(choices)))
     keep = draw(st.booleans())
     present = [k for k in range(53) if counts[k]] or [-1]
     must_use = draw(st.one_of(st.just(-1), st.sampled_from(present)))
@@ -75,9 +77,9 @@ def test_max_pairs_parity(case: tuple[Rules, str, list[int], bool, int, bool]) -
 
 @pytest.mark.slow
 @SLOW
-@given(racks(max_tiles=16))
+@given(racks(max_tiles=14, max_jokers=3))
 def test_solve_melds_parity_large(case: tuple[Rules, str, list[int], bool, int, bool]) -> None:
-    """Larger racks (up to 16 tiles + 3 jokers)."""
+    """Larger racks (up to 14 tiles + 3 jokers)."""
     rules, val, counts, keep, mu, rr = case
     same("solve_melds", counts, keep, mu, rr, rules=rules, valuation=val)  # type: ignore[arg-type]
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 from reference import reference_best, reference_max_pairs
-from solve_brute import brute_best
 from rummy101 import Rules, _backend
 from rummy101.melds import Meld
 from rummy101.tiles import counts_of, parse_cards, parse_tiles
+from solve_brute import brute_best
 
 R101 = Rules.parse("rummy101")
 REMI = Rules.parse("remi")

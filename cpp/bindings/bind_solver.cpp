@@ -52,7 +52,11 @@ void register_solver(py::module_& m) {
         std::vector<Counts> racks(static_cast<size_t>(n));
         auto buf = counts.unchecked<2>();
         for (py::ssize_t i = 0; i < n; ++i)
-          for (int j = 0; j < NUM_CODES; ++j) racks[size_t(i)][j] = buf(i, j);
+          for (int j = 0; j < NUM_CODES; ++j) {
+            int v = buf(i, j);
+            if (v > 64) throw std::invalid_argument("tile count out of range at code " + std::to_string(j));
+            racks[size_t(i)][j] = v;
+          }
         std::vector<SolveResult> out(static_cast<size_t>(n));
         {
           py::gil_scoped_release release;

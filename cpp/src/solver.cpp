@@ -172,10 +172,14 @@ struct RunList {
 };
 
 inline uint64_t pack(const uint8_t* st, int len) {
-  uint8_t tmp[16];
+  uint8_t tmp[8];
   if (len > 8) len = 8;  // callers never pass more (<= 2 real + 6 jokers per colour)
-  std::memcpy(tmp, st, size_t(len));
-  std::sort(tmp, tmp + len);
+  for (int i = 0; i < len; ++i) {  // insertion sort: at most 8 small entries
+    uint8_t v = st[i];
+    int j = i;
+    while (j > 0 && tmp[j - 1] > v) { tmp[j] = tmp[j - 1]; --j; }
+    tmp[j] = v;
+  }
   uint64_t k = 0;
   for (int i = 0; i < len; ++i) k |= uint64_t(tmp[i] + 1) << (8 * i);
   return k;
@@ -212,6 +216,8 @@ struct Frame {
   int lf[4];
   int jr_start[4];
   int rest[4], jused[4], cols_here;
+  int w[4];        // value of one tile of colour c at this number in the bound (0: fits no meld)
+  int ub_after;    // ub_from(n + 1, 0)
   bool left_in;
   int best;
   int alpha;   // value mode: the caller only needs values > alpha
@@ -431,6 +437,9 @@ struct Solver {
     for (int c = 0; c < 4; ++c) { F.lst[c] = unpack(runs[c]); F.avail[c] = avail(n, c); }
     F.cols_here = 0;
     for (int c = 0; c < 4; ++c) F.cols_here += F.avail[c] > 0;
+    int tv = n <= 13 ? tile_ub[n] : cr.run_value[14];
+    for (int c = 0; c < 4; ++c) F.w[c] = (useful[c][n] || (n == 1 && useful[c][14])) ? tv : 0;
+    F.ub_after = ub_from(n + 1, 0);
     F.left_in = left;
     vcolour(F, 0, jr, 0, ran);
     return F.best;
@@ -444,10 +453,8 @@ struct Solver {
   void vcolour(Frame& F, int c, int jr, int gain, bool ran) {
     int n = F.n;
     {
-      int bound = gain + ub_from(n + 1, 0) + jr * jmax[n];
-      for (int c2 = 0; c2 < 4; ++c2)
-        if (useful[c2][n] || (n == 1 && useful[c2][14]))
-          bound += (c2 < c ? F.rest[c2] : F.avail[c2]) * (n <= 13 ? tile_ub[n] : cr.run_value[14]);
+      int bound = gain + F.ub_after + jr * jmax[n];
+      for (int c2 = 0; c2 < 4; ++c2) bound += (c2 < c ? F.rest[c2] : F.avail[c2]) * F.w[c2];
       if (bound <= thr(F)) return;
     }
     if (c == 4) { vsets(F, jr, gain, ran); return; }
@@ -456,13 +463,18 @@ struct Solver {
   }
 
   void vrun(Frame& F, int c, int i, int used_r, int jr, int gain, bool ran) {
+    // value order: extend with a real tile, close, extend with a joker (jokers last finds good
+    // arrangements sooner); equal statuses take actions in non-decreasing rank (multisets once)
+    static constexpr int kOrder[3] = {0, 2, 1};
+    static constexpr int kRank[3] = {0, 2, 1};
     const RunList& lst = F.lst[c];
     if (i == lst.len) { vafter(F, c, used_r, jr, gain, ran); return; }
     int st = lst.st[i];
-    int lo = (i > 0 && lst.st[i - 1] == st) ? F.acts[c][i - 1] : 0;
+    int lo = (i > 0 && lst.st[i - 1] == st) ? kRank[F.acts[c][i - 1]] : 0;
     int n = F.n;
     int t = F.avail[c];
-    for (int a = lo; a < 3; ++a) {
+    for (int r = lo; r < 3; ++r) {
+      int a = kOrder[r];
       if (a == 0) {
         if (used_r < t) {
           F.acts[c][i] = 0;
@@ -509,7 +521,7 @@ struct Solver {
       }
       int rest = t - used_r - a_new;
       int max_b = can_start ? jr : 0;
-      for (int b_new = max_b; b_new >= 0; --b_new) {
+      for (int b_new = 0; b_new <= max_b; ++b_new) {
         if (b_new > 0) {  // a joker-only run must reach a real tile of its colour
           bool reach = false;
           for (int m = n + 1; m <= std::min(last, n + jr) && !reach; ++m) reach = avail(m, c) > 0;

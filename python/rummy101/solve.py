@@ -31,7 +31,7 @@ from . import _backend
 from .errors import RackError, RulesError
 from .melds import Meld
 from .rules import Rules
-from .tiles import JOKER_CODE, Card, Tile, counts_of, format_tiles
+from .tiles import Card, Tile, counts_of, format_tiles
 
 __all__ = ["Opening", "Penalty", "solve_opening", "solve_openings", "solve_penalty"]
 

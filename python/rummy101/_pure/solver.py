@@ -23,7 +23,7 @@ from typing import Any
 
 from ._common import JOKER, KIND_RUN, KIND_SET, NUM_CODES, CoreInputError, CoreRules, to_counts
 
-__all__ = ["solve_melds", "solve_melds_batch", "max_pairs"]
+__all__ = ["max_pairs", "solve_melds", "solve_melds_batch"]
 
 NEG = -(1 << 40)
 MAX_COPIES = 2   # the solver's input limit: real tiles per code (R101-1, RO-1, CR-1 sets)
@@ -39,10 +39,10 @@ def _set_groups(ratio: int) -> list[tuple[int, int]]:
     """Every single set as (colour mask, jokers), in the fixed decomposition order:
     jokers ascending, then more real colours first, then mask ascending."""
     groups = []
-    for jg in range(0, 4):
+    for jg in range(4):
         for pc in range(4, 0, -1):
             for mask in range(1, 16):
-                if bin(mask).count("1") != pc:
+                if mask.bit_count() != pc:
                     continue
                 size = pc + jg
                 if size < 3 or size > 4:
@@ -109,10 +109,69 @@ class _Solver:
         self.feas, self.groups = _set_table(self.ratio)
         self.mu_c = must_use // 13 if 0 <= must_use < JOKER else -1
         self.mu_n = must_use % 13 + 1 if 0 <= must_use < JOKER else -1
-        self.memo: dict[Any, int] = {}
+        self.memo: dict[Any, tuple[int, bool]] = {}
         # status = (len-1) + 3 * real + 3 * (rcap + 1) * jokers
         self.rmul = 3
         self.jmul = 3 * (self.rcap + 1)
+        self._init_bounds()
+
+    # ---- upper bounds (only to skip transitions that cannot beat the best one found so far;
+    # values stay exact, so the arrangement does not depend on them) ------------------------
+    def _count_at(self, c: int, m: int) -> int:
+        if m < 1 or m > self.last:
+            return 0
+        return self.cnt[c * 13 + (m if m <= 13 else 1) - 1]
+
+    def _can_meld(self, c: int, m: int) -> bool:
+        """Necessary condition for tile (c, m) to be in some meld (a 3-window or 3 colours,
+        completed by the rack's jokers)."""
+        if m > 13 and not self.cr.high_ace:
+            return False
+        for s0 in range(m - 2, m + 1):
+            if s0 < 1 or s0 + 2 > self.last:
+                continue
+            miss = sum(1 for p in range(s0, s0 + 3) if p != m and self._count_at(c, p) == 0)
+            if miss <= self.J:
+                return True
+        if m <= 13:
+            cols = sum(1 for c2 in range(4) if self.cnt[c2 * 13 + m - 1] > 0)
+            if cols + self.J >= 3:
+                return True
+        return False
+
+    def _init_bounds(self) -> None:
+        cr = self.cr
+        tile_ub = [0] * 15
+        for m in range(1, 14):
+            tile_ub[m] = max(cr.run_value[m], cr.set_value[m])
+        if cr.high_ace:
+            tile_ub[1] = max(tile_ub[1], cr.run_value[14])
+        ub = [0] * 16
+        for m in range(13, 0, -1):
+            total = 0
+            for c in range(4):
+                if self._can_meld(c, m) or (m == 1 and self._can_meld(c, 14)):
+                    total += self.cnt[c * 13 + m - 1] * tile_ub[m]
+            ub[m] = ub[m + 1] + total
+        jmax = [0] * 16
+        jm = 0
+        for m in range(15, 0, -1):
+            if m <= 14 and m <= self.last:
+                jm = max(jm, self.jrun[m])
+            if m <= 13:
+                jm = max(jm, self.jset[m])
+            jmax[m] = jm
+        self.ub_tiles = ub
+        self.jmax = jmax
+
+    def ub_from(self, n: int, jr: int, res: tuple[int, ...]) -> int:
+        """Upper bound of the value still to place at numbers >= n with jr unused jokers."""
+        if n > self.last:
+            return 0
+        u = self.ub_tiles[n] + jr * self.jmax[n]
+        if n >= 2:
+            u += sum(res) * self.cr.run_value[14]
+        return u
 
     # status helpers
     def st_len(self, st: int) -> int:
@@ -165,20 +224,28 @@ class _Solver:
         return 0
 
     def best(self, n: int, runs: tuple[tuple[int, ...], ...], jr: int, left: bool, ran: bool,
-             res: tuple[int, ...]) -> int:
+             res: tuple[int, ...], alpha: int = NEG) -> int:
+        """The value of a state: exact when it is > alpha, else some value <= alpha (the caller
+        cannot use the state). The memo remembers which (exact value or upper bound)."""
         if n > self.last:
             return self.terminal(runs, jr, left, ran)
         key = (n, runs, jr, left, ran, res)
-        v = self.memo.get(key)
-        if v is not None:
-            return v
+        e = self.memo.get(key)
+        if e is not None and (e[1] or e[0] <= alpha):
+            return e[0]
         best = NEG
         for gain, nxt, _dec in self.transitions(n, runs, jr, left, ran, res):
-            sub = self.best(n + 1, nxt[0], nxt[1], nxt[2], nxt[3], res)
+            thr = max(best, alpha)
+            if gain + self.ub_from(n + 1, nxt[1], res) <= thr:
+                continue
+            sub = self.best(n + 1, nxt[0], nxt[1], nxt[2], nxt[3], res, thr - gain)
             if sub > NEG and gain + sub > best:
                 best = gain + sub
-        self.memo[key] = best
-        return best
+        if best > alpha:
+            self.memo[key] = (best, True)
+            return best
+        self.memo[key] = (alpha, alpha <= NEG)
+        return alpha
 
     def transitions(self, n: int, runs: tuple[tuple[int, ...], ...], jr: int, left: bool,
                     ran: bool, res: tuple[int, ...]) -> list[tuple[int, Any, Any]]:
@@ -239,13 +306,13 @@ class _Solver:
                 colour(c + 1, jr, gain, left, ran)
                 return
             max_a = t - used_r if can_start else 0
-            for a_new in range(0, max_a + 1):
+            for a_new in range(max_a + 1):
                 max_b = jr if can_start else 0
-                for b_new in range(0, max_b + 1):
+                for b_new in range(max_b + 1):
                     rest = t - used_r - a_new
                     base = ext + [3] * a_new + [self.new_joker()] * b_new
                     g = gain + a_new * rv + b_new * jrv
-                    for s in range(0, min(rest, 2) + 1):
+                    for s in range(min(rest, 2) + 1):
                         lf = rest - s
                         if c == self.mu_c and n == self.mu_n:
                             used = t - lf + (res[c] if n == 1 else 0)
@@ -259,7 +326,7 @@ class _Solver:
         def sets(jr: int, gain: int, left: bool, ran: bool) -> None:
             tot = sv[0] + sv[1] + sv[2] + sv[3]
             max_js = jr if (n <= 13 and tot > 0) else 0
-            for js in range(0, max_js + 1):
+            for js in range(max_js + 1):
                 if not self.feas[_sidx(sv, js)]:
                     continue
                 g = gain + tot * cr.set_value[n] + js * self.jset[n] if n <= 13 else gain
@@ -279,7 +346,7 @@ class _Solver:
             a = self.cnt[c * 13]
             m = min(a, self.cnt[c * 13 + 12] + self.J, self.cnt[c * 13 + 11] + self.J)
             lim.append(m)
-        out = []
+        out: list[tuple[int, ...]] = []
         for r0 in range(lim[0] + 1):
             for r1 in range(lim[1] + 1):
                 for r2 in range(lim[2] + 1):
@@ -292,7 +359,7 @@ class _Solver:
         best = NEG
         best_res = None
         for res in self.reservations():
-            v = self.best(1, empty, self.J, False, False, res)
+            v = self.best(1, empty, self.J, False, False, res, best)
             if v > best:
                 best = v
                 best_res = res
@@ -311,7 +378,9 @@ class _Solver:
         for n in range(1, self.last + 1):
             chosen = None
             for gain, nxt, dec in self.transitions(n, runs, jr, left, ran, res):
-                sub = self.best(n + 1, nxt[0], nxt[1], nxt[2], nxt[3], res)
+                if gain + self.ub_from(n + 1, nxt[1], res) < want:
+                    continue
+                sub = self.best(n + 1, nxt[0], nxt[1], nxt[2], nxt[3], res, want - gain - 1)
                 if sub > NEG and gain + sub == want:
                     chosen = (gain, nxt, dec)
                     break
