@@ -13,6 +13,7 @@ from rummy101.bots import Bot, BotError, GreedyBot, RandomBot, bot_names, get_bo
 from rummy101.bots.random_bot import END_TURN_PROBABILITY
 from rummy101.game import Action, new_game
 from rummy101.sim import bot_seed, game_seed
+from rummy101.sim import play_game as sim_play
 
 # The pure backend plays the greedy bot ~50x slower: fewer games there (more under -m slow).
 FAST = rummy101.backend_name() == "native"
@@ -217,3 +218,27 @@ def test_greedy_undoes_a_take_it_cannot_use() -> None:
     legal = acts("reset", "discard K1")
     assert str(g.act(obs("K1 Y5 R9", must="R9"), legal)) == "reset"
     assert str(g.act(obs("K1 Y5 R9", phase="take", last="R9"), acts("draw", "take"))) == "draw"
+    # Also when reset is the only legal action (the engine offered a take it cannot use).
+    g = GreedyBot()
+    o = ("melds", None, None, None)
+    assert str(g.act(obs("K1 Y5 B13", must="B13", opened=o), acts("reset"))) == "reset"
+    assert str(g.act(obs("K1 Y5", phase="take", last="B13", opened=o),
+                     acts("draw", "take"))) == "draw"
+
+
+def test_greedy_reads_a_joker_set_as_a_set() -> None:
+    """R101-5/R101-11: on the table `* * B12` is a set (jokers R12 Y12), so B13 does not fit it
+    and is no reason to take the discard; K12 does fit."""
+    g = GreedyBot()
+    o = ("melds", None, None, None)
+    table = [("set", "* * B12")]
+    assert str(g.act(obs("K1 Y5 R9", phase="take", opened=o, table=table, last="B13"),
+                     acts("draw", "take"))) == "draw"
+    assert str(g.act(obs("K1 Y5 R9", phase="take", opened=o, table=table, last="K12"),
+                     acts("draw", "take"))) == "take"
+
+
+def test_a_game_where_greedy_once_looped_ends() -> None:
+    """Regression: greedy took an unusable discard, reset, and took it again forever."""
+    rec = sim_play("rummy101", ["random", "greedy", "random", "random"], 2026, 9505)
+    assert rec.steps < 1000

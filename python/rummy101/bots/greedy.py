@@ -121,7 +121,7 @@ class GreedyBot(Bot):
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
         if not legal_actions:
             raise no_legal_action(self, observation)
-        if len(legal_actions) == 1:
+        if len(legal_actions) == 1 and getattr(legal_actions[0], "verb", None) != "reset":
             return legal_actions[0]
         spec = observation["rules"]
         rules = _RULES.get(spec)
@@ -139,7 +139,10 @@ class GreedyBot(Bot):
         kit = kit_for(rules)
         if observation["phase"] == "take":
             return self._take(kit, observation, legal, legal_actions)
-        return self._play(kit, observation, legal, legal_actions)
+        action = self._play(kit, observation, legal, legal_actions)
+        if action.verb == "reset":
+            self._no_take = True  # a reset returns a taken discard: do not take it again
+        return action
 
     # ---- take phase ------------------------------------------------------------------------------
     def _take(self, kit: Kit, obs: Mapping[str, Any], legal: dict[Key, Any],
@@ -315,8 +318,7 @@ def _counts(rack: Sequence[str]) -> list[int]:
 
 
 def _table_additions(kit: Kit, obs: Mapping[str, Any]) -> set[int]:
-    return feeding_tiles(kit, ([_CODE[t] for t in m["tiles"]] for m in obs["table"]
-                               if m["kind"] != "pair"))
+    return feeding_tiles(kit, ((m["kind"], [_CODE[t] for t in m["tiles"]]) for m in obs["table"]))
 
 
 def _plan_steps(plan: Plan, table_len: int) -> list[Key]:

@@ -54,7 +54,7 @@ class Kit:
     open_cr: Any
     penalty_cr: Any
     memo: dict[tuple[Any, ...], tuple[int, list[Any]]] = field(default_factory=dict, compare=False)
-    adds_memo: dict[tuple[int, ...], frozenset[int]] = field(default_factory=dict, compare=False)
+    adds_memo: dict[tuple[Any, ...], frozenset[int]] = field(default_factory=dict, compare=False)
 
     def pairs(self, counts: Sequence[int], keep: bool, must_use: int) -> tuple[int, list[Any]]:
         """``max_pairs`` of the core, memoized."""
@@ -67,14 +67,21 @@ class Kit:
             self.memo[key] = hit
         return hit
 
-    def additions(self, meld: Sequence[int]) -> frozenset[int]:
-        """Codes that may be added to a table meld (``meld_additions`` of the core), memoized."""
-        key = tuple(meld)
+    def additions(self, meld: Sequence[int], kind: str = "run") -> frozenset[int]:
+        """Codes that may be added to a table meld of ``kind`` (R101-11), memoized. Runs ask the
+        core's ``meld_additions``; sets are computed here, because the core reads a 3-tile meld
+        such as ``* * B12`` as a run while on the table it may be a set (the missing colour of a
+        3-tile set, or a joker)."""
+        key = (kind, *meld)
         hit = self.adds_memo.get(key)
         if hit is None:
             if len(self.adds_memo) >= MEMO_SIZE:
                 self.adds_memo.clear()
-            hit = frozenset(code for _, code in self.core.meld_additions(self.open_cr, list(key)))
+            if kind == "set":
+                hit = _set_additions(meld)
+            else:
+                hit = frozenset(code for _, code in self.core.meld_additions(self.open_cr,
+                                                                             list(meld)))
             self.adds_memo[key] = hit
         return hit
 
@@ -158,13 +165,29 @@ def lay_plan(kit: Kit, counts: Sequence[int], must_use: int = -1) -> Melds:
     return [(_KIND[k], list(t)) for k, t, _ in melds] if value > 0 else []
 
 
-def feeding_tiles(kit: Kit, table: Iterable[Sequence[int]]) -> set[int]:
-    """Codes that could be added at once to some table meld (R101-11): a player who has opened
-    could take such a discard and use it (R101-4)."""
+def _set_additions(meld: Sequence[int]) -> frozenset[int]:
+    """The fourth tile of a 3-tile set (the colour its jokers do not stand for) or a joker.
+
+    >>> sorted(_set_additions([JOKER_CODE, JOKER_CODE, 37]))   # * * B12: the jokers are R12, Y12
+    [50, 52]
+    """
+    if len(meld) != 3:
+        return frozenset()
+    reals = [c for c in meld if c != JOKER_CODE]
+    number = reals[0] % 13
+    colours = {c // 13 for c in reals}
+    missing = [k for k in range(4) if k not in colours]
+    free = missing[len(meld) - len(reals):]   # jokers stand for the first missing colours
+    return frozenset([*(k * 13 + number for k in free), JOKER_CODE])
+
+
+def feeding_tiles(kit: Kit, table: Iterable[tuple[str, Sequence[int]]]) -> set[int]:
+    """Codes that could be added at once to some table meld (R101-11), given ``(kind, tiles)``
+    pairs: a player who has opened could take such a discard and use it (R101-4)."""
     out: set[int] = set()
-    for meld in table:
-        if len(meld) >= 3:
-            out |= kit.additions(meld)
+    for kind, meld in table:
+        if kind != "pair" and len(meld) >= 3:
+            out |= kit.additions(meld, kind)
     out.discard(JOKER_CODE)
     return out
 
