@@ -84,3 +84,53 @@ def test_python_client_example_prints_what_the_page_says(client: TestClient,
     with contextlib.redirect_stdout(out):
         exec(compile(code, "docs/service.md", "exec"), {})  # noqa: S102 - the documented example
     assert out.getvalue() == printed
+
+
+def _fmt(value: object, indent: int = 0) -> str:
+    """JSON as the page shows it: compact, broken into lines only where a line would be long."""
+    pad = " " * indent
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) + indent <= 98:
+        return text
+    if isinstance(value, dict):
+        items = [f"{pad}  {json.dumps(k)}: {_fmt(v, indent + 2).lstrip()}"
+                 for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(value, list):
+        items = [pad + "  " + _fmt(v, indent + 2).lstrip() for v in value]
+        return "[\n" + ",\n".join(items) + f"\n{pad}]"
+    return text
+
+
+def regenerate() -> None:
+    """Rewrite the answer after every curl example of docs/service.md with the app's answer
+    (run ``PYTHONPATH=python python tests/test_service_docs.py --write`` after a deliberate
+    change of an answer, and review the diff)."""
+    with open(DOC, encoding="utf-8") as fh:
+        text = fh.read()
+    parts = re.split(r"(```\w*\n.*?```)", text, flags=re.S)
+    client = TestClient(create_app(), base_url=BASE)
+    answer: object = None
+    for i, part in enumerate(parts):
+        m = re.match(r"```(\w*)\n(.*?)```", part, re.S)
+        if not m:
+            continue
+        lang, code = m.groups()
+        if lang == "bash" and code.lstrip().startswith("curl "):
+            words = shlex.split(code.replace("\\\n", " "))
+            url = next(w for w in words if w.startswith(BASE))
+            method = words[words.index("-X") + 1] if "-X" in words else "GET"
+            body = json.loads(words[words.index("-d") + 1]) if "-d" in words else None
+            answer = client.request(method, url[len(BASE):], json=body).json()
+        elif lang == "json" and answer is not None:
+            parts[i] = f"```json\n{_fmt(answer)}\n```"
+            answer = None
+    with open(DOC, "w", encoding="utf-8") as fh:
+        fh.write("".join(parts))
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["--write"]:
+        regenerate()

@@ -603,7 +603,7 @@ class _Planner:
         next_seat = (view.seat + 1) % view.rules.players
         next_opened = view.opened.get(next_seat) is not None
         kit = kit_for(self.rules)
-        feeding = feeding_tiles(kit, w.table)
+        feeding = feeding_tiles(kit, list(zip(w.kinds, w.table, strict=True)))
         primary = choose_discard(kit, counts_of(rack), opened, feeding, next_opened)
         out = []
         for tile in sorted(set(rack)):

@@ -99,7 +99,8 @@ def openings_json(rules: Rules, racks: Sequence[Sequence[int]], threshold: int |
             "rack": " ".join(tok[c] for c in rack),
             "kind": kind,
             "value": int(value),
-            "melds": [_meld_json(tok, run_value, set_value, k, tiles, sf) for k, tiles, sf in shown],
+            "melds": [_meld_json(tok, run_value, set_value, k, tiles, sf)
+                      for k, tiles, sf in shown],
             "rest": [tok[c] for c in np.repeat(np.arange(NUM_CODES), left).tolist()],
         })
     return out

@@ -140,6 +140,7 @@ class TablaRequest(_Strict):
 class TablaMeldOut(BaseModel):
     kind: Literal["run", "set"]
     tiles: list[str]
+    value: Optional[int] = Field(None, description="Lay-down value (RO-8).")
     jokers: dict[str, str]
 
 
