@@ -1,0 +1,72 @@
+"""Type stubs of the native core ``rummy101._core`` (C++, pybind11).
+
+``rummy101._pure`` has the same functions with the same signatures; see docs/DESIGN.md for what
+each returns. ``tests/test_stubs.py`` checks that this file names exactly what the module exports.
+"""
+
+from collections.abc import Sequence
+import numpy as np
+import numpy.typing as npt
+
+NUM_COLOURS: int
+NUM_NUMBERS: int
+JOKER: int
+NUM_CODES: int
+HIGH_ACE: int
+KIND_INVALID: int
+KIND_RUN: int
+KIND_SET: int
+KIND_PAIR: int
+REASON_OK: int
+REASON_TOO_SHORT: int
+REASON_TOO_LONG: int
+REASON_NO_REAL_TILE: int
+REASON_MIXED: int
+REASON_RUN_NOT_CONSECUTIVE: int
+REASON_RUN_OUT_OF_RANGE: int
+REASON_RUN_WRAPS: int
+REASON_RUN_HIGH_ACE: int
+REASON_SET_REPEATED_COLOUR: int
+REASON_SET_TOO_LONG: int
+REASON_JOKER_RATIO: int
+REASON_NOT_A_PAIR: int
+PATTERN_SIMPLE: int
+PATTERN_MOZAIC: int
+PATTERN_BICOLOR: int
+PATTERN_MONOCOLOR: int
+PATTERN_SCORES: list[int]
+TABLA_TILES: int
+
+class CoreInputError(ValueError): ...
+
+class CoreRules:
+    def __init__(self, high_ace: bool, joker_ratio: int, run_value: Sequence[int],
+                 set_value: Sequence[int], joker_value: int) -> None: ...
+    @property
+    def high_ace(self) -> bool: ...
+    @property
+    def joker_ratio(self) -> int: ...
+    @property
+    def run_value(self) -> list[int]: ...
+    @property
+    def set_value(self) -> list[int]: ...
+    @property
+    def joker_value(self) -> int: ...
+
+Meld = tuple[int, list[int], list[int]]
+
+def classify_meld(cr: CoreRules, tiles: Sequence[int]) -> tuple[int, list[int], int]: ...
+def meld_value(cr: CoreRules, tiles: Sequence[int]) -> int: ...
+def meld_additions(cr: CoreRules, tiles: Sequence[int]) -> list[tuple[int, int]]: ...
+def joker_releases(cr: CoreRules, tiles: Sequence[int],
+                   both_missing_for_set3: bool) -> list[tuple[int, list[list[int]]]]: ...
+def rack_value(cr: CoreRules, counts: Sequence[int]) -> int: ...
+def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
+                require_run: bool) -> tuple[int, list[Meld]]: ...
+def solve_melds_batch(cr: CoreRules, counts: npt.NDArray[np.uint8] | Sequence[Sequence[int]],
+                      keep: bool, must_use: int,
+                      require_run: bool) -> list[tuple[int, list[Meld]]]: ...
+def max_pairs(counts: Sequence[int], keep: bool, must_use: int) -> tuple[int, list[tuple[int, int]]]: ...
+def tabla_patterns(cr: CoreRules, counts: Sequence[int]) -> list[tuple[int, list[int], list[int], list[Meld]]]: ...
+def tabla_closes(cr: CoreRules, counts: Sequence[int]) -> list[tuple[int, int, int, list[int], list[int], list[Meld]]]: ...
+def tabla_distance(cr: CoreRules, counts: Sequence[int]) -> list[int]: ...
