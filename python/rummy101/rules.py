@@ -303,7 +303,7 @@ class Rules:
 
     def parse_rack(self, rack: "str | Iterable[Any]") -> list[Any]:
         """Parse a rack under these rules and check it could exist (RackError otherwise)."""
-        pieces = parse_tiles(rack) if self.family == "tiles" else parse_cards(rack)  # type: ignore[arg-type]
+        pieces: list[Any] = parse_tiles(rack) if self.family == "tiles" else parse_cards(rack)
         self.check_supply(pieces)
         return pieces
 

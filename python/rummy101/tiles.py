@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from typing import Union
+from typing import Any, Union
 
 from .errors import NotationError
 
@@ -223,7 +223,7 @@ def split_tokens(text: str) -> list[str]:
     return [t for t in _SPLIT_RE.split(s) if t]
 
 
-def _parse_many(items: str | Iterable[object], kind: type[Tile] | type[Card]) -> list:
+def _parse_many(items: str | Iterable[object], kind: type[Tile] | type[Card]) -> list[Any]:
     if isinstance(items, (Tile, Card)) and isinstance(items, kind):
         return [items]
     if isinstance(items, str):
@@ -281,6 +281,6 @@ def counts_of(codes: Iterable[int]) -> list[int]:
     return counts
 
 
-def codes_of(counts: Sequence[int], kind: type[Tile] | type[Card] = Tile) -> list:
+def codes_of(counts: Sequence[int], kind: type[Tile] | type[Card] = Tile) -> list[Any]:
     """The sorted tiles (or cards) of a count vector; inverse of :func:`counts_of`."""
     return [kind(code) for code in range(NUM_CODES) for _ in range(int(counts[code]))]

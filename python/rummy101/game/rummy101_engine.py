@@ -325,8 +325,9 @@ def _opening_possible_with(s: State, p: int, t: int) -> bool:
     from .. import _backend
 
     core = _backend.core()
-    ok = (s.rules.pairs_allowed and core.max_pairs(counts, True, t)[0] >= s.thr_pairs) or \
-        core.solve_melds(_backend.core_rules(s.rules, "open"), counts, True, t, False)[0] >= s.thr_melds
+    ok = bool((s.rules.pairs_allowed and core.max_pairs(counts, True, t)[0] >= s.thr_pairs) or
+              core.solve_melds(_backend.core_rules(s.rules, "open"), counts, True, t, False)[0]
+              >= s.thr_melds)
     if len(_OPENING_MEMO) > 50_000:
         _OPENING_MEMO.clear()
     _OPENING_MEMO[key] = ok
