@@ -165,6 +165,58 @@ struct Memo {
   }
 };
 
+// ---- per-colour transitions, computed once per (number, colour, runs, jokers, reserved aces) --
+// One transition of one colour at one number: the runs in progress after it, the real tiles left
+// for sets (rest), the jokers it uses, whether it closes a run, and the value it places.
+struct Trans {
+  uint64_t packed;
+  int gain;
+  int key;  // gain + rest * w - jused * jmax: the part of the value-search bound it decides
+  uint8_t rest, jused;
+  bool closed;
+};
+
+struct TransCache {
+  struct Slot { uint64_t runs; uint32_t meta; uint32_t gen; uint32_t off, len; };
+  std::vector<Slot> slots;
+  std::vector<Trans> pool;
+  std::vector<Trans> scratch;
+  uint32_t gen = 0;
+  size_t used = 0;
+  TransCache() : slots(1 << 9) { for (auto& s : slots) s.gen = 0; }
+  void reset() {
+    ++gen; used = 0; pool.clear();
+    if (gen == 0) { for (auto& s : slots) s.gen = 0; gen = 1; }
+  }
+  static size_t hash(uint64_t runs, uint32_t meta) { return size_t(mix(runs ^ (uint64_t(meta) << 40) ^ meta)); }
+  const Slot* find(uint64_t runs, uint32_t meta) const {
+    size_t m = slots.size() - 1;
+    for (size_t i = hash(runs, meta) & m;; i = (i + 1) & m) {
+      const Slot& s = slots[i];
+      if (s.gen != gen) return nullptr;
+      if (s.runs == runs && s.meta == meta) return &s;
+    }
+  }
+  void put(uint64_t runs, uint32_t meta, uint32_t off, uint32_t len) {
+    if ((used + 1) * 2 > slots.size()) grow();
+    size_t m = slots.size() - 1;
+    for (size_t i = hash(runs, meta) & m;; i = (i + 1) & m) {
+      Slot& s = slots[i];
+      if (s.gen != gen) { s = Slot{runs, meta, gen, off, len}; ++used; return; }
+    }
+  }
+  void grow() {
+    std::vector<Slot> old;
+    old.swap(slots);
+    slots.assign(old.size() * 2, Slot{});
+    for (auto& s : slots) s.gen = 0;
+    uint32_t g = gen;
+    used = 0;
+    for (auto& s : old)
+      if (s.gen == g) put(s.runs, s.meta, s.off, s.len);
+  }
+};
+
 // Run statuses of one colour: sorted ascending, packed as bytes (status + 1), low byte first.
 struct RunList {
   uint8_t st[8];
@@ -217,6 +269,8 @@ struct Frame {
   int jr_start[4];
   int rest[4], jused[4], cols_here;
   int w[4];        // value of one tile of colour c at this number in the bound (0: fits no meld)
+  int avail_w[5];  // sum over colours >= c of avail * w
+  uint64_t runs_in[4];  // the packed runs in progress of the state
   int ub_after;    // ub_from(n + 1, 0)
   bool left_in;
   int best;
@@ -239,6 +293,7 @@ struct Solver {
   int mu_c, mu_n;
   const SetTable& tab;
   Memo& memo;
+  TransCache& tc;
   int res[4];
   uint32_t res_bits;
   Frame frames[16];
@@ -252,10 +307,11 @@ struct Solver {
   bool useful[4][15];      // the tile can be in some meld at all
   bool fresh0[4][15];      // ... in a meld starting at its own number (run window m..m+2, or a set)
   bool fresh1[4][15];      // ... in a meld starting at m-1 or m (or a set)
+  int ubs_fresh[16], ubs_run[16][4];  // parts of ub_state (init_ub_state)
 
-  Solver(const CoreRules& cr_, const Counts& cnt_, bool keep_, int must_use_, bool require_run_, Memo& memo_)
+  Solver(const CoreRules& cr_, const Counts& cnt_, bool keep_, int must_use_, bool require_run_, Memo& memo_, TransCache& tc_)
       : cr(cr_), cnt(cnt_), J(cnt_[JOKER]), keep(keep_), must_use(must_use_), require_run(require_run_),
-        ratio(cr_.joker_ratio), tab(set_table(cr_.joker_ratio)), memo(memo_) {
+        ratio(cr_.joker_ratio), tab(set_table(cr_.joker_ratio)), memo(memo_), tc(tc_) {
     if (ratio > 0) { jcap = J; rcap = std::max(1, ratio * J); } else { jcap = 0; rcap = 1; }
     last = cr.high_ace ? 14 : 13;
     jmul = 3 * (rcap + 1);
@@ -265,6 +321,7 @@ struct Solver {
     else { mu_c = -1; mu_n = -1; }
     dominance = cr.joker_value == -1 && must_use != JOKER;
     init_bounds();
+    init_ub_state();
     // A tile that fits no meld stays on the rack in every arrangement, so "keep a tile" holds by
     // itself: drop the flag from the search (same values, fewer states).
     if (keep)
@@ -352,16 +409,32 @@ struct Solver {
   // with no run in progress can only join a run starting at n or later (or a set).
   int ub_state(int n, const uint64_t* runs, int jr) const {
     if (n > last) return 0;
-    int u = ub_tiles[std::min(n + 2, 15)] + jr * jmax[n];
+    int u = ubs_fresh[n] + jr * jmax[n];
     if (n >= 2) u += (res[0] + res[1] + res[2] + res[3]) * cr.run_value[14];
-    for (int m = n; m <= n + 1 && m <= 13; ++m)
-      for (int c = 0; c < 4; ++c) {
-        int k = cnt[c * 13 + m - 1];
-        if (!k) continue;
-        bool ok = runs[c] ? useful[c][m] : (m == n ? fresh0[c][m] : fresh1[c][m]);
-        if (ok) u += k * tile_ub[m];
-      }
+    for (int c = 0; c < 4; ++c)
+      if (runs[c]) u += ubs_run[n][c];
     return std::min(u, ub_from(n, jr));
+  }
+
+  // ub_state without the jokers and reserved aces when no colour has a run in progress
+  // (ubs_fresh), and what a run in progress of colour c adds (ubs_run).
+  void init_ub_state() {
+    for (int n = 1; n <= 14; ++n) {
+      int u = ub_tiles[std::min(n + 2, 15)];
+      for (int c = 0; c < 4; ++c) {
+        int d = 0;
+        for (int m = n; m <= n + 1 && m <= 13; ++m) {
+          int k = cnt[c * 13 + m - 1];
+          if (!k) continue;
+          bool fresh = m == n ? fresh0[c][m] : fresh1[c][m];
+          if (fresh) u += k * tile_ub[m];
+          if (useful[c][m] && !fresh) d += k * tile_ub[m];
+          if (!useful[c][m] && fresh) d -= k * tile_ub[m];
+        }
+        ubs_run[n][c] = d;
+      }
+      ubs_fresh[n] = u;
+    }
   }
 
   // Upper bound of the value placed at numbers >= n with jr jokers unused (reserved aces are
@@ -440,7 +513,11 @@ struct Solver {
     int tv = n <= 13 ? tile_ub[n] : cr.run_value[14];
     for (int c = 0; c < 4; ++c) F.w[c] = (useful[c][n] || (n == 1 && useful[c][14])) ? tv : 0;
     F.ub_after = ub_from(n + 1, 0);
+    F.avail_w[4] = 0;
+    for (int c = 3; c >= 0; --c) F.avail_w[c] = F.avail_w[c + 1] + F.avail[c] * F.w[c];
+    for (int c = 0; c < 4; ++c) F.runs_in[c] = runs[c];
     F.left_in = left;
+    if (F.ub_after + jr * jmax[n] + F.avail_w[0] <= thr(F)) return F.best;
     vcolour(F, 0, jr, 0, ran);
     return F.best;
   }
@@ -450,16 +527,58 @@ struct Solver {
   // differs and transitions that cannot beat the best found so far, or are dominated, are cut.
   static int thr(const Frame& F) { return std::max(F.best, F.alpha); }
 
+  // The transitions of colour c at this number with jr jokers free, best bound first.
+  std::pair<uint32_t, uint32_t> transitions(Frame& F, int c, int jr) {
+    int n = F.n;
+    uint32_t meta = uint32_t(n) | uint32_t(c) << 4 | uint32_t(jr) << 6 | uint32_t(res[c]) << 9;
+    if (const TransCache::Slot* e = tc.find(F.runs_in[c], meta)) return {e->off, e->len};
+    auto& out = tc.scratch;
+    out.clear();
+    F.jr_start[c] = jr;
+    vrun(F, c, 0, 0, jr, 0, false);
+    // keep the best gain of equal outcomes (the rest of the search sees only the outcome)
+    std::sort(out.begin(), out.end(), [](const Trans& a, const Trans& b) {
+      if (a.packed != b.packed) return a.packed < b.packed;
+      if (a.rest != b.rest) return a.rest < b.rest;
+      if (a.jused != b.jused) return a.jused < b.jused;
+      if (a.closed != b.closed) return a.closed < b.closed;
+      return a.gain > b.gain;
+    });
+    uint32_t off = uint32_t(tc.pool.size());
+    for (size_t i = 0; i < out.size(); ++i) {
+      const Trans& t = out[i];
+      if (i > 0) {
+        const Trans& p = out[i - 1];
+        if (p.packed == t.packed && p.rest == t.rest && p.jused == t.jused && p.closed == t.closed) continue;
+      }
+      Trans u = t;
+      u.key = t.gain + t.rest * F.w[c] - t.jused * jmax[n];
+      tc.pool.push_back(u);
+    }
+    uint32_t len = uint32_t(tc.pool.size()) - off;
+    std::stable_sort(tc.pool.begin() + off, tc.pool.end(), [](const Trans& a, const Trans& b) { return a.key > b.key; });
+    tc.put(F.runs_in[c], meta, off, len);
+    return {off, len};
+  }
+
   void vcolour(Frame& F, int c, int jr, int gain, bool ran) {
     int n = F.n;
-    {
-      int bound = gain + F.ub_after + jr * jmax[n];
-      for (int c2 = 0; c2 < 4; ++c2) bound += (c2 < c ? F.rest[c2] : F.avail[c2]) * F.w[c2];
-      if (bound <= thr(F)) return;
-    }
     if (c == 4) { vsets(F, jr, gain, ran); return; }
-    F.jr_start[c] = jr;
-    vrun(F, c, 0, 0, jr, gain, ran);
+    // bound of a child: gain + its key + (everything that does not depend on the child)
+    int fixed = gain + F.ub_after + jr * jmax[n] + F.avail_w[c + 1];
+    for (int c2 = 0; c2 < c; ++c2) fixed += F.rest[c2] * F.w[c2];
+    auto [off, len] = transitions(F, c, jr);
+    for (uint32_t i = 0; i < len; ++i) {
+      const Trans& t = tc.pool[off + i];
+      if (fixed + t.key <= thr(F)) break;  // sorted by key, and thr only grows
+      F.new_runs[c] = t.packed;
+      F.rest[c] = t.rest;
+      F.jused[c] = t.jused;
+      int g2 = gain + t.gain;
+      int jr2 = jr - t.jused;
+      bool ran2 = ran || t.closed;
+      vcolour(F, c + 1, jr2, g2, ran2);
+    }
   }
 
   void vrun(Frame& F, int c, int i, int used_r, int jr, int gain, bool ran) {
@@ -505,10 +624,7 @@ struct Solver {
       if (F.ext[c][i] != 0xff) base[nb++] = F.ext[c][i];
     if (n == 14) {
       if (used_r != t) return;
-      F.new_runs[c] = pack(base, nb);
-      F.rest[c] = 0;
-      F.jused[c] = F.jr_start[c] - jr;
-      vcolour(F, c + 1, jr, gain, ran);
+      tc.scratch.push_back(Trans{pack(base, nb), gain, 0, 0, uint8_t(F.jr_start[c] - jr), ran});
       return;
     }
     bool can_start = n <= last - 2 && n <= 13;
@@ -533,10 +649,8 @@ struct Solver {
         std::memcpy(tmp, base, nb);
         for (int x = 0; x < a_new; ++x) tmp[k++] = 3;
         for (int x = 0; x < b_new; ++x) tmp[k++] = uint8_t(new_joker());
-        F.new_runs[c] = pack(tmp, k);
-        F.rest[c] = rest;
-        F.jused[c] = used_j + b_new;
-        vcolour(F, c + 1, jr - b_new, gain + a_new * cr.run_value[n] + b_new * jrun[n], ran);
+        tc.scratch.push_back(Trans{pack(tmp, k), gain + a_new * cr.run_value[n] + b_new * jrun[n], 0,
+                                   uint8_t(rest), uint8_t(used_j + b_new), ran});
       }
     }
   }
@@ -849,8 +963,10 @@ SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, in
   check_solver_input(cr, counts, must_use);
   if (must_use >= 0 && counts[must_use] == 0) return SolveResult{};
   thread_local Memo memo;
+  thread_local TransCache tc;
   memo.reset();
-  Solver s(cr, counts, keep, must_use, require_run, memo);
+  tc.reset();
+  Solver s(cr, counts, keep, must_use, require_run, memo, tc);
   return s.solve();
 }
 
