@@ -132,9 +132,10 @@ struct Memo {
     if (gen == 0) { for (auto& s : slots) s.gen = 0; gen = 1; }
   }
   static uint64_t hash(const Key& k) {
-    uint64_t h = mix(k.runs[0] ^ 0x9e3779b97f4a7c15ULL);
-    h = mix(h ^ k.runs[1]); h = mix(h ^ k.runs[2]); h = mix(h ^ k.runs[3]);
-    return mix(h ^ k.misc);
+    uint64_t h = k.runs[0] * 0x9e3779b97f4a7c15ULL + ((k.runs[1] * 0xc2b2ae3d27d4eb4fULL) >> 7) +
+                 ((k.runs[2] * 0x165667b19e3779f9ULL) >> 13) + ((k.runs[3] * 0xd6e8feb86659fd93ULL) >> 19) +
+                 (uint64_t(k.misc) << 32);
+    return mix(h);
   }
   const Slot* find(const Key& k) const {
     size_t m = slots.size() - 1;
@@ -409,11 +410,19 @@ struct Solver {
   // with no run in progress can only join a run starting at n or later (or a set).
   int ub_state(int n, const uint64_t* runs, int jr) const {
     if (n > last) return 0;
-    int u = ubs_fresh[n] + jr * jmax[n];
+    return ub_state_j(n, ub_state_runs(n, runs), jr);
+  }
+  // ub_state in two steps: the part without jokers (n <= last), then the jokers.
+  int ub_state_runs(int n, const uint64_t* runs) const {
+    int u = ubs_fresh[n];
     if (n >= 2) u += (res[0] + res[1] + res[2] + res[3]) * cr.run_value[14];
     for (int c = 0; c < 4; ++c)
       if (runs[c]) u += ubs_run[n][c];
-    return std::min(u, ub_from(n, jr));
+    return u;
+  }
+  int ub_state_j(int n, int base, int jr) const {
+    if (n > last) return 0;
+    return std::min(base + jr * jmax[n], ub_from(n, jr));
   }
 
   // ub_state without the jokers and reserved aces when no colour has a run in progress
@@ -507,7 +516,7 @@ struct Solver {
     F.n = n;
     F.best = NEG;
     F.found = false;
-    for (int c = 0; c < 4; ++c) { F.lst[c] = unpack(runs[c]); F.avail[c] = avail(n, c); }
+    for (int c = 0; c < 4; ++c) F.avail[c] = avail(n, c);
     F.cols_here = 0;
     for (int c = 0; c < 4; ++c) F.cols_here += F.avail[c] > 0;
     int tv = n <= 13 ? tile_ub[n] : cr.run_value[14];
@@ -534,6 +543,7 @@ struct Solver {
     if (const TransCache::Slot* e = tc.find(F.runs_in[c], meta)) return {e->off, e->len};
     auto& out = tc.scratch;
     out.clear();
+    F.lst[c] = unpack(F.runs_in[c]);
     F.jr_start[c] = jr;
     vrun(F, c, 0, 0, jr, 0, false);
     // keep the best gain of equal outcomes (the rest of the search sees only the outcome)
@@ -672,6 +682,7 @@ struct Solver {
     if (F.cols_here + jr < 3) ridx = 0;  // no set can form at this number
     const auto& list = tab.choices[ridx * SJ + jsmax];
     int sval = cr.set_value[n], jval = jset[n];
+    int ubase = n + 1 <= last ? ub_state_runs(n + 1, F.new_runs) : 0;
     for (const SetChoice& ch : list) {
       bool left = F.left_in;
       bool ok = true;
@@ -692,7 +703,7 @@ struct Solver {
       if (dominance && ch.js > 0 && real_left_out) continue;
       int tot = ch.sv[0] + ch.sv[1] + ch.sv[2] + ch.sv[3];
       int g = gain + tot * sval + ch.js * jval;
-      if (g + ub_state(n + 1, F.new_runs, jr - ch.js) <= thr(F)) continue;
+      if (g + ub_state_j(n + 1, ubase, jr - ch.js) <= thr(F)) continue;
       SOLVER_STAT(++g_leaves);
       int sub = best(n + 1, F.new_runs, jr - ch.js, left, ran2, thr(F) - g);
       if (sub > NEG && g + sub > F.best) F.best = g + sub;
