@@ -272,10 +272,12 @@ struct Frame {
   int w[4];        // value of one tile of colour c at this number in the bound (0: fits no meld)
   int avail_w[5];  // sum over colours >= c of avail * w
   uint64_t runs_in[4];  // the packed runs in progress of the state
+  uint32_t tl_ok[4], tl_off[4][SJ], tl_len[4][SJ];  // transitions() of this state by (colour, jokers)
   int ub_after;    // ub_from(n + 1, 0)
   bool left_in;
   int best;
   int alpha;   // value mode: the caller only needs values > alpha
+  int ub_cut;  // the largest upper bound of a branch cut so far (value mode)
   // rebuild
   bool found;
   int want;
@@ -508,13 +510,14 @@ struct Solver {
     SOLVER_STAT(++g_states);
     int v = enumerate(F, n, runs, jr, left, ran);
     if (v > alpha) memo.put(key, v, true);
-    else { v = alpha; memo.put(key, v, v <= NEG); }
+    else { v = std::max(F.best, F.ub_cut); memo.put(key, v, v <= NEG); }  // fail-soft upper bound
     return v;
   }
 
   int enumerate(Frame& F, int n, const uint64_t* runs, int jr, bool left, bool ran) {
     F.n = n;
     F.best = NEG;
+    F.ub_cut = NEG;
     F.found = false;
     for (int c = 0; c < 4; ++c) F.avail[c] = avail(n, c);
     F.cols_here = 0;
@@ -524,9 +527,9 @@ struct Solver {
     F.ub_after = ub_from(n + 1, 0);
     F.avail_w[4] = 0;
     for (int c = 3; c >= 0; --c) F.avail_w[c] = F.avail_w[c + 1] + F.avail[c] * F.w[c];
-    for (int c = 0; c < 4; ++c) F.runs_in[c] = runs[c];
+    for (int c = 0; c < 4; ++c) { F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; }
     F.left_in = left;
-    if (F.ub_after + jr * jmax[n] + F.avail_w[0] <= thr(F)) return F.best;
+    if (!fits(F, F.ub_after + jr * jmax[n] + F.avail_w[0])) return F.best;
     vcolour(F, 0, jr, 0, ran);
     return F.best;
   }
@@ -535,12 +538,24 @@ struct Solver {
   // Same optimum as the canonical enumeration below (which the rebuild walks); only the order
   // differs and transitions that cannot beat the best found so far, or are dominated, are cut.
   static int thr(const Frame& F) { return std::max(F.best, F.alpha); }
+  // Can a branch with this upper bound beat thr? If not it is cut, and its bound is kept: the
+  // largest cut bound (with the best value found) bounds the state when it fails low, which
+  // is tighter than alpha and lets later visits with a lower alpha reuse the memo entry.
+  static bool fits(Frame& F, int bound) {
+    if (bound > thr(F)) return true;
+    if (bound > F.ub_cut) F.ub_cut = bound;
+    return false;
+  }
 
   // The transitions of colour c at this number with jr jokers free, best bound first.
   std::pair<uint32_t, uint32_t> transitions(Frame& F, int c, int jr) {
     int n = F.n;
+    if (F.tl_ok[c] >> jr & 1) return {F.tl_off[c][jr], F.tl_len[c][jr]};
     uint32_t meta = uint32_t(n) | uint32_t(c) << 4 | uint32_t(jr) << 6 | uint32_t(res[c]) << 9;
-    if (const TransCache::Slot* e = tc.find(F.runs_in[c], meta)) return {e->off, e->len};
+    if (const TransCache::Slot* e = tc.find(F.runs_in[c], meta)) {
+      F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = e->off; F.tl_len[c][jr] = e->len;
+      return {e->off, e->len};
+    }
     auto& out = tc.scratch;
     out.clear();
     F.lst[c] = unpack(F.runs_in[c]);
@@ -566,8 +581,15 @@ struct Solver {
       tc.pool.push_back(u);
     }
     uint32_t len = uint32_t(tc.pool.size()) - off;
-    std::stable_sort(tc.pool.begin() + off, tc.pool.end(), [](const Trans& a, const Trans& b) { return a.key > b.key; });
+    std::sort(tc.pool.begin() + off, tc.pool.end(), [](const Trans& a, const Trans& b) {
+      if (a.key != b.key) return a.key > b.key;
+      if (a.packed != b.packed) return a.packed < b.packed;
+      if (a.rest != b.rest) return a.rest < b.rest;
+      if (a.jused != b.jused) return a.jused < b.jused;
+      return a.closed < b.closed;
+    });
     tc.put(F.runs_in[c], meta, off, len);
+    F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = off; F.tl_len[c][jr] = len;
     return {off, len};
   }
 
@@ -580,7 +602,7 @@ struct Solver {
     auto [off, len] = transitions(F, c, jr);
     for (uint32_t i = 0; i < len; ++i) {
       const Trans& t = tc.pool[off + i];
-      if (fixed + t.key <= thr(F)) break;  // sorted by key, and thr only grows
+      if (!fits(F, fixed + t.key)) break;  // sorted by key, and thr only grows
       F.new_runs[c] = t.packed;
       F.rest[c] = t.rest;
       F.jused[c] = t.jused;
@@ -669,7 +691,7 @@ struct Solver {
     int n = F.n;
     bool ran2 = ran && require_run;
     if (n == 14) {
-      if (gain + ub_state(n + 1, F.new_runs, jr) <= thr(F)) return;
+      if (!fits(F, gain + ub_state(n + 1, F.new_runs, jr))) return;
       SOLVER_STAT(++g_leaves);
       int sub = best(n + 1, F.new_runs, jr, F.left_in, ran2, thr(F) - gain);
       if (sub > NEG && gain + sub > F.best) F.best = gain + sub;
@@ -703,7 +725,7 @@ struct Solver {
       if (dominance && ch.js > 0 && real_left_out) continue;
       int tot = ch.sv[0] + ch.sv[1] + ch.sv[2] + ch.sv[3];
       int g = gain + tot * sval + ch.js * jval;
-      if (g + ub_state_j(n + 1, ubase, jr - ch.js) <= thr(F)) continue;
+      if (!fits(F, g + ub_state_j(n + 1, ubase, jr - ch.js))) continue;
       SOLVER_STAT(++g_leaves);
       int sub = best(n + 1, F.new_runs, jr - ch.js, left, ran2, thr(F) - g);
       if (sub > NEG && g + sub > F.best) F.best = g + sub;
