@@ -271,6 +271,7 @@ struct Frame {
   int rest[4], jused[4], cols_here;
   int w[4];        // value of one tile of colour c at this number in the bound (0: fits no meld)
   int avail_w[5];  // sum over colours >= c of avail * w
+  int svw[5];      // rebuild: value of the set tiles of the colours < c
   uint64_t runs_in[4];  // the packed runs in progress of the state
   uint32_t tl_ok[4], tl_off[4][SJ], tl_len[4][SJ];  // transitions() of this state by (colour, jokers)
   int ub_after;    // ub_from(n + 1, 0)
@@ -323,6 +324,15 @@ struct Solver {
     if (must_use >= 0 && must_use < JOKER) { mu_c = must_use / 13; mu_n = must_use % 13 + 1; }
     else { mu_c = -1; mu_n = -1; }
     dominance = cr.joker_value == -1 && must_use != JOKER;
+    for (int c = 0; c < 4; ++c) {
+      pres[c] = 0;
+      for (int m = 1; m <= 14; ++m)
+        if (count_at(c, m) > 0) pres[c] |= 1u << m;
+    }
+    for (int m = 1; m <= 13; ++m) {
+      ncols[m] = 0;
+      for (int c = 0; c < 4; ++c) ncols[m] += cnt[c * 13 + m - 1] > 0;
+    }
     init_bounds();
     init_ub_state();
     // A tile that fits no meld stays on the rack in every arrangement, so "keep a tile" holds by
@@ -334,6 +344,9 @@ struct Solver {
       }
   }
 
+  uint32_t pres[4];  // bit m: count_at(c, m) > 0 (m = 1..14)
+  int ncols[14];     // colours with a tile of number m
+
   int count_at(int c, int m) const {  // real tiles of colour c usable at run position m
     if (m < 1 || m > last) return 0;
     return cnt[c * 13 + (m <= 13 ? m : 1) - 1];
@@ -343,17 +356,12 @@ struct Solver {
   // a 3-window of its colour, or 3 colours at its number, completed by jokers)
   bool can_meld(int c, int m, int jokers, int first_start = -99) const {
     if (m > 13 && !cr.high_ace) return false;
+    if (m <= 13 && ncols[m] + jokers >= 3) return true;
     for (int s0 = std::max(m - 2, first_start); s0 <= m; ++s0) {
       if (s0 < 1 || s0 + 2 > last) continue;
-      int miss = 0;
-      for (int p = s0; p <= s0 + 2; ++p)
-        if (p != m && count_at(c, p) == 0) ++miss;
+      int miss = 0;  // the other two positions of the window without a tile
+      for (int p = s0; p <= s0 + 2; ++p) miss += p != m && !(pres[c] >> p & 1);
       if (miss <= jokers) return true;
-    }
-    if (m <= 13) {
-      int cols = 0;
-      for (int c2 = 0; c2 < 4; ++c2) cols += cnt[c2 * 13 + m - 1] > 0;
-      if (cols + jokers >= 3) return true;
     }
     return false;
   }
@@ -737,15 +745,9 @@ struct Solver {
   // first transition attaining the optimum is the same as in the unpruned Python enumeration.
   void colour(Frame& F, int c, int jr, int gain, bool left, bool ran) {
     if (F.found) return;
-    {
-      int n = F.n;
-      int bound = gain + ub_from(n + 1, 0) + jr * jmax[n];
-      for (int c2 = 0; c2 < c; ++c2) bound += F.sv[c2] * cr.set_value[n <= 13 ? n : 1];
-      for (int c2 = c; c2 < 4; ++c2)
-        if (useful[c2][n] || (n == 1 && useful[c2][14]))
-          bound += F.avail[c2] * (n <= 13 ? tile_ub[n] : cr.run_value[14]);
-      if (bound < F.want) return;
-    }
+    // gain + ub_from(n + 1, 0) + jr * jmax[n] + the sets chosen so far (F.svw[c]) + the best
+    // value of the tiles of the colours still to decide (F.avail_w[c])
+    if (gain + F.ub_after + jr * jmax[F.n] + F.svw[c] + F.avail_w[c] < F.want) return;
     if (c == 4) { sets(F, jr, gain, left, ran); return; }
     run_i(F, c, 0, 0, jr, gain, left, ran);
   }
@@ -793,6 +795,7 @@ struct Solver {
       if (used_r != t) return;
       F.new_runs[c] = pack(base, nb);
       F.sv[c] = 0;
+      F.svw[c + 1] = F.svw[c];
       F.a_new[c] = 0; F.b_new[c] = 0; F.s[c] = 0;
       colour(F, c + 1, jr, gain, left, ran);
       return;
@@ -821,6 +824,7 @@ struct Solver {
           }
           F.new_runs[c] = packed;
           F.sv[c] = s;
+          F.svw[c + 1] = F.svw[c] + s * cr.set_value[n <= 13 ? n : 1];
           F.a_new[c] = a_new; F.b_new[c] = b_new; F.s[c] = s;
           colour(F, c + 1, jr - b_new, g, left || (lf > 0 && keep), ran);
           if (F.found) return;
@@ -903,6 +907,12 @@ struct Solver {
       F.n = n;
       F.found = false;
       for (int c = 0; c < 4; ++c) { F.lst[c] = unpack(runs[c]); F.avail[c] = avail(n, c); }
+      int tv = n <= 13 ? tile_ub[n] : cr.run_value[14];
+      F.avail_w[4] = 0;
+      for (int c = 3; c >= 0; --c)
+        F.avail_w[c] = F.avail_w[c + 1] + ((useful[c][n] || (n == 1 && useful[c][14])) ? F.avail[c] * tv : 0);
+      F.svw[0] = 0;
+      F.ub_after = ub_from(n + 1, 0);
       colour(F, 0, jr, 0, left, ran);
       if (!F.found) throw std::logic_error("solve_melds: rebuild lost the optimum");
       const Decision d = F.dec;
