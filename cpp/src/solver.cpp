@@ -8,6 +8,10 @@
 // the rack; jokers may join the sets (feasibility is a precomputed table). Values are added per
 // position, so memoized values are exact. The arrangement is rebuilt by walking the same
 // enumeration and taking the first transition that attains the optimum.
+// The value search (C++ only) is free to differ as long as its values are exact: it takes each
+// colour's transitions from a per-rack cache keyed by (number, colour, runs, free jokers,
+// reserved aces), tries them best bound first, cuts branches by admissible bounds and by
+// dominance, and memoizes exact values or fail-soft upper bounds (fail-low states).
 // python/rummy101/_pure/solver.py is the line-for-line twin (same order, same tie-break).
 #include "rummy101/solver.hpp"
 
@@ -504,7 +508,7 @@ struct Solver {
     return 0;
   }
 
-  // The value of a state: exact when it is > alpha; otherwise some value <= alpha (the state
+  // The value of a state: exact when it is > alpha; otherwise an upper bound <= alpha (the state
   // cannot help the caller). The memo remembers which (exact value or upper bound).
   int best(int n, const uint64_t* runs, int jr, bool left, bool ran, int alpha) {
     if (n > last) return terminal(runs, jr, left, ran);
