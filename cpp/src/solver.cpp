@@ -8,6 +8,10 @@
 // the rack; jokers may join the sets (feasibility is a precomputed table). Values are added per
 // position, so memoized values are exact. The arrangement is rebuilt by walking the same
 // enumeration and taking the first transition that attains the optimum.
+// The value search (C++ only) is free to differ as long as its values are exact: it takes each
+// colour's transitions from a per-rack cache keyed by (number, colour, runs, free jokers,
+// reserved aces), tries them best bound first, cuts branches by admissible bounds and by
+// dominance, and memoizes exact values or fail-soft upper bounds (fail-low states).
 // python/rummy101/_pure/solver.py is the line-for-line twin (same order, same tie-break).
 #include "rummy101/solver.hpp"
 
@@ -132,9 +136,10 @@ struct Memo {
     if (gen == 0) { for (auto& s : slots) s.gen = 0; gen = 1; }
   }
   static uint64_t hash(const Key& k) {
-    uint64_t h = mix(k.runs[0] ^ 0x9e3779b97f4a7c15ULL);
-    h = mix(h ^ k.runs[1]); h = mix(h ^ k.runs[2]); h = mix(h ^ k.runs[3]);
-    return mix(h ^ k.misc);
+    uint64_t h = k.runs[0] * 0x9e3779b97f4a7c15ULL + ((k.runs[1] * 0xc2b2ae3d27d4eb4fULL) >> 7) +
+                 ((k.runs[2] * 0x165667b19e3779f9ULL) >> 13) + ((k.runs[3] * 0xd6e8feb86659fd93ULL) >> 19) +
+                 (uint64_t(k.misc) << 32);
+    return mix(h);
   }
   const Slot* find(const Key& k) const {
     size_t m = slots.size() - 1;
@@ -162,6 +167,58 @@ struct Memo {
     used = 0;
     for (auto& s : old)
       if (s.gen == g) put(s.key, s.value, s.exact);
+  }
+};
+
+// ---- per-colour transitions, computed once per (number, colour, runs, jokers, reserved aces) --
+// One transition of one colour at one number: the runs in progress after it, the real tiles left
+// for sets (rest), the jokers it uses, whether it closes a run, and the value it places.
+struct Trans {
+  uint64_t packed;
+  int gain;
+  int key;  // gain + rest * w - jused * jmax: the part of the value-search bound it decides
+  uint8_t rest, jused;
+  bool closed;
+};
+
+struct TransCache {
+  struct Slot { uint64_t runs; uint32_t meta; uint32_t gen; uint32_t off, len; };
+  std::vector<Slot> slots;
+  std::vector<Trans> pool;
+  std::vector<Trans> scratch;
+  uint32_t gen = 0;
+  size_t used = 0;
+  TransCache() : slots(1 << 9) { for (auto& s : slots) s.gen = 0; }
+  void reset() {
+    ++gen; used = 0; pool.clear();
+    if (gen == 0) { for (auto& s : slots) s.gen = 0; gen = 1; }
+  }
+  static size_t hash(uint64_t runs, uint32_t meta) { return size_t(mix(runs ^ (uint64_t(meta) << 40) ^ meta)); }
+  const Slot* find(uint64_t runs, uint32_t meta) const {
+    size_t m = slots.size() - 1;
+    for (size_t i = hash(runs, meta) & m;; i = (i + 1) & m) {
+      const Slot& s = slots[i];
+      if (s.gen != gen) return nullptr;
+      if (s.runs == runs && s.meta == meta) return &s;
+    }
+  }
+  void put(uint64_t runs, uint32_t meta, uint32_t off, uint32_t len) {
+    if ((used + 1) * 2 > slots.size()) grow();
+    size_t m = slots.size() - 1;
+    for (size_t i = hash(runs, meta) & m;; i = (i + 1) & m) {
+      Slot& s = slots[i];
+      if (s.gen != gen) { s = Slot{runs, meta, gen, off, len}; ++used; return; }
+    }
+  }
+  void grow() {
+    std::vector<Slot> old;
+    old.swap(slots);
+    slots.assign(old.size() * 2, Slot{});
+    for (auto& s : slots) s.gen = 0;
+    uint32_t g = gen;
+    used = 0;
+    for (auto& s : old)
+      if (s.gen == g) put(s.runs, s.meta, s.off, s.len);
   }
 };
 
@@ -217,10 +274,15 @@ struct Frame {
   int jr_start[4];
   int rest[4], jused[4], cols_here;
   int w[4];        // value of one tile of colour c at this number in the bound (0: fits no meld)
+  int avail_w[5];  // sum over colours >= c of avail * w
+  int svw[5];      // rebuild: value of the set tiles of the colours < c
+  uint64_t runs_in[4];  // the packed runs in progress of the state
+  uint32_t tl_ok[4], tl_off[4][SJ], tl_len[4][SJ];  // transitions() of this state by (colour, jokers)
   int ub_after;    // ub_from(n + 1, 0)
   bool left_in;
   int best;
   int alpha;   // value mode: the caller only needs values > alpha
+  int ub_cut;  // the largest upper bound of a branch cut so far (value mode)
   // rebuild
   bool found;
   int want;
@@ -239,6 +301,7 @@ struct Solver {
   int mu_c, mu_n;
   const SetTable& tab;
   Memo& memo;
+  TransCache& tc;
   int res[4];
   uint32_t res_bits;
   Frame frames[16];
@@ -252,10 +315,11 @@ struct Solver {
   bool useful[4][15];      // the tile can be in some meld at all
   bool fresh0[4][15];      // ... in a meld starting at its own number (run window m..m+2, or a set)
   bool fresh1[4][15];      // ... in a meld starting at m-1 or m (or a set)
+  int ubs_fresh[16], ubs_run[16][4];  // parts of ub_state (init_ub_state)
 
-  Solver(const CoreRules& cr_, const Counts& cnt_, bool keep_, int must_use_, bool require_run_, Memo& memo_)
+  Solver(const CoreRules& cr_, const Counts& cnt_, bool keep_, int must_use_, bool require_run_, Memo& memo_, TransCache& tc_)
       : cr(cr_), cnt(cnt_), J(cnt_[JOKER]), keep(keep_), must_use(must_use_), require_run(require_run_),
-        ratio(cr_.joker_ratio), tab(set_table(cr_.joker_ratio)), memo(memo_) {
+        ratio(cr_.joker_ratio), tab(set_table(cr_.joker_ratio)), memo(memo_), tc(tc_) {
     if (ratio > 0) { jcap = J; rcap = std::max(1, ratio * J); } else { jcap = 0; rcap = 1; }
     last = cr.high_ace ? 14 : 13;
     jmul = 3 * (rcap + 1);
@@ -264,7 +328,17 @@ struct Solver {
     if (must_use >= 0 && must_use < JOKER) { mu_c = must_use / 13; mu_n = must_use % 13 + 1; }
     else { mu_c = -1; mu_n = -1; }
     dominance = cr.joker_value == -1 && must_use != JOKER;
+    for (int c = 0; c < 4; ++c) {
+      pres[c] = 0;
+      for (int m = 1; m <= 14; ++m)
+        if (count_at(c, m) > 0) pres[c] |= 1u << m;
+    }
+    for (int m = 1; m <= 13; ++m) {
+      ncols[m] = 0;
+      for (int c = 0; c < 4; ++c) ncols[m] += cnt[c * 13 + m - 1] > 0;
+    }
     init_bounds();
+    init_ub_state();
     // A tile that fits no meld stays on the rack in every arrangement, so "keep a tile" holds by
     // itself: drop the flag from the search (same values, fewer states).
     if (keep)
@@ -273,6 +347,9 @@ struct Solver {
         if (cnt[code] > 0 && !useful[c][m] && !(m == 1 && useful[c][14])) keep = false;
       }
   }
+
+  uint32_t pres[4];  // bit m: count_at(c, m) > 0 (m = 1..14)
+  int ncols[14];     // colours with a tile of number m
 
   int count_at(int c, int m) const {  // real tiles of colour c usable at run position m
     if (m < 1 || m > last) return 0;
@@ -283,17 +360,12 @@ struct Solver {
   // a 3-window of its colour, or 3 colours at its number, completed by jokers)
   bool can_meld(int c, int m, int jokers, int first_start = -99) const {
     if (m > 13 && !cr.high_ace) return false;
+    if (m <= 13 && ncols[m] + jokers >= 3) return true;
     for (int s0 = std::max(m - 2, first_start); s0 <= m; ++s0) {
       if (s0 < 1 || s0 + 2 > last) continue;
-      int miss = 0;
-      for (int p = s0; p <= s0 + 2; ++p)
-        if (p != m && count_at(c, p) == 0) ++miss;
+      int miss = 0;  // the other two positions of the window without a tile
+      for (int p = s0; p <= s0 + 2; ++p) miss += p != m && !(pres[c] >> p & 1);
       if (miss <= jokers) return true;
-    }
-    if (m <= 13) {
-      int cols = 0;
-      for (int c2 = 0; c2 < 4; ++c2) cols += cnt[c2 * 13 + m - 1] > 0;
-      if (cols + jokers >= 3) return true;
     }
     return false;
   }
@@ -352,16 +424,40 @@ struct Solver {
   // with no run in progress can only join a run starting at n or later (or a set).
   int ub_state(int n, const uint64_t* runs, int jr) const {
     if (n > last) return 0;
-    int u = ub_tiles[std::min(n + 2, 15)] + jr * jmax[n];
+    return ub_state_j(n, ub_state_runs(n, runs), jr);
+  }
+  // ub_state in two steps: the part without jokers (n <= last), then the jokers.
+  int ub_state_runs(int n, const uint64_t* runs) const {
+    int u = ubs_fresh[n];
     if (n >= 2) u += (res[0] + res[1] + res[2] + res[3]) * cr.run_value[14];
-    for (int m = n; m <= n + 1 && m <= 13; ++m)
+    for (int c = 0; c < 4; ++c)
+      if (runs[c]) u += ubs_run[n][c];
+    return u;
+  }
+  int ub_state_j(int n, int base, int jr) const {
+    if (n > last) return 0;
+    return std::min(base + jr * jmax[n], ub_from(n, jr));
+  }
+
+  // ub_state without the jokers and reserved aces when no colour has a run in progress
+  // (ubs_fresh), and what a run in progress of colour c adds (ubs_run).
+  void init_ub_state() {
+    for (int n = 1; n <= 14; ++n) {
+      int u = ub_tiles[std::min(n + 2, 15)];
       for (int c = 0; c < 4; ++c) {
-        int k = cnt[c * 13 + m - 1];
-        if (!k) continue;
-        bool ok = runs[c] ? useful[c][m] : (m == n ? fresh0[c][m] : fresh1[c][m]);
-        if (ok) u += k * tile_ub[m];
+        int d = 0;
+        for (int m = n; m <= n + 1 && m <= 13; ++m) {
+          int k = cnt[c * 13 + m - 1];
+          if (!k) continue;
+          bool fresh = m == n ? fresh0[c][m] : fresh1[c][m];
+          if (fresh) u += k * tile_ub[m];
+          if (useful[c][m] && !fresh) d += k * tile_ub[m];
+          if (!useful[c][m] && fresh) d -= k * tile_ub[m];
+        }
+        ubs_run[n][c] = d;
       }
-    return std::min(u, ub_from(n, jr));
+      ubs_fresh[n] = u;
+    }
   }
 
   // Upper bound of the value placed at numbers >= n with jr jokers unused (reserved aces are
@@ -412,7 +508,7 @@ struct Solver {
     return 0;
   }
 
-  // The value of a state: exact when it is > alpha; otherwise some value <= alpha (the state
+  // The value of a state: exact when it is > alpha; otherwise an upper bound <= alpha (the state
   // cannot help the caller). The memo remembers which (exact value or upper bound).
   int best(int n, const uint64_t* runs, int jr, bool left, bool ran, int alpha) {
     if (n > last) return terminal(runs, jr, left, ran);
@@ -426,21 +522,26 @@ struct Solver {
     SOLVER_STAT(++g_states);
     int v = enumerate(F, n, runs, jr, left, ran);
     if (v > alpha) memo.put(key, v, true);
-    else { v = alpha; memo.put(key, v, v <= NEG); }
+    else { v = std::max(F.best, F.ub_cut); memo.put(key, v, v <= NEG); }  // fail-soft upper bound
     return v;
   }
 
   int enumerate(Frame& F, int n, const uint64_t* runs, int jr, bool left, bool ran) {
     F.n = n;
     F.best = NEG;
+    F.ub_cut = NEG;
     F.found = false;
-    for (int c = 0; c < 4; ++c) { F.lst[c] = unpack(runs[c]); F.avail[c] = avail(n, c); }
+    for (int c = 0; c < 4; ++c) F.avail[c] = avail(n, c);
     F.cols_here = 0;
     for (int c = 0; c < 4; ++c) F.cols_here += F.avail[c] > 0;
     int tv = n <= 13 ? tile_ub[n] : cr.run_value[14];
     for (int c = 0; c < 4; ++c) F.w[c] = (useful[c][n] || (n == 1 && useful[c][14])) ? tv : 0;
     F.ub_after = ub_from(n + 1, 0);
+    F.avail_w[4] = 0;
+    for (int c = 3; c >= 0; --c) F.avail_w[c] = F.avail_w[c + 1] + F.avail[c] * F.w[c];
+    for (int c = 0; c < 4; ++c) { F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; }
     F.left_in = left;
+    if (!fits(F, F.ub_after + jr * jmax[n] + F.avail_w[0])) return F.best;
     vcolour(F, 0, jr, 0, ran);
     return F.best;
   }
@@ -449,17 +550,79 @@ struct Solver {
   // Same optimum as the canonical enumeration below (which the rebuild walks); only the order
   // differs and transitions that cannot beat the best found so far, or are dominated, are cut.
   static int thr(const Frame& F) { return std::max(F.best, F.alpha); }
+  // Can a branch with this upper bound beat thr? If not it is cut, and its bound is kept: the
+  // largest cut bound (with the best value found) bounds the state when it fails low, which
+  // is tighter than alpha and lets later visits with a lower alpha reuse the memo entry.
+  static bool fits(Frame& F, int bound) {
+    if (bound > thr(F)) return true;
+    if (bound > F.ub_cut) F.ub_cut = bound;
+    return false;
+  }
+
+  // The transitions of colour c at this number with jr jokers free, best bound first.
+  std::pair<uint32_t, uint32_t> transitions(Frame& F, int c, int jr) {
+    int n = F.n;
+    if (F.tl_ok[c] >> jr & 1) return {F.tl_off[c][jr], F.tl_len[c][jr]};
+    uint32_t meta = uint32_t(n) | uint32_t(c) << 4 | uint32_t(jr) << 6 | uint32_t(res[c]) << 9;
+    if (const TransCache::Slot* e = tc.find(F.runs_in[c], meta)) {
+      F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = e->off; F.tl_len[c][jr] = e->len;
+      return {e->off, e->len};
+    }
+    auto& out = tc.scratch;
+    out.clear();
+    F.lst[c] = unpack(F.runs_in[c]);
+    F.jr_start[c] = jr;
+    vrun(F, c, 0, 0, jr, 0, false);
+    // keep the best gain of equal outcomes (the rest of the search sees only the outcome)
+    std::sort(out.begin(), out.end(), [](const Trans& a, const Trans& b) {
+      if (a.packed != b.packed) return a.packed < b.packed;
+      if (a.rest != b.rest) return a.rest < b.rest;
+      if (a.jused != b.jused) return a.jused < b.jused;
+      if (a.closed != b.closed) return a.closed < b.closed;
+      return a.gain > b.gain;
+    });
+    uint32_t off = uint32_t(tc.pool.size());
+    for (size_t i = 0; i < out.size(); ++i) {
+      const Trans& t = out[i];
+      if (i > 0) {
+        const Trans& p = out[i - 1];
+        if (p.packed == t.packed && p.rest == t.rest && p.jused == t.jused && p.closed == t.closed) continue;
+      }
+      Trans u = t;
+      u.key = t.gain + t.rest * F.w[c] - t.jused * jmax[n];
+      tc.pool.push_back(u);
+    }
+    uint32_t len = uint32_t(tc.pool.size()) - off;
+    std::sort(tc.pool.begin() + off, tc.pool.end(), [](const Trans& a, const Trans& b) {
+      if (a.key != b.key) return a.key > b.key;
+      if (a.packed != b.packed) return a.packed < b.packed;
+      if (a.rest != b.rest) return a.rest < b.rest;
+      if (a.jused != b.jused) return a.jused < b.jused;
+      return a.closed < b.closed;
+    });
+    tc.put(F.runs_in[c], meta, off, len);
+    F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = off; F.tl_len[c][jr] = len;
+    return {off, len};
+  }
 
   void vcolour(Frame& F, int c, int jr, int gain, bool ran) {
     int n = F.n;
-    {
-      int bound = gain + F.ub_after + jr * jmax[n];
-      for (int c2 = 0; c2 < 4; ++c2) bound += (c2 < c ? F.rest[c2] : F.avail[c2]) * F.w[c2];
-      if (bound <= thr(F)) return;
-    }
     if (c == 4) { vsets(F, jr, gain, ran); return; }
-    F.jr_start[c] = jr;
-    vrun(F, c, 0, 0, jr, gain, ran);
+    // bound of a child: gain + its key + (everything that does not depend on the child)
+    int fixed = gain + F.ub_after + jr * jmax[n] + F.avail_w[c + 1];
+    for (int c2 = 0; c2 < c; ++c2) fixed += F.rest[c2] * F.w[c2];
+    auto [off, len] = transitions(F, c, jr);
+    for (uint32_t i = 0; i < len; ++i) {
+      const Trans& t = tc.pool[off + i];
+      if (!fits(F, fixed + t.key)) break;  // sorted by key, and thr only grows
+      F.new_runs[c] = t.packed;
+      F.rest[c] = t.rest;
+      F.jused[c] = t.jused;
+      int g2 = gain + t.gain;
+      int jr2 = jr - t.jused;
+      bool ran2 = ran || t.closed;
+      vcolour(F, c + 1, jr2, g2, ran2);
+    }
   }
 
   void vrun(Frame& F, int c, int i, int used_r, int jr, int gain, bool ran) {
@@ -505,10 +668,7 @@ struct Solver {
       if (F.ext[c][i] != 0xff) base[nb++] = F.ext[c][i];
     if (n == 14) {
       if (used_r != t) return;
-      F.new_runs[c] = pack(base, nb);
-      F.rest[c] = 0;
-      F.jused[c] = F.jr_start[c] - jr;
-      vcolour(F, c + 1, jr, gain, ran);
+      tc.scratch.push_back(Trans{pack(base, nb), gain, 0, 0, uint8_t(F.jr_start[c] - jr), ran});
       return;
     }
     bool can_start = n <= last - 2 && n <= 13;
@@ -533,10 +693,8 @@ struct Solver {
         std::memcpy(tmp, base, nb);
         for (int x = 0; x < a_new; ++x) tmp[k++] = 3;
         for (int x = 0; x < b_new; ++x) tmp[k++] = uint8_t(new_joker());
-        F.new_runs[c] = pack(tmp, k);
-        F.rest[c] = rest;
-        F.jused[c] = used_j + b_new;
-        vcolour(F, c + 1, jr - b_new, gain + a_new * cr.run_value[n] + b_new * jrun[n], ran);
+        tc.scratch.push_back(Trans{pack(tmp, k), gain + a_new * cr.run_value[n] + b_new * jrun[n], 0,
+                                   uint8_t(rest), uint8_t(used_j + b_new), ran});
       }
     }
   }
@@ -545,7 +703,7 @@ struct Solver {
     int n = F.n;
     bool ran2 = ran && require_run;
     if (n == 14) {
-      if (gain + ub_state(n + 1, F.new_runs, jr) <= thr(F)) return;
+      if (!fits(F, gain + ub_state(n + 1, F.new_runs, jr))) return;
       SOLVER_STAT(++g_leaves);
       int sub = best(n + 1, F.new_runs, jr, F.left_in, ran2, thr(F) - gain);
       if (sub > NEG && gain + sub > F.best) F.best = gain + sub;
@@ -558,6 +716,7 @@ struct Solver {
     if (F.cols_here + jr < 3) ridx = 0;  // no set can form at this number
     const auto& list = tab.choices[ridx * SJ + jsmax];
     int sval = cr.set_value[n], jval = jset[n];
+    int ubase = n + 1 <= last ? ub_state_runs(n + 1, F.new_runs) : 0;
     for (const SetChoice& ch : list) {
       bool left = F.left_in;
       bool ok = true;
@@ -578,7 +737,7 @@ struct Solver {
       if (dominance && ch.js > 0 && real_left_out) continue;
       int tot = ch.sv[0] + ch.sv[1] + ch.sv[2] + ch.sv[3];
       int g = gain + tot * sval + ch.js * jval;
-      if (g + ub_state(n + 1, F.new_runs, jr - ch.js) <= thr(F)) continue;
+      if (!fits(F, g + ub_state_j(n + 1, ubase, jr - ch.js))) continue;
       SOLVER_STAT(++g_leaves);
       int sub = best(n + 1, F.new_runs, jr - ch.js, left, ran2, thr(F) - g);
       if (sub > NEG && g + sub > F.best) F.best = g + sub;
@@ -590,15 +749,9 @@ struct Solver {
   // first transition attaining the optimum is the same as in the unpruned Python enumeration.
   void colour(Frame& F, int c, int jr, int gain, bool left, bool ran) {
     if (F.found) return;
-    {
-      int n = F.n;
-      int bound = gain + ub_from(n + 1, 0) + jr * jmax[n];
-      for (int c2 = 0; c2 < c; ++c2) bound += F.sv[c2] * cr.set_value[n <= 13 ? n : 1];
-      for (int c2 = c; c2 < 4; ++c2)
-        if (useful[c2][n] || (n == 1 && useful[c2][14]))
-          bound += F.avail[c2] * (n <= 13 ? tile_ub[n] : cr.run_value[14]);
-      if (bound < F.want) return;
-    }
+    // gain + ub_from(n + 1, 0) + jr * jmax[n] + the sets chosen so far (F.svw[c]) + the best
+    // value of the tiles of the colours still to decide (F.avail_w[c])
+    if (gain + F.ub_after + jr * jmax[F.n] + F.svw[c] + F.avail_w[c] < F.want) return;
     if (c == 4) { sets(F, jr, gain, left, ran); return; }
     run_i(F, c, 0, 0, jr, gain, left, ran);
   }
@@ -646,6 +799,7 @@ struct Solver {
       if (used_r != t) return;
       F.new_runs[c] = pack(base, nb);
       F.sv[c] = 0;
+      F.svw[c + 1] = F.svw[c];
       F.a_new[c] = 0; F.b_new[c] = 0; F.s[c] = 0;
       colour(F, c + 1, jr, gain, left, ran);
       return;
@@ -674,6 +828,7 @@ struct Solver {
           }
           F.new_runs[c] = packed;
           F.sv[c] = s;
+          F.svw[c + 1] = F.svw[c] + s * cr.set_value[n <= 13 ? n : 1];
           F.a_new[c] = a_new; F.b_new[c] = b_new; F.s[c] = s;
           colour(F, c + 1, jr - b_new, g, left || (lf > 0 && keep), ran);
           if (F.found) return;
@@ -756,6 +911,12 @@ struct Solver {
       F.n = n;
       F.found = false;
       for (int c = 0; c < 4; ++c) { F.lst[c] = unpack(runs[c]); F.avail[c] = avail(n, c); }
+      int tv = n <= 13 ? tile_ub[n] : cr.run_value[14];
+      F.avail_w[4] = 0;
+      for (int c = 3; c >= 0; --c)
+        F.avail_w[c] = F.avail_w[c + 1] + ((useful[c][n] || (n == 1 && useful[c][14])) ? F.avail[c] * tv : 0);
+      F.svw[0] = 0;
+      F.ub_after = ub_from(n + 1, 0);
       colour(F, 0, jr, 0, left, ran);
       if (!F.found) throw std::logic_error("solve_melds: rebuild lost the optimum");
       const Decision d = F.dec;
@@ -849,8 +1010,10 @@ SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, in
   check_solver_input(cr, counts, must_use);
   if (must_use >= 0 && counts[must_use] == 0) return SolveResult{};
   thread_local Memo memo;
+  thread_local TransCache tc;
   memo.reset();
-  Solver s(cr, counts, keep, must_use, require_run, memo);
+  tc.reset();
+  Solver s(cr, counts, keep, must_use, require_run, memo, tc);
   return s.solve();
 }
 
