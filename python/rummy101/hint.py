@@ -678,24 +678,20 @@ class _Planner:
                     if pen_open >= view.threshold and pen_open > 0:
                         value, melds = pen_open, pen_melds
                 if value >= view.threshold and melds:
-                    w = w0.copy()
-                    self.lay(w, melds, "open", f"opens with {value} points of runs and sets "
-                                               f"(R101-7: at least {view.threshold})",
-                             kind="melds", value=value)
-                    w.opened, w.opened_now, w.laid_value = "melds", True, value
-                    done = self.play_opened(w, None, False, False)
+                    w, done = self._open_with(
+                        w0, melds, "melds", value,
+                        f"opens with {value} points of runs and sets (R101-7: at least "
+                        f"{view.threshold})")
                     out.append(done if done is not None else w)
             if JOKER_CODE in rack and len(rack) >= 4:
                 out += self._open_for_joker_finish(w0, rack, mu)
             if self.rules.pairs_allowed and len(rack) >= 2 * view.pairs_threshold + 1:
                 n, pairs = self.pairs(rack, True, mu)
                 if n >= view.pairs_threshold:
-                    w = w0.copy()
-                    self.lay(w, pairs, "open", f"opens with {n} pairs (R101-8: at least "
-                                               f"{view.pairs_threshold}); penalties double later",
-                             kind="pairs", value=n)
-                    w.opened, w.opened_now, w.laid_value = "pairs", True, n
-                    done = self.play_opened(w, None, False, False)
+                    w, done = self._open_with(
+                        w0, pairs, "pairs", n,
+                        f"opens with {n} pairs (R101-8: at least {view.pairs_threshold}); "
+                        "penalties double later")
                     out.append(done if done is not None else w)
             if must is None:
                 out.append(w0.copy())  # not opening this turn
@@ -720,13 +716,22 @@ class _Planner:
         value, melds = self.solve(self.cr_open, rest, False, mu, self.rules.opening_needs_run)
         if value < self.view.threshold or not melds:
             return []
-        w = w0.copy()
-        self.lay(w, melds, "open", f"opens with {value} points of runs and sets (R101-7: at least "
-                                   f"{self.view.threshold}), holding a joker back to finish with",
-                 kind="melds", value=value)
-        w.opened, w.opened_now, w.laid_value = "melds", True, value
-        done = self.play_opened(w, None, False, False, hold_joker=True)
+        _, done = self._open_with(
+            w0, melds, "melds", value,
+            f"opens with {value} points of runs and sets (R101-7: at least "
+            f"{self.view.threshold}), holding a joker back to finish with", hold_joker=True)
         return [done] if done is not None else []
+
+    def _open_with(self, w0: _Work, melds: list[tuple[str, list[int]]],
+                   kind: Literal["melds", "pairs"], value: int, reason: str,
+                   hold_joker: bool = False) -> tuple[_Work, _Work | None]:
+        """Lay an opening of ``kind`` ("melds" or "pairs") on a copy of ``w0``, then play the
+        rest of the turn as an opened player: (the turn after the opening, the finished turn or
+        None when nothing more could be played)."""
+        w = w0.copy()
+        self.lay(w, melds, "open", reason, kind=kind, value=value)
+        w.opened, w.opened_now, w.laid_value = kind, True, value
+        return w, self.play_opened(w, None, False, False, hold_joker=hold_joker)
 
     def turns(self) -> list[Turn]:
         view = self.view
