@@ -59,15 +59,18 @@ bool pairs_with(const Counts& cnt, int x, bool keep, int must_use, std::vector<s
 
 }  // namespace
 
-PairsResult max_pairs(const Counts& cnt, bool keep, int must_use) {
+PairsResult max_pairs(const Counts& cnt, bool keep, int must_use, long long budget) {
   CoreRules plain;  // the pairs solver has no joker ratio
   check_solver_input(plain, cnt, must_use);
+  check_budget(budget);
+  long long nodes = 0;  // one node per joker-pair count tried (at most SOLVER_MAX_JOKERS + 1)
   int J = cnt[JOKER];
   int T = 0;
   for (int c = 0; c < JOKER; ++c) T += cnt[c];
   PairsResult best;
   std::vector<std::pair<int, int>> cur;
   for (int x = std::min(J, T); x >= 0; --x) {
+    if (++nodes > budget) throw BudgetExceeded(budget);
     if (pairs_with(cnt, x, keep, must_use, cur) && int(cur.size()) > best.n_pairs) {
       best.n_pairs = int(cur.size());
       best.pairs = cur;

@@ -300,6 +300,8 @@ struct Solver {
   int jrun[15], jset[14];
   int mu_c, mu_n;
   const SetTable& tab;
+  long long budget;
+  long long nodes = 0;  // states expanded (best() calls not answered by the memo or a leaf)
   Memo& memo;
   TransCache& tc;
   int res[4];
@@ -317,9 +319,10 @@ struct Solver {
   bool fresh1[4][15];      // ... in a meld starting at m-1 or m (or a set)
   int ubs_fresh[16], ubs_run[16][4];  // parts of ub_state (init_ub_state)
 
-  Solver(const CoreRules& cr_, const Counts& cnt_, bool keep_, int must_use_, bool require_run_, Memo& memo_, TransCache& tc_)
+  Solver(const CoreRules& cr_, const Counts& cnt_, bool keep_, int must_use_, bool require_run_, long long budget_,
+         Memo& memo_, TransCache& tc_)
       : cr(cr_), cnt(cnt_), J(cnt_[JOKER]), keep(keep_), must_use(must_use_), require_run(require_run_),
-        ratio(cr_.joker_ratio), tab(set_table(cr_.joker_ratio)), memo(memo_), tc(tc_) {
+        ratio(cr_.joker_ratio), tab(set_table(cr_.joker_ratio)), budget(budget_), memo(memo_), tc(tc_) {
     if (ratio > 0) { jcap = J; rcap = std::max(1, ratio * J); } else { jcap = 0; rcap = 1; }
     last = cr.high_ace ? 14 : 13;
     jmul = 3 * (rcap + 1);
@@ -517,6 +520,7 @@ struct Solver {
     if (const Memo::Slot* e = memo.find(key)) {
       if (e->exact || e->value <= alpha) return e->value;
     }
+    if (++nodes > budget) throw BudgetExceeded(budget);  // the node count of the work budget
     Frame& F = frames[n];
     F.alpha = alpha;
     SOLVER_STAT(++g_states);
@@ -986,6 +990,19 @@ struct Solver {
 
 }  // namespace
 
+BudgetExceeded::BudgetExceeded(long long b) : std::runtime_error(budget_message(b)), budget(b) {}
+
+std::string budget_message(long long budget) {
+  return "the rack is too dense to solve within " + std::to_string(budget) +
+         " search nodes; give the search more nodes (rummy101.solve.work_budget) or ask about a "
+         "smaller rack";
+}
+
+void check_budget(long long budget) {
+  if (budget < 1)
+    throw std::invalid_argument("budget must be a whole number of search nodes >= 1, got " + std::to_string(budget));
+}
+
 void check_solver_input(const CoreRules& cr, const Counts& cnt, int must_use) {
   for (int code = 0; code < JOKER; ++code)
     if (cnt[code] > SOLVER_MAX_COPIES)
@@ -1006,14 +1023,16 @@ void check_solver_input(const CoreRules& cr, const Counts& cnt, int must_use) {
   }
 }
 
-SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run) {
+SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run,
+                        long long budget) {
   check_solver_input(cr, counts, must_use);
+  check_budget(budget);
   if (must_use >= 0 && counts[must_use] == 0) return SolveResult{};
   thread_local Memo memo;
   thread_local TransCache tc;
   memo.reset();
   tc.reset();
-  Solver s(cr, counts, keep, must_use, require_run, memo, tc);
+  Solver s(cr, counts, keep, must_use, require_run, budget, memo, tc);
   return s.solve();
 }
 

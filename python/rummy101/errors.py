@@ -7,12 +7,13 @@ the offending input and says what is accepted instead.
 from __future__ import annotations
 
 __all__ = [
-    "RummyError",
-    "NotationError",
-    "RulesError",
-    "RackError",
-    "IllegalAction",
     "BackendError",
+    "IllegalAction",
+    "NotationError",
+    "RackError",
+    "RulesError",
+    "RummyError",
+    "WorkBudgetExceeded",
 ]
 
 
@@ -38,3 +39,19 @@ class IllegalAction(RummyError):
 
 class BackendError(RuntimeError):
     """The requested core backend is unknown or not available (e.g. native forced but not built)."""
+
+
+class WorkBudgetExceeded(RummyError):
+    """A core search needed more nodes than its work budget allows (``rummy101.solve.work_budget``).
+
+    Both backends raise it at the same node count for the same rack. ``budget`` is the budget in
+    nodes that was spent; ``index`` is the position of the first such rack in a batch (or None)
+    and ``partial`` the batch's answers, None where the budget was spent (or None).
+    """
+
+    def __init__(self, message: str, budget: int | None = None, index: int | None = None,
+                 partial: list[object] | None = None) -> None:
+        super().__init__(message)
+        self.budget = budget
+        self.index = index
+        self.partial = partial

@@ -17,23 +17,56 @@ Answers are optimal (no legal selection scores more) and identical on both backe
 {'rules': 'remi', 'rack': 'R12 R13 R1 Y5 B5 K5 Y7', 'kind': 'melds', 'value': 45, 'melds': [{'kind': 'run', 'tiles': ['R12', 'R13', 'R1'], 'value': 30, 'jokers': {}}, {'kind': 'set', 'tiles': ['Y5', 'B5', 'K5'], 'value': 15, 'jokers': {}}], 'rest': ['Y7']}
 >>> solve_penalty("rummy101", "R5 R6 R7 *").penalty    # R6 R7 * laid, R5 kept to discard
 5
+
+Work budget
+-----------
+Every core search started through this module (and through :mod:`rummy101.tabla`) expands at
+most :func:`current_budget` search nodes and otherwise raises
+:class:`~rummy101.errors.WorkBudgetExceeded`; both backends count nodes at the same points, so a
+rack runs out at the same budget on either. :func:`work_budget` sets the budget for a block (per
+thread / per asyncio task, a ``contextvars`` variable); code that calls the core directly passes
+``budget=current_budget()``. ``DEFAULT_WORK_BUDGET`` refuses no legal rack of at most 28 tiles
+(docs/DESIGN.md, "Work budget", has the densest racks' node counts and the nodes/second of each
+backend, to turn a wall-time limit into a budget).
+
+>>> with work_budget(5):
+...     solve_penalty("rummy101", "R1 R2 R3 R4 R5 R6 R7 Y7 B7 K7 * *")
+Traceback (most recent call last):
+...
+rummy101.errors.WorkBudgetExceeded: the rack is too dense to solve within 5 search nodes; give the search more nodes (rummy101.solve.work_budget) or ask about a smaller rack
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import contextlib
+import contextvars
+import operator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
 from . import _backend
-from .errors import RackError, RulesError
+from ._pure.solver import BUDGET_SPENT, DEFAULT_WORK_BUDGET, UNLIMITED_BUDGET, budget_message
+from .errors import RackError, RulesError, WorkBudgetExceeded
 from .melds import Meld
 from .rules import Rules
 from .tiles import Card, Tile, counts_of, format_tiles
 
-__all__ = ["Opening", "Penalty", "solve_opening", "solve_openings", "solve_penalty"]
+__all__ = [
+    "BUDGET_SPENT",
+    "DEFAULT_WORK_BUDGET",
+    "UNLIMITED_BUDGET",
+    "Opening",
+    "Penalty",
+    "budget_message",
+    "current_budget",
+    "solve_opening",
+    "solve_openings",
+    "solve_penalty",
+    "work_budget",
+]
 
 OpeningKind = Literal["melds", "pairs"] | None
 Piece = Tile | Card
@@ -82,6 +115,45 @@ class Penalty:
         return {"rules": str(self.rules), "rack": format_tiles(self.rack), "keep": self.keep,
                 "penalty": self.penalty, "melds": [m.to_json() for m in self.melds],
                 "rest": [str(t) for t in self.rest]}
+
+
+# ---- work budget ----------------------------------------------------------------------------
+_BUDGET: contextvars.ContextVar[int] = contextvars.ContextVar("rummy101_work_budget",
+                                                              default=DEFAULT_WORK_BUDGET)
+
+
+def current_budget() -> int:
+    """The node budget of every core search started now (``DEFAULT_WORK_BUDGET`` unless a
+    :func:`work_budget` block in this thread / task says otherwise)."""
+    return _BUDGET.get()
+
+
+@contextlib.contextmanager
+def work_budget(nodes: int | None) -> Iterator[int]:
+    """Run a block with every core search limited to ``nodes`` search nodes (``None``: no limit,
+    ``UNLIMITED_BUDGET``). Yields the budget in force. Per thread and per asyncio task.
+
+    >>> with work_budget(10_000) as b:
+    ...     b == current_budget()
+    True
+    """
+    if nodes is None:
+        value = UNLIMITED_BUDGET
+    else:
+        if isinstance(nodes, bool):
+            raise RulesError(f"work_budget takes a whole number of search nodes >= 1 or None, got {nodes!r}")
+        try:
+            value = operator.index(nodes)
+        except TypeError:
+            raise RulesError(f"work_budget takes a whole number of search nodes >= 1 or None, "
+                             f"got {nodes!r}") from None
+        if not 1 <= value <= UNLIMITED_BUDGET:
+            raise RulesError(f"work_budget takes a whole number of search nodes >= 1 or None, got {nodes!r}")
+    token = _BUDGET.set(value)
+    try:
+        yield value
+    finally:
+        _BUDGET.reset(token)
 
 
 # ---- validation (once, at the door) ---------------------------------------------------------
@@ -144,7 +216,7 @@ def _opening_from(rules: Rules, rack: list[Piece], threshold: int, pairs_thresho
                        threshold, pairs_threshold)
     counts = counts_of(int(t) for t in rack)
     if rules.pairs_allowed:
-        n_pairs, pairs = core.max_pairs(counts, rules.keep_discard, mu)
+        n_pairs, pairs = core.max_pairs(counts, rules.keep_discard, mu, current_budget())
         if n_pairs >= pairs_threshold and n_pairs > 0:
             melds = tuple(Meld.from_core(rules, "pair", [a, b], [a, a]) for a, b in pairs)
             used = [c for p in pairs for c in p]
@@ -152,7 +224,8 @@ def _opening_from(rules: Rules, rack: list[Piece], threshold: int, pairs_thresho
                            threshold, pairs_threshold)
     if value < 0:  # the constraints (must_use, a run) cannot be met: show the best selection
         cr = _backend.core_rules(rules, "open")
-        value, core_melds = core.solve_melds(cr, counts, rules.keep_discard, -1, False)
+        value, core_melds = core.solve_melds(cr, counts, rules.keep_discard, -1, False,
+                                             current_budget())
         value = max(value, 0)
     melds = _melds(rules, core_melds)
     used = [c for m in core_melds for c in m[1]]
@@ -187,14 +260,16 @@ def solve_opening(rules: Rules | str, rack: RackLike, *, threshold: int | None =
     mu = _must_use(r, pieces, must_use)
     cr = _backend.core_rules(r, "open")
     res = _backend.core().solve_melds(cr, counts_of(int(x) for x in pieces), r.keep_discard, mu,
-                                      r.opening_needs_run)
+                                      r.opening_needs_run, current_budget())
     return _opening_from(r, pieces, t, p, mu, res)
 
 
 def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: int | None = None,
                    pairs_threshold: int | None = None, must_use: Any = None) -> list[Opening]:
     """:func:`solve_opening` on many racks at once (the native core solves them without the GIL).
-    ``must_use``, when given, applies to every rack.
+    ``must_use``, when given, applies to every rack. Each rack has its own work budget; when a
+    rack spends it, :class:`~rummy101.errors.WorkBudgetExceeded` names that rack (``index``) and
+    carries the other racks' answers (``partial``, None where the budget was spent).
 
     >>> [o.kind for o in solve_openings("rummy101", ["R1 R2 R3 K9", "R5 R5 Y7 Y7 B2 B2 K9 K9 * K1 K2"])]
     [None, 'pairs']
@@ -210,8 +285,26 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
         arr[i] = counts_of(int(x) for x in pieces)
     mu = mus[0] if mus else -1
     cr = _backend.core_rules(r, "open")
-    results = _backend.core().solve_melds_batch(cr, arr, r.keep_discard, mu, r.opening_needs_run)
-    return [_opening_from(r, pieces, t, p, mu, res) for pieces, res in zip(all_pieces, results)]
+    budget = current_budget()
+    results = _backend.core().solve_melds_batch(cr, arr, r.keep_discard, mu, r.opening_needs_run,
+                                                budget)
+    out: list[Opening | None] = []
+    spent: list[int] = []
+    for i, (pieces, res) in enumerate(zip(all_pieces, results, strict=True)):
+        if res[0] == BUDGET_SPENT:
+            out.append(None)
+            spent.append(i)
+            continue
+        try:
+            out.append(_opening_from(r, pieces, t, p, mu, res))
+        except WorkBudgetExceeded:
+            out.append(None)
+            spent.append(i)
+    if spent:
+        more = f" (and {len(spent) - 1} more)" if len(spent) > 1 else ""
+        raise WorkBudgetExceeded(f"rack {spent[0]}{more}: {budget_message(budget)}", budget,
+                                 spent[0], list(out))
+    return [o for o in out if o is not None]
 
 
 def solve_penalty(rules: Rules | str, rack: RackLike, *, keep: bool = True) -> Penalty:
@@ -230,7 +323,7 @@ def solve_penalty(rules: Rules | str, rack: RackLike, *, keep: bool = True) -> P
     counts = counts_of(int(x) for x in pieces)
     core = _backend.core()
     cr = _backend.core_rules(r, "penalty")
-    value, core_melds = core.solve_melds(cr, counts, keep, -1, False)
+    value, core_melds = core.solve_melds(cr, counts, keep, -1, False, current_budget())
     if value < 0:  # only when keep and the rack is empty, which _rack rejects
         raise RackError(f"no arrangement of {format_tiles(pieces)} keeps a tile")
     melds = _melds(r, core_melds)

@@ -8,6 +8,8 @@
 // so both backends return the same melds in the same order.
 #pragma once
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "rummy101/encoding.hpp"
@@ -16,6 +18,22 @@ namespace rummy101 {
 
 constexpr int SOLVER_MAX_COPIES = 2;  // real tiles per code accepted by the solvers
 constexpr int SOLVER_MAX_JOKERS = 6;  // 2 in the set + one joker-button joker per player (R101-10)
+
+// Work budget (issue 11): every search counts its nodes at the same points as the pure twin
+// (one node per state expanded, see solver.cpp) and stops with BudgetExceeded when more than
+// `budget` nodes would be expanded. The default refuses no legal rack of <= 28 tiles
+// (DESIGN.md, "Work budget"); UNLIMITED_BUDGET switches the check off.
+constexpr long long DEFAULT_WORK_BUDGET = 2000000;
+constexpr long long UNLIMITED_BUDGET = (1LL << 62) - 1;
+constexpr int BUDGET_SPENT = -2;  // solve_melds_batch: the value of a rack that spent its budget
+
+struct BudgetExceeded : std::runtime_error {
+  long long budget;
+  explicit BudgetExceeded(long long b);
+};
+
+// The message both backends give (python/rummy101/_pure/solver.py budget_message).
+std::string budget_message(long long budget);
 
 struct MeldOut {
   int kind;                 // KIND_RUN or KIND_SET
@@ -40,10 +58,14 @@ struct PairsResult {
 
 // Throws std::invalid_argument on input outside the solver's limits (same messages as Python).
 void check_solver_input(const CoreRules& cr, const Counts& counts, int must_use);
+void check_budget(long long budget);  // std::invalid_argument unless budget >= 1
 
+// Throws BudgetExceeded when the search would expand more than `budget` nodes, and
+// std::invalid_argument when budget < 1.
 SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, int must_use,
-                        bool require_run);
+                        bool require_run, long long budget = DEFAULT_WORK_BUDGET);
 
-PairsResult max_pairs(const Counts& counts, bool keep, int must_use);
+PairsResult max_pairs(const Counts& counts, bool keep, int must_use,
+                      long long budget = DEFAULT_WORK_BUDGET);
 
 }  // namespace rummy101

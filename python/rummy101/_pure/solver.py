@@ -18,18 +18,38 @@ rebuilt by walking the same enumeration and taking the first transition that att
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import WorkBudgetExceeded
 from ._common import JOKER, KIND_RUN, KIND_SET, NUM_CODES, CoreInputError, CoreRules, to_counts
 
-__all__ = ["max_pairs", "solve_melds", "solve_melds_batch"]
+__all__ = ["BUDGET_SPENT", "DEFAULT_WORK_BUDGET", "UNLIMITED_BUDGET", "max_pairs", "solve_melds",
+           "solve_melds_batch"]
 
 NEG = -(1 << 40)
 MAX_COPIES = 2   # the solver's input limit: real tiles per code (R101-1, RO-1, CR-1 sets)
 MAX_JOKERS = 6   # 2 in the set + up to 4 joker-button jokers (R101-10: one per player)
 
 MeldOut = tuple[int, list[int], list[int]]
+
+# ---- work budget (issue 11; same constants and message as cpp/include/rummy101/solver.hpp) ---
+DEFAULT_WORK_BUDGET = 2_000_000
+UNLIMITED_BUDGET = (1 << 62) - 1
+BUDGET_SPENT = -2   # solve_melds_batch: the value of a rack that spent its budget
+
+
+def budget_message(budget: int) -> str:
+    return (f"the rack is too dense to solve within {budget} search nodes; give the search more "
+            "nodes (rummy101.solve.work_budget) or ask about a smaller rack")
+
+
+def _check_budget(budget: int) -> int:
+    budget = operator.index(budget)
+    if budget < 1:
+        raise CoreInputError(f"budget must be a whole number of search nodes >= 1, got {budget}")
+    return budget
 
 # ---- set feasibility (which sets can be formed at one number) --------------------------------
 _SET_TABLES: dict[int, tuple[list[bool], list[tuple[int, int]]]] = {}
@@ -89,7 +109,9 @@ class _Solver:
     """One rack under one CoreRules (mirrors struct Solver in cpp/src/solver.cpp)."""
 
     def __init__(self, cr: CoreRules, counts: list[int], keep: bool, must_use: int,
-                 require_run: bool) -> None:
+                 require_run: bool, budget: int = DEFAULT_WORK_BUDGET) -> None:
+        self.budget = budget
+        self.nodes = 0   # states expanded: the node count of the work budget (as in C++)
         self.cr = cr
         self.cnt = counts
         self.J = counts[JOKER]
@@ -233,6 +255,9 @@ class _Solver:
         e = self.memo.get(key)
         if e is not None and (e[1] or e[0] <= alpha):
             return e[0]
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise WorkBudgetExceeded(budget_message(self.budget), self.budget)
         best = NEG
         for gain, nxt, _dec in self.transitions(n, runs, jr, left, ran, res):
             thr = max(best, alpha)
@@ -471,7 +496,7 @@ def _check(cr: CoreRules | None, counts: Sequence[int], must_use: int) -> list[i
 
 
 def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
-                require_run: bool) -> tuple[int, list[MeldOut]]:
+                require_run: bool, budget: int = DEFAULT_WORK_BUDGET) -> tuple[int, list[MeldOut]]:
     """Maximum total value of disjoint runs/sets from a count vector (see module docstring).
 
     >>> from rummy101._pure import CoreRules
@@ -484,22 +509,32 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
     (0, [])
     """
     cnt = _check(cr, counts, must_use)
+    budget = _check_budget(budget)
     if must_use >= 0 and cnt[must_use] == 0:
         return (-1, [])
-    return _Solver(cr, cnt, bool(keep), int(must_use), bool(require_run)).solve()
+    return _Solver(cr, cnt, bool(keep), int(must_use), bool(require_run), budget).solve()
 
 
 def solve_melds_batch(cr: CoreRules, counts: Any, keep: bool, must_use: int,
-                      require_run: bool) -> list[tuple[int, list[MeldOut]]]:
-    """``solve_melds`` on every row of a (n, 53) array of counts."""
+                      require_run: bool, budget: int = DEFAULT_WORK_BUDGET) -> list[tuple[int, list[MeldOut]]]:
+    """``solve_melds`` on every row of a (n, 53) array of counts; a rack that spends its budget
+    (each rack has its own) gets ``(BUDGET_SPENT, [])`` and the others keep their answers."""
     shape = getattr(counts, "shape", None)
     if shape is not None and (len(shape) != 2 or shape[1] != NUM_CODES):
         raise CoreInputError(f"counts must have shape (n, 53), got {tuple(shape)}")
-    return [solve_melds(cr, [int(x) for x in row], keep, must_use, require_run) for row in counts]
+    budget = _check_budget(budget)
+    out: list[tuple[int, list[MeldOut]]] = []
+    for row in counts:
+        try:
+            out.append(solve_melds(cr, [int(x) for x in row], keep, must_use, require_run, budget))
+        except WorkBudgetExceeded:
+            out.append((BUDGET_SPENT, []))
+    return out
 
 
 # ---- pairs (R101-8) ---------------------------------------------------------------------------
-def max_pairs(counts: Sequence[int], keep: bool, must_use: int) -> tuple[int, list[tuple[int, int]]]:
+def max_pairs(counts: Sequence[int], keep: bool, must_use: int,
+              budget: int = DEFAULT_WORK_BUDGET) -> tuple[int, list[tuple[int, int]]]:
     """Most pairs from a rack (R101-5: two equal real tiles, or a real tile + joker; two jokers
     are no pair). ``keep``: at least one tile stays on the rack; ``must_use``: a code that must be
     in a pair (-1 none). ``(-1, [])`` when the constraints cannot be met.
@@ -511,12 +546,16 @@ def max_pairs(counts: Sequence[int], keep: bool, must_use: int) -> tuple[int, li
     (1, [(4, 52)])
     """
     cnt = _check(None, counts, must_use)
+    budget = _check_budget(budget)
     J = cnt[JOKER]
     T = sum(cnt[:JOKER])
     best_p = -1
     best_list: list[tuple[int, int]] = []
     # x = pairs that hold a joker; y = pairs of two real tiles. Fixed order: x descending.
-    for x in range(min(J, T), -1, -1):
+    for nodes, x in enumerate(range(min(J, T), -1, -1), 1):
+        # one node per joker-pair count tried, as in C++
+        if nodes > budget:
+            raise WorkBudgetExceeded(budget_message(budget), budget)
         res = _pairs_with(cnt, x, keep, must_use)
         if res is not None and len(res) > best_p:
             best_p = len(res)

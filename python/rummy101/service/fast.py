@@ -23,7 +23,9 @@ from typing import Any
 import numpy as np
 
 from .. import _backend
+from ..errors import WorkBudgetExceeded
 from ..rules import Rules
+from ..solve import BUDGET_SPENT, budget_message, current_budget
 from ..tiles import JOKER_CODE, NUM_CODES, NUM_NUMBERS
 
 __all__ = ["openings_json"]
@@ -54,7 +56,12 @@ def _meld_json(tok: Sequence[str], run_value: Sequence[int], set_value: Sequence
 def openings_json(rules: Rules, racks: Sequence[Sequence[int]], threshold: int | None = None,
                   pairs_threshold: int | None = None, must_use: int = -1) -> list[dict[str, Any]]:
     """CONTRACT.md opening objects for validated racks (codes) that share rules, thresholds and
-    ``must_use`` (-1: none; when given, every rack holds it)."""
+    ``must_use`` (-1: none; when given, every rack holds it).
+
+    Every core search runs within :func:`rummy101.solve.current_budget` nodes; a rack that
+    spends it gets ``{"error": "<rack text>: the rack is too dense ..."}`` in its place and the
+    other racks keep their answers.
+    """
     if not racks:
         return []
     core = _backend.core()
@@ -68,39 +75,58 @@ def openings_json(rules: Rules, racks: Sequence[Sequence[int]], threshold: int |
     arr = np.zeros((len(racks), NUM_CODES), dtype=np.uint8)
     for i, rack in enumerate(racks):
         arr[i] = np.bincount(np.asarray(rack, dtype=np.int64), minlength=NUM_CODES)
-    results = core.solve_melds_batch(cr, arr, keep, must_use, rules.opening_needs_run)
+    budget = current_budget()
+    results = core.solve_melds_batch(cr, arr, keep, must_use, rules.opening_needs_run, budget)
     rules_text = str(rules)
-    out = []
+    out: list[dict[str, Any]] = []
     for rack, row, (value, melds) in zip(racks, arr, results, strict=True):
-        kind: str | None = None
-        shown: list[tuple[str, Sequence[int], Sequence[int]]]
-        if value >= t and melds:
-            kind = "melds"
-            shown = [(_KINDS[k], tiles, sf) for k, tiles, sf in melds]
-        else:
-            shown = []
-            counts = row.tolist()
-            if rules.pairs_allowed:
-                n, pairs = core.max_pairs(counts, keep, must_use)
-                if n >= p and n > 0:
-                    kind, value = "pairs", n
-                    shown = [("pair", [a, b], [a, a]) for a, b in pairs]
-            if kind is None:
-                if value < 0:  # must_use or the run requirement cannot be met
-                    value, melds = core.solve_melds(cr, counts, keep, -1, False)
-                    value = max(value, 0)
-                shown = [(_KINDS[k], tiles, sf) for k, tiles, sf in melds]
-        left = row.astype(np.int64)
-        for _, tiles, _ in shown:
-            for c in tiles:
-                left[c] -= 1
-        out.append({
-            "rules": rules_text,
-            "rack": " ".join(tok[c] for c in rack),
-            "kind": kind,
-            "value": int(value),
-            "melds": [_meld_json(tok, run_value, set_value, k, tiles, sf)
-                      for k, tiles, sf in shown],
-            "rest": [tok[c] for c in np.repeat(np.arange(NUM_CODES), left).tolist()],
-        })
+        if value == BUDGET_SPENT:
+            out.append(_budget_error(tok, rack, budget))
+            continue
+        try:
+            out.append(_answer(core, cr, rules, rules_text, tok, run_value, set_value, t, p, keep,
+                               must_use, budget, rack, row, value, melds))
+        except WorkBudgetExceeded:
+            out.append(_budget_error(tok, rack, budget))
     return out
+
+
+def _budget_error(tok: Sequence[str], rack: Sequence[int], budget: int) -> dict[str, Any]:
+    return {"error": f"rack {' '.join(tok[c] for c in rack)}: {budget_message(budget)}"}
+
+
+def _answer(core: Any, cr: Any, rules: Rules, rules_text: str, tok: Sequence[str],
+            run_value: Sequence[int], set_value: Sequence[int], t: int, p: int, keep: bool,
+            must_use: int, budget: int, rack: Sequence[int], row: Any, value: int,
+            melds: Any) -> dict[str, Any]:
+    kind: str | None = None
+    shown: list[tuple[str, Sequence[int], Sequence[int]]]
+    if value >= t and melds:
+        kind = "melds"
+        shown = [(_KINDS[k], tiles, sf) for k, tiles, sf in melds]
+    else:
+        shown = []
+        counts = row.tolist()
+        if rules.pairs_allowed:
+            n, pairs = core.max_pairs(counts, keep, must_use, budget)
+            if n >= p and n > 0:
+                kind, value = "pairs", n
+                shown = [("pair", [a, b], [a, a]) for a, b in pairs]
+        if kind is None:
+            if value < 0:  # must_use or the run requirement cannot be met
+                value, melds = core.solve_melds(cr, counts, keep, -1, False, budget)
+                value = max(value, 0)
+            shown = [(_KINDS[k], tiles, sf) for k, tiles, sf in melds]
+    left = row.astype(np.int64)
+    for _, tiles, _ in shown:
+        for c in tiles:
+            left[c] -= 1
+    return {
+        "rules": rules_text,
+        "rack": " ".join(tok[c] for c in rack),
+        "kind": kind,
+        "value": int(value),
+        "melds": [_meld_json(tok, run_value, set_value, k, tiles, sf)
+                  for k, tiles, sf in shown],
+        "rest": [tok[c] for c in np.repeat(np.arange(NUM_CODES), left).tolist()],
+    }
