@@ -502,15 +502,26 @@ def test_r101_14_increasing_ladder() -> None:
                            "B1 B2"])
     apply_all(s, "set R13 Y13 B13", "add K13 to 0", "set R12 Y12 B12", "add K12 to 1",
               "set R11 Y11 B11", "open")
-    assert s.thr_melds == 101  # raised at the discard
-    # a further meld laid in the opening turn counts toward the opening value (engine choice)
+    assert s.thr_melds == 52 + 48 + 33 + 1  # the opening value is what `open` committed
+    # a meld laid after `open` in the opening turn is no part of the opening (engine reading)
     apply_all(s, "set R10 Y10 B10", "discard K1")
-    assert s.thr_melds == 52 + 48 + 33 + 30 + 1 and s.thr_pairs == 5
+    assert s.thr_melds == 134 and s.thr_pairs == 5
     s.apply("draw")
     apply_all(s, *[f"pair Y{i} Y{i}" for i in range(1, 6)], "open", "discard K2")
-    assert s.thr_pairs == 6 and s.thr_melds == 164  # separate ladders
+    assert s.thr_pairs == 6 and s.thr_melds == 134  # separate ladders
     obs = s.observation(2)
-    assert obs["thresholds"] == {"points": 164, "pairs": 6, "mode": "increasing"}
+    assert obs["thresholds"] == {"points": 134, "pairs": 6, "mode": "increasing"}
+
+
+def test_r101_14_reset_undoes_the_ladder() -> None:
+    """R101-14: `reset` after `open` takes the opening back, and with it the raised threshold."""
+    s = position("rummy101(players=2,threshold=increasing)",
+                 racks=["R13 Y13 B13 K13 R12 Y12 B12 K12 R11 Y11 B11 K1", "Y1"])
+    apply_all(s, "set R13 Y13 B13", "add K13 to 0", "set R12 Y12 B12", "add K12 to 1",
+              "set R11 Y11 B11", "open")
+    assert s.thr_melds == 134
+    apply_all(s, "reset")
+    assert s.thr_melds == 101 and s.opened[0] == 0
 
 
 def test_r101_14_fixed_mode_keeps_thresholds() -> None:

@@ -157,12 +157,13 @@ def _canonical(verb: str, ts: tuple[Tile, ...]) -> tuple[Tile, ...]:
         if reals and len({t % 13 for t in reals}) == 1:
             colours = {t // 13 for t in reals}
             out: list[Tile] = []
+            left = jokers
             for k in range(4):
                 if k in colours:
                     out.append(next(t for t in reals if t // 13 == k))
-                elif jokers:
+                elif left:
                     out.append(Tile(JOKER_CODE))
-                    jokers -= 1
+                    left -= 1
             if len(out) == len(ts):
                 return tuple(out)
         return tuple(reals) + (Tile(JOKER_CODE),) * jokers

@@ -20,21 +20,26 @@ and further melds after the opening are single actions. At each step the list ho
 ~44 x 7 run windows, 13 x 14 set choices, 104 pairs, 4 additions per table meld, the joker
 releases, 53 discards and the 5 bare actions: a few hundred at most, never a power set.
 
-Taking the discard (R101-4) is offered when the tile *could* be used this turn: it extends or
-fits a table meld, releases a joker, or forms a run/set/pair with rack tiles (counting jokers
-that could be retrieved from the table). The turn cannot end with the tile unused: ``discard``
-is refused until it is on the table (in the opening, when not yet opened), and ``reset`` returns
-it, so a take that turns out useless is undone rather than kept.
+Taking the discard (R101-4) is offered exactly when some continuation of the turn puts the tile
+on the table and ends with a discard (:func:`_take_usable`; ``tests/test_game_exact.py`` checks it
+against a brute-force search of the turn). ``discard`` is refused until the tile is on the table
+(in the opening, when not yet opened), and ``reset`` returns it.
+
+One action per move: ``legal_actions()`` is exactly what ``apply`` accepts, and a non-canonical
+form of a move is refused naming the canonical one (a set's jokers are interchangeable, so its
+retrieval names the first joker's index; docs/DESIGN.md, "Game surface").
 
 Rule interpretations (RULES.md wording, engine choices marked *engine*):
 
 * R101-2: seat ``round % players`` starts with 22 tiles and no take; the starting seat rotates.
 * R101-4: the taken tile counts as used when a copy of its code leaves the rack for the table
-  (tiles of one code are indistinguishable). Putting it in place of a table joker (R101-9) uses
-  it (*engine*).
+  (tiles of one code are indistinguishable; a taken joker when the table gains a joker on
+  balance). Putting it in place of a table joker (R101-9) uses it (*engine*, reading (a) of
+  docs/rules.md).
 * R101-7/R101-14: the threshold is checked at ``open`` over the staged melds; the opening value
-  that raises the increasing ladder is the total value of the runs/sets the player laid in the
-  opening turn, measured at the discard (*engine*); likewise the number of pairs.
+  that raises the increasing ladder is the value ``open`` committed (the number of pairs for a
+  pairs opening), raised at ``open`` and undone by ``reset``; plays after ``open`` in the same
+  turn do not raise it (*engine*, reading (b) of docs/rules.md).
 * R101-8: pairs openers may lay pairs and add to runs/sets; runs/sets openers may lay pairs once
   another player has opened with pairs. Staging mixes no pairs with runs/sets (*engine*).
 * R101-9: jokers in pairs are retrievable; in a set any missing colour releases a joker.
@@ -45,6 +50,7 @@ Rule interpretations (RULES.md wording, engine choices marked *engine*):
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction
@@ -299,13 +305,15 @@ def _staged_reaches(s: State) -> bool:
 
 
 def _take_usable(s: State, p: int, t: int) -> bool:
-    """R101-4: may the discard ``t`` be taken? A player who has not opened may take it only when
-    an opening holding it is possible this turn (decided exactly by the core solvers); an opened
-    player when it could be played this turn (a generous structural check: the discard check then
-    makes sure it really is used, and ``reset`` puts it back)."""
-    if not _take_could_fit(s, p, t):
-        return False
-    return s.opened[p] != NOT_OPENED or _opening_possible_with(s, p, t)
+    """R101-4: may the discard ``t`` be taken? Exactly when some continuation of the turn puts it
+    on the table and can still end with a discard (see the module docstring):
+
+    * not opened: an opening holding ``t`` exists this turn (R101-4 with R101-7/8/14), decided
+      by the core solvers after a cheap shape filter;
+    * opened: :func:`_opened_can_use`, an exact case analysis over the table and the rack."""
+    if s.opened[p] != NOT_OPENED:
+        return _opened_can_use(s, p, t)
+    return _unopened_could_fit(s, p, t) and _opening_possible_with(s, p, t)
 
 
 _OPENING_MEMO: dict[tuple[bytes, int, int, int], bool] = {}
@@ -334,50 +342,168 @@ def _opening_possible_with(s: State, p: int, t: int) -> bool:
     return ok
 
 
-def _take_could_fit(s: State, p: int, t: int) -> bool:
-    """Could the discard ``t`` fit a meld this turn? Generous (never refuses a usable tile)."""
+def _unopened_could_fit(s: State, p: int, t: int) -> bool:
+    """A cheap necessary condition for an opening holding ``t``: a pair or a 3-tile run/set with
+    rack tiles (never refuses a usable tile; the solvers then decide)."""
     rack = s.racks[p]
     size = s.sizes[p] + 1  # after the take
-    opened = s.opened[p]
     jk = rack[J]
-    if opened != NOT_OPENED:
-        table = s.table
-        spare = 0
-        for m in table:
-            if m.jokers:
-                spare += m.jokers
-            for code, _pos in m.adds:
-                if code == t:
-                    return True
-            for code, _idx in m.releases:
-                if code == t:
-                    return True
-        jk += spare
-        if t != J:
-            col, num = divmod(t, 13)
-            for m in table:  # a run of t's colour reached through fillers from the rack
-                if m.kind == RUN and m.colour == col:
-                    lo, hi = m.first, m.first + len(m.tiles) - 1
-                    if num + 1 > hi:
-                        gap = range(hi + 1, num + 1)
-                    elif num + 1 < lo:
-                        gap = range(num + 2, lo)
-                    else:
-                        continue
-                    missing = sum(1 for x in gap if not rack[col * 13 + x - 1])
-                    if missing <= jk and size - 1 - len(gap) >= 1:
-                        return True
-    runs = opened != OPEN_PAIRS
-    pairs = may_lay_pairs(s, p)
-    if pairs and size >= 3:
+    if s.rules.pairs_allowed and size >= 3:
         if t == J:
             if size - 1 - rack[J] > 0:
                 return True
         elif rack[t] or jk:
             return True
-    if runs and size >= 4:
+    if size >= 4:
         return _fits_new_meld(rack, t, jk)
     return False
+
+
+def _opened_can_use(s: State, p: int, t: int) -> bool:
+    """R101-4 for a player who has opened: is there a sequence of plays this turn that puts the
+    taken tile ``t`` on the table and keeps a tile for the discard (R101-12)? Exact.
+
+    The plays that can put ``t`` down, each with its fewest tiles (a longer meld holding ``t``
+    contains a 3-tile window holding it, so the window is never worse):
+
+    1. add ``t`` to a table meld, or put it in place of a table joker (R101-11, R101-9);
+    2. a new pair with it (``t t`` or ``t *``; where pairs are allowed, R101-8), 3 tiles on the
+       rack at least;
+    3. a new 3-tile run or set with it (runs/sets openers, R101-8), 4 tiles at least;
+    4. add it to a table run of its colour after filling the gap to it one tile at a time
+       (R101-11), ``gap + 2`` tiles at least.
+
+    The other tiles of a play are rack tiles of the exact code or jokers: jokers on the rack,
+    or jokers retrieved from the table with rack tiles not used otherwise (retrieval keeps the
+    rack size, :func:`_retrievable`). A rack tile that fits a position is always used there
+    rather than as a retrieval key (it saves one joker; as a key it yields at most one). A taken
+    joker must leave a net joker on the table: adding it, or a new meld/pair holding it (with
+    retrieved jokers the meld then holds at least one joker of the rack too)."""
+    rack = s.racks[p]  # the rack before the take: what can go with ``t``
+    size = s.sizes[p] + 1
+    table = s.table
+    for m in table:
+        for code, _pos in m.adds:
+            if code == t:
+                return True
+        for code, _idx in m.releases:
+            if code == t:
+                return True
+    runs = s.opened[p] == OPEN_MELDS
+    pairs = may_lay_pairs(s, p)
+    jk = rack[J]
+    if t == J:
+        reals = [c for c in range(52) if rack[c]]
+        if not reals:
+            return False
+        if pairs and size >= 3:
+            return True  # pair x *
+        if not runs or size < 4:
+            return False
+        if jk >= 1:
+            return True  # x * *
+        for c in reals:  # two real tiles that a joker completes: same colour within 2, or a set
+            col, n0 = divmod(c, 13)
+            for d in (1, 2):
+                if n0 + d < 13 and rack[c + d]:
+                    return True
+            if any(rack[k * 13 + n0] for k in range(4) if k != col):
+                return True
+        cnt = list(rack)
+        for x in reals:  # x with the taken joker and a retrieved one (keyed by another tile)
+            cnt[x] -= 1
+            ok = _retrievable(table, cnt, 1)
+            cnt[x] += 1
+            if ok:
+                return True
+        return False
+    if pairs and size >= 3 and (rack[t] or jk or _retrievable(table, rack, 1)):
+        return True
+    col, n0 = divmod(t, 13)
+    base = col * 13
+    if runs and size >= 4:
+        others = [k * 13 + n0 for k in range(4) if k != col and rack[k * 13 + n0]]
+        if len(others) + jk >= 2 or _need_jokers(table, rack, others, 2 - len(others) - jk):
+            return True
+        for first in range(max(0, n0 - 2), min(n0, 10) + 1):
+            have = [base + x for x in range(first, first + 3) if x != n0 and rack[base + x]]
+            if _need_jokers(table, rack, have, 2 - len(have) - jk):
+                return True
+    for m in table:  # 4: a table run of t's colour, reached through the gap
+        if m.kind != RUN or m.colour != col:
+            continue
+        lo = m.first - 1
+        hi = lo + len(m.tiles) - 1
+        if n0 > hi + 1:
+            gap = range(hi + 1, n0)
+        elif n0 < lo - 1:
+            gap = range(n0 + 1, lo)
+        else:
+            continue
+        if size - len(gap) - 1 < 1:
+            continue
+        have = [base + x for x in gap if rack[base + x]]
+        if _need_jokers(table, rack, have, len(gap) - len(have) - jk):
+            return True
+    return False
+
+
+def _need_jokers(table: list[TableMeld], rack: list[int], used: list[int], need: int) -> bool:
+    """Can ``need`` more jokers be retrieved from the table with rack tiles other than ``used``?"""
+    if need <= 0:
+        return True
+    cnt = list(rack)
+    for c in used:
+        cnt[c] -= 1
+    return _retrievable(table, cnt, need)
+
+
+def _retrievable(table: list[TableMeld], cnt: list[int], need: int) -> bool:
+    """R101-9: can ``need`` table jokers be retrieved with the real tiles counted in ``cnt``?
+
+    A run or pair joker is released by one code; the k jokers of a set by distinct missing
+    colours (after each retrieval the colour is on the table, R101-5). Exact: a small search
+    over the sets' choices, then run/pair jokers matched by counts."""
+    if need <= 0:
+        return True
+    singles: dict[int, int] = {}
+    sets: list[tuple[int, list[int]]] = []
+    bound = 0
+    for m in table:
+        if not m.jokers:
+            continue
+        if m.kind == SET:
+            keys = [c for c, _i in m.releases if cnt[c]]
+            if keys:
+                sets.append((min(m.jokers, len(keys)), keys))
+                bound += min(m.jokers, len(keys))
+        else:
+            for c, _i in m.releases:
+                if cnt[c]:
+                    singles[c] = singles.get(c, 0) + 1
+                    bound += 1
+    if bound < need:
+        return False
+    return _best_retrievals(sets, 0, singles, list(cnt)) >= need
+
+
+def _best_retrievals(sets: list[tuple[int, list[int]]], i: int, singles: dict[int, int],
+                     cnt: list[int]) -> int:
+    if i == len(sets):
+        return sum(min(k, cnt[c]) for c, k in singles.items())
+    k, keys = sets[i]
+    best = 0
+    for r in range(min(k, len(keys)), -1, -1):
+        for combo in combinations(keys, r):
+            if any(not cnt[c] for c in combo):
+                continue
+            for c in combo:
+                cnt[c] -= 1
+            got = r + _best_retrievals(sets, i + 1, singles, cnt)
+            for c in combo:
+                cnt[c] += 1
+            best = max(best, got)
+    return best
 
 
 def _fits_new_meld(rack: list[int], t: int, jk: int) -> bool:
@@ -432,16 +558,7 @@ def apply(s: State, a: Action) -> None:
             if not _take_usable(s, p, t):
                 raise IllegalAction(f"take: the last discard {Tile(t)} cannot be used this turn, so it "
                                     "may not be taken; draw from the stock (R101-4)")
-            _snapshot(s)
-            prev = (p - 1) % s.n
-            s.discards[prev].pop()
-            s.last_discard = -1
-            s.taken = t
-            s.taken_base = s.racks[p][t]
-            s.racks[p][t] += 1
-            s.sizes[p] += 1
-            s.took = "take"
-            s.phase = Phase.PLAY
+            do_take(s)
             return
         if v == "button":
             if s.button_left[p] <= 0:
@@ -484,19 +601,38 @@ def apply(s: State, a: Action) -> None:
         raise IllegalAction(f"{a}: not an action of rummy101")
 
 
+def do_take(s: State) -> None:
+    """Move the previous player's last discard to the current rack (R101-4), unchecked: ``apply``
+    checks :func:`_take_usable` first (tests call this to explore what a take allows)."""
+    Phase = _phase()
+    p = s.current
+    t = s.last_discard
+    _snapshot(s)
+    prev = (p - 1) % s.n
+    s.discards[prev].pop()
+    s.last_discard = -1
+    s.taken = t
+    s.taken_base = s.racks[p][t]
+    s.racks[p][t] += 1
+    s.sizes[p] += 1
+    s.took = "take"
+    s.phase = Phase.PLAY
+    s._legal = None
+
+
 def _snapshot(s: State) -> None:
     if s.snap is None:
         p = s.current
         prev = (p - 1) % s.n
         s.snap = (s.phase, tuple(s.racks[p]), s.sizes[p], tuple(s.table), s.took, s.taken,
-                  s.taken_base, s.last_discard, tuple(s.discards[prev]))
+                  s.taken_base, s.last_discard, tuple(s.discards[prev]), s.thr_melds, s.thr_pairs)
 
 
 def _reset(s: State) -> None:
     if s.snap is None:
         raise IllegalAction("reset: nothing to undo this turn (reset undoes the turn's plays and a "
                             "taken discard)")
-    phase, rack, size, table, took, taken, base, last, pile = s.snap
+    phase, rack, size, table, took, taken, base, last, pile, thr_melds, thr_pairs = s.snap
     p = s.current
     s.racks[p] = list(rack)
     s.sizes[p] = size
@@ -507,6 +643,8 @@ def _reset(s: State) -> None:
     s.last_discard = last
     s.discards[(p - 1) % s.n] = list(pile)
     s.phase = phase
+    s.thr_melds = thr_melds
+    s.thr_pairs = thr_pairs
     s.opened[p] = NOT_OPENED if s.opened_turn[p] == s.turn else s.opened[p]
     if s.opened_turn[p] == s.turn:
         s.opened_turn[p] = -1
@@ -611,8 +749,11 @@ def _retrieve(s: State, p: int, a: Action) -> None:
     idx = a.pos
     if not 0 <= idx < len(m.tiles) or m.tiles[idx] != J:
         raise IllegalAction(f"{a}: position {idx} of meld {a.meld} ({m.text()}) holds no joker (R101-9)")
-    if m.kind == SET:
-        idx = m.tiles.index(J)
+    if m.kind == SET and idx != m.tiles.index(J):
+        first = m.tiles.index(J)
+        raise IllegalAction(f"{a}: the jokers of a set are interchangeable, so one action names "
+                            f"them: write 'retrieve {a.meld}:{first} with {a.tiles[0]}' (the first "
+                            "joker of the set) (R101-9)")
     if (code, idx) not in m.releases:
         stands = [str(Tile(c)) for c, i in m.releases if i == idx]
         raise IllegalAction(f"{a}: the joker is released only by exactly the tile it stands for "
@@ -632,18 +773,26 @@ def _open(s: State, p: int) -> None:
         raise IllegalAction("open: nothing is staged; lay runs/sets worth the threshold (R101-7) or "
                             "pairs (R101-8) first")
     staged = s.table[s.staged_from:]
+    total = sum(m.value for m in staged)
     if s.staged_kind == OPEN_PAIRS:
         if len(staged) < s.thr_pairs:
             raise IllegalAction(f"open: {len(staged)} pairs staged, {s.thr_pairs} needed to open with "
                                 "pairs in one turn (R101-8, R101-14)")
     else:
-        total = sum(m.value for m in staged)
         if total < s.thr_melds:
             raise IllegalAction(f"open: the staged runs/sets are worth {total}, the opening needs "
                                 f"{s.thr_melds} in one turn (R101-7, R101-14)")
     if s.taken >= 0 and s.racks[p][s.taken] > s.taken_base:
         raise IllegalAction(f"open: the taken discard {Tile(s.taken)} must be part of the opening "
                             "(R101-4)")
+    if s.rules.threshold == "increasing":
+        # R101-14: the opening value is what ``open`` committed (checked against the threshold
+        # just above); plays after ``open`` in the same turn are not part of it. ``reset``
+        # restores the thresholds with the rest of the turn.
+        if s.staged_kind == OPEN_PAIRS:
+            s.thr_pairs = max(s.thr_pairs, len(staged) + 1)
+        else:
+            s.thr_melds = max(s.thr_melds, total + 1)
     s.opened[p] = s.staged_kind
     s.opened_turn[p] = s.turn
     s.staged_from = -1
@@ -663,8 +812,6 @@ def _discard(s: State, p: int, a: Action) -> None:
     if not rack[code]:
         raise IllegalAction(f"{a}: {a.tiles[0]} is not on the rack "
                             f"(rack: {' '.join(str(x) for x in s.rack(p))})")
-    if s.rules.threshold == "increasing" and s.opened_turn[p] == s.turn:
-        _raise_ladder(s, p)
     rack[code] -= 1
     s.sizes[p] -= 1
     s.discards[p].append(code)
@@ -677,15 +824,6 @@ def _discard(s: State, p: int, a: Action) -> None:
         s.current = (p + 1) % s.n
         s.turn += 1
         _start_turn(s, Phase.TAKE, "")
-
-
-def _raise_ladder(s: State, p: int) -> None:
-    """R101-14 increasing mode: the next opening of the same kind must exceed this one."""
-    mine = [m for m in s.table[s.turn_table_start:] if m.owner == p]
-    if s.opened[p] == OPEN_PAIRS:
-        s.thr_pairs = max(s.thr_pairs, sum(1 for m in mine if m.kind == PAIR) + 1)
-    else:
-        s.thr_melds = max(s.thr_melds, sum(m.value for m in mine if m.kind != PAIR) + 1)
 
 
 def _end_round(s: State, winner: int, joker: bool) -> None:
