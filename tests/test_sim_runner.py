@@ -129,10 +129,13 @@ def test_known_small_run_statistics(race: None) -> None:
     assert [list(r.scores) for r in res.records] == want
     assert [r.game for r in res.records] == list(range(10))
     s0, s1 = res.seats[0], res.seats[1]
-    assert (s0.wins, s0.win_rate, s0.mean_score, s0.sd_score) == (10, 1.0, 10.0, 0.0)
+    assert (s0.best, s0.best_rate, s0.mean_score, s0.sd_score) == (10, 1.0, 10.0, 0.0)
+    assert (s0.finished, s0.rounds, s0.finish_rate) == (10, 10, 1.0)
+    assert (s1.finished, s1.finish_rate, s1.best) == (0, 0.0, 0)
     assert s0.finishes == {"normal": 10} and s1.finishes == {}
     assert s0.mean_turns_per_round == 3.0 and s1.mean_turns_per_round == 2.0
-    lo, hi = s0.win_ci95
+    assert s0.finish_ci95 == s0.best_ci95
+    lo, hi = s0.best_ci95
     assert hi == pytest.approx(1.0) and lo == pytest.approx(10 / (10 + 1.959963984540054 ** 2))
     col = [w[1] for w in want]
     mean = sum(col) / 10
@@ -142,6 +145,54 @@ def test_known_small_run_statistics(race: None) -> None:
     assert res.ties == 0 and res.finish_counts == {"normal": 10}
     text = res.summary()
     assert "always2" in text and "[0.722, 1.000]" in text
+
+
+class Stall(Race):
+    """The race, except that a round in which nobody reaches the goal within 2 moves per seat is
+    exhausted: no winner, everyone loses the distance left (as R101-13's exhausted round)."""
+
+    def __init__(self, players: int, seed: int, rounds: int) -> None:
+        self.moves = 0
+        super().__init__(players, seed, rounds)
+
+    def apply(self, a: Step) -> None:
+        s = self.current_player
+        self.moves += 1
+        if self.pos[s] + a.n >= self.GOAL:
+            self.moves = 0
+        elif self.moves >= 2 * self.players:
+            self.pos[s] += a.n
+            self.results.append({"end": "exhausted", "winner": None, "joker_finish": False,
+                                 "one_turn": False,
+                                 "scores": [-(self.GOAL - p) for p in self.pos]})
+            self.rounds_left -= 1
+            self.moves = 0
+            if self.rounds_left:
+                self._deal()
+            return
+        Race.apply(self, a)
+
+
+def test_exhausted_rounds_have_no_winner_and_best_is_apart(
+        race: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 8 / R101-13: with every seat moving 1, nobody reaches the goal in 2 moves: every
+    round is exhausted. Nobody finished, yet the handicapped seat has the best score in every
+    game: the summary reports 0 finishes for it and the best score apart."""
+    monkeypatch.setattr(sim, "_new_game", lambda rules, seed, rounds: Stall(rules.players, seed, rounds))
+    monkeypatch.setitem(bots_base._REGISTRY, "always1", type(
+        "Always1", (Bot,), {"name": "always1", "act": lambda self, o, legal: legal[0]}))
+    res = sim.simulate("rummy101", "always1,always1,always1,always1", 12, seed=2, workers=1,
+                       progress=False)
+    assert res.finish_counts == {"exhausted": 12} and res.exhausted == 12 and res.rounds == 12
+    assert all(r.finishers == (None,) and r.finishes == ("exhausted",) for r in res.records)
+    assert all(st.finished == 0 and st.finish_rate == 0.0 and st.finishes == {} for st in res.seats)
+    handicap = [sim.game_seed(2, i) % 4 for i in range(12)]
+    assert [r.best for r in res.records] == handicap
+    assert [st.best for st in res.seats] == [handicap.count(p) for p in range(4)]
+    assert sum(st.best for st in res.seats) == 12 and res.ties == 0
+    text = res.summary()
+    assert "0/12" in text and "stock exhausted with no winner 12" in text
+    assert "finish rate" in text and "best rate" in text and "win" not in text.split("\n")[1]
 
 
 def test_match_rounds_add_up(race: None) -> None:

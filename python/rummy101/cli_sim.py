@@ -26,9 +26,11 @@ def add_subcommands(subparsers: Any) -> None:
     """Add the ``sim`` subcommand to an ``argparse`` subparsers object."""
     p = subparsers.add_parser(
         "sim", help="simulate seeded games between bots",
-        description="Play N seeded games between bots, print a per-seat summary (win rate with a "
-                    "95% Wilson interval, scores, finish types, turns per round) and optionally "
-                    "write one record per game. Results depend only on --seed, never on --workers.")
+        description="Play N seeded games between bots, print a per-seat summary (rounds finished "
+                    "and games with the best final score, each with a 95% Wilson interval, kept "
+                    "apart because a round whose stock runs out has no winner (R101-13); scores, "
+                    "finish types, turns per round) and optionally write one record per game. "
+                    "Results depend only on --seed, never on --workers.")
     p.add_argument("--rules", default="rummy101",
                    help=f"rule set, e.g. rummy101 or 'rummy101(players=2)' (variants: {', '.join(VARIANTS)})")
     p.add_argument("--bots", default=None,

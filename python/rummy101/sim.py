@@ -120,10 +120,11 @@ class GameRecord:
     """What one simulated game produced (one line of the JSONL output).
 
     ``scores`` are the final cumulative standings per seat; ``round_scores`` the per-round deltas;
-    ``winner`` the seat with the strictly highest final standing (``None`` on a tie for first);
-    ``finishes`` one finish type per round (see :func:`finish_type`); ``finishers`` the finishing seat of each
-    round (``None`` when nobody finished); ``turns`` the turns each seat played; ``steps`` the
-    actions applied in the whole game.
+    ``finishes`` one finish type per round (see :func:`finish_type`); ``finishers`` the finishing
+    seat of each round (``None`` when nobody finished: an exhausted round has no winner, R101-13);
+    ``best`` the seat with the strictly highest final standing (``None`` on a tie for first) —
+    with the stock exhausted that is the seat that lost least, so it is no win; ``turns`` the
+    turns each seat played; ``steps`` the actions applied in the whole game.
     """
 
     game: int
@@ -132,7 +133,7 @@ class GameRecord:
     bots: tuple[str, ...]
     scores: tuple[int, ...]
     round_scores: tuple[tuple[int, ...], ...]
-    winner: int | None
+    best: int | None
     finishes: tuple[str, ...]
     finishers: tuple[int | None, ...]
     turns: tuple[int, ...]
@@ -153,7 +154,7 @@ class GameRecord:
     def to_row(self) -> dict[str, Any]:
         """A flat CSV row: list fields become ``name_<seat>`` columns or ``;``-joined text."""
         row: dict[str, Any] = {"game": self.game, "seed": self.seed, "rules": self.rules,
-                               "winner": "" if self.winner is None else self.winner,
+                               "best": "" if self.best is None else self.best,
                                "rounds": self.rounds, "steps": self.steps}
         for s, (b, sc, t) in enumerate(zip(self.bots, self.scores, self.turns)):
             row[f"bot_{s}"] = b
@@ -167,14 +168,25 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class SeatStats:
-    """Aggregates for one seat over a run."""
+    """Aggregates for one seat over a run. Finishing and scoring best are counted apart: a round
+    ends either with a finish (R101-12, the finisher is its only winner) or with the stock
+    exhausted (R101-13: no winner, everyone loses a penalty), so "best score" is no win rate.
+
+    ``finished`` rounds this seat finished, of ``rounds`` played (``finish_rate`` and its 95%
+    Wilson interval ``finish_ci95``); ``best`` games in which the seat had the strictly highest
+    final standing, of ``games`` (``best_rate``, ``best_ci95``); ``finishes`` the finished
+    rounds by finish type."""
 
     seat: int
     bot: str
     games: int
-    wins: int
-    win_rate: float
-    win_ci95: tuple[float, float]
+    rounds: int
+    finished: int
+    finish_rate: float
+    finish_ci95: tuple[float, float]
+    best: int
+    best_rate: float
+    best_ci95: tuple[float, float]
     mean_score: float
     sd_score: float
     min_score: int
@@ -192,8 +204,18 @@ class SimResult:
     seed: int
     records: list[GameRecord]
     seats: list[SeatStats] = field(default_factory=list)
-    ties: int = 0                                   # games without a unique winner
-    finish_counts: dict[str, int] = field(default_factory=dict)  # over all rounds
+    ties: int = 0                                   # games without a unique best standing
+    finish_counts: dict[str, int] = field(default_factory=dict)  # round endings, over all rounds
+
+    @property
+    def rounds(self) -> int:
+        """Rounds played over all games."""
+        return sum(self.finish_counts.values())
+
+    @property
+    def exhausted(self) -> int:
+        """Rounds that ended with the stock exhausted and no winner (R101-13)."""
+        return self.finish_counts.get("exhausted", 0)
 
     @property
     def games(self) -> int:
@@ -209,7 +231,7 @@ def _stats(records: Sequence[GameRecord], bots: Sequence[str]) -> tuple[list[Sea
     seats: list[SeatStats] = []
     for s, name in enumerate(bots):
         scores = [r.scores[s] for r in records]
-        wins = sum(1 for r in records if r.winner == s)
+        best = sum(1 for r in records if r.best == s)
         mean = sum(scores) / n if n else 0.0
         sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1)) if n > 1 else 0.0
         fin: dict[str, int] = {}
@@ -220,13 +242,17 @@ def _stats(records: Sequence[GameRecord], bots: Sequence[str]) -> tuple[list[Sea
             for kind, who in zip(r.finishes, r.finishers):
                 if who == s:
                     fin[kind] = fin.get(kind, 0) + 1
+        finished = sum(fin.values())
         seats.append(SeatStats(
-            seat=s, bot=name, games=n, wins=wins, win_rate=wins / n if n else 0.0,
-            win_ci95=wilson_interval(wins, n), mean_score=mean, sd_score=sd,
+            seat=s, bot=name, games=n, rounds=rounds, finished=finished,
+            finish_rate=finished / rounds if rounds else 0.0,
+            finish_ci95=wilson_interval(finished, rounds), best=best,
+            best_rate=best / n if n else 0.0, best_ci95=wilson_interval(best, n),
+            mean_score=mean, sd_score=sd,
             min_score=min(scores) if scores else 0, max_score=max(scores) if scores else 0,
             finishes=dict(sorted(fin.items())),
             mean_turns_per_round=turns / rounds if rounds else 0.0))
-    ties = sum(1 for r in records if r.winner is None)
+    ties = sum(1 for r in records if r.best is None)
     counts: dict[str, int] = {}
     for r in records:
         for kind in r.finishes:
@@ -235,28 +261,38 @@ def _stats(records: Sequence[GameRecord], bots: Sequence[str]) -> tuple[list[Sea
 
 
 def format_summary(result: SimResult) -> str:
-    """Render the per-seat table of a :class:`SimResult`."""
+    """Render the per-seat table of a :class:`SimResult`: finishes (the round's winner, R101-12)
+    and best final standings in separate columns, and the round endings below."""
     head = (f"{result.games} games of {result.rules}, seed {result.seed}; "
             f"bots {','.join(result.bots)}")
-    cols = ("seat", "bot", "wins", "win rate", "95% CI (Wilson)", "mean score", "sd",
-            "min", "max", "turns/round", "finishes")
+    cols = ("seat", "bot", "finished", "finish rate", "95% CI (Wilson)", "best score",
+            "best rate", "95% CI (Wilson)", "mean score", "sd", "min", "max", "turns/round",
+            "finishes")
     rows = []
     for st in result.seats:
         fin = ", ".join(f"{k} {v}" for k, v in st.finishes.items()) or "-"
-        rows.append((str(st.seat), st.bot, str(st.wins), f"{st.win_rate:.3f}",
-                     f"[{st.win_ci95[0]:.3f}, {st.win_ci95[1]:.3f}]", f"{st.mean_score:.1f}",
+        rows.append((str(st.seat), st.bot, f"{st.finished}/{st.rounds}", f"{st.finish_rate:.3f}",
+                     f"[{st.finish_ci95[0]:.3f}, {st.finish_ci95[1]:.3f}]",
+                     f"{st.best}/{st.games}", f"{st.best_rate:.3f}",
+                     f"[{st.best_ci95[0]:.3f}, {st.best_ci95[1]:.3f}]", f"{st.mean_score:.1f}",
                      f"{st.sd_score:.1f}", str(st.min_score), str(st.max_score),
                      f"{st.mean_turns_per_round:.1f}", fin))
+    left = (1, len(cols) - 1)
     widths = [max(len(c), *(len(r[i]) for r in rows)) if rows else len(c) for i, c in enumerate(cols)]
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) if i in (1, 10) else c.rjust(w)
+        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
                          for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
     out = [head, line(cols), line(["-" * w for w in widths])]
     out += [line(r) for r in rows]
-    rounds = sum(result.finish_counts.values())
-    out.append(f"no unique winner: {result.ties} game{'' if result.ties == 1 else 's'}; "
-               f"round endings over {rounds} round{'' if rounds == 1 else 's'}: "
+    rounds = result.rounds
+    ex = result.exhausted
+    out.append(f"rounds: {rounds}; finished {rounds - ex}, stock exhausted with no winner {ex} "
+               f"(R101-13); round endings: "
                + (", ".join(f"{k} {v}" for k, v in result.finish_counts.items()) or "-"))
+    out.append("finished = rounds won by finishing (R101-12); best score = games with the "
+               f"strictly highest final standing, which after an exhausted round means losing "
+               f"least, not winning; no unique best score: {result.ties} "
+               f"game{'' if result.ties == 1 else 's'}")
     return "\n".join(out)
 
 
@@ -323,10 +359,10 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     round_scores = tuple(tuple(int(v) for v in rs) for rs in state.round_scores())
     standings = tuple(int(v) for v in state.standings())
     top = max(standings)
-    winner = standings.index(top) if standings.count(top) == 1 else None
+    best = standings.index(top) if standings.count(top) == 1 else None
     finishes, finishers = round_finishes(state)
     return GameRecord(game=index, seed=gseed, rules=str(r), bots=tuple(names), scores=standings,
-                      round_scores=round_scores, winner=winner, finishes=finishes,
+                      round_scores=round_scores, best=best, finishes=finishes,
                       finishers=finishers, turns=tuple(turns), steps=steps)
 
 
@@ -413,7 +449,7 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
       ``ThreadPoolExecutor``, a ``ProcessPoolExecutor``, or Dask's ``client.get_executor()``);
       it is not shut down. ``workers`` then only sizes the chunks.
     * ``progress``: a tqdm bar on standard error, shown only when it is a terminal.
-    * ``match_rounds``: rounds per game (a match; the winner is the best cumulative standing).
+    * ``match_rounds``: rounds per game (a match; ``best`` is the best cumulative standing).
 
     The result is identical for a given ``seed`` whatever ``workers`` and ``executor`` are.
 
