@@ -8,11 +8,11 @@ import json
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
+from rummy101.service.app import create_app
+from rummy101.service.limits import MAX_BATCH, MAX_BODY_BYTES, MAX_RACK
 
-from rummy101.service.app import create_app  # noqa: E402
-from rummy101.service.limits import MAX_BATCH, MAX_BODY_BYTES, MAX_RACK  # noqa: E402
-
+JSON = {"content-type": "application/json"}
 POSTS = ["/v1/solve/opening", "/v1/solve/penalty", "/v1/solve/tabla", "/v1/validate/meld",
          "/v1/hint"]
 
@@ -141,7 +141,7 @@ def test_bad_requests_on_other_endpoints(client: TestClient, path: str, body: ob
 
 def test_oversized_body_answers_413(client: TestClient) -> None:
     big = json.dumps({"rack": "R1", "pad": "x" * (MAX_BODY_BYTES + 10)})
-    r = client.post("/v1/solve/opening", content=big)
+    r = client.post("/v1/solve/opening", content=big, headers=JSON)
     assert r.status_code == 413
     assert str(MAX_BODY_BYTES) in r.json()["error"]
 
@@ -157,7 +157,7 @@ def test_unknown_paths_and_methods_answer_error_objects(client: TestClient) -> N
 
 def test_service_keeps_answering_after_hostile_inputs(client: TestClient) -> None:
     for raw, _ in RAW_BODIES:
-        client.post("/v1/solve/opening", content=raw)
+        client.post("/v1/solve/opening", content=raw, headers=JSON)
     assert client.get("/health").json() == {"status": "ok"}
     r = client.post("/v1/validate/meld", json={"meld": "R10 * R12"})
     assert r.status_code == 200 and r.json()["valid"] is True
@@ -169,17 +169,25 @@ def test_rack_limit_is_stated_and_enforced(client: TestClient) -> None:
     assert r.status_code == 422 and f"at most {MAX_RACK}" in r.json()["error"]
 
 
-def test_unexpected_internal_failure_answers_400_not_500(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unexpected_internal_failure_answers_400_with_a_request_id_not_500(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """An internal failure never leaks its message: the answer quotes a request id, the log has
+    the details under the same id."""
     from rummy101.service import api
 
     def boom(body: object) -> object:
-        raise ZeroDivisionError("simulated bug")
+        raise ZeroDivisionError("simulated bug in /secret/path.py")
 
     monkeypatch.setattr(api, "validate_meld", boom)
     app = create_app()
     c = TestClient(app, raise_server_exceptions=False)
-    r = c.post("/v1/validate/meld", json={"meld": "R1 R2 R3"})
-    assert r.status_code == 400 and "ZeroDivisionError" in r.json()["error"]
+    with caplog.at_level("ERROR", logger="rummy101.service"):
+        r = c.post("/v1/validate/meld", json={"meld": "R1 R2 R3"})
+    assert r.status_code == 400
+    error = r.json()["error"]
+    assert "ZeroDivisionError" not in error and "secret" not in error
+    rid = error.split("request id ")[1].split(")")[0]
+    assert any(rid in rec.getMessage() and rec.exc_info for rec in caplog.records)
     assert c.get("/health").status_code == 200
 
 
@@ -195,7 +203,7 @@ def test_memory_stays_flat_under_repeated_bad_requests() -> None:
 
     def burst(n: int) -> None:
         for i in range(n):
-            c.post("/v1/solve/opening", content=bodies[i % len(bodies)])
+            c.post("/v1/solve/opening", content=bodies[i % len(bodies)], headers=JSON)
 
     burst(100)
     gc.collect()
@@ -213,12 +221,8 @@ def test_saturated_service_answers_429_not_5xx() -> None:
     import asyncio
 
     import httpx
-
-    from rummy101.service import app as app_module
-
     app = create_app(threads=1)
-    runner = next(m for m in app.user_middleware if m.cls is app_module.FrontDoor).kwargs["runners"]
-    for r in runner.values():
+    for r in app.state.runners.values():
         r.max_pending = 2
 
     async def main() -> list[int]:

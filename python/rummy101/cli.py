@@ -20,7 +20,7 @@ from typing import Any
 from . import __version__
 from .errors import BackendError, RummyError
 
-__all__ = ["main", "build_parser"]
+__all__ = ["build_parser", "main"]
 
 PROG = "rummy101"
 
@@ -64,6 +64,9 @@ def _add_serve(sub: Any) -> None:
                    help="solves running at once per worker (default 4)")
     p.add_argument("--log-level", default="warning",
                    choices=("critical", "error", "warning", "info", "debug"))
+    p.add_argument("--cors-origin", action="append", default=None, metavar="ORIGIN",
+                   help="a browser origin allowed to call the service (repeatable; default: "
+                        "RUMMY101_CORS_ORIGINS, else none: no CORS headers)")
     p.set_defaults(func=_serve)
 
 
@@ -81,14 +84,11 @@ def _serve(args: argparse.Namespace) -> int:
     except ServiceUnavailable as exc:
         print(f"{PROG} serve: error: {exc}", file=sys.stderr)
         return 2
-    import os
+    from .service.server import serve
 
-    import uvicorn
-
-    os.environ["RUMMY101_SERVICE_THREADS"] = str(args.threads)
-    uvicorn.run("rummy101.service.app:app_from_env", factory=True, host=args.host,
-                port=args.port, workers=args.workers, log_level=args.log_level,
-                access_log=False)
+    serve(args.host, args.port, workers=args.workers, threads=args.threads,
+          log_level=args.log_level,
+          cors_origins=None if args.cors_origin is None else ",".join(args.cors_origin))
     return 0
 
 

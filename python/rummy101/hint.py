@@ -36,6 +36,7 @@ from . import _backend
 from .bots.strategy import choose_discard, feeding_tiles, kit_for
 from .errors import IllegalAction, RackError
 from .rules import Rules
+from .service.cancel import check_stop
 from .service.limits import (
     HINT_SECONDS,
     MAX_HINT_RACK,
@@ -56,9 +57,10 @@ from .service.validate import (
     short,
     type_name,
 )
+from .solve import current_budget
 from .tiles import JOKER_CODE, NUM_CODES, NUM_NUMBERS, Tile, counts_of
 
-__all__ = ["SeatView", "TableMeld", "Hint", "Turn", "hint", "evaluate", "HINT_FIELDS"]
+__all__ = ["HINT_FIELDS", "Hint", "SeatView", "TableMeld", "Turn", "evaluate", "hint"]
 
 Opened = Literal["melds", "pairs"] | None
 KINDS = {1: "run", 2: "set", 3: "pair"}
@@ -107,7 +109,7 @@ class SeatView:
         return any(v is not None for v in self.opened.values())
 
     @classmethod
-    def from_json(cls, body: Any) -> "SeatView":
+    def from_json(cls, body: Any) -> SeatView:
         """Validate a hint request (view fields; ``HintRequest`` in the OpenAPI document)."""
         obj = read_object(body, "hint request", HINT_FIELDS)
         if obj.get("observation") is not None or obj.get("record") is not None:
@@ -122,7 +124,9 @@ class SeatView:
             raise BadRequest("field 'rack' is empty: a player always holds a tile at their turn")
         table = _read_table(obj.get("table"), rules)
         opened = _read_players(obj.get("players"), rules, seat)
-        stage = obj.get("stage", "take") or "take"
+        stage = obj.get("stage")
+        if stage is None:
+            stage = "take"
         if stage not in ("take", "play"):
             raise BadRequest(f"field 'stage' is {short(stage)}; accepted: \"take\" (the turn "
                              f"starts) "
@@ -148,6 +152,11 @@ class SeatView:
         if button and rules.button_jokers == 0:
             raise BadRequest(f"field 'button_available' is true but {str(rules)!r} has no joker "
                              f"button; use rummy101(button_jokers=N) (R101-10)")
+        if last is not None and stage == "play":
+            raise BadRequest("field 'last_discard' is for stage \"take\" (the discard that may "
+                             "be taken); in stage \"play\" give the taken tile as "
+                             "'taken_discard'")
+        _check_owners(table, opened)
         all_tiles = list(rack) + [t for m in table for t in m.tiles]
         if last is not None:
             all_tiles.append(last)
@@ -155,10 +164,43 @@ class SeatView:
             rules.check_supply(all_tiles)
         except RackError as exc:
             raise RackError(f"rack, table and last discard together: {exc}") from None
+        _check_jokers(rules, all_tiles, button)
         return cls(rules=rules, seat=seat, rack=rack, table=table, last_discard=last,
                    opened=opened, threshold=threshold, pairs_threshold=pairs,
                    button_available=button, stage="play" if stage == "play" else "take",
                    taken_discard=taken)
+
+
+def _check_owners(table: Sequence[TableMeld], opened: Mapping[int, Opened]) -> None:
+    """Only a player who has opened has melds on the table (R101-7, R101-11); pairs are on the
+    table only once someone opened with pairs (R101-8)."""
+    for i, meld in enumerate(table):
+        if opened.get(meld.owner) is None:
+            raise BadRequest(f"table meld {i} belongs to seat {meld.owner}, which field 'players' "
+                             f"marks as not opened: only a player who has opened has melds on "
+                             f"the table (R101-7, R101-11)")
+        if meld.kind == "pair" and "pairs" not in opened.values():
+            raise BadRequest(f"table meld {i} is a pair, but no seat has opened with pairs: "
+                             f"pairs reach the table only through a pairs opening (R101-8)")
+
+
+def _check_jokers(rules: Rules, tiles: Sequence[int], button_available: bool) -> None:
+    """The jokers a seat can see: the set's 2, plus one joker-button joker per player who
+    pressed the button this round (R101-10), at most ``players`` of them, and not this seat's if
+    it may still press."""
+    seen = sum(1 for t in tiles if t == JOKER_CODE)
+    pressed = rules.players if rules.button_jokers > 0 else 0
+    if button_available:
+        pressed -= 1
+    limit = rules.jokers + pressed
+    if seen > limit:
+        extra = ("" if rules.button_jokers == 0 else
+                 f" plus at most {pressed} joker-button joker{'s' if pressed != 1 else ''} "
+                 f"({'the other players' if button_available else 'one per player'} this "
+                 f"round, R101-10)")
+        raise RackError(f"rack, table and last discard hold {seen} jokers, but a "
+                        f"{str(rules)!r} game has at most {limit}: the set's {rules.jokers}"
+                        f"{extra}")
 
 
 def _read_seat(obj: Mapping[str, Any], name: str, rules: Rules, required: bool) -> int:
@@ -243,7 +285,7 @@ def _read_players(value: Any, rules: Rules, seat: int) -> dict[int, Opened]:
     return opened
 
 
-def _view_from_game(obj: Mapping[str, Any]) -> "SeatView":
+def _view_from_game(obj: Mapping[str, Any]) -> SeatView:
     from .hint_engine import view_from_observation, view_from_state
 
     extra = [k for k in obj if k not in ("record", "observation", "seat", "alternatives")
@@ -293,7 +335,7 @@ class _Work:
     opened_now: bool = False
     laid_value: int = 0
 
-    def copy(self) -> "_Work":
+    def copy(self) -> _Work:
         return _Work(list(self.rack), [list(m) for m in self.table], list(self.owners),
                      list(self.kinds), [dict(s) for s in self.steps], self.opened,
                      self.opened_now, self.laid_value)
@@ -351,6 +393,7 @@ class _Planner:
         self.deadline = time.monotonic() + HINT_SECONDS
 
     def _check_time(self) -> None:
+        check_stop()
         if time.monotonic() > self.deadline:
             raise IllegalAction(f"the hint needs more than {HINT_SECONDS:g} s for this position "
                                 f"(a rack dense in pairs and jokers); no turn is recommended")
@@ -419,7 +462,8 @@ class _Planner:
         key = (id(cr), tuple(sorted(rack)), keep, must_use, require_run)
         if key not in self._cache:
             self._check_time()
-            value, melds = self.core.solve_melds(cr, counts_of(rack), keep, must_use, require_run)
+            value, melds = self.core.solve_melds(cr, counts_of(rack), keep, must_use, require_run,
+                                                 current_budget())
             self._cache[key] = (value, [(KINDS[m[0]], list(m[1])) for m in melds])
         found: tuple[int, list[tuple[str, list[int]]]] = self._cache[key]
         return found
@@ -429,7 +473,7 @@ class _Planner:
         key = ("pairs", tuple(sorted(rack)), keep, must_use)
         if key not in self._cache:
             self._check_time()
-            n, pairs = self.core.max_pairs(counts_of(rack), keep, must_use)
+            n, pairs = self.core.max_pairs(counts_of(rack), keep, must_use, current_budget())
             self._cache[key] = (n, [("pair", [a, b]) for a, b in pairs])
         found: tuple[int, list[tuple[str, list[int]]]] = self._cache[key]
         return found
@@ -769,7 +813,7 @@ class _Planner:
         return sorted(unique.values(), key=lambda t: -t.score)
 
 
-def evaluate(planner: "_Planner", w: _Work, discard: int,
+def evaluate(planner: _Planner, w: _Work, discard: int,
              take: Mapping[str, Any]) -> dict[str, Any]:
     """The evaluation of a planned turn (the module docstring gives the formula)."""
     view = planner.view
@@ -806,7 +850,7 @@ def evaluate(planner: "_Planner", w: _Work, discard: int,
     return out
 
 
-def _expected_draw_penalty(planner: "_Planner") -> float:
+def _expected_draw_penalty(planner: _Planner) -> float:
     view = planner.view
     seen = counts_of([int(t) for t in view.rack] + [int(t) for m in view.table for t in m.tiles])
     total = weight = 0.0

@@ -14,7 +14,6 @@ True
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -31,7 +30,20 @@ from .tiles import (
     parse_tiles,
 )
 
-__all__ = ["Rules", "Valuation", "CoreParams", "VARIANTS", "get_rules", "variants", "option_help"]
+__all__ = [
+    "MAX_SPEC_CHARS",
+    "VARIANTS",
+    "CoreParams",
+    "Rules",
+    "Valuation",
+    "get_rules",
+    "option_help",
+    "variants",
+]
+
+#: The longest rules string :meth:`Rules.parse` reads (the longest canonical one is about 80
+#: characters); longer text is refused before any parsing, wherever it comes from.
+MAX_SPEC_CHARS = 200
 
 Family = Literal["tiles", "cards"]
 Valuation = Literal["open", "penalty"]
@@ -95,10 +107,11 @@ def _bool(text: str) -> bool:
 
 def _int_in(lo: int, hi: int) -> Callable[[str], int]:
     def conv(text: str) -> int:
-        try:
-            v = int(text.strip())
-        except ValueError:
-            raise ValueError(f"expected a whole number from {lo} to {hi}") from None
+        t = text.strip()
+        # ASCII digits only: int() would also read "５", "٥" or "1_0"
+        if not (t.isascii() and t.isdigit()):
+            raise ValueError(f"expected a whole number from {lo} to {hi} (ASCII digits)")
+        v = int(t)
         if not lo <= v <= hi:
             raise ValueError(f"expected a whole number from {lo} to {hi}")
         return v
@@ -157,7 +170,27 @@ _OPTIONS: dict[str, tuple[_Option, ...]] = {
 
 VARIANTS: tuple[str, ...] = tuple(_OPTIONS)
 
-_SPEC_RE = re.compile(r"^\s*([A-Za-z0-9_]+)\s*(?:\((.*)\))?\s*$", re.S)
+
+
+def _split_spec(spec: str) -> tuple[str, str | None] | None:
+    """``"name(body)"`` -> (name, body); ``"name"`` -> (name, None); None when malformed.
+
+    One pass over the text, no regular expression (no backtracking on hostile input)."""
+    text = spec.strip()
+    open_at = text.find("(")
+    if open_at < 0:
+        name, body = text, None
+    else:
+        if not text.endswith(")"):
+            return None
+        name, body = text[:open_at].rstrip(), text[open_at + 1:-1]
+    if not name or not name.isascii() or not name.replace("_", "a").isalnum():
+        return None
+    return name, body
+
+
+def _quote(text: str, limit: int = 80) -> str:
+    return repr(text if len(text) <= limit else text[:limit - 3] + "...")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -197,33 +230,41 @@ class Rules:
 
     # ---- construction -------------------------------------------------------------------
     @classmethod
-    def parse(cls, spec: "str | Rules") -> "Rules":
+    def parse(cls, spec: str | Rules) -> Rules:
         """Load a rule set from ``"variant"`` or ``"variant(opt=value,...)"``."""
         if isinstance(spec, Rules):
             return spec
         if not isinstance(spec, str):
             raise RulesError(f"rules must be a string such as 'rummy101' or 'remi(players=3)', "
                              f"got {type(spec).__name__} {spec!r}")
-        m = _SPEC_RE.match(spec)
-        if not m:
-            raise RulesError(f"rules {spec!r} are not of the form variant or variant(option=value,...); "
-                             f"variants: {', '.join(VARIANTS)}")
-        name = m.group(1).lower()
+        if len(spec) > MAX_SPEC_CHARS:
+            raise RulesError(f"rules text is {len(spec)} characters long; at most "
+                             f"{MAX_SPEC_CHARS} are read (e.g. 'rummy101(threshold=increasing)')")
+        parts = _split_spec(spec)
+        if parts is None:
+            raise RulesError(f"rules {_quote(spec)} are not of the form variant or "
+                             f"variant(option=value,...); variants: {', '.join(VARIANTS)}")
+        raw_name, raw_body = parts
+        name = raw_name.lower()
         if name not in _OPTIONS:
-            raise RulesError(f"unknown variant {m.group(1)!r} in {spec!r}; known variants: {', '.join(VARIANTS)}")
+            raise RulesError(f"unknown variant {raw_name!r} in {_quote(spec)}; known variants: "
+                             f"{', '.join(VARIANTS)}")
         given: dict[str, str] = {}
-        body = (m.group(2) or "").strip()
+        body = (raw_body or "").strip()
         if body:
             for part in body.split(","):
                 if "=" not in part:
-                    raise RulesError(f"option {part.strip()!r} in {spec!r} is not name=value; "
-                                     f"{name} accepts: {option_help(name)}")
+                    raise RulesError(f"option {_quote(part.strip())} in {_quote(spec)} is not "
+                                     f"name=value; {name} accepts: {option_help(name)}")
                 k, v = (s.strip() for s in part.split("=", 1))
+                if k.lower() in given:
+                    raise RulesError(f"option {k.lower()!r} is given twice in {_quote(spec)}; "
+                                     f"give each option once")
                 given[k.lower()] = v
         return cls.make(name, **given)
 
     @classmethod
-    def make(cls, variant: str, **options: Any) -> "Rules":
+    def make(cls, variant: str, **options: Any) -> Rules:
         """Build a rule set from keyword options (strings or already-typed values)."""
         name = variant.lower()
         if name not in _OPTIONS:
@@ -298,10 +339,10 @@ class Rules:
 
     # ---- racks ------------------------------------------------------------------------------
     @property
-    def piece(self) -> type[Tile] | type[Card]:
+    def piece(self) -> type[Tile | Card]:
         return Tile if self.family == "tiles" else Card
 
-    def parse_rack(self, rack: "str | Iterable[Any]") -> list[Any]:
+    def parse_rack(self, rack: str | Iterable[Any]) -> list[Any]:
         """Parse a rack under these rules and check it could exist (RackError otherwise)."""
         pieces: list[Any] = parse_tiles(rack) if self.family == "tiles" else parse_cards(rack)
         self.check_supply(pieces)
@@ -364,7 +405,7 @@ def variants() -> dict[str, str]:
     return {name: option_help(name) for name in VARIANTS}
 
 
-def get_rules(spec: "str | Rules" = "rummy101") -> Rules:
+def get_rules(spec: str | Rules = "rummy101") -> Rules:
     """Alias of :meth:`Rules.parse`, cached by spec string."""
     return Rules.parse(spec)
 

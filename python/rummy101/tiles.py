@@ -26,24 +26,24 @@ from typing import Any, Union
 from .errors import NotationError
 
 __all__ = [
-    "NUM_COLOURS",
-    "NUM_NUMBERS",
+    "COLOURS",
+    "HIGH_ACE",
+    "JOKER",
     "JOKER_CODE",
     "NUM_CODES",
-    "HIGH_ACE",
-    "COLOURS",
-    "SUITS",
+    "NUM_COLOURS",
+    "NUM_NUMBERS",
     "RANKS",
-    "Tile",
+    "SUITS",
     "Card",
-    "JOKER",
-    "TileLike",
     "CardLike",
-    "parse_tiles",
-    "parse_cards",
-    "format_tiles",
-    "counts_of",
+    "Tile",
+    "TileLike",
     "codes_of",
+    "counts_of",
+    "format_tiles",
+    "parse_cards",
+    "parse_tiles",
     "split_tokens",
 ]
 
@@ -68,6 +68,8 @@ _CARD_HELP = "a card is a rank A 2-10 J Q K (T for 10) followed by a suit S H D 
 
 def _tile_code(text: str) -> int | None:
     t = text.strip().upper()
+    if not t.isascii():  # "R５" or "R٥" is not R5: tiles are written in ASCII
+        return None
     if t in _JOKER_WORDS:
         return JOKER_CODE
     m = _TILE_RE.match(t)
@@ -83,6 +85,8 @@ def _card_code(text: str) -> int | None:
     t = text.strip()
     if not t:
         return None
+    if not t[:-1].isascii() or not (t[-1].isascii() or t[-1] in SUIT_SYMBOLS):
+        return None  # ASCII ranks and suits (or the suit symbols): "５S" is not 5S
     suit_ch = SUIT_SYMBOLS.get(t[-1], t[-1].upper())
     if suit_ch not in SUITS:
         return None
@@ -100,7 +104,7 @@ class Tile(int):
 
     __slots__ = ()
 
-    def __new__(cls, value: Union[int, str, "Tile"]) -> "Tile":
+    def __new__(cls, value: int | str | Tile) -> Tile:
         if isinstance(value, str):
             code = _tile_code(value)
             if code is None:
@@ -113,12 +117,12 @@ class Tile(int):
         return super().__new__(cls, value)
 
     @classmethod
-    def parse(cls, text: str) -> "Tile":
+    def parse(cls, text: str) -> Tile:
         """Parse one token (case-insensitive; ``*``, ``JK`` or ``JOKER`` for the joker)."""
         return cls(text)
 
     @classmethod
-    def of(cls, colour: int | str, number: int) -> "Tile":
+    def of(cls, colour: int | str, number: int) -> Tile:
         """The tile of a colour (index 0-3 or letter) and a number 1-13."""
         ci = COLOURS.index(colour.upper()) if isinstance(colour, str) else colour
         if not 0 <= ci < NUM_COLOURS or not 1 <= number <= NUM_NUMBERS:
@@ -156,7 +160,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, value: Union[int, str, "Card"]) -> "Card":
+    def __new__(cls, value: int | str | Card) -> Card:
         if isinstance(value, str):
             code = _card_code(value)
             if code is None:
@@ -169,7 +173,7 @@ class Card(int):
         return super().__new__(cls, value)
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         return cls(text)
 
     @property
@@ -223,7 +227,7 @@ def split_tokens(text: str) -> list[str]:
     return [t for t in _SPLIT_RE.split(s) if t]
 
 
-def _parse_many(items: str | Iterable[object], kind: type[Tile] | type[Card]) -> list[Any]:
+def _parse_many(items: str | Iterable[object], kind: type[Tile | Card]) -> list[Any]:
     if isinstance(items, (Tile, Card)) and isinstance(items, kind):
         return [items]
     if isinstance(items, str):
@@ -245,9 +249,20 @@ def _parse_many(items: str | Iterable[object], kind: type[Tile] | type[Card]) ->
         try:
             out.append(kind(tok))  # type: ignore[arg-type]
         except NotationError as exc:
-            raise NotationError(f"token {pos} of {len(tokens)} ({tok!r}) is not a {what}: "
+            odd = _non_ascii(tok) if isinstance(tok, str) else None
+            note = (f" (it holds {odd}; digits and letters must be ASCII)" if odd else "")
+            raise NotationError(f"token {pos} of {len(tokens)} ({tok!r}) is not a {what}{note}: "
                                 f"{_TILE_HELP if kind is Tile else _CARD_HELP}") from exc
     return out
+
+
+def _non_ascii(token: str) -> str | None:
+    """The first character of ``token`` that notation never reads (non-ASCII, not a suit
+    symbol), named with its code point, or None."""
+    for ch in token:
+        if not ch.isascii() and ch not in SUIT_SYMBOLS:
+            return f"{ch!r}, U+{ord(ch):04X}"
+    return None
 
 
 def parse_tiles(items: str | Iterable[TileLike]) -> list[Tile]:
@@ -281,6 +296,6 @@ def counts_of(codes: Iterable[int]) -> list[int]:
     return counts
 
 
-def codes_of(counts: Sequence[int], kind: type[Tile] | type[Card] = Tile) -> list[Any]:
+def codes_of(counts: Sequence[int], kind: type[Tile | Card] = Tile) -> list[Any]:
     """The sorted tiles (or cards) of a count vector; inverse of :func:`counts_of`."""
     return [kind(code) for code in range(NUM_CODES) for _ in range(int(counts[code]))]

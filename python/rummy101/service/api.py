@@ -12,7 +12,9 @@ FastAPI, so the CLI works without the ``service`` extra.
 
 from __future__ import annotations
 
+import logging
 import time
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -20,8 +22,9 @@ from typing import Any
 from .. import melds as _melds
 from .. import solve as _solve
 from .. import tabla as _tabla
-from ..errors import RackError, RummyError
+from ..errors import RackError, RummyError, WorkBudgetExceeded
 from ..rules import Rules
+from .cancel import check_stop
 from .fast import openings_json
 from .limits import BATCH_SECONDS, MAX_BATCH, MAX_INT, MAX_MELD
 from .validate import (
@@ -37,26 +40,28 @@ from .validate import (
 )
 
 __all__ = [
-    "OPENING_FIELDS",
     "BATCH_FIELDS",
+    "MELD_FIELDS",
+    "OPENING_FIELDS",
     "PENALTY_FIELDS",
     "TABLA_FIELDS",
-    "MELD_FIELDS",
     "OpeningJob",
     "OutOfTime",
-    "opening_job",
+    "error_object",
+    "hint",
     "opening",
+    "opening_job",
     "openings",
+    "penalty",
+    "run_lines",
     "solve_jobs",
     "solve_opening_bodies",
     "solve_opening_body",
-    "penalty",
     "tabla",
     "validate_meld",
-    "hint",
-    "error_object",
-    "run_lines",
 ]
+
+log = logging.getLogger("rummy101.service")
 
 CHUNK = 256  # racks per batch-solver call (the time budget is checked between calls)
 
@@ -68,11 +73,14 @@ MELD_FIELDS = ("rules", "meld")
 
 
 def error_object(exc: BaseException) -> dict[str, str]:
-    """The ``{"error": ...}`` object for an exception (user mistakes keep their own message)."""
-    if isinstance(exc, (RummyError, ValueError)):
+    """The ``{"error": ...}`` object for an exception: a user mistake keeps its own message; any
+    other failure is logged under a request id, and the answer says no more than that id."""
+    if isinstance(exc, RummyError):
         return {"error": str(exc)}
-    return {"error": f"internal error while answering this request ({type(exc).__name__}); "
-                     f"the input was accepted but could not be solved"}
+    rid = uuid.uuid4().hex[:12]
+    log.error("request %s failed", rid, exc_info=exc)
+    return {"error": f"internal error while answering this request (request id {rid}); the "
+                     f"details are in the service log"}
 
 
 @dataclass(frozen=True)
@@ -155,6 +163,7 @@ def solve_jobs(jobs: list[OpeningJob],
     for group in groups.values():
         for start in range(0, len(group), CHUNK):
             members = group[start:start + CHUNK]
+            check_stop()
             if time.monotonic() > deadline:
                 late = OutOfTime(f"not solved: the request used up its {BATCH_SECONDS:g} s time "
                                  f"budget; send fewer racks per request")
@@ -172,8 +181,16 @@ def solve_jobs(jobs: list[OpeningJob],
                     except Exception as exc:  # noqa: BLE001 - reported on that item
                         answers.append(exc)
             for i, answer in zip(members, answers, strict=True):
-                out[i] = answer
+                out[i] = _spent(answer)
     return [a if a is not None else RuntimeError("not answered") for a in out]
+
+
+def _spent(answer: dict[str, Any] | Exception) -> dict[str, Any] | Exception:
+    """The batch solver answers ``{"error"}`` for a rack that spent its work budget: that is
+    a :class:`~rummy101.errors.WorkBudgetExceeded` for the request."""
+    if isinstance(answer, dict) and "error" in answer:
+        return WorkBudgetExceeded(str(answer["error"]))
+    return answer
 
 
 def openings(items: list[Any], default_rules: str | Rules = "rummy101",
@@ -240,6 +257,11 @@ def solve_opening_body(body: Any) -> dict[str, Any]:
                              f"{short(racks)}")
         _check_batch_size(racks, "field 'racks'")
         rules = read_rules(obj, "rummy101")
+        read_opt_int(obj, "threshold", lo=0, hi=MAX_INT)  # shared fields: their types here,
+        read_opt_int(obj, "pairs_threshold", lo=0, hi=MAX_INT)  # their meaning per item
+        if obj.get("must_use") is not None and not isinstance(obj["must_use"], str):
+            raise BadRequest(f"field 'must_use' must be one token such as \"R5\", got "
+                             f"{type_name(obj['must_use'])} {short(obj['must_use'])}")
         shared = {k: obj.get(k) for k in ("threshold", "pairs_threshold", "must_use")}
         return {"results": openings(racks, rules, shared)}
     return opening(body)

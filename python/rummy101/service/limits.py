@@ -9,20 +9,31 @@ quote these same constants.
 
 from __future__ import annotations
 
+from ..rules import MAX_SPEC_CHARS
+
 __all__ = [
-    "MAX_RACK",
-    "MAX_HINT_RACK",
+    "BATCH_SECONDS",
+    "BODY_SECONDS",
+    "HEADER_SECONDS",
     "HINT_SECONDS",
-    "MAX_RACK_CHARS",
-    "MAX_MELD",
-    "MAX_TABLE_MELDS",
-    "MAX_TABLE_TILES",
     "MAX_BATCH",
     "MAX_BODY_BYTES",
-    "MAX_RULES_CHARS",
+    "MAX_BODY_BYTES_IN_FLIGHT",
+    "MAX_HINT_RACK",
     "MAX_INT",
+    "MAX_IN_FLIGHT",
+    "MAX_MELD",
     "MAX_PENDING",
-    "BATCH_SECONDS",
+    "MAX_RACK",
+    "MAX_RACK_CHARS",
+    "MAX_RULES_CHARS",
+    "MAX_TABLE_MELDS",
+    "MAX_TABLE_TILES",
+    "NATIVE_QUICK_NODES",
+    "NATIVE_SOLVE_NODES",
+    "PURE_QUICK_NODES",
+    "PURE_SOLVE_NODES",
+    "SHUTDOWN_SECONDS",
 ]
 
 MAX_RACK = 28            # tiles or cards in one rack (in play: Rummy 101 23, Remi 15, classic 8)
@@ -34,7 +45,23 @@ MAX_TABLE_MELDS = 60     # melds on the table in a hint request
 MAX_TABLE_TILES = 106    # tiles on the table in a hint request (the whole Rummy 101 set)
 MAX_BATCH = 10_000       # racks in one batch request
 MAX_BODY_BYTES = 4 * 1024 * 1024  # bytes of one HTTP request body
-MAX_RULES_CHARS = 200    # characters of a rules string
+MAX_RULES_CHARS = MAX_SPEC_CHARS  # characters of a rules string (Rules.parse reads no more)
 MAX_INT = 1_000_000      # largest magnitude accepted for a number field (thresholds, seats, ...)
 BATCH_SECONDS = 20.0     # solving time of one batch request; items left then get an error
 MAX_PENDING = 4_096      # requests waiting per operation before the service answers 429 busy
+MAX_IN_FLIGHT = 256      # requests one server process holds at once (reading, queued, solving)
+MAX_BODY_BYTES_IN_FLIGHT = 32 * 1024 * 1024  # bytes of request bodies held at once per process
+HEADER_SECONDS = 10.0    # a request's headers must arrive within this time of its first byte
+BODY_SECONDS = 10.0      # a request's body must arrive within this time of its headers
+SHUTDOWN_SECONDS = 3     # grace for requests in flight on SIGTERM; then they are cancelled
+# Work budgets of one core search (search nodes, rummy101.solve.work_budget): a solve that needs
+# more answers 422 naming the limit. The native core expands about 1.2 million nodes per second
+# on a dense rack, the pure twin about 1,600, so each backend has its own budget: the native one
+# refuses no legal rack (about 1.5 s at most), the pure one stops a search after about 3 s.
+NATIVE_SOLVE_NODES = 2_000_000
+PURE_SOLVE_NODES = 5_000
+# Every request is first tried in the quick lane with this budget per search (native about
+# 15 ms, pure about 0.1 s); one that spends it goes to the slow lane (fewer threads) with the
+# full budget, so that dense racks never hold the threads that ordinary requests need.
+NATIVE_QUICK_NODES = 20_000
+PURE_QUICK_NODES = 150

@@ -15,49 +15,56 @@ from pydantic.json_schema import models_json_schema
 
 from . import schemas as s
 from .examples import EXAMPLES
-from .limits import MAX_BATCH, MAX_BODY_BYTES, MAX_RACK
+from .limits import (
+    BODY_SECONDS,
+    MAX_BATCH,
+    MAX_BODY_BYTES,
+    MAX_HINT_RACK,
+    MAX_IN_FLIGHT,
+    MAX_RACK,
+)
+from .request_schema import SEMANTIC_RULES, request_schemas
 
-__all__ = ["install_openapi", "OPERATIONS"]
+__all__ = ["OPERATIONS", "install_openapi"]
 
 _REF = "#/components/schemas/{model}"
 
-# path -> (request alternatives, 200 model(s), example names, description)
-OPERATIONS: dict[str, tuple[list[Any], type[BaseModel] | list[type[BaseModel]], list[str], str]] = {
+# path -> (200 model(s), example names, description)
+OPERATIONS: dict[str, tuple[type[BaseModel] | list[type[BaseModel]], list[str], str]] = {
     "/v1/solve/opening": (
-        [s.OpeningRequest, s.OpeningBatchRequest, ("list", s.OpeningRequest)],
         [s.OpeningAnswer, s.OpeningBatchAnswer],
         ["opening", "opening_batch"],
-        "The best opening of a rack (CONTRACT.md): runs/sets reaching the threshold, else five "
+        ("The best opening of a rack (CONTRACT.md): runs/sets reaching the threshold, else five "
         "pairs, else `kind: null` with the best selection. A batch (`racks`, or a JSON list of "
-        f"request objects, at most {MAX_BATCH}) answers `{{\"results\": [...]}}` in order, with "
-        "`{\"error\"}` for a bad item.",
+        f"request objects, at most {MAX_BATCH}) answers `{{\"results\": [...]}}` in order: each "
+        "item is checked and solved on its own, and a bad item (or one too dense for the work "
+        "budget, or not reached within the batch's time budget) gets `{\"error\": \"item i: "
+        "...\"}` in its place while the others are answered."),
     ),
-    "/v1/solve/penalty": ([s.PenaltyRequest], s.PenaltyAnswer, ["penalty"],
-                          "The lay-down that leaves the smallest penalty on the rack (R101-13, "
-                          "RO-12, CR-6 values)."),
-    "/v1/solve/tabla": ([s.TablaRequest], s.TablaAnswer, ["tabla"],
-                        "Remi only: the best close on the rack (RO-11)."),
-    "/v1/validate/meld": ([s.MeldRequest], s.MeldAnswer, ["meld"],
-                          "Whether a meld is legal under the rules (and why not), its value, what "
-                          "each joker stands for and which tiles can be added where."),
-    "/v1/hint": ([s.HintRequest], s.HintAnswer, ["hint"],
-                 "Rummy 101: the recommended full turn for one seat (take, open or lay, add, "
-                 "retrieve jokers, discard) with a reason per step and the next-best "
-                 "alternatives."),
+    "/v1/solve/penalty": (s.PenaltyAnswer, ["penalty"],
+                          ("The lay-down that leaves the smallest penalty on the rack (R101-13, "
+                           "RO-12, CR-6 values).")),
+    "/v1/solve/tabla": (s.TablaAnswer, ["tabla"],
+                        ("Remi only (with `tabla` on): the best close on the rack (RO-11) of a "
+                         "rack of 14 or 15 tiles.")),
+    "/v1/validate/meld": (s.MeldAnswer, ["meld"],
+                          ("Whether a meld is legal under the rules (and why not), its value, "
+                           "what each joker stands for and which tiles can be added where.")),
+    "/v1/hint": (s.HintAnswer, ["hint"],
+                 ("Rummy 101: the recommended full turn for one seat (take, open or lay, add, "
+                  "retrieve jokers, discard) with a reason per step and the next-best "
+                  f"alternatives. The view's rack holds at most {MAX_HINT_RACK} tiles.")),
 }
 
 _LIMITS = (f"Limits: at most {MAX_RACK} tokens per rack, {MAX_BATCH} racks per batch, "
-           f"{MAX_BODY_BYTES} bytes per body.")
+           f"{MAX_BODY_BYTES} bytes per body, {MAX_IN_FLIGHT} requests held at once, the body "
+           f"within {BODY_SECONDS:g} s of the headers, a work budget per solve (see /v1/info). "
+           "POST bodies are JSON sent as `Content-Type: application/json` (else 415); a key "
+           "given twice in one object is refused.")
 
 
 def _ref(model: type[BaseModel]) -> dict[str, str]:
     return {"$ref": _REF.format(model=model.__name__)}
-
-
-def _schema_of(item: Any) -> dict[str, Any]:
-    if isinstance(item, tuple):
-        return {"type": "array", "items": _ref(item[1]), "minItems": 1, "maxItems": MAX_BATCH}
-    return _ref(item)
 
 
 def _error_response(text: str) -> dict[str, Any]:
@@ -68,32 +75,39 @@ def _error_response(text: str) -> dict[str, Any]:
 def build_openapi(app: FastAPI) -> dict[str, Any]:
     """The whole OpenAPI document (cached on the app)."""
     doc = get_openapi(title=app.title, version=app.version,
-                      description=f"{app.description}\n\n{_LIMITS}", routes=app.routes)
+                      description=f"{app.description}\n\n{_LIMITS}\n\n{SEMANTIC_RULES}",
+                      routes=app.routes)
     models: list[type[BaseModel]] = [s.ErrorAnswer, s.Health, s.Info]
-    for req, resp, _, _ in OPERATIONS.values():
-        models += [m[1] if isinstance(m, tuple) else m for m in req]
+    for resp, _, _ in OPERATIONS.values():
         models += resp if isinstance(resp, list) else [resp]
     _, defs = models_json_schema([(m, "validation") for m in dict.fromkeys(models)],
                                  ref_template=_REF)
     components = doc.setdefault("components", {}).setdefault("schemas", {})
     components.update(defs.get("$defs", {}))
+    request_components, bodies = request_schemas()
+    components.update(request_components)
     errors = {
-        "400": _error_response("The body is not JSON, is empty, or could not be read."),
+        "400": _error_response("The body is not JSON, is empty, gives a key twice, or could not "
+                               "be read; or an internal failure (the answer quotes a request "
+                               "id, the details are logged)."),
+        "408": _error_response(f"The body did not arrive within {BODY_SECONDS:g} s of the "
+                               "headers (the connection is closed)."),
         "413": _error_response(f"The body is larger than {MAX_BODY_BYTES} bytes."),
+        "415": _error_response("The body was not sent as `Content-Type: application/json`."),
         "422": _error_response("The body is JSON but not an acceptable request: wrong type, "
                                "missing or unknown field, unknown rules, bad token, impossible "
-                               "or oversized rack, oversized batch."),
-        "429": _error_response("The service is saturated (too many requests waiting); retry."),
+                               "or oversized rack, oversized batch, a position the rules do not "
+                               "allow, or a solve over the work budget (the limit is named)."),
+        "429": _error_response("The service is saturated (too many requests or request bytes "
+                               "held, or too many waiting for a solver); retry later."),
     }
-    for path, (req, resp, example_names, description) in OPERATIONS.items():
+    for path, (resp, example_names, description) in OPERATIONS.items():
         op = doc["paths"][path]["post"]
-        alternatives = [_schema_of(r) for r in req]
-        schema = alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
         op["description"] = f"{description}\n\n{_LIMITS}"
         op["requestBody"] = {
             "required": True,
             "content": {"application/json": {
-                "schema": schema,
+                "schema": bodies[path],
                 "examples": {name: {"value": EXAMPLES[name]} for name in example_names},
             }},
         }

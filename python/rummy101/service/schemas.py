@@ -1,23 +1,29 @@
-"""Pydantic models that *document* the HTTP service in its OpenAPI document.
+"""Pydantic models that *document* the HTTP service's answers in its OpenAPI document.
 
 Requests are validated by :mod:`.validate` (one place for the CLI and HTTP, with messages that
-name the problem); these models describe the same shapes for clients and for schemathesis.
+name the problem) and described by :mod:`.request_schema`; these models describe the answers
+for clients and for schemathesis.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .examples import EXAMPLES
-from .limits import MAX_BATCH, MAX_INT, MAX_MELD, MAX_RACK, MAX_RULES_CHARS, MAX_TABLE_MELDS
+from .limits import MAX_RACK, MAX_RULES_CHARS
 
 __all__ = [
-    "ErrorAnswer", "Health", "Info",
-    "OpeningRequest", "OpeningBatchRequest", "OpeningAnswer", "OpeningBatchAnswer", "MeldOut",
-    "PenaltyRequest", "PenaltyAnswer", "TablaRequest", "TablaAnswer",
-    "MeldRequest", "MeldAnswer", "HintRequest", "HintAnswer",
+    "ErrorAnswer",
+    "Health",
+    "HintAnswer",
+    "Info",
+    "MeldAnswer",
+    "MeldOut",
+    "OpeningAnswer",
+    "OpeningBatchAnswer",
+    "PenaltyAnswer",
+    "TablaAnswer",
 ]
 
 _RACK_DOC = (f"A rack: tokens separated by spaces or commas (\"R1 R2 * K13\"), or a list of "
@@ -48,42 +54,14 @@ class Health(BaseModel):
 class Info(BaseModel):
     version: str
     backend: Literal["native", "pure"]
-    limits: dict[str, int]
+    limits: dict[str, float] = Field(description="Every limit of `rummy101.service.limits` "
+                                                 "(sizes, seconds, work budgets in nodes).")
 
 
 def _rules_field(default: str) -> Any:
     return Field(default, max_length=MAX_RULES_CHARS,
                  description="Rule set: `rummy101`, `remi`, `classic`, optionally with options in "
                              "parentheses, e.g. `rummy101(threshold=increasing,players=3)`.")
-
-
-class OpeningRequest(_Strict):
-    """One rack to open with (CONTRACT.md, Solver results)."""
-
-    rules: str = _rules_field("rummy101")
-    rack: Rack = Field(description=_RACK_DOC)
-    threshold: Optional[int] = Field(None, ge=0, le=MAX_INT,
-                                     description="Current melds threshold (R101-14).")
-    pairs_threshold: Optional[int] = Field(None, ge=0, le=MAX_INT,
-                                           description="Current pairs threshold (R101-14).")
-    must_use: Optional[str] = Field(None, description="A tile just taken from the discard pile "
-                                                      "that the opening has to contain (R101-4).")
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [EXAMPLES["opening"]]})
-
-
-class OpeningBatchRequest(_Strict):
-    """Many racks in one request; they go through the batch solver."""
-
-    rules: str = _rules_field("rummy101")
-    racks: list[Union[str, list[str], OpeningRequest]] = Field(
-        min_length=1, max_length=MAX_BATCH,
-        description=f"1 to {MAX_BATCH} racks; an item may be an opening request object with its "
-                    f"own rules and thresholds.")
-    threshold: Optional[int] = Field(None, ge=0, le=MAX_INT)
-    pairs_threshold: Optional[int] = Field(None, ge=0, le=MAX_INT)
-    must_use: Optional[str] = None
-    model_config = ConfigDict(extra="forbid",
-                              json_schema_extra={"examples": [EXAMPLES["opening_batch"]]})
 
 
 class MeldOut(BaseModel):
@@ -101,7 +79,7 @@ class OpeningAnswer(BaseModel):
 
     rules: str
     rack: str
-    kind: Optional[Literal["melds", "pairs"]]
+    kind: Literal["melds", "pairs"] | None
     value: int
     melds: list[MeldOut]
     rest: list[str]
@@ -110,14 +88,7 @@ class OpeningAnswer(BaseModel):
 class OpeningBatchAnswer(BaseModel):
     """One answer per item of the batch, in order; a bad item gets `{"error": ...}`."""
 
-    results: list[Union[OpeningAnswer, ErrorAnswer]]
-
-
-class PenaltyRequest(_Strict):
-    rules: str = _rules_field("rummy101")
-    rack: Rack = Field(description=_RACK_DOC)
-    keep: bool = Field(True, description="Keep at least one tile on the rack (for the discard).")
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [EXAMPLES["penalty"]]})
+    results: list[OpeningAnswer | ErrorAnswer]
 
 
 class PenaltyAnswer(BaseModel):
@@ -131,29 +102,23 @@ class PenaltyAnswer(BaseModel):
     rest: list[str]
 
 
-class TablaRequest(_Strict):
-    rules: str = _rules_field("remi")
-    rack: Rack = Field(description=_RACK_DOC)
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [EXAMPLES["tabla"]]})
-
-
 class TablaMeldOut(BaseModel):
     kind: Literal["run", "set"]
     tiles: list[str]
-    value: Optional[int] = Field(None, description="Lay-down value (RO-8).")
+    value: int | None = Field(None, description="Lay-down value (RO-8).")
     jokers: dict[str, str]
 
 
 class TablaCloseOut(BaseModel):
     """One close: a simple close lists `melds`, a row pattern lists `row` and `jokers`."""
 
-    discard: Optional[str] = Field(None, description="The final discard (15-tile racks only).")
+    discard: str | None = Field(None, description="The final discard (15-tile racks only).")
     pattern: Literal["simple", "mozaic", "bicolor", "monocolor"]
     score: int
-    joly_finish: Optional[bool] = None
-    melds: Optional[list[TablaMeldOut]] = None
-    row: Optional[list[str]] = None
-    jokers: Optional[dict[str, str]] = None
+    joly_finish: bool | None = None
+    melds: list[TablaMeldOut] | None = None
+    row: list[str] | None = None
+    jokers: dict[str, str] | None = None
 
 
 class TablaDistanceOut(BaseModel):
@@ -169,17 +134,10 @@ class TablaAnswer(BaseModel):
 
     rules: str
     rack: str
-    closes: Optional[list[TablaCloseOut]] = None
-    patterns: Optional[list[TablaCloseOut]] = None
-    best: Optional[TablaCloseOut]
+    closes: list[TablaCloseOut] | None = None
+    patterns: list[TablaCloseOut] | None = None
+    best: TablaCloseOut | None
     distance: TablaDistanceOut
-
-
-class MeldRequest(_Strict):
-    rules: str = _rules_field("rummy101")
-    meld: Rack = Field(description=f"The tiles of one meld in table order (at most {MAX_MELD}); a "
-                                   f"joker sits at the position it fills.")
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [EXAMPLES["meld"]]})
 
 
 class MeldAnswer(BaseModel):
@@ -191,62 +149,17 @@ class MeldAnswer(BaseModel):
     rules: str
     tiles: list[str]
     valid: bool
-    kind: Optional[Literal["run", "set", "pair"]]
-    reason: Optional[str]
-    open_value: Optional[int]
-    end_value: Optional[int]
+    kind: Literal["run", "set", "pair"] | None
+    reason: str | None
+    open_value: int | None
+    end_value: int | None
     jokers: dict[str, str]
-    additions: list[list[Union[int, str]]] = Field(
+    additions: list[list[int | str]] = Field(
         description="`[position, tile]` pairs: position 0 is before the first tile, len(tiles) "
                     "after the last (sets: where the tile sorts in).")
-    releases: list[list[Union[int, list[list[str]]]]] = Field(
+    releases: list[list[int | list[list[str]]]] = Field(
         description="`[joker index, [[tiles], ...]]`: the alternative tile groups that release "
                     "that joker.")
-
-
-class PlayerView(_Strict):
-    seat: int = Field(ge=0, le=3)
-    opened: Optional[Literal["melds", "pairs"]] = Field(
-        None, description="How this player opened, or null if not yet (R101-7, R101-8).")
-    rack_size: Optional[int] = Field(None, ge=0, le=MAX_RACK)
-
-
-class TableMeld(_Strict):
-    owner: int = Field(ge=0, le=3, description="Seat that laid the meld.")
-    tiles: list[str] = Field(min_length=2, max_length=MAX_MELD)
-    kind: Optional[Literal["run", "set", "pair"]] = Field(
-        None, description="Needed only for a set such as `R5 * *`, which reads as a run otherwise.")
-
-
-class HintRequest(_Strict):
-    """One seat's view of a Rummy 101 game, or a game record (then `seat` defaults to the player
-    to move)."""
-
-    rules: str = _rules_field("rummy101")
-    seat: Optional[int] = Field(None, ge=0, le=3)
-    rack: Optional[Rack] = Field(None, description=_RACK_DOC)
-    table: list[TableMeld] = Field([], max_length=MAX_TABLE_MELDS)
-    last_discard: Optional[str] = Field(None, description="The previous player's discard, which "
-                                                          "may be taken (R101-4).")
-    players: list[PlayerView] = Field([], max_length=4)
-    threshold: Optional[int] = Field(None, ge=0, le=MAX_INT)
-    pairs_threshold: Optional[int] = Field(None, ge=0, le=MAX_INT)
-    button_available: bool = Field(False, description="The joker button may be pressed (R101-10).")
-    stage: Literal["take", "play"] = Field(
-        "take", description="`take`: the turn starts (draw, discard or button to choose); `play`: "
-                            "the take is done and `rack` holds the taken tile.")
-    taken_discard: Optional[str] = Field(
-        None, description="In stage `play`: the discard taken this turn, which must be used "
-                          "(R101-4).")
-    alternatives: int = Field(3, ge=0, le=10)
-    record: Optional[Union[str, dict[str, Any]]] = Field(
-        None, description="A game record (rummy101.game.records, object or JSON text, at most 5000 "
-                          "actions): the hint is for the player to move (or `seat`); replaces the "
-                          "view fields.")
-    observation: Optional[dict[str, Any]] = Field(
-        None, description="`State.observation(seat)` of the rummy101 game engine at that seat's "
-                          "turn; replaces the view fields.")
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [EXAMPLES["hint"]]})
 
 
 class Step(BaseModel):
@@ -267,7 +180,7 @@ class Evaluation(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     score: float
-    opened: Optional[Literal["melds", "pairs"]]
+    opened: Literal["melds", "pairs"] | None
     finishes: bool
     tiles_left: int
     penalty_if_round_ended: int

@@ -27,15 +27,15 @@ from .limits import MAX_RACK, MAX_RACK_CHARS, MAX_RULES_CHARS
 __all__ = [
     "BadRequest",
     "loads",
+    "read_bool",
+    "read_int",
+    "read_object",
+    "read_opt_int",
+    "read_piece",
+    "read_rack",
+    "read_rules",
     "short",
     "type_name",
-    "read_object",
-    "read_rules",
-    "read_rack",
-    "read_int",
-    "read_bool",
-    "read_piece",
-    "read_opt_int",
 ]
 
 
@@ -75,8 +75,28 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object hook that refuses a key given twice (JSON parsers disagree on which one wins,
+    so the service takes neither)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
 def loads(text: str | bytes, what: str = "request body") -> Any:
-    """Parse JSON strictly (no NaN/Infinity); every failure is a :class:`BadRequest`.
+    """Parse JSON strictly (no NaN/Infinity, no key given twice in one object); every failure
+    is a :class:`BadRequest`.
 
     >>> loads('{"rack": "R1"}')
     {'rack': 'R1'}
@@ -84,6 +104,10 @@ def loads(text: str | bytes, what: str = "request body") -> Any:
     Traceback (most recent call last):
     ...
     rummy101.service.validate.BadRequest: request body is not valid JSON: Expecting value ...
+    >>> loads('{"rack": "R1", "rack": "R2"}')
+    Traceback (most recent call last):
+    ...
+    rummy101.service.validate.BadRequest: request body gives the key "rack" twice in one object; give each key once
     """
     if isinstance(text, (bytes, bytearray)):
         try:
@@ -93,7 +117,10 @@ def loads(text: str | bytes, what: str = "request body") -> Any:
     if not text.strip():
         raise BadRequest(f"{what} is empty: send a JSON object")
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise BadRequest(f"{what} gives the key {short(exc.key)} twice in one object; give each "
+                         f"key once") from None
     except json.JSONDecodeError as exc:
         raise BadRequest(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} "
                          f"column {exc.colno}") from None

@@ -1,0 +1,113 @@
+"""Running the HTTP service under uvicorn (``rummy101 serve``), hardened for exposure.
+
+uvicorn alone waits forever for a request's headers and for its body, and only times out idle
+keep-alive connections. :class:`GuardedHttp` (uvicorn's httptools protocol) adds two timers:
+
+* a request's headers must arrive within :data:`~.limits.HEADER_SECONDS` of its first byte (and
+  a new connection must start its first request as soon), else the connection is closed;
+* its body must arrive within :data:`~.limits.BODY_SECONDS` of the headers, else the service
+  answers 408 (when no answer was started) and closes the connection.
+
+:func:`serve` starts uvicorn with that protocol, a graceful shutdown of
+:data:`~.limits.SHUTDOWN_SECONDS` (requests still running then are cancelled, and the process ends
+at most a second later even if a solve is still running in a worker thread), and the app of
+:func:`rummy101.service.app.app_from_env`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from .limits import BODY_SECONDS, HEADER_SECONDS, SHUTDOWN_SECONDS
+
+__all__ = ["GuardedHttp", "serve", "uvicorn_config"]
+
+
+def _timeout_answer(message: str) -> bytes:
+    body = json.dumps({"error": message}).encode()
+    return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+            b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
+            + body)
+
+
+class GuardedHttp(HttpToolsProtocol):
+    """uvicorn's httptools protocol with header and body read timeouts (see the module)."""
+
+    header_seconds = HEADER_SECONDS
+    body_seconds = BODY_SECONDS
+
+    _guard: asyncio.TimerHandle | None = None
+
+    def _arm(self, seconds: float, what: str) -> None:
+        self._disarm()
+        self._guard = self.loop.call_later(seconds, self._expired, what)
+
+    def _disarm(self) -> None:
+        if self._guard is not None:
+            self._guard.cancel()
+            self._guard = None
+
+    def _expired(self, what: str) -> None:
+        self._guard = None
+        if self.transport.is_closing():
+            return
+        started = self.cycle is not None and (self.cycle.response_started
+                                              or self.cycle.response_complete)
+        if what == "body" and not started:  # the app then sees a disconnect; its answer is dropped
+            self.transport.write(_timeout_answer(
+                f"the request body did not arrive within {self.body_seconds:g} s of its headers"))
+        self.logger.info("closing a connection: its request %s did not arrive in time", what)
+        self.transport.close()
+
+    # a connection must start (and finish) its headers in time
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm(self.header_seconds, "headers")
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self._guard is None:
+            self._arm(self.header_seconds, "headers")
+
+    def on_headers_complete(self) -> None:
+        super().on_headers_complete()
+        self._arm(self.body_seconds, "body")
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self._disarm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+
+def uvicorn_config(host: str, port: int, *, workers: int = 1, log_level: str = "warning",
+                   **extra: Any) -> uvicorn.Config:
+    """The uvicorn configuration of ``rummy101 serve`` (app :func:`~.app.app_from_env`)."""
+    return uvicorn.Config(
+        "rummy101.service.app:app_from_env", factory=True, host=host, port=port,
+        workers=workers, log_level=log_level, access_log=False, http=GuardedHttp,
+        timeout_keep_alive=5, timeout_graceful_shutdown=SHUTDOWN_SECONDS, **extra)
+
+
+def serve(host: str, port: int, *, workers: int = 1, threads: int = 4,
+          log_level: str = "warning", cors_origins: str | None = None) -> None:
+    """Run the service until SIGTERM / SIGINT (see the module docstring)."""
+    os.environ["RUMMY101_SERVICE_THREADS"] = str(threads)
+    if cors_origins is not None:
+        os.environ["RUMMY101_CORS_ORIGINS"] = cors_origins
+    config = uvicorn_config(host, port, workers=workers, log_level=log_level)
+    if workers > 1:
+        from uvicorn.supervisors import Multiprocess
+
+        sock = config.bind_socket()
+        Multiprocess(config, sockets=[sock]).run()
+        return
+    uvicorn.Server(config).run()
