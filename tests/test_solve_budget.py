@@ -9,7 +9,6 @@ from types import ModuleType
 
 import numpy as np
 import pytest
-
 from rummy101 import _backend
 from rummy101.errors import RulesError, RummyError, WorkBudgetExceeded
 from rummy101.rules import Rules
@@ -60,9 +59,8 @@ def test_context_manager_sets_and_restores() -> None:
 
 @pytest.mark.parametrize("bad", [0, -5, 1.5, "10", True])
 def test_context_manager_rejects_bad_budgets(bad: object) -> None:
-    with pytest.raises(RulesError, match="work_budget takes"):
-        with work_budget(bad):  # type: ignore[arg-type]
-            pass
+    with pytest.raises(RulesError, match="work_budget takes"), work_budget(bad):  # type: ignore[arg-type]
+        pass
 
 
 def test_budget_is_per_thread() -> None:
@@ -111,9 +109,9 @@ def test_batch_marks_only_the_spent_rack(backend: str) -> None:
 
 
 def test_solve_openings_names_the_spent_rack(backend: str) -> None:
-    with work_budget(SMALL):
-        with pytest.raises(WorkBudgetExceeded, match=r"^rack 1: the rack is too dense") as info:
-            solve_openings("rummy101", [EASY, DENSE, EASY])
+    with work_budget(SMALL), pytest.raises(WorkBudgetExceeded,
+                                           match=r"^rack 1: the rack is too dense") as info:
+        solve_openings("rummy101", [EASY, DENSE, EASY])
     assert info.value.index == 1
     partial = info.value.partial
     assert partial is not None and partial[1] is None

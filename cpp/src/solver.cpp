@@ -301,10 +301,11 @@ struct Solver {
   int mu_c, mu_n;
   const SetTable& tab;
   long long budget;
-  long long nodes = 0;  // states expanded (best() calls not answered by the memo or a leaf)
+  long long own_nodes = 0;
+  long long* nodes = &own_nodes;  // states expanded (best() calls not answered by the memo or a leaf)
   Memo& memo;
   TransCache& tc;
-  int res[4];
+  int res[4] = {0, 0, 0, 0};
   uint32_t res_bits;
   Frame frames[16];
   // value-mode pruning (never used when rebuilding, so the arrangement keeps the canonical
@@ -342,6 +343,8 @@ struct Solver {
     }
     init_bounds();
     init_ub_state();
+    init_ja();
+    reset_fresh();
     // A tile that fits no meld stays on the rack in every arrangement, so "keep a tile" holds by
     // itself: drop the flag from the search (same values, fewer states).
     if (keep)
@@ -472,6 +475,92 @@ struct Solver {
     return u;
   }
 
+  // ---- the suffix bound ------------------------------------------------------------------
+  // fresh(m, j, left, ran): the exact value of the state at m with no run in progress (computed
+  // once per reservation, by the search itself). A state at m with runs in progress is bounded
+  // by splitting every run at m: a tail of >= 3 positions holding a real tile is a meld of the
+  // fresh suffix; what is left are tails of 1-2 positions (real tiles at m and m+1, at most one
+  // per run, a joker among them at m or m + 1) and joker-only tails starting at m: x such jokers
+  // are worth at most ja[m][x] = sum over i < x of the best joker value at m .. m + i + 1.
+  Solver* relax = this;  // the solver whose fresh values bound this one (must_use: without it)
+  int fresh_v[16][SJ][2][2];
+  uint8_t fresh_ok[16][SJ][2][2];
+  int ja[16][SJ];
+
+  void init_ja() {
+    for (int m = 1; m <= 15; ++m) {
+      int acc = 0, pm = 0;
+      ja[m][0] = 0;
+      for (int x = 1; x < SJ; ++x) {
+        int p = std::min(m + x, last);  // a joker of a short tail may stand at m + 1
+        if (m <= last) pm = std::max(pm, jrun[p]);
+        acc += pm;
+        ja[m][x] = acc;
+      }
+    }
+  }
+  int g_v[16][SJ][2];
+  uint8_t g_ok[16][SJ][2];
+  // keep (R101-12): with nothing left on the rack yet, one item at >= m stays: every tile and
+  // joker at its best value (all_v) less the cheapest of them
+  int all_v[16], min_v[16];
+
+  void reset_fresh() {
+    std::memset(fresh_ok, 0, sizeof fresh_ok);
+    std::memset(g_ok, 0, sizeof g_ok);
+    all_v[last + 1] = 0;
+    min_v[last + 1] = 1 << 29;
+    for (int m = last; m >= 1; --m) {
+      int v = m <= 13 ? tile_ub[m] : cr.run_value[14], a = 0;
+      for (int c = 0; c < 4; ++c) a += avail(m, c);
+      all_v[m] = all_v[m + 1] + a * v;
+      min_v[m] = a > 0 ? std::min(min_v[m + 1], v) : min_v[m + 1];
+    }
+  }
+  int keep_bound(int m, int jr) const {
+    int lo = min_v[m];
+    if (jr > 0) lo = std::min(lo, jmax[m]);
+    if (lo >= (1 << 29)) return NEG;  // nothing can stay
+    return all_v[m] + jr * jmax[m] - lo;
+  }
+  int fresh(int m, int j, bool l, bool r) {
+    uint8_t& ok = fresh_ok[m][j][l][r];
+    if (!ok) {
+      static const uint64_t empty[4] = {0, 0, 0, 0};
+      fresh_v[m][j][l][r] = best(m, empty, j, l, r, NEG);
+      ok = 1;
+    }
+    return fresh_v[m][j][l][r];
+  }
+  // An upper bound of the state (m, runs, jr, left, ran) for m <= last (exact with no runs).
+  int suffix_bound(int m, const uint64_t* runs, int jr, bool left, bool ran) {
+    Solver& s = *relax;
+    if (!(runs[0] | runs[1] | runs[2] | runs[3])) return s.fresh(m, jr, left, ran);
+    // aces reserved for the high end must be laid; from 13 on a short tail may hold them, which
+    // the fresh suffix (that has to lay them itself) does not allow: no bound there
+    if (m >= 13 && (res[0] | res[1] | res[2] | res[3])) return 1 << 29;
+    int& g0 = g_v[m][jr][left];
+    if (!g_ok[m][jr][left]) {
+      bool rr = require_run;  // the runs in progress close: the suffix has a run
+      g0 = NEG;
+      for (int x = 0; x <= jr; ++x) {
+        int f = s.fresh(m, jr - x, left, rr);
+        if (f > NEG) g0 = std::max(g0, f + ja[m][x]);
+      }
+      g_ok[m][jr][left] = 1;
+    }
+    int g = g0;
+    if (g <= NEG) return NEG;
+    for (int c = 0; c < 4; ++c) {
+      if (!runs[c]) continue;
+      int k = 0;
+      for (uint64_t r = runs[c]; r; r >>= 8) ++k;
+      g += std::min(k, avail(m, c)) * cr.run_value[m];
+      if (m + 1 <= last) g += std::min(k, avail(m + 1, c)) * cr.run_value[m + 1];
+    }
+    return g;
+  }
+
   int st_real(int st) const { return (st / 3) % (rcap + 1); }
   int st_jok(int st) const { return st / jmul; }
   bool closable(int st) const {
@@ -520,7 +609,7 @@ struct Solver {
     if (const Memo::Slot* e = memo.find(key)) {
       if (e->exact || e->value <= alpha) return e->value;
     }
-    if (++nodes > budget) throw BudgetExceeded(budget);  // the node count of the work budget
+    if (++*nodes > budget) throw BudgetExceeded(budget);  // the node count of the work budget
     Frame& F = frames[n];
     F.alpha = alpha;
     SOLVER_STAT(++g_states);
@@ -742,6 +831,10 @@ struct Solver {
       int tot = ch.sv[0] + ch.sv[1] + ch.sv[2] + ch.sv[3];
       int g = gain + tot * sval + ch.js * jval;
       if (!fits(F, g + ub_state_j(n + 1, ubase, jr - ch.js))) continue;
+      if (n + 1 <= last) {
+        if (keep && !left && !fits(F, g + keep_bound(n + 1, jr - ch.js))) continue;
+        if (!fits(F, g + suffix_bound(n + 1, F.new_runs, jr - ch.js, left, ran2))) continue;
+      }
       SOLVER_STAT(++g_leaves);
       int sub = best(n + 1, F.new_runs, jr - ch.js, left, ran2, thr(F) - g);
       if (sub > NEG && g + sub > F.best) F.best = g + sub;
@@ -850,6 +943,10 @@ struct Solver {
       int g = n <= 13 ? gain + tot * cr.set_value[n] + js * jset[n] : gain;
       bool ran2 = ran && require_run;
       if (g + ub_state(n + 1, F.new_runs, jr - js) < F.want) continue;
+      if (n + 1 <= last) {
+        if (keep && !left && g + keep_bound(n + 1, jr - js) < F.want) continue;
+        if (g + suffix_bound(n + 1, F.new_runs, jr - js, left, ran2) < F.want) continue;
+      }
       int sub = best(n + 1, F.new_runs, jr - js, left, ran2, F.want - g - 1);
       if (sub <= NEG || g + sub != F.want) continue;
       Decision& d = F.dec;
@@ -900,6 +997,8 @@ struct Solver {
   void set_res(int r0, int r1, int r2, int r3) {
     res[0] = r0; res[1] = r1; res[2] = r2; res[3] = r3;
     res_bits = uint32_t(r0) | uint32_t(r1) << 2 | uint32_t(r2) << 4 | uint32_t(r3) << 6;
+    reset_fresh();
+    if (relax != this) relax->set_res(r0, r1, r2, r3);
   }
 
   void rebuild(int total, std::vector<MeldOut>& melds) {
@@ -1028,11 +1127,21 @@ SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, in
   check_solver_input(cr, counts, must_use);
   check_budget(budget);
   if (must_use >= 0 && counts[must_use] == 0) return SolveResult{};
-  thread_local Memo memo;
-  thread_local TransCache tc;
+  thread_local Memo memo, memo2;
+  thread_local TransCache tc, tc2;
   memo.reset();
   tc.reset();
   Solver s(cr, counts, keep, must_use, require_run, budget, memo, tc);
+  if (must_use < 0 && cr.joker_ratio == 0) return s.solve();
+  // The suffix bounds come from the same rack without must_use (a run in progress may hold the
+  // tile) and without the joker ratio (the tail of a run in progress may break it, RO-7).
+  memo2.reset();
+  tc2.reset();
+  CoreRules cr0 = cr;
+  cr0.joker_ratio = 0;
+  Solver r(cr0, counts, keep, -1, require_run, budget, memo2, tc2);
+  r.nodes = s.nodes;
+  s.relax = &r;
   return s.solve();
 }
 

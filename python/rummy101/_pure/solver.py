@@ -52,7 +52,9 @@ def _check_budget(budget: int) -> int:
     return budget
 
 # ---- set feasibility (which sets can be formed at one number) --------------------------------
-_SET_TABLES: dict[int, tuple[list[bool], list[tuple[int, int]]]] = {}
+SJ = MAX_JOKERS + 1
+SetChoice = tuple[tuple[int, int, int, int], int, int]   # (tiles per colour, jokers, total)
+_SET_TABLES: dict[int, tuple[list[bool], list[tuple[int, int]], list[list[SetChoice]]]] = {}
 
 
 def _set_groups(ratio: int) -> list[tuple[int, int]]:
@@ -77,14 +79,16 @@ def _sidx(s: Sequence[int], j: int) -> int:
     return (((s[0] * 3 + s[1]) * 3 + s[2]) * 3 + s[3]) * (MAX_JOKERS + 1) + j
 
 
-def _set_table(ratio: int) -> tuple[list[bool], list[tuple[int, int]]]:
+def _set_table(ratio: int) -> tuple[list[bool], list[tuple[int, int]], list[list[SetChoice]]]:
     """feasible[_sidx(s, j)]: tiles ``s[c]`` of colour c (0..2) and ``j`` jokers can be split into
-    valid sets (3-4 distinct colours, >= 1 real tile, real >= ratio * jokers, RO-7)."""
+    valid sets (3-4 distinct colours, >= 1 real tile, real >= ratio * jokers, RO-7); and
+    choices[ridx * SJ + jr]: every feasible (tiles per colour <= rest, jokers <= jr), most tiles
+    first (ridx = rest vector in base 3), the value search's order (as in C++)."""
     tab = _SET_TABLES.get(ratio)
     if tab is not None:
         return tab
     groups = _set_groups(ratio)
-    size = 81 * (MAX_JOKERS + 1)
+    size = 81 * SJ
     feas = [False] * size
     feas[0] = True
     # closure: process states in increasing total order (s and j only grow)
@@ -99,19 +103,117 @@ def _set_table(ratio: int) -> tuple[list[bool], list[tuple[int, int]]]:
             j2 = j + jg
             if max(s2) <= 2 and j2 <= MAX_JOKERS:
                 feas[_sidx(s2, j2)] = True
-    tab = (feas, groups)
+    choices: list[list[SetChoice]] = []
+    for ridx in range(81):
+        rest = (ridx // 27, (ridx // 9) % 3, (ridx // 3) % 3, ridx % 3)
+        for jr in range(SJ):
+            out: list[SetChoice] = []
+            for a in range(rest[0] + 1):
+                for b in range(rest[1] + 1):
+                    for c in range(rest[2] + 1):
+                        for d in range(rest[3] + 1):
+                            for j in range(jr + 1):
+                                if a + b + c + d == 0 and j > 0:
+                                    continue
+                                if feas[_sidx((a, b, c, d), j)]:
+                                    out.append(((a, b, c, d), j, a + b + c + d + j))
+            out.sort(key=lambda ch: -ch[2])
+            choices.append(out)
+    tab = (feas, groups, choices)
     _SET_TABLES[ratio] = tab
     return tab
 
 
 # ---- the search -----------------------------------------------------------------------------
+def _pack(sts: Sequence[int]) -> int:
+    """Run statuses of one colour as C++ packs them: sorted ascending, byte i = status + 1."""
+    k = 0
+    for i, v in enumerate(sorted(sts)):
+        k |= (v + 1) << (8 * i)
+    return k
+
+
+def _unpack(k: int) -> list[int]:
+    out = []
+    while k:
+        out.append((k & 0xFF) - 1)
+        k >>= 8
+    return out
+
+
+_K_ORDER = (0, 2, 1)   # value order of the actions on a run: extend real, close, extend joker
+_K_RANK = (0, 2, 1)    # rank of each action in that order
+_EMPTY = (0, 0, 0, 0)
+
+
+class _Frame:
+    """Per-number scratch of the search (struct Frame in C++)."""
+
+    __slots__ = (
+        "a_new",
+        "acts",
+        "alpha",
+        "avail",
+        "avail_w",
+        "b_new",
+        "best",
+        "cols_here",
+        "dec",
+        "ext",
+        "found",
+        "jr_start",
+        "jused",
+        "left_in",
+        "lst",
+        "n",
+        "new_runs",
+        "rest",
+        "runs_in",
+        "s",
+        "sv",
+        "svw",
+        "ub_after",
+        "ub_cut",
+        "w",
+        "want",
+    )
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.lst: list[list[int]] = [[], [], [], []]
+        self.avail = [0, 0, 0, 0]
+        self.ext: list[list[int]] = [[0] * 8 for _ in range(4)]
+        self.acts: list[list[int]] = [[0] * 8 for _ in range(4)]
+        self.a_new = [0, 0, 0, 0]
+        self.b_new = [0, 0, 0, 0]
+        self.s = [0, 0, 0, 0]
+        self.new_runs = [0, 0, 0, 0]
+        self.sv = [0, 0, 0, 0]
+        self.svw = [0, 0, 0, 0, 0]
+        self.jr_start = [0, 0, 0, 0]
+        self.rest = [0, 0, 0, 0]
+        self.jused = [0, 0, 0, 0]
+        self.cols_here = 0
+        self.w = [0, 0, 0, 0]
+        self.avail_w = [0, 0, 0, 0, 0]
+        self.runs_in = [0, 0, 0, 0]
+        self.ub_after = 0
+        self.left_in = False
+        self.best = NEG
+        self.alpha = NEG
+        self.ub_cut = NEG
+        self.found = False
+        self.want = 0
+        self.dec: Any = None
+
+
 class _Solver:
-    """One rack under one CoreRules (mirrors struct Solver in cpp/src/solver.cpp)."""
+    """One rack under one CoreRules: the line-for-line twin of struct Solver in
+    cpp/src/solver.cpp (same states, same order, same cuts, so the same node count)."""
 
     def __init__(self, cr: CoreRules, counts: list[int], keep: bool, must_use: int,
-                 require_run: bool, budget: int = DEFAULT_WORK_BUDGET) -> None:
-        self.budget = budget
-        self.nodes = 0   # states expanded: the node count of the work budget (as in C++)
+                 require_run: bool, budget: int = DEFAULT_WORK_BUDGET,
+                 nodes: list[int] | None = None) -> None:
         self.cr = cr
         self.cnt = counts
         self.J = counts[JOKER]
@@ -119,6 +221,8 @@ class _Solver:
         self.must_use = must_use
         self.require_run = require_run
         self.ratio = cr.joker_ratio
+        self.budget = budget
+        self.nodes = nodes if nodes is not None else [0]   # shared with a relaxed solver
         if self.ratio > 0:
             self.jcap = self.J
             self.rcap = max(1, self.ratio * self.J)
@@ -126,56 +230,96 @@ class _Solver:
             self.jcap = 0
             self.rcap = 1
         self.last = 14 if cr.high_ace else 13
+        self.jmul = 3 * (self.rcap + 1)
         self.jrun = [cr.run_value[n] if cr.joker_value == -1 else cr.joker_value for n in range(15)]
         self.jset = [cr.set_value[n] if cr.joker_value == -1 else cr.joker_value for n in range(14)]
-        self.feas, self.groups = _set_table(self.ratio)
-        self.mu_c = must_use // 13 if 0 <= must_use < JOKER else -1
-        self.mu_n = must_use % 13 + 1 if 0 <= must_use < JOKER else -1
+        self.feas, self.groups, self.choices = _set_table(self.ratio)
+        if 0 <= must_use < JOKER:
+            self.mu_c, self.mu_n = must_use // 13, must_use % 13 + 1
+        else:
+            self.mu_c, self.mu_n = -1, -1
+        self.dominance = cr.joker_value == -1 and must_use != JOKER
         self.memo: dict[Any, tuple[int, bool]] = {}
-        # status = (len-1) + 3 * real + 3 * (rcap + 1) * jokers
-        self.rmul = 3
-        self.jmul = 3 * (self.rcap + 1)
-        self._init_bounds()
+        self.tcache: dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int, int, bool]]] = {}
+        self.frames = [_Frame() for _ in range(16)]
+        self.res = [0, 0, 0, 0]
+        self.res_bits = 0
+        self.relax: _Solver = self
+        self.pres = [0, 0, 0, 0]
+        for c in range(4):
+            for m in range(1, 15):
+                if self.count_at(c, m) > 0:
+                    self.pres[c] |= 1 << m
+        self.ncols = [0] * 14
+        for m in range(1, 14):
+            self.ncols[m] = sum(1 for c in range(4) if counts[c * 13 + m - 1] > 0)
+        self.init_bounds()
+        self.init_ub_state()
+        self.init_ja()
+        self.reset_fresh()
+        # A tile that fits no meld stays on the rack in every arrangement: drop "keep a tile".
+        if self.keep:
+            for code in range(JOKER):
+                c, m = code // 13, code % 13 + 1
+                if counts[code] > 0 and not self.useful[c][m] and not (m == 1 and self.useful[c][14]):
+                    self.keep = False
+                    break
 
-    # ---- upper bounds (only to skip transitions that cannot beat the best one found so far;
-    # values stay exact, so the arrangement does not depend on them) ------------------------
-    def _count_at(self, c: int, m: int) -> int:
+    # ---- bounds ---------------------------------------------------------------------------
+    def count_at(self, c: int, m: int) -> int:
         if m < 1 or m > self.last:
             return 0
         return self.cnt[c * 13 + (m if m <= 13 else 1) - 1]
 
-    def _can_meld(self, c: int, m: int) -> bool:
-        """Necessary condition for tile (c, m) to be in some meld (a 3-window or 3 colours,
-        completed by the rack's jokers)."""
+    def can_meld(self, c: int, m: int, jokers: int, first_start: int = -99) -> bool:
         if m > 13 and not self.cr.high_ace:
             return False
-        for s0 in range(m - 2, m + 1):
+        if m <= 13 and self.ncols[m] + jokers >= 3:
+            return True
+        for s0 in range(max(m - 2, first_start), m + 1):
             if s0 < 1 or s0 + 2 > self.last:
                 continue
-            miss = sum(1 for p in range(s0, s0 + 3) if p != m and self._count_at(c, p) == 0)
-            if miss <= self.J:
-                return True
-        if m <= 13:
-            cols = sum(1 for c2 in range(4) if self.cnt[c2 * 13 + m - 1] > 0)
-            if cols + self.J >= 3:
+            miss = sum(1 for p in range(s0, s0 + 3) if p != m and not (self.pres[c] >> p) & 1)
+            if miss <= jokers:
                 return True
         return False
 
-    def _init_bounds(self) -> None:
-        cr = self.cr
-        tile_ub = [0] * 15
+    def init_bounds(self) -> None:
+        cr, J, cnt = self.cr, self.J, self.cnt
+        u0 = [[False] * 15 for _ in range(4)]
+        self.useful = [[False] * 15 for _ in range(4)]
+        self.fresh0 = [[False] * 15 for _ in range(4)]
+        self.fresh1 = [[False] * 15 for _ in range(4)]
+        for c in range(4):
+            for m in range(1, 15):
+                u0[c][m] = self.can_meld(c, m, 0)
+                self.useful[c][m] = u0[c][m] or (J > 0 and self.can_meld(c, m, J))
+                self.fresh0[c][m] = self.can_meld(c, m, J, m)
+                self.fresh1[c][m] = self.can_meld(c, m, J, m - 1)
+        tile_ub = [0] * 16
+        ub_tiles = [0] * 16
+        jmax = [0] * 16
         for m in range(1, 14):
             tile_ub[m] = max(cr.run_value[m], cr.set_value[m])
         if cr.high_ace:
             tile_ub[1] = max(tile_ub[1], cr.run_value[14])
-        ub = [0] * 16
+        k = 4 * J
+        top: list[int] = []   # values of joker-needing tiles at numbers >= m (the k best count)
+        sure = 0
         for m in range(13, 0, -1):
-            total = 0
             for c in range(4):
-                if self._can_meld(c, m) or (m == 1 and self._can_meld(c, 14)):
-                    total += self.cnt[c * 13 + m - 1] * tile_ub[m]
-            ub[m] = ub[m + 1] + total
-        jmax = [0] * 16
+                n_t = cnt[c * 13 + m - 1]
+                if not n_t:
+                    continue
+                if u0[c][m] or (m == 1 and u0[c][14]):
+                    sure += n_t * tile_ub[m]
+                    continue
+                if not (self.useful[c][m] or (m == 1 and self.useful[c][14])):
+                    continue
+                top.extend([tile_ub[m]] * n_t)
+            top.sort(reverse=True)
+            del top[k:]
+            ub_tiles[m] = sure + sum(top)
         jm = 0
         for m in range(15, 0, -1):
             if m <= 14 and m <= self.last:
@@ -183,22 +327,132 @@ class _Solver:
             if m <= 13:
                 jm = max(jm, self.jset[m])
             jmax[m] = jm
-        self.ub_tiles = ub
-        self.jmax = jmax
+        self.tile_ub, self.ub_tiles, self.jmax = tile_ub, ub_tiles, jmax
 
-    def ub_from(self, n: int, jr: int, res: tuple[int, ...]) -> int:
-        """Upper bound of the value still to place at numbers >= n with jr unused jokers."""
+    def init_ub_state(self) -> None:
+        cnt, tile_ub = self.cnt, self.tile_ub
+        self.ubs_fresh = [0] * 16
+        self.ubs_run = [[0] * 4 for _ in range(16)]
+        for n in range(1, 15):
+            u = self.ub_tiles[min(n + 2, 15)]
+            for c in range(4):
+                d = 0
+                for m in range(n, min(n + 1, 13) + 1):
+                    k = cnt[c * 13 + m - 1]
+                    if not k:
+                        continue
+                    fresh = self.fresh0[c][m] if m == n else self.fresh1[c][m]
+                    if fresh:
+                        u += k * tile_ub[m]
+                    if self.useful[c][m] and not fresh:
+                        d += k * tile_ub[m]
+                    if not self.useful[c][m] and fresh:
+                        d -= k * tile_ub[m]
+                self.ubs_run[n][c] = d
+            self.ubs_fresh[n] = u
+
+    def ub_state_runs(self, n: int, runs: Sequence[int]) -> int:
+        u = self.ubs_fresh[n]
+        if n >= 2:
+            u += sum(self.res) * self.cr.run_value[14]
+        for c in range(4):
+            if runs[c]:
+                u += self.ubs_run[n][c]
+        return u
+
+    def ub_state_j(self, n: int, base: int, jr: int) -> int:
+        if n > self.last:
+            return 0
+        return min(base + jr * self.jmax[n], self.ub_from(n, jr))
+
+    def ub_state(self, n: int, runs: Sequence[int], jr: int) -> int:
+        if n > self.last:
+            return 0
+        return self.ub_state_j(n, self.ub_state_runs(n, runs), jr)
+
+    def ub_from(self, n: int, jr: int) -> int:
         if n > self.last:
             return 0
         u = self.ub_tiles[n] + jr * self.jmax[n]
         if n >= 2:
-            u += sum(res) * self.cr.run_value[14]
+            u += sum(self.res) * self.cr.run_value[14]
         return u
 
-    # status helpers
-    def st_len(self, st: int) -> int:
-        return st % 3 + 1
+    # ---- the suffix bound (see cpp/src/solver.cpp) --------------------------------------------
+    def init_ja(self) -> None:
+        self.ja = [[0] * SJ for _ in range(16)]
+        for m in range(1, 16):
+            acc = pm = 0
+            for x in range(1, SJ):
+                p = min(m + x, self.last)   # a joker of a short tail may stand at m + 1
+                if m <= self.last:
+                    pm = max(pm, self.jrun[p])
+                acc += pm
+                self.ja[m][x] = acc
 
+    def reset_fresh(self) -> None:
+        self.fresh_v: dict[tuple[int, int, bool, bool], int] = {}
+        self.g_v: dict[tuple[int, int, bool], int] = {}
+        last = self.last
+        self.all_v = [0] * 16
+        self.min_v = [0] * 16
+        self.min_v[last + 1] = 1 << 29
+        for m in range(last, 0, -1):
+            v = self.tile_ub[m] if m <= 13 else self.cr.run_value[14]
+            a = sum(self.avail(m, c) for c in range(4))
+            self.all_v[m] = self.all_v[m + 1] + a * v
+            self.min_v[m] = min(self.min_v[m + 1], v) if a > 0 else self.min_v[m + 1]
+
+    def keep_bound(self, m: int, jr: int) -> int:
+        lo = self.min_v[m]
+        if jr > 0:
+            lo = min(lo, self.jmax[m])
+        if lo >= 1 << 29:
+            return NEG
+        return self.all_v[m] + jr * self.jmax[m] - lo
+
+    def fresh(self, m: int, j: int, left: bool, ran: bool) -> int:
+        key = (m, j, left, ran)
+        v = self.fresh_v.get(key)
+        if v is None:
+            v = self.best(m, _EMPTY, j, left, ran, NEG)
+            self.fresh_v[key] = v
+        return v
+
+    def suffix_bound(self, m: int, runs: Sequence[int], jr: int, left: bool, ran: bool) -> int:
+        s = self.relax
+        if not (runs[0] | runs[1] | runs[2] | runs[3]):
+            return s.fresh(m, jr, left, ran)
+        # aces reserved for the high end must be laid; from 13 on a short tail may hold them,
+        # which the fresh suffix (that has to lay them itself) does not allow: no bound there
+        if m >= 13 and any(self.res):
+            return 1 << 29
+        gk = (m, jr, left)
+        g = self.g_v.get(gk)
+        if g is None:
+            rr = self.require_run
+            g = NEG
+            for x in range(jr + 1):
+                f = s.fresh(m, jr - x, left, rr)
+                if f > NEG:
+                    g = max(g, f + self.ja[m][x])
+            self.g_v[gk] = g
+        if g <= NEG:
+            return NEG
+        for c in range(4):
+            rc = runs[c]
+            if not rc:
+                continue
+            k = 0
+            while rc:
+                k += 1
+                rc >>= 8
+            g += min(k, self.avail(m, c)) * self.cr.run_value[m]
+            if m + 1 <= self.last:
+                g += min(k, self.avail(m + 1, c)) * self.cr.run_value[m + 1]
+        return g
+
+    # ---- run statuses ---------------------------------------------------------------------
     def st_real(self, st: int) -> int:
         return (st // 3) % (self.rcap + 1)
 
@@ -222,18 +476,17 @@ class _Solver:
     def new_joker(self) -> int:
         return self.jmul if self.ratio > 0 else 0
 
-    # ---- value of a state -----------------------------------------------------------------
-    def avail(self, n: int, c: int, res: tuple[int, ...]) -> int:
+    def avail(self, n: int, c: int) -> int:
         if n == 14:
-            return res[c]
+            return self.res[c]
         a = self.cnt[c * 13 + n - 1]
         if n == 1:
-            a -= res[c]
+            a -= self.res[c]
         return a
 
-    def terminal(self, runs: tuple[tuple[int, ...], ...], jr: int, left: bool, ran: bool) -> int:
+    def terminal(self, runs: Sequence[int], jr: int, left: bool, ran: bool) -> int:
         for c in range(4):
-            for st in runs[c]:
+            for st in _unpack(runs[c]):
                 if not self.closable(st):
                     return NEG
                 ran = True
@@ -245,173 +498,377 @@ class _Solver:
             return NEG
         return 0
 
-    def best(self, n: int, runs: tuple[tuple[int, ...], ...], jr: int, left: bool, ran: bool,
-             res: tuple[int, ...], alpha: int = NEG) -> int:
-        """The value of a state: exact when it is > alpha, else some value <= alpha (the caller
-        cannot use the state). The memo remembers which (exact value or upper bound)."""
+    # ---- value search ---------------------------------------------------------------------
+    def best(self, n: int, runs: Sequence[int], jr: int, left: bool, ran: bool, alpha: int) -> int:
+        """The value of a state: exact when > alpha, else an upper bound <= alpha (memoized as such)."""
         if n > self.last:
             return self.terminal(runs, jr, left, ran)
-        key = (n, runs, jr, left, ran, res)
+        key = (n, runs[0], runs[1], runs[2], runs[3], jr, left, ran, self.res_bits)
         e = self.memo.get(key)
         if e is not None and (e[1] or e[0] <= alpha):
             return e[0]
-        self.nodes += 1
-        if self.nodes > self.budget:
+        nodes = self.nodes
+        nodes[0] += 1
+        if nodes[0] > self.budget:   # the node count of the work budget, as in C++
             raise WorkBudgetExceeded(budget_message(self.budget), self.budget)
-        best = NEG
-        for gain, nxt, _dec in self.transitions(n, runs, jr, left, ran, res):
-            thr = max(best, alpha)
-            if gain + self.ub_from(n + 1, nxt[1], res) <= thr:
-                continue
-            sub = self.best(n + 1, nxt[0], nxt[1], nxt[2], nxt[3], res, thr - gain)
-            if sub > NEG and gain + sub > best:
-                best = gain + sub
-        if best > alpha:
-            self.memo[key] = (best, True)
-            return best
-        self.memo[key] = (alpha, alpha <= NEG)
-        return alpha
+        F = self.frames[n]
+        F.alpha = alpha
+        v = self.enumerate(F, n, runs, jr, left, ran)
+        if v > alpha:
+            self.memo[key] = (v, True)
+        else:
+            v = max(F.best, F.ub_cut)
+            self.memo[key] = (v, v <= NEG)
+        return v
 
-    def transitions(self, n: int, runs: tuple[tuple[int, ...], ...], jr: int, left: bool,
-                    ran: bool, res: tuple[int, ...]) -> list[tuple[int, Any, Any]]:
-        """Every move at number n, in the fixed order shared with C++.
-        Each item: (gain, (runs', jr', left', ran'), decision)."""
-        out: list[tuple[int, Any, Any]] = []
-        cr = self.cr
-        can_start = n <= self.last - 2 and n <= 13
-        rv = cr.run_value[n]
-        jrv = self.jrun[n]
-        new_runs: list[tuple[int, ...]] = [(), (), (), ()]
-        sv = [0, 0, 0, 0]
-        decs: list[Any] = [None, None, None, None]
+    def enumerate(self, F: _Frame, n: int, runs: Sequence[int], jr: int, left: bool, ran: bool) -> int:
+        F.n = n
+        F.best = NEG
+        F.ub_cut = NEG
+        F.found = False
+        for c in range(4):
+            F.avail[c] = self.avail(n, c)
+        F.cols_here = sum(1 for c in range(4) if F.avail[c] > 0)
+        tv = self.tile_ub[n] if n <= 13 else self.cr.run_value[14]
+        for c in range(4):
+            F.w[c] = tv if (self.useful[c][n] or (n == 1 and self.useful[c][14])) else 0
+        F.ub_after = self.ub_from(n + 1, 0)
+        F.avail_w[4] = 0
+        for c in range(3, -1, -1):
+            F.avail_w[c] = F.avail_w[c + 1] + F.avail[c] * F.w[c]
+        for c in range(4):
+            F.runs_in[c] = runs[c]
+        F.left_in = left
+        if not self.fits(F, F.ub_after + jr * self.jmax[n] + F.avail_w[0]):
+            return F.best
+        self.vcolour(F, 0, jr, 0, ran)
+        return F.best
 
-        def colour(c: int, jr: int, gain: int, left: bool, ran: bool) -> None:
-            if c == 4:
-                sets(jr, gain, left, ran)
-                return
-            lst = runs[c]
-            t = self.avail(n, c, res)
-            acts = [0] * len(lst)
+    @staticmethod
+    def thr(F: _Frame) -> int:
+        return max(F.best, F.alpha)
 
-            def run_i(i: int, used_r: int, used_j: int, jr: int, gain: int, ran: bool,
-                      ext: list[int]) -> None:
-                if i == len(lst):
-                    after_runs(c, t, used_r, jr, gain, left, ran, ext, list(acts))
-                    return
-                st = lst[i]
-                lo = acts[i - 1] if i > 0 and lst[i - 1] == st else 0
-                for a in range(lo, 3):
-                    if a == 0:
-                        if used_r < t:
-                            acts[i] = 0
-                            ext.append(self.ext_real(st))
-                            run_i(i + 1, used_r + 1, used_j, jr, gain + rv, ran, ext)
-                            ext.pop()
-                    elif a == 1:
-                        if jr > 0:
-                            acts[i] = 1
-                            ext.append(self.ext_joker(st))
-                            run_i(i + 1, used_r, used_j + 1, jr - 1, gain + jrv, ran, ext)
-                            ext.pop()
-                    else:
-                        if self.closable(st):
-                            acts[i] = 2
-                            run_i(i + 1, used_r, used_j, jr, gain, True, ext)
+    @staticmethod
+    def fits(F: _Frame, bound: int) -> bool:
+        if bound > max(F.best, F.alpha):
+            return True
+        F.ub_cut = max(F.ub_cut, bound)
+        return False
 
-            run_i(0, 0, 0, jr, gain, ran, [])
-
-        def after_runs(c: int, t: int, used_r: int, jr: int, gain: int, left: bool, ran: bool,
-                       ext: list[int], acts: list[int]) -> None:
-            if n == 14:
-                if used_r != t:
-                    return
-                new_runs[c] = tuple(sorted(ext))
-                sv[c] = 0
-                decs[c] = (acts, 0, 0, 0)
-                colour(c + 1, jr, gain, left, ran)
-                return
-            max_a = t - used_r if can_start else 0
-            for a_new in range(max_a + 1):
-                max_b = jr if can_start else 0
-                for b_new in range(max_b + 1):
-                    rest = t - used_r - a_new
-                    base = ext + [3] * a_new + [self.new_joker()] * b_new
-                    g = gain + a_new * rv + b_new * jrv
-                    for s in range(min(rest, 2) + 1):
-                        lf = rest - s
-                        if c == self.mu_c and n == self.mu_n:
-                            used = t - lf + (res[c] if n == 1 else 0)
-                            if used < 1:
-                                continue
-                        new_runs[c] = tuple(sorted(base))
-                        sv[c] = s
-                        decs[c] = (acts, a_new, b_new, s)
-                        colour(c + 1, jr - b_new, g, left or (lf > 0 and self.keep), ran)
-
-        def sets(jr: int, gain: int, left: bool, ran: bool) -> None:
-            tot = sv[0] + sv[1] + sv[2] + sv[3]
-            max_js = jr if (n <= 13 and tot > 0) else 0
-            for js in range(max_js + 1):
-                if not self.feas[_sidx(sv, js)]:
-                    continue
-                g = gain + tot * cr.set_value[n] + js * self.jset[n] if n <= 13 else gain
-                out.append((g, (tuple(new_runs), jr - js, left, ran and self.require_run),
-                            (list(decs), list(sv), js)))
-
-        colour(0, jr, 0, left, ran)
+    def transitions(self, F: _Frame, c: int, jr: int) -> list[tuple[int, int, int, int, int, bool]]:
+        """The transitions of colour c at this number with jr jokers free, best bound first:
+        (key, packed, rest, jused, gain, closed)."""
+        n = F.n
+        ck = (F.runs_in[c], n, c, jr, self.res[c])
+        hit = self.tcache.get(ck)
+        if hit is not None:
+            return hit
+        scratch: list[tuple[int, int, int, bool, int]] = []
+        F.lst[c] = _unpack(F.runs_in[c])
+        F.jr_start[c] = jr
+        self.vrun(F, c, 0, 0, jr, 0, False, scratch)
+        # keep the best gain of equal outcomes (the rest of the search sees only the outcome)
+        bestg: dict[tuple[int, int, int, bool], int] = {}
+        for packed, rest, jused, closed, gain in scratch:
+            o = (packed, rest, jused, closed)
+            if o not in bestg or gain > bestg[o]:
+                bestg[o] = gain
+        w, jm = F.w[c], self.jmax[n]
+        out = [(gain + rest * w - jused * jm, packed, rest, jused, gain, closed)
+               for (packed, rest, jused, closed), gain in bestg.items()]
+        out.sort(key=lambda t: (-t[0], t[1], t[2], t[3], t[5]))
+        self.tcache[ck] = out
         return out
 
+    def vcolour(self, F: _Frame, c: int, jr: int, gain: int, ran: bool) -> None:
+        n = F.n
+        if c == 4:
+            self.vsets(F, jr, gain, ran)
+            return
+        fixed = gain + F.ub_after + jr * self.jmax[n] + F.avail_w[c + 1]
+        for c2 in range(c):
+            fixed += F.rest[c2] * F.w[c2]
+        for key, packed, rest, jused, tgain, closed in self.transitions(F, c, jr):
+            if not self.fits(F, fixed + key):
+                break   # sorted by key, and thr only grows
+            F.new_runs[c] = packed
+            F.rest[c] = rest
+            F.jused[c] = jused
+            self.vcolour(F, c + 1, jr - jused, gain + tgain, ran or closed)
+
+    def vrun(self, F: _Frame, c: int, i: int, used_r: int, jr: int, gain: int, ran: bool,
+             out: list[tuple[int, int, int, bool, int]]) -> None:
+        lst = F.lst[c]
+        if i == len(lst):
+            self.vafter(F, c, used_r, jr, gain, ran, out)
+            return
+        st = lst[i]
+        lo = _K_RANK[F.acts[c][i - 1]] if i > 0 and lst[i - 1] == st else 0
+        n = F.n
+        t = F.avail[c]
+        for r in range(lo, 3):
+            a = _K_ORDER[r]
+            if a == 0:
+                if used_r < t:
+                    F.acts[c][i] = 0
+                    F.ext[c][i] = self.ext_real(st)
+                    self.vrun(F, c, i + 1, used_r + 1, jr, gain + self.cr.run_value[n], ran, out)
+            elif a == 1:
+                if jr > 0:
+                    F.acts[c][i] = 1
+                    F.ext[c][i] = self.ext_joker(st)
+                    self.vrun(F, c, i + 1, used_r, jr - 1, gain + self.jrun[n], ran, out)
+            elif self.closable(st):
+                F.acts[c][i] = 2
+                F.ext[c][i] = -1
+                self.vrun(F, c, i + 1, used_r, jr, gain, True, out)
+
+    def vafter(self, F: _Frame, c: int, used_r: int, jr: int, gain: int, ran: bool,
+               out: list[tuple[int, int, int, bool, int]]) -> None:
+        n = F.n
+        t = F.avail[c]
+        lst = F.lst[c]
+        base = [F.ext[c][i] for i in range(len(lst)) if F.ext[c][i] != -1]
+        if n == 14:
+            if used_r != t:
+                return
+            out.append((_pack(base), 0, F.jr_start[c] - jr, ran, gain))
+            return
+        can_start = n <= self.last - 2 and n <= 13
+        max_a = t - used_r if can_start else 0
+        used_j = F.jr_start[c] - jr
+        rv, jv = self.cr.run_value[n], self.jrun[n]
+        for a_new in range(max_a, -1, -1):
+            if a_new > 0:   # the new runs need tiles (or jokers) at n+1 and n+2
+                miss = max(0, a_new - self.avail(n + 1, c)) + max(0, a_new - self.avail(n + 2, c))
+                if miss > jr:
+                    continue
+            rest = t - used_r - a_new
+            max_b = jr if can_start else 0
+            for b_new in range(max_b + 1):
+                # a joker-only run must reach a real tile of its colour
+                if b_new > 0 and not any(self.avail(m, c) > 0
+                                         for m in range(n + 1, min(self.last, n + jr) + 1)):
+                    continue
+                if len(base) + a_new + b_new > 8:
+                    continue
+                tmp = base + [3] * a_new + [self.new_joker()] * b_new
+                out.append((_pack(tmp), rest, used_j + b_new, ran, gain + a_new * rv + b_new * jv))
+
+    def vsets(self, F: _Frame, jr: int, gain: int, ran: bool) -> None:
+        n = F.n
+        ran2 = ran and self.require_run
+        if n == 14:
+            if not self.fits(F, gain + self.ub_state(n + 1, F.new_runs, jr)):
+                return
+            sub = self.best(n + 1, tuple(F.new_runs), jr, F.left_in, ran2, self.thr(F) - gain)
+            if sub > NEG and gain + sub > F.best:
+                F.best = gain + sub
+            return
+        r = [min(F.rest[c], 2) for c in range(4)]
+        ridx = ((r[0] * 3 + r[1]) * 3 + r[2]) * 3 + r[3]
+        jsmax = jr if F.cols_here + jr >= 3 else 0
+        if F.cols_here + jr < 3:
+            ridx = 0   # no set can form at this number
+        sval, jval = self.cr.set_value[n], self.jset[n]
+        new_runs = tuple(F.new_runs)
+        ubase = self.ub_state_runs(n + 1, new_runs) if n + 1 <= self.last else 0
+        mu_c, mu_n, keep, dominance = self.mu_c, self.mu_n, self.keep, self.dominance
+        for sv, js, _size in self.choices[ridx * SJ + jsmax]:
+            left = F.left_in
+            ok = True
+            real_left_out = False
+            for c in range(4):
+                lf = F.rest[c] - sv[c]
+                if lf > 0:
+                    left = left or keep
+                    if dominance and F.jused[c] > 0:
+                        ok = False
+                        break
+                    if sv[c] == 0:
+                        real_left_out = True
+                if c == mu_c and n == mu_n:
+                    used = F.avail[c] - lf + (self.res[c] if n == 1 else 0)
+                    if used < 1:
+                        ok = False
+                        break
+            if not ok:
+                continue
+            if dominance and js > 0 and real_left_out:
+                continue
+            g = gain + (sv[0] + sv[1] + sv[2] + sv[3]) * sval + js * jval
+            if not self.fits(F, g + self.ub_state_j(n + 1, ubase, jr - js)):
+                continue
+            if n + 1 <= self.last:
+                if keep and not left and not self.fits(F, g + self.keep_bound(n + 1, jr - js)):
+                    continue
+                if not self.fits(F, g + self.suffix_bound(n + 1, new_runs, jr - js, left, ran2)):
+                    continue
+            sub = self.best(n + 1, new_runs, jr - js, left, ran2, self.thr(F) - g)
+            if sub > NEG and g + sub > F.best:
+                F.best = g + sub
+
+    # ---- canonical enumeration (the rebuild; same order as C++ colour/run_i/after_runs/sets) --
+    def colour(self, F: _Frame, c: int, jr: int, gain: int, left: bool, ran: bool) -> None:
+        if F.found:
+            return
+        if gain + F.ub_after + jr * self.jmax[F.n] + F.svw[c] + F.avail_w[c] < F.want:
+            return
+        if c == 4:
+            self.sets(F, jr, gain, left, ran)
+            return
+        self.run_i(F, c, 0, 0, jr, gain, left, ran)
+
+    def run_i(self, F: _Frame, c: int, i: int, used_r: int, jr: int, gain: int, left: bool,
+              ran: bool) -> None:
+        if F.found:
+            return
+        lst = F.lst[c]
+        if i == len(lst):
+            self.after_runs(F, c, used_r, jr, gain, left, ran)
+            return
+        st = lst[i]
+        lo = F.acts[c][i - 1] if i > 0 and lst[i - 1] == st else 0
+        n = F.n
+        t = F.avail[c]
+        for a in range(lo, 3):
+            if a == 0:
+                if used_r < t:
+                    F.acts[c][i] = 0
+                    F.ext[c][i] = self.ext_real(st)
+                    self.run_i(F, c, i + 1, used_r + 1, jr, gain + self.cr.run_value[n], left, ran)
+            elif a == 1:
+                if jr > 0:
+                    F.acts[c][i] = 1
+                    F.ext[c][i] = self.ext_joker(st)
+                    self.run_i(F, c, i + 1, used_r, jr - 1, gain + self.jrun[n], left, ran)
+            elif self.closable(st):
+                F.acts[c][i] = 2
+                F.ext[c][i] = -1
+                self.run_i(F, c, i + 1, used_r, jr, gain, left, True)
+
+    def after_runs(self, F: _Frame, c: int, used_r: int, jr: int, gain: int, left: bool,
+                   ran: bool) -> None:
+        n = F.n
+        t = F.avail[c]
+        lst = F.lst[c]
+        base = [F.ext[c][i] for i in range(len(lst)) if F.ext[c][i] != -1]
+        if n == 14:
+            if used_r != t:
+                return
+            F.new_runs[c] = _pack(base)
+            F.sv[c] = 0
+            F.svw[c + 1] = F.svw[c]
+            F.a_new[c] = F.b_new[c] = F.s[c] = 0
+            self.colour(F, c + 1, jr, gain, left, ran)
+            return
+        can_start = n <= self.last - 2 and n <= 13
+        max_a = t - used_r if can_start else 0
+        for a_new in range(max_a + 1):
+            max_b = jr if can_start else 0
+            for b_new in range(max_b + 1):
+                if F.found:
+                    return
+                rest = t - used_r - a_new
+                if len(base) + a_new + b_new > 8:
+                    continue
+                packed = _pack(base + [3] * a_new + [self.new_joker()] * b_new)
+                g = gain + a_new * self.cr.run_value[n] + b_new * self.jrun[n]
+                for s in range(min(rest, 2) + 1):
+                    lf = rest - s
+                    if c == self.mu_c and n == self.mu_n:
+                        used = t - lf + (self.res[c] if n == 1 else 0)
+                        if used < 1:
+                            continue
+                    F.new_runs[c] = packed
+                    F.sv[c] = s
+                    F.svw[c + 1] = F.svw[c] + s * self.cr.set_value[n if n <= 13 else 1]
+                    F.a_new[c], F.b_new[c], F.s[c] = a_new, b_new, s
+                    self.colour(F, c + 1, jr - b_new, g, left or (lf > 0 and self.keep), ran)
+                    if F.found:
+                        return
+
+    def sets(self, F: _Frame, jr: int, gain: int, left: bool, ran: bool) -> None:
+        n = F.n
+        tot = sum(F.sv)
+        max_js = jr if (n <= 13 and tot > 0) else 0
+        new_runs = tuple(F.new_runs)
+        for js in range(max_js + 1):
+            if not self.feas[_sidx(F.sv, js)]:
+                continue
+            g = gain + tot * self.cr.set_value[n] + js * self.jset[n] if n <= 13 else gain
+            ran2 = ran and self.require_run
+            if g + self.ub_state(n + 1, new_runs, jr - js) < F.want:
+                continue
+            if n + 1 <= self.last:
+                if self.keep and not left and g + self.keep_bound(n + 1, jr - js) < F.want:
+                    continue
+                if g + self.suffix_bound(n + 1, new_runs, jr - js, left, ran2) < F.want:
+                    continue
+            sub = self.best(n + 1, new_runs, jr - js, left, ran2, F.want - g - 1)
+            if sub <= NEG or g + sub != F.want:
+                continue
+            F.dec = ([(list(F.acts[c][:len(F.lst[c])]), F.a_new[c], F.b_new[c], F.s[c])
+                      for c in range(4)], list(F.sv), js, new_runs, jr - js, left, ran2, g)
+            F.found = True
+            return
+
     # ---- roots ----------------------------------------------------------------------------
-    def reservations(self) -> list[tuple[int, ...]]:
-        """High-ace reservations (RO-6): aces of each colour kept for position 14, in fixed order."""
-        if not self.cr.high_ace:
-            return [(0, 0, 0, 0)]
-        lim = []
-        for c in range(4):
-            a = self.cnt[c * 13]
-            m = min(a, self.cnt[c * 13 + 12] + self.J, self.cnt[c * 13 + 11] + self.J)
-            lim.append(m)
-        out: list[tuple[int, ...]] = []
+    def set_res(self, res: Sequence[int]) -> None:
+        self.res = list(res)
+        self.res_bits = res[0] | res[1] << 2 | res[2] << 4 | res[3] << 6
+        self.reset_fresh()
+        if self.relax is not self:
+            self.relax.set_res(res)
+
+    def solve(self) -> tuple[int, list[MeldOut]]:
+        lim = [0, 0, 0, 0]
+        if self.cr.high_ace:
+            for c in range(4):
+                lim[c] = min(self.cnt[c * 13], self.cnt[c * 13 + 12] + self.J, self.cnt[c * 13 + 11] + self.J)
+        bestv = NEG
+        best_res = (-1, -1, -1, -1)
         for r0 in range(lim[0] + 1):
             for r1 in range(lim[1] + 1):
                 for r2 in range(lim[2] + 1):
                     for r3 in range(lim[3] + 1):
-                        out.append((r0, r1, r2, r3))
-        return out
-
-    def solve(self) -> tuple[int, list[MeldOut]]:
-        empty: tuple[tuple[int, ...], ...] = ((), (), (), ())
-        best = NEG
-        best_res = None
-        for res in self.reservations():
-            v = self.best(1, empty, self.J, False, False, res, best)
-            if v > best:
-                best = v
-                best_res = res
-        if best <= NEG or best_res is None:
+                        self.set_res((r0, r1, r2, r3))
+                        v = self.best(1, _EMPTY, self.J, False, False, bestv)
+                        if v > bestv:
+                            bestv = v
+                            best_res = (r0, r1, r2, r3)
+        if bestv <= NEG:
             return (-1, [])
-        return (best, self.rebuild(best, best_res))
+        self.set_res(best_res)
+        return (bestv, self.rebuild(bestv))
 
-    def rebuild(self, total: int, res: tuple[int, ...]) -> list[MeldOut]:
+    def rebuild(self, total: int) -> list[MeldOut]:
         melds: list[MeldOut] = []
-        runs: tuple[tuple[int, ...], ...] = ((), (), (), ())
+        runs: tuple[int, ...] = _EMPTY
         # concrete runs per colour: [status, start, seq, tiles, stand]
         conc: list[list[list[Any]]] = [[], [], [], []]
         seq = 0
         jr, left, ran = self.J, False, False
         want = total
         for n in range(1, self.last + 1):
-            chosen = None
-            for gain, nxt, dec in self.transitions(n, runs, jr, left, ran, res):
-                if gain + self.ub_from(n + 1, nxt[1], res) < want:
-                    continue
-                sub = self.best(n + 1, nxt[0], nxt[1], nxt[2], nxt[3], res, want - gain - 1)
-                if sub > NEG and gain + sub == want:
-                    chosen = (gain, nxt, dec)
-                    break
-            assert chosen is not None, "rebuild lost the optimum"
-            gain, nxt, dec = chosen
-            decs, sv, js = dec
+            F = self.frames[n]
+            F.want = want
+            F.n = n
+            F.found = False
+            for c in range(4):
+                F.lst[c] = _unpack(runs[c])
+                F.avail[c] = self.avail(n, c)
+            tv = self.tile_ub[n] if n <= 13 else self.cr.run_value[14]
+            F.avail_w[4] = 0
+            for c in range(3, -1, -1):
+                u = self.useful[c][n] or (n == 1 and self.useful[c][14])
+                F.avail_w[c] = F.avail_w[c + 1] + (F.avail[c] * tv if u else 0)
+            F.svw[0] = 0
+            F.ub_after = self.ub_from(n + 1, 0)
+            self.colour(F, 0, jr, 0, left, ran)
+            if not F.found:   # pragma: no cover - the value search found this optimum
+                raise AssertionError("solve_melds: rebuild lost the optimum")
+            decs, sv, js, next_runs, next_jr, next_left, next_ran, gain = F.dec
             num = n if n <= 13 else 1
             for c in range(4):
                 acts, a_new, b_new, _s = decs[c]
@@ -438,7 +895,7 @@ class _Solver:
                 conc[c] = keep_list
             if n <= 13:
                 melds.extend(self.split_sets(n, sv, js))
-            runs, jr, left, ran = nxt
+            runs, jr, left, ran = next_runs, next_jr, next_left, next_ran
             want -= gain
         for c in range(4):
             for run in conc[c]:
@@ -512,7 +969,13 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
     budget = _check_budget(budget)
     if must_use >= 0 and cnt[must_use] == 0:
         return (-1, [])
-    return _Solver(cr, cnt, bool(keep), int(must_use), bool(require_run), budget).solve()
+    s = _Solver(cr, cnt, bool(keep), int(must_use), bool(require_run), budget)
+    if must_use >= 0 or cr.joker_ratio > 0:
+        # The suffix bounds come from the same rack without must_use (a run in progress may hold
+        # the tile) and without the joker ratio (the tail of a run in progress may break it).
+        cr0 = CoreRules(cr.high_ace, 0, cr.run_value, cr.set_value, cr.joker_value)
+        s.relax = _Solver(cr0, cnt, bool(keep), -1, bool(require_run), budget, s.nodes)
+    return s.solve()
 
 
 def solve_melds_batch(cr: CoreRules, counts: Any, keep: bool, must_use: int,

@@ -1,0 +1,129 @@
+"""The densest racks we could construct within the service limits (tests/dense_racks.txt, issue 11):
+the value equals the independent integer program (tests/reference.py), native and pure return the
+same value and melds, and both backends spend exactly the same number of search nodes (the work
+budget runs out at the same node on both). Racks that take the pure backend long are ``slow``."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from reference import reference_best
+from rummy101 import Rules, _backend
+from rummy101.errors import WorkBudgetExceeded
+from rummy101.tiles import counts_of, parse_tiles
+from test_solve_parity import racks
+from test_solve_reference import check_arrangement
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PURE_NODES = 3_000  # racks needing more nodes than this run on the pure backend only with -m slow
+
+
+def dense_cases() -> list[tuple[Rules, str, list[int], bool, int, bool, str]]:
+    out = []
+    with open(os.path.join(HERE, "dense_racks.txt")) as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            head, rack = line.split("|")
+            name, val, keep, mu, rr = head.split()
+            rules = Rules.parse(name)
+            must_use = -1 if mu == "-" else int(rules.parse_rack(mu)[0])
+            out.append((rules, val, counts_of(parse_tiles(rack)), keep == "1", must_use, rr == "1",
+                        line.strip()))
+    return out
+
+
+CASES = dense_cases()
+
+
+def _call(backend: str, case: Any, budget: int) -> tuple[int, list[Any]]:
+    rules, val, counts, keep, mu, rr, _ = case
+    mod = _backend._load(backend)
+    return mod.solve_melds(_backend.core_rules(rules, val, backend), counts, keep, mu, rr, budget)  # type: ignore[no-any-return]
+
+
+def nodes_needed(backend: str, case: Any) -> int:
+    """The smallest budget with which the search finishes (= the nodes it expands)."""
+    lo, hi = 1, 1
+    while True:
+        try:
+            _call(backend, case, hi)
+            break
+        except WorkBudgetExceeded:
+            lo, hi = hi + 1, hi * 2
+    while lo < hi:
+        mid = (lo + hi) // 2
+        try:
+            _call(backend, case, mid)
+            hi = mid
+        except WorkBudgetExceeded:
+            lo = mid + 1
+    return lo
+
+
+def same_budget_edge(case: Any) -> int:
+    """Native's node count N; the pure twin also fails at N - 1 and answers identically at N."""
+    n = nodes_needed("native", case)
+    if n > 1:
+        with pytest.raises(WorkBudgetExceeded):
+            _call("pure", case, n - 1)
+    assert _call("pure", case, n) == _call("native", case, n)
+    return n
+
+
+@pytest.fixture(autouse=True)
+def _need_native() -> None:
+    if "native" not in _backend.available_backends():
+        pytest.skip("native core not built")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[-1][:40] for c in CASES])
+def test_dense_value_is_the_integer_program_optimum(case: Any) -> None:
+    rules, val, counts, keep, mu, rr, _ = case
+    got = _call("native", case, 1 << 62)
+    assert got[0] == reference_best(rules, counts, valuation=val, keep=keep, must_use=mu,
+                                    require_run=rr)
+    check_arrangement(rules, val, counts, keep, mu, rr, got)
+
+
+def _parity(case: Any, slow: bool) -> None:
+    n = nodes_needed("native", case)
+    if (n > PURE_NODES) != slow:
+        pytest.skip("covered by the other speed class")
+    same_budget_edge(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[-1][:40] for c in CASES])
+def test_dense_parity_and_node_count(case: Any) -> None:
+    _parity(case, slow=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES, ids=[c[-1][:40] for c in CASES])
+def test_dense_parity_and_node_count_slow(case: Any) -> None:
+    _parity(case, slow=True)
+
+
+@pytest.mark.parametrize("budget", [1, 5, 40, 300])
+def test_small_budgets_run_out_alike(budget: int) -> None:
+    """With a small budget every dense rack fails or answers identically on both backends."""
+    for case in CASES:
+        outs: list[tuple[str, Any]] = []
+        for backend in ("native", "pure"):
+            try:
+                outs.append(("ok", _call(backend, case, budget)))
+            except WorkBudgetExceeded as exc:
+                outs.append(("spent", str(exc)))
+        assert outs[0] == outs[1], case[-1]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(racks(max_tiles=12, max_jokers=3))
+def test_random_racks_spend_the_same_nodes(case: tuple[Rules, str, list[int], bool, int, bool]) -> None:
+    """On random racks the budget runs out at exactly the same node on both backends."""
+    rules, val, counts, keep, mu, rr = case
+    same_budget_edge((rules, val, counts, keep, mu, rr, ""))
