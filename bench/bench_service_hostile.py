@@ -41,8 +41,8 @@ HOST = "127.0.0.1"  # loopback only, never any other address
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: 28 tiles: two copies of every colour of four numbers (minus four) and both jokers.
-DENSE_RACK = " ".join(f"{c}{n}" for n in (5, 6, 7, 8) for c in "RYBK" for _ in range(2)).split()
-DENSE_RACK = " ".join(DENSE_RACK[:26] + ["*", "*"])
+_DENSE = " ".join(f"{c}{n}" for n in (5, 6, 7, 8) for c in "RYBK" for _ in range(2)).split()
+DENSE_RACK = " ".join(_DENSE[:26] + ["*", "*"])
 #: 24 tiles for a hint (its cap): two copies of every colour of three numbers, jokers inside.
 DENSE_HINT_RACK = " ".join(
     (" ".join(f"{c}{n}" for n in (5, 6, 7) for c in "RYBK" for _ in range(2))).split()[:22]
@@ -126,7 +126,7 @@ class Server:
                 self.proc.wait()
         return time.monotonic() - t0
 
-    def __enter__(self) -> Server:
+    def __enter__(self) -> Server:  # noqa: PYI034 - not subclassed
         self.wait_ready()
         return self
 
@@ -142,7 +142,7 @@ async def request(port: int, method: str, path: str, body: bytes = b"",
     t0 = time.perf_counter()
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, port), timeout)
-    except (OSError, asyncio.TimeoutError):
+    except (TimeoutError, OSError):
         return 0, None, time.perf_counter() - t0
     try:
         head = f"{method} {path} HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n"
@@ -152,7 +152,7 @@ async def request(port: int, method: str, path: str, body: bytes = b"",
             head += f"Content-Length: {len(body)}\r\n"
         writer.write(head.encode() + b"\r\n" + body)
         raw = await asyncio.wait_for(reader.read(), timeout)
-    except (OSError, asyncio.TimeoutError):
+    except (TimeoutError, OSError):
         return 0, None, time.perf_counter() - t0
     finally:
         writer.close()
@@ -255,7 +255,7 @@ async def stall(port: int, limit: float = 30.0) -> dict[str, Any]:
                 if not chunk:
                     break
                 got += chunk
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return float("inf"), got
         except OSError:
             pass
@@ -297,7 +297,7 @@ async def hold(server: Server, connections: int = 200, sent: int = 1 << 20,
                 await asyncio.wait_for(writer.drain(), limit)
             answer = await asyncio.wait_for(reader.read(200), limit)
             outcomes.append(answer[9:12].decode() if answer else "dropped")
-        except (OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, OSError) as exc:
             outcomes.append(type(exc).__name__)
         finally:
             writer.close()

@@ -5,10 +5,19 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, strategies as st
-
-from rummy101 import Card, NotationError, RackError, Rules, Tile, format_tiles, parse_cards, parse_tiles
-from rummy101.tiles import counts_of, codes_of
+from hypothesis import given
+from hypothesis import strategies as st
+from rummy101 import (
+    Card,
+    NotationError,
+    RackError,
+    Rules,
+    Tile,
+    format_tiles,
+    parse_cards,
+    parse_tiles,
+)
+from rummy101.tiles import codes_of, counts_of
 
 
 @pytest.mark.parametrize("text,code", [("R5", 4), ("r5", 4), ("y13", 25), ("B1", 26), ("K7", 45),
@@ -105,3 +114,25 @@ def test_supply_limits() -> None:
         Rules.parse("classic").parse_rack("AS AS")
     with pytest.raises(NotationError, match="is not a card"):
         Rules.parse("classic").parse_rack("R5")
+
+
+# ---- non-ASCII look-alikes (issue 8): refused, naming the token and the character -------------
+@pytest.mark.parametrize("token,char", [
+    ("R５", "U+FF15"), ("R٥", "U+0665"), ("R۵", "U+06F5"), ("Ｒ5", "U+FF32"), ("R1٣", "U+0663"),
+    ("K¹", "U+00B9"), ("ＪＫ", "U+FF2A"),
+])
+def test_non_ascii_tile_tokens_are_refused(token: str, char: str) -> None:
+    with pytest.raises(NotationError) as exc:
+        parse_tiles(f"R1 {token}")
+    msg = str(exc.value)
+    assert f"token 2 of 2 ({token!r})" in msg and char in msg and "ASCII" in msg
+
+
+@pytest.mark.parametrize("token", ["５S", "AＳ", "Aſ", "1٠H"])
+def test_non_ascii_card_tokens_are_refused(token: str) -> None:
+    with pytest.raises(NotationError, match="ASCII"):
+        parse_cards(token)
+
+
+def test_suit_symbols_stay_accepted() -> None:
+    assert [str(c) for c in parse_cards("A♠ 10♥ Q♦ 2♣")] == ["AS", "10H", "QD", "2C"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-
 from rummy101 import Rules, RulesError, get_rules, variants
 
 
@@ -99,3 +98,54 @@ def test_values_tables() -> None:
     assert Rules.parse("rummy101").open_params.joker_value == -1
     c = Rules.parse("classic").open_params
     assert [c.set_value[n] for n in (1, 9, 10, 11, 12, 13)] == [1, 9, 10, 10, 10, 10]
+
+
+# ---- hostile rules text (issue 8) ---------------------------------------------------------------
+from rummy101.rules import MAX_SPEC_CHARS
+
+
+@pytest.mark.parametrize("spec", [
+    "x" * 40_000,
+    "rummy101(" + " " * 40_000 + ")",
+    " " * 40_000 + "rummy101",
+    "rummy101" + " " * (MAX_SPEC_CHARS - 7),
+])
+def test_rules_text_is_capped_before_parsing(spec: str) -> None:
+    with pytest.raises(RulesError) as exc:
+        Rules.parse(spec)
+    assert f"{len(spec)} characters" in str(exc.value)
+    assert str(MAX_SPEC_CHARS) in str(exc.value)
+    assert len(str(exc.value)) < 300  # the text is not quoted back
+
+
+def test_the_longest_accepted_rules_text_parses() -> None:
+    spec = "rummy101(" + " " * (MAX_SPEC_CHARS - 22) + "players=3)"
+    assert len(spec) <= MAX_SPEC_CHARS
+    assert Rules.parse(spec).players == 3
+    assert len(str(Rules.parse("remi(players=2,atu=off,doubles=off,tabla=off,joly_atu_deal=13,"
+                               "joly_retrievals=2)"))) < MAX_SPEC_CHARS
+
+
+@pytest.mark.parametrize("spec,needle", [
+    ("rummy101(players=2,players=3)", "given twice"),
+    ("rummy101(PLAYERS=2, players=2)", "given twice"),
+    ("rummy101(players=３)", "ASCII digits"),
+    ("rummy101(players=٣)", "ASCII digits"),
+    ("rummy101(button_jokers=1_0)", "ASCII digits"),
+    ("rummy１０１", "not of the form"),
+    ("rummy101)(", "not of the form"),
+    ("(players=3)", "not of the form"),
+    ("rummy101(players=3", "not of the form"),
+    ("rummy 101", "not of the form"),
+])
+def test_malformed_rules_text_is_refused(spec: str, needle: str) -> None:
+    with pytest.raises(RulesError, match=needle):
+        Rules.parse(spec)
+
+
+@pytest.mark.parametrize("spec,players", [
+    ("  rummy101  ", 4), ("RUMMY101(Players = 3)", 3), ("remi ( players = 2 , atu = off )", 2),
+    ("rummy101()", 4), ("rummy101( )", 4),
+])
+def test_spacing_and_case_are_lenient(spec: str, players: int) -> None:
+    assert Rules.parse(spec).players == players

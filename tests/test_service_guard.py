@@ -1,0 +1,238 @@
+"""The service's guards (issue 8), in process: content type, duplicate keys, non-ASCII digits,
+CORS only when configured, ``Allow`` on 405, capped rules everywhere, hint positions checked
+against their rules, work budgets that answer 422 naming the limit, caps on requests and body
+bytes held at once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+
+import pytest
+
+pytest.importorskip("fastapi")
+import httpx
+from fastapi.testclient import TestClient
+from rummy101 import backend_name
+from rummy101.game import new_game, records
+from rummy101.service import app as app_module
+from rummy101.service.app import create_app
+
+POSTS = ["/v1/solve/opening", "/v1/solve/penalty", "/v1/solve/tabla", "/v1/validate/meld",
+         "/v1/hint"]
+BAIT = "rummy101(" + " " * 39_990 + ")"
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(), raise_server_exceptions=False)
+
+
+@pytest.mark.parametrize("path", POSTS)
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded",
+                                          "multipart/form-data; boundary=x", "application/jsonx",
+                                          "application/xml"])
+def test_post_bodies_must_be_sent_as_json(client: TestClient, path: str,
+                                          content_type: str | None) -> None:
+    headers = {} if content_type is None else {"content-type": content_type}
+    r = client.post(path, content=b'{"rack": "R1 R2 R3"}', headers=headers)
+    assert r.status_code == 415, r.text
+    assert "application/json" in r.json()["error"] and "--json" in r.json()["error"]
+    assert r.headers["connection"] == "close"
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "application/json; charset=utf-8",
+                                          "Application/JSON"])
+def test_json_content_types_are_accepted(client: TestClient, content_type: str) -> None:
+    r = client.post("/v1/validate/meld", content=b'{"meld": "R1 R2 R3"}',
+                    headers={"content-type": content_type})
+    assert r.status_code == 200 and r.json()["valid"] is True
+
+
+@pytest.mark.parametrize("raw,key", [
+    (b'{"rack": "R1 R2 R3", "rack": "K1 K2 K3"}', "rack"),
+    (b'{"rules": "remi", "rack": "R1", "rules": "rummy101"}', "rules"),
+    (b'{"racks": [{"rack": "R1", "threshold": 5, "threshold": 200}]}', "threshold"),
+])
+def test_duplicate_keys_are_refused_naming_the_key(client: TestClient, raw: bytes,
+                                                   key: str) -> None:
+    r = client.post("/v1/solve/opening", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    assert f'"{key}" twice' in r.json()["error"]
+
+
+@pytest.mark.parametrize("token", ["R５", "R٥", "R۵", "Ｒ5", "R1٣", "K¹"])
+def test_non_ascii_digits_are_refused_naming_the_token(client: TestClient, token: str) -> None:
+    r = client.post("/v1/solve/opening", json={"rack": f"R1 R2 {token}"})
+    assert r.status_code == 422
+    error = r.json()["error"]
+    assert f"({token!r})" in error and "ASCII" in error and "U+" in error
+
+
+def test_non_ascii_digits_in_rules_options_are_refused(client: TestClient) -> None:
+    r = client.post("/v1/solve/opening", json={"rules": "rummy101(players=３)", "rack": "R1"})
+    assert r.status_code == 422 and "players" in r.json()["error"]
+
+
+def test_no_cors_headers_unless_configured(client: TestClient) -> None:
+    origin = {"origin": "https://evil.example"}
+    r = client.post("/v1/validate/meld", json={"meld": "R1 R2 R3"}, headers=origin)
+    assert r.status_code == 200 and "access-control-allow-origin" not in r.headers
+    pre = client.options("/v1/validate/meld", headers={
+        **origin, "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type"})
+    assert "access-control-allow-origin" not in pre.headers
+
+
+def test_cors_for_configured_origins_only() -> None:
+    c = TestClient(create_app(cors_origins=["https://app.example"]))
+    ok = {"origin": "https://app.example"}
+    pre = c.options("/v1/solve/opening", headers={
+        **ok, "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type"})
+    assert pre.status_code == 200
+    assert pre.headers["access-control-allow-origin"] == "https://app.example"
+    r = c.post("/v1/validate/meld", json={"meld": "R1 R2 R3"}, headers=ok)
+    assert r.headers["access-control-allow-origin"] == "https://app.example"
+    other = c.post("/v1/validate/meld", json={"meld": "R1 R2 R3"},
+                   headers={"origin": "https://evil.example"})
+    assert "access-control-allow-origin" not in other.headers
+
+
+def test_cors_origins_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RUMMY101_CORS_ORIGINS", " https://a.example , https://b.example ")
+    assert app_module.cors_from_env() == ["https://a.example", "https://b.example"]
+    monkeypatch.setenv("RUMMY101_CORS_ORIGINS", "")
+    assert app_module.cors_from_env() == []
+
+
+@pytest.mark.parametrize("method,path,allowed", [
+    ("GET", "/v1/solve/opening", "POST"), ("DELETE", "/health", "GET"),
+    ("TRACE", "/v1/info", "GET"), ("PUT", "/v1/hint", "POST")])
+def test_405_lists_the_allowed_methods(client: TestClient, method: str, path: str,
+                                       allowed: str) -> None:
+    r = client.request(method, path)
+    assert r.status_code == 405 and allowed in r.headers["allow"]
+    assert method in r.json()["error"]
+
+
+@pytest.mark.parametrize("body", [
+    {"rules": BAIT, "rack": "R1"},
+    {"racks": ["R1"], "rules": BAIT},
+    {"racks": [{"rules": BAIT, "rack": "R1"}]},
+])
+def test_long_rules_are_refused_on_the_solvers(client: TestClient, body: object) -> None:
+    r = client.post("/v1/solve/opening", json=body)
+    assert "40000" in r.text and ("characters" in r.text)
+
+
+def test_long_rules_are_refused_inside_hint_records_and_observations(client: TestClient) -> None:
+    state = new_game("rummy101(players=2)", 3)
+    record = json.loads(records.dumps(state))
+    record["rules"] = BAIT
+    obs = state.observation(state.current_player)
+    obs["rules"] = BAIT
+    for body in ({"record": record}, {"record": json.dumps(record)}, {"observation": obs}):
+        r = client.post("/v1/hint", json=body)
+        assert r.status_code == 422 and "40000 characters" in r.json()["error"], r.text
+
+
+# ---- hint positions against their rules -------------------------------------------------------
+@pytest.mark.parametrize("body,words", [
+    ({"rules": "rummy101(button_jokers=1)", "seat": 0, "rack": "* * * * * * R1",
+      "button_available": True}, ["jokers", "at most 5"]),
+    ({"rules": "rummy101(button_jokers=1,players=2)", "seat": 0, "rack": "* * * * * R1"},
+     ["jokers", "at most 4"]),
+    ({"seat": 0, "rack": "* * * R1"}, ["3 jokers", "at most 2"]),
+    ({"seat": 0, "rack": "R1 K5", "table": [{"owner": 1, "tiles": "R3 R4 R5"}]},
+     ["seat 1", "not opened"]),
+    ({"seat": 0, "rack": "R1 K5", "table": [{"owner": 1, "tiles": "R3 R3"}],
+      "players": [{"seat": 1, "opened": "melds"}]}, ["pair", "R101-8"]),
+    ({"seat": 0, "rack": "R1 K5", "stage": "play", "last_discard": "K9"}, ["last_discard"]),
+    ({"seat": 0, "rack": "R1 K5", "stage": ""}, ["stage"]),
+])
+def test_hint_positions_the_rules_do_not_allow_answer_422(client: TestClient, body: object,
+                                                          words: list[str]) -> None:
+    r = client.post("/v1/hint", json=body)
+    assert r.status_code == 422, r.text
+    assert all(w in r.json()["error"] for w in words), r.json()["error"]
+    assert "CoreInputError" not in r.text
+
+
+def test_most_jokers_a_hint_allows_is_answered(client: TestClient) -> None:
+    r = client.post("/v1/hint", json={"rules": "rummy101(button_jokers=1,players=2)", "seat": 0,
+                                      "rack": "* * * R1 R2 K9", "button_available": True,
+                                      "alternatives": 1})
+    assert r.status_code == 200, r.text
+
+
+# ---- work budgets -------------------------------------------------------------------------------
+DENSE = " ".join(f"{c}{n}" for n in (5, 6, 7, 8) for c in "RYBK" for _ in range(2)).split()
+DENSE_RACK = " ".join(DENSE[:26] + ["*", "*"])
+DENSE_HINT_RACK = " ".join(DENSE[:22] + ["*", "*"])
+
+
+def _budgets(monkeypatch: pytest.MonkeyPatch, quick: int, full: int) -> None:
+    for name, value in (("NATIVE_QUICK_NODES", quick), ("PURE_QUICK_NODES", quick),
+                        ("NATIVE_SOLVE_NODES", full), ("PURE_SOLVE_NODES", full)):
+        monkeypatch.setattr(app_module, name, value)
+
+
+def test_a_solve_over_the_work_budget_answers_422_naming_the_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _budgets(monkeypatch, quick=20, full=40)
+    c = TestClient(create_app())
+    limit = "native_solve_nodes" if backend_name() == "native" else "pure_solve_nodes"
+    for path, body in (("/v1/solve/opening", {"rack": DENSE_RACK}),
+                       ("/v1/solve/penalty", {"rack": DENSE_RACK}),
+                       ("/v1/hint", {"seat": 0, "stage": "play", "rack": DENSE_HINT_RACK})):
+        r = c.post(path, json=body)
+        assert r.status_code == 422, (path, r.text)
+        assert "40 search nodes" in r.json()["error"] and limit in r.json()["error"], r.text
+    batch = c.post("/v1/solve/opening", json={"racks": [DENSE_RACK, "R1 R2 R3 K9"]}).json()
+    assert "item 0" in batch["results"][0]["error"]
+    assert "search nodes" in batch["results"][0]["error"]
+    assert batch["results"][1]["rack"] == "R1 R2 R3 K9"
+    assert c.get("/health").status_code == 200
+
+
+def test_a_solve_over_the_quick_budget_is_finished_in_the_slow_lane(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quick lane's budget is tiny here: dense and ordinary requests alike move to the slow
+    lane and are answered there with the full budget."""
+    _budgets(monkeypatch, quick=2, full=10**9)
+    c = TestClient(create_app())
+    from rummy101 import solve_opening
+
+    for rack in (DENSE_RACK, "R10 * R12 K13 K12 K11 Y9 Y8 Y7 B13 B12 B11 R2"):
+        r = c.post("/v1/solve/opening", json={"rack": rack})
+        assert r.status_code == 200 and r.json() == solve_opening("rummy101", rack).to_json()
+
+
+# ---- caps on what is held at once ---------------------------------------------------------------
+def _concurrent_posts(app: object, n: int, body: Mapping[str, object]) -> list[int]:
+    async def main() -> list[int]:
+        transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            rs = await asyncio.gather(*(client.post("/v1/validate/meld", json=body)
+                                        for _ in range(n)))
+        return [r.status_code for r in rs]
+
+    return asyncio.run(main())
+
+
+def test_requests_over_the_in_flight_cap_answer_429() -> None:
+    app = create_app(threads=1)
+    app.state.service.max_in_flight = 3
+    codes = _concurrent_posts(app, 12, {"meld": "R1 R2 R3"})
+    assert set(codes) == {200, 429} and codes.count(200) >= 3
+
+
+def test_bodies_over_the_byte_budget_answer_429() -> None:
+    app = create_app(threads=1)
+    app.state.service.bodies.limit = 3000
+    pad = {"meld": "R1 R2 R3 " + " " * 1000}
+    codes = _concurrent_posts(app, 12, pad)
+    assert set(codes) == {200, 429}
+    assert app.state.service.bodies.held == 0  # every reservation was given back

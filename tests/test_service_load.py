@@ -1,0 +1,78 @@
+"""Hostile load against the real server (``rummy101 serve`` under uvicorn, on a free port of
+127.0.0.1), on the live backend (CI runs the suite on native and on pure): functional outcomes
+only, with generous bounds; ``bench/bench_service_hostile.py`` prints the speed figures.
+
+Every scenario is bounded in count and time and the servers are stopped at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("httptools")
+if not os.path.exists("/proc/self/status"):  # pragma: no cover - RSS is read from /proc
+    pytest.skip("needs Linux /proc", allow_module_level=True)
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bench"))
+import bench_service_hostile as hostile
+from rummy101 import backend_name
+from rummy101.service.limits import BODY_SECONDS, HEADER_SECONDS, MAX_BODY_BYTES
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[hostile.Server]:
+    with hostile.Server(backend_name()) as s:
+        yield s
+
+
+def test_dense_work_does_not_starve_ordinary_solves(server: hostile.Server) -> None:
+    """Four dense solves and two dense hints in flight: every ordinary solve is answered 200,
+    /health keeps answering, and each dense request is answered (200, or 422 naming the work
+    budget), never dropped."""
+    r = asyncio.run(hostile.dense_load(server.port, duration=6.0))
+    assert r["ordinary_n"] >= 10 and r["ordinary_statuses"] == [200]
+    assert r["dense"], "the dense requests were answered"
+    for path, status, error in r["dense"]:
+        assert status == 200 or (status == 422 and "search nodes" in error), (path, status, error)
+
+
+def test_rules_bait_is_refused_and_health_answers(server: hostile.Server) -> None:
+    """A 40 KB rules string, bare or inside a hint's record or observation: 422 naming the
+    length, in well under a second each (it was 4 s, freezing the process)."""
+    r = asyncio.run(hostile.bait(server.port))
+    assert r["bait_statuses"] == [422]
+    assert all("40000 characters" in e for e in r["bait_errors"]), r["bait_errors"]
+    assert r["bait_max_ms"] < 1000 and r["health_max_ms"] < 1000
+
+
+def test_stalled_connections_are_dropped(server: hostile.Server) -> None:
+    """A body that stops arriving: 408 and the connection closed; headers that stop arriving:
+    the connection closed (both within the read timeouts, long before 15 s + margin)."""
+    r = asyncio.run(hostile.stall(server.port, limit=30.0))
+    assert r["stalled_body_status"] == "408"
+    assert BODY_SECONDS - 1 <= r["stalled_body_dropped_s"] <= 20
+    assert HEADER_SECONDS - 1 <= r["stalled_headers_dropped_s"] <= 20
+
+
+def test_held_big_bodies_keep_memory_bounded(server: hostile.Server) -> None:
+    """200 connections announce 4 MiB bodies, send 1 MiB and stall: the server refuses the
+    bodies it cannot hold (429, connection closed), drops the stalled ones (408), its memory
+    grows by far less than 200 x 1 MiB, and it answers afterwards."""
+    r = asyncio.run(hostile.hold(server, connections=200, sent=1 << 20,
+                                 declared=MAX_BODY_BYTES))
+    assert r["rss_growth_mb"] < 150, r
+    assert r["hold_outcomes"].get("429", 0) + r["hold_outcomes"].get("408", 0) > 0, r
+    assert r["health_after"] == 200
+
+
+def test_sigterm_with_dense_work_in_flight_ends_the_process() -> None:
+    """SIGTERM while dense solves, hints and a batch run: the process is gone within a few
+    seconds (uvicorn grace + the app's exit timer), not after the solves."""
+    r = asyncio.run(hostile.sigterm(backend_name()))
+    assert r["sigterm_exit_s"] < 8, r
