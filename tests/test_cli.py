@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 import pytest
-
 from rummy101.cli import build_parser, main
 from rummy101.service.examples import DEMO_RACK
 
@@ -148,7 +147,7 @@ def test_jsonl_penalty_and_tabla(capsys: pytest.CaptureFixture[str],
 
 
 def test_jsonl_reads_input_file(capsys: pytest.CaptureFixture[str],
-                                tmp_path: "os.PathLike[str]") -> None:
+                                tmp_path: os.PathLike[str]) -> None:
     path = os.path.join(str(tmp_path), "racks.jsonl")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(json.dumps({"rack": RACK}) + "\n")
@@ -219,9 +218,9 @@ def test_subprocess_smoke() -> None:
     root = os.path.dirname(os.path.dirname(os.path.abspath(rummy101.__file__)))
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     done = subprocess.run([sys.executable, "-m", "rummy101", "solve", "opening", "--rack", RACK],
-                          capture_output=True, text=True, env=env, timeout=120)
+                          capture_output=True, text=True, env=env, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["value"] == 129
     bad = subprocess.run([sys.executable, "-m", "rummy101", "solve", "opening", "--rack", "R1 Q"],
-                         capture_output=True, text=True, env=env, timeout=120)
+                         capture_output=True, text=True, env=env, timeout=120, check=False)
     assert bad.returncode == 2 and "Q" in bad.stderr and "Traceback" not in bad.stderr

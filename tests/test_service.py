@@ -6,12 +6,11 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient  # noqa: E402
-
-import rummy101  # noqa: E402
-from rummy101.service import api  # noqa: E402
-from rummy101.service.app import create_app  # noqa: E402
-from rummy101.service.examples import EXAMPLES  # noqa: E402
+import rummy101
+from fastapi.testclient import TestClient
+from rummy101.service import api
+from rummy101.service.app import create_app
+from rummy101.service.examples import EXAMPLES
 
 RACK = "R10 * R12 K13 K12 K11 Y9 Y8 Y7 B13 B12 B11 R2"
 

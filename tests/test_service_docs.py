@@ -13,9 +13,8 @@ import shlex
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient  # noqa: E402
-
-from rummy101.service.app import create_app  # noqa: E402
+from fastapi.testclient import TestClient
+from rummy101.service.app import create_app
 
 DOC = os.path.join(os.path.dirname(__file__), "..", "docs", "service.md")
 BASE = "http://127.0.0.1:8101"
@@ -24,22 +23,41 @@ BASE = "http://127.0.0.1:8101"
 def _blocks() -> list[tuple[str, str]]:
     with open(DOC, encoding="utf-8") as fh:
         text = fh.read()
-    return [(m.group(1), m.group(2)) for m in re.finditer(r"```(\w*)\n(.*?)```", text, re.S)]
+    return [(m.group(1), m.group(2)) for m in re.finditer(r"```(\w*)\n(.*?)```", text, re.DOTALL)]
 
 
-def curl_examples() -> list[tuple[str, str, object, str | None]]:
-    """(method, path, body or None, the JSON block that follows or None)."""
+def parse_curl(code: str) -> tuple[str, str, bytes | None, dict[str, str]]:
+    """(method, path, raw body or None, headers) of a documented curl command, as curl sends
+    them: ``--json`` sets the JSON content type, ``-d`` alone sends curl's form type."""
+    words = shlex.split(code.replace("\\\n", " "))
+    url = next(w for w in words if w.startswith(BASE))
+    headers: dict[str, str] = {}
+    body: bytes | None = None
+    for i, w in enumerate(words):
+        if w == "-H":
+            name, value = words[i + 1].split(":", 1)
+            headers[name.strip().lower()] = value.strip()
+        elif w in ("-d", "--data"):
+            body = words[i + 1].encode()
+            headers.setdefault("content-type", "application/x-www-form-urlencoded")
+        elif w == "--json":
+            body = words[i + 1].encode()
+            headers["content-type"] = "application/json"
+            headers["accept"] = "application/json"
+    method = words[words.index("-X") + 1] if "-X" in words else ("POST" if body else "GET")
+    return method, url[len(BASE):], body, headers
+
+
+def curl_examples() -> list[tuple[str, str, bytes | None, dict[str, str], str | None]]:
+    """(method, path, body or None, headers, the JSON block that follows or None)."""
     blocks = _blocks()
     out = []
     for i, (lang, code) in enumerate(blocks):
         if lang != "bash" or not code.lstrip().startswith("curl "):
             continue
-        words = shlex.split(code.replace("\\\n", " "))
-        url = next(w for w in words if w.startswith(BASE))
-        method = words[words.index("-X") + 1] if "-X" in words else "GET"
-        body = json.loads(words[words.index("-d") + 1]) if "-d" in words else None
+        method, path, body, headers = parse_curl(code)
         answer = blocks[i + 1][1] if i + 1 < len(blocks) and blocks[i + 1][0] == "json" else None
-        out.append((method, url[len(BASE):], body, answer))
+        out.append((method, path, body, headers, answer))
     return out
 
 
@@ -52,17 +70,21 @@ def client() -> TestClient:
 
 
 def test_the_page_has_curl_examples_for_every_endpoint() -> None:
-    paths = {path for _, path, _, _ in EXAMPLES}
+    paths = {path for _, path, _, _, _ in EXAMPLES}
     assert {"/health", "/v1/solve/opening", "/v1/solve/penalty", "/v1/solve/tabla",
             "/v1/validate/meld", "/v1/hint"} <= paths
     assert all(answer is not None and "ANSWER" not in answer for *_, answer in EXAMPLES)
+    # every POST example sends JSON as JSON (--json or the header), but the one showing the 415
+    posts = [h for m, _, _, h, _ in EXAMPLES if m == "POST"]
+    assert sum(h.get("content-type") != "application/json" for h in posts) == 1
 
 
-@pytest.mark.parametrize("method,path,body,answer", EXAMPLES,
-                         ids=[f"{m} {p} {i}" for i, (m, p, _, _) in enumerate(EXAMPLES)])
+@pytest.mark.parametrize("method,path,body,headers,answer", EXAMPLES,
+                         ids=[f"{m} {p} {i}" for i, (m, p, _, _, _) in enumerate(EXAMPLES)])
 def test_curl_example_answers_as_documented(client: TestClient, method: str, path: str,
-                                             body: object, answer: str) -> None:
-    r = client.request(method, path, json=body)
+                                             body: bytes | None, headers: dict[str, str],
+                                             answer: str) -> None:
+    r = client.request(method, path, content=body, headers=headers)
     expected = json.loads(answer)
     assert r.json() == expected
     if isinstance(expected, dict) and set(expected) == {"error"}:
@@ -108,20 +130,17 @@ def regenerate() -> None:
     change of an answer, and review the diff)."""
     with open(DOC, encoding="utf-8") as fh:
         text = fh.read()
-    parts = re.split(r"(```\w*\n.*?```)", text, flags=re.S)
+    parts = re.split(r"(```\w*\n.*?```)", text, flags=re.DOTALL)
     client = TestClient(create_app(), base_url=BASE)
     answer: object = None
     for i, part in enumerate(parts):
-        m = re.match(r"```(\w*)\n(.*?)```", part, re.S)
+        m = re.match(r"```(\w*)\n(.*?)```", part, re.DOTALL)
         if not m:
             continue
         lang, code = m.groups()
         if lang == "bash" and code.lstrip().startswith("curl "):
-            words = shlex.split(code.replace("\\\n", " "))
-            url = next(w for w in words if w.startswith(BASE))
-            method = words[words.index("-X") + 1] if "-X" in words else "GET"
-            body = json.loads(words[words.index("-d") + 1]) if "-d" in words else None
-            answer = client.request(method, url[len(BASE):], json=body).json()
+            method, path, body, headers = parse_curl(code)
+            answer = client.request(method, path, content=body, headers=headers).json()
         elif lang == "json" and answer is not None:
             parts[i] = f"```json\n{_fmt(answer)}\n```"
             answer = None

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 import rummy101
 from rummy101.rules import Rules
 from rummy101.service import api
@@ -89,9 +88,8 @@ def test_batch_time_budget_answers_unsolved_items_with_an_error() -> None:
 
 
 def test_hint_time_budget_answers_422(monkeypatch: pytest.MonkeyPatch) -> None:
-    from fastapi.testclient import TestClient
-
     import rummy101.hint as hint_module
+    from fastapi.testclient import TestClient
     from rummy101.service.app import create_app
     from rummy101.service.examples import EXAMPLES
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from rummy101 import backend_name
 from rummy101.errors import IllegalAction
 from rummy101.game import new_game

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["create_app", "ServiceUnavailable", "require_service_extra"]
+__all__ = ["ServiceUnavailable", "create_app", "require_service_extra"]
 
 
 class ServiceUnavailable(RuntimeError):

@@ -163,7 +163,12 @@ def solve_jobs(jobs: list[OpeningJob],
     for group in groups.values():
         for start in range(0, len(group), CHUNK):
             members = group[start:start + CHUNK]
-            check_stop()
+            try:
+                check_stop()
+            except WorkBudgetExceeded as exc:  # out of the quick lane's time: these go on
+                for i in members:              # in the slow lane, one by one
+                    out[i] = exc
+                continue
             if time.monotonic() > deadline:
                 late = OutOfTime(f"not solved: the request used up its {BATCH_SECONDS:g} s time "
                                  f"budget; send fewer racks per request")

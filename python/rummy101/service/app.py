@@ -26,6 +26,7 @@ import contextlib
 import json
 import logging
 import os
+import sys
 import threading
 import uuid
 from collections import deque
@@ -52,8 +53,10 @@ from .limits import (
     MAX_IN_FLIGHT,
     MAX_PENDING,
     NATIVE_QUICK_NODES,
+    NATIVE_QUICK_SECONDS,
     NATIVE_SOLVE_NODES,
     PURE_QUICK_NODES,
+    PURE_QUICK_SECONDS,
     PURE_SOLVE_NODES,
 )
 from .openapi import install_openapi
@@ -196,6 +199,11 @@ def quick_nodes() -> int:
     return NATIVE_QUICK_NODES if backend_name() == "native" else PURE_QUICK_NODES
 
 
+def quick_seconds() -> float:
+    """Time a request may spend in the quick lane (checked between core searches)."""
+    return NATIVE_QUICK_SECONDS if backend_name() == "native" else PURE_QUICK_SECONDS
+
+
 def full_nodes() -> int:
     """The work budget of one search in the slow lane (the service's limit)."""
     return NATIVE_SOLVE_NODES if backend_name() == "native" else PURE_SOLVE_NODES
@@ -267,7 +275,8 @@ class Coalescer:
             task.add_done_callback(self.tasks.discard)
 
     def _call(self, bodies: list[Any]) -> list[Any]:
-        with work_budget(self.nodes()), watching(self.service.stopping):
+        seconds = None if self.escalate is None else quick_seconds()
+        with work_budget(self.nodes()), watching(self.service.stopping, seconds):
             return self.many(bodies)
 
     async def _drain(self) -> None:
@@ -341,10 +350,14 @@ class Service:
 
     def __init__(self, threads: int, max_in_flight: int = MAX_IN_FLIGHT,
                  max_body_bytes_in_flight: int = MAX_BODY_BYTES_IN_FLIGHT) -> None:
-        self.threads = threads
-        # the slow lane: half the threads natively (the core releases the GIL); one on the pure
-        # backend, where every running solve also takes the GIL from the quick lane
-        self.slow_threads = max(1, threads // 2) if backend_name() == "native" else 1
+        native = backend_name() == "native"
+        # pure Python solves hold the GIL: more than two quick threads only add contention
+        self.threads = threads if native else min(threads, 2)
+        # the slow lane: natively half the threads, at most half the cores (the core releases
+        # the GIL, so the slow lane must leave cores to the quick one); one on the pure backend,
+        # where every running solve also takes the GIL from the quick lane
+        cores = os.cpu_count() or 2
+        self.slow_threads = max(1, min(threads // 2, cores // 2)) if native else 1
         self.stopping = threading.Event()  # set when the server shuts down
         self._limiter: anyio.CapacityLimiter | None = None
         self._slow_limiter: anyio.CapacityLimiter | None = None
@@ -504,6 +517,10 @@ def create_app(*, threads: int = 4, cors_origins: Sequence[str] = (),
             timer.daemon = True
             timer.start()
 
+    if backend_name() == "pure" and exit_after_shutdown is not None:
+        # a server process on the pure backend: hand the GIL over every millisecond (not 5), so
+        # that the event loop answers promptly while solver threads run Python code
+        sys.setswitchinterval(0.001)
     app = FastAPI(
         lifespan=lifespan,
         title="rummy101",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["EXAMPLES", "DEMO_RACK", "DEMO_REMI_RACK"]
+__all__ = ["DEMO_RACK", "DEMO_REMI_RACK", "EXAMPLES"]
 
 #: A Rummy 101 rack of 22 tiles that opens with melds (R101-7).
 DEMO_RACK = "R10 * R12 K13 K12 K11 Y9 Y8 Y7 B13 B12 B11 R2 Y4 B6 K1 R7 Y11 B3 K5 Y2 R13"

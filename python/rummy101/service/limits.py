@@ -30,8 +30,10 @@ __all__ = [
     "MAX_TABLE_MELDS",
     "MAX_TABLE_TILES",
     "NATIVE_QUICK_NODES",
+    "NATIVE_QUICK_SECONDS",
     "NATIVE_SOLVE_NODES",
     "PURE_QUICK_NODES",
+    "PURE_QUICK_SECONDS",
     "PURE_SOLVE_NODES",
     "SHUTDOWN_SECONDS",
 ]
@@ -55,13 +57,19 @@ HEADER_SECONDS = 10.0    # a request's headers must arrive within this time of i
 BODY_SECONDS = 10.0      # a request's body must arrive within this time of its headers
 SHUTDOWN_SECONDS = 3     # grace for requests in flight on SIGTERM; then they are cancelled
 # Work budgets of one core search (search nodes, rummy101.solve.work_budget): a solve that needs
-# more answers 422 naming the limit. The native core expands about 1.2 million nodes per second
-# on a dense rack, the pure twin about 1,600, so each backend has its own budget: the native one
-# refuses no legal rack (about 1.5 s at most), the pure one stops a search after about 3 s.
+# more answers 422 naming the limit. On a dense rack the native core expands about 1.5 million
+# nodes per second on the development machine, the pure twin about 10,000 (it counts the same
+# nodes), so each backend has its own budget: the native one refuses no legal rack (the core's
+# DEFAULT_WORK_BUDGET, about 1.5 s at most), the pure one stops a search after about 3 s.
 NATIVE_SOLVE_NODES = 2_000_000
-PURE_SOLVE_NODES = 5_000
-# Every request is first tried in the quick lane with this budget per search (native about
-# 15 ms, pure about 0.1 s); one that spends it goes to the slow lane (fewer threads) with the
-# full budget, so that dense racks never hold the threads that ordinary requests need.
-NATIVE_QUICK_NODES = 20_000
-PURE_QUICK_NODES = 150
+PURE_SOLVE_NODES = 30_000
+# Every request is first tried in the quick lane with this budget per search (ordinary racks of
+# up to 28 tiles need at most about 500 nodes; native about 2 ms, pure about 60 ms); one that
+# spends it goes to the slow lane (fewer threads) with the full budget, so that dense racks never
+# hold the threads that ordinary requests need.
+NATIVE_QUICK_NODES = 3_000
+PURE_QUICK_NODES = 600
+# ... and a request that has run this long in the quick lane (a hint or batch chunk making many
+# searches, each within the quick budget) goes on in the slow lane too.
+NATIVE_QUICK_SECONDS = 0.1
+PURE_QUICK_SECONDS = 1.0

@@ -7,11 +7,9 @@ for clients and for schemathesis.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-
-from .limits import MAX_RACK, MAX_RULES_CHARS
 
 __all__ = [
     "ErrorAnswer",
@@ -26,12 +24,6 @@ __all__ = [
     "TablaAnswer",
 ]
 
-_RACK_DOC = (f"A rack: tokens separated by spaces or commas (\"R1 R2 * K13\"), or a list of "
-             f"tokens; at most {MAX_RACK} tokens. Tiles R/Y/B/K + 1-13, `*` for the joker; cards "
-             f"A 2-10 J Q "
-             f"K + S H D C for `classic`.")
-
-Rack = Union[str, list[str]]
 
 
 class _Strict(BaseModel):
@@ -56,12 +48,6 @@ class Info(BaseModel):
     backend: Literal["native", "pure"]
     limits: dict[str, float] = Field(description="Every limit of `rummy101.service.limits` "
                                                  "(sizes, seconds, work budgets in nodes).")
-
-
-def _rules_field(default: str) -> Any:
-    return Field(default, max_length=MAX_RULES_CHARS,
-                 description="Rule set: `rummy101`, `remi`, `classic`, optionally with options in "
-                             "parentheses, e.g. `rummy101(threshold=increasing,players=3)`.")
 
 
 class MeldOut(BaseModel):
