@@ -14,6 +14,7 @@ from rummy101.bots.random_bot import END_TURN_PROBABILITY
 from rummy101.game import Action, new_game
 from rummy101.sim import bot_seed, game_seed
 from rummy101.sim import play_game as sim_play
+from test_game_random import slow_share
 
 # The pure backend plays the greedy bot ~50x slower: fewer games there (more under -m slow).
 FAST = rummy101.backend_name() == "native"
@@ -79,7 +80,7 @@ def test_bots_only_play_legal_actions(bots: list[str]) -> None:
 @pytest.mark.parametrize("bots", [["random"] * 4, ["greedy", "random", "greedy", "random"],
                                   ["greedy"] * 4])
 def test_bots_only_play_legal_actions_many(bots: list[str]) -> None:
-    for i in range(300):
+    for i in slow_share(range(300), ",".join(bots)):
         play_checked(bots, 77, i)
 
 

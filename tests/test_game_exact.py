@@ -22,6 +22,7 @@ from rummy101.game import Action, Phase, new_game
 from rummy101.game import rummy101_engine as E
 from rummy101.game.table import PAIR, RUN, SET, TableMeld
 from rummy101.tiles import parse_tiles
+from test_game_random import slow_share
 
 J = 52
 OPEN_NAMES = {"melds": 1, "pairs": 2, None: 0}
@@ -473,16 +474,17 @@ def test_set_joker_retrieval_has_one_form() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_exactness_many_positions_slow(rules: str) -> None:
-    """The same over many more games and random take positions."""
-    for seed in range(20):
+    """The same over many more games and random positions (a seeded share in CI, see
+    ``slow_share``)."""
+    for seed in slow_share(range(20), rules):
         for s in random_game_positions(rules, 9000 + seed, every=11):
             check_legal_is_accepted(s)
             if (s.phase is Phase.TAKE and s.last_discard >= 0
                     and s.sizes[s.current] <= (10 if s.opened[s.current] else 8)):
                 assert _take_agrees(s)
-    rng = random.Random(rules)
-    for _ in range(300):
-        check_legal_is_accepted(random_play_position(rng, rules))
-    for _ in range(1500):
-        s = random_take_position(rng, max_rack=9)
-        assert _take_agrees(s)
+    for seed in slow_share(range(30), "positions:" + rules):
+        rng = random.Random(f"{rules}:{seed}")
+        for _ in range(10):
+            check_legal_is_accepted(random_play_position(rng, rules))
+        for _ in range(50):
+            assert _take_agrees(random_take_position(rng, max_rack=9, rules=rules))
