@@ -128,9 +128,11 @@ class State:
         return self.phase is Phase.OVER
 
     def legal_actions(self) -> list[Action]:
-        """Every action the current player may take now (empty when terminal). The list is
-        bounded (a turn is built step by step) and complete (every legal turn is a sequence of
-        these); see the engine module of the variant for how."""
+        """Every action the current player may take now (empty when terminal): exactly the
+        actions :meth:`apply` accepts, one per move (a non-canonical form of a move is refused
+        naming the canonical one; docs/DESIGN.md, "Game surface"). The list is bounded (a turn
+        is built step by step) and complete (every legal turn is a sequence of these); see the
+        engine module of the variant for how."""
         if self._legal is None:
             self._legal = self.engine.legal_actions(self)
         return list(self._legal)
