@@ -109,7 +109,7 @@ async def _client(port: int, requests: Sequence[bytes], start: int, stop_at: flo
     i = start
     try:
         await _loop(reader, writer, requests, i, stop_at, budget, latencies, errors)
-    except (asyncio.TimeoutError, ConnectionError, asyncio.IncompleteReadError):
+    except (TimeoutError, ConnectionError, asyncio.IncompleteReadError):
         errors.append(0)  # abandoned: the server did not answer in time
     finally:
         writer.close()

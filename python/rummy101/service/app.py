@@ -484,7 +484,12 @@ class FrontDoor:
         try:
             runner = self.runners.get(scope["path"]) if scope["method"] == "POST" else None
             if runner is not None and self.service is not None:
-                status, payload, close = await self.service.handle(scope, receive, runner)
+                try:
+                    status, payload, close = await self.service.handle(scope, receive, runner)
+                except asyncio.CancelledError:  # the server's shutdown grace is over
+                    status, close = 429, True
+                    payload = {"error": "the service shut down before this request was "
+                                        "answered; retry later"}
                 await self._send_json(guarded_send, status, payload, close)
                 return
             await self.app(scope, receive, guarded_send)
