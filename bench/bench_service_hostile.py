@@ -81,7 +81,8 @@ def free_port() -> int:
 class Server:
     """``rummy101 serve`` in a subprocess on the loopback address."""
 
-    def __init__(self, backend: str | None = None, threads: int = 4) -> None:
+    def __init__(self, backend: str | None = None, threads: int = 4,
+                 args: Sequence[str] = ()) -> None:
         self.port = free_port()
         path = os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", "")
         env = dict(os.environ, PYTHONPATH=path)
@@ -89,7 +90,7 @@ class Server:
             env["RUMMY101_BACKEND"] = backend
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "rummy101", "serve", "--host", HOST, "--port", str(self.port),
-             "--threads", str(threads), "--log-level", "error"],
+             "--threads", str(threads), "--log-level", "error", *args],
             env=env, start_new_session=True)
 
     def wait_ready(self, timeout: float = 60.0) -> None:

@@ -211,6 +211,14 @@ def test_serve_reports_missing_extra(capsys: pytest.CaptureFixture[str],
     assert code == 2 and "pip install 'rummy101[service]'" in err
 
 
+def test_serve_needs_httptools_for_its_read_timeouts(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "httptools", None)
+    code, _, err = run(capsys, ["serve"])
+    assert code == 2 and "httptools" in err and "rummy101[service]" in err
+
+
+
 def test_subprocess_smoke() -> None:
     env = dict(os.environ)
     import rummy101

@@ -76,3 +76,24 @@ def test_sigterm_with_dense_work_in_flight_ends_the_process() -> None:
     seconds (uvicorn grace + the app's exit timer), not after the solves."""
     r = asyncio.run(hostile.sigterm(backend_name()))
     assert r["sigterm_exit_s"] < 8, r
+
+
+def test_serve_sends_cors_headers_only_for_the_origins_it_is_given() -> None:
+    async def preflight(port: int, origin: str) -> bytes:
+        reader, writer = await asyncio.open_connection(hostile.HOST, port)
+        writer.write(f"OPTIONS /v1/solve/opening HTTP/1.1\r\nHost: x\r\nOrigin: {origin}\r\n"
+                     "Access-Control-Request-Method: POST\r\n"
+                     "Access-Control-Request-Headers: content-type\r\n"
+                     "Connection: close\r\n\r\n".encode())
+        answer = await reader.read()
+        writer.close()
+        return answer.lower()
+
+    with hostile.Server(backend_name(), args=["--cors-origin", "https://app.example"]) as s:
+        allowed = asyncio.run(preflight(s.port, "https://app.example"))
+        other = asyncio.run(preflight(s.port, "https://evil.example"))
+    assert b"access-control-allow-origin: https://app.example" in allowed
+    assert b"access-control-allow-origin" not in other
+    with hostile.Server(backend_name()) as s:
+        plain = asyncio.run(preflight(s.port, "https://app.example"))
+    assert b"access-control-allow-origin" not in plain

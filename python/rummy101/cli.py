@@ -80,7 +80,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not 1 <= args.threads <= 256:
         raise RummyError(f"--threads {args.threads} is out of range (1-256)")
     try:
-        require_service_extra()
+        require_service_extra(server=True)
     except ServiceUnavailable as exc:
         print(f"{PROG} serve: error: {exc}", file=sys.stderr)
         return 2

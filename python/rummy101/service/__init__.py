@@ -15,10 +15,11 @@ class ServiceUnavailable(RuntimeError):
     """The optional ``service`` extra (FastAPI, uvicorn) is not installed."""
 
 
-def require_service_extra() -> None:
-    """Raise :class:`ServiceUnavailable` (how to install) if FastAPI or uvicorn is missing."""
+def require_service_extra(server: bool = False) -> None:
+    """Raise :class:`ServiceUnavailable` (how to install) if FastAPI or uvicorn is missing (and,
+    for ``server``, httptools, whose protocol carries the server's read timeouts)."""
     missing = []
-    for name in ("fastapi", "uvicorn"):
+    for name in ("fastapi", "uvicorn") + (("httptools",) if server else ()):
         try:
             __import__(name)
         except ImportError:
