@@ -155,6 +155,28 @@ def test_r101_4_unusable_discard_cannot_be_taken() -> None:
     illegal(s, "take", "R101-4")
 
 
+def test_r101_4_opened_take_only_when_usable_issue_8() -> None:
+    """R101-4 (issue 8): both opened, table B3 * B5, rack R5 Y9 K11 K2, last discard R7: the
+    joker cannot come back (no B4), so R7 fits nothing: draw alone; with B4 the take is legal."""
+    s = position(racks=["R5 Y9 K11 K2", "Y1 Y2"], phase="take", table=[("run", 1, "B3 * B5")],
+                 opened=["melds", "melds"], last_discard="R7", current=0)
+    assert legal(s) == {"draw"}
+    illegal(s, "take", "R101-4")
+    s = position(racks=["R5 Y9 B4 K2", "Y1 Y2"], phase="take", table=[("run", 1, "B3 * B5")],
+                 opened=["melds", "melds"], last_discard="R7", current=0)
+    apply_all(s, "take", "retrieve 0:1 with B4", "run R5 * R7")
+    apply_all(s, "discard Y9")
+
+
+def test_r101_4_taken_tile_swapped_for_a_table_joker_is_used() -> None:
+    """R101-4 with R101-9, reading (a): putting the taken tile in place of a table joker uses it;
+    the joker may then stay on the rack."""
+    s = position(racks=["K9 K11", "Y1"], phase="take", table=[("run", 1, "R10 * R12")],
+                 opened=["melds", "melds"], last_discard="R11", current=0)
+    apply_all(s, "take", "retrieve 0:1 with R11", "discard K9")
+    assert s.racks[0][52] == 1 and s.table[0].text() == "R10 R11 R12"
+
+
 def test_r101_4_unopened_take_only_when_an_opening_with_it_exists() -> None:
     """R101-4 with R101-7: not opened, K11 completes K11-K12-K13 (36) but no opening holding it
     reaches 101 this turn, so it may not be taken; the exact solver decides, not the shape."""
