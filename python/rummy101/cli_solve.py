@@ -27,7 +27,7 @@ from .service import api
 from .service.examples import DEMO_RACK, DEMO_REMI_RACK, EXAMPLES
 from .service.validate import BadRequest, loads, read_rules, type_name
 
-__all__ = ["add_subcommands", "run_solve", "run_meld", "answer_lines"]
+__all__ = ["add_subcommands", "answer_lines", "run_meld", "run_solve"]
 
 CHUNK = 4096  # opening lines solved together through the batch solver
 

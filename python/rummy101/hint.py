@@ -498,9 +498,7 @@ class _Planner:
                         "reason": reason})
 
     def may_add_to(self, w: _Work, index: int) -> bool:
-        if w.kinds[index] == "pair":
-            return False  # pairs never grow (R101-5)
-        return True
+        return w.kinds[index] != "pair"  # pairs never grow (R101-5)
 
     def add_tiles(self, w: _Work, must: int | None = None, hold_joker: bool = False) -> None:
         """Greedy additions (R101-11): the most expensive addable tile first, one tile kept

@@ -20,8 +20,13 @@ from .service.validate import BadRequest, short, type_name
 if TYPE_CHECKING:
     from .hint import SeatView
 
-__all__ = ["view_from_observation", "view_from_state", "meld_actions", "step_actions",
-           "turn_actions"]
+__all__ = [
+    "meld_actions",
+    "step_actions",
+    "turn_actions",
+    "view_from_observation",
+    "view_from_state",
+]
 
 
 def view_from_observation(obs: Any, seat: int | None = None) -> SeatView:
@@ -30,7 +35,7 @@ def view_from_observation(obs: Any, seat: int | None = None) -> SeatView:
     The observation must be the seat's own, at its turn, before any play of the turn (no staged
     opening).
     """
-    from .hint import SeatView  # noqa: F811 - the runtime import (the other is for typing)
+    from .hint import SeatView
 
     if not isinstance(obs, dict):
         raise BadRequest(f"field 'observation' must be a game observation object, got "

@@ -364,27 +364,27 @@ class Rules:
 
 
 def _fields_rummy101(v: dict[str, Any]) -> dict[str, Any]:
-    return dict(family="tiles", players=v["players"], copies=2, jokers=2,
-                max_rack_jokers=2 + 4, hand_size=21, starter_extra=1, opening_points=101,
-                pairs_opening=5, opening_needs_run=False, keep_discard=True, high_ace=False,
-                joker_ratio=0, pairs_allowed=True, threshold=v["threshold"],
-                button_jokers=v["button_jokers"], joker_penalty=101)
+    return {"family": "tiles", "players": v["players"], "copies": 2, "jokers": 2,
+                "max_rack_jokers": 2 + 4, "hand_size": 21, "starter_extra": 1, "opening_points": 101,
+                "pairs_opening": 5, "opening_needs_run": False, "keep_discard": True, "high_ace": False,
+                "joker_ratio": 0, "pairs_allowed": True, "threshold": v["threshold"],
+                "button_jokers": v["button_jokers"], "joker_penalty": 101}
 
 
 def _fields_remi(v: dict[str, Any]) -> dict[str, Any]:
-    return dict(family="tiles", players=v["players"], copies=2, jokers=2, max_rack_jokers=2,
-                hand_size=14, starter_extra=1, opening_points=45, pairs_opening=0,
-                opening_needs_run=True, keep_discard=True, high_ace=True, joker_ratio=2,
-                pairs_allowed=False, atu=v["atu"], doubles=v["doubles"], tabla=v["tabla"],
-                joly_atu_deal=v["joly_atu_deal"], joly_retrievals=v["joly_retrievals"],
-                joker_penalty=50, set3_release_both=True)
+    return {"family": "tiles", "players": v["players"], "copies": 2, "jokers": 2, "max_rack_jokers": 2,
+                "hand_size": 14, "starter_extra": 1, "opening_points": 45, "pairs_opening": 0,
+                "opening_needs_run": True, "keep_discard": True, "high_ace": True, "joker_ratio": 2,
+                "pairs_allowed": False, "atu": v["atu"], "doubles": v["doubles"], "tabla": v["tabla"],
+                "joly_atu_deal": v["joly_atu_deal"], "joly_retrievals": v["joly_retrievals"],
+                "joker_penalty": 50, "set3_release_both": True}
 
 
 def _fields_classic(v: dict[str, Any]) -> dict[str, Any]:
-    return dict(family="cards", players=v["players"], copies=1, jokers=0, max_rack_jokers=0,
-                hand_size=7, starter_extra=0, opening_points=0, pairs_opening=0,
-                opening_needs_run=False, keep_discard=False, high_ace=False, joker_ratio=0,
-                pairs_allowed=False, target_score=v["target"], go_out=v["go_out"], joker_penalty=0)
+    return {"family": "cards", "players": v["players"], "copies": 1, "jokers": 0, "max_rack_jokers": 0,
+                "hand_size": 7, "starter_extra": 0, "opening_points": 0, "pairs_opening": 0,
+                "opening_needs_run": False, "keep_discard": False, "high_ace": False, "joker_ratio": 0,
+                "pairs_allowed": False, "target_score": v["target"], "go_out": v["go_out"], "joker_penalty": 0}
 
 
 _FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {

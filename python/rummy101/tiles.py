@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any, Union
+from typing import Any, Self
 
 from .errors import NotationError
 
@@ -104,7 +104,7 @@ class Tile(int):
 
     __slots__ = ()
 
-    def __new__(cls, value: int | str | Tile) -> Tile:
+    def __new__(cls, value: int | str | Tile) -> Self:
         if isinstance(value, str):
             code = _tile_code(value)
             if code is None:
@@ -160,7 +160,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, value: int | str | Card) -> Card:
+    def __new__(cls, value: int | str | Card) -> Self:
         if isinstance(value, str):
             code = _card_code(value)
             if code is None:
@@ -207,8 +207,8 @@ class Card(int):
 
 JOKER = Tile(JOKER_CODE)
 
-TileLike = Union[Tile, int, str]
-CardLike = Union[Card, int, str]
+TileLike = Tile | int | str
+CardLike = Card | int | str
 
 _SPLIT_RE = re.compile(r"[\s,]+")
 
