@@ -236,3 +236,34 @@ def test_bodies_over_the_byte_budget_answer_429() -> None:
     codes = _concurrent_posts(app, 12, pad)
     assert set(codes) == {200, 429}
     assert app.state.service.bodies.held == 0  # every reservation was given back
+
+
+def test_a_request_out_of_quick_lane_time_is_finished_in_the_slow_lane(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No time at all in the quick lane: every opening (single or coalesced) and every hint is
+    still answered, from the slow lane."""
+    for name in ("NATIVE_QUICK_SECONDS", "PURE_QUICK_SECONDS"):
+        monkeypatch.setattr(app_module, name, 0.0)
+    c = TestClient(create_app())
+    r = c.post("/v1/solve/opening", json={"rack": "R1 R2 R3 K9"})
+    assert r.status_code == 200 and r.json()["value"] == 6
+    h = c.post("/v1/hint", json={"seat": 0, "stage": "play", "rack": "R1 R2 R3 K9 K9",
+                                 "alternatives": 0})
+    assert h.status_code == 200 and h.json()["turn"]["actions"]
+
+
+def test_check_stop_ends_work_at_shutdown_and_at_the_lane_deadline() -> None:
+    import threading
+
+    from rummy101.errors import WorkBudgetExceeded
+    from rummy101.service.cancel import ShuttingDown, check_stop, watching
+
+    stop = threading.Event()
+    with watching(stop, seconds=0.0), pytest.raises(WorkBudgetExceeded, match="quick lane"):
+        check_stop()
+    with watching(stop):
+        check_stop()  # no deadline, not stopping: goes on
+        stop.set()
+        with pytest.raises(ShuttingDown):
+            check_stop()
+    check_stop()  # outside a server nothing stops
