@@ -14,6 +14,8 @@ Scenarios, each on the native and the pure backend:
   seconds until the server drops them (target <= 15 s);
 * ``hold``: 200 connections that announce 4 MiB bodies, send 1 MiB each and stall: the server's
   RSS growth (was about 1 GB), and ``/health`` afterwards;
+* ``unread``: clients that ask for a big answer (a 10,000-rack batch) and never read it: the
+  server disconnects them (connections left, RSS growth);
 * ``sigterm``: SIGTERM with dense work in flight: seconds until the process is gone (target 5 s).
 
     PYTHONPATH=python python bench/bench_service_hostile.py                 # both backends
@@ -323,6 +325,46 @@ async def hold(server: Server, connections: int = 200, sent: int = 1 << 20,
             "hold_outcomes": counts, "health_after": status, "health_after_ms": health * 1000}
 
 
+def established(port: int) -> int:
+    """Established TCP connections whose local port is ``port`` (the server's side; Linux)."""
+    count = 0
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(name, encoding="ascii") as fh:
+                lines = fh.readlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
+                count += 1
+    return count
+
+
+def unread(server: Server, clients: int = 8, wait: float = 25.0) -> dict[str, Any]:
+    """``clients`` connections each ask for a 10,000-rack batch answer (about 7 MB) and never
+    read it; after ``wait`` seconds, how many of them does the server still hold?"""
+    rack = ORDINARY_RACKS[0] + " R1 R3 K2 K3 B9 Y3 Y6"
+    body = json.dumps({"racks": [rack] * 10_000}).encode()
+    head = (b"POST /v1/solve/opening HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+    socks = []
+    before = server.rss()
+    for _ in range(clients):
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect((HOST, server.port))
+        s.sendall(head + body)
+        socks.append(s)
+    time.sleep(wait)
+    held = established(server.port)
+    peak = server.rss()
+    for s in socks:
+        s.close()
+    return {"unread_clients": clients, "unread_still_held": held,
+            "unread_rss_growth_mb": (peak - before) / 2**20}
+
+
 async def sigterm(backend: str | None) -> dict[str, Any]:
     """SIGTERM while dense work is in flight: seconds until the process is gone."""
     server = Server(backend)
@@ -339,7 +381,7 @@ async def sigterm(backend: str | None) -> dict[str, Any]:
     return {"sigterm_exit_s": gone, "exit_status": server.proc.returncode}
 
 
-SCENARIOS = ("dense", "bait", "stall", "hold", "sigterm")
+SCENARIOS = ("dense", "bait", "stall", "hold", "unread", "sigterm")
 
 
 def run(backend: str, scenarios: Sequence[str]) -> dict[str, Any]:
@@ -353,6 +395,8 @@ def run(backend: str, scenarios: Sequence[str]) -> dict[str, Any]:
             out.update(asyncio.run(stall(server.port)))
         if "hold" in scenarios:
             out.update(asyncio.run(hold(server)))
+        if "unread" in scenarios:
+            out.update(unread(server))
     if "sigterm" in scenarios:
         out.update(asyncio.run(sigterm(backend)))
     return out

@@ -36,6 +36,7 @@ __all__ = [
     "PURE_QUICK_SECONDS",
     "PURE_SOLVE_NODES",
     "SHUTDOWN_SECONDS",
+    "WRITE_SECONDS",
 ]
 
 MAX_RACK = 28            # tiles or cards in one rack (in play: Rummy 101 23, Remi 15, classic 8)
@@ -55,6 +56,7 @@ MAX_IN_FLIGHT = 256      # requests one server process holds at once (reading, q
 MAX_BODY_BYTES_IN_FLIGHT = 32 * 1024 * 1024  # bytes of request bodies held at once per process
 HEADER_SECONDS = 10.0    # a request's headers must arrive within this time of its first byte
 BODY_SECONDS = 10.0      # a request's body must arrive within this time of its headers
+WRITE_SECONDS = 10.0     # an answer the client does not read for this long: it is disconnected
 SHUTDOWN_SECONDS = 3     # grace for requests in flight on SIGTERM; then they are cancelled
 # Work budgets of one core search (search nodes, rummy101.solve.work_budget): a solve that needs
 # more answers 422 naming the limit. On a dense rack the native core expands about 1.5 million

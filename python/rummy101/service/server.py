@@ -6,7 +6,9 @@ keep-alive connections. :class:`GuardedHttp` (uvicorn's httptools protocol) adds
 * a request's headers must arrive within :data:`~.limits.HEADER_SECONDS` of its first byte (and
   a new connection must start its first request as soon), else the connection is closed;
 * its body must arrive within :data:`~.limits.BODY_SECONDS` of the headers, else the service
-  answers 408 (when no answer was started) and closes the connection.
+  answers 408 (when no answer was started) and closes the connection;
+* a client that stops reading its answer (the write buffer stays full for
+  :data:`~.limits.WRITE_SECONDS`) is disconnected, so unread answers do not pile up in memory.
 
 :func:`serve` starts uvicorn with that protocol, a graceful shutdown of
 :data:`~.limits.SHUTDOWN_SECONDS` (requests still running then are cancelled, and the process ends
@@ -24,7 +26,7 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from .limits import BODY_SECONDS, HEADER_SECONDS, SHUTDOWN_SECONDS
+from .limits import BODY_SECONDS, HEADER_SECONDS, SHUTDOWN_SECONDS, WRITE_SECONDS
 
 __all__ = ["GuardedHttp", "serve", "uvicorn_config"]
 
@@ -41,8 +43,10 @@ class GuardedHttp(HttpToolsProtocol):
 
     header_seconds = HEADER_SECONDS
     body_seconds = BODY_SECONDS
+    write_seconds = WRITE_SECONDS
 
     _guard: asyncio.TimerHandle | None = None
+    _write_guard: asyncio.TimerHandle | None = None
 
     def _arm(self, seconds: float, what: str) -> None:
         self._disarm()
@@ -83,8 +87,29 @@ class GuardedHttp(HttpToolsProtocol):
         super().on_message_complete()
         self._disarm()
 
+    # an answer must be read: the write buffer may stay full for write_seconds at most
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._write_guard is None:
+            self._write_guard = self.loop.call_later(self.write_seconds, self._unread)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self._write_guard is not None:
+            self._write_guard.cancel()
+            self._write_guard = None
+
+    def _unread(self) -> None:
+        self._write_guard = None
+        # even a closing transport still holds its unsent answer: drop it at once
+        self.logger.info("closing a connection: its client does not read the answer")
+        self.transport.abort()
+
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self._write_guard is not None:
+            self._write_guard.cancel()
+            self._write_guard = None
         super().connection_lost(exc)
 
 
