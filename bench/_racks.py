@@ -40,15 +40,15 @@ WORKLOADS: dict[str, tuple[str, str, bool, bool]] = {
 }
 
 
-def solver(workload: str, backend: str) -> tuple[Callable[[list[int]], Any], Rules]:
-    """A one-rack call of the core for a workload on a backend."""
+def solver(workload: str, backend: str) -> tuple[Callable[..., Any], Rules]:
+    """A one-rack call of the core for a workload on a backend: ``call(counts, budget=...)``."""
     spec, val, keep, rr = WORKLOADS[workload]
     rules = Rules.parse(spec)
     mod = _backend._load(backend)
     cr = _backend.core_rules(rules, val, backend)  # type: ignore[arg-type]
     fn = mod.solve_melds
 
-    def call(counts: list[int]) -> Any:
-        return fn(cr, counts, keep, -1, rr)
+    def call(counts: list[int], budget: int = 1 << 62) -> Any:
+        return fn(cr, counts, keep, -1, rr, budget)
 
     return call, rules

@@ -1,23 +1,36 @@
-"""Print the solvers' speed on the shared racks: racks/s, median, p99 and max time per rack, per
-rack file and workload, and the native/pure ratio measured in the same run.
+"""Print the solvers' speed on the shared racks and the dense set: racks/s, median, p99 and max
+time per rack, per rack file and workload; the native/pure ratio, the search nodes per second of
+each backend (to turn a wall-time limit into a work budget) and the API/core ratio, all measured
+in the same run.
 
     PYTHONPATH=python:bench python bench/report_solve.py [--pure-racks 30] [--repeat 3]
 
 Times are per single solve_melds call (one rack, one core thread), the best of --repeat passes
-for each rack (to damp the noise of a shared machine).
+for each rack (to damp the noise of a shared machine). The dense set is tests/dense_racks.txt
+(issue 11); its racks that need more than --pure-dense-nodes nodes are left out on the pure
+backend. Node counts come from the work budget (the smallest budget that lets the search finish).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import statistics
 import time
+from collections.abc import Callable
+from typing import Any
 
 from _racks import RACK_FILES, WORKLOADS, load_counts, solver
-from rummy101 import _backend
+from rummy101 import Rules, _backend, solve_opening, solve_openings
+from rummy101.errors import WorkBudgetExceeded
+from rummy101.tiles import counts_of, format_tiles, parse_tiles
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DENSE = os.path.join(HERE, "..", "tests", "dense_racks.txt")
 
 
-def per_rack_times(call, racks, repeat: int) -> list[float]:  # type: ignore[no-untyped-def]
+def per_rack_times(call: Callable[[Any], Any], racks: list[Any], repeat: int) -> list[float]:
     out = []
     for r in racks:
         best = float("inf")
@@ -29,15 +42,62 @@ def per_rack_times(call, racks, repeat: int) -> list[float]:  # type: ignore[no-
     return out
 
 
+def nodes_needed(call: Callable[[int], Any]) -> int:
+    """The nodes a search expands: the smallest budget with which ``call(budget)`` finishes."""
+    lo, hi = 1, 64
+    while True:
+        try:
+            call(hi)
+            break
+        except WorkBudgetExceeded:
+            lo, hi = hi + 1, hi * 4
+    while lo < hi:
+        mid = (lo + hi) // 2
+        try:
+            call(mid)
+            hi = mid
+        except WorkBudgetExceeded:
+            lo = mid + 1
+    return lo
+
+
+def line(workload: str, name: str, backend: str, raw: list[float], nodes: int | None) -> str:
+    ts = sorted(raw)
+    mean = sum(ts) / len(ts)
+    p99 = ts[min(len(ts) - 1, int(0.99 * len(ts)))]
+    nps = f"{nodes / sum(ts):10.0f}" if nodes is not None else f"{'':>10}"
+    return (f"{workload:18} {name:28} {backend:7} {len(ts):5d} {1 / mean:10.0f} "
+            f"{statistics.median(ts) * 1e6:10.1f} {p99 * 1e6:9.1f} {ts[-1] * 1e6:9.1f} {nps}")
+
+
+def dense_cases() -> list[tuple[str, str, str, list[int], bool, int, bool]]:
+    out = []
+    with open(DENSE) as f:
+        for text in f:
+            if not text.strip() or text.startswith("#"):
+                continue
+            head, rack = text.split("|")
+            name, val, keep, mu, rr = head.split()
+            rules = Rules.parse(name)
+            must_use = -1 if mu == "-" else int(rules.parse_rack(mu)[0])
+            out.append((name, val, rack.strip(), counts_of(parse_tiles(rack)), keep == "1", must_use,
+                        rr == "1"))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pure-racks", type=int, default=30, help="racks per file for the pure backend")
     ap.add_argument("--repeat", type=int, default=3, help="passes per rack (best kept)")
+    ap.add_argument("--pure-dense-nodes", type=int, default=5_000,
+                    help="dense racks needing more nodes are left out on the pure backend")
+    ap.add_argument("--no-nodes", action="store_true", help="skip the node counts (faster)")
+    ap.add_argument("--dense-only", action="store_true", help="only the dense set and the API/core ratio")
     args = ap.parse_args()
     backends = _backend.available_backends()
     print(f"{'workload':18} {'file':28} {'backend':7} {'racks':>5} {'racks/s':>10} {'median us':>10} "
-          f"{'p99 us':>9} {'max us':>9}")
-    for workload in WORKLOADS:
+          f"{'p99 us':>9} {'max us':>9} {'nodes/s':>10}")
+    for workload in () if args.dense_only else WORKLOADS:
         for name in RACK_FILES:
             times: dict[str, list[float]] = {}
             for backend in backends:
@@ -49,15 +109,73 @@ def main() -> None:
                 call(racks[0])  # warm up (tables, memo)
                 raw = per_rack_times(call, racks, args.repeat)
                 times[backend] = raw
-                ts = sorted(raw)
-                mean = sum(ts) / len(ts)
-                p99 = ts[min(len(ts) - 1, int(0.99 * len(ts)))]
-                print(f"{workload:18} {name:28} {backend:7} {len(ts):5d} {1 / mean:10.0f} "
-                      f"{statistics.median(ts) * 1e6:10.1f} {p99 * 1e6:9.1f} {ts[-1] * 1e6:9.1f}")
+                nodes = None
+                if not args.no_nodes and name == "racks_22.txt":
+                    nodes = sum(nodes_needed(lambda b, r=r, f=call: f(r, b)) for r in racks)
+                print(line(workload, name, backend, raw, nodes))
             if "native" in times and "pure" in times:
                 k = len(times["pure"])
                 ratio = sum(times["pure"]) / sum(times["native"][:k])
                 print(f"{'':18} {name:28} native/pure speed ratio on the same {k} racks: {ratio:.0f}x")
+    # the dense set: one line per backend over all its racks, then the slowest racks natively
+    cases = dense_cases()
+    per_rack: dict[str, list[tuple[float, int]]] = {}
+    for backend in backends:
+        mod = _backend._load(backend)
+        rows: list[tuple[float, int]] = []
+        for rname, val, _, counts, keep, mu, rr in cases:
+            cr = _backend.core_rules(Rules.parse(rname), val, backend)  # type: ignore[arg-type]
+
+            def one(budget: int, cr: Any = cr, counts: list[int] = counts, keep: bool = keep,
+                    mu: int = mu, rr: bool = rr, mod: Any = mod) -> Any:
+                return mod.solve_melds(cr, counts, keep, mu, rr, budget)
+
+            if backend == "pure" and "native" in per_rack:  # nodes are equal on both backends
+                n = per_rack["native"][len(rows)][1]
+                if n > args.pure_dense_nodes:
+                    rows.append((float("nan"), n))
+                    continue
+            else:
+                n = nodes_needed(one)
+            t = per_rack_times(lambda _r: one(1 << 62), [None], args.repeat if backend == "native" else 1)[0]
+            rows.append((t, n))
+        per_rack[backend] = rows
+        done = [(t, n) for t, n in rows if not math.isnan(t)]
+        print(line("dense (all)", f"tests/dense_racks.txt ({len(done)})", backend,
+                   [t for t, _ in done], sum(n for _, n in done)))
+    if "native" in per_rack and "pure" in per_rack:
+        both = [(a[0], b[0]) for a, b in zip(per_rack["native"], per_rack["pure"], strict=True)
+                if not math.isnan(b[0])]
+        print(f"{'':18} {'dense':28} native/pure speed ratio on the same {len(both)} racks: "
+              f"{sum(b for _, b in both) / sum(a for a, _ in both):.0f}x")
+    print("\ndense racks, native (slowest first): ms, nodes, rules valuation keep must_use require_run rack")
+    order = sorted(range(len(cases)), key=lambda i: -per_rack[backends[0]][i][0])
+    for i in order:
+        t, n = per_rack[backends[0]][i]
+        rname, val, rack, _, keep, mu, rr = cases[i]
+        print(f"  {t * 1e3:8.2f} {n:8d}  {rname} {val} {int(keep)} {mu} {int(rr)} | {rack}")
+    # the public API against the core on the same racks (issue 11 item 4)
+    rules = Rules.parse("rummy101")
+    arr = load_counts("racks_22.txt", rules)
+    texts = [format_tiles(rules.parse_rack([rules.piece(c) for c in range(53) for _ in range(int(row[c]))]))
+             for row in arr]
+    call, _ = solver("rummy101-opening", backends[0])
+    racks = [[int(x) for x in row] for row in arr]
+    t0 = time.perf_counter()
+    for r in racks:
+        call(r)
+    core_t = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for text in texts:
+        solve_opening(rules, text)
+    api_t = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    solve_openings(rules, texts)
+    batch_t = time.perf_counter() - t0
+    n = len(racks)
+    print(f"\nAPI/core on racks_22.txt, rummy101 opening, {backends[0]}: core {n / core_t:.0f} racks/s, "
+          f"solve_opening {n / api_t:.0f} racks/s ({core_t / api_t:.2f} of the core), "
+          f"solve_openings {n / batch_t:.0f} racks/s ({core_t / batch_t:.2f})")
 
 
 if __name__ == "__main__":

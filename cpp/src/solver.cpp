@@ -12,7 +12,24 @@
 // colour's transitions from a per-rack cache keyed by (number, colour, runs, free jokers,
 // reserved aces), tries them best bound first, cuts branches by admissible bounds and by
 // dominance, and memoizes exact values or fail-soft upper bounds (fail-low states).
-// python/rummy101/_pure/solver.py is the line-for-line twin (same order, same tie-break).
+// python/rummy101/_pure/solver.py is the line-for-line twin of the value search AND the rebuild
+// (same order, same cuts, same memo), so both expand the same states: a node is one best() call
+// not answered by the memo or a leaf, and the work budget (solver.hpp) runs out at the same node.
+//
+// Bounds (issue 11). Besides the per-tile bounds above, every child state is cut by
+//  * the suffix bound: fresh(m, j, left, ran) is the exact value of the state at m with no run in
+//    progress (memoized per reservation, computed by this search; with must_use or a joker ratio
+//    by a relaxed twin solver without them). A state at m with runs in progress is split at m:
+//    a tail of >= 3 positions with a real tile is a meld of the fresh suffix; the rest are tails
+//    of 1-2 positions (<= 1 real tile per run at m and at m+1) and joker-only tails, x of whose
+//    jokers are worth <= ja[m][x]; bound = max_x fresh(m, jr-x) + ja[m][x] + those real tiles;
+//  * the keep bound: with nothing left yet, the cheapest remaining tile or joker stays.
+// State count per number (the bound asked for in issue 11): a colour holds at most 2 + J runs in
+// progress, each one of S statuses (S = 6 without a joker ratio: length 1/2/3+ x real tile yes/no;
+// Remi: S <= 3 * (rcap + 1) * (J + 1)), so states per number <= C(2+J+S, S)^4 * (J+1) * 4 flags
+// and transitions per state <= prod_c 3^(runs_c) * (new runs) * 81 set choices. That is no useful
+// worst case (C(14,6)^4 for J = 6); what bounds the work is the measured node count of the densest
+// racks we could build (tests/dense_racks.txt: <= 150k nodes, docs/DESIGN.md) and the budget.
 #include "rummy101/solver.hpp"
 
 #include <algorithm>
