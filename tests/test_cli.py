@@ -218,6 +218,19 @@ def test_serve_needs_httptools_for_its_read_timeouts(capsys: pytest.CaptureFixtu
     assert code == 2 and "httptools" in err and "rummy101[service]" in err
 
 
+def test_serve_says_where_it_listens(capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("httptools")
+    import rummy101.service.server as server
+
+    seen: list[tuple[str, int]] = []
+    monkeypatch.setattr(server, "serve", lambda host, port, **kw: seen.append((host, port)))
+    code, _, err = run(capsys, ["serve", "--port", "8123"])
+    assert code == 0 and seen == [("127.0.0.1", 8123)]
+    assert "http://127.0.0.1:8123" in err and "/openapi.json" in err
+
+
 
 def test_subprocess_smoke() -> None:
     env = dict(os.environ)

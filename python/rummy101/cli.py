@@ -84,8 +84,13 @@ def _serve(args: argparse.Namespace) -> int:
     except ServiceUnavailable as exc:
         print(f"{PROG} serve: error: {exc}", file=sys.stderr)
         return 2
+    from . import backend_name
     from .service.server import serve
 
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"{PROG} serve: http://{shown}:{args.port} (backend {backend_name()}, "
+          f"{args.workers} worker(s), {args.threads} solve thread(s) each); API document at "
+          f"/openapi.json; Ctrl-C or SIGTERM stops it", file=sys.stderr, flush=True)
     serve(args.host, args.port, workers=args.workers, threads=args.threads,
           log_level=args.log_level,
           cors_origins=None if args.cors_origin is None else ",".join(args.cors_origin))
