@@ -40,7 +40,6 @@ from collections.abc import Sequence
 from typing import Any
 
 HOST = "127.0.0.1"  # loopback only, never any other address
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: 28 tiles, one of the costliest racks for the exact solver found by a random search over
 #: racks of four to six numbers in every colour, twice, with both jokers (about 17 ms natively,
@@ -86,7 +85,12 @@ class Server:
     def __init__(self, backend: str | None = None, threads: int = 4,
                  args: Sequence[str] = ()) -> None:
         self.port = free_port()
-        path = os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", "")
+        # the server runs the rummy101 this process imports (the installed package in CI, the
+        # working tree under PYTHONPATH=python): a bare source tree may lack the native core
+        import rummy101
+
+        here = os.path.dirname(os.path.dirname(os.path.abspath(rummy101.__file__)))
+        path = here + os.pathsep + os.environ.get("PYTHONPATH", "")
         env = dict(os.environ, PYTHONPATH=path)
         if backend:
             env["RUMMY101_BACKEND"] = backend
