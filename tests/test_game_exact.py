@@ -23,18 +23,9 @@ from rummy101.game import rummy101_engine as E
 from rummy101.game.table import PAIR, RUN, SET, TableMeld
 from rummy101.tiles import parse_tiles
 from test_game_random import slow_share
+from test_game_rules import OPEN_NAMES, counts
 
 J = 52
-OPEN_NAMES = {"melds": 1, "pairs": 2, None: 0}
-
-
-def counts(text: str) -> list[int]:
-    cv = [0] * 53
-    for t in parse_tiles(text):
-        cv[int(t)] += 1
-    return cv
-
-
 def position(rules: str = "rummy101(players=2)", *, racks: list[str], stock: str = "K1 K2 K3 K4 K5",
              current: int = 0, phase: str = "take", table: list[tuple[str, int, str]] = (),
              opened: list[Any] | None = None, last_discard: str | None = None,

@@ -402,13 +402,8 @@ def _opened_can_use(s: State, p: int, t: int) -> bool:
             return False
         if jk >= 1:
             return True  # x * *
-        for c in reals:  # two real tiles that a joker completes: same colour within 2, or a set
-            col, n0 = divmod(c, 13)
-            for d in (1, 2):
-                if n0 + d < 13 and rack[c + d]:
-                    return True
-            if any(rack[k * 13 + n0] for k in range(4) if k != col):
-                return True
+        if _joker_completes(rack, reals):
+            return True
         cnt = list(rack)
         for x in reals:  # x with the taken joker and a retrieved one (keyed by another tile)
             cnt[x] -= 1
@@ -506,6 +501,19 @@ def _best_retrievals(sets: list[tuple[int, list[int]]], i: int, singles: dict[in
     return best
 
 
+def _joker_completes(rack: list[int], reals: list[int]) -> bool:
+    """Do two real rack tiles form a 3-tile run or set with one joker (same colour within two
+    numbers, or one number in two colours)?"""
+    for c in reals:
+        col, n0 = divmod(c, 13)
+        for d in (1, 2):
+            if n0 + d < 13 and rack[c + d]:
+                return True
+        if any(rack[k * 13 + n0] for k in range(4) if k != col):
+            return True
+    return False
+
+
 def _fits_new_meld(rack: list[int], t: int, jk: int) -> bool:
     """Is there a 3-tile run or set holding ``t`` plus two rack tiles (``jk`` jokers usable)?"""
     if t == J:
@@ -514,14 +522,7 @@ def _fits_new_meld(rack: list[int], t: int, jk: int) -> bool:
             return False
         if jk >= 1:
             return True
-        for c in reals:  # two real tiles that a joker completes: same colour within 2, or a set
-            col, n0 = divmod(c, 13)
-            for d in (1, 2):
-                if n0 + d < 13 and rack[c + d]:
-                    return True
-            if any(rack[k * 13 + n0] for k in range(4) if k != col):
-                return True
-        return False
+        return _joker_completes(rack, reals)
     col, n0 = divmod(t, 13)
     base = col * 13
     for first in range(max(0, n0 - 2), min(n0, 10) + 1):
