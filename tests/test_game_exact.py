@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from rummy101 import IllegalAction
 from rummy101.game import Action, Phase, new_game
-from rummy101.game import rummy101_engine as E
+from rummy101.game.engines.rummy101 import engine as E
 from rummy101.game.table import PAIR, RUN, SET, TableMeld
 from rummy101.tiles import parse_tiles
 from test_game_random import slow_share
@@ -39,21 +39,21 @@ def position(rules: str = "rummy101(players=2)", *, racks: list[str], stock: str
     s.current = current
     s.turn = 5
     s.phase = Phase(phase)
-    s.took = "draw" if phase == "play" else ""
+    s.x.took = "draw" if phase == "play" else ""
     kinds = {"run": RUN, "set": SET, "pair": PAIR}
     s.table = [TableMeld.build(kinds[k], o, tuple(int(t) for t in parse_tiles(ts))) for k, o, ts in table]
-    s.turn_table_start = len(s.table)
-    s.opened = [OPEN_NAMES[o] for o in (opened or [None] * n)]
-    s.opened_turn = [0 if o else -1 for o in s.opened]
-    s.discards = [[] for _ in range(n)]
+    s.x.turn_table_start = len(s.table)
+    s.x.opened = [OPEN_NAMES[o] for o in (opened or [None] * n)]
+    s.x.opened_turn = [0 if o else -1 for o in s.x.opened]
+    s.x.discards = [[] for _ in range(n)]
     if thresholds:
-        s.thr_melds, s.thr_pairs = thresholds
+        s.x.thr_melds, s.x.thr_pairs = thresholds
     if last_discard:
         prev = (current - 1) % n
-        s.last_discard = int(parse_tiles(last_discard)[0])
-        s.discards[prev].append(s.last_discard)
+        s.x.last_discard = int(parse_tiles(last_discard)[0])
+        s.x.discards[prev].append(s.x.last_discard)
     else:
-        s.last_discard = -1
+        s.x.last_discard = -1
     s._legal = None
     return s
 
@@ -142,7 +142,7 @@ def accepted(s: Any, a: Action) -> bool:
 
 def _key(s: Any) -> tuple[Any, ...]:
     p = s.current
-    return (tuple(s.racks[p]), tuple(s.table), s.opened[p], s.staged_from, s.staged_kind)
+    return (tuple(s.racks[p]), tuple(s.table), s.x.opened[p], s.x.staged_from, s.x.staged_kind)
 
 
 def turn_can_end(s: Any, *, limit: int = 200_000) -> bool:
@@ -181,7 +181,7 @@ def turn_can_end(s: Any, *, limit: int = 200_000) -> bool:
 def take_is_usable_brute(s: Any) -> bool:
     """R101-4 by brute force: after moving the last discard to the rack (unchecked), can the
     turn be played on to a legal discard (which needs the taken tile on the table)?"""
-    if s.phase is not Phase.TAKE or s.last_discard < 0:
+    if s.phase is not Phase.TAKE or s.x.last_discard < 0:
         return False
     t = s.copy()
     E.do_take(t)
@@ -268,18 +268,18 @@ def random_take_position(rng: random.Random, *, max_rack: int = 8, rules: str | 
             s.racks[q][rng.randrange(52)] += 1
     s.sizes = [sum(r) for r in s.racks]
     s.table = table
-    s.turn_table_start = len(table)
+    s.x.turn_table_start = len(table)
     s.turn = 7
-    s.opened = [rng.choice((0, 1, 1, 1, 2)) for _ in range(n)]
-    s.opened_turn = [0 if o else -1 for o in s.opened]
-    if s.opened[p] == 0:
-        s.thr_melds = rng.randint(9, 45)
-        s.thr_pairs = rng.randint(2, 3)
+    s.x.opened = [rng.choice((0, 1, 1, 1, 2)) for _ in range(n)]
+    s.x.opened_turn = [0 if o else -1 for o in s.x.opened]
+    if s.x.opened[p] == 0:
+        s.x.thr_melds = rng.randint(9, 45)
+        s.x.thr_pairs = rng.randint(2, 3)
     s.phase = Phase.TAKE
-    s.took = ""
-    s.discards = [[] for _ in range(n)]
-    s.discards[(p - 1) % n].append(disc)
-    s.last_discard = disc
+    s.x.took = ""
+    s.x.discards = [[] for _ in range(n)]
+    s.x.discards[(p - 1) % n].append(disc)
+    s.x.last_discard = disc
     s.stock = [0, 1, 2, 3]
     s._legal = None
     return s
@@ -330,7 +330,7 @@ def random_game_positions(rules: str, seed: int, every: int) -> Any:
     k = 0
     while not s.is_terminal:
         acts = s.legal_actions()
-        if k % every == 0 or s.phase is Phase.TAKE and s.last_discard >= 0 and k % 3 == 0:
+        if k % every == 0 or s.phase is Phase.TAKE and s.x.last_discard >= 0 and k % 3 == 0:
             yield s
         plays = [a for a in acts if a.verb in ("open", "run", "set", "pair", "add", "retrieve")]
         opens = [a for a in acts if a.verb == "open"]
@@ -416,8 +416,8 @@ def test_take_exact_random_positions(seed: int) -> None:
         takes += usable
         assert ("take" in {str(a) for a in s.legal_actions()}) == usable, (
             f"position {i}: brute force says take is {'' if usable else 'not '}usable; "
-            f"opened {s.opened} seat {s.current} rack {[str(x) for x in s.rack(s.current)]} "
-            f"table {[m.text() for m in s.table]} discard {s.last_discard}")
+            f"opened {s.x.opened} seat {s.current} rack {[str(x) for x in s.rack(s.current)]} "
+            f"table {[m.text() for m in s.table]} discard {s.x.last_discard}")
     assert 80 < takes < 360  # both answers occur often
 
 
@@ -428,8 +428,8 @@ def test_take_exact_in_games() -> None:
     for k, rules in enumerate(RULE_SETS):
         for seed in range(6):
             for s in random_game_positions(rules, 100 * k + seed, every=10_000):
-                if (s.phase is Phase.TAKE and s.last_discard >= 0
-                        and s.sizes[s.current] <= (10 if s.opened[s.current] else 8)):
+                if (s.phase is Phase.TAKE and s.x.last_discard >= 0
+                        and s.sizes[s.current] <= (10 if s.x.opened[s.current] else 8)):
                     assert _take_agrees(s), f"{rules} seed {100 * k + seed}: {s.history[-3:]}"
                     checked += 1
     assert checked >= 30
@@ -470,8 +470,8 @@ def test_exactness_many_positions_slow(rules: str) -> None:
     for seed in slow_share(range(20), rules):
         for s in random_game_positions(rules, 9000 + seed, every=11):
             check_legal_is_accepted(s)
-            if (s.phase is Phase.TAKE and s.last_discard >= 0
-                    and s.sizes[s.current] <= (10 if s.opened[s.current] else 8)):
+            if (s.phase is Phase.TAKE and s.x.last_discard >= 0
+                    and s.sizes[s.current] <= (10 if s.x.opened[s.current] else 8)):
                 assert _take_agrees(s)
     for seed in slow_share(range(30), "positions:" + rules):
         rng = random.Random(f"{rules}:{seed}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from rummy101.game import _precomputed as P
+from rummy101.game.engines.rummy101 import _precomputed as P
 from rummy101.game.table import PAIR, RUN, SET, TableMeld
 from rummy101.melds import Meld, joker_releases, meld_additions
 

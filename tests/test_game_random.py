@@ -64,7 +64,7 @@ def uniform(rng: random.Random, state: Any, acts: list[Action]) -> Action:
 
 
 def tile_total(s: Any) -> int:
-    return (sum(s.sizes) + len(s.stock) + sum(len(d) for d in s.discards)
+    return (sum(s.sizes) + len(s.stock) + sum(len(d) for d in s.x.discards)
             + sum(len(m.tiles) for m in s.table))
 
 
@@ -74,21 +74,21 @@ def check_conservation(s: Any) -> None:
         return
     assert all(sum(r) == z for r, z in zip(s.racks, s.sizes))
     assert min(min(r) for r in s.racks) >= 0
-    assert tile_total(s) == 106 + sum(1 for u in s.button_used if u)
+    assert tile_total(s) == 106 + sum(1 for u in s.x.button_used if u)
 
 
 def expected_scores(s: Any, winner: int, joker: bool) -> list[int]:
     """R101-13 recomputed from the racks, independently of the engine's scoring code."""
     pens = []
     for q in range(s.n):
-        if s.opened[q] == 0:
+        if s.x.opened[q] == 0:
             pens.append(202)
         else:
             v = sum((c % 13 + 1) * k for c, k in enumerate(s.racks[q][:52])) + 101 * s.racks[q][52]
-            pens.append(v * (2 if s.opened[q] == 2 else 1))
+            pens.append(v * (2 if s.x.opened[q] == 2 else 1))
     if winner < 0:
         return [-x for x in pens]
-    one_turn = s.opened_turn[winner] == s.turn and all(s.opened[q] == 0 for q in range(s.n) if q != winner)
+    one_turn = s.x.opened_turn[winner] == s.turn and all(s.x.opened[q] == 0 for q in range(s.n) if q != winner)
     m = (2 if joker else 1) * (2 if one_turn else 1)
     return [101 * m if q == winner else -pens[q] * m for q in range(s.n)]
 

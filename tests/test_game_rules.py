@@ -35,19 +35,19 @@ def position(rules: str = "rummy101(players=2)", *, racks: list[str], stock: str
     s.current = current
     s.turn = turn
     s.phase = Phase(phase)
-    s.took = took if phase == "play" else ""
+    s.x.took = took if phase == "play" else ""
     kinds = {"run": RUN, "set": SET, "pair": PAIR}
     s.table = [TableMeld.build(kinds[k], o, tuple(int(t) for t in parse_tiles(ts))) for k, o, ts in table]
-    s.turn_table_start = len(s.table)
-    s.opened = [OPEN_NAMES[o] for o in (opened or [None] * n)]
-    s.opened_turn = opened_turn or [0 if o else -1 for o in s.opened]
-    s.discards = [[] for _ in range(n)]
+    s.x.turn_table_start = len(s.table)
+    s.x.opened = [OPEN_NAMES[o] for o in (opened or [None] * n)]
+    s.x.opened_turn = opened_turn or [0 if o else -1 for o in s.x.opened]
+    s.x.discards = [[] for _ in range(n)]
     if last_discard:
         prev = (current - 1) % n
-        s.last_discard = int(parse_tiles(last_discard)[0])
-        s.discards[prev].append(s.last_discard)
+        s.x.last_discard = int(parse_tiles(last_discard)[0])
+        s.x.discards[prev].append(s.x.last_discard)
     else:
-        s.last_discard = -1
+        s.x.last_discard = -1
     s._legal = None
     return s
 
@@ -96,7 +96,7 @@ def test_r101_2_starter_rotates_over_a_match() -> None:
     s = new_game("rummy101(players=3)", 9, match_rounds=4)
     starters = []
     while not s.is_terminal:
-        if (s.turn == 0 and s.phase is Phase.PLAY and s.took == "start"
+        if (s.turn == 0 and s.phase is Phase.PLAY and s.x.took == "start"
                 and (not starters or starters[-1][0] != s.round)):
                 starters.append((s.round, s.current))
                 assert s.sizes[s.current] == 22
@@ -128,7 +128,7 @@ def test_r101_3_take_then_play_then_one_discard() -> None:
     illegal(s, "draw", "R101-3")
     s.apply("discard R5")
     assert s.current_player == 1 and s.phase is Phase.TAKE
-    assert s.discards[0] == [4]
+    assert s.x.discards[0] == [4]
 
 
 # ---- R101-4 taking the discard ----------------------------------------------------------------
@@ -185,7 +185,7 @@ def test_r101_4_unopened_take_only_when_an_opening_with_it_exists() -> None:
     assert "take" not in legal(s)
     illegal(s, "take", "R101-4")
     # With a threshold the rack can reach only through K11 (R101-14 increasing mode), it may.
-    s.thr_melds = 36
+    s.x.thr_melds = 36
     s._legal = None
     assert "take" in legal(s)
 
@@ -198,7 +198,7 @@ def test_r101_4_unopened_take_for_a_pairs_opening() -> None:
     s.apply("take")
     apply_all(s, "pair R1 R1", "pair Y2 Y2", "pair B3 B3", "pair K4 K4", "pair R5 R5", "open",
               "discard K9")
-    assert s.opened[0] == OPEN_NAMES["pairs"]
+    assert s.x.opened[0] == OPEN_NAMES["pairs"]
     # Without a fifth pair within reach the same tile may not be taken.
     s2 = position(racks=["R1 R1 Y2 Y2 B3 B3 K7 K4 R5 K9 B11", "Y1"], phase="take",
                   last_discard="R5", current=0)
@@ -212,10 +212,10 @@ def test_r101_4_only_the_last_discard_of_the_previous_player() -> None:
     s.apply("draw")
     s.apply(next(a for a in s.legal_actions() if a.verb == "discard"))
     # Seat 2 may take only seat 1's discard; seat 0's first discard stays in seat 0's pile.
-    assert s.last_discard == s.discards[1][-1]
+    assert s.x.last_discard == s.x.discards[1][-1]
     if "take" in legal(s):
         s.apply("take")
-        assert s.discards[1] == [] and len(s.discards[0]) == 1
+        assert s.x.discards[1] == [] and len(s.x.discards[0]) == 1
 
 
 def test_r101_4_unopened_must_use_taken_tile_in_opening_and_it_counts() -> None:
@@ -223,7 +223,7 @@ def test_r101_4_unopened_must_use_taken_tile_in_opening_and_it_counts() -> None:
     # Rack: K12 K13 | Y11 Y12 Y13 | B10 R10 K10 | B9 Y9 R9 | R1: 93 without K11, 129 with it.
     s = position(racks=["K12 K13 Y11 Y12 Y13 B10 R10 K10 B9 Y9 R9 R1", "Y1"], phase="take",
                  last_discard="K11", current=0)
-    s.thr_melds = 120  # as in the increasing mode: only reachable with the taken K11 (93 + 36)
+    s.x.thr_melds = 120  # as in the increasing mode: only reachable with the taken K11 (93 + 36)
     assert "take" in legal(s)
     s.apply("take")
     apply_all(s, "set B10 R10 K10")
@@ -231,7 +231,7 @@ def test_r101_4_unopened_must_use_taken_tile_in_opening_and_it_counts() -> None:
     apply_all(s, "set R9 Y9 B9", "run Y11 Y12 Y13")
     illegal(s, "open", "R101-7")          # 30+27+36 = 93 < 120
     apply_all(s, "run K11 K12 K13", "open", "discard R1")
-    assert s.opened[0] == 1
+    assert s.x.opened[0] == 1
 
 
 def test_r101_4_unopened_taken_tile_not_in_opening_is_refused() -> None:
@@ -243,7 +243,7 @@ def test_r101_4_unopened_taken_tile_not_in_opening_is_refused() -> None:
     s.apply("set R13 B13 K13")  # 30+27+36+39 = 132 >= 101 but K11 is still on the rack
     illegal(s, "open", "R101-4")
     s.apply("reset")                # the reset returns the taken tile too
-    assert s.phase is Phase.TAKE and s.last_discard == int(parse_tiles("K11")[0])
+    assert s.phase is Phase.TAKE and s.x.last_discard == int(parse_tiles("K11")[0])
     assert "draw" in legal(s)
 
 
@@ -251,7 +251,7 @@ def test_r101_4_no_button_after_taking() -> None:
     """R101-4 / R101-10: having taken the discard, no joker button that turn."""
     s = position("rummy101(players=2,button_jokers=1)", racks=["R4 R5 K1", "Y1"], phase="take",
                  opened=["melds", None], last_discard="R6")
-    s.button_left = [1, 1]
+    s.x.button_left = [1, 1]
     assert {"take", "button", "draw"} <= legal(s)
     s.apply("take")
     illegal(s, "button", "R101-10")
@@ -264,7 +264,7 @@ def test_r101_5_invalid_melds_are_refused() -> None:
     s = position(racks=["R12 R13 R1 R7 R7 B7 K5 Y5 K9", "Y1"], opened=["melds", None])
     illegal(s, "run R12 R13 R1", "R101-5")
     illegal(s, "set R7 R7 B7", "R101-5")
-    s.opened[1] = 2  # someone opened with pairs: pairs allowed for a runs/sets opener
+    s.x.opened[1] = 2  # someone opened with pairs: pairs allowed for a runs/sets opener
     illegal(s, "pair K5 Y5", "R101-5")
     s.apply("pair R7 R7")
 
@@ -281,7 +281,7 @@ def test_r101_7_opening_needs_threshold_in_one_turn() -> None:
     s.apply("reset")
     assert s.table == [] and s.sizes[0] == 12
     s.apply("discard K1")
-    assert s.opened[0] == 0
+    assert s.x.opened[0] == 0
 
 
 def test_r101_7_seed_example_102_opens() -> None:
@@ -290,7 +290,7 @@ def test_r101_7_seed_example_102_opens() -> None:
     apply_all(s, "run R10 R11 R12", "run B11 B12 B13")
     assert "open" not in legal(s)       # 69
     apply_all(s, "run Y10 Y11 Y12", "open", "discard K1")
-    assert s.opened == [1, 0]
+    assert s.x.opened == [1, 0]
 
 
 def test_r101_7_sets_alone_open_and_joker_counts_as_its_tile() -> None:
@@ -300,7 +300,7 @@ def test_r101_7_sets_alone_open_and_joker_counts_as_its_tile() -> None:
     assert sum(m.value for m in s.table) == 52 + 48  # the joker counts as K12
     assert "open" not in legal(s)
     apply_all(s, "set R11 Y11 K11", "open", "discard K1")
-    assert s.opened[0] == 1
+    assert s.x.opened[0] == 1
 
 
 def test_r101_7_additions_count_only_to_staged_melds_and_keep_a_tile() -> None:
@@ -321,7 +321,7 @@ def test_r101_8_five_pairs_open_without_points() -> None:
     apply_all(s, "pair R1 R1", "pair Y2 Y2", "pair B3 B3", "pair K4 K4")
     assert "open" not in legal(s)
     apply_all(s, "pair R5 *", "open", "discard K9")
-    assert s.opened[0] == 2
+    assert s.x.opened[0] == 2
 
 
 def test_r101_8_pairs_and_runs_are_not_mixed_in_an_opening() -> None:
@@ -344,7 +344,7 @@ def test_r101_8_melds_opener_lays_pairs_only_after_someone_opened_with_pairs() -
     s = position("rummy101(players=3)", racks=["B5 B5 K2 K3", "Y1", "Y2"],
                  opened=["melds", None, None])
     illegal(s, "pair B5 B5", "R101-8")
-    s.opened[2] = 2
+    s.x.opened[2] = 2
     s._legal = None
     apply_all(s, "pair B5 B5")
 
@@ -409,10 +409,10 @@ def test_r101_10_button_once_per_round_instead_of_draw() -> None:
     """R101-10: once per round, instead of the stock draw; account decreases; draw nothing else."""
     s = position("rummy101(players=2,button_jokers=2)", racks=["R1 R5 K9", "B2 B3"], phase="take",
                  stock="Y7 Y8 Y9")
-    s.button_left = [2, 2]
-    s.button_used = [False, False]
+    s.x.button_left = [2, 2]
+    s.x.button_used = [False, False]
     apply_all(s, "button")
-    assert s.racks[0][52] == 1 and len(s.stock) == 3 and s.button_left[0] == 1
+    assert s.racks[0][52] == 1 and len(s.stock) == 3 and s.x.button_left[0] == 1
     illegal(s, "draw", "R101-3")
     s.apply("discard R1")
     s.apply("draw")
@@ -524,13 +524,13 @@ def test_r101_14_increasing_ladder() -> None:
                            "B1 B2"])
     apply_all(s, "set R13 Y13 B13", "add K13 to 0", "set R12 Y12 B12", "add K12 to 1",
               "set R11 Y11 B11", "open")
-    assert s.thr_melds == 52 + 48 + 33 + 1  # the opening value is what `open` committed
+    assert s.x.thr_melds == 52 + 48 + 33 + 1  # the opening value is what `open` committed
     # a meld laid after `open` in the opening turn is no part of the opening (engine reading)
     apply_all(s, "set R10 Y10 B10", "discard K1")
-    assert s.thr_melds == 134 and s.thr_pairs == 5
+    assert s.x.thr_melds == 134 and s.x.thr_pairs == 5
     s.apply("draw")
     apply_all(s, *[f"pair Y{i} Y{i}" for i in range(1, 6)], "open", "discard K2")
-    assert s.thr_pairs == 6 and s.thr_melds == 134  # separate ladders
+    assert s.x.thr_pairs == 6 and s.x.thr_melds == 134  # separate ladders
     obs = s.observation(2)
     assert obs["thresholds"] == {"points": 134, "pairs": 6, "mode": "increasing"}
 
@@ -541,9 +541,9 @@ def test_r101_14_reset_undoes_the_ladder() -> None:
                  racks=["R13 Y13 B13 K13 R12 Y12 B12 K12 R11 Y11 B11 K1", "Y1"])
     apply_all(s, "set R13 Y13 B13", "add K13 to 0", "set R12 Y12 B12", "add K12 to 1",
               "set R11 Y11 B11", "open")
-    assert s.thr_melds == 134
+    assert s.x.thr_melds == 134
     apply_all(s, "reset")
-    assert s.thr_melds == 101 and s.opened[0] == 0
+    assert s.x.thr_melds == 101 and s.x.opened[0] == 0
 
 
 def test_r101_14_fixed_mode_keeps_thresholds() -> None:
@@ -551,17 +551,17 @@ def test_r101_14_fixed_mode_keeps_thresholds() -> None:
     s = position(racks=["R13 Y13 B13 K13 R12 Y12 B12 K12 R11 Y11 B11 K1", "Y1"])
     apply_all(s, "set R13 Y13 B13", "add K13 to 0", "set R12 Y12 B12", "add K12 to 1",
               "set R11 Y11 B11", "open", "discard K1")
-    assert (s.thr_melds, s.thr_pairs) == (101, 5)
+    assert (s.x.thr_melds, s.x.thr_pairs) == (101, 5)
 
 
 def test_r101_14_thresholds_reset_each_round() -> None:
     """R101-14 interpretation: each round starts again at 101 points / 5 pairs."""
     s = new_game("rummy101(players=2,threshold=increasing)", 3, match_rounds=2)
-    s.thr_melds, s.thr_pairs = 150, 9
+    s.x.thr_melds, s.x.thr_pairs = 150, 9
     while s.round == 0:
         acts = s.legal_actions()
         s.apply(next((a for a in acts if a.verb in ("discard", "draw")), acts[0]))
-    assert (s.thr_melds, s.thr_pairs) == (101, 5)
+    assert (s.x.thr_melds, s.x.thr_pairs) == (101, 5)
 
 
 # ---- surface -----------------------------------------------------------------------------------------

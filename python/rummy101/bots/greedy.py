@@ -24,16 +24,19 @@ A plan that spans several steps (stage a 3-tile window, grow it with ``add``, ``
 in a queue for the turn; if the engine refuses a step (the action is not legal), the bot undoes
 the turn with ``reset`` when it can and plays the turn without that plan.
 
-Greedy plays the ``rummy101`` engine; on actions it does not know it falls back to the random
-bot's choice.
+Greedy plays the ``rummy101`` engine; for another variant it hands the decision to that
+variant's greedy bot (module ``rummy101.bots.greedy_<variant>``), or to the random bot where the
+variant has none.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..game.engines.rummy101 import meld_actions
 from ..rules import Rules
 from ..tiles import JOKER_CODE, NUM_CODES, Tile
 from .base import Bot, no_legal_action, register_bot
@@ -85,23 +88,9 @@ def _make_key(a: Any) -> Key:
 
 
 def _meld_steps(kind: str, tiles: Sequence[int], index: int) -> list[Key]:
-    """The actions that lay ``tiles`` (table order) as table meld ``index``: a 3-tile window
-    holding a numbered tile, then ``add`` one tile at a time (runs: @end, then @start)."""
-    t = list(tiles)
-    if kind == "pair":
-        return [("pair", tuple(sorted(t)))]
-    if kind == "set":
-        reals = [c for c in t if c != J]
-        jokers = len(t) - len(reals)
-        first = reals[:3]
-        first += [J] * min(3 - len(first), jokers)
-        rest = reals[3:] + [J] * (jokers - (len(first) - len(reals[:3])))
-        return [("set", tuple(sorted(first)))] + [("add", c, index, -1) for c in rest]
-    start = next(i for i in range(len(t) - 2) if any(c != J for c in t[i:i + 3]))
-    steps: list[Key] = [("run", tuple(t[start:start + 3]))]
-    steps += [("add", c, index, 1) for c in t[start + 3:]]
-    steps += [("add", c, index, 0) for c in reversed(t[:start])]
-    return steps
+    """The actions that lay ``tiles`` (table order) as table meld ``index``, as lookup keys (the
+    engine says how: :func:`rummy101.game.engines.rummy101.meld_actions`)."""
+    return [_make_key(a) for a in meld_actions(kind, tiles, index)]
 
 
 class GreedyBot(Bot):
@@ -116,6 +105,23 @@ class GreedyBot(Bot):
         self._queue: list[Key] = []
         self._no_take = False
         self._no_plan = False
+        self._others: dict[str, Bot] = {}
+
+    def _other(self, variant: str) -> Bot:
+        """The greedy bot of another variant (``rummy101.bots.greedy_<variant>``), made once
+        with this bot's ``rng``; the random bot where that variant has none."""
+        bot = self._others.get(variant)
+        if bot is None:
+            try:
+                mod = importlib.import_module(f"{__package__}.greedy_{variant}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{__package__}.greedy_{variant}":
+                    raise
+                bot = self._fallback
+            else:
+                bot = mod.GreedyBot(self.rng)
+            self._others[variant] = bot
+        return bot
 
     # ---- entry point --------------------------------------------------------------------------
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
@@ -128,7 +134,7 @@ class GreedyBot(Bot):
         if rules is None:
             rules = _RULES[spec] = Rules.parse(spec)
         if rules.variant != "rummy101":
-            return self._fallback.act(observation, legal_actions)
+            return self._other(rules.variant).act(observation, legal_actions)
         turn = (observation["round"], observation["turn"])
         if turn != self._turn:
             self._turn, self._queue, self._no_take, self._no_plan = turn, [], False, False

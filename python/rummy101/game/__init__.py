@@ -10,9 +10,11 @@
 
 from __future__ import annotations
 
-from .actions import Action
+from .actions import Action, declare_verb
+from .engine import Engine, engine_for, playable_variants
 from .phase import Phase
 from .playout import random_playout
 from .state import State, new_game
 
-__all__ = ["Action", "Phase", "State", "new_game", "random_playout"]
+__all__ = ["Action", "Engine", "Phase", "State", "declare_verb", "engine_for", "new_game",
+           "playable_variants", "random_playout"]

@@ -24,6 +24,13 @@ Runs and sets are always 3 tiles when laid; they grow one tile at a time with ``
 run stand for the number at their position; in a set they stand for a missing colour.
 ``meld ...`` is accepted on input as a synonym (a run when the tiles form one, else a set).
 
+Verbs are declared with a *shape* (:func:`declare_verb`): ``bare`` (``open``), ``tiles`` (a
+verb and a fixed number of pieces, or one or more), ``add``, ``retrieve`` and ``index``
+(``verb N``). The table above is the built-in set; an engine declares its own verbs at import
+and lists the ones it accepts in ``VERBS``. Pieces are tiles or, for card variants, cards:
+:meth:`Action.parse` reads them in the context of the rules (``Action.parse("discard QS",
+Rules.parse("classic"))``), and ``str()`` prints them the same way.
+
 >>> a = Action.parse("add r6 to 3@END")
 >>> a, str(a)
 (Action.parse('add R6 to 3@end'), 'add R6 to 3@end')
@@ -31,23 +38,54 @@ run stand for the number at their position; in a set they stand for a missing co
 (Tile('R11'),)
 >>> str(Action.parse("meld R3 * R5"))
 'run R3 * R5'
+>>> Action.parse("draw") == "draw"
+True
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import NotationError
-from ..tiles import JOKER_CODE, Tile, parse_tiles
+from ..tiles import JOKER_CODE, Card, Tile, parse_cards, parse_tiles
 
-__all__ = ["VERBS", "Action"]
+if TYPE_CHECKING:
+    from ..rules import Rules
 
-VERBS = ("draw", "take", "button", "run", "set", "pair", "add", "retrieve", "open", "reset",
-         "discard")
-_BARE = ("draw", "take", "button", "open", "reset")
+__all__ = ["SHAPES", "VERBS", "Action", "declare_verb"]
+
+#: How a verb's text is written (see the module docstring).
+SHAPES = ("bare", "tiles", "add", "retrieve", "index")
+
+# verb -> (shape, number of pieces; -1 = one or more)
+_SPECS: dict[str, tuple[str, int]] = {
+    "draw": ("bare", 0), "take": ("bare", 0), "button": ("bare", 0), "open": ("bare", 0),
+    "reset": ("bare", 0), "discard": ("tiles", 1), "run": ("tiles", 3), "set": ("tiles", 3),
+    "pair": ("tiles", 2), "add": ("add", 1), "retrieve": ("retrieve", 1),
+}
+#: Every declared verb, in declaration order (the built-in ones first).
+VERBS: tuple[str, ...] = tuple(_SPECS)
 _HELP = ("actions: draw | take | button | run T T T | set T T T | pair T T | add T to M[@start|@end] "
-         "| retrieve M:I with T | open | reset | discard T (T a tile such as R5 or *, M a table "
-         "meld index, I a joker index)")
+         "| retrieve M:I with T | open | reset | discard T (T a tile such as R5 or *, or a card "
+         "such as QS; M a table meld index, I a joker index), or a verb of the variant's engine")
+
+
+def declare_verb(name: str, shape: str, pieces: int = 0) -> None:
+    """Declare an action verb for an engine (at import). Declaring a verb again with the same
+    shape is a no-op; a different shape, or a built-in verb, is refused."""
+    global VERBS
+    if not name.isascii() or not name.isalpha() or not name.islower():
+        raise ValueError(f"verb {name!r} must be lower-case ASCII letters")
+    if shape not in SHAPES:
+        raise ValueError(f"shape {shape!r} is not one of {', '.join(SHAPES)}")
+    spec = (shape, pieces if shape in ("tiles",) else (1 if shape in ("add", "retrieve") else 0))
+    old = _SPECS.get(name)
+    if old is not None:
+        if old != spec:
+            raise ValueError(f"verb {name!r} is already declared as {old}, not {spec}")
+        return
+    _SPECS[name] = spec
+    VERBS = tuple(_SPECS)
 
 
 def _tile_str(code: int) -> str:
@@ -57,24 +95,30 @@ def _tile_str(code: int) -> str:
 class Action:
     """One step of a turn. Build with :meth:`parse` or the class methods; compare by value.
 
-    ``verb`` is one of :data:`VERBS`; ``tiles`` the tile codes involved (table order for new
-    melds); ``meld`` a table index (``add``, ``retrieve``; else -1); ``pos`` 0 = start / 1 = end
-    of a run, -1 = no position (``add``), or the joker index (``retrieve``).
+    ``verb`` is a declared verb (:data:`VERBS`); ``tiles`` the pieces involved (:class:`Tile`
+    or, with ``cards=True``, :class:`Card`; table order for new melds); ``meld`` a table index
+    (``add``, ``retrieve``; else -1) or the number of an ``index`` verb; ``pos`` 0 = start /
+    1 = end of a run, -1 = no position (``add``), or the joker index (``retrieve``).
+
+    Two actions are equal when their canonical texts are; an action also equals its canonical
+    text (``Action.parse("draw") == "draw"``), and hashes like it.
     """
 
     __slots__ = ("_hash", "_text", "meld", "pos", "tiles", "verb")
 
     verb: str
-    tiles: tuple[Tile, ...]
+    tiles: tuple[Tile, ...] | tuple[Card, ...]
     meld: int
     pos: int
     _text: str
     _hash: int
 
-    def __init__(self, verb: str, tiles: tuple[int, ...] = (), meld: int = -1, pos: int = -1) -> None:
-        if verb not in VERBS:
+    def __init__(self, verb: str, tiles: tuple[int, ...] = (), meld: int = -1, pos: int = -1,
+                 *, cards: bool = False) -> None:
+        if verb not in _SPECS:
             raise NotationError(f"unknown action verb {verb!r}; {_HELP}")
-        ts = _canonical(verb, tuple(Tile(t) for t in tiles))
+        piece = Card if cards else Tile
+        ts = _canonical(verb, tuple(piece(t) for t in tiles))
         _check_shape(verb, ts, int(meld), int(pos))
         s = object.__setattr__
         s(self, "verb", verb)
@@ -98,23 +142,33 @@ class Action:
             return True
         if isinstance(other, Action):
             return self._text == other._text
+        if isinstance(other, str):
+            return self._text == other
         return NotImplemented
 
     def __hash__(self) -> int:
         return self._hash
 
+    @property
+    def cards(self) -> bool:
+        """True when the pieces are cards."""
+        return bool(self.tiles) and isinstance(self.tiles[0], Card)
+
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Action.parse, (self._text,))
+        return (_rebuild, (self._text, self.cards))
 
     # ---- parsing --------------------------------------------------------------------------
     @classmethod
-    def parse(cls, text: str | Action) -> Action:
-        """Parse the text form (case-insensitive; extra spaces ignored)."""
+    def parse(cls, text: str | Action, rules: Rules | None = None) -> Action:
+        """Parse the text form (case-insensitive; extra spaces ignored). Pieces are tiles, or
+        cards when ``rules`` is a card variant's."""
         if isinstance(text, Action):
             return text
         if not isinstance(text, str):
             raise NotationError(f"an action must be a string, got {type(text).__name__} {text!r}; {_HELP}")
-        cached = _PARSE_CACHE.get(text)
+        cards = rules is not None and rules.family == "cards"
+        cache = _CARD_CACHE if cards else _PARSE_CACHE
+        cached = cache.get(text)
         if cached is not None:
             return cached
         words = text.strip().split()
@@ -123,30 +177,41 @@ class Action:
         verb = words[0].lower()
         rest = words[1:]
         try:
-            act = _parse_words(verb, rest)
+            act = _parse_words(verb, rest, cards)
         except NotationError as exc:
             raise NotationError(f"action {text!r}: {exc}") from None
-        if len(_PARSE_CACHE) < 200_000:
-            _PARSE_CACHE[text] = act
+        if len(cache) < 200_000:
+            cache[text] = act
         return act
 
 
-_NTILES = {"draw": 0, "take": 0, "button": 0, "open": 0, "reset": 0, "discard": 1, "run": 3,
-            "set": 3, "pair": 2, "add": 1, "retrieve": 1}
+def _rebuild(text: str, cards: bool) -> Action:
+    return Action.parse(text, _CARD_RULES if cards else None)
 
 
-def _check_shape(verb: str, ts: tuple[Tile, ...], meld: int, pos: int) -> None:
-    if len(ts) != _NTILES[verb]:
-        raise NotationError(f"{verb} takes {_NTILES[verb]} tile(s), got {len(ts)}; {_HELP}")
-    if verb == "add" and (meld < 0 or pos not in (-1, 0, 1)):
+class _CardFamily:
+    family = "cards"
+
+
+_CARD_RULES: Any = _CardFamily()
+
+
+def _check_shape(verb: str, ts: tuple[Tile, ...] | tuple[Card, ...], meld: int, pos: int) -> None:
+    shape, n = _SPECS[verb]
+    if n >= 0 and len(ts) != n or n < 0 and not ts:
+        want = "one or more" if n < 0 else str(n)
+        raise NotationError(f"{verb} takes {want} piece(s), got {len(ts)}; {_HELP}")
+    if shape == "index" and meld < 0:
+        raise NotationError(f"{verb} needs a number >= 0, got {meld}")
+    if shape == "add" and (meld < 0 or pos not in (-1, 0, 1)):
         raise NotationError(f"add needs a meld index >= 0 and pos -1 (set), 0 (start) or 1 (end); "
                             f"got meld={meld}, pos={pos}")
-    if verb == "retrieve" and (meld < 0 or pos < 0):
+    if shape == "retrieve" and (meld < 0 or pos < 0):
         raise NotationError(f"retrieve needs a meld index >= 0 and a joker index >= 0; got "
                             f"meld={meld}, pos={pos}")
 
 
-def _canonical(verb: str, ts: tuple[Tile, ...]) -> tuple[Tile, ...]:
+def _canonical(verb: str, ts: tuple[Any, ...]) -> tuple[Any, ...]:
     """Sets in colour order R Y B K with jokers at the first missing colours; pairs real tile
     first (DESIGN.md, Encoding), so that ``set B7 R7 K7`` and ``set R7 B7 K7`` are one action."""
     if verb == "pair" and len(ts) == 2 and ts[0] == JOKER_CODE:
@@ -156,7 +221,7 @@ def _canonical(verb: str, ts: tuple[Tile, ...]) -> tuple[Tile, ...]:
         jokers = len(ts) - len(reals)
         if reals and len({t % 13 for t in reals}) == 1:
             colours = {t // 13 for t in reals}
-            out: list[Tile] = []
+            out: list[Any] = []
             left = jokers
             for k in range(4):
                 if k in colours:
@@ -170,13 +235,14 @@ def _canonical(verb: str, ts: tuple[Tile, ...]) -> tuple[Tile, ...]:
     return ts
 
 
-def _format(verb: str, tiles: tuple[Tile, ...], meld: int, pos: int) -> str:
-    if verb in _BARE:
+def _format(verb: str, tiles: tuple[Any, ...], meld: int, pos: int) -> str:
+    shape = _SPECS[verb][0]
+    if shape == "bare":
         return verb
-    if verb == "discard":
-        return f"discard {tiles[0]}"
-    if verb in ("run", "set", "pair"):
+    if shape == "tiles":
         return verb + " " + " ".join(str(t) for t in tiles)
+    if shape == "index":
+        return f"{verb} {meld}"
     if verb == "add":
         where = "" if pos < 0 else ("@start" if pos == 0 else "@end")
         return f"add {tiles[0]} to {meld}{where}"
@@ -189,28 +255,41 @@ def _index(word: str, what: str) -> int:
     return int(word)
 
 
-def _parse_words(verb: str, rest: list[str]) -> Action:
-    if verb in _BARE:
+def _parse_words(verb: str, rest: list[str], cards: bool) -> Action:
+    parse = parse_cards if cards else parse_tiles
+    what = "card" if cards else "tile"
+    if verb == "meld":
+        pieces = tuple(parse(rest))
+        if len(pieces) != 3:
+            raise NotationError(f"meld takes exactly 3 {what}s (longer melds grow with 'add'); "
+                                f"got {len(pieces)}")
+        return Action("run" if _looks_like_run(pieces) else "set", pieces, cards=cards)
+    spec = _SPECS.get(verb)
+    if spec is None:
+        raise NotationError(f"unknown action verb {verb!r}; {_HELP}")
+    shape, n = spec
+    if shape == "bare":
         if rest:
             raise NotationError(f"{verb!r} takes no arguments; {_HELP}")
         return Action(verb)
-    if verb == "discard":
+    if shape == "index":
         if len(rest) != 1:
-            raise NotationError(f"discard takes exactly one tile; {_HELP}")
-        return Action("discard", tuple(parse_tiles(rest)))
-    if verb in ("run", "set", "pair", "meld"):
-        tiles = tuple(parse_tiles(rest))
-        need = 2 if verb == "pair" else 3
-        if len(tiles) != need:
-            raise NotationError(f"{verb} takes exactly {need} tiles (longer melds grow with 'add'); "
-                                f"got {len(tiles)}")
-        if verb == "meld":
-            verb = "run" if _looks_like_run(tiles) else "set"
-        return Action(verb, tiles)
-    if verb == "add":
+            raise NotationError(f"expected '{verb} N' (N a whole number >= 0); {_HELP}")
+        return Action(verb, (), _index(rest[0], f"{verb} number"), cards=cards)
+    if shape == "tiles":
+        pieces = tuple(parse(rest))
+        if n == 1 and len(pieces) != 1:
+            raise NotationError(f"{verb} takes exactly one {what}; {_HELP}")
+        if n > 1 and len(pieces) != n:
+            raise NotationError(f"{verb} takes exactly {n} {what}s (longer melds grow with 'add'); "
+                                f"got {len(pieces)}")
+        if n < 0 and not pieces:
+            raise NotationError(f"{verb} takes one or more {what}s; {_HELP}")
+        return Action(verb, pieces, cards=cards)
+    if shape == "add":
         if len(rest) != 3 or rest[1].lower() != "to":
-            raise NotationError(f"expected 'add TILE to MELD[@start|@end]'; {_HELP}")
-        tile = parse_tiles(rest[:1])[0]
+            raise NotationError(f"expected '{verb} {what.upper()} to MELD[@start|@end]'; {_HELP}")
+        tile = parse(rest[:1])[0]
         target = rest[2].lower()
         pos = -1
         if "@" in target:
@@ -218,17 +297,15 @@ def _parse_words(verb: str, rest: list[str]) -> Action:
             if where not in ("start", "end"):
                 raise NotationError(f"position {where!r} must be 'start' or 'end'")
             pos = 0 if where == "start" else 1
-        return Action("add", (tile,), _index(target, "meld"), pos)
-    if verb == "retrieve":
-        if len(rest) != 3 or rest[1].lower() != "with" or ":" not in rest[0]:
-            raise NotationError(f"expected 'retrieve MELD:INDEX with TILE'; {_HELP}")
-        m, i = rest[0].split(":", 1)
-        tile = parse_tiles(rest[2:])[0]
-        return Action("retrieve", (tile,), _index(m, "meld"), _index(i, "joker index"))
-    raise NotationError(f"unknown action verb {verb!r}; {_HELP}")
+        return Action(verb, (tile,), _index(target, "meld"), pos, cards=cards)
+    if len(rest) != 3 or rest[1].lower() != "with" or ":" not in rest[0]:  # retrieve
+        raise NotationError(f"expected '{verb} MELD:INDEX with {what.upper()}'; {_HELP}")
+    m, i = rest[0].split(":", 1)
+    tile = parse(rest[2:])[0]
+    return Action(verb, (tile,), _index(m, "meld"), _index(i, "joker index"), cards=cards)
 
 
-def _looks_like_run(tiles: tuple[Tile, ...]) -> bool:
+def _looks_like_run(tiles: tuple[Any, ...]) -> bool:
     real = [(i, t) for i, t in enumerate(tiles) if t != JOKER_CODE]
     if not real:
         return False
@@ -238,3 +315,4 @@ def _looks_like_run(tiles: tuple[Tile, ...]) -> bool:
 
 
 _PARSE_CACHE: dict[str, Action] = {}
+_CARD_CACHE: dict[str, Action] = {}

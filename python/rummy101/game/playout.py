@@ -23,10 +23,10 @@ def random_playout(state: State, rng: random.Random, *, max_steps: int = 10_000_
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
     steps = 0
-    legal = state.engine.legal_actions
+    legal = state.legal_actions
+    apply = state.apply
     choice = rng.choice
     while not state.is_terminal and steps < max_steps:
-        acts = legal(state)
-        state.apply(choice(acts))
+        apply(choice(legal()))
         steps += 1
     return steps

@@ -20,7 +20,6 @@ import json
 from typing import Any
 
 from ..errors import IllegalAction, NotationError, RummyError
-from .actions import Action
 from .state import State, new_game
 
 __all__ = ["FORMAT", "dumps", "from_dict", "loads", "to_dict"]
@@ -64,10 +63,10 @@ def from_dict(record: dict[str, Any]) -> State:
     actions = record["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise NotationError("game record field 'actions' must be a list of action texts")
-    state = new_game(record["rules"], record["seed"], match_rounds=record.get("match_rounds", 1))
+    state = new_game(record["rules"], record["seed"], match_rounds=record.get("match_rounds"))
     for i, text in enumerate(actions):
         try:
-            state.apply(Action.parse(text))
+            state.apply(text)
         except RummyError as exc:
             raise type(exc)(f"game record action {i} ({text!r}) does not replay: {exc}") from None
     for key, got in (("round_scores", state.round_scores()), ("standings", state.standings()),

@@ -1,9 +1,11 @@
-"""The game state: one generic surface for every engine (docs/DESIGN.md, "Game surface").
+"""The game state: one generic surface for every engine (docs/DESIGN.md, "Engines" and "Game
+surface").
 
-:class:`State` holds the data of a round in progress (count-vector racks, stock, discard piles,
-table melds, who opened and how, thresholds, joker-button accounts, the turn being built) and the
-results of finished rounds. What a variant *does* lives in a small engine module picked from the
-rules (``rummy101_engine`` for ``rummy101``); there is no subclass per variant.
+:class:`State` holds what every variant has (racks as count vectors, stock, table melds, whose
+turn, per-round scores and results, the action history) and ``x``, the variant's own record
+(Rummy 101: discard piles, openings, thresholds, joker button, the turn being built). What a
+variant *does* lives in its engine package, found from the rules
+(:func:`rummy101.game.engine.engine_for`); there is no subclass per variant.
 
 >>> from rummy101.game import new_game
 >>> s = new_game("rummy101", seed=1)
@@ -19,101 +21,46 @@ from typing import Any
 
 from ..errors import IllegalAction, RulesError
 from ..rules import Rules
-from ..tiles import Tile
+from ..tiles import Card, Tile
 from .actions import Action
+from .engine import Engine, engine_for
 from .phase import Phase
-from .table import TableMeld
 
 __all__ = ["Phase", "State", "new_game"]
 
 
-def _engine_for(rules: Rules) -> Any:
-    if rules.variant == "rummy101":
-        from . import rummy101_engine
-        return rummy101_engine
-    raise RulesError(f"the game engine does not play {rules.variant!r} yet; playable variants: rummy101")
-
-
 class State:
-    """A game (a match of ``match_rounds`` rounds) in progress. Build one with :func:`new_game`.
+    """A game (a match of rounds) in progress. Build one with :func:`new_game`.
 
     Surface: :attr:`phase`, :attr:`current_player`, :meth:`legal_actions`, :meth:`apply`,
     :attr:`is_terminal`, :meth:`round_scores`, :meth:`standings`, :meth:`copy`, ``==``,
-    :meth:`observation`. Everything else is internal and may change.
+    :meth:`observation`. The fields below are shared by every variant; ``x`` is the variant's
+    own record, written by its engine. Everything else is internal and may change.
     """
 
-    __slots__ = (
-        "_legal",
-        "button_issued",
-        "button_left",
-        "button_used",
-        "current",
-        "discards",
-        "engine",
-        "history",
-        "last_discard",
-        "match_rounds",
-        "n",
-        "opened",
-        "opened_turn",
-        "phase",
-        "racks",
-        "results",
-        "round",
-        "rules",
-        "scores",
-        "seed",
-        "sizes",
-        "snap",
-        "staged_from",
-        "staged_kind",
-        "starter",
-        "stock",
-        "table",
-        "taken",
-        "taken_base",
-        "thr_melds",
-        "thr_pairs",
-        "took",
-        "totals",
-        "turn",
-        "turn_table_start",
-    )
+    __slots__ = ("_legal", "current", "engine", "history", "match_rounds", "n", "phase", "racks",
+                 "results", "round", "rules", "scores", "seed", "sizes", "starter", "stock",
+                 "table", "totals", "turn", "x")
 
     rules: Rules
     seed: int
-    match_rounds: int
-    round: int
-    n: int
-    engine: Any
+    match_rounds: int           # rounds of the match (a cap where the match ends at a target)
+    round: int                  # the round being played, 0-based
+    n: int                      # players
+    engine: Engine
     phase: Phase
-    current: int
-    starter: int
-    turn: int
-    racks: list[list[int]]
-    sizes: list[int]
-    stock: list[int]
-    discards: list[list[int]]
-    last_discard: int
-    table: list[TableMeld]
-    opened: list[int]
-    opened_turn: list[int]
-    thr_melds: int
-    thr_pairs: int
-    button_left: list[int]
-    button_used: list[bool]
-    button_issued: int
-    took: str
-    taken: int
-    taken_base: int
-    staged_from: int
-    staged_kind: int
-    turn_table_start: int
-    snap: Any
-    scores: list[list[int]]
-    totals: list[int]
+    current: int                # the seat to act
+    starter: int                # the seat that started the round
+    turn: int                   # turns completed this round
+    racks: list[list[int]]      # per seat: count vector over the 53 piece codes
+    sizes: list[int]            # per seat: pieces on the rack
+    stock: list[int]            # piece codes; the top is the last element
+    table: list[Any]            # the variant's table melds (immutable records), in order laid
+    scores: list[list[int]]     # per finished round: score deltas by seat
+    totals: list[int]           # standings by seat
     results: list[dict[str, Any]]
     history: list[Action]
+    x: Any                      # the variant's record: engine-owned, with copy() and ==
     _legal: list[Action] | None
 
     # ---- the surface --------------------------------------------------------------------------
@@ -124,7 +71,7 @@ class State:
 
     @property
     def is_terminal(self) -> bool:
-        """True once every round of the match has been played."""
+        """True once the match is over."""
         return self.phase is Phase.OVER
 
     def legal_actions(self) -> list[Action]:
@@ -132,29 +79,32 @@ class State:
         actions :meth:`apply` accepts, one per move (a non-canonical form of a move is refused
         naming the canonical one; docs/DESIGN.md, "Game surface"). The list is bounded (a turn
         is built step by step) and complete (every legal turn is a sequence of these); see the
-        engine module of the variant for how."""
+        engine package of the variant for how."""
         if self._legal is None:
             self._legal = self.engine.legal_actions(self)
         return list(self._legal)
 
     def apply(self, action: Action | str) -> None:
-        """Apply one action (an :class:`Action` or its text). An illegal action raises
-        :class:`~rummy101.errors.IllegalAction` naming the rule it breaks and leaves the state
-        unchanged."""
+        """Apply one action (an :class:`Action` or its text, read under this game's rules: tiles
+        or cards). An illegal action raises :class:`~rummy101.errors.IllegalAction` naming the
+        rule it breaks and leaves the state unchanged."""
         if not isinstance(action, Action):
-            action = Action.parse(action)
+            action = Action.parse(action, self.rules)
         if self.phase is Phase.OVER:
-            raise IllegalAction(f"{action}: the match is over (all {self.match_rounds} round(s) played)")
+            raise IllegalAction(f"{action}: the match is over ({len(self.scores)} round(s) played)")
+        if action.verb not in self.engine.VERBS:
+            raise IllegalAction(f"{action}: {action.verb!r} is not an action of {self.rules.variant}; "
+                                f"its verbs: {', '.join(sorted(self.engine.VERBS))}")
         self.engine.apply(self, action)
         self._legal = None
         self.history.append(action)
 
     def round_scores(self) -> list[list[int]]:
-        """Per-round score deltas of the finished rounds (R101-13), one list per round, by seat."""
+        """Per-round score deltas of the finished rounds, one list per round, by seat."""
         return [list(r) for r in self.scores]
 
     def standings(self) -> list[int]:
-        """Cumulative totals by seat over the finished rounds (R101-13: higher is better)."""
+        """Cumulative totals by seat over the finished rounds (higher is better)."""
         return list(self.totals)
 
     def round_results(self) -> list[dict[str, Any]]:
@@ -162,8 +112,8 @@ class State:
         return [dict(r) for r in self.results]
 
     def copy(self) -> State:
-        """An independent copy (cheap: count vectors and lists are copied, table melds are
-        immutable and shared)."""
+        """An independent copy (count vectors and lists are copied, table melds are immutable
+        and shared; the variant record copies itself)."""
         c = object.__new__(State)
         c.rules = self.rules
         c.seed = self.seed
@@ -178,35 +128,17 @@ class State:
         c.racks = [r[:] for r in self.racks]
         c.sizes = self.sizes[:]
         c.stock = self.stock[:]
-        c.discards = [d[:] for d in self.discards]
-        c.last_discard = self.last_discard
         c.table = self.table[:]
-        c.opened = self.opened[:]
-        c.opened_turn = self.opened_turn[:]
-        c.thr_melds = self.thr_melds
-        c.thr_pairs = self.thr_pairs
-        c.button_left = self.button_left[:]
-        c.button_used = self.button_used[:]
-        c.button_issued = self.button_issued
-        c.took = self.took
-        c.taken = self.taken
-        c.taken_base = self.taken_base
-        c.staged_from = self.staged_from
-        c.staged_kind = self.staged_kind
-        c.turn_table_start = self.turn_table_start
-        c.snap = self.snap  # snapshots are never mutated, only replaced
         c.scores = [r[:] for r in self.scores]
         c.totals = self.totals[:]
         c.results = [dict(r) for r in self.results]
         c.history = self.history[:]
+        c.x = self.x.copy()
         c._legal = self._legal
         return c
 
     _EQ_FIELDS = ("rules", "seed", "match_rounds", "round", "phase", "current", "starter", "turn",
-                  "racks", "stock", "discards", "last_discard", "table", "opened", "opened_turn",
-                  "thr_melds", "thr_pairs", "button_left", "button_used", "button_issued", "took",
-                  "taken", "taken_base", "staged_from", "staged_kind", "turn_table_start", "snap",
-                  "scores", "totals", "results")
+                  "racks", "stock", "table", "scores", "totals", "results", "x")
 
     def __eq__(self, other: object) -> bool:
         """Equal game positions (the action history is not compared: two ways to reach the same
@@ -218,9 +150,10 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see, as a JSON-able dict: its own rack, the table with owners, the
-        discard piles, the other racks' sizes, the stock size, who opened and how, the current
-        thresholds and joker-button availability. Hidden: other racks and the stock order."""
+        """What ``seat`` may see, as a JSON-able dict (the variant's engine decides the fields;
+        Rummy 101: its own rack, the table with owners, the discard piles, the other racks'
+        sizes, the stock size, who opened and how, the thresholds and the joker button). Hidden:
+        other racks and the stock order."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
             raise IllegalAction(f"seat {seat!r} does not exist: seats are 0..{self.n - 1}")
         obs: dict[str, Any] = self.engine.observation(self, seat)
@@ -231,14 +164,17 @@ class State:
                 f"phase={self.phase.value} player={self.current} turn={self.turn} "
                 f"stock={len(self.stock)}>")
 
-    def rack(self, seat: int) -> list[Tile]:
-        """The tiles of a seat's rack, sorted (full information: for tests and tools, not bots)."""
+    def rack(self, seat: int) -> list[Tile] | list[Card]:
+        """The pieces of a seat's rack, sorted (full information: for tests and tools, not bots)."""
         r = self.racks[seat]
-        return [Tile(c) for c in range(53) for _ in range(r[c])]
+        piece = self.rules.piece
+        return [piece(c) for c in range(53) for _ in range(r[c])]  # type: ignore[return-value]
 
 
-def new_game(rules: str | Rules, seed: int, *, match_rounds: int = 1) -> State:
-    """Start a match: deal the first round (R101-2) as a pure function of (rules, seed).
+def new_game(rules: str | Rules, seed: int, *, match_rounds: int | None = None) -> State:
+    """Start a match: deal the first round as a pure function of (rules, seed). ``match_rounds``
+    defaults to the variant's (one round of Rummy 101); where a match ends at a target score it
+    caps the rounds.
 
     >>> s = new_game("rummy101(players=2)", 3, match_rounds=2)
     >>> s.current_player, s.sizes, len(s.stock)
@@ -247,9 +183,11 @@ def new_game(rules: str | Rules, seed: int, *, match_rounds: int = 1) -> State:
     r = Rules.parse(rules)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RulesError(f"seed must be a whole number, got {type(seed).__name__} {seed!r}")
+    eng = engine_for(r)
+    if match_rounds is None:
+        match_rounds = eng.DEFAULT_MATCH_ROUNDS
     if isinstance(match_rounds, bool) or not isinstance(match_rounds, int) or not 1 <= match_rounds <= 10_000:
         raise RulesError(f"match_rounds must be a whole number from 1 to 10000, got {match_rounds!r}")
-    eng = _engine_for(r)
     s = object.__new__(State)
     s.rules = r
     s.seed = seed
@@ -260,7 +198,6 @@ def new_game(rules: str | Rules, seed: int, *, match_rounds: int = 1) -> State:
     s.totals = [0] * r.players
     s.results = []
     s.history = []
-    s.button_left = [r.button_jokers] * r.players
-    s.button_issued = 0
-    eng.start_round(s, 0)
+    s._legal = None
+    eng.new_match(s)
     return s

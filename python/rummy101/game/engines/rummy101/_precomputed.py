@@ -3,9 +3,9 @@ instead of building new records every step)."""
 
 from __future__ import annotations
 
-from ..tiles import JOKER_CODE
-from .actions import Action
-from .table import RUN, SET, TableMeld
+from ....tiles import JOKER_CODE
+from ...actions import Action
+from ...table import RUN, SET, TableMeld
 
 J = JOKER_CODE
 
@@ -87,9 +87,6 @@ __all__ = [
 # "little")``); PRESENT turns counts into 0/1 per byte. Run windows and set choices are then
 # looked up per window/number instead of tested tile by tile.
 
-LOW_BITS = sum(1 << (8 * c) for c in range(53))
-LOW_BITS_REAL = sum(1 << (8 * c) for c in range(52))
-RUN_STARTS = sum(1 << (8 * c) for c in range(52) if c % 13 <= 10)
 PRESENCE = bytes(min(1, b) for b in range(256))  # bytes.translate table: count -> 0/1
 
 
@@ -106,10 +103,6 @@ for _wcodes, _wopts in RUN_WINDOWS:
 SET_BY_PATTERN: list[tuple[tuple[tuple[Action, ...], ...], ...]] = []
 for _n in range(13):
     SET_BY_PATTERN.append(tuple(_jl_options(SET_OPTIONS[_n], pat) for pat in range(16)))
-
-SET_SPREAD = (1 << 0) | (1 << 8 * 13) | (1 << 8 * 26) | (1 << 8 * 39)
-# SET_KEY maps the spread bits of one number (bytes 0, 13, 26, 39) to a colour mask 0..15
-SET_KEY = {sum(1 << (8 * 13 * k) for k in range(4) if m >> k & 1): m for m in range(16)}
 
 DOUBLE = bytes(1 if b >= 2 else 0 for b in range(256))  # translate table: count -> (count >= 2)
 # MASK13[13 presence bytes of one colour] -> 13-bit mask (bit i = number i + 1 present)

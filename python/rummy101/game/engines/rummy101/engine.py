@@ -50,38 +50,46 @@ Rule interpretations (RULES.md wording, engine choices marked *engine*):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IllegalAction
-from ..tiles import JOKER_CODE, Tile
+from ....errors import IllegalAction
+from ....tiles import JOKER_CODE, Tile
+from ...actions import Action
+from ...deal import deal_tiles, starter_of
+from ...phase import Phase
+from ...table import KIND_NAMES, PAIR, RUN, SET, TableMeld, check_new_meld
 from . import _precomputed as P
-from .actions import Action
-from .deal import deal_tiles, starter_of
-from .phase import Phase
-from .table import KIND_NAMES, PAIR, RUN, SET, TableMeld, check_new_meld
+from .data import NOT_OPENED, OPEN_MELDS, OPEN_PAIRS, R101Data
 
 if TYPE_CHECKING:
-    from .state import State
+    from ...state import State
 
 J = JOKER_CODE
-NOT_OPENED, OPEN_MELDS, OPEN_PAIRS = 0, 1, 2
 _OPEN_NAMES = {NOT_OPENED: None, OPEN_MELDS: "melds", OPEN_PAIRS: "pairs"}
+
+#: The verbs of a Rummy 101 turn (rummy101.game.actions).
+VERBS = frozenset({"draw", "take", "button", "run", "set", "pair", "add", "retrieve", "open",
+                   "reset", "discard"})
+#: A match is one round unless ``new_game(..., match_rounds=N)`` says otherwise.
+DEFAULT_MATCH_ROUNDS = 1
 
 WIN_POINTS = 101          # R101-13 normal finish
 UNOPENED_PENALTY = 202    # R101-13
 JOKER_ON_RACK = 101       # R101-6
 
 
-def _phase() -> Any:
-    return Phase
-
-
 # ---- round set-up ---------------------------------------------------------------------------
+
+def new_match(s: State) -> None:
+    """The match-level record (joker-button accounts, R101-10) and the first deal."""
+    s.x = R101Data(s.n, s.rules.button_jokers)
+    start_round(s, 0)
+
 
 def start_round(s: State, round_index: int) -> None:
     """Deal round ``round_index`` (R101-2) and reset the per-round state (R101-10, R101-14)."""
-    Phase = _phase()
     r = s.rules
     stock, racks = deal_tiles(r, s.seed, round_index)
     s.round = round_index
@@ -96,26 +104,26 @@ def start_round(s: State, round_index: int) -> None:
         s.racks.append(cv)
     s.sizes = [len(t) for t in racks]
     s.stock = stock
-    s.discards = [[] for _ in range(s.n)]
-    s.last_discard = -1
+    s.x.discards = [[] for _ in range(s.n)]
+    s.x.last_discard = -1
     s.table = []
-    s.opened = [NOT_OPENED] * s.n
-    s.opened_turn = [-1] * s.n
-    s.thr_melds = r.opening_points
-    s.thr_pairs = r.pairs_opening
-    s.button_used = [False] * s.n
+    s.x.opened = [NOT_OPENED] * s.n
+    s.x.opened_turn = [-1] * s.n
+    s.x.thr_melds = r.opening_points
+    s.x.thr_pairs = r.pairs_opening
+    s.x.button_used = [False] * s.n
     _start_turn(s, Phase.PLAY, "start")
 
 
 def _start_turn(s: State, phase: Any, took: str) -> None:
     s.phase = phase
-    s.took = took
-    s.taken = -1
-    s.taken_base = 0
-    s.staged_from = -1
-    s.staged_kind = NOT_OPENED
-    s.turn_table_start = len(s.table)
-    s.snap = None
+    s.x.took = took
+    s.x.taken = -1
+    s.x.taken_base = 0
+    s.x.staged_from = -1
+    s.x.staged_kind = NOT_OPENED
+    s.x.turn_table_start = len(s.table)
+    s.x.snap = None
     s._legal = None
 
 
@@ -123,7 +131,8 @@ def _start_turn(s: State, phase: Any, took: str) -> None:
 
 def may_lay_runs(s: State, p: int) -> bool:
     """R101-8: a pairs opener never lays new runs or sets."""
-    return s.opened[p] != OPEN_PAIRS
+    opened: list[int] = s.x.opened
+    return opened[p] != OPEN_PAIRS
 
 
 def may_lay_pairs(s: State, p: int) -> bool:
@@ -131,16 +140,16 @@ def may_lay_pairs(s: State, p: int) -> bool:
     opening once another player has opened with pairs."""
     if not s.rules.pairs_allowed:
         return False
-    o = s.opened[p]
+    o = s.x.opened[p]
     if o == NOT_OPENED or o == OPEN_PAIRS:
         return True
-    return any(s.opened[q] == OPEN_PAIRS for q in range(s.n) if q != p)
+    return any(s.x.opened[q] == OPEN_PAIRS for q in range(s.n) if q != p)
 
 
 def penalty(s: State, q: int) -> int:
     """R101-13: not opened 202; opened with runs/sets the rack's values (joker 101, R101-6);
     opened with pairs twice that."""
-    o = s.opened[q]
+    o = s.x.opened[q]
     if o == NOT_OPENED:
         return UNOPENED_PENALTY
     rack = s.racks[q]
@@ -237,30 +246,29 @@ def _scan_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[A
 
 
 def legal_actions(s: State) -> list[Action]:
-    Phase = _phase()
     ph = s.phase
     if ph is Phase.OVER:
         return []
     p = s.current
     if ph is Phase.TAKE:
         out = [P.DRAW] if s.stock else []
-        if s.last_discard >= 0 and _take_usable(s, p, s.last_discard):
+        if s.x.last_discard >= 0 and _take_usable(s, p, s.x.last_discard):
             out.append(P.TAKE)
-        if s.button_left[p] > 0 and not s.button_used[p]:
+        if s.x.button_left[p] > 0 and not s.x.button_used[p]:
             out.append(P.BUTTON)
         return out
     rack = s.racks[p]
     size = s.sizes[p]
     out = []
-    opened = s.opened[p]
-    taken_ok = s.taken < 0 or rack[s.taken] <= s.taken_base
+    opened = s.x.opened[p]
+    taken_ok = s.x.taken < 0 or rack[s.x.taken] <= s.x.taken_base
     if opened == NOT_OPENED:
-        sk = s.staged_kind
+        sk = s.x.staged_kind
         _min_melds(rack, size, sk != OPEN_PAIRS, sk != OPEN_MELDS and s.rules.pairs_allowed, out)
-        if s.staged_from >= 0:
+        if s.x.staged_from >= 0:
             if size >= 2:
                 table = s.table
-                for i in range(s.staged_from, len(table)):
+                for i in range(s.x.staged_from, len(table)):
                     for code, pos in table[i].adds:
                         if rack[code]:
                             out.append(P.add_action(code, i, pos))
@@ -279,9 +287,9 @@ def legal_actions(s: State) -> list[Action]:
                 for code, idx in m.releases:
                     if rack[code]:
                         out.append(P.retrieve_action(i, idx, code))
-    if s.snap is not None:
+    if s.x.snap is not None:
         out.append(P.RESET)
-    if taken_ok and s.staged_from < 0:
+    if taken_ok and s.x.staged_from < 0:
         key = bytes(rack)
         got = _DISCARD_MEMO.get(key)
         if got is None:
@@ -298,10 +306,12 @@ _DISCARD_MEMO: dict[bytes, tuple[Action, ...]] = {}
 
 
 def _staged_reaches(s: State) -> bool:
-    staged = s.table[s.staged_from:]
-    if s.staged_kind == OPEN_PAIRS:
-        return len(staged) >= s.thr_pairs
-    return sum(m.value for m in staged) >= s.thr_melds
+    x: R101Data = s.x
+    table: list[TableMeld] = s.table
+    staged = table[x.staged_from:]
+    if x.staged_kind == OPEN_PAIRS:
+        return len(staged) >= x.thr_pairs
+    return sum(m.value for m in staged) >= x.thr_melds
 
 
 def _take_usable(s: State, p: int, t: int) -> bool:
@@ -311,7 +321,7 @@ def _take_usable(s: State, p: int, t: int) -> bool:
     * not opened: an opening holding ``t`` exists this turn (R101-4 with R101-7/8/14), decided
       by the core solvers after a cheap shape filter;
     * opened: :func:`_opened_can_use`, an exact case analysis over the table and the rack."""
-    if s.opened[p] != NOT_OPENED:
+    if s.x.opened[p] != NOT_OPENED:
         return _opened_can_use(s, p, t)
     return _unopened_could_fit(s, p, t) and _opening_possible_with(s, p, t)
 
@@ -326,16 +336,16 @@ def _opening_possible_with(s: State, p: int, t: int) -> bool:
     opening that must use ``t`` (``solve_melds`` / ``max_pairs`` with ``must_use``)."""
     counts = list(s.racks[p])
     counts[t] += 1
-    key = (bytes(counts), t, s.thr_melds, s.thr_pairs if s.rules.pairs_allowed else -1)
+    key = (bytes(counts), t, s.x.thr_melds, s.x.thr_pairs if s.rules.pairs_allowed else -1)
     hit = _OPENING_MEMO.get(key)
     if hit is not None:
         return hit
-    from .. import _backend
+    from .... import _backend
 
     core = _backend.core()
-    ok = bool((s.rules.pairs_allowed and core.max_pairs(counts, True, t)[0] >= s.thr_pairs) or
+    ok = bool((s.rules.pairs_allowed and core.max_pairs(counts, True, t)[0] >= s.x.thr_pairs) or
               core.solve_melds(_backend.core_rules(s.rules, "open"), counts, True, t, False)[0]
-              >= s.thr_melds)
+              >= s.x.thr_melds)
     if len(_OPENING_MEMO) > 50_000:
         _OPENING_MEMO.clear()
     _OPENING_MEMO[key] = ok
@@ -389,7 +399,7 @@ def _opened_can_use(s: State, p: int, t: int) -> bool:
         for code, _idx in m.releases:
             if code == t:
                 return True
-    runs = s.opened[p] == OPEN_MELDS
+    runs = s.x.opened[p] == OPEN_MELDS
     pairs = may_lay_pairs(s, p)
     jk = rack[J]
     if t == J:
@@ -539,7 +549,6 @@ def _fits_new_meld(rack: list[int], t: int, jk: int) -> bool:
 # ---- applying actions ----------------------------------------------------------------------
 
 def apply(s: State, a: Action) -> None:
-    Phase = _phase()
     v = a.verb
     p = s.current
     if s.phase is Phase.TAKE:
@@ -549,11 +558,11 @@ def apply(s: State, a: Action) -> None:
             t = s.stock.pop()
             s.racks[p][t] += 1
             s.sizes[p] += 1
-            s.took = "draw"
+            s.x.took = "draw"
             s.phase = Phase.PLAY
             return
         if v == "take":
-            t = s.last_discard
+            t = s.x.last_discard
             if t < 0:
                 raise IllegalAction("take: there is no discard of the previous player to take (R101-4)")
             if not _take_usable(s, p, t):
@@ -562,29 +571,29 @@ def apply(s: State, a: Action) -> None:
             do_take(s)
             return
         if v == "button":
-            if s.button_left[p] <= 0:
+            if s.x.button_left[p] <= 0:
                 raise IllegalAction("button: no jokers left on this player's joker-button account "
                                     f"(button_jokers={s.rules.button_jokers}) (R101-10)")
-            if s.button_used[p]:
+            if s.x.button_used[p]:
                 raise IllegalAction("button: the joker button may be used once per round (R101-10)")
-            s.button_left[p] -= 1
-            s.button_used[p] = True
-            s.button_issued += 1
+            s.x.button_left[p] -= 1
+            s.x.button_used[p] = True
+            s.x.button_issued += 1
             s.racks[p][J] += 1
             s.sizes[p] += 1
-            s.took = "button"
+            s.x.took = "button"
             s.phase = Phase.PLAY
             return
         raise IllegalAction(f"{a}: first take a tile: draw, take the last discard or use the joker "
                             "button (R101-3)")
     # play phase
     if v in ("draw", "take", "button"):
-        if s.took == "start":
+        if s.x.took == "start":
             raise IllegalAction(f"{v}: the starter's first turn has no take: 22 tiles, lay and "
                                 "discard (R101-2)")
         if v == "button":
-            raise IllegalAction(f"button: only instead of the stock draw, not after a {s.took} (R101-10)")
-        raise IllegalAction(f"{v}: one take per turn and this turn already had a {s.took} "
+            raise IllegalAction(f"button: only instead of the stock draw, not after a {s.x.took} (R101-10)")
+        raise IllegalAction(f"{v}: one take per turn and this turn already had a {s.x.took} "
                             "(R101-3, R101-4)")
     if v == "discard":
         _discard(s, p, a)
@@ -605,53 +614,52 @@ def apply(s: State, a: Action) -> None:
 def do_take(s: State) -> None:
     """Move the previous player's last discard to the current rack (R101-4), unchecked: ``apply``
     checks :func:`_take_usable` first (tests call this to explore what a take allows)."""
-    Phase = _phase()
     p = s.current
-    t = s.last_discard
+    t = s.x.last_discard
     _snapshot(s)
     prev = (p - 1) % s.n
-    s.discards[prev].pop()
-    s.last_discard = -1
-    s.taken = t
-    s.taken_base = s.racks[p][t]
+    s.x.discards[prev].pop()
+    s.x.last_discard = -1
+    s.x.taken = t
+    s.x.taken_base = s.racks[p][t]
     s.racks[p][t] += 1
     s.sizes[p] += 1
-    s.took = "take"
+    s.x.took = "take"
     s.phase = Phase.PLAY
     s._legal = None
 
 
 def _snapshot(s: State) -> None:
-    if s.snap is None:
+    if s.x.snap is None:
         p = s.current
         prev = (p - 1) % s.n
-        s.snap = (s.phase, tuple(s.racks[p]), s.sizes[p], tuple(s.table), s.took, s.taken,
-                  s.taken_base, s.last_discard, tuple(s.discards[prev]), s.thr_melds, s.thr_pairs)
+        s.x.snap = (s.phase, tuple(s.racks[p]), s.sizes[p], tuple(s.table), s.x.took, s.x.taken,
+                  s.x.taken_base, s.x.last_discard, tuple(s.x.discards[prev]), s.x.thr_melds, s.x.thr_pairs)
 
 
 def _reset(s: State) -> None:
-    if s.snap is None:
+    if s.x.snap is None:
         raise IllegalAction("reset: nothing to undo this turn (reset undoes the turn's plays and a "
                             "taken discard)")
-    phase, rack, size, table, took, taken, base, last, pile, thr_melds, thr_pairs = s.snap
+    phase, rack, size, table, took, taken, base, last, pile, thr_melds, thr_pairs = s.x.snap
     p = s.current
     s.racks[p] = list(rack)
     s.sizes[p] = size
     s.table = list(table)
-    s.took = took
-    s.taken = taken
-    s.taken_base = base
-    s.last_discard = last
-    s.discards[(p - 1) % s.n] = list(pile)
+    s.x.took = took
+    s.x.taken = taken
+    s.x.taken_base = base
+    s.x.last_discard = last
+    s.x.discards[(p - 1) % s.n] = list(pile)
     s.phase = phase
-    s.thr_melds = thr_melds
-    s.thr_pairs = thr_pairs
-    s.opened[p] = NOT_OPENED if s.opened_turn[p] == s.turn else s.opened[p]
-    if s.opened_turn[p] == s.turn:
-        s.opened_turn[p] = -1
-    s.staged_from = -1
-    s.staged_kind = NOT_OPENED
-    s.snap = None
+    s.x.thr_melds = thr_melds
+    s.x.thr_pairs = thr_pairs
+    s.x.opened[p] = NOT_OPENED if s.x.opened_turn[p] == s.turn else s.x.opened[p]
+    if s.x.opened_turn[p] == s.turn:
+        s.x.opened_turn[p] = -1
+    s.x.staged_from = -1
+    s.x.staged_kind = NOT_OPENED
+    s.x.snap = None
 
 
 def _need_tiles(s: State, p: int, codes: tuple[int, ...], what: str) -> None:
@@ -673,21 +681,21 @@ def _need_tiles(s: State, p: int, codes: tuple[int, ...], what: str) -> None:
 def _lay(s: State, p: int, a: Action) -> None:
     kind = RUN if a.verb == "run" else SET if a.verb == "set" else PAIR
     codes = tuple(int(t) for t in a.tiles)
-    opened = s.opened[p]
+    opened = s.x.opened[p]
     if kind == PAIR:
         if not may_lay_pairs(s, p):
             if not s.rules.pairs_allowed:
                 raise IllegalAction(f"{a}: pairs are not melds in {s.rules.variant}")
             raise IllegalAction(f"{a}: a player who opened with runs/sets may lay pairs only after "
                                 "another player has opened with pairs (R101-8)")
-        if opened == NOT_OPENED and s.staged_kind == OPEN_MELDS:
+        if opened == NOT_OPENED and s.x.staged_kind == OPEN_MELDS:
             raise IllegalAction(f"{a}: the staged opening holds runs/sets; an opening is either "
                                 "runs/sets (R101-7) or pairs (R101-8), reset to change")
     else:
         if opened == OPEN_PAIRS:
             raise IllegalAction(f"{a}: a player who opened with pairs may never lay new runs or "
                                 "sets (R101-8)")
-        if opened == NOT_OPENED and s.staged_kind == OPEN_PAIRS:
+        if opened == NOT_OPENED and s.x.staged_kind == OPEN_PAIRS:
             raise IllegalAction(f"{a}: the staged opening holds pairs; an opening is either pairs "
                                 "(R101-8) or runs/sets (R101-7), reset to change")
     _need_tiles(s, p, codes, str(a))
@@ -701,20 +709,21 @@ def _lay(s: State, p: int, a: Action) -> None:
     s.sizes[p] -= len(codes)
     s.table.append(m)
     if opened == NOT_OPENED:
-        if s.staged_from < 0:
-            s.staged_from = len(s.table) - 1
-        s.staged_kind = OPEN_PAIRS if kind == PAIR else OPEN_MELDS
+        if s.x.staged_from < 0:
+            s.x.staged_from = len(s.table) - 1
+        s.x.staged_kind = OPEN_PAIRS if kind == PAIR else OPEN_MELDS
 
 
 def _target(s: State, p: int, a: Action) -> TableMeld:
     if not 0 <= a.meld < len(s.table):
         raise IllegalAction(f"{a}: there is no table meld {a.meld} (melds are numbered 0.."
                             f"{len(s.table) - 1})" if s.table else f"{a}: the table is empty")
-    if s.opened[p] == NOT_OPENED and not (s.staged_from >= 0 and a.meld >= s.staged_from):
+    if s.x.opened[p] == NOT_OPENED and not (s.x.staged_from >= 0 and a.meld >= s.x.staged_from):
         raise IllegalAction(f"{a}: adding to table melds or retrieving jokers is allowed only after "
                             "your own opening (R101-11, R101-9); before it, only your staged melds "
                             "may grow")
-    return s.table[a.meld]
+    m: TableMeld = s.table[a.meld]
+    return m
 
 
 def _add(s: State, p: int, a: Action) -> None:
@@ -743,7 +752,7 @@ def _add(s: State, p: int, a: Action) -> None:
 
 
 def _retrieve(s: State, p: int, a: Action) -> None:
-    if s.opened[p] == NOT_OPENED:
+    if s.x.opened[p] == NOT_OPENED:
         raise IllegalAction(f"{a}: a joker may be retrieved only after your own opening (R101-9)")
     m = _target(s, p, a)
     code = int(a.tiles[0])
@@ -768,55 +777,54 @@ def _retrieve(s: State, p: int, a: Action) -> None:
 
 
 def _open(s: State, p: int) -> None:
-    if s.opened[p] != NOT_OPENED:
-        raise IllegalAction(f"open: this player has already opened (with {_OPEN_NAMES[s.opened[p]]})")
-    if s.staged_from < 0:
+    if s.x.opened[p] != NOT_OPENED:
+        raise IllegalAction(f"open: this player has already opened (with {_OPEN_NAMES[s.x.opened[p]]})")
+    if s.x.staged_from < 0:
         raise IllegalAction("open: nothing is staged; lay runs/sets worth the threshold (R101-7) or "
                             "pairs (R101-8) first")
-    staged = s.table[s.staged_from:]
+    staged = s.table[s.x.staged_from:]
     total = sum(m.value for m in staged)
-    if s.staged_kind == OPEN_PAIRS:
-        if len(staged) < s.thr_pairs:
-            raise IllegalAction(f"open: {len(staged)} pairs staged, {s.thr_pairs} needed to open with "
+    if s.x.staged_kind == OPEN_PAIRS:
+        if len(staged) < s.x.thr_pairs:
+            raise IllegalAction(f"open: {len(staged)} pairs staged, {s.x.thr_pairs} needed to open with "
                                 "pairs in one turn (R101-8, R101-14)")
     else:
-        if total < s.thr_melds:
+        if total < s.x.thr_melds:
             raise IllegalAction(f"open: the staged runs/sets are worth {total}, the opening needs "
-                                f"{s.thr_melds} in one turn (R101-7, R101-14)")
-    if s.taken >= 0 and s.racks[p][s.taken] > s.taken_base:
-        raise IllegalAction(f"open: the taken discard {Tile(s.taken)} must be part of the opening "
+                                f"{s.x.thr_melds} in one turn (R101-7, R101-14)")
+    if s.x.taken >= 0 and s.racks[p][s.x.taken] > s.x.taken_base:
+        raise IllegalAction(f"open: the taken discard {Tile(s.x.taken)} must be part of the opening "
                             "(R101-4)")
     if s.rules.threshold == "increasing":
         # R101-14: the opening value is what ``open`` committed (checked against the threshold
         # just above); plays after ``open`` in the same turn are not part of it. ``reset``
         # restores the thresholds with the rest of the turn.
-        if s.staged_kind == OPEN_PAIRS:
-            s.thr_pairs = max(s.thr_pairs, len(staged) + 1)
+        if s.x.staged_kind == OPEN_PAIRS:
+            s.x.thr_pairs = max(s.x.thr_pairs, len(staged) + 1)
         else:
-            s.thr_melds = max(s.thr_melds, total + 1)
-    s.opened[p] = s.staged_kind
-    s.opened_turn[p] = s.turn
-    s.staged_from = -1
-    s.staged_kind = NOT_OPENED
+            s.x.thr_melds = max(s.x.thr_melds, total + 1)
+    s.x.opened[p] = s.x.staged_kind
+    s.x.opened_turn[p] = s.turn
+    s.x.staged_from = -1
+    s.x.staged_kind = NOT_OPENED
 
 
 def _discard(s: State, p: int, a: Action) -> None:
-    Phase = _phase()
     code = int(a.tiles[0])
-    if s.staged_from >= 0:
+    if s.x.staged_from >= 0:
         raise IllegalAction(f"{a}: the staged opening is not committed: 'open' it or 'reset' "
                             "(R101-7, R101-8)")
     rack = s.racks[p]
-    if s.taken >= 0 and rack[s.taken] > s.taken_base:
-        raise IllegalAction(f"{a}: the taken discard {Tile(s.taken)} must be used this turn, not kept "
+    if s.x.taken >= 0 and rack[s.x.taken] > s.x.taken_base:
+        raise IllegalAction(f"{a}: the taken discard {Tile(s.x.taken)} must be used this turn, not kept "
                             "on the rack (R101-4); use it or 'reset'")
     if not rack[code]:
         raise IllegalAction(f"{a}: {a.tiles[0]} is not on the rack "
                             f"(rack: {' '.join(str(x) for x in s.rack(p))})")
     rack[code] -= 1
     s.sizes[p] -= 1
-    s.discards[p].append(code)
-    s.last_discard = code
+    s.x.discards[p].append(code)
+    s.x.last_discard = code
     if s.sizes[p] == 0:
         _end_round(s, winner=p, joker=code == J)
     elif not s.stock:
@@ -828,12 +836,11 @@ def _discard(s: State, p: int, a: Action) -> None:
 
 
 def _end_round(s: State, winner: int, joker: bool) -> None:
-    Phase = _phase()
     pens = [penalty(s, q) for q in range(s.n)]
     one_turn = False
     if winner >= 0:
-        one_turn = s.opened_turn[winner] == s.turn and all(
-            s.opened[q] == NOT_OPENED for q in range(s.n) if q != winner)
+        one_turn = s.x.opened_turn[winner] == s.turn and all(
+            s.x.opened[q] == NOT_OPENED for q in range(s.n) if q != winner)
         mult = (2 if joker else 1) * (2 if one_turn else 1)
         deltas = [WIN_POINTS * mult if q == winner else -pens[q] * mult for q in range(s.n)]
         end = "finish"
@@ -846,14 +853,45 @@ def _end_round(s: State, winner: int, joker: bool) -> None:
     s.results.append({
         "round": s.round, "end": end, "winner": winner if winner >= 0 else None,
         "joker_finish": joker, "one_turn": one_turn, "penalties": pens, "scores": deltas,
-        "opened": [_OPEN_NAMES[o] for o in s.opened], "turns": s.turn + 1,
+        "opened": [_OPEN_NAMES[o] for o in s.x.opened], "turns": s.turn + 1,
     })
     if s.round + 1 < s.match_rounds:
         start_round(s, s.round + 1)
     else:
         s.phase = Phase.OVER
-        s.snap = None
+        s.x.snap = None
         s._legal = None
+
+
+# ---- a solver meld as actions ---------------------------------------------------------------
+
+def meld_actions(kind: str, tiles: Sequence[int], index: int) -> list[Action]:
+    """The actions that lay a meld of any length (``tiles`` in table order, jokers as 52) as
+    table meld ``index``: a 3-tile window holding a numbered tile, then one ``add`` per further
+    tile (runs: ``@end`` first, then ``@start``; sets: no position). The one place that says how a
+    solver meld is played (bots and hints use it).
+
+    >>> [str(a) for a in meld_actions("run", [2, 3, 52, 5, 6], 2)]
+    ['run R3 R4 *', 'add R6 to 2@end', 'add R7 to 2@end']
+    >>> [str(a) for a in meld_actions("set", [7, 52, 33, 46], 0)]
+    ['set R8 B8 K8', 'add * to 0']
+    """
+    t = [int(c) for c in tiles]
+    if kind == "pair":
+        return [Action("pair", tuple(t))]
+    if kind == "set":
+        reals = [c for c in t if c != J]
+        jokers = len(t) - len(reals)
+        first = reals[:3] + [J] * min(3 - len(reals[:3]), jokers)
+        rest = reals[3:] + [J] * (jokers - (len(first) - len(reals[:3])))
+        return [Action("set", tuple(first))] + [Action("add", (c,), index, -1) for c in rest]
+    if kind != "run":
+        raise ValueError(f"unknown meld kind {kind!r}: run, set or pair")
+    start = next(i for i in range(len(t) - 2) if any(c != J for c in t[i:i + 3]))
+    out = [Action("run", tuple(t[start:start + 3]))]
+    out += [Action("add", (c,), index, 1) for c in t[start + 3:]]
+    out += [Action("add", (c,), index, 0) for c in reversed(t[:start])]
+    return out
 
 
 # ---- observation ------------------------------------------------------------------------------
@@ -864,7 +902,7 @@ _TS = tuple(str(Tile(c)) for c in range(53))
 def observation(s: State, seat: int) -> dict[str, Any]:
     p = s.current
     rack = s.racks[seat]
-    staged_from = s.staged_from
+    staged_from = s.x.staged_from
     ts = _TS
     table = []
     for i, m in enumerate(s.table):
@@ -884,17 +922,17 @@ def observation(s: State, seat: int) -> dict[str, Any]:
         "rack": [ts[c] for c in range(53) for _ in range(rack[c])],
         "rack_sizes": list(s.sizes),
         "stock": len(s.stock),
-        "discards": [[ts[c] for c in d] for d in s.discards],
-        "last_discard": ts[s.last_discard] if s.last_discard >= 0 and not over else None,
+        "discards": [[ts[c] for c in d] for d in s.x.discards],
+        "last_discard": ts[s.x.last_discard] if s.x.last_discard >= 0 and not over else None,
         "table": table,
-        "opened": [_OPEN_NAMES[o] for o in s.opened],
-        "thresholds": {"points": s.thr_melds, "pairs": s.thr_pairs, "mode": s.rules.threshold},
-        "button": {"jokers": list(s.button_left), "used": list(s.button_used),
-                   "available": (s.phase is Phase.TAKE and seat == p and s.button_left[seat] > 0
-                                 and not s.button_used[seat])},
-        "turn_state": {"took": s.took or None,
-                       "must_use": (ts[s.taken] if s.taken >= 0
-                                    and s.racks[p][s.taken] > s.taken_base else None),
+        "opened": [_OPEN_NAMES[o] for o in s.x.opened],
+        "thresholds": {"points": s.x.thr_melds, "pairs": s.x.thr_pairs, "mode": s.rules.threshold},
+        "button": {"jokers": list(s.x.button_left), "used": list(s.x.button_used),
+                   "available": (s.phase is Phase.TAKE and seat == p and s.x.button_left[seat] > 0
+                                 and not s.x.button_used[seat])},
+        "turn_state": {"took": s.x.took or None,
+                       "must_use": (ts[s.x.taken] if s.x.taken >= 0
+                                    and s.racks[p][s.x.taken] > s.x.taken_base else None),
                        "staged": staged_from >= 0},
         "standings": list(s.totals),
         "round_scores": [list(r) for r in s.scores],
