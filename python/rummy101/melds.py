@@ -32,13 +32,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Literal, Union
+from typing import Any, Literal, Union, cast
 
 from . import _backend
 from ._pure import melds as _pure_melds
 from .errors import IllegalAction, NotationError
 from .rules import Rules, Valuation
-from .tiles import HIGH_ACE, JOKER_CODE, NUM_NUMBERS, Card, Tile, counts_of, format_tiles
+from .tiles import (
+    HIGH_ACE,
+    JOKER_CODE,
+    MELD_KINDS,
+    NUM_NUMBERS,
+    Card,
+    Tile,
+    counts_of,
+    format_tiles,
+)
 
 __all__ = [
     "Meld",
@@ -57,7 +66,7 @@ Piece = Tile | Card
 RulesLike = Rules | str
 MeldLike = Union[str, Iterable[Any], "Meld"]
 
-_KIND_NAMES: dict[int, MeldKind] = {1: "run", 2: "set", 3: "pair"}
+_KIND_NAMES = cast("dict[int, MeldKind]", MELD_KINDS)
 _KIND_CODES: dict[str, int] = {v: k for k, v in _KIND_NAMES.items()}
 
 

@@ -72,7 +72,6 @@ __all__ = [
 OpeningKind = Literal["melds", "pairs"] | None
 Piece = Tile | Card
 RackLike = str | Iterable[Any]
-_KINDS = {1: "run", 2: "set", 3: "pair"}
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ __all__ = [
     "HIGH_ACE",
     "JOKER",
     "JOKER_CODE",
+    "MELD_KINDS",
     "NUM_CODES",
     "NUM_COLOURS",
     "NUM_NUMBERS",
@@ -52,6 +53,8 @@ NUM_NUMBERS = 13
 JOKER_CODE = 52
 NUM_CODES = 53
 HIGH_ACE = 14  # a 1 that follows 13 in a Remi run (RO-6)
+#: Meld kind codes of the core (DESIGN.md, Encoding) and their names: the one table of them.
+MELD_KINDS: dict[int, str] = {1: "run", 2: "set", 3: "pair"}
 
 COLOURS = "RYBK"
 COLOUR_NAMES = ("red", "yellow", "blue", "black")

@@ -19,7 +19,7 @@ from typing import Any
 from .. import _backend
 from ..errors import BackendError
 from ..rules import Rules
-from ..tiles import JOKER_CODE, NUM_CODES
+from ..tiles import JOKER_CODE, MELD_KINDS, NUM_CODES
 
 __all__ = [
     "Kit",
@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 Melds = list[tuple[str, list[int]]]
-_KIND = {1: "run", 2: "set", 3: "pair"}
+_KIND = MELD_KINDS
 
 # Cost, in penalty points, of a discard that the next player could take and use at once.
 FEED_COST = 15

@@ -19,13 +19,13 @@ jokers at the first missing colours; a pair is the real tile first.
 from __future__ import annotations
 
 from ..errors import IllegalAction
-from ..tiles import JOKER_CODE, Tile
+from ..tiles import JOKER_CODE, MELD_KINDS, Tile
 
 __all__ = ["KIND_NAMES", "PAIR", "RUN", "SET", "TableMeld", "check_new_meld"]
 
 RUN, SET, PAIR = 1, 2, 3
 _TS = tuple(str(Tile(c)) for c in range(53))
-KIND_NAMES = {RUN: "run", SET: "set", PAIR: "pair"}
+KIND_NAMES = MELD_KINDS  # RUN, SET, PAIR are the core kind codes
 J = JOKER_CODE
 
 
