@@ -88,11 +88,11 @@ def test_batch_time_budget_answers_unsolved_items_with_an_error() -> None:
 
 
 def test_hint_time_budget_answers_422(monkeypatch: pytest.MonkeyPatch) -> None:
-    import rummy101.hint as hint_module
+    import rummy101.hint.plan as hint_plan
     from fastapi.testclient import TestClient
     from rummy101.service.app import create_app
     from rummy101.service.examples import EXAMPLES
 
-    monkeypatch.setattr(hint_module, "HINT_SECONDS", -1.0)
+    monkeypatch.setattr(hint_plan, "HINT_SECONDS", -1.0)
     r = TestClient(create_app()).post("/v1/hint", json=EXAMPLES["hint"])
     assert r.status_code == 422 and "more than" in r.json()["error"]

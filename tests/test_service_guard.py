@@ -255,8 +255,8 @@ def test_a_request_out_of_quick_lane_time_is_finished_in_the_slow_lane(
 def test_check_stop_ends_work_at_shutdown_and_at_the_lane_deadline() -> None:
     import threading
 
+    from rummy101._cancel import ShuttingDown, check_stop, watching
     from rummy101.errors import WorkBudgetExceeded
-    from rummy101.service.cancel import ShuttingDown, check_stop, watching
 
     stop = threading.Event()
     with watching(stop, seconds=0.0), pytest.raises(WorkBudgetExceeded, match="quick lane"):

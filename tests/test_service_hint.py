@@ -11,8 +11,8 @@ from rummy101 import backend_name
 from rummy101.errors import IllegalAction
 from rummy101.game import new_game
 from rummy101.game.records import dumps
-from rummy101.hint import SeatView, hint, hint_json
-from rummy101.hint_engine import meld_actions, view_from_state
+from rummy101.hint import SeatView, hint, meld_actions, view_from_state
+from rummy101.service.api import hint as hint_json
 
 FOUR = [{"seat": s, "opened": None} for s in range(4)]
 

@@ -17,10 +17,10 @@ import json
 import sys
 from typing import Any
 
+from ._validate import loads
 from .errors import RummyError
 from .service import api
 from .service.examples import EXAMPLES
-from .service.validate import loads
 
 __all__ = ["add_subcommands", "run_hint"]
 

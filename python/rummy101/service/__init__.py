@@ -1,7 +1,7 @@
 """rummy101 as a service: JSON operations (:mod:`.api`) shared by the CLI and an HTTP app.
 
 The HTTP app needs the optional ``service`` extra (FastAPI + uvicorn); :func:`create_app` says so
-clearly when it is missing. :mod:`.api` and :mod:`.validate` need nothing beyond rummy101.
+clearly when it is missing. :mod:`.api` and :mod:`rummy101._validate` need nothing beyond rummy101.
 """
 
 from __future__ import annotations

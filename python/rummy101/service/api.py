@@ -1,7 +1,7 @@
 """The JSON operations behind the ``rummy101`` command line and the HTTP service.
 
 Each operation takes a decoded JSON request (dicts, lists, strings, numbers), validates it once
-(:mod:`.validate`) and returns a JSON-able answer; bad input raises a
+(:mod:`rummy101._validate`) and returns a JSON-able answer; bad input raises a
 :class:`~rummy101.errors.RummyError` subclass whose message names the problem. Nothing here needs
 FastAPI, so the CLI works without the ``service`` extra.
 
@@ -22,13 +22,10 @@ from typing import Any
 from .. import melds as _melds
 from .. import solve as _solve
 from .. import tabla as _tabla
-from ..errors import RackError, RummyError, WorkBudgetExceeded
-from ..rules import Rules
-from .cancel import check_stop
-from .fast import openings_json
-from .limits import BATCH_SECONDS, MAX_BATCH, MAX_INT, MAX_MELD
-from .validate import (
+from .._cancel import check_stop
+from .._validate import (
     BadRequest,
+    loads,
     read_bool,
     read_object,
     read_opt_int,
@@ -38,6 +35,10 @@ from .validate import (
     short,
     type_name,
 )
+from ..errors import RackError, RummyError, WorkBudgetExceeded
+from ..rules import Rules
+from .fast import openings_json
+from .limits import BATCH_SECONDS, MAX_BATCH, MAX_INT, MAX_MELD
 
 __all__ = [
     "BATCH_FIELDS",
@@ -308,10 +309,13 @@ def validate_meld(body: Any, default_rules: str | Rules = "rummy101") -> dict[st
 
 
 def hint(body: Any) -> dict[str, Any]:
-    """Answer a hint request: the recommended Rummy 101 turn (see :mod:`rummy101.hint`)."""
-    from ..hint import hint_json
+    """Answer a hint request (``POST /v1/hint``): the recommended Rummy 101 turn and up to
+    ``alternatives`` (default 3) next-best turns for the seat's view (see :mod:`rummy101.hint`)."""
+    from .. import hint as _hint  # imported on first use: the planner is not needed to start
 
-    return hint_json(body)
+    view = _hint.SeatView.from_json(body)
+    alternatives = read_opt_int(body, "alternatives", lo=0, hi=10)
+    return _hint.hint(view, 3 if alternatives is None else alternatives).to_json()
 
 
 Operation = Callable[[Any], Any]
@@ -319,8 +323,6 @@ Operation = Callable[[Any], Any]
 
 def run_lines(lines: list[str], op: Operation) -> list[dict[str, Any]]:
     """Answer JSON lines one by one with ``op`` (a bad line gets ``{"error": ...}``)."""
-    from .validate import loads
-
     out = []
     for n, line in enumerate(lines, start=1):
         try:

@@ -43,10 +43,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__, backend_name
+from .._cancel import watching
+from .._validate import BadRequest, loads
 from ..errors import RummyError, WorkBudgetExceeded
 from ..solve import work_budget
 from . import api
-from .cancel import watching
 from .limits import (
     MAX_BODY_BYTES,
     MAX_BODY_BYTES_IN_FLIGHT,
@@ -60,7 +61,6 @@ from .limits import (
     PURE_SOLVE_NODES,
 )
 from .openapi import install_openapi
-from .validate import BadRequest, loads
 
 __all__ = [
     "Coalescer",

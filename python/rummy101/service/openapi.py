@@ -1,6 +1,6 @@
 """The OpenAPI document of the service: every request and response shape, examples and limits.
 
-Routes read their bodies themselves (:mod:`.validate`), so the document is assembled here from
+Routes read their bodies themselves (:mod:`rummy101._validate`), so the document is assembled here from
 the models of :mod:`.schemas` rather than from route signatures.
 """
 

@@ -1,6 +1,6 @@
 """JSON Schemas of the service's request bodies, for the OpenAPI document.
 
-They describe exactly what :mod:`.validate` accepts as far as JSON Schema can say it: token
+They describe exactly what :mod:`rummy101._validate` accepts as far as JSON Schema can say it: token
 grammars (tiles, cards), rule-set grammars per variant, sizes and ranges, which fields each form
 of a request takes. What JSON Schema cannot say is listed in :data:`SEMANTIC_RULES` (and in the
 document): the copies of a tile the set holds, meld legality, a consistent game position. A body

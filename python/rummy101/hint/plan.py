@@ -1,326 +1,35 @@
-"""Full-turn hints for Rummy 101: from one seat's view, the recommended turn and the next-best.
+"""Planning a whole Rummy 101 turn for a :class:`~.view.SeatView`: the candidate turns, best
+first, and :func:`hint`.
 
 A turn (R101-3) is one take — draw, take the previous player's discard (R101-4) or press the joker
 button (R101-10) — then an opening (R101-7 melds, R101-8 pairs) or, once opened, new melds, joker
-retrievals (R101-9) and additions (R101-11), then exactly one discard (R101-12). The hint plans the
-whole turn on the exact solvers of the core (``solve_melds``, ``max_pairs``, ``meld_additions``,
-``joker_releases``) and ranks the candidate turns with :func:`evaluate`:
-
-* a turn that finishes scores ``1000`` (+500 for a joker finish, +500 when it finishes in one turn,
-  R101-12/R101-13);
-* otherwise ``-(penalty if the round ended now)`` (202 when not opened, the rack's value with a
-  joker at 101 when opened with melds, twice that with pairs, R101-13), minus 3 per tile left,
-  plus up to 50 for progress towards an opening (best melds value / threshold) and up to 20
-  for progress towards a pairs opening;
-* a draw is valued on the current rack with the expected penalty of an unknown tile that cannot
-  be used; pressing the button when it neither opens nor finishes costs 20 (it is one per round).
-
-The answer is a :class:`Hint`; ``Hint.to_json()`` is the body of ``POST /v1/hint``.
-
->>> view = SeatView.from_json({"rules": "rummy101", "seat": 0, "stage": "play",
-...     "rack": "R10 R11 R12 K13 K12 K11 Y9 Y8 Y7 B13 B12 B11 R2 Y4",
-...     "players": [{"seat": 0, "opened": None}, {"seat": 1, "opened": None}]})
->>> [step["step"] for step in hint(view).to_json()["turn"]["steps"]]
-['open', 'discard']
+retrievals (R101-9) and additions (R101-11), then exactly one discard (R101-12). The planner builds
+candidate turns on the exact solvers of the core (``solve_melds``, ``max_pairs``,
+``meld_additions``, ``joker_releases``), ranks them with :func:`~.evaluate.evaluate` and gives each
+step its engine actions (:mod:`.actions`). Long planning stops at :data:`~rummy101._limits.HINT_SECONDS`
+and at the cooperative checks of :mod:`rummy101._cancel`.
 """
 
 from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from . import _backend
-from .bots.strategy import choose_discard, feeding_tiles, kit_for
-from .errors import IllegalAction, RackError
-from .rules import Rules
-from .service.cancel import check_stop
-from .service.limits import (
-    HINT_SECONDS,
-    MAX_HINT_RACK,
-    MAX_INT,
-    MAX_MELD,
-    MAX_TABLE_MELDS,
-    MAX_TABLE_TILES,
-)
-from .service.validate import (
-    BadRequest,
-    parse_rack_value,
-    read_bool,
-    read_object,
-    read_opt_int,
-    read_piece,
-    read_rack,
-    read_rules,
-    short,
-    type_name,
-)
-from .solve import current_budget
-from .tiles import JOKER_CODE, NUM_CODES, NUM_NUMBERS, Tile, counts_of
+from .. import _backend
+from .._cancel import check_stop
+from .._limits import HINT_SECONDS
+from ..bots.strategy import choose_discard, feeding_tiles, kit_for
+from ..errors import IllegalAction
+from ..solve import current_budget
+from ..tiles import JOKER_CODE, NUM_NUMBERS, Tile, counts_of
+from .actions import step_actions
+from .evaluate import evaluate
+from .view import KINDS, Opened, SeatView, set_with_jokers
 
-__all__ = ["HINT_FIELDS", "Hint", "SeatView", "TableMeld", "Turn", "evaluate", "hint"]
-
-Opened = Literal["melds", "pairs"] | None
-KINDS = {1: "run", 2: "set", 3: "pair"}
-
-HINT_FIELDS = ("rules", "seat", "rack", "table", "last_discard", "players", "threshold",
-               "pairs_threshold", "button_available", "stage", "taken_discard", "alternatives",
-               "record", "observation")
-
-FINISH_SCORE = 1000.0
-BUTTON_COST = 20.0
-UNUSABLE_DRAW = 0.7  # share of drawn tiles assumed to stay on the rack
-MAX_RECORD_ACTIONS = 5000  # actions replayed from a game record
-
-
-@dataclass(frozen=True)
-class TableMeld:
-    """A meld on the table: who laid it, its tiles in table order and its kind."""
-
-    owner: int
-    tiles: tuple[Tile, ...]
-    kind: str = "run"
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """What one seat knows at its turn (R101-3): the input of :func:`hint`."""
-
-    rules: Rules
-    seat: int
-    rack: tuple[Tile, ...]
-    table: tuple[TableMeld, ...] = ()
-    last_discard: Tile | None = None
-    opened: Mapping[int, Opened] = field(default_factory=dict)
-    threshold: int = 101
-    pairs_threshold: int = 5
-    button_available: bool = False
-    stage: Literal["take", "play"] = "take"
-    taken_discard: Tile | None = None
-
-    @property
-    def my_opening(self) -> Opened:
-        return self.opened.get(self.seat)
-
-    @property
-    def anyone_opened(self) -> bool:
-        return any(v is not None for v in self.opened.values())
-
-    @classmethod
-    def from_json(cls, body: Any) -> SeatView:
-        """Validate a hint request (view fields; ``HintRequest`` in the OpenAPI document)."""
-        obj = read_object(body, "hint request", HINT_FIELDS)
-        if obj.get("observation") is not None or obj.get("record") is not None:
-            return _view_from_game(obj)
-        rules = read_rules(obj, "rummy101")
-        if rules.variant != "rummy101":
-            raise BadRequest(f"hints are for Rummy 101 only; field 'rules' is {str(rules)!r} "
-                             f"(accepted: rummy101 with its options)")
-        seat = _read_seat(obj, "seat", rules, required=True)
-        rack = tuple(read_rack(obj, rules, max_size=MAX_HINT_RACK))
-        if not rack:
-            raise BadRequest("field 'rack' is empty: a player always holds a tile at their turn")
-        table = _read_table(obj.get("table"), rules)
-        opened = _read_players(obj.get("players"), rules, seat)
-        stage = obj.get("stage")
-        if stage is None:
-            stage = "take"
-        if stage not in ("take", "play"):
-            raise BadRequest(f"field 'stage' is {short(stage)}; accepted: \"take\" (the turn "
-                             f"starts) "
-                             f"or \"play\" (the take is done)")
-        last = read_piece(obj, "last_discard", rules)
-        taken = read_piece(obj, "taken_discard", rules)
-        if taken is not None and stage != "play":
-            raise BadRequest("field 'taken_discard' is only meaningful with \"stage\": \"play\"")
-        if taken is not None and taken not in rack:
-            raise BadRequest(f"field 'taken_discard' is {str(taken)!r}, which is not on the rack: "
-                             f"in stage \"play\" the rack includes the taken tile")
-        inc = rules.threshold == "increasing"
-        threshold = read_opt_int(obj, "threshold", lo=1, hi=MAX_INT) or rules.opening_points
-        pairs = read_opt_int(obj, "pairs_threshold", lo=1, hi=52) or rules.pairs_opening
-        if not inc and (threshold != rules.opening_points or pairs != rules.pairs_opening):
-            raise BadRequest(f"fields 'threshold'/'pairs_threshold' differ from the fixed "
-                             f"{rules.opening_points} points / {rules.pairs_opening} pairs of "
-                             f"{str(rules)!r}; use rummy101(threshold=increasing) (R101-14)")
-        if threshold < rules.opening_points or pairs < rules.pairs_opening:
-            raise BadRequest(f"thresholds start at {rules.opening_points} points / "
-                             f"{rules.pairs_opening} pairs and only rise (R101-14)")
-        button = read_bool(obj, "button_available", False)
-        if button and rules.button_jokers == 0:
-            raise BadRequest(f"field 'button_available' is true but {str(rules)!r} has no joker "
-                             f"button; use rummy101(button_jokers=N) (R101-10)")
-        if last is not None and stage == "play":
-            raise BadRequest("field 'last_discard' is for stage \"take\" (the discard that may "
-                             "be taken); in stage \"play\" give the taken tile as "
-                             "'taken_discard'")
-        _check_owners(table, opened)
-        all_tiles = list(rack) + [t for m in table for t in m.tiles]
-        if last is not None:
-            all_tiles.append(last)
-        try:
-            rules.check_supply(all_tiles)
-        except RackError as exc:
-            raise RackError(f"rack, table and last discard together: {exc}") from None
-        _check_jokers(rules, all_tiles, button)
-        return cls(rules=rules, seat=seat, rack=rack, table=table, last_discard=last,
-                   opened=opened, threshold=threshold, pairs_threshold=pairs,
-                   button_available=button, stage="play" if stage == "play" else "take",
-                   taken_discard=taken)
-
-
-def _check_owners(table: Sequence[TableMeld], opened: Mapping[int, Opened]) -> None:
-    """Only a player who has opened has melds on the table (R101-7, R101-11); pairs are on the
-    table only once someone opened with pairs (R101-8)."""
-    for i, meld in enumerate(table):
-        if opened.get(meld.owner) is None:
-            raise BadRequest(f"table meld {i} belongs to seat {meld.owner}, which field 'players' "
-                             f"marks as not opened: only a player who has opened has melds on "
-                             f"the table (R101-7, R101-11)")
-        if meld.kind == "pair" and "pairs" not in opened.values():
-            raise BadRequest(f"table meld {i} is a pair, but no seat has opened with pairs: "
-                             f"pairs reach the table only through a pairs opening (R101-8)")
-
-
-def _check_jokers(rules: Rules, tiles: Sequence[int], button_available: bool) -> None:
-    """The jokers a seat can see: the set's 2, plus one joker-button joker per player who
-    pressed the button this round (R101-10), at most ``players`` of them, and not this seat's if
-    it may still press."""
-    seen = sum(1 for t in tiles if t == JOKER_CODE)
-    pressed = rules.players if rules.button_jokers > 0 else 0
-    if button_available:
-        pressed -= 1
-    limit = rules.jokers + pressed
-    if seen > limit:
-        extra = ("" if rules.button_jokers == 0 else
-                 f" plus at most {pressed} joker-button joker{'s' if pressed != 1 else ''} "
-                 f"({'the other players' if button_available else 'one per player'} this "
-                 f"round, R101-10)")
-        raise RackError(f"rack, table and last discard hold {seen} jokers, but a "
-                        f"{str(rules)!r} game has at most {limit}: the set's {rules.jokers}"
-                        f"{extra}")
-
-
-def _read_seat(obj: Mapping[str, Any], name: str, rules: Rules, required: bool) -> int:
-    value = obj.get(name)
-    if value is None and not required:
-        return -1
-    hi = rules.players - 1
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadRequest(f"field {name!r} must be a seat number from 0 to {hi}, got "
-                         f"{type_name(value)} {short(value)}")
-    if not 0 <= value <= hi:
-        raise BadRequest(f"field {name!r} is {value}; seats of {str(rules)!r} are 0 to {hi}")
-    return value
-
-
-def _read_table(value: Any, rules: Rules) -> tuple[TableMeld, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list):
-        raise BadRequest(f"field 'table' must be a list of melds {{\"owner\": seat, \"tiles\": "
-                         f"[...]}}, got {type_name(value)} {short(value)}")
-    if len(value) > MAX_TABLE_MELDS:
-        raise BadRequest(f"field 'table' holds {len(value)} melds; at most {MAX_TABLE_MELDS}")
-    out = []
-    total = 0
-    cr = _backend.core_rules(rules, "open")
-    for i, item in enumerate(value):
-        what = f"table meld {i}"
-        obj = read_object(item, what, ("owner", "tiles", "kind", "id", "value"))
-        owner = _read_seat(obj, "owner", rules, required=True)
-        if obj.get("tiles") is None:
-            raise BadRequest(f"{what}: field 'tiles' is missing")
-        tiles = tuple(parse_rack_value(obj["tiles"], rules, f"{what} tiles", MAX_MELD))
-        total += len(tiles)
-        if total > MAX_TABLE_TILES:
-            raise BadRequest(f"the table holds more than {MAX_TABLE_TILES} tiles")
-        kind, _, reason = _backend.core().classify_meld(cr, [int(t) for t in tiles])
-        text = " ".join(map(str, tiles))
-        if kind == 0:
-            raise BadRequest(f"{what} {text!r} is not a legal meld (R101-5, reason code {reason})")
-        name = KINDS[kind]
-        declared = obj.get("kind")
-        if declared is not None and declared != name:
-            if declared not in ("run", "set", "pair"):
-                raise BadRequest(f"{what}: field 'kind' is {short(declared)}; accepted: run, "
-                                 f"set, pair")
-            if not (declared == "set" and name == "run" and _set_with_jokers(tiles)):
-                raise BadRequest(f"{what} {text!r} is a {name}, not a {declared}")
-            name = declared
-        out.append(TableMeld(owner, tiles, name))
-    return tuple(out)
-
-
-def _set_with_jokers(tiles: Sequence[int]) -> bool:
-    reals = [t for t in tiles if t != JOKER_CODE]
-    return 3 <= len(tiles) <= 4 and len(reals) == 1
-
-
-def _read_players(value: Any, rules: Rules, seat: int) -> dict[int, Opened]:
-    opened: dict[int, Opened] = {s: None for s in range(rules.players)}
-    if value is None:
-        return opened
-    if not isinstance(value, list):
-        raise BadRequest(f"field 'players' must be a list of {{\"seat\", \"opened\"}} objects, got "
-                         f"{type_name(value)} {short(value)}")
-    if len(value) > rules.players:
-        raise BadRequest(f"field 'players' lists {len(value)} players; {str(rules)!r} has "
-                         f"{rules.players}")
-    seen = set()
-    for i, item in enumerate(value):
-        obj = read_object(item, f"player {i}", ("seat", "opened", "rack_size"))
-        s = _read_seat(obj, "seat", rules, required=True)
-        if s in seen:
-            raise BadRequest(f"seat {s} is listed twice in field 'players'")
-        seen.add(s)
-        how = obj.get("opened")
-        if how not in (None, "melds", "pairs"):
-            raise BadRequest(f"player {i}: field 'opened' is {short(how)}; accepted: null, "
-                             f"\"melds\" or \"pairs\"")
-        read_opt_int(obj, "rack_size", lo=0, hi=MAX_INT)
-        opened[s] = how
-    return opened
-
-
-def _view_from_game(obj: Mapping[str, Any]) -> SeatView:
-    from .hint_engine import view_from_observation, view_from_state
-
-    extra = [k for k in obj if k not in ("record", "observation", "seat", "alternatives")
-             and obj[k] is not None]
-    if extra or (obj.get("record") is not None and obj.get("observation") is not None):
-        raise BadRequest("fields 'record' and 'observation' replace the view fields (and each "
-                         f"other); remove {', '.join(extra) or 'one of them'}")
-    seat = obj.get("seat")
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-        raise BadRequest(f"field 'seat' must be a seat number, got {type_name(seat)} {short(seat)}")
-    if obj.get("observation") is not None:
-        return view_from_observation(obj["observation"], seat)
-    record = obj["record"]
-    if isinstance(record, str):
-        from .service.validate import loads
-
-        record = loads(record, what="field 'record'")
-    if not isinstance(record, dict):
-        raise BadRequest(f"field 'record' must be a game record (rummy101.game.records: an object "
-                         f"or its JSON text), got {type_name(record)} {short(record)}")
-    from .game import records
-    from .service.validate import read_int
-
-    read_int(record, "seed", lo=0, hi=2**63 - 1)
-    read_int(record, "match_rounds", lo=1, hi=100, default=1)
-    actions = record.get("actions")
-    if isinstance(actions, list) and len(actions) > MAX_RECORD_ACTIONS:
-        raise BadRequest(f"field 'record' holds {len(actions)} actions; at most "
-                         f"{MAX_RECORD_ACTIONS} are replayed")
-    if not isinstance(record.get("rules"), str):
-        raise BadRequest("field 'record' lacks a rules string")
-    state = records.from_dict(record)
-    if state.is_terminal:
-        raise BadRequest("the game of field 'record' is over: there is no turn to hint")
-    return view_from_state(state, seat)
+__all__ = ["Hint", "Turn", "hint"]
 
 
 # ---- working state of a planned turn ---------------------------------------------------------
@@ -409,7 +118,7 @@ class _Planner:
 
     def _is_forced_set(self, tiles: Sequence[int], kind: str) -> bool:
         """A set such as ``R5 * *`` that the core would read as a run (kind given by the table)."""
-        return kind == "set" and _set_with_jokers(tiles)
+        return kind == "set" and set_with_jokers(tiles)
 
     def stand_for(self, tiles: Sequence[int], kind: str) -> list[int]:
         if self._is_forced_set(tiles, kind):
@@ -689,8 +398,6 @@ class _Planner:
         return links
 
     def finish(self, w: _Work, discard: tuple[float, int, str], take: dict[str, Any]) -> Turn:
-        from .hint_engine import step_actions
-
         _, tile, why = discard
         w = w.copy()
         w.rack.remove(tile)
@@ -811,55 +518,6 @@ class _Planner:
         return sorted(unique.values(), key=lambda t: -t.score)
 
 
-def evaluate(planner: _Planner, w: _Work, discard: int,
-             take: Mapping[str, Any]) -> dict[str, Any]:
-    """The evaluation of a planned turn (the module docstring gives the formula)."""
-    view = planner.view
-    rest = list(w.rack)  # after the discard
-    finished = not rest
-    out: dict[str, Any] = {"opened": w.opened, "opened_this_turn": w.opened_now,
-                           "tiles_left": len(rest), "finishes": finished}
-    if finished:
-        joker_finish = discard == JOKER_CODE
-        one_turn = not view.anyone_opened and w.opened_now
-        score = FINISH_SCORE + (500 if joker_finish else 0) + (500 if one_turn else 0)
-        out.update(penalty_if_round_ended=0, joker_finish=joker_finish, in_one_turn=one_turn)
-    else:
-        if w.opened is None:
-            penalty = 202
-        else:
-            penalty = planner.rack_penalty(rest) * (2 if w.opened == "pairs" else 1)
-        score = -float(penalty) - 3.0 * len(rest)
-        if w.opened is None:
-            best = planner.best_open_value(rest)
-            pairs = max(planner.pairs(rest, False)[0], 0) if planner.rules.pairs_allowed else 0
-            score += (50.0 * min(1.0, best / view.threshold)
-                      + 20.0 * min(1.0, pairs / max(1, view.pairs_threshold)))
-            out["best_opening_value_on_rack"] = best
-        out["penalty_if_round_ended"] = penalty
-    if take.get("step") == "draw":
-        expected = _expected_draw_penalty(planner)
-        if w.opened is not None:
-            score -= UNUSABLE_DRAW * expected
-        out["expected_draw_penalty"] = round(expected, 2)
-    if take.get("step") == "button" and not (finished or w.opened_now):
-        score -= BUTTON_COST
-    out["score"] = round(score, 3)
-    return out
-
-
-def _expected_draw_penalty(planner: _Planner) -> float:
-    view = planner.view
-    seen = counts_of([int(t) for t in view.rack] + [int(t) for m in view.table for t in m.tiles])
-    total = weight = 0.0
-    for code in range(NUM_CODES - 1):
-        left = view.rules.copies - seen[code]
-        if left > 0:
-            total += left * planner.tile_penalty(code)
-            weight += left
-    return total / weight if weight else 0.0
-
-
 def hint(view: SeatView, alternatives: int = 3) -> Hint:
     """The recommended turn for ``view`` and up to ``alternatives`` next-best turns."""
     turns = _Planner(view).turns()
@@ -867,10 +525,3 @@ def hint(view: SeatView, alternatives: int = 3) -> Hint:
         raise IllegalAction(f"no legal turn found for seat {view.seat} with rack "
                             f"{' '.join(map(str, view.rack))!r} (R101-3)")
     return Hint(view, turns[0], tuple(turns[1:1 + alternatives]))
-
-
-def hint_json(body: Any) -> dict[str, Any]:
-    """``POST /v1/hint``: validate the request, plan, and answer JSON."""
-    view = SeatView.from_json(body)
-    alternatives = read_opt_int(body, "alternatives", lo=0, hi=10)
-    return hint(view, 3 if alternatives is None else alternatives).to_json()

@@ -1,4 +1,5 @@
-"""Stopping long work: when the server shuts down, and when a request outstays its lane.
+"""Stopping long work cooperatively: when the server shuts down, and when a request outstays
+its lane.
 
 A worker thread runs a request's operation inside :func:`watching` with the server's stop event
 (and, in the quick lane, a time limit); long loops (batch chunks, hint planning) call
@@ -24,7 +25,7 @@ import threading
 import time
 from collections.abc import Iterator
 
-from ..errors import RummyError, WorkBudgetExceeded
+from .errors import RummyError, WorkBudgetExceeded
 
 __all__ = ["ShuttingDown", "check_stop", "stop_requested", "watching"]
 

@@ -1,4 +1,5 @@
-"""Reading request objects: one place that checks every field of a JSON request (CLI and HTTP).
+"""Reading request objects: one place that checks every field of a JSON request (CLI, HTTP and
+hint views).
 
 Every reader raises :class:`BadRequest` (a :class:`~rummy101.errors.RummyError`) whose message
 names the field, quotes the bad value (shortened) and says what is accepted.
@@ -8,7 +9,7 @@ names the field, quotes the bad value (shortened) and says what is accepted.
 >>> read_int({"threshold": "120"}, "threshold", lo=0, hi=5000)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-rummy101.service.validate.BadRequest: field 'threshold' must be a whole number from 0 to 5000, ...
+rummy101._validate.BadRequest: field 'threshold' must be a whole number from 0 to 5000, ...
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from ..errors import NotationError, RackError, RummyError
-from ..rules import Rules
-from ..tiles import Tile
-from .limits import MAX_RACK, MAX_RACK_CHARS, MAX_RULES_CHARS
+from ._limits import MAX_RACK, MAX_RACK_CHARS, MAX_RULES_CHARS
+from .errors import NotationError, RackError, RummyError
+from .rules import Rules
+from .tiles import Tile
 
 __all__ = [
     "BadRequest",
@@ -103,11 +104,11 @@ def loads(text: str | bytes, what: str = "request body") -> Any:
     >>> loads('{"rack": ')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    rummy101.service.validate.BadRequest: request body is not valid JSON: Expecting value ...
+    rummy101._validate.BadRequest: request body is not valid JSON: Expecting value ...
     >>> loads('{"rack": "R1", "rack": "R2"}')
     Traceback (most recent call last):
     ...
-    rummy101.service.validate.BadRequest: request body gives the key "rack" twice in one object; give each key once
+    rummy101._validate.BadRequest: request body gives the key "rack" twice in one object; give each key once
     """
     if isinstance(text, (bytes, bytearray)):
         try:
