@@ -77,7 +77,6 @@ DEFAULT_MATCH_ROUNDS = 1
 
 WIN_POINTS = 101          # R101-13 normal finish
 UNOPENED_PENALTY = 202    # R101-13
-JOKER_ON_RACK = 101       # R101-6
 
 
 # ---- round set-up ---------------------------------------------------------------------------
@@ -147,13 +146,15 @@ def may_lay_pairs(s: State, p: int) -> bool:
 
 
 def penalty(s: State, q: int) -> int:
-    """R101-13: not opened 202; opened with runs/sets the rack's values (joker 101, R101-6);
-    opened with pairs twice that."""
+    """R101-13: not opened 202; opened with runs/sets the rack's values (joker 101, R101-6:
+    the core's ``rack_value`` under the penalty valuation, the one count of a rack); opened
+    with pairs twice that."""
     o = s.x.opened[q]
     if o == NOT_OPENED:
         return UNOPENED_PENALTY
-    rack = s.racks[q]
-    v = sum((i % 13 + 1) * rack[i] for i in range(52) if rack[i]) + JOKER_ON_RACK * rack[J]
+    from .... import _backend
+
+    v = int(_backend.core().rack_value(_backend.core_rules(s.rules, "penalty"), s.racks[q]))
     return 2 * v if o == OPEN_PAIRS else v
 
 
