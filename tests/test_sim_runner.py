@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 from rummy101 import RulesError, sim
-from rummy101.bots import Bot, BotError
+from rummy101.bots import Bot, BotError, get_bot
 from rummy101.bots import base as bots_base
+from rummy101.sim import runner
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ class Coin(Bot):
 @pytest.fixture
 def race(monkeypatch: pytest.MonkeyPatch) -> None:
     """Play the race instead of the engine (in this process, and in forked pool workers)."""
-    monkeypatch.setattr(sim, "_new_game", lambda rules, seed, rounds: Race(rules.players, seed, rounds))
+    monkeypatch.setattr(runner, "_new_game", lambda rules, seed, rounds: Race(rules.players, seed, rounds))
     monkeypatch.setitem(bots_base._REGISTRY, "always2", Always2)
     monkeypatch.setitem(bots_base._REGISTRY, "coin", Coin)
 
@@ -178,7 +179,7 @@ def test_exhausted_rounds_have_no_winner_and_best_is_apart(
     """Issue 8 / R101-13: with every seat moving 1, nobody reaches the goal in 2 moves: every
     round is exhausted. Nobody finished, yet the handicapped seat has the best score in every
     game: the summary reports 0 finishes for it and the best score apart."""
-    monkeypatch.setattr(sim, "_new_game", lambda rules, seed, rounds: Stall(rules.players, seed, rounds))
+    monkeypatch.setattr(runner, "_new_game", lambda rules, seed, rounds: Stall(rules.players, seed, rounds))
     monkeypatch.setitem(bots_base._REGISTRY, "always1", type(
         "Always1", (Bot,), {"name": "always1", "act": lambda self, o, legal: legal[0]}))
     res = sim.simulate("rummy101", "always1,always1,always1,always1", 12, seed=2, workers=1,
@@ -257,7 +258,7 @@ def test_unknown_rules_lists_variants() -> None:
 
 def test_bot_errors_are_value_errors() -> None:
     with pytest.raises(BotError, match="accepted bots"):
-        sim.get_bot("nope", random.Random(0))
+        get_bot("nope", random.Random(0))
     assert issubclass(sim.SimError, ValueError) and issubclass(BotError, ValueError)
 
 
@@ -265,7 +266,7 @@ def test_a_looping_game_is_reported(race: None, monkeypatch: pytest.MonkeyPatch)
     class Never(Race):
         def apply(self, a: Step) -> None:
             self.current_player = (self.current_player + 1) % self.players
-    monkeypatch.setattr(sim, "_new_game", lambda rules, seed, rounds: Never(4, seed, rounds))
+    monkeypatch.setattr(runner, "_new_game", lambda rules, seed, rounds: Never(4, seed, rounds))
     with pytest.raises(RuntimeError, match="did not end within 50 steps"):
         sim.play_game("rummy101", ["coin"] * 4, 0, max_steps=50)
 

@@ -1,0 +1,52 @@
+"""Simulation runner: many seeded games between bots, in parallel, with reproducible results.
+
+:func:`simulate` plays ``games`` games of a rule set with one bot per seat and returns a
+:class:`SimResult` (per-game :class:`GameRecord` list plus per-seat statistics). Everything a game
+does is a pure function of ``(rules, bots, seed, game index)``:
+
+* the game's seed is :func:`game_seed` ``(seed, index)``;
+* the seat ``s`` bot's ``random.Random`` is seeded with :func:`bot_seed` ``(seed, index, s)``;
+
+so the results are identical whatever the number of workers or the executor (process pool, thread
+pool, Dask), and records are aggregated in game order.
+
+* :mod:`.seeds` — the derived seeds;
+* :mod:`.runner` — one game (:func:`play_game`) and many (:func:`simulate`), on any executor;
+* :mod:`.record` — what one game produced (:class:`GameRecord`);
+* :mod:`.stats` — per-seat statistics, Wilson intervals and the summary table;
+* :mod:`.io` — writing records as JSON Lines or CSV.
+
+>>> game_seed(7, 0), game_seed(7, 1) != game_seed(7, 0)
+(2564258699000977781, True)
+>>> lo, hi = wilson_interval(60, 100)
+>>> f"{lo:.4f} {hi:.4f}"
+'0.5020 0.6906'
+"""
+
+from __future__ import annotations
+
+from .errors import SimError
+from .io import OUTPUT_FORMATS, write_records
+from .record import GameRecord, finish_type, round_finishes
+from .runner import MAX_STEPS, LazyObservation, play_game, simulate
+from .seeds import bot_seed, game_seed
+from .stats import SeatStats, SimResult, format_summary, wilson_interval
+
+__all__ = [
+    "MAX_STEPS",
+    "OUTPUT_FORMATS",
+    "GameRecord",
+    "LazyObservation",
+    "SeatStats",
+    "SimError",
+    "SimResult",
+    "bot_seed",
+    "finish_type",
+    "format_summary",
+    "game_seed",
+    "play_game",
+    "round_finishes",
+    "simulate",
+    "wilson_interval",
+    "write_records",
+]

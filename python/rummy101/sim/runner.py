@@ -1,0 +1,204 @@
+"""Playing simulated games: one seeded game (:func:`play_game`) and many, in this process or on
+any executor (:func:`simulate`), aggregated in game order.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import random
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
+from typing import Any
+
+from .. import _backend
+from ..bots import Bot, bot_names, get_bot
+from ..errors import RulesError
+from ..rules import VARIANTS, Rules
+from .errors import SimError
+from .record import GameRecord, round_finishes
+from .seeds import bot_seed, game_seed
+from .stats import SimResult, _stats
+
+__all__ = ["MAX_STEPS", "LazyObservation", "play_game", "simulate"]
+
+#: A game that takes more steps than this is a bug in a bot or the engine: play_game raises.
+MAX_STEPS = 200_000
+
+
+class LazyObservation(Mapping[str, Any]):
+    """``state.observation(seat)``, built on first access: a bot that decides without looking
+    (one legal action, or the random bot) costs no observation. Read-only."""
+
+    __slots__ = ("_build", "_data")
+
+    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
+        self._build = build
+        self._data: dict[str, Any] | None = None
+
+    def _get(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = self._build()
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
+def _new_game(rules: Rules, seed: int, match_rounds: int) -> Any:
+    from ..game import new_game  # the engine; imported late so that sim imports without it
+    return new_game(rules, seed, match_rounds=match_rounds)
+
+
+def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: int = 0,
+              *, match_rounds: int = 1, max_steps: int = MAX_STEPS) -> GameRecord:
+    """Play game ``index`` of a run started with ``seed`` and return its record.
+
+    ``bots`` holds bot names (a fresh bot is made per seat, with the seat's derived
+    ``random.Random``) or ready bot objects. The deal uses :func:`game_seed` ``(seed, index)``.
+    """
+    r = Rules.parse(rules)
+    names = [b if isinstance(b, str) else getattr(b, "name", type(b).__name__) for b in bots]
+    players = [get_bot(b, random.Random(bot_seed(seed, index, s))) if isinstance(b, str) else b
+               for s, b in enumerate(bots)]
+    gseed = game_seed(seed, index)
+    state = _new_game(r, gseed, match_rounds)
+    turns = [0] * len(players)
+    last = -1
+    steps = 0
+    acts = [p.act for p in players]
+    observe, legal_actions, apply = state.observation, state.legal_actions, state.apply
+    while not state.is_terminal:
+        seat = state.current_player
+        apply(acts[seat](LazyObservation(partial(observe, seat)), legal_actions()))
+        if seat != last:
+            turns[seat] += 1
+            last = seat
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError(f"game {index} (seed {gseed}) of {r} did not end within {max_steps} "
+                               f"steps with bots {names}: a bot or the engine loops")
+    round_scores = tuple(tuple(int(v) for v in rs) for rs in state.round_scores())
+    standings = tuple(int(v) for v in state.standings())
+    top = max(standings)
+    best = standings.index(top) if standings.count(top) == 1 else None
+    finishes, finishers = round_finishes(state)
+    return GameRecord(game=index, seed=gseed, rules=str(r), bots=tuple(names), scores=standings,
+                      round_scores=round_scores, best=best, finishes=finishes,
+                      finishers=finishers, turns=tuple(turns), steps=steps)
+
+
+def _play_chunk(rules: str, bots: tuple[str, ...], seed: int, start: int, stop: int,
+                match_rounds: int, backend: str) -> list[GameRecord]:
+    """Worker task: play games ``start..stop-1`` on ``backend`` (runs in any executor)."""
+    if _backend.backend_name() != backend:
+        _backend.set_backend(backend)
+    return [play_game(rules, bots, seed, i, match_rounds=match_rounds) for i in range(start, stop)]
+
+
+def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, workers: int | None,
+                match_rounds: int) -> tuple[Rules, tuple[str, ...]]:
+    try:
+        r = Rules.parse(rules)
+    except RulesError as exc:
+        raise RulesError(f"unknown rules for simulation: {exc} (accepted variants: "
+                         f"{', '.join(VARIANTS)})") from None
+    _new_game(r, 0, 1)  # a variant the engine does not play yet fails here, naming those it plays
+    if isinstance(bots, str):
+        bots = list(bots.split(","))
+    names = tuple(b.strip().lower() for b in bots)
+    known = bot_names()
+    bad = [b for b in names if b not in known]
+    if bad:
+        raise SimError(f"unknown bot name{'s' if len(bad) > 1 else ''} {', '.join(map(repr, bad))} "
+                       f"in {','.join(names)!r}; accepted bots: {', '.join(known)}")
+    if len(names) != r.players:
+        raise SimError(f"{len(names)} bots given ({','.join(names)}) but {r} has {r.players} "
+                       f"players: give one bot per seat (or set players=N in the rules)")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise SimError(f"games must be a whole number >= 1, got {games!r}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise SimError(f"workers must be a whole number >= 1, got {workers!r}")
+    if isinstance(match_rounds, bool) or not isinstance(match_rounds, int) or match_rounds < 1:
+        raise SimError(f"match_rounds must be a whole number >= 1, got {match_rounds!r}")
+    return r, names
+
+
+def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    size = max(1, min(64, games // (workers * 8) or 1))
+    return [(i, min(games, i + size)) for i in range(0, games, size)]
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    if not enabled or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm  # type: ignore[import-untyped]
+    return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
+
+
+def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: int = 0, *,
+             workers: int | None = None, executor: cf.Executor | None = None,
+             progress: bool = True, match_rounds: int = 1) -> SimResult:
+    """Play ``games`` seeded games of ``rules`` between ``bots`` (one name per seat).
+
+    * ``workers``: processes of the default pool (default: the CPU count); ``1`` plays in this
+      process without a pool.
+    * ``executor``: any :class:`concurrent.futures.Executor` to run on instead (a
+      ``ThreadPoolExecutor``, a ``ProcessPoolExecutor``, or Dask's ``client.get_executor()``);
+      it is not shut down. ``workers`` then only sizes the chunks.
+    * ``progress``: a tqdm bar on standard error, shown only when it is a terminal.
+    * ``match_rounds``: rounds per game (a match; ``best`` is the best cumulative standing).
+
+    The result is identical for a given ``seed`` whatever ``workers`` and ``executor`` are.
+
+    Raises :class:`SimError` for bad bot names, ``games < 1`` or ``workers < 1``, and
+    :class:`~rummy101.errors.RulesError` (listing the variants) for unknown rules.
+    """
+    r, names = _check_args(rules, bots, games, workers, match_rounds)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SimError(f"seed must be a whole number, got {seed!r}")
+    nworkers = workers if workers is not None else (os.cpu_count() or 1)
+    chunks = _chunks(games, nworkers if executor is None else max(nworkers, 4))
+    backend = _backend.backend_name()
+    args = (str(r), names, seed)
+    bar = _progress(games, progress)
+    results: dict[int, list[GameRecord]] = {}
+    try:
+        if executor is None and nworkers == 1:
+            for k, (a, b) in enumerate(chunks):
+                results[k] = _play_chunk(*args, a, b, match_rounds, backend)
+                if bar is not None:
+                    bar.update(b - a)
+        else:
+            own = executor is None
+            ex = cf.ProcessPoolExecutor(max_workers=nworkers) if executor is None else executor
+            futures: dict[cf.Future[list[GameRecord]], int] = {}
+            try:
+                for k, (a, b) in enumerate(chunks):
+                    futures[ex.submit(_play_chunk, *args, a, b, match_rounds, backend)] = k
+                for fut in cf.as_completed(futures):
+                    k = futures[fut]
+                    results[k] = fut.result()
+                    if bar is not None:
+                        bar.update(chunks[k][1] - chunks[k][0])
+            except BaseException:
+                for f in futures:
+                    f.cancel()
+                raise
+            finally:
+                if own:
+                    ex.shutdown(wait=True, cancel_futures=True)
+    finally:
+        if bar is not None:
+            bar.close()
+    records = [rec for k in range(len(chunks)) for rec in results[k]]
+    seats, ties, counts = _stats(records, names)
+    return SimResult(rules=str(r), bots=names, seed=seed, records=records, seats=seats, ties=ties,
+                     finish_counts=counts)

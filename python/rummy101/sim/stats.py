@@ -1,0 +1,166 @@
+"""Statistics of a simulation: per-seat aggregates with Wilson intervals, and the summary table.
+
+>>> lo, hi = wilson_interval(60, 100)
+>>> f"{lo:.4f} {hi:.4f}"
+'0.5020 0.6906'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .record import GameRecord
+
+__all__ = ["SeatStats", "SimResult", "format_summary", "wilson_interval"]
+
+_Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+
+def wilson_interval(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95% by default).
+
+    >>> wilson_interval(0, 10)[0], round(wilson_interval(0, 10)[1], 4)
+    (0.0, 0.2775)
+    >>> wilson_interval(0, 0)
+    (0.0, 1.0)
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    denom = 1.0 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class SeatStats:
+    """Aggregates for one seat over a run. Finishing and scoring best are counted apart: a round
+    ends either with a finish (R101-12, the finisher is its only winner) or with the stock
+    exhausted (R101-13: no winner, everyone loses a penalty), so "best score" is no win rate.
+
+    ``finished`` rounds this seat finished, of ``rounds`` played (``finish_rate`` and its 95%
+    Wilson interval ``finish_ci95``); ``best`` games in which the seat had the strictly highest
+    final standing, of ``games`` (``best_rate``, ``best_ci95``); ``finishes`` the finished
+    rounds by finish type."""
+
+    seat: int
+    bot: str
+    games: int
+    rounds: int
+    finished: int
+    finish_rate: float
+    finish_ci95: tuple[float, float]
+    best: int
+    best_rate: float
+    best_ci95: tuple[float, float]
+    mean_score: float
+    sd_score: float
+    min_score: int
+    max_score: int
+    finishes: dict[str, int]       # rounds this seat finished, by finish type
+    mean_turns_per_round: float
+
+
+@dataclass
+class SimResult:
+    """The outcome of :func:`simulate`: the per-game records in game order and per-seat stats."""
+
+    rules: str
+    bots: tuple[str, ...]
+    seed: int
+    records: list[GameRecord]
+    seats: list[SeatStats] = field(default_factory=list)
+    ties: int = 0                                   # games without a unique best standing
+    finish_counts: dict[str, int] = field(default_factory=dict)  # round endings, over all rounds
+
+    @property
+    def rounds(self) -> int:
+        """Rounds played over all games."""
+        return sum(self.finish_counts.values())
+
+    @property
+    def exhausted(self) -> int:
+        """Rounds that ended with the stock exhausted and no winner (R101-13)."""
+        return self.finish_counts.get("exhausted", 0)
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    def summary(self) -> str:
+        """A fixed-width summary table (what the CLI prints at the end)."""
+        return format_summary(self)
+
+
+def _stats(records: Sequence[GameRecord], bots: Sequence[str]) -> tuple[list[SeatStats], int, dict[str, int]]:
+    n = len(records)
+    seats: list[SeatStats] = []
+    for s, name in enumerate(bots):
+        scores = [r.scores[s] for r in records]
+        best = sum(1 for r in records if r.best == s)
+        mean = sum(scores) / n if n else 0.0
+        sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1)) if n > 1 else 0.0
+        fin: dict[str, int] = {}
+        turns = rounds = 0
+        for r in records:
+            turns += r.turns[s]
+            rounds += r.rounds
+            for kind, who in zip(r.finishes, r.finishers):
+                if who == s:
+                    fin[kind] = fin.get(kind, 0) + 1
+        finished = sum(fin.values())
+        seats.append(SeatStats(
+            seat=s, bot=name, games=n, rounds=rounds, finished=finished,
+            finish_rate=finished / rounds if rounds else 0.0,
+            finish_ci95=wilson_interval(finished, rounds), best=best,
+            best_rate=best / n if n else 0.0, best_ci95=wilson_interval(best, n),
+            mean_score=mean, sd_score=sd,
+            min_score=min(scores) if scores else 0, max_score=max(scores) if scores else 0,
+            finishes=dict(sorted(fin.items())),
+            mean_turns_per_round=turns / rounds if rounds else 0.0))
+    ties = sum(1 for r in records if r.best is None)
+    counts: dict[str, int] = {}
+    for r in records:
+        for kind in r.finishes:
+            counts[kind] = counts.get(kind, 0) + 1
+    return seats, ties, dict(sorted(counts.items()))
+
+
+def format_summary(result: SimResult) -> str:
+    """Render the per-seat table of a :class:`SimResult`: finishes (the round's winner, R101-12)
+    and best final standings in separate columns, and the round endings below."""
+    head = (f"{result.games} games of {result.rules}, seed {result.seed}; "
+            f"bots {','.join(result.bots)}")
+    cols = ("seat", "bot", "finished", "finish rate", "95% CI (Wilson)", "best score",
+            "best rate", "95% CI (Wilson)", "mean score", "sd", "min", "max", "turns/round",
+            "finishes")
+    rows = []
+    for st in result.seats:
+        fin = ", ".join(f"{k} {v}" for k, v in st.finishes.items()) or "-"
+        rows.append((str(st.seat), st.bot, f"{st.finished}/{st.rounds}", f"{st.finish_rate:.3f}",
+                     f"[{st.finish_ci95[0]:.3f}, {st.finish_ci95[1]:.3f}]",
+                     f"{st.best}/{st.games}", f"{st.best_rate:.3f}",
+                     f"[{st.best_ci95[0]:.3f}, {st.best_ci95[1]:.3f}]", f"{st.mean_score:.1f}",
+                     f"{st.sd_score:.1f}", str(st.min_score), str(st.max_score),
+                     f"{st.mean_turns_per_round:.1f}", fin))
+    left = (1, len(cols) - 1)
+    widths = [max(len(c), *(len(r[i]) for r in rows)) if rows else len(c) for i, c in enumerate(cols)]
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    out = [head, line(cols), line(["-" * w for w in widths])]
+    out += [line(r) for r in rows]
+    rounds = result.rounds
+    ex = result.exhausted
+    out.append(f"rounds: {rounds}; finished {rounds - ex}, stock exhausted with no winner {ex} "
+               f"(R101-13); round endings: "
+               + (", ".join(f"{k} {v}" for k, v in result.finish_counts.items()) or "-"))
+    out.append("finished = rounds won by finishing (R101-12); best score = games with the "
+               f"strictly highest final standing, which after an exhausted round means losing "
+               f"least, not winning; no unique best score: {result.ties} "
+               f"game{'' if result.ties == 1 else 's'}")
+    return "\n".join(out)
