@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -9,7 +10,7 @@ from rummy101 import IllegalAction, Rules
 from rummy101.game import Action, Phase, new_game
 from rummy101.game.deal import deal_tiles, shuffled_tiles
 from rummy101.game.table import PAIR, RUN, SET, TableMeld
-from rummy101.tiles import parse_tiles
+from rummy101.tiles import Tile, parse_tiles
 
 OPEN_NAMES = {"melds": 1, "pairs": 2, None: 0}
 
@@ -609,3 +610,33 @@ def test_r101_9_retrieved_joker_stays_wild_and_four_set_needs_the_missing_colour
     apply_all(s, "retrieve 1:3 with K5", "retrieve 0:1 with R11", "run K3 K4 *", "add * to 2@end")
     assert s.table[2].text() == "K3 K4 * *" and s.table[2].value == 3 + 4 + 5 + 6
     assert s.table[1].text() == "R5 Y5 B5 K5"
+
+
+def test_observation_says_who_took_which_discard() -> None:
+    """R101-4: a taken discard leaves its pile; the observation names the taker, the seat it
+    came from, the tile and the turn — and a ``reset`` of the turn takes the entry back."""
+    from rummy101.bots import get_bot
+
+    seen_kept = seen_reset = 0
+    for seed in range(40):
+        s = new_game("rummy101(players=2)", seed)
+        bots = [get_bot("greedy", random.Random(seed)), get_bot("random", random.Random(seed))]
+        while not s.is_terminal and (seen_kept < 3 or seen_reset < 3):
+            p = s.current_player
+            legal = s.legal_actions()
+            a = bots[p].act(s.observation(p), legal)
+            if s.x.took == "take" and a.verb in ("discard", "reset"):
+                log = s.observation(1 - p)["taken_discards"]
+                taken = s.x.taken
+                s.apply(a)
+                after = s.observation(1 - p)["taken_discards"]
+                if a.verb == "discard":
+                    assert after == log and after[-1]["seat"] == p and after[-1]["from"] == 1 - p
+                    assert after[-1]["tile"] == str(Tile(taken))
+                    seen_kept += 1
+                else:
+                    assert after == log[:-1]
+                    seen_reset += 1
+                continue
+            s.apply(a)
+    assert seen_kept >= 3 and seen_reset >= 1

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import IllegalAction, RulesError
 from ..rules import Rules
-from ..tiles import Card, Tile
+from ..tiles import MELD_KINDS, Card, Tile
 from .actions import Action
 from .engine import Engine, engine_for
 from .phase import Phase
@@ -160,9 +160,36 @@ class State:
         return obs
 
     def __repr__(self) -> str:
-        return (f"<State {self.rules} seed={self.seed} round={self.round + 1}/{self.match_rounds} "
+        return (f"<State {self.rules} seed={self.seed} round={self.round} of={self.match_rounds} "
                 f"phase={self.phase.value} player={self.current} turn={self.turn} "
                 f"stock={len(self.stock)}>")
+
+    def __str__(self) -> str:
+        """The whole position as a few lines for a person (full information: every rack).
+        Rounds and seats count from 0, as in observations and records."""
+        head = (f"{self.rules} seed {self.seed}: round {self.round} (of {self.match_rounds}), "
+                f"turn {self.turn}, ")
+        head += ("match over" if self.phase is Phase.OVER else
+                 f"seat {self.current} to act ({self.phase.value})")
+        lines = [head + f"; stock {len(self.stock)}; standings {self.totals}"]
+        for q in range(self.n):
+            mark = ">" if q == self.current and self.phase is not Phase.OVER else " "
+            rack = " ".join(map(str, self.rack(q)))
+            lines.append(f"{mark} seat {q} ({self.sizes[q]}): {rack}")
+        if self.table:
+            lines.append("table:")
+            for i, m in enumerate(self.table):
+                text = m.text() if hasattr(m, "text") else str(m)
+                kind = getattr(m, "kind", "")
+                kind_name = MELD_KINDS.get(kind, str(kind)) if isinstance(kind, int) else str(kind)
+                owner = getattr(m, "owner", None)
+                lines.append(f"  {i}: {kind_name} {text}" + (f" (seat {owner})" if owner is not None else ""))
+        else:
+            lines.append("table: empty")
+        describe = getattr(self.engine, "describe", None)
+        if describe is not None:
+            lines.extend(describe(self))
+        return "\n".join(lines)
 
     def rack(self, seat: int) -> list[Tile] | list[Card]:
         """The pieces of a seat's rack, sorted (full information: for tests and tools, not bots)."""

@@ -11,6 +11,7 @@ from .engine import (
     DEFAULT_MATCH_ROUNDS,
     VERBS,
     apply,
+    describe,
     legal_actions,
     meld_actions,
     new_match,
@@ -18,5 +19,5 @@ from .engine import (
     start_round,
 )
 
-__all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "legal_actions", "meld_actions", "new_match",
+__all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "describe", "legal_actions", "meld_actions", "new_match",
            "observation", "start_round"]

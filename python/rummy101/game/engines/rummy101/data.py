@@ -31,6 +31,7 @@ class R101Data:
         "staged_kind",      # what the staged opening is made of (OPEN_MELDS / OPEN_PAIRS)
         "taken",            # the code taken from the discards this turn (R101-4); -1 none
         "taken_base",       # copies of ``taken`` on the rack before the take
+        "taken_log",        # this round's taken discards: (taker, from seat, code, turn) (R101-4)
         "thr_melds",        # points needed to open with runs/sets now (R101-7, R101-14)
         "thr_pairs",        # pairs needed to open with pairs now (R101-8, R101-14)
         "took",             # how the turn began: "start", "draw", "take", "button" or ""
@@ -49,6 +50,7 @@ class R101Data:
     staged_kind: int
     taken: int
     taken_base: int
+    taken_log: list[tuple[int, int, int, int]]
     thr_melds: int
     thr_pairs: int
     took: str
@@ -67,6 +69,7 @@ class R101Data:
         self.staged_kind = NOT_OPENED
         self.taken = -1
         self.taken_base = 0
+        self.taken_log = []
         self.thr_melds = 0
         self.thr_pairs = 0
         self.took = ""
@@ -86,6 +89,7 @@ class R101Data:
         c.staged_kind = self.staged_kind
         c.taken = self.taken
         c.taken_base = self.taken_base
+        c.taken_log = self.taken_log[:]
         c.thr_melds = self.thr_melds
         c.thr_pairs = self.thr_pairs
         c.took = self.took

@@ -105,6 +105,7 @@ def start_round(s: State, round_index: int) -> None:
     s.stock = stock
     s.x.discards = [[] for _ in range(s.n)]
     s.x.last_discard = -1
+    s.x.taken_log = []
     s.table = []
     s.x.opened = [NOT_OPENED] * s.n
     s.x.opened_turn = [-1] * s.n
@@ -623,6 +624,7 @@ def do_take(s: State) -> None:
     s.x.last_discard = -1
     s.x.taken = t
     s.x.taken_base = s.racks[p][t]
+    s.x.taken_log.append((p, prev, t, s.turn))
     s.racks[p][t] += 1
     s.sizes[p] += 1
     s.x.took = "take"
@@ -635,14 +637,15 @@ def _snapshot(s: State) -> None:
         p = s.current
         prev = (p - 1) % s.n
         s.x.snap = (s.phase, tuple(s.racks[p]), s.sizes[p], tuple(s.table), s.x.took, s.x.taken,
-                  s.x.taken_base, s.x.last_discard, tuple(s.x.discards[prev]), s.x.thr_melds, s.x.thr_pairs)
+                  s.x.taken_base, s.x.last_discard, tuple(s.x.discards[prev]), s.x.thr_melds, s.x.thr_pairs,
+                  len(s.x.taken_log))
 
 
 def _reset(s: State) -> None:
     if s.x.snap is None:
         raise IllegalAction("reset: nothing to undo this turn (reset undoes the turn's plays and a "
                             "taken discard)")
-    phase, rack, size, table, took, taken, base, last, pile, thr_melds, thr_pairs = s.x.snap
+    phase, rack, size, table, took, taken, base, last, pile, thr_melds, thr_pairs, logged = s.x.snap
     p = s.current
     s.racks[p] = list(rack)
     s.sizes[p] = size
@@ -655,6 +658,7 @@ def _reset(s: State) -> None:
     s.phase = phase
     s.x.thr_melds = thr_melds
     s.x.thr_pairs = thr_pairs
+    del s.x.taken_log[logged:]
     s.x.opened[p] = NOT_OPENED if s.x.opened_turn[p] == s.turn else s.x.opened[p]
     if s.x.opened_turn[p] == s.turn:
         s.x.opened_turn[p] = -1
@@ -895,6 +899,27 @@ def meld_actions(kind: str, tiles: Sequence[int], index: int) -> list[Action]:
     return out
 
 
+# ---- for a person ------------------------------------------------------------------------------
+
+def describe(s: State) -> list[str]:
+    """Rummy 101's lines of ``str(state)``: openings, thresholds, discard piles, the last discard,
+    the joker button where it is on."""
+    x: R101Data = s.x
+    opened = ", ".join(f"seat {q} {_OPEN_NAMES[o] or 'not yet'}" for q, o in enumerate(x.opened))
+    out = [f"opened: {opened}; to open: {x.thr_melds} points or {x.thr_pairs} pairs "
+           f"({s.rules.threshold})"]
+    piles = "; ".join(f"seat {q}: {' '.join(_TS[c] for c in d) or '-'}"
+                      for q, d in enumerate(x.discards))
+    out.append(f"discards: {piles}")
+    if x.last_discard >= 0 and s.phase is not Phase.OVER:
+        out.append(f"last discard: {_TS[x.last_discard]}")
+    if x.staged_from >= 0:
+        out.append(f"staged (not yet opened): table melds {x.staged_from}..{len(s.table) - 1}")
+    if s.rules.button_jokers:
+        out.append(f"joker button: {x.button_left} left, used this round {x.button_used}")
+    return out
+
+
 # ---- observation ------------------------------------------------------------------------------
 
 _TS = tuple(str(Tile(c)) for c in range(53))
@@ -924,6 +949,8 @@ def observation(s: State, seat: int) -> dict[str, Any]:
         "rack_sizes": list(s.sizes),
         "stock": len(s.stock),
         "discards": [[ts[c] for c in d] for d in s.x.discards],
+        "taken_discards": [{"seat": q, "from": f, "tile": ts[c], "turn": t}
+                           for q, f, c, t in s.x.taken_log],
         "last_discard": ts[s.x.last_discard] if s.x.last_discard >= 0 and not over else None,
         "table": table,
         "opened": [_OPEN_NAMES[o] for o in s.x.opened],
