@@ -906,8 +906,8 @@ def describe(s: State) -> list[str]:
     the joker button where it is on."""
     x: R101Data = s.x
     opened = ", ".join(f"seat {q} {_OPEN_NAMES[o] or 'not yet'}" for q, o in enumerate(x.opened))
-    out = [f"opened: {opened}; to open: {x.thr_melds} points or {x.thr_pairs} pairs "
-           f"({s.rules.threshold})"]
+    out = [(f"opened: {opened}; to open: {x.thr_melds} points or {x.thr_pairs} pairs "
+            f"({s.rules.threshold})")]
     piles = "; ".join(f"seat {q}: {' '.join(_TS[c] for c in d) or '-'}"
                       for q, d in enumerate(x.discards))
     out.append(f"discards: {piles}")
