@@ -33,3 +33,14 @@ def test_module_docstrings(name: str) -> None:
 def test_readme_examples() -> None:
     result = doctest.testfile(str(README), module_relative=False, optionflags=FLAGS, verbose=False)
     assert result.failed == 0, f"{result.failed} README example(s) failed"
+
+
+DOCS = sorted((README.parent / "docs").glob("*.md"))
+
+
+@pytest.mark.parametrize("path", [p for p in DOCS if ">>>" in p.read_text(encoding="utf-8")],
+                         ids=lambda p: p.name)
+def test_docs_examples(path: Path) -> None:
+    """Every ``>>>`` example in docs/*.md runs (docs/bots.md: the bot protocol)."""
+    result = doctest.testfile(str(path), module_relative=False, optionflags=FLAGS, verbose=False)
+    assert result.failed == 0, f"{result.failed} example(s) failed in docs/{path.name}"

@@ -1,4 +1,7 @@
-"""The bot protocol and the registry by name (used by the simulator and the CLI)."""
+"""The bot protocol and the registry by name (used by the simulator and the CLI).
+
+How to write a bot, what ``act`` receives and how to lay a solver meld: docs/bots.md (its
+examples run as tests)."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ class BotError(RummyError):
 
 
 class Bot:
-    """Base class of bots. Subclasses set :attr:`name` and implement :meth:`act`.
+    """Base class of bots. Subclasses set :attr:`name` and implement :meth:`act` (docs/bots.md).
 
     A bot holds its own ``random.Random`` (``self.rng``); with the same seed and the same inputs
     it makes the same choices. It may keep memory between calls (one bot object plays one seat of
@@ -29,7 +32,9 @@ class Bot:
         self.rng = rng if rng is not None else random.Random(0)
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
-        """Return one element of ``legal_actions`` given the seat's ``observation``."""
+        """Return one element of ``legal_actions`` (``state.legal_actions()``: exactly what
+        ``apply`` accepts) given the seat's ``observation`` (``state.observation(seat)``; other
+        racks and the stock order hidden). Called once per action of a turn."""
         raise NotImplementedError
 
     def __repr__(self) -> str:
