@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from rummy101 import backend_name
 from rummy101.game import new_game, records
 from rummy101.service import app as app_module
+from rummy101.service import batching
 from rummy101.service.app import create_app
 
 POSTS = ["/v1/solve/opening", "/v1/solve/penalty", "/v1/solve/tabla", "/v1/validate/meld",
@@ -176,7 +177,7 @@ DENSE_HINT_RACK = " ".join(DENSE[:22] + ["*", "*"])
 def _budgets(monkeypatch: pytest.MonkeyPatch, quick: int, full: int) -> None:
     for name, value in (("NATIVE_QUICK_NODES", quick), ("PURE_QUICK_NODES", quick),
                         ("NATIVE_SOLVE_NODES", full), ("PURE_SOLVE_NODES", full)):
-        monkeypatch.setattr(app_module, name, value)
+        monkeypatch.setattr(batching, name, value)
 
 
 def test_a_solve_over_the_work_budget_answers_422_naming_the_limit(
@@ -243,7 +244,7 @@ def test_a_request_out_of_quick_lane_time_is_finished_in_the_slow_lane(
     """No time at all in the quick lane: every opening (single or coalesced) and every hint is
     still answered, from the slow lane."""
     for name in ("NATIVE_QUICK_SECONDS", "PURE_QUICK_SECONDS"):
-        monkeypatch.setattr(app_module, name, 0.0)
+        monkeypatch.setattr(batching, name, 0.0)
     c = TestClient(create_app())
     r = c.post("/v1/solve/opening", json={"rack": "R1 R2 R3 K9"})
     assert r.status_code == 200 and r.json()["value"] == 6

@@ -12,9 +12,7 @@ FastAPI, so the CLI works without the ``service`` extra.
 
 from __future__ import annotations
 
-import logging
 import time
-import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +35,7 @@ from .._validate import (
 )
 from ..errors import RackError, RummyError, WorkBudgetExceeded
 from ..rules import Rules
+from .answer import internal_error
 from .fast import openings_json
 from .limits import BATCH_SECONDS, MAX_BATCH, MAX_INT, MAX_MELD
 
@@ -62,8 +61,6 @@ __all__ = [
     "validate_meld",
 ]
 
-log = logging.getLogger("rummy101.service")
-
 CHUNK = 256  # racks per batch-solver call (the time budget is checked between calls)
 
 OPENING_FIELDS = ("rules", "rack", "threshold", "pairs_threshold", "must_use")
@@ -78,10 +75,7 @@ def error_object(exc: BaseException) -> dict[str, str]:
     other failure is logged under a request id, and the answer says no more than that id."""
     if isinstance(exc, RummyError):
         return {"error": str(exc)}
-    rid = uuid.uuid4().hex[:12]
-    log.error("request %s failed", rid, exc_info=exc)
-    return {"error": f"internal error while answering this request (request id {rid}); the "
-                     f"details are in the service log"}
+    return internal_error(exc)
 
 
 @dataclass(frozen=True)

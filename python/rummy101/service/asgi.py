@@ -1,0 +1,136 @@
+"""The ASGI front door: operation requests answered without the framework's routing stack.
+
+:class:`Service` answers one operation request (caps on what is held at once, the body read and
+parsed by :mod:`.body`, the work handed to a :class:`~.batching.Coalescer`, every outcome turned
+into a status and a JSON payload); :class:`FrontDoor` is the outermost ASGI layer that sends it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .._validate import BadRequest
+from ..errors import RummyError
+from .answer import encode, internal_error
+from .batching import Busy, Coalescer, Lanes
+from .body import BodyBudget, HttpError, parse_body, receive_body
+from .limits import MAX_BODY_BYTES_IN_FLIGHT, MAX_IN_FLIGHT
+
+__all__ = ["FrontDoor", "Service"]
+
+
+class Service:
+    """Answers the operation requests of one app: its :class:`~.batching.Lanes`, the requests
+    and body bytes it holds at once."""
+
+    def __init__(self, threads: int, max_in_flight: int = MAX_IN_FLIGHT,
+                 max_body_bytes_in_flight: int = MAX_BODY_BYTES_IN_FLIGHT) -> None:
+        self.lanes = Lanes(threads)
+        self.stopping = self.lanes.stopping  # set when the server shuts down
+        self.max_in_flight = max_in_flight
+        self.in_flight = 0
+        self.bodies = BodyBudget(max_body_bytes_in_flight)
+
+    async def process(self, read: Callable[[], Awaitable[bytes]], runner: Coalescer,
+                      path: str) -> tuple[int, Any]:
+        """Read, parse and answer one request: (status, JSON payload)."""
+        try:
+            raw = await read()
+            try:
+                body = await parse_body(raw, self.lanes.limiter)
+            except BadRequest as exc:
+                return 400, {"error": str(exc)}
+            return 200, await runner.submit(body)
+        except HttpError as exc:
+            return exc.status, {"error": exc.message}
+        except Busy as exc:
+            return 429, {"error": str(exc)}
+        except RummyError as exc:
+            return 422, {"error": str(exc)}
+        except Exception as exc:  # noqa: BLE001 - logged; the answer says no more than an id
+            return 400, internal_error(exc, path)
+
+    async def handle(self, scope: Scope, receive: Receive,
+                     runner: Coalescer) -> tuple[int, Any, bool]:
+        """Answer one operation request: (status, payload, close the connection after it).
+
+        At most ``max_in_flight`` requests are held at once (more answer 429 without reading
+        their bodies) and at most ``bodies.limit`` bytes of their bodies."""
+        if self.in_flight >= self.max_in_flight:
+            return 429, {"error": f"the service holds {self.in_flight} requests, the most it "
+                                  f"takes at once; retry later"}, True
+        held = [0]
+        self.in_flight += 1
+        try:
+            status, payload = await self.process(
+                lambda: receive_body(scope, receive, self.bodies, held), runner,
+                str(scope.get("path"))[:100])
+        finally:
+            self.in_flight -= 1
+            self.bodies.give(held[0])
+        return status, payload, status in (408, 413, 415, 429) or (status == 400 and not held[0])
+
+
+class FrontDoor:
+    """Outermost ASGI layer.
+
+    * ``POST`` to an operation path is answered here directly (check the content type, read the
+      body within the byte budget, coalesce, send JSON), without the framework's routing stack;
+      the FastAPI routes stay registered for the OpenAPI document and other methods;
+    * at most :data:`~.limits.MAX_IN_FLIGHT` operation requests are held at once; more answer
+      429 at once, without reading their bodies;
+    * an answer given before the body was fully read closes the connection;
+    * anything else goes to FastAPI;
+    * any exception that escapes becomes a 400 ``{"error"}`` answer with a request id (never a
+      5xx; the details go to the log).
+    """
+
+    def __init__(self, app: ASGIApp, service: Service | None = None,
+                 runners: dict[str, Coalescer] | None = None) -> None:
+        self.app = app
+        self.service = service
+        self.runners = runners or {}
+
+    @staticmethod
+    async def _send_json(send: Send, status: int, payload: Any, close: bool) -> None:
+        body = encode(payload)
+        headers = [(b"content-type", b"application/json"),
+                   (b"content-length", str(len(body)).encode())]
+        if close:  # the rest of an unread body is not waited for
+            headers.append((b"connection", b"close"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            runner = self.runners.get(scope["path"]) if scope["method"] == "POST" else None
+            if runner is not None and self.service is not None:
+                try:
+                    status, payload, close = await self.service.handle(scope, receive, runner)
+                except asyncio.CancelledError:  # the server's shutdown grace is over
+                    status, close = 429, True
+                    payload = {"error": "the service shut down before this request was "
+                                        "answered; retry later"}
+                await self._send_json(guarded_send, status, payload, close)
+                return
+            await self.app(scope, receive, guarded_send)
+        except Exception as exc:
+            if started:
+                raise
+            await self._send_json(send, 400, internal_error(exc, str(scope.get("path"))[:100]),
+                                  True)

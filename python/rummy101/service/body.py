@@ -1,0 +1,115 @@
+"""Reading one operation request's body from ASGI, once for every path that answers it.
+
+The headers are checked first (``Content-Type: application/json``, a declared length within
+:data:`~.limits.MAX_BODY_BYTES`), then the body is read chunk by chunk within that size and within
+the process's :class:`BodyBudget`, and parsed strictly (:func:`rummy101._validate.loads`; a big
+body in a worker thread, off the event loop). A problem found before the body is read whole is an
+:class:`HttpError`, after which the connection is closed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from starlette.types import Receive, Scope
+
+from .._validate import loads
+from .limits import MAX_BODY_BYTES
+
+__all__ = ["BIG_BODY", "BodyBudget", "HttpError", "parse_body", "receive_body"]
+
+BIG_BODY = 64 * 1024  # bytes: bodies larger than this are parsed in a worker thread
+
+
+class HttpError(Exception):
+    """An answer decided before the body is fully read: the connection is closed after it."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def check_content_type(value: bytes | str | None) -> None:
+    """POST bodies are JSON: ``Content-Type: application/json`` (parameters such as
+    ``charset=utf-8`` allowed). Anything else answers 415: a browser may send ``text/plain``
+    to any address without asking, but not ``application/json``."""
+    text = value.decode("latin-1") if isinstance(value, bytes) else (value or "")
+    media = text.split(";", 1)[0].strip().lower()
+    if media != "application/json":
+        got = f"got {text[:60]!r}" if text else "no Content-Type was sent"
+        raise HttpError(415, f"the body must be JSON sent as Content-Type: application/json "
+                             f"({got}); e.g. curl --json '{{...}}' or -H 'Content-Type: "
+                             f"application/json'")
+
+
+def check_length(length: bytes | str | None) -> None:
+    """A declared ``Content-Length`` must be a number within :data:`~.limits.MAX_BODY_BYTES`."""
+    if length is None:
+        return
+    try:
+        declared = int(length)
+    except ValueError:
+        raise HttpError(400, f"Content-Length {str(length)[:40]!r} is not a number") from None
+    if declared > MAX_BODY_BYTES:
+        raise HttpError(413, f"request body is {declared} bytes; at most {MAX_BODY_BYTES} "
+                             f"bytes are accepted")
+
+
+class BodyBudget:
+    """Bytes of request bodies held at once in this process: a request reserves its bytes as
+    they arrive and gives them back when it is answered; past the limit it answers 429."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.held = 0
+
+    def take(self, n: int) -> None:
+        if self.held + n > self.limit:
+            raise HttpError(429, f"the service is holding {self.held} bytes of request bodies, "
+                                 f"the most it holds at once is {self.limit}; retry later")
+        self.held += n
+
+    def give(self, n: int) -> None:
+        self.held -= n
+
+
+async def receive_body(scope: Scope, receive: Receive, budget: BodyBudget,
+                       held: list[int]) -> bytes:
+    """The whole body, after checking its headers; ``held[0]`` counts the bytes reserved in
+    ``budget`` (the caller gives them back)."""
+    length = None
+    content_type = None
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            length = value
+        elif name == b"content-type":
+            content_type = value
+    check_content_type(content_type)
+    check_length(length)
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise HttpError(400, "the client disconnected before sending the whole body")
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise HttpError(413, f"request body is larger than {MAX_BODY_BYTES} bytes, the most "
+                                 f"accepted")
+        budget.take(len(chunk))
+        held[0] += len(chunk)
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+async def parse_body(raw: bytes, limiter: anyio.CapacityLimiter) -> Any:
+    """The JSON of ``raw`` (:class:`~rummy101._validate.BadRequest` if it is none); a big body is
+    parsed in a worker thread of ``limiter``, off the event loop."""
+    if len(raw) > BIG_BODY:
+        return await anyio.to_thread.run_sync(loads, raw, limiter=limiter)
+    return loads(raw)
