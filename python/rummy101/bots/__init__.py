@@ -3,7 +3,8 @@
 A bot is made by name from a registry (:func:`get_bot`, :func:`bot_names`) with a seeded
 ``random.Random``; its :meth:`Bot.act` receives ``state.observation(seat)`` and
 ``state.legal_actions()`` and returns one of those actions. Bots never see the state itself, so
-they cannot peek at hidden tiles.
+they cannot peek at hidden tiles. A user's bot is named by ``package.module:BotClass`` or
+published under the ``rummy101.bots`` entry-point group (docs/bots.md).
 
 >>> bot_names()
 ['greedy', 'random']
@@ -13,7 +14,7 @@ they cannot peek at hidden tiles.
 >>> get_bot("minimax")
 Traceback (most recent call last):
 ...
-rummy101.bots.base.BotError: unknown bot 'minimax'; accepted bots: greedy, random
+rummy101.bots.base.BotError: unknown bot 'minimax'; accepted bots: greedy, random, an installed 'rummy101.bots' entry point, or 'package.module:BotClass'
 """
 
 from __future__ import annotations

@@ -5,13 +5,15 @@ examples run as tests)."""
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
+from importlib.metadata import entry_points
 from typing import Any, ClassVar
 
 from ..errors import RummyError
 
-__all__ = ["Bot", "BotError", "BotFactory", "bot_names", "get_bot", "register_bot"]
+__all__ = ["ENTRY_POINT_GROUP", "Bot", "BotError", "BotFactory", "bot_names", "get_bot", "register_bot"]
 
 
 class BotError(RummyError):
@@ -55,20 +57,78 @@ def register_bot(name: str, factory: BotFactory) -> None:
 
 
 def bot_names() -> list[str]:
-    """The names :func:`get_bot` accepts, sorted."""
-    return sorted(_REGISTRY)
+    """The registered names and installed entry-point names :func:`get_bot` accepts, sorted
+    (``package.module:BotClass`` paths are accepted too)."""
+    return sorted(set(_REGISTRY) | {ep.name.strip().lower()
+                                    for ep in entry_points(group=ENTRY_POINT_GROUP)})
+
+
+ENTRY_POINT_GROUP = "rummy101.bots"
+
+
+def _from_entry_point(key: str) -> BotFactory | None:
+    """A factory that an installed package publishes under the ``rummy101.bots`` entry-point
+    group (``[project.entry-points."rummy101.bots"] mybot = "mypkg.bots:MyBot"``)."""
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name.strip().lower() == key:
+            try:
+                factory = ep.load()
+            except Exception as exc:  # the plugin's own import error, named
+                raise BotError(f"bot {key!r} of entry point {ep.value!r} failed to import: "
+                               f"{type(exc).__name__}: {exc}") from exc
+            if not callable(factory):
+                raise BotError(f"entry point {ep.value!r} of bot {key!r} is not a class or "
+                               "factory taking a random.Random")
+            _REGISTRY[key] = factory
+            return factory  # type: ignore[no-any-return]
+    return None
+
+
+def _from_module(spec: str) -> BotFactory:
+    """``"package.module:Name"``: a Bot class (or factory taking a ``random.Random``) imported
+    by path, so a user's bot runs in ``rummy101 sim`` and on every worker without registration."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr or not all(p.isidentifier() for p in module_name.split(".")) \
+            or not all(p.isidentifier() for p in attr.split(".")):
+        raise BotError(f"bot {spec!r}: write a module path and a name as 'package.module:BotClass'")
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except Exception as exc:
+        raise BotError(f"bot {spec!r}: module {module_name!r} failed to import: "
+                       f"{type(exc).__name__}: {exc} (is it on PYTHONPATH of every worker?)") from exc
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise BotError(f"bot {spec!r}: module {module_name!r} has no {attr!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise BotError(f"bot {spec!r}: {attr!r} is not a class or factory taking a random.Random")
+    return obj  # type: ignore[no-any-return]
 
 
 def get_bot(name: str, rng: random.Random | None = None) -> Bot:
-    """A new bot of kind ``name`` using ``rng`` (a fresh ``random.Random(0)`` if omitted)."""
+    """A new bot of kind ``name`` using ``rng`` (a fresh ``random.Random(0)`` if omitted).
+
+    ``name`` is a registered name (:func:`register_bot`), a name published by an installed
+    package under the ``rummy101.bots`` entry-point group, or ``"package.module:BotClass"``
+    (imported; docs/bots.md)."""
     if not isinstance(name, str):
         raise BotError(f"a bot name must be a string, got {type(name).__name__} {name!r}; "
                        f"accepted bots: {', '.join(bot_names())}")
-    key = name.strip().lower()
-    factory = _REGISTRY.get(key)
-    if factory is None:
-        raise BotError(f"unknown bot {name!r}; accepted bots: {', '.join(bot_names())}")
-    return factory(rng if rng is not None else random.Random(0))
+    spec = name.strip()
+    rng = rng if rng is not None else random.Random(0)
+    if ":" in spec:
+        bot = _from_module(spec)(rng)
+    else:
+        key = spec.lower()
+        factory = _REGISTRY.get(key) or _from_entry_point(key)
+        if factory is None:
+            raise BotError(f"unknown bot {name!r}; accepted bots: {', '.join(bot_names())}, an "
+                           "installed 'rummy101.bots' entry point, or 'package.module:BotClass'")
+        bot = factory(rng)
+    if not callable(getattr(bot, "act", None)):
+        raise BotError(f"bot {name!r} made a {type(bot).__name__}, which has no act(observation, "
+                       "legal_actions) method")
+    return bot
 
 
 def no_legal_action(bot: Bot, observation: Mapping[str, Any]) -> BotError:

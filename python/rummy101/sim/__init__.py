@@ -25,7 +25,7 @@ pool, Dask), and records are aggregated in game order.
 
 from __future__ import annotations
 
-from .errors import SimError
+from .errors import GameFailed, SimError
 from .io import OUTPUT_FORMATS, write_records
 from .record import GameRecord, finish_type, round_finishes
 from .runner import MAX_STEPS, LazyObservation, play_game, simulate
@@ -35,6 +35,7 @@ from .stats import SeatStats, SimResult, format_summary, wilson_interval
 __all__ = [
     "MAX_STEPS",
     "OUTPUT_FORMATS",
+    "GameFailed",
     "GameRecord",
     "LazyObservation",
     "SeatStats",

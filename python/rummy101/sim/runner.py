@@ -13,10 +13,10 @@ from functools import partial
 from typing import Any
 
 from .. import _backend
-from ..bots import Bot, bot_names, get_bot
+from ..bots import Bot, BotError, bot_names, get_bot
 from ..errors import RulesError
 from ..rules import VARIANTS, Rules
-from .errors import SimError
+from .errors import GameFailed, SimError
 from .record import GameRecord, round_finishes
 from .seeds import bot_seed, game_seed
 from .stats import SimResult, _stats
@@ -75,16 +75,24 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     steps = 0
     acts = [p.act for p in players]
     observe, legal_actions, apply = state.observation, state.legal_actions, state.apply
-    while not state.is_terminal:
-        seat = state.current_player
-        apply(acts[seat](LazyObservation(partial(observe, seat)), legal_actions()))
-        if seat != last:
-            turns[seat] += 1
-            last = seat
-        steps += 1
-        if steps > max_steps:
-            raise RuntimeError(f"game {index} (seed {gseed}) of {r} did not end within {max_steps} "
-                               f"steps with bots {names}: a bot or the engine loops")
+    seat = state.current_player
+    try:
+        while not state.is_terminal:
+            seat = state.current_player
+            apply(acts[seat](LazyObservation(partial(observe, seat)), legal_actions()))
+            if seat != last:
+                turns[seat] += 1
+                last = seat
+            steps += 1
+            if steps > max_steps:
+                raise RuntimeError(f"did not end within {max_steps} steps: a bot or the engine loops")
+    except Exception as exc:  # any failure inside a game names where it happened
+        raise GameFailed(
+            f"game {index} of the run with seed {seed} (game seed {gseed}, {r}), step {steps}, "
+            f"seat {seat} ({names[seat]} bot): {type(exc).__name__}: {exc}. Replay it with "
+            f"rummy101.game.new_game({str(r)!r}, {gseed}, match_rounds={match_rounds}) and the "
+            f"{len(getattr(state, 'history', ()))} actions so far; the bots' seeds are "
+            f"rummy101.sim.bot_seed({seed}, {index}, seat)") from exc
     round_scores = tuple(tuple(int(v) for v in rs) for rs in state.round_scores())
     standings = tuple(int(v) for v in state.standings())
     top = max(standings)
@@ -113,12 +121,22 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
     _new_game(r, 0, 1)  # a variant the engine does not play yet fails here, naming those it plays
     if isinstance(bots, str):
         bots = list(bots.split(","))
-    names = tuple(b.strip().lower() for b in bots)
-    known = bot_names()
-    bad = [b for b in names if b not in known]
+    # registered names are case-insensitive; 'package.module:BotClass' paths keep their case
+    names = tuple(b.strip() if ":" in b else b.strip().lower() for b in bots)
+    bad = []
+    for b in dict.fromkeys(names):
+        try:
+            get_bot(b)  # resolves registered names, entry points and module paths, here and now
+        except BotError as exc:
+            bad.append((b, exc))
+    unknown = [b for b, e in bad if str(e).startswith("unknown bot")]
+    if unknown:
+        raise SimError(f"unknown bot name{'s' if len(unknown) > 1 else ''} "
+                       f"{', '.join(map(repr, unknown))} in {','.join(names)!r}; accepted bots: "
+                       f"{', '.join(bot_names())}, an installed 'rummy101.bots' entry point, or "
+                       "'package.module:BotClass'")
     if bad:
-        raise SimError(f"unknown bot name{'s' if len(bad) > 1 else ''} {', '.join(map(repr, bad))} "
-                       f"in {','.join(names)!r}; accepted bots: {', '.join(known)}")
+        raise SimError(f"bot {bad[0][0]!r} in {','.join(names)!r}: {bad[0][1]}")
     if len(names) != r.players:
         raise SimError(f"{len(names)} bots given ({','.join(names)}) but {r} has {r.players} "
                        f"players: give one bot per seat (or set players=N in the rules)")

@@ -1,0 +1,112 @@
+"""A user's own bot by module path (``package.module:BotClass``) or entry point: in ``get_bot``,
+in the simulator on 2 processes and on a Dask LocalCluster with worker processes, and clear
+errors when it is wrong (issue 16)."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from rummy101.bots import BotError, get_bot
+from rummy101.sim import SimError, simulate
+
+PLUGIN = textwrap.dedent('''
+    from rummy101.bots import Bot
+
+    class OpenAsap(Bot):
+        """Takes the first non-discard action while there is one, then discards the highest tile."""
+        name = "openasap"
+
+        def act(self, observation, legal_actions):
+            others = [a for a in legal_actions if a.verb not in ("discard", "reset")]
+            if others and self.rng.random() < 0.5:
+                return others[0]
+            discards = [a for a in legal_actions if a.verb == "discard"]
+            return max(discards, key=lambda a: int(a.tiles[0])) if discards else legal_actions[0]
+
+    class NoAct:
+        def __init__(self, rng):
+            pass
+''')
+
+
+@pytest.fixture()
+def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    pkg = tmp_path / "userbots"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "mine.py").write_text(PLUGIN)
+    (pkg / "broken.py").write_text("import no_such_module_here\n")
+    for mod in [m for m in sys.modules if m == "userbots" or m.startswith("userbots.")]:
+        monkeypatch.delitem(sys.modules, mod)  # each test's package lives in its own tmp_path
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
+    return "userbots.mine:OpenAsap"
+
+
+def test_module_path_bot(plugin: str) -> None:
+    bot = get_bot(plugin, random.Random(3))
+    assert type(bot).__name__ == "OpenAsap" and bot.name == "openasap"
+
+
+def test_plugin_in_simulation_same_result_on_two_processes(plugin: str) -> None:
+    bots = [plugin, "greedy", "random", "random"]
+    one = simulate("rummy101", bots, 8, seed=5, workers=1, progress=False)
+    two = simulate("rummy101", bots, 8, seed=5, workers=2, progress=False)
+    assert one.games == two.games and one.seats == two.seats
+    assert [r.to_dict() if hasattr(r, "to_dict") else r for r in one.records] == \
+        [r.to_dict() if hasattr(r, "to_dict") else r for r in two.records]
+
+
+def test_plugin_on_dask_worker_processes(plugin: str) -> None:
+    distributed = pytest.importorskip("distributed")
+    bots = [plugin, "random", "random", "random"]
+    local = simulate("rummy101", bots, 6, seed=2, workers=1, progress=False)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        remote = simulate("rummy101", bots, 6, seed=2, executor=client.get_executor(),
+                          progress=False)
+    assert remote.seats == local.seats
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("userbots.mine:Missing", r"has no 'Missing'"),
+    ("userbots.broken:Bot", r"module 'userbots.broken' failed to import: ModuleNotFoundError"),
+    ("userbots.mine:NoAct", r"has no act\(observation, legal_actions\) method"),
+    ("not a path:x", r"package.module:BotClass"),
+    ("nosuchbot", r"unknown bot 'nosuchbot'.*package.module:BotClass"),
+])
+def test_plugin_errors_say_what_to_fix(plugin: str, name: str, message: str) -> None:
+    with pytest.raises(BotError, match=message):
+        get_bot(name)
+
+
+def test_simulation_names_the_broken_plugin(plugin: str) -> None:
+    with pytest.raises(SimError, match=r"bot 'userbots.broken:Bot'.*failed to import"):
+        simulate("rummy101(players=2)", ["userbots.broken:Bot", "random"], 2, progress=False)
+
+
+def test_an_illegal_bot_move_names_game_seed_seat_and_bot(plugin: str, tmp_path: Path) -> None:
+    """Issue 16: an illegal action during a simulation names the game, its seed, the seat and
+    the bot (and how to replay it), not only the engine's message."""
+    (tmp_path / "userbots" / "cheat.py").write_text(textwrap.dedent('''
+        from rummy101.bots import Bot
+        from rummy101.game import Action
+
+        class Cheat(Bot):
+            def act(self, observation, legal_actions):
+                return Action.parse("open")  # never legal at the start of a turn
+    '''))
+    importlib.invalidate_caches()  # the package was imported before this module existed
+    with pytest.raises(SimError) as info:
+        simulate("rummy101(players=2)", ["random", "userbots.cheat:Cheat"], 3, seed=9,
+                 workers=1, progress=False)
+    msg = str(info.value)
+    assert "game 0 of the run with seed 9" in msg and "seat 1 (userbots.cheat:Cheat bot)" in msg
+    assert "IllegalAction" in msg and "bot_seed(9, 0, seat)" in msg
