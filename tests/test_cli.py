@@ -222,7 +222,7 @@ def test_serve_says_where_it_listens(capsys: pytest.CaptureFixture[str],
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("uvicorn")
     pytest.importorskip("httptools")
-    import rummy101.service.server as server
+    from rummy101.service import server
 
     seen: list[tuple[str, int]] = []
     monkeypatch.setattr(server, "serve", lambda host, port, **kw: seen.append((host, port)))

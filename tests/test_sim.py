@@ -50,7 +50,7 @@ def test_the_record_replays_the_game() -> None:
 
 
 def run_cli(argv: list[str]) -> int:
-    from rummy101 import cli_sim
+    from rummy101.cli import sim as cli_sim
     parser = argparse.ArgumentParser(prog="rummy101")
     cli_sim.add_subcommands(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)

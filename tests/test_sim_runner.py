@@ -272,10 +272,10 @@ def test_a_looping_game_is_reported(race: None, monkeypatch: pytest.MonkeyPatch)
 
 
 def run_cli(argv: list[str]) -> int:
-    """A tiny argparse harness standing in for ``rummy101`` (cli.py) around our subcommand."""
+    """A tiny argparse harness standing in for ``rummy101`` (rummy101.cli) around our subcommand."""
     import argparse
 
-    from rummy101 import cli_sim
+    from rummy101.cli import sim as cli_sim
     parser = argparse.ArgumentParser(prog="rummy101")
     cli_sim.add_subcommands(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)

@@ -21,11 +21,11 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
-from ._validate import BadRequest, loads, read_rules, type_name
-from .errors import RummyError
-from .rules import VARIANTS
-from .service import api
-from .service.examples import DEMO_RACK, DEMO_REMI_RACK, EXAMPLES
+from .._validate import BadRequest, loads, read_rules, type_name
+from ..errors import RummyError
+from ..rules import VARIANTS
+from ..service import api
+from ..service.examples import DEMO_RACK, DEMO_REMI_RACK, EXAMPLES
 
 __all__ = ["add_subcommands", "answer_lines", "run_meld", "run_solve"]
 

@@ -17,10 +17,10 @@ import json
 import sys
 from typing import Any
 
-from ._validate import loads
-from .errors import RummyError
-from .service import api
-from .service.examples import EXAMPLES
+from .._validate import loads
+from ..errors import RummyError
+from ..service import api
+from ..service.examples import EXAMPLES
 
 __all__ = ["add_subcommands", "run_hint"]
 
@@ -60,7 +60,7 @@ def _request(args: argparse.Namespace) -> Any:
             raise RummyError(f"cannot read --request {args.request!r}: {exc.strerror}") from None
         return loads(text, what=f"--request {args.request!r}")
     if args.new_game is not None:
-        from .game import new_game
+        from ..game import new_game
 
         state = new_game(args.rules, args.new_game)
         return {"observation": state.observation(state.current_player)}

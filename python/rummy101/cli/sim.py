@@ -1,7 +1,7 @@
 """``rummy101 sim``: run a seeded simulation between bots from the command line.
 
-``cli.py`` builds the argparse tree and calls :func:`add_subcommands`; the handler is stored as
-the ``func`` default of the subparser and returns the exit status (0 ok, 2 bad input, as every
+``rummy101.cli`` builds the argparse tree and calls :func:`add_subcommands`; the handler is stored
+as the ``func`` default of the subparser and returns the exit status (0 ok, 2 bad input, as every
 ``rummy101`` command).
 
     rummy101 sim --rules rummy101 --bots greedy,greedy,random,random --games 1000 \\
@@ -14,10 +14,10 @@ import argparse
 import sys
 from typing import Any
 
-from .bots import bot_names
-from .errors import RummyError
-from .rules import VARIANTS, Rules
-from .sim import OUTPUT_FORMATS, simulate, write_records
+from ..bots import bot_names
+from ..errors import RummyError
+from ..rules import VARIANTS, Rules
+from ..sim import OUTPUT_FORMATS, simulate, write_records
 
 __all__ = ["add_subcommands", "run_sim"]
 
@@ -32,7 +32,8 @@ def add_subcommands(subparsers: Any) -> None:
                     "finish types, turns per round) and optionally write one record per game. "
                     "Results depend only on --seed, never on --workers.")
     p.add_argument("--rules", default="rummy101",
-                   help=f"rule set, e.g. rummy101 or 'rummy101(players=2)' (variants: {', '.join(VARIANTS)})")
+                   help=f"rule set, e.g. rummy101 or 'rummy101(players=2)' "
+                        f"(variants: {', '.join(VARIANTS)})")
     p.add_argument("--bots", default=None,
                    help=f"comma-separated bot per seat, e.g. greedy,greedy,random,random "
                         f"(bots: {', '.join(bot_names())}; default: greedy against random bots)")
@@ -43,7 +44,8 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--rounds", type=int, default=1,
                    help="rounds per game, played as a match (default 1)")
     p.add_argument("--out", default=None,
-                   help=f"write per-game records here; format by extension: {', '.join(OUTPUT_FORMATS)}")
+                   help=f"write per-game records here; format by extension: "
+                        f"{', '.join(OUTPUT_FORMATS)}")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(func=run_sim)
 

@@ -1,0 +1,76 @@
+"""The ``rummy101`` command line (also ``python -m rummy101``).
+
+One argparse tree; each command's module adds its subcommands through
+``add_subcommands(subparsers)``: :mod:`.solve` (``solve opening|penalty|tabla``, ``meld``),
+:mod:`.hint`, :mod:`.sim`, :mod:`.serve` and :mod:`.demo`. A handler is stored as the subparser's
+``func`` default and returns the exit status: 0 on success, 2 on bad input with the message on
+standard error (never a traceback for a user mistake).
+
+>>> main(["solve", "opening", "--rack", "R1 R2 R3 X9"])
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from .._backend import set_backend
+from ..errors import BackendError, RummyError
+from . import demo, hint, serve, sim, solve
+
+__all__ = ["build_parser", "main"]
+
+PROG = "rummy101"
+
+# The modules that add subcommands, in the order of the help text.
+_COMMANDS = (solve, hint, sim, serve, demo)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole ``rummy101`` argparse tree."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Play, solve and simulate tile and card Rummy (Rummy 101, Romanian Remi, "
+                    "classic card Rummy). Every command answers JSON; exit status 0 on success, "
+                    "2 on bad input.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--backend", choices=("auto", "native", "pure"), default=None,
+                        help="core backend to use (default: RUMMY101_BACKEND or auto)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in _COMMANDS:
+        module.add_subcommands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 bad input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a usage error (already printed)
+        return exc.code if isinstance(exc.code, int) else 2
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        if args.backend:
+            set_backend(args.backend)
+        return int(args.func(args))
+    except RummyError as exc:
+        print(f"{PROG} {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except BackendError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        except OSError:
+            pass
+        return 0
+    except KeyboardInterrupt:
+        return 130

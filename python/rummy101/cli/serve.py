@@ -1,0 +1,59 @@
+"""``rummy101 serve``: run the HTTP service under uvicorn (needs the ``service`` extra; see
+:mod:`rummy101.service.server` and docs/service.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .._backend import backend_name
+from ..errors import RummyError
+from ..service import ServiceUnavailable, require_service_extra
+
+__all__ = ["add_subcommands", "run_serve"]
+
+
+def add_subcommands(subparsers: Any) -> None:
+    """Add ``serve`` to the ``rummy101`` tree."""
+    p = subparsers.add_parser(
+        "serve", help="run the HTTP service",
+        description="Run the HTTP service (needs the 'service' extra: FastAPI and uvicorn). See "
+                    "docs/service.md.")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8101, help="port (default 8101)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="worker processes (default 1); each runs solves in its own threads")
+    p.add_argument("--threads", type=int, default=4,
+                   help="solves running at once per worker (default 4)")
+    p.add_argument("--log-level", default="warning",
+                   choices=("critical", "error", "warning", "info", "debug"))
+    p.add_argument("--cors-origin", action="append", default=None, metavar="ORIGIN",
+                   help="a browser origin allowed to call the service (repeatable; default: "
+                        "RUMMY101_CORS_ORIGINS, else none: no CORS headers)")
+    p.set_defaults(func=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Handler of ``rummy101 serve``; returns the exit status."""
+    if not 0 < args.port < 65536:
+        raise RummyError(f"--port {args.port} is not a port number (1-65535)")
+    if not 1 <= args.workers <= 64:
+        raise RummyError(f"--workers {args.workers} is out of range (1-64)")
+    if not 1 <= args.threads <= 256:
+        raise RummyError(f"--threads {args.threads} is out of range (1-256)")
+    try:
+        require_service_extra(server=True)
+    except ServiceUnavailable as exc:
+        print(f"rummy101 serve: error: {exc}", file=sys.stderr)
+        return 2
+    from ..service.server import serve  # needs the service extra, checked above
+
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"rummy101 serve: http://{shown}:{args.port} (backend {backend_name()}, "
+          f"{args.workers} worker(s), {args.threads} solve thread(s) each); API document at "
+          f"/openapi.json; Ctrl-C or SIGTERM stops it", file=sys.stderr, flush=True)
+    serve(args.host, args.port, workers=args.workers, threads=args.threads,
+          log_level=args.log_level,
+          cors_origins=None if args.cors_origin is None else ",".join(args.cors_origin))
+    return 0
