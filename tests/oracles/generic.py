@@ -1,0 +1,67 @@
+"""Checks every variant shares, through the game surface only."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from rummy101 import IllegalAction
+from rummy101.game import Action
+from rummy101.game.records import dumps, loads
+
+
+def check_probes(s: Any, candidates: Iterable[Action], legal: list[Action]) -> int:
+    """Legal ⇔ accepted: every legal action applies to a copy; every other candidate raises
+    IllegalAction and changes nothing. Returns the number of probes made."""
+    legal_set = set(legal)
+    assert len(legal_set) == len(legal), "legal_actions() lists an action twice"
+    n = 0
+    for b in legal:
+        t = s.copy()
+        t.apply(b)
+        n += 1
+    for b in candidates:
+        if b in legal_set:
+            continue
+        t = s.copy()
+        try:
+            t.apply(b)
+        except IllegalAction:
+            pass
+        else:
+            raise AssertionError(f"{b} is not in legal_actions() but apply accepted it")
+        assert t == s, f"the refused {b} changed the state"
+        n += 1
+    return n
+
+
+def check_copy_and_record(s: Any) -> None:
+    """copy() is equal and independent of history; the record replays to the same position."""
+    c = s.copy()
+    assert c == s
+    t = loads(dumps(s))
+    assert t == s and t.history == s.history
+
+
+def check_hidden(s: Any, rng: random.Random) -> None:
+    """Every seat's observation is unchanged when the pieces it cannot see (the other racks and
+    the stock) are dealt among those places again, sizes kept."""
+    for seat in range(s.n):
+        want = s.observation(seat)
+        t = s.copy()
+        pool = [c for q in range(t.n) if q != seat for c in range(53) for _ in range(t.racks[q][c])]
+        pool += t.stock
+        rng.shuffle(pool)
+        k = 0
+        for q in range(t.n):
+            if q == seat:
+                continue
+            rack = [0] * 53
+            for c in pool[k:k + t.sizes[q]]:
+                rack[c] += 1
+            k += t.sizes[q]
+            t.racks[q] = rack
+        t.stock = pool[k:]
+        t._legal = None
+        assert t.observation(seat) == want, f"seat {seat}'s observation shows hidden pieces"
