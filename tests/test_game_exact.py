@@ -479,3 +479,24 @@ def test_exactness_many_positions_slow(rules: str) -> None:
             check_legal_is_accepted(random_play_position(rng, rules))
         for _ in range(50):
             assert _take_agrees(random_take_position(rng, max_rack=9, rules=rules))
+
+
+def test_must_use_in_the_observation_is_public_and_agrees_with_the_rack() -> None:
+    """R101-4: the observation's ``must_use`` is derived from the table (public) and always
+    agrees with the rack count the engine checks before a discard."""
+    import random as _random
+
+    from oracles.rummy101 import eager
+
+    seen = 0
+    for seed in range(30):
+        s = new_game("rummy101(players=2,button_jokers=2)", seed)
+        rng = _random.Random(seed)
+        while not s.is_terminal:
+            x = s.x
+            if x.taken >= 0:
+                by_rack = s.racks[s.current][x.taken] > x.taken_base
+                assert E._taken_unused(s) == by_rack
+                seen += by_rack
+            s.apply(eager(rng, s, s.legal_actions()))
+    assert seen > 0

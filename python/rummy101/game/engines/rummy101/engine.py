@@ -925,6 +925,21 @@ def describe(s: State) -> list[str]:
 _TS = tuple(str(Tile(c)) for c in range(53))
 
 
+def _taken_unused(s: State) -> bool:
+    """Is the discard taken this turn still to be used (R101-4)? From public information only,
+    so that no seat learns the taker's rack: a copy of the taken code has left the rack for the
+    table exactly when the table holds more copies of it than at the take (tiles never leave
+    the table; a retrieved joker returns one, so a taken joker is used when the table gains a
+    joker on balance). Agrees with the rack count the engine checks (tests/test_game_exact.py)."""
+    x: R101Data = s.x
+    t = x.taken
+    if t < 0 or x.snap is None:
+        return False
+    before = sum(m.tiles.count(t) for m in x.snap[3])
+    now = sum(m.tiles.count(t) for m in s.table)
+    return now <= before
+
+
 def observation(s: State, seat: int) -> dict[str, Any]:
     p = s.current
     rack = s.racks[seat]
@@ -959,8 +974,7 @@ def observation(s: State, seat: int) -> dict[str, Any]:
                    "available": (s.phase is Phase.TAKE and seat == p and s.x.button_left[seat] > 0
                                  and not s.x.button_used[seat])},
         "turn_state": {"took": s.x.took or None,
-                       "must_use": (ts[s.x.taken] if s.x.taken >= 0
-                                    and s.racks[p][s.x.taken] > s.x.taken_base else None),
+                       "must_use": ts[s.x.taken] if _taken_unused(s) else None,
                        "staged": staged_from >= 0},
         "standings": list(s.totals),
         "round_scores": [list(r) for r in s.scores],
