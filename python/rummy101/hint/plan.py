@@ -6,8 +6,8 @@ button (R101-10) — then an opening (R101-7 melds, R101-8 pairs) or, once opene
 retrievals (R101-9) and additions (R101-11), then exactly one discard (R101-12). The planner builds
 candidate turns on the exact solvers of the core (``solve_melds``, ``max_pairs``,
 ``meld_additions``, ``joker_releases``), ranks them with :func:`~.evaluate.evaluate` and gives each
-step its engine actions (:mod:`.actions`). Long planning stops at :data:`~rummy101._limits.HINT_SECONDS`
-and at the cooperative checks of :mod:`rummy101._cancel`.
+step its engine actions (:mod:`.actions`). Planning stops after
+:data:`~rummy101._limits.HINT_SECONDS` and at the cooperative checks of :mod:`rummy101._cancel`.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from .._limits import HINT_SECONDS
 from ..bots.strategy import choose_discard, feeding_tiles, kit_for
 from ..errors import IllegalAction
 from ..solve import current_budget
-from ..tiles import JOKER_CODE, NUM_NUMBERS, Tile, counts_of
+from ..tiles import JOKER_CODE, MELD_KINDS, NUM_NUMBERS, Tile, counts_of
 from .actions import step_actions
 from .evaluate import evaluate
-from .view import KINDS, Opened, SeatView, set_with_jokers
+from .view import Opened, SeatView, set_with_jokers
 
 __all__ = ["Hint", "Turn", "hint"]
 
@@ -173,7 +173,7 @@ class _Planner:
             self._check_time()
             value, melds = self.core.solve_melds(cr, counts_of(rack), keep, must_use, require_run,
                                                  current_budget())
-            self._cache[key] = (value, [(KINDS[m[0]], list(m[1])) for m in melds])
+            self._cache[key] = (value, [(MELD_KINDS[m[0]], list(m[1])) for m in melds])
         found: tuple[int, list[tuple[str, list[int]]]] = self._cache[key]
         return found
 

@@ -11,7 +11,7 @@ game, :class:`~rummy101.errors.RackError` / :class:`~rummy101.errors.NotationErr
 >>> SeatView.from_json({"seat": 0, "rack": "R1", "stage": "later"})
 Traceback (most recent call last):
 ...
-rummy101.hint.view.BadView: field 'stage' is "later"; accepted: "take" (the turn starts) or "play" (the take is done)
+rummy101.hint.view.BadView: field 'stage' is "later"; accepted: "take" (the turn starts) or ...
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from .._validate import (
 )
 from ..errors import RackError, RummyError
 from ..rules import Rules
-from ..tiles import JOKER_CODE, Tile
+from ..tiles import JOKER_CODE, MELD_KINDS, Tile
 
 __all__ = [
     "HINT_FIELDS",
@@ -51,7 +51,6 @@ __all__ = [
 ]
 
 Opened = Literal["melds", "pairs"] | None
-KINDS = {1: "run", 2: "set", 3: "pair"}
 
 HINT_FIELDS = ("rules", "seat", "rack", "table", "last_discard", "players", "threshold",
                "pairs_threshold", "button_available", "stage", "taken_discard", "alternatives",
@@ -231,7 +230,7 @@ def _read_table(value: Any, rules: Rules) -> tuple[TableMeld, ...]:
         text = " ".join(map(str, tiles))
         if kind == 0:
             raise BadView(f"{what} {text!r} is not a legal meld (R101-5, reason code {reason})")
-        name = KINDS[kind]
+        name = MELD_KINDS[kind]
         declared = obj.get("kind")
         if declared is not None and declared != name:
             if declared not in ("run", "set", "pair"):

@@ -13,7 +13,7 @@ FastAPI, so the CLI works without the ``service`` extra.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,6 @@ from .. import tabla as _tabla
 from .._cancel import check_stop
 from .._validate import (
     BadRequest,
-    loads,
     read_bool,
     read_object,
     read_opt_int,
@@ -53,7 +52,6 @@ __all__ = [
     "opening_job",
     "openings",
     "penalty",
-    "run_lines",
     "solve_jobs",
     "solve_opening_bodies",
     "solve_opening_body",
@@ -310,18 +308,3 @@ def hint(body: Any) -> dict[str, Any]:
     view = _hint.SeatView.from_json(body)
     alternatives = read_opt_int(body, "alternatives", lo=0, hi=10)
     return _hint.hint(view, 3 if alternatives is None else alternatives).to_json()
-
-
-Operation = Callable[[Any], Any]
-
-
-def run_lines(lines: list[str], op: Operation) -> list[dict[str, Any]]:
-    """Answer JSON lines one by one with ``op`` (a bad line gets ``{"error": ...}``)."""
-    out = []
-    for n, line in enumerate(lines, start=1):
-        try:
-            out.append(op(loads(line, what=f"line {n}")))
-        except Exception as exc:  # noqa: BLE001 - every line gets an answer
-            out.append(error_object(exc))
-    return out
-

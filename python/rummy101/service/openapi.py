@@ -1,7 +1,7 @@
 """The OpenAPI document of the service: every request and response shape, examples and limits.
 
-Routes read their bodies themselves (:mod:`rummy101._validate`), so the document is assembled here from
-the models of :mod:`.schemas` rather than from route signatures.
+Routes read their bodies themselves (:mod:`rummy101._validate`), so the document is assembled
+here from the models of :mod:`.schemas` rather than from route signatures.
 """
 
 from __future__ import annotations

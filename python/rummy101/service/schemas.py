@@ -1,8 +1,8 @@
 """Pydantic models that *document* the HTTP service's answers in its OpenAPI document.
 
-Requests are validated by :mod:`rummy101._validate` (one place for the CLI and HTTP, with messages that
-name the problem) and described by :mod:`.request_schema`; these models describe the answers
-for clients and for schemathesis.
+Requests are validated by :mod:`rummy101._validate` (one place for the CLI and HTTP, with
+messages that name the problem) and described by :mod:`.request_schema`; these models describe the
+answers for clients and for schemathesis.
 """
 
 from __future__ import annotations
