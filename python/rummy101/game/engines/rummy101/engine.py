@@ -51,6 +51,7 @@ Rule interpretations (RULES.md wording, engine choices marked *engine*):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -881,22 +882,26 @@ def meld_actions(kind: str, tiles: Sequence[int], index: int) -> list[Action]:
     >>> [str(a) for a in meld_actions("set", [7, 52, 33, 46], 0)]
     ['set R8 B8 K8', 'add * to 0']
     """
-    t = [int(c) for c in tiles]
+    return list(_meld_actions(kind, tuple(int(c) for c in tiles), index))
+
+
+@lru_cache(maxsize=65536)
+def _meld_actions(kind: str, t: tuple[int, ...], index: int) -> tuple[Action, ...]:
     if kind == "pair":
-        return [Action("pair", tuple(t))]
+        return (Action("pair", t),)
     if kind == "set":
         reals = [c for c in t if c != J]
         jokers = len(t) - len(reals)
         first = reals[:3] + [J] * min(3 - len(reals[:3]), jokers)
         rest = reals[3:] + [J] * (jokers - (len(first) - len(reals[:3])))
-        return [Action("set", tuple(first))] + [Action("add", (c,), index, -1) for c in rest]
+        return (Action("set", tuple(first)), *(Action("add", (c,), index, -1) for c in rest))
     if kind != "run":
         raise ValueError(f"unknown meld kind {kind!r}: run, set or pair")
     start = next(i for i in range(len(t) - 2) if any(c != J for c in t[i:i + 3]))
-    out = [Action("run", tuple(t[start:start + 3]))]
+    out = [Action("run", t[start:start + 3])]
     out += [Action("add", (c,), index, 1) for c in t[start + 3:]]
     out += [Action("add", (c,), index, 0) for c in reversed(t[:start])]
-    return out
+    return tuple(out)
 
 
 # ---- for a person ------------------------------------------------------------------------------
