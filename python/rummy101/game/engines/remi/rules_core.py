@@ -1,0 +1,213 @@
+"""The exact core questions Remi's rules ask (memoised): can a lay-down hold a taken tile
+(RO-8/RO-10), which discards close a tabla (RO-11), can a turn that takes the Atu finish (RO-4).
+
+All answers come from the core solvers (``rummy101._backend``): ``solve_melds`` for lay-downs and
+covers, ``tabla_closes`` for the tabla patterns. Nothing here is a heuristic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .... import _backend
+from ....rules import Rules
+from ....tiles import JOKER_CODE
+from .table import RemiMeld, three_melds
+
+__all__ = ["atu_finish", "closes", "laydown_with", "relay_melds", "unit_rules"]
+
+J = JOKER_CODE
+LAYDOWN_POINTS = 45  # RO-8
+
+_UNIT: dict[tuple[str, bool, int], Any] = {}
+
+
+def unit_rules(rules: Rules) -> Any:
+    """CoreRules with every tile worth 1 (a Joly what it stands for: 1): ``solve_melds`` then
+    counts the tiles a selection of melds covers."""
+    key = (_backend.backend_name(), rules.high_ace, rules.joker_ratio)
+    cr = _UNIT.get(key)
+    if cr is None:
+        cr = _UNIT[key] = _backend.core().CoreRules(rules.high_ace, rules.joker_ratio, [0] + [1] * 14,
+                                                    [0] + [1] * 13, -1)
+    return cr
+
+
+def _budget() -> int:
+    from ....solve import current_budget
+
+    return current_budget()
+
+
+_LAYDOWN: dict[tuple[str, Rules, bytes, int], bool] = {}
+
+
+def laydown_with(rules: Rules, rack: Sequence[int], t: int) -> bool:
+    """RO-10 with RO-8: can a player not laid down lay down this turn (runs/sets worth >= 45 with
+    a run, keeping a tile to discard) with the tile ``t`` added to ``rack`` and used in it?"""
+    counts = list(rack)
+    counts[t] += 1
+    key = (_backend.backend_name(), rules, bytes(counts), t)
+    got = _LAYDOWN.get(key)
+    if got is None:
+        cr = _backend.core_rules(rules, "open")
+        got = _backend.core().solve_melds(cr, counts, True, t, True, _budget())[0] >= LAYDOWN_POINTS
+        if len(_LAYDOWN) > 100_000:
+            _LAYDOWN.clear()
+        _LAYDOWN[key] = got
+    return got
+
+
+_CLOSES: dict[tuple[str, Rules, bytes], list[tuple[Any, ...]]] = {}
+
+
+def closes(rules: Rules, rack: Sequence[int]) -> list[tuple[Any, ...]]:
+    """RO-11: ``tabla_closes`` of a 15-tile rack: per discard code leaving a close, the best
+    pattern and its score (x2 for a Joly discard); [] for other rack sizes."""
+    if sum(rack) != 15:
+        return []
+    key = (_backend.backend_name(), rules, bytes(rack))
+    got = _CLOSES.get(key)
+    if got is None:
+        got = list(_backend.core().tabla_closes(_backend.core_rules(rules, "open"), list(rack)))
+        if len(_CLOSES) > 100_000:
+            _CLOSES.clear()
+        _CLOSES[key] = got
+    return got
+
+
+def relay_melds(rules: Rules, rack: Sequence[int], pending: int) -> list[tuple[str, tuple[int, ...]]]:
+    """The 3-tile melds holding ``pending`` (a broken train tile, RO-9.4, or a retrieved Joly,
+    RO-9.5) and two rack tiles, as ``(verb, tiles)``."""
+    out = []
+    for verb, tiles, needs in three_melds(rules):
+        if pending not in needs:
+            continue
+        rest = list(needs)
+        rest.remove(pending)
+        a, b = rest
+        if rack[a] and rack[b] and (a != b or rack[a] >= 2):
+            out.append((verb, tiles))
+    return out
+
+
+_ATU: dict[tuple[Any, ...], bool] = {}
+
+
+def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: bool,
+               table: Sequence[RemiMeld], seat: int) -> bool:
+    """RO-4: with the Atu taken onto ``rack`` (not yet on it), can the player finish this very
+    turn with the Atu in a new run/set with at least two rack tiles (etalat) or in the tabla
+    close (RO-11)? Exact:
+
+    * tabla: a close of the 15 tiles whose discard is not the Atu (``tabla_closes``);
+    * not laid down: every tile but one covered by runs/sets with a run and the Atu in one (the
+      whole lay-down then happens in this turn; 13+ tiles are worth >= 45, RO-8);
+    * laid down: a search over what each table meld can take (additions, Joly retrievals with
+      the re-lay, RO-9.2/9.5/9.6), meld by meld (plays on different melds commute), and the
+      rest covered by new melds holding the Atu, one tile left to discard (not a retrieved Joly,
+      which is laid at once)."""
+    counts = list(rack)
+    counts[atu] += 1
+    core = _backend.core()
+    if tabla:
+        return any(d != atu or counts[atu] >= 2 for d, *_ in closes(rules, counts))
+    n = sum(counts)
+    if not laid:
+        if (n - 1) * 5 < LAYDOWN_POINTS:
+            return False
+        return bool(core.solve_melds(unit_rules(rules), counts, True, atu, True, _budget())[0] == n - 1)
+    key = (_backend.backend_name(), rules, bytes(counts), atu, tuple(m.key for m in table))
+    got = _ATU.get(key)
+    if got is None:
+        got = _laid_finish(rules, counts, atu, list(table), seat)
+        if len(_ATU) > 50_000:
+            _ATU.clear()
+        _ATU[key] = got
+    return got
+
+
+def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld], seat: int) -> bool:
+    core = _backend.core()
+    ucr = unit_rules(rules)
+    budget = _budget()
+    limit = rules.joly_retrievals
+    # necessary: the Atu forms a 3-tile meld with two rack tiles (a Joly may be retrieved)
+    spare_j = counts[J] + sum(1 for m in melds for c, i in m.releases if counts[c] and m.jr[i] < limit)
+    if not any(atu in needs and _fits(counts, needs, atu, spare_j) for _v, _t, needs in three_melds(rules)):
+        return False
+
+    def leaf(c: list[int], fj: int) -> bool:
+        if not c[atu]:
+            return False
+        r = c[:]
+        r[J] += fj
+        n = sum(r)
+        if n < 4:
+            return False
+        v, used = core.solve_melds(ucr, r, True, atu, False, budget)
+        if v != n - 1:
+            return False
+        left = r[:]
+        for _k, tiles, _sf in used:
+            for t in tiles:
+                left[t] -= 1
+        if not left[J] or c[J]:
+            return True
+        for d in range(52):
+            if r[d]:
+                r[d] -= 1
+                ok = core.solve_melds(ucr, r, False, atu, False, budget)[0] == n - 1
+                r[d] += 1
+                if ok:
+                    return True
+        return False
+
+    memo: dict[tuple[Any, ...], bool] = {}
+
+    def go(i: int, c: list[int], fj: int, m: RemiMeld | None) -> bool:
+        if m is None:
+            return leaf(c, fj)
+        key = (i, bytes(c), fj, m.key)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        res = go(i + 1, c, fj, melds[i + 1] if i + 1 < len(melds) else None)
+        if not res and sum(c) + fj >= 2:
+            for code, pos in m.adds:
+                if c[code]:
+                    c[code] -= 1
+                    res = go(i, c, fj, m.with_added(rules, code, pos, seat))
+                    c[code] += 1
+                    if res:
+                        break
+        if not res:
+            for code, idx in m.releases:
+                if c[code] and m.jr[idx] < limit:
+                    c[code] -= 1
+                    res = go(i, c, fj + 1, m.with_released(rules, code, idx, seat))
+                    c[code] += 1
+                    if res:
+                        break
+        memo[key] = res
+        return res
+
+    return go(0, counts[:], 0, melds[0] if melds else None)
+
+
+def _fits(counts: list[int], needs: tuple[int, ...], atu: int, spare_j: int) -> bool:
+    rest = list(needs)
+    rest.remove(atu)
+    c = counts[:]
+    c[atu] -= 1
+    for t in rest:
+        if t == J:
+            if spare_j <= 0:
+                return False
+            spare_j -= 1
+        elif c[t] <= 0:
+            return False
+        else:
+            c[t] -= 1
+    return True
