@@ -4,7 +4,10 @@
   mode) or at least five pairs (R101-8), a melds opening preferred when both are legal; Remi: the
   first lay-down, >= 45 lay-down points holding a run (RO-8) with the Joly ratio (RO-7); classic:
   the best melds of a hand (CR-3, CR-4). A tile always stays on the rack to discard in rummy101
-  and remi (R101-7, R101-12, RO-13). A discard just taken must be used (``must_use``, R101-4).
+  and remi (R101-7, R101-12, RO-13); in classic the whole hand may be melded (CR-4, ``go_out=broad``)
+  or, with ``go_out=narrow``, only a hand of three cards (two held and the one drawn) that is one
+  meld, as in the seed (:func:`keeps_card`). A discard just taken must be used (``must_use``,
+  R101-4).
 * :func:`solve_penalty` — the arrangement that leaves the least penalty on the rack (R101-13 with
   a joker at 101, RO-12 end values, CR-2), with or without keeping a tile to discard.
 
@@ -63,6 +66,7 @@ __all__ = [
     "Penalty",
     "budget_message",
     "current_budget",
+    "keeps_card",
     "solve_opening",
     "solve_openings",
     "solve_penalty",
@@ -192,6 +196,24 @@ def _must_use(rules: Rules, rack: Sequence[Piece], must_use: Any) -> int:
     return code
 
 
+def keeps_card(rules: Rules, pieces: int) -> bool:
+    """Must the best melds of a rack of ``pieces`` pieces leave one on it (to discard)?
+
+    Rummy 101 and Remi: always (R101-7, R101-12, RO-13). Classic (CR-4): with ``go_out=broad`` a
+    hand may be melded whole; with ``go_out=narrow`` only in the seed's case, a hand of three
+    cards (two held and the one drawn, Q♣ Q♠ + Q♥) laid as one meld; every other hand keeps a
+    card to discard.
+
+    >>> keeps_card(Rules.parse("classic"), 7), keeps_card(Rules.parse("classic(go_out=narrow)"), 7)
+    (False, True)
+    >>> keeps_card(Rules.parse("classic(go_out=narrow)"), 3)
+    False
+    """
+    if rules.keep_discard:
+        return True
+    return rules.go_out == "narrow" and pieces != 3
+
+
 # ---- building answers -----------------------------------------------------------------------
 def _melds(rules: Rules, core_melds: Sequence[tuple[int, Sequence[int], Sequence[int]]]) -> tuple[Meld, ...]:
     return tuple(Meld.from_core(rules, kind, tiles, stand) for kind, tiles, stand in core_melds)
@@ -209,6 +231,7 @@ def _opening_from(rules: Rules, rack: list[Piece], threshold: int, pairs_thresho
                   mu: int, melds_result: tuple[int, list[Any]]) -> Opening:
     core = _backend.core()
     value, core_melds = melds_result
+    keep = keeps_card(rules, len(rack))
     if value >= threshold and core_melds:
         melds = _melds(rules, core_melds)
         used = [c for m in core_melds for c in m[1]]
@@ -216,7 +239,7 @@ def _opening_from(rules: Rules, rack: list[Piece], threshold: int, pairs_thresho
                        threshold, pairs_threshold)
     counts = counts_of(int(t) for t in rack)
     if rules.pairs_allowed:
-        n_pairs, pairs = core.max_pairs(counts, rules.keep_discard, mu, current_budget())
+        n_pairs, pairs = core.max_pairs(counts, keep, mu, current_budget())
         if n_pairs >= pairs_threshold and n_pairs > 0:
             melds = tuple(Meld.from_core(rules, "pair", [a, b], [a, a]) for a, b in pairs)
             used = [c for p in pairs for c in p]
@@ -224,8 +247,7 @@ def _opening_from(rules: Rules, rack: list[Piece], threshold: int, pairs_thresho
                            threshold, pairs_threshold)
     if value < 0:  # the constraints (must_use, a run) cannot be met: show the best selection
         cr = _backend.core_rules(rules, "open")
-        value, core_melds = core.solve_melds(cr, counts, rules.keep_discard, -1, False,
-                                             current_budget())
+        value, core_melds = core.solve_melds(cr, counts, keep, -1, False, current_budget())
         value = max(value, 0)
     melds = _melds(rules, core_melds)
     used = [c for m in core_melds for c in m[1]]
@@ -259,8 +281,9 @@ def solve_opening(rules: Rules | str, rack: RackLike, *, threshold: int | None =
     t, p = _params(r, threshold, pairs_threshold)
     mu = _must_use(r, pieces, must_use)
     cr = _backend.core_rules(r, "open")
-    res = _backend.core().solve_melds(cr, counts_of(int(x) for x in pieces), r.keep_discard, mu,
-                                      r.opening_needs_run, current_budget())
+    res = _backend.core().solve_melds(cr, counts_of(int(x) for x in pieces),
+                                      keeps_card(r, len(pieces)), mu, r.opening_needs_run,
+                                      current_budget())
     return _opening_from(r, pieces, t, p, mu, res)
 
 
@@ -286,8 +309,14 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
     mu = mus[0] if mus else -1
     cr = _backend.core_rules(r, "open")
     budget = current_budget()
-    results = _backend.core().solve_melds_batch(cr, arr, r.keep_discard, mu, r.opening_needs_run,
-                                                budget)
+    keeps = [keeps_card(r, len(pieces)) for pieces in all_pieces]
+    results: list[Any] = [None] * len(all_pieces)
+    for keep in sorted(set(keeps)):  # one batch per keep (classic go_out=narrow mixes them)
+        rows = [i for i, k in enumerate(keeps) if k == keep]
+        part = _backend.core().solve_melds_batch(cr, arr if len(rows) == len(keeps) else arr[rows],
+                                                 keep, mu, r.opening_needs_run, budget)
+        for i, res in zip(rows, part, strict=True):
+            results[i] = res
     out: list[Opening | None] = []
     spent: list[int] = []
     for i, (pieces, res) in enumerate(zip(all_pieces, results, strict=True)):
