@@ -28,6 +28,7 @@ from .tiles import Tile
 __all__ = [
     "BadRequest",
     "loads",
+    "parse_rack_value",
     "read_bool",
     "read_int",
     "read_object",
