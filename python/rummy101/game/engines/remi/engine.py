@@ -680,10 +680,10 @@ def why_illegal(s: State, a: Action) -> str:
             return pre + ("the Atu may be taken only as the last tile needed to finish this turn, "
                           "laid in a new run/set with two rack tiles or closing the tabla (RO-4)")
         return pre + "first take a tile: draw, take the last discard, break the train or take the Atu (RO-5, RO-9)"
-    if v in ("draw", "take", "break", "atu"):
-        return pre + f"one take per turn, and this turn began with {x.took or 'the first discard'} (RO-5)"
     if x.took == "start":
         return pre + "the first player's first turn is a discard alone (RO-5)"
+    if v in ("draw", "take", "break", "atu"):
+        return pre + f"one take per turn, and this turn began with {x.took} (RO-5)"
     if x.pending >= 0:
         what = "broken train tile" if x.pending_kind == "break" else "retrieved Joly"
         return pre + (f"the {what} {_TS[x.pending]} must be laid at once in a new run/set with two "
