@@ -1,0 +1,215 @@
+"""A fixed ``Discrete`` action space per variant: a bijection between indices and engine actions.
+
+The space is built from the verbs of the variant's engine (``engine_for(rules).VERBS``), one
+block per verb, in the order the verbs are declared (:data:`rummy101.game.actions.VERBS`). The
+table is a pure function of the rules and ``table_slots``: index ``i`` always names the same
+:class:`~rummy101.game.Action`, whatever the state, so a policy's output unit has one meaning.
+
+=============  =================================================  ==========================
+verb           what an index names                                size (``P`` pieces, ``M``
+                                                                  table slots)
+=============  =================================================  ==========================
+bare verbs     ``draw take button open reset``, Remi's ``decline   1 each
+               atu tabla close``
+``discard``    one per piece code ``0..P-1`` (also Remi's          ``P`` (53 tiles, 52 cards)
+               ``announce``/``accept`` of a double)
+``run``        3-piece windows: colour x first number x which of  4 x 11 x 7 (rummy101), 4 x
+               the 3 places hold a joker (at least one real       12 x 4 (Remi: 12-13-1; a
+               piece; Remi's ratio RO-7)                          joker needs 2 real tiles),
+                                                                  4 x 11 (cards)
+``set``        number x colours present (3, or 2 + a joker, or    13 x 14 (rummy101), 13 x 10
+               1 + 2 jokers), canonical order                     (Remi), 13 x 4 (cards)
+``pair``       ``pair T T`` and ``pair T *`` per real tile        104
+``add``        table slot x position (set / @start / @end) x      ``M`` x 3 x ``P``
+               piece
+``retrieve``   table slot x joker index x real piece, keeping     ``M`` x 376 (rummy101),
+               index <= 2 (sets, pairs) or index < number (a run  ``M`` x 420 (Remi)
+               starting at number - index >= 1), and Remi's high
+               ace at any index up to 13
+``break N``    Remi: train tile N (RO-9.4), N below the size of   106
+               the set (the train never holds more)
+=============  =================================================  ==========================
+
+``M`` (``table_slots``) caps the table melds an ``add`` or ``retrieve`` can name: actions on
+table melds ``M`` and beyond have no index (:meth:`ActionCodec.index` returns ``-1``); every other
+legal action has exactly one. ``tests/test_rl.py`` checks, at every step of seeded random games,
+that every legal action on a meld below ``M`` maps to an index and back to the same action.
+
+>>> codec = ActionCodec("rummy101(players=2)")
+>>> codec.n, codec.block("add")
+(13492, (652, 3816))
+>>> codec.index("add R6 to 3@end"), str(codec.action(codec.index("add R6 to 3@end")))
+(1240, 'add R6 to 3@end')
+>>> codec.index("add R6 to 30@end")       # beyond the 24 table slots: not in the space
+-1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import RulesError
+from ..game import Action, engine_for
+from ..game import actions as _actions
+from ..rules import Rules
+from ..tiles import JOKER_CODE
+
+__all__ = ["DEFAULT_TABLE_SLOTS", "ActionCodec"]
+
+J = JOKER_CODE
+#: Default table slots per variant: the most table melds ``add``/``retrieve`` can name. Classic
+#: card Rummy never holds more than 17 melds (52 cards, 3 a meld), so its space is exact.
+DEFAULT_TABLE_SLOTS = {"rummy101": 24, "remi": 24, "classic": 17}
+
+
+#: ``verb N`` verbs and how many numbers each can take: Remi's ``break N`` names a tile of the
+#: train of discards (RO-9.4), which never holds more than the whole set.
+_INDEX_CAPS: dict[str, Callable[[Rules], int]] = {"break": lambda r: r.copies * 52 + r.jokers}
+
+
+def _verb_shape(verb: str) -> tuple[str, int]:
+    # rummy101.game.actions keeps each verb's (shape, pieces) in a private table; read it here
+    # (a public accessor is requested in issue 13's report).
+    spec: tuple[str, int] = _actions._SPECS[verb]
+    return spec
+
+
+class ActionCodec:
+    """Indices <-> actions for one rule set (see the module docstring for the layout).
+
+    ``codec.n`` indices; ``codec.action(i)`` the :class:`Action` of index ``i``;
+    ``codec.index(action)`` its index, or ``-1`` for an action outside the space (an ``add`` or
+    ``retrieve`` on a table meld beyond ``table_slots``); ``codec.mask(legal)`` the int8 mask of
+    a list of legal actions; ``codec.blocks`` the ``(verb, start, size)`` layout.
+    """
+
+    def __init__(self, rules: str | Rules, table_slots: int | None = None) -> None:
+        self.rules = r = Rules.parse(rules)
+        eng = engine_for(r)
+        self.table_slots = DEFAULT_TABLE_SLOTS.get(r.variant, 24) if table_slots is None else int(table_slots)
+        if self.table_slots < 1:
+            raise RulesError(f"table_slots must be >= 1, got {table_slots!r}")
+        self.cards = r.family == "cards"
+        self.pieces = 53 if r.jokers else 52
+        verbs = [v for v in _actions.VERBS if v in eng.VERBS]
+        acts: list[Action] = []
+        blocks: list[tuple[str, int, int]] = []
+        for verb in verbs:
+            got = list(self._verb_actions(verb))
+            blocks.append((verb, len(acts), len(got)))
+            acts.extend(got)
+        self.blocks: tuple[tuple[str, int, int], ...] = tuple(blocks)
+        self.actions: tuple[Action, ...] = tuple(acts)
+        self._index: dict[str, int] = {str(a): i for i, a in enumerate(acts)}
+        if len(self._index) != len(acts):
+            raise AssertionError("two indices name the same action")  # a bug in the tables below
+        self.n = len(acts)
+
+    # ---- the tables ---------------------------------------------------------------------------
+    def _act(self, verb: str, codes: Sequence[int], meld: int = -1, pos: int = -1) -> Action:
+        return Action(verb, tuple(codes), meld, pos, cards=self.cards)
+
+    def _verb_actions(self, verb: str) -> Iterable[Action]:
+        shape, n = _verb_shape(verb)
+        r = self.rules
+        if shape == "bare":
+            return [Action(verb)]
+        if shape == "tiles" and n == 1:
+            return [self._act(verb, (c,)) for c in range(self.pieces)]
+        if verb == "run":
+            return self._runs()
+        if verb == "set":
+            return self._sets()
+        if verb == "pair":
+            out = []
+            for c in range(52):
+                if r.copies >= 2:
+                    out.append(self._act("pair", (c, c)))
+                if r.jokers:
+                    out.append(self._act("pair", (c, J)))
+            return out
+        if verb == "add":
+            return [self._act("add", (c,), m, pos) for m in range(self.table_slots)
+                    for pos in (-1, 0, 1) for c in range(self.pieces)]
+        if verb == "retrieve":
+            top = 14 if r.high_ace else 13
+            return [self._act("retrieve", (c,), m, i) for m in range(self.table_slots)
+                    for i in range(top) for c in range(52)
+                    if i <= 2 or i < c % 13 + 1 or (r.high_ace and c % 13 == 0)]
+        if shape == "index" and verb in _INDEX_CAPS:
+            return [Action(verb, (), k) for k in range(_INDEX_CAPS[verb](r))]
+        raise RulesError(f"{r.variant}: verb {verb!r} ({shape}, {n} pieces) has no RL action "
+                         "encoding yet (rummy101.rl.actions)")
+
+    def _jokers_ok(self, reals: int, jokers: int) -> bool:
+        r = self.rules
+        if jokers and not r.jokers:
+            return False
+        return jokers <= 2 and reals >= 1 and reals >= r.joker_ratio * jokers
+
+    def _runs(self) -> list[Action]:
+        last_start = 12 if self.rules.high_ace else 11
+        out = []
+        for colour in range(4):
+            for start in range(1, last_start + 1):
+                codes = [colour * 13 + (start + k - 1) % 13 for k in range(3)]
+                for real in range(1, 8):
+                    reals = real.bit_count()
+                    if not self._jokers_ok(reals, 3 - reals):
+                        continue
+                    out.append(self._act("run", [c if real >> k & 1 else J for k, c in enumerate(codes)]))
+        return out
+
+    def _sets(self) -> list[Action]:
+        out = []
+        for number in range(13):
+            for colours in range(1, 16):
+                reals = colours.bit_count()
+                if reals == 4 or not self._jokers_ok(reals, 3 - reals):
+                    continue
+                codes = [k * 13 + number for k in range(4) if colours >> k & 1] + [J] * (3 - reals)
+                out.append(self._act("set", codes))
+        return out
+
+    # ---- lookups --------------------------------------------------------------------------------
+    def index(self, action: Action | str) -> int:
+        """The index of an action (or its text), ``-1`` when the space does not hold it."""
+        key = action if isinstance(action, str) else str(action)
+        got = self._index.get(key)
+        if got is None and isinstance(action, str):
+            got = self._index.get(str(Action.parse(action, self.rules)))
+        return -1 if got is None else got
+
+    def action(self, index: int) -> Action:
+        """The action of an index (``IndexError`` outside ``0..n-1``)."""
+        i = int(index)
+        if not 0 <= i < self.n:
+            raise IndexError(f"action index {index} is outside 0..{self.n - 1}")
+        return self.actions[i]
+
+    def block(self, verb: str) -> tuple[int, int]:
+        """``(start, size)`` of a verb's block of indices."""
+        for v, start, size in self.blocks:
+            if v == verb:
+                return start, size
+        raise KeyError(f"{self.rules.variant} has no verb {verb!r} in its action space")
+
+    def mask(self, legal: Iterable[Action], out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any]:
+        """The int8 mask of the legal actions that have an index (1 = legal)."""
+        m = np.zeros(self.n, dtype=np.int8) if out is None else out
+        get = self._index.get
+        idx = [i for i in (get(str(a)) for a in legal) if i is not None]
+        if idx:
+            m[idx] = 1
+        return m
+
+    def describe(self) -> str:
+        """The layout, one line per verb block."""
+        return "\n".join(f"{v:<9} {start:>6} .. {start + size - 1:>6}  ({size})"
+                         for v, start, size in self.blocks)
+
+    def __repr__(self) -> str:
+        return f"ActionCodec({str(self.rules)!r}, table_slots={self.table_slots}) n={self.n}"

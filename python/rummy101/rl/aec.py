@@ -1,0 +1,123 @@
+"""The PettingZoo AEC environment (``rummy101.rl.env``) and its parallel form.
+
+Agents are ``player_0 .. player_{n-1}`` (the seats); the agent selected is always the seat to
+move (a turn is several steps: draw, lay, add, discard...). Needs the ``rl`` extra
+(``pip install 'rummy101[rl]'``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # type: ignore[import-untyped]
+
+from ..rules import Rules
+from .session import Session
+
+__all__ = ["RummyAEC", "env", "parallel_env"]
+
+
+class RummyAEC(AECEnv):  # type: ignore[misc]
+    """A match as a PettingZoo AEC environment (options: :mod:`rummy101.rl`)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "rummy101_v0",  # noqa: RUF012
+                                "is_parallelizable": False}
+
+    def __init__(self, rules: str | Rules = "rummy101", *, render_mode: str | None = None,
+                 **options: Any) -> None:
+        super().__init__()
+        self.session = Session(rules, **options)
+        r = self.session.rules
+        self.metadata = dict(self.metadata, name=f"{r.variant}_v0")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{q}" for q in range(r.players)]
+        self._seat = {a: q for q, a in enumerate(self.possible_agents)}
+        enc = self.session.encoder
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(enc.low, enc.high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(self.session.codec.n,), dtype=np.int8),
+        })
+        self._act_space = spaces.Discrete(self.session.codec.n)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_space
+
+    @property
+    def codec(self) -> Any:
+        """The :class:`~rummy101.rl.actions.ActionCodec` (index <-> action)."""
+        return self.session.codec
+
+    @property
+    def game(self) -> Any:
+        """The :class:`~rummy101.game.State` being played (full information: for tools)."""
+        return self.session.state
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.session.new(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.session.current]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        return self.session.observe(self._seat[agent])
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        ses = self.session
+        self._cumulative_rewards[agent] = 0.0
+        rewards = ses.step(action)
+        for q, a in enumerate(self.possible_agents):
+            self.rewards[a] = rewards[q]
+            self.infos[a] = {}
+        if ses.ended_illegal or ses.state.is_terminal:
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif ses.truncated:
+            self.truncations = dict.fromkeys(self.agents, True)
+        if ses.last_illegal:
+            self.infos[agent] = {"illegal_action": True}
+        self.agent_selection = self.possible_agents[ses.current]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.session.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(rules: str | Rules = "rummy101", **options: Any) -> Any:
+    """The AEC environment of a rule set, order-enforced (``rummy101.rl.env``)."""
+    return wrappers.OrderEnforcingWrapper(RummyAEC(rules, **options))
+
+
+def parallel_env(rules: str | Rules = "rummy101", **options: Any) -> Any:
+    """The parallel form (PettingZoo's ``turn_based_aec_to_parallel``): every step takes a dict of
+    actions, only the action of the seat to move is played (its mask is the only non-zero one)
+    and one parallel step is one game step."""
+    return turn_based_aec_to_parallel(env(rules, **options))

@@ -1,0 +1,328 @@
+"""Observation arrays: a fixed-length float32 vector made from ``state.observation(seat)`` only.
+
+The encoder reads nothing but the seat's observation dict (docs/DESIGN.md, "Observation keys"),
+so the array can never show another rack or the stock order (``tests/test_rl.py`` deals the
+hidden pieces again and gets the same array). Seats are *relative*: index 0 is the observing
+seat, 1 the next seat to act after it, and so on. Values are raw counts and points (no scaling).
+
+Every variant has the shared segments (rack counts per piece code, pieces on the table per code,
+phase, seat to move, starter, rack sizes, stock, round, turn, standings, and ``table_slots``
+table melds with kind, owner, staged flag, real pieces and what each joker stands for); the
+variant adds its public data (Rummy 101: discard piles, the takeable discard, taken discards,
+openings, thresholds, joker button, the turn's state; classic: the discard pile, who has melded,
+the turn's state). :meth:`ObservationEncoder.describe` lists the segments and offsets.
+
+>>> from rummy101.game import new_game
+>>> s = new_game("rummy101(players=2)", seed=1)
+>>> enc = ObservationEncoder(s.rules)
+>>> x = enc.encode(s.observation(0))
+>>> x.shape, x.dtype, int(x[enc.offset("rack"):enc.offset("rack") + 53].sum())
+((3121,), dtype('float32'), 22)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ..errors import RulesError
+from ..rules import Rules
+from ..tiles import JOKER_CODE
+from .actions import DEFAULT_TABLE_SLOTS
+
+__all__ = ["ObservationEncoder"]
+
+J = JOKER_CODE
+_PHASES = {"take": 0, "play": 1, "exchange": 2, "over": 3}
+_KINDS = {"run": 0, "set": 1, "pair": 2}
+_INF = 1e9  # finite bounds (Gymnasium warns about infinite ones); no value comes near
+
+
+class ObservationEncoder:
+    """The observation array of one rule set: ``encode(observation_dict) -> float32 array`` of
+    ``size`` values, bounded by ``low`` / ``high``."""
+
+    def __init__(self, rules: str | Rules, table_slots: int | None = None) -> None:
+        self.rules = r = Rules.parse(rules)
+        self.table_slots = DEFAULT_TABLE_SLOTS.get(r.variant, 24) if table_slots is None else int(table_slots)
+        self.pieces = P = 53 if r.jokers else 52
+        self.players = n = r.players
+        self._code = {str(r.piece(c)): c for c in range(P)}
+        cap = float(max(r.copies, r.max_rack_jokers))
+        self.slot_size = 1 + 3 + n + 1 + 52 + (52 if r.jokers else 0)
+        segs: list[tuple[str, int, float, float]] = [
+            ("rack", P, 0, cap), ("table_pieces", P, 0, cap * 2 if r.jokers else cap),
+            ("phase", 4, 0, 1), ("to_move", n, 0, 1), ("starter", n, 0, 1),
+            ("rack_sizes", n, 0, _INF), ("stock", 1, 0, _INF), ("round", 1, 0, _INF),
+            ("turn", 1, 0, _INF), ("standings", n, -_INF, _INF),
+            ("table", self.table_slots * self.slot_size, 0, cap),
+        ]
+        extra = _VARIANTS.get(r.variant)
+        if extra is None:
+            raise RulesError(f"{r.variant} has no RL observation encoding yet (rummy101.rl.observe)")
+        segs += extra[0](self)
+        self._fill_variant: Callable[[ObservationEncoder, np.ndarray[Any, Any], Mapping[str, Any], int], None] = extra[1]
+        self.segments: dict[str, tuple[int, int]] = {}
+        low: list[float] = []
+        high: list[float] = []
+        for name, size, lo, hi in segs:
+            self.segments[name] = (len(low), size)
+            low += [lo] * size
+            high += [hi] * size
+        self.size = len(low)
+        self.low = np.array(low, dtype=np.float32)
+        self.high = np.array(high, dtype=np.float32)
+
+    def offset(self, segment: str) -> int:
+        return self.segments[segment][0]
+
+    def describe(self) -> str:
+        """The segments, one line each: name, offset, length."""
+        return "\n".join(f"{k:<14} {o:>6} ({n})" for k, (o, n) in self.segments.items())
+
+    def rel(self, seat: int, me: int) -> int:
+        return (seat - me) % self.players
+
+    # ---- encoding -------------------------------------------------------------------------------
+    def encode(self, obs: Mapping[str, Any]) -> np.ndarray[Any, Any]:
+        """The array of one observation dict (``state.observation(seat)``)."""
+        x = np.zeros(self.size, dtype=np.float32)
+        seg = self.segments
+        code = self._code
+        me = int(obs["seat"])
+        n = self.players
+        o = seg["rack"][0]
+        for t in obs["rack"]:
+            x[o + code[t]] += 1
+        x[seg["phase"][0] + _PHASES[obs["phase"]]] = 1
+        x[seg["to_move"][0] + (obs["current_player"] - me) % n] = 1
+        x[seg["starter"][0] + (obs["starter"] - me) % n] = 1
+        o = seg["rack_sizes"][0]
+        so = seg["standings"][0]
+        sizes = obs["rack_sizes"]
+        stand = obs["standings"]
+        for q in range(n):
+            k = (q - me) % n
+            x[o + k] = sizes[q]
+            x[so + k] = stand[q]
+        x[seg["stock"][0]] = obs["stock"]
+        x[seg["round"][0]] = obs["round"]
+        x[seg["turn"][0]] = obs["turn"]
+        self._table(x, obs["table"], me)
+        self._fill_variant(self, x, obs, me)
+        return x
+
+    def _table(self, x: np.ndarray[Any, Any], table: list[Mapping[str, Any]], me: int) -> None:
+        code = self._code
+        tp = self.segments["table_pieces"][0]
+        base = self.segments["table"][0]
+        size = self.slot_size
+        n = self.players
+        jokers = self.pieces == 53
+        for i, m in enumerate(table):
+            tiles = [code[t] for t in m["tiles"]]
+            for c in tiles:
+                x[tp + c] += 1
+            if i >= self.table_slots:
+                continue
+            o = base + i * size
+            x[o] = 1
+            x[o + 1 + _KINDS[m["kind"]]] = 1
+            x[o + 4 + (m["owner"] - me) % n] = 1
+            x[o + 4 + n] = 1 if m.get("staged") else 0
+            real = o + 5 + n
+            for c in tiles:
+                if c != J:
+                    x[real + c] += 1
+            if jokers and J in tiles:
+                stand = real + 52
+                for c, w in _joker_stands(m["kind"], tiles):
+                    x[stand + c] += w
+
+
+def _joker_stands(kind: str, tiles: list[int]) -> list[tuple[int, float]]:
+    """What the jokers of a table meld stand for, as ``(code, weight)``: a run's joker the number
+    at its place (Remi's high ace: the 1), a pair's joker the real tile, weight 1; a set's jokers
+    are interchangeable and each missing colour releases one (R101-9, RO-9.6), so the set's
+    jokers are spread evenly over its missing colours (``* Y5 B5``: R5 and K5, 0.5 each)."""
+    reals = [(i, c) for i, c in enumerate(tiles) if c != J]
+    jokers = len(tiles) - len(reals)
+    if kind == "pair":
+        return [(reals[0][1], 1.0)]
+    i0, c0 = reals[0]
+    if kind == "set":
+        have = {c // 13 for _, c in reals}
+        missing = [k * 13 + c0 % 13 for k in range(4) if k not in have]
+        return [(c, jokers / len(missing)) for c in missing]
+    colour, start = c0 // 13, c0 % 13 - i0
+    return [(colour * 13 + (start + i) % 13, 1.0) for i, c in enumerate(tiles) if c == J]
+
+
+# ---- Rummy 101 -------------------------------------------------------------------------------------
+
+_TOOK = {"start": 0, "draw": 1, "take": 2, "button": 3}
+_OPENED = {None: 0, "melds": 1, "pairs": 2}
+
+
+def _r101_segments(e: ObservationEncoder) -> list[tuple[str, int, float, float]]:
+    n = e.players
+    return [
+        ("discards", n * 53, 0, 2), ("last_discard", 53, 0, 1), ("taken_discards", n * 53, 0, 2),
+        ("opened", n * 3, 0, 1), ("thresholds", 2, 0, _INF), ("button_jokers", n, 0, _INF),
+        ("button_used", n, 0, 1), ("button_available", 1, 0, 1), ("took", 4, 0, 1),
+        ("must_use", 53, 0, 1), ("staged", 1, 0, 1),
+    ]
+
+
+def _r101_fill(e: ObservationEncoder, x: np.ndarray[Any, Any], obs: Mapping[str, Any], me: int) -> None:
+    seg = e.segments
+    code = e._code
+    n = e.players
+    o = seg["discards"][0]
+    for q, pile in enumerate(obs["discards"]):
+        b = o + (q - me) % n * 53
+        for t in pile:
+            x[b + code[t]] += 1
+    if obs["last_discard"] is not None:
+        x[seg["last_discard"][0] + code[obs["last_discard"]]] = 1
+    o = seg["taken_discards"][0]
+    for d in obs["taken_discards"]:
+        x[o + (d["seat"] - me) % n * 53 + code[d["tile"]]] += 1
+    o = seg["opened"][0]
+    ob = seg["button_jokers"][0]
+    ou = seg["button_used"][0]
+    button = obs["button"]
+    for q in range(n):
+        k = (q - me) % n
+        x[o + 3 * k + _OPENED[obs["opened"][q]]] = 1
+        x[ob + k] = button["jokers"][q]
+        x[ou + k] = 1 if button["used"][q] else 0
+    th = obs["thresholds"]
+    o = seg["thresholds"][0]
+    x[o] = th["points"]
+    x[o + 1] = th["pairs"]
+    x[seg["button_available"][0]] = 1 if button["available"] else 0
+    ts = obs["turn_state"]
+    if ts["took"] in _TOOK:
+        x[seg["took"][0] + _TOOK[ts["took"]]] = 1
+    if ts["must_use"] is not None:
+        x[seg["must_use"][0] + code[ts["must_use"]]] = 1
+    x[seg["staged"][0]] = 1 if ts["staged"] else 0
+
+
+# ---- Remi ---------------------------------------------------------------------------------------
+
+_REMI_TOOK = {"start": 0, "draw": 1, "take": 2, "break": 3, "atu": 4}
+_PENDING = {"break": 0, "joly": 1}
+
+
+def _train_len(r: Rules) -> int:
+    return r.copies * 52 + r.jokers  # the train never holds more than the whole set
+
+
+def _remi_segments(e: ObservationEncoder) -> list[tuple[str, int, float, float]]:
+    n = e.players
+    t = _train_len(e.rules)
+    return [
+        ("atu", 53, 0, 1), ("atu_available", 1, 0, 1), ("twin", 1, 0, 1),
+        ("train", t * 53, 0, 1), ("train_by", t * n, 0, 1), ("reshuffled", 1, 0, 1),
+        ("laid", n, 0, 1), ("tabla", n, 0, 1), ("own_turns", n, 0, _INF),
+        ("exchange_announcer", n, 0, 1), ("exchange_size", 2, 0, 1),
+        ("doubles_announced", n * 2, 0, _INF), ("doubles_accepted", n, 0, _INF),
+        ("took", 5, 0, 1), ("must_use", 53, 0, 1), ("staged", 1, 0, 1), ("pending", 53, 0, 1),
+        ("pending_kind", 2, 0, 1), ("later", 1, 0, _INF), ("closing", 1, 0, 1),
+        ("atu_turn", 1, 0, 1),
+    ]
+
+
+def _remi_fill(e: ObservationEncoder, x: np.ndarray[Any, Any], obs: Mapping[str, Any], me: int) -> None:
+    seg = e.segments
+    code = e._code
+    n = e.players
+    if obs["atu"] is not None:
+        x[seg["atu"][0] + code[obs["atu"]]] = 1
+    x[seg["atu_available"][0]] = 1 if obs["atu_available"] else 0
+    x[seg["twin"][0]] = 1 if obs["twin"] else 0
+    ot, ob = seg["train"][0], seg["train_by"][0]
+    for k, (t, q) in enumerate(zip(obs["train"], obs["train_by"], strict=True)):
+        x[ot + 53 * k + code[t]] = 1
+        x[ob + n * k + (q - me) % n] = 1
+    x[seg["reshuffled"][0]] = 1 if obs["reshuffled"] else 0
+    ol, ota, oo = seg["laid"][0], seg["tabla"][0], seg["own_turns"][0]
+    for q in range(n):
+        k = (q - me) % n
+        x[ol + k] = 1 if obs["laid"][q] else 0
+        x[ota + k] = 1 if obs["tabla"][q] else 0
+        x[oo + k] = obs["own_turns"][q]
+    ex = obs["exchange"]
+    if ex is not None and ex["announcer"] is not None:
+        x[seg["exchange_announcer"][0] + (ex["announcer"] - me) % n] = 1
+        x[seg["exchange_size"][0] + (0 if ex["size"] == "big" else 1)] = 1
+    oa, oc = seg["doubles_announced"][0], seg["doubles_accepted"][0]
+    for who, size, acceptor in obs["doubles_log"]:
+        x[oa + 2 * ((who - me) % n) + (0 if size == "big" else 1)] += 1
+        if acceptor is not None and acceptor >= 0:
+            x[oc + (acceptor - me) % n] += 1
+    ts = obs["turn_state"]
+    if ts["took"] in _REMI_TOOK:
+        x[seg["took"][0] + _REMI_TOOK[ts["took"]]] = 1
+    # Remi's engine derives must_use from the mover's rack (a leak to the other seats, reported
+    # in issue 13); only the mover's own array holds it.
+    if ts["must_use"] is not None and obs["current_player"] == me:
+        x[seg["must_use"][0] + code[ts["must_use"]]] = 1
+    x[seg["staged"][0]] = 1 if ts["staged"] else 0
+    if ts["pending"] is not None:
+        x[seg["pending"][0] + code[ts["pending"]]] = 1
+    if ts["pending_kind"] in _PENDING:
+        x[seg["pending_kind"][0] + _PENDING[ts["pending_kind"]]] = 1
+    x[seg["later"][0]] = ts["later"]
+    x[seg["closing"][0]] = 1 if ts["closing"] else 0
+    x[seg["atu_turn"][0]] = 1 if ts["atu_turn"] else 0
+
+
+# ---- classic card Rummy ---------------------------------------------------------------------------
+
+_CLASSIC_TOOK = {"draw": 0, "take": 1}
+
+
+def _classic_segments(e: ObservationEncoder) -> list[tuple[str, int, float, float]]:
+    n = e.players
+    return [
+        ("dealer", n, 0, 1), ("stock_turnovers", 1, 0, _INF), ("discard_pile", 52, 0, 1),
+        ("last_discard", 52, 0, 1), ("melded", n, 0, 1), ("took", 2, 0, 1), ("taken", 52, 0, 1),
+        ("start_size", 1, 0, _INF), ("target", 1, 0, _INF),
+    ]
+
+
+def _classic_fill(e: ObservationEncoder, x: np.ndarray[Any, Any], obs: Mapping[str, Any], me: int) -> None:
+    seg = e.segments
+    code = e._code
+    n = e.players
+    x[seg["dealer"][0] + (obs["dealer"] - me) % n] = 1
+    x[seg["stock_turnovers"][0]] = obs["stock_turnovers"]
+    o = seg["discard_pile"][0]
+    for c in obs["discard_pile"]:
+        x[o + code[c]] = 1
+    if obs["last_discard"] is not None:
+        x[seg["last_discard"][0] + code[obs["last_discard"]]] = 1
+    o = seg["melded"][0]
+    for q in range(n):
+        x[o + (q - me) % n] = 1 if obs["melded"][q] else 0
+    ts = obs["turn_state"]
+    if ts["took"] in _CLASSIC_TOOK:
+        x[seg["took"][0] + _CLASSIC_TOOK[ts["took"]]] = 1
+    if ts["taken"] is not None:
+        x[seg["taken"][0] + code[ts["taken"]]] = 1
+    x[seg["start_size"][0]] = ts["start_size"]
+    x[seg["target"][0]] = obs["target"]
+
+
+_Segments = Callable[[ObservationEncoder], list[tuple[str, int, float, float]]]
+_Fill = Callable[[ObservationEncoder, np.ndarray[Any, Any], Mapping[str, Any], int], None]
+_VARIANTS: dict[str, tuple[_Segments, _Fill]] = {
+    "rummy101": (_r101_segments, _r101_fill),
+    "remi": (_remi_segments, _remi_fill),
+    "classic": (_classic_segments, _classic_fill),
+}

@@ -1,0 +1,172 @@
+"""One match behind an RL environment: the state, the action codec, the observation encoder,
+rewards, illegal indices and truncation. The PettingZoo and Gymnasium classes are thin shells
+around it (needs numpy only, so it works without the ``rl`` extra).
+
+>>> s = Session("rummy101(players=2)")
+>>> s.new(seed=3)
+>>> obs = s.observe(s.state.current_player)
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) == len(s.state.legal_actions())
+((3121,), True)
+>>> rewards = s.step(int(obs["action_mask"].nonzero()[0][0]))
+>>> s.steps, rewards
+(1, [0.0, 0.0])
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from ..errors import IllegalAction, RulesError
+from ..game import Action, State, new_game
+from ..rules import Rules
+from .actions import ActionCodec
+from .observe import ObservationEncoder
+
+__all__ = ["ILLEGAL_MODES", "REWARD_MODES", "IllegalActionIndex", "Session"]
+
+#: ``reward=``: ``"round"`` gives each seat its score delta when a round ends (R101-13, RO-12,
+#: CR-6); ``"match"`` gives the final standings once, when the match ends.
+REWARD_MODES = ("round", "match")
+#: ``illegal=``: what an index outside the mask does. ``"lose"`` ends the episode, the offender
+#: gets ``illegal_reward`` and the others 0 (PettingZoo's TerminateIllegalWrapper convention);
+#: ``"random"`` plays a uniformly random legal action instead (from the env's seeded generator)
+#: and adds ``illegal_reward`` to the offender; ``"raise"`` raises :class:`IllegalActionIndex`.
+ILLEGAL_MODES = ("lose", "random", "raise")
+
+
+class IllegalActionIndex(IllegalAction):
+    """An action index the mask does not allow (``illegal="raise"``)."""
+
+
+class Session:
+    """A match with the RL options (module docstring of :mod:`rummy101.rl` lists them)."""
+
+    def __init__(self, rules: str | Rules = "rummy101", *, match_rounds: int | None = None,
+                 reward: str = "round", reward_scale: float = 1.0, illegal: str = "lose",
+                 illegal_reward: float = -1.0, table_slots: int | None = None,
+                 max_cycles: int | None = None) -> None:
+        self.rules = Rules.parse(rules)
+        if reward not in REWARD_MODES:
+            raise RulesError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
+        if illegal not in ILLEGAL_MODES:
+            raise RulesError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, got {illegal!r}")
+        if max_cycles is not None and (isinstance(max_cycles, bool) or int(max_cycles) < 1):
+            raise RulesError(f"max_cycles must be None or >= 1, got {max_cycles!r}")
+        self.match_rounds = match_rounds
+        self.reward = reward
+        self.reward_scale = float(reward_scale)
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.max_cycles = None if max_cycles is None else int(max_cycles)
+        self.codec = ActionCodec(self.rules, table_slots)
+        self.encoder = ObservationEncoder(self.rules, self.codec.table_slots)
+        self.n = self.rules.players
+        self.rng = random.Random()
+        self.state: State = new_game(self.rules, 0, match_rounds=match_rounds)
+        self.steps = 0
+        self.truncated = False
+        self.ended_illegal = False
+        self.last_illegal = False  # the last step's index was outside the mask
+        self._mask: np.ndarray[Any, Any] | None = None
+        self._zero_mask = np.zeros(self.codec.n, dtype=np.int8)
+        self._obs_cache: dict[int, dict[str, np.ndarray[Any, Any]]] = {}
+
+    # ---- the match ----------------------------------------------------------------------------------
+    def new(self, seed: int | None = None) -> None:
+        """Start a new match. ``seed`` given: the deal is ``new_game(rules, seed)`` and the env's
+        generator restarts from it; ``None``: the next seed comes from the env's generator."""
+        if seed is not None:
+            self.rng = random.Random(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = self.rng.getrandbits(63)
+        self.state = new_game(self.rules, game_seed, match_rounds=self.match_rounds)
+        self.steps = 0
+        self.truncated = False
+        self.ended_illegal = False
+        self.last_illegal = False
+        self._changed()
+
+    @property
+    def done(self) -> bool:
+        """The match is over, truncated, or ended by an illegal index."""
+        return self.state.is_terminal or self.truncated or self.ended_illegal
+
+    @property
+    def current(self) -> int:
+        return self.state.current_player
+
+    def _changed(self) -> None:
+        self._mask = None
+        self._obs_cache.clear()
+
+    # ---- observing ------------------------------------------------------------------------------------
+    def mask(self) -> np.ndarray[Any, Any]:
+        """The mask of the seat to move (a fresh array is made per step; do not write to it)."""
+        if self._mask is None:
+            if self.done:
+                self._mask = self._zero_mask
+            else:
+                m = self.codec.mask(self.state.legal_actions())
+                if not m.any():
+                    raise AssertionError(f"no legal action of {self.state!r} has an index; raise "
+                                         "table_slots")  # never seen: a discard or reset is always mapped
+                self._mask = m
+        return self._mask
+
+    def observe(self, seat: int) -> dict[str, np.ndarray[Any, Any]]:
+        """``{"observation": float32 array, "action_mask": int8 array}`` of a seat: the array
+        from ``state.observation(seat)`` only, the mask all zeros unless the seat is to move."""
+        got = self._obs_cache.get(seat)
+        if got is None:
+            x = self.encoder.encode(self.state.observation(seat))
+            mine = seat == self.state.current_player and not self.done
+            got = {"observation": x, "action_mask": self.mask() if mine else self._zero_mask}
+            self._obs_cache[seat] = got
+        return got
+
+    # ---- acting --------------------------------------------------------------------------------------
+    def step(self, index: Any) -> list[float]:
+        """Play the action of ``index`` for the seat to move; return every seat's reward."""
+        if self.done:
+            raise IllegalActionIndex("the match is over; reset the environment")
+        s = self.state
+        seat = s.current_player
+        i = int(index)
+        mask = self.mask()
+        rewards = [0.0] * self.n
+        self.last_illegal = False
+        if not (0 <= i < self.codec.n and mask[i]):
+            what = f"{self.codec.action(i)}" if 0 <= i < self.codec.n else "outside the space"
+            if self.illegal == "raise":
+                raise IllegalActionIndex(f"action index {i} ({what}) is not legal for seat {seat}; "
+                                         f"{int(mask.sum())} indices are (the action mask)")
+            rewards[seat] += self.illegal_reward
+            self.last_illegal = True
+            if self.illegal == "lose":
+                self.ended_illegal = True
+                self._changed()
+                return rewards
+            i = self.rng.choice(np.flatnonzero(mask).tolist())
+        action: Action = self.codec.action(i)
+        rounds = len(s.scores)
+        s.apply(action)
+        self.steps += 1
+        if self.reward == "round":
+            for row in s.scores[rounds:]:
+                for q in range(self.n):
+                    rewards[q] += row[q] * self.reward_scale
+        elif s.is_terminal:
+            for q in range(self.n):
+                rewards[q] += s.totals[q] * self.reward_scale
+        if not s.is_terminal and self.max_cycles is not None and self.steps >= self.max_cycles:
+            self.truncated = True
+        self._changed()
+        return rewards
+
+    def render(self) -> str:
+        """The whole position (every rack: for people watching, not for agents)."""
+        return str(self.state)

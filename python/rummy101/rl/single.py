@@ -1,0 +1,118 @@
+"""The Gymnasium single-agent environment (``rummy101.rl.gym_env``): one seat is the agent, the
+other seats are played by the project's bots (``rummy101.bots``) between the agent's steps.
+Needs the ``rl`` extra.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..bots import Bot, get_bot
+from ..errors import RulesError
+from ..rules import Rules
+from .session import Session
+
+__all__ = ["RummyGym"]
+
+
+class RummyGym(gymnasium.Env[dict[str, Any], Any]):
+    """A match against bots (options: :mod:`rummy101.rl`). ``opponents`` is a bot name for
+    every other seat, or one name (or bot object) per other seat in seat order; bots named
+    here are seeded from the env's generator at every reset."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (Gymnasium declares it so)
+
+    def __init__(self, rules: str | Rules = "rummy101", opponents: str | Sequence[str | Bot] = "greedy",
+                 seat: int = 0, *, render_mode: str | None = None, **options: Any) -> None:
+        self.session = ses = Session(rules, **options)
+        n = ses.n
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise RulesError(f"seat must be 0..{n - 1}, got {seat!r}")
+        self.seat = seat
+        others = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(others) != n - 1:
+            raise RulesError(f"opponents: {n - 1} bot(s) needed (one per other seat), got {len(others)}")
+        for o in others:  # fail at construction, not at the first reset
+            if isinstance(o, str):
+                get_bot(o, random.Random(0))
+        self._opponent_specs = others
+        self._bots: dict[int, Any] = {}
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.render_mode = render_mode
+        enc = ses.encoder
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(enc.low, enc.high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(ses.codec.n,), dtype=np.int8),
+        })
+        self.action_space = spaces.Discrete(ses.codec.n)
+
+    @property
+    def codec(self) -> Any:
+        return self.session.codec
+
+    @property
+    def game(self) -> Any:
+        return self.session.state
+
+    def action_masks(self) -> np.ndarray[Any, Any]:
+        """The agent's mask as booleans (the method sb3-contrib's MaskablePPO calls)."""
+        return self.session.observe(self.seat)["action_mask"].astype(bool)
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        ses = self.session
+        ses.new(seed)
+        bots: dict[int, Any] = {}
+        others = [q for q in range(ses.n) if q != self.seat]
+        for q, spec in zip(others, self._opponent_specs, strict=True):
+            bots[q] = get_bot(spec, random.Random(ses.rng.getrandbits(63))) if isinstance(spec, str) else spec
+        self._bots = bots
+        reward = self._opponents()
+        info = {"opponent_reward": reward} if reward else {}
+        return self._obs(), info
+
+    def _obs(self) -> dict[str, Any]:
+        got = self.session.observe(self.seat)
+        return {"observation": got["observation"], "action_mask": got["action_mask"]}
+
+    def _opponents(self) -> float:
+        """Let the bots play until the agent is to move or the match ends; the agent's rewards."""
+        ses = self.session
+        total = 0.0
+        while not ses.done and ses.current != self.seat:
+            s = ses.state
+            q = s.current_player
+            act = self._bots[q].act(s.observation(q), s.legal_actions())
+            i = ses.codec.index(act)
+            if i < 0:
+                raise RulesError(f"bot of seat {q} played {act}, which has no index (table_slots="
+                                 f"{ses.codec.table_slots}); raise table_slots")
+            total += ses.step(i)[self.seat]
+        return total
+
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        ses = self.session
+        reward = ses.step(action)[self.seat]
+        info: dict[str, Any] = {"illegal_action": True} if ses.last_illegal else {}
+        reward += self._opponents()
+        if self.render_mode == "human":
+            self.render()
+        terminated = ses.state.is_terminal or ses.ended_illegal
+        return self._obs(), reward, terminated, ses.truncated and not terminated, info
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.session.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

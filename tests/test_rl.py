@@ -1,0 +1,297 @@
+"""RL environments (issue 13, docs/rl.md): the action space's exactness, hidden information,
+rewards and illegal indices, and the PettingZoo / Gymnasium checkers. The env tests skip when
+the ``rl`` extra (pettingzoo, gymnasium) is not installed; the codec and encoder tests need
+numpy only."""
+
+from __future__ import annotations
+
+import random
+import types
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from rummy101 import IllegalAction
+from rummy101.game import new_game, playable_variants
+from rummy101.rl import ActionCodec, IllegalActionIndex, Session
+from rummy101.rl.observe import ObservationEncoder
+
+# Every playable variant with its rule options (rummy101.rl encodes each of these).
+RULES = {
+    "rummy101": ["rummy101(players=2)", "rummy101(players=3,threshold=increasing,button_jokers=2)",
+                 "rummy101"],
+    "classic": ["classic(players=2)", "classic(go_out=narrow,players=3)"],
+    "remi": ["remi(players=2)", "remi"],
+}
+PLAYABLE = [spec for v in playable_variants() for spec in RULES.get(v, [])]
+TWO = [RULES[v][0] for v in playable_variants() if v in RULES]
+
+
+def _rl() -> types.ModuleType:
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
+    from rummy101 import rl
+
+    return rl
+
+
+def _random_states(spec: str, games: int, seed: int, cap: int = 400) -> Any:
+    """Positions of seeded games played uniformly at random over the legal actions."""
+    rng = random.Random(seed)
+    for g in range(games):
+        s = new_game(spec, seed * 1000 + g, match_rounds=2)
+        for _ in range(cap):
+            if s.is_terminal:
+                break
+            yield s
+            s.apply(rng.choice(s.legal_actions()))
+
+
+# ---- the action space ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", PLAYABLE)
+def test_codec_is_a_bijection(spec: str) -> None:
+    codec = ActionCodec(spec)
+    assert [b[1] for b in codec.blocks] == [sum(b[2] for b in codec.blocks[:k]) for k in range(len(codec.blocks))]
+    assert sum(b[2] for b in codec.blocks) == codec.n == len({str(a) for a in codec.actions})
+    for i in range(codec.n):
+        assert codec.index(codec.action(i)) == i
+    with pytest.raises(IndexError):
+        codec.action(codec.n)
+
+
+@pytest.mark.parametrize("spec", PLAYABLE)
+def test_every_legal_action_has_an_index_and_back(spec: str) -> None:
+    """docs/rl.md: every legal action maps to an index and back, except add/retrieve on table
+    melds beyond table_slots (none in these games); the mask is exactly the mapped legal set;
+    indices outside the mask are refused by the engine."""
+    codec = ActionCodec(spec)
+    rng = random.Random(5)
+    steps = unmapped = probes = 0
+    for s in _random_states(spec, games=3, seed=11):
+        legal = s.legal_actions()
+        idx = []
+        for a in legal:
+            i = codec.index(a)
+            if i < 0:
+                assert a.verb in ("add", "retrieve") and a.meld >= codec.table_slots, a
+                unmapped += 1
+                continue
+            assert codec.action(i) == a
+            idx.append(i)
+        mask = codec.mask(legal)
+        assert mask.dtype == np.int8 and sorted(np.flatnonzero(mask).tolist()) == sorted(idx)
+        assert len(set(idx)) == len(idx)
+        for i in rng.sample(range(codec.n), 3):
+            if not mask[i]:
+                t = s.copy()
+                with pytest.raises(IllegalAction):
+                    t.apply(codec.action(i))
+                probes += 1
+        steps += 1
+    assert steps > 200 and unmapped == 0 and probes > 0
+
+
+def test_actions_beyond_the_table_slots_are_the_only_ones_left_out() -> None:
+    codec = ActionCodec("rummy101(players=2)", table_slots=1)
+    seen = 0
+    for s in _random_states("rummy101(players=2)", games=4, seed=3):
+        for a in s.legal_actions():
+            if codec.index(a) < 0:
+                assert a.verb in ("add", "retrieve") and a.meld >= 1
+                seen += 1
+    assert seen > 0
+
+
+# ---- observations ---------------------------------------------------------------------------
+
+def _deal_hidden_again(s: Any, seat: int, rng: random.Random) -> Any:
+    """tests/oracles/generic.py check_hidden: the other racks and the stock dealt again."""
+    t = s.copy()
+    pool = [c for q in range(t.n) if q != seat for c in range(53) for _ in range(t.racks[q][c])]
+    pool += t.stock
+    rng.shuffle(pool)
+    k = 0
+    for q in range(t.n):
+        if q != seat:
+            rack = [0] * 53
+            for c in pool[k:k + t.sizes[q]]:
+                rack[c] += 1
+            k += t.sizes[q]
+            t.racks[q] = rack
+    t.stock = pool[k:]
+    t._legal = None
+    return t
+
+
+@pytest.mark.parametrize("spec", PLAYABLE)
+def test_observation_shows_only_the_seats_view(spec: str) -> None:
+    ses = Session(spec)
+    rng = random.Random(2)
+    checked = changed = 0
+    for n, s in enumerate(_random_states(spec, games=2, seed=7, cap=250)):
+        if n % 5:
+            continue
+        for seat in range(s.n):
+            ses.state = s
+            ses._changed()
+            want = ses.observe(seat)
+            ses.state = _deal_hidden_again(s, seat, rng)
+            ses._changed()
+            got = ses.observe(seat)
+            assert np.array_equal(got["observation"], want["observation"]), f"seat {seat} sees hidden pieces"
+            assert np.array_equal(got["action_mask"], want["action_mask"])
+            assert want["action_mask"].any() == (seat == s.current_player)
+            changed += ses.state.racks != s.racks
+            checked += 1
+    assert checked > 50 and changed > 0  # the hidden pieces did move
+
+
+@pytest.mark.parametrize("spec", PLAYABLE)
+def test_observation_segments(spec: str) -> None:
+    enc = ObservationEncoder(spec)
+    for s in _random_states(spec, games=1, seed=2, cap=120):
+        for seat in range(s.n):
+            x = enc.encode(s.observation(seat))
+            assert x.shape == (enc.size,) and np.all(x >= enc.low) and np.all(x <= enc.high)
+            o, k = enc.segments["rack"]
+            assert x[o:o + k].tolist() == s.racks[seat][:k]
+            o, k = enc.segments["table_pieces"]
+            assert x[o:o + k].sum() == sum(len(m.tiles) for m in s.table)
+            o, k = enc.segments["to_move"]
+            assert x[o + (s.current_player - seat) % s.n] == 1
+
+
+def test_jokers_in_table_melds_are_encoded_by_what_they_stand_for() -> None:
+    from rummy101.rl.observe import _joker_stands
+
+    # R10 * R12 -> R11; * Y5 B5 -> R5 or K5; R5 * -> R5; Remi's R12 R13 * -> R1 (high ace)
+    assert _joker_stands("run", [9, 52, 11]) == [(10, 1.0)]
+    assert _joker_stands("set", [52, 17, 30]) == [(4, 0.5), (43, 0.5)]
+    assert _joker_stands("set", [52, 17, 30, 43]) == [(4, 1.0)]
+    assert _joker_stands("pair", [4, 52]) == [(4, 1.0)]
+    assert _joker_stands("run", [11, 12, 52]) == [(0, 1.0)]
+
+
+# ---- the environments -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", TWO)
+def test_pettingzoo_api_and_seed(spec: str) -> None:
+    rl = _rl()
+    from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # dict observations, as PettingZoo's classic envs
+        api_test(rl.env(spec), num_cycles=400)
+        seed_test(lambda: rl.env(spec), num_cycles=200)
+        parallel_api_test(rl.parallel_env(spec, illegal="random"), num_cycles=200)
+        parallel_seed_test(lambda: rl.parallel_env(spec, illegal="random"), num_cycles=100)
+
+
+@pytest.mark.parametrize("spec", TWO)
+def test_pettingzoo_max_cycles(spec: str) -> None:
+    """max_cycles counts game steps. PettingZoo's max_cycles_test has every agent act once per
+    cycle with unmasked random actions: that is the parallel form (one parallel step = one game
+    step) and its AEC view (parallel_to_aec), with illegal="random" (docs/rl.md)."""
+    rl = _rl()
+    from pettingzoo.test import max_cycles_test
+    from pettingzoo.utils.conversions import parallel_to_aec
+
+    def par(**kw: Any) -> Any:
+        return rl.parallel_env(spec, illegal="random", **kw)
+
+    max_cycles_test(types.SimpleNamespace(parallel_env=par, env=lambda **kw: parallel_to_aec(par(**kw))))
+    e = rl.env(spec, max_cycles=7)  # the turn-based AEC env: 7 agent steps, then truncated
+    e.reset(seed=1)
+    for _ in range(7):
+        assert not e.truncations[e.agent_selection]
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert all(e.truncations.values()) and not any(e.terminations.values())
+
+
+@pytest.mark.parametrize("spec", TWO)
+def test_gymnasium_check_env(spec: str) -> None:
+    rl = _rl()
+    from gymnasium.utils.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # check_env's warnings are failures here
+        check_env(rl.gym_env(spec), skip_render_check=True)  # render: test_render
+        check_env(rl.gym_env(spec, opponents="random", seat=1), skip_render_check=True)
+
+
+def _play_aec(e: Any, seed: int) -> dict[str, float]:
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        total[agent] += reward
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return total
+
+
+@pytest.mark.parametrize("reward", ["round", "match"])
+def test_rewards_sum_to_the_standings(reward: str) -> None:
+    rl = _rl()
+    e = rl.env("rummy101(players=2)", match_rounds=2, reward=reward, reward_scale=0.5)
+    total = _play_aec(e, seed=4)
+    game = e.unwrapped.game
+    assert game.is_terminal and len(game.round_scores()) == 2
+    assert [total[a] for a in e.possible_agents] == [0.5 * t for t in game.standings()]
+
+
+def test_illegal_indices() -> None:
+    rl = _rl()
+    e = rl.env("rummy101(players=2)")
+    e.reset(seed=1)
+    bad = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
+    agent = e.agent_selection
+    e.step(bad)  # "lose": the episode ends, the offender gets -1
+    assert all(e.terminations.values()) and e.rewards[agent] == -1.0
+    assert e.infos[agent] == {"illegal_action": True}
+    e = rl.env("rummy101(players=2)", illegal="random", illegal_reward=-2.0)
+    e.reset(seed=1)
+    e.step(bad)
+    assert not any(e.terminations.values()) and e.rewards[agent] == -2.0
+    assert len(e.unwrapped.game.history) == 1
+    e = rl.env("rummy101(players=2)", illegal="raise")
+    e.reset(seed=1)
+    with pytest.raises(IllegalActionIndex, match="not legal"):
+        e.step(bad)
+
+
+@pytest.mark.parametrize("spec", TWO)
+def test_gym_episode_against_bots_is_reproducible(spec: str) -> None:
+    rl = _rl()
+
+    def episode(seed: int) -> tuple[list[float], list[int]]:
+        g = rl.gym_env(spec, opponents="greedy", seat=1)
+        obs, _ = g.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        rewards, picks = [], []
+        done = False
+        while not done:
+            assert np.array_equal(g.action_masks(), obs["action_mask"].astype(bool))
+            i = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            picks.append(i)
+            obs, r, term, trunc, _ = g.step(i)
+            rewards.append(r)
+            done = term or trunc
+        assert sum(rewards) == g.game.standings()[1]
+        return rewards, picks
+
+    assert episode(3) == episode(3)
+
+
+def test_versioned_modules() -> None:
+    _rl()
+    from rummy101.rl import rummy101_v0
+
+    e = rummy101_v0.env(rules="rummy101(players=3)")
+    e.reset(seed=0)
+    assert e.metadata["name"] == "rummy101_v0" and e.possible_agents == ["player_0", "player_1", "player_2"]
+    assert rummy101_v0.raw_env().session.rules.players == 4
+    with pytest.raises(ValueError, match="rummy101_v0 plays rummy101"):
+        rummy101_v0.env(rules="classic")
