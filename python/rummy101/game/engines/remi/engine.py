@@ -689,7 +689,7 @@ def why_illegal(s: State, a: Action) -> str:
         return pre + (f"the {what} {_TS[x.pending]} must be laid at once in a new run/set with two "
                       f"rack tiles ({'RO-9.4' if x.pending_kind == 'break' else 'RO-9.5'})")
     if v == "reset":
-        return pre + "nothing to undo this turn"
+        return pre + "nothing to undo this turn (reset undoes the plays and the take of this turn, RO-5)"
     if x.tabla[p] and v in ("run", "set", "add", "retrieve", "open"):
         return pre + "a tabla player never lays down or adds (RO-11)"
     if v == "close":
@@ -701,7 +701,7 @@ def why_illegal(s: State, a: Action) -> str:
     if v == "discard":
         c = int(a.tiles[0])
         if not rack[c]:
-            return pre + f"{_TS[c]} is not on the rack"
+            return pre + f"{_TS[c]} is not on the rack (RO-5)"
         if x.closing:
             return pre + f"discarding {_TS[c]} leaves no tabla pattern (RO-11)"
         if x.atu_turn:
@@ -731,7 +731,7 @@ def why_illegal(s: State, a: Action) -> str:
                       "the rack) (RO-6, RO-7)")
     if v in ("add", "retrieve"):
         if not 0 <= a.meld < len(s.table):
-            return pre + f"there is no table meld {a.meld}"
+            return pre + f"there is no table meld {a.meld} (RO-9.2)"
         if not x.laid[p]:
             return pre + ("before the lay-down only the staged melds grow and no Joly is retrieved "
                           "(RO-8, RO-9)")
@@ -875,7 +875,9 @@ def observation(s: State, seat: int) -> dict[str, Any]:
         "doubles_log": [list(e) for e in x.ex_log],
         "turn_state": {
             "took": x.took or None,
-            "must_use": (_TS[x.taken] if x.taken >= 0 and s.racks[p][x.taken] > x.taken_base else None),
+            "taken": _TS[x.taken] if x.taken >= 0 else None,
+            "must_use": (_TS[x.taken] if seat == p and x.taken >= 0
+                         and s.racks[p][x.taken] > x.taken_base else None),
             "staged": x.staged_from >= 0,
             "pending": _TS[x.pending] if x.pending >= 0 else None,
             "pending_kind": x.pending_kind or None,

@@ -1,0 +1,279 @@
+"""Random play of the Remi engine (issue 9): invariants at every step over seeded games.
+
+* tile conservation: racks + stock + train + table + the Atu (while apart) + a tile waiting to be
+  laid (RO-9.4/9.5) + the later discards of a broken train = the 106 tiles (RO-1), none twice;
+* rack sizes agree with the racks; ``copy()`` equals the state;
+* observations hide the other racks and the stock order (changing them changes no observation);
+* RO-12 scores recomputed here, independently of the engine;
+* every game terminates; its record replays to the identical state (``rummy101.game.records``);
+* ``legal_actions`` is exactly what ``apply`` accepts, on sampled positions, over every verb with
+  every tile code, meld index and position.
+
+The CI-fast share plays :data:`FAST_GAMES` games; ``-m slow`` plays :data:`SLOW_GAMES` more
+(>= 2,000 games in all).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from rummy101 import IllegalAction
+from rummy101.bots import get_bot
+from rummy101.game import Action, new_game
+from rummy101.game.engines.remi.table import three_melds
+from rummy101.game.records import dumps, loads
+from rummy101.tiles import JOKER_CODE
+
+J = JOKER_CODE
+FULL = [2] * 53
+RULES = ["remi", "remi(players=2)", "remi(players=3,joly_retrievals=2)", "remi(atu=off)",
+         "remi(tabla=off,doubles=off)", "remi(joly_atu_deal=13)"]
+FAST_GAMES = 120
+SLOW_GAMES = 1900
+MAX_STEPS = 50_000
+
+
+def census(s: Any) -> list[int]:
+    x = s.x
+    out = [0] * 53
+    for r in s.racks:
+        for c in range(53):
+            out[c] += r[c]
+    for c in s.stock + x.train + [t for m in s.table for t in m.tiles] + list(x.pending_later):
+        out[c] += 1
+    if x.atu_avail:
+        out[x.atu] += 1
+    if x.pending >= 0:
+        out[x.pending] += 1
+    return out
+
+
+def _value(c: int) -> int:  # RO-12 end values, written again here
+    if c == J:
+        return 50
+    n = c % 13 + 1
+    return {1: 25}.get(n, 5 if n < 10 else 10)
+
+
+def expected_scores(s: Any, result: dict[str, Any]) -> list[int]:
+    """RO-12 from the final position, independently of the engine's scoring code."""
+    x = s.x
+    winner = result["winner"]
+    out = []
+    for q in range(s.n):
+        laid = sum(_value(c) for m in s.table for c, b in zip(m.tiles, m.by, strict=True) if b == q)
+        rack = sum(_value(c) * s.racks[q][c] for c in range(53))
+        if q == winner:
+            if result["finish"] == "tabla":
+                score = {"simple": 400, "mozaic": 800, "bicolor": 1600, "monocolor": 3200}[result["pattern"]]
+                d = score * (2 if x.train[-1] == J else 1)
+            else:
+                d = (100 + laid) * (2 if x.train[-1] == J else 1)
+        elif x.tabla[q]:
+            d = -200
+        elif not x.laid[q]:
+            d = -100
+        else:
+            d = laid - rack
+        if q == x.twin:
+            d += 50
+        if 0 <= x.atu < J and x.atu % 13 == 0:
+            d *= 2
+        out.append(d)
+    return out
+
+
+def check_hidden(s: Any, rng: random.Random) -> None:
+    """Swapping a tile between another rack and the stock, and reversing the stock, changes no
+    observation of the seat (sizes and counts stay)."""
+    seat = rng.randrange(s.n)
+    before = s.observation(seat)
+    t = s.copy()
+    others = [q for q in range(s.n) if q != seat and t.sizes[q]]
+    if others and t.stock:
+        q = rng.choice(others)
+        c = rng.choice([c for c in range(53) if t.racks[q][c]])
+        i = rng.randrange(len(t.stock))
+        t.racks[q][c] -= 1
+        t.racks[q][t.stock[i]] += 1
+        t.stock[i] = c
+    t.stock.reverse()
+    assert t.observation(seat) == before
+
+
+def play(rules: str, seed: int, mode: str, checks: bool = True) -> Any:
+    s = new_game(rules, seed)
+    rng = random.Random(seed)
+    bots = ([get_bot("greedy" if k == 0 else "random", random.Random(seed * 7 + k)) for k in range(s.n)]
+            if mode == "bots" else None)
+    steps = 0
+    while not s.is_terminal:
+        legal = s.legal_actions()
+        assert legal, "a live position always has an action"
+        if bots is not None:
+            p = s.current_player
+            a = bots[p].act(s.observation(p), legal)
+        else:
+            a = rng.choice(legal)
+        rounds = len(s.results)
+        s.apply(a)
+        steps += 1
+        assert steps < MAX_STEPS, "the game must terminate"
+        if len(s.results) > rounds:
+            r = s.results[-1]
+            assert r["scores"] == expected_scores(s, r), (rules, seed, r)
+            assert s.totals == [sum(x[q] for x in s.scores) for q in range(s.n)]
+        if checks:
+            assert census(s) == FULL, (rules, seed, steps, str(a))
+            assert s.sizes == [sum(r) for r in s.racks]
+            assert s.copy() == s
+            if steps % 7 == 0:
+                check_hidden(s, rng)
+    t = loads(dumps(s))
+    assert t == s and [str(a) for a in t.history] == [str(a) for a in s.history]
+    return s
+
+
+def _games(start: int, count: int) -> list[tuple[str, int, str]]:
+    return [(RULES[k % len(RULES)], k, "bots" if k % 2 else "uniform") for k in range(start, start + count)]
+
+
+@pytest.mark.parametrize("chunk", range(6))
+def test_random_games_fast(chunk: int) -> None:
+    per = FAST_GAMES // 6
+    for rules, seed, mode in _games(chunk * per, per):
+        play(rules, seed, mode)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(19))
+def test_random_games_slow(chunk: int) -> None:
+    per = SLOW_GAMES // 19
+    for rules, seed, mode in _games(FAST_GAMES + chunk * per, per):
+        play(rules, seed, mode, checks=seed % 4 == 0)
+
+
+# ---- legal <=> apply ------------------------------------------------------------------------
+
+def every_action(s: Any, rng: random.Random) -> list[Action]:
+    out = [Action(v) for v in ("draw", "take", "open", "reset", "decline", "atu", "tabla", "close")]
+    for v in ("discard", "announce", "accept"):
+        out += [Action(v, (c,)) for c in range(53)]
+    out += [Action(v, t) for v, t, _n in three_melds(s.rules)]
+    for _ in range(40):
+        t = tuple(rng.randrange(53) for _ in range(3))
+        out += [Action("run", t), Action("set", t)]
+    n = len(s.table) + 1
+    for i in range(n):
+        for c in range(53):
+            out += [Action("add", (c,), i, pos) for pos in (-1, 0, 1)]
+            width = len(s.table[i].tiles) if i < len(s.table) else 3
+            out += [Action("retrieve", (c,), i, k) for k in range(width + 1)]
+    out += [Action("break", (), k) for k in range(len(s.x.train) + 1)]
+    return out
+
+
+CATEGORIES = {
+    "exchange": lambda s: s.phase.value == "exchange",
+    "first turn": lambda s: s.x.took == "start",
+    "take": lambda s: s.phase.value == "take",
+    "break offered": lambda s: any(a.verb == "break" for a in s.legal_actions()),
+    "take offered, not laid": lambda s: (s.phase.value == "take" and not s.x.laid[s.current]
+                                         and not s.x.tabla[s.current] and any(a.verb == "take" for a in s.legal_actions())),
+    "pending": lambda s: s.x.pending >= 0,
+    "staged": lambda s: s.x.staged_from >= 0,
+    "taken, must use": lambda s: s.x.taken >= 0,
+    "laid, play": lambda s: s.phase.value == "play" and s.x.laid[s.current] and bool(s.table),
+    "retrieve offered": lambda s: any(a.verb == "retrieve" for a in s.legal_actions()),
+    "tabla play": lambda s: s.phase.value == "play" and s.x.tabla[s.current],
+    "closing": lambda s: s.x.closing,
+    "atu turn": lambda s: s.x.atu_turn,
+}
+
+
+def _positions(per: int) -> list[Any]:
+    """Positions of every kind (a few per category of CATEGORIES), from seeded games of greedy and
+    random play over every rules option."""
+    found: dict[str, list[Any]] = {k: [] for k in CATEGORIES}
+    for k in range(60):
+        rules = RULES[k % len(RULES)]
+        s = new_game(rules, 500 + k)
+        rng = random.Random(k)
+        bots = [get_bot("greedy", random.Random(k + q)) for q in range(s.n)]
+        greedy_share = (k % 3) / 2
+        while not s.is_terminal:
+            for name, test in CATEGORIES.items():
+                if len(found[name]) < per and test(s) and rng.random() < 0.3:
+                    found[name].append(s.copy())
+            p = s.current_player
+            legal = s.legal_actions()
+            s.apply(bots[p].act(s.observation(p), legal) if rng.random() < greedy_share
+                    else rng.choice(legal))
+        if all(len(v) >= per for v in found.values()):
+            break
+    return [t for v in found.values() for t in v]
+
+
+_POSITIONS = _positions(2)
+
+
+@pytest.mark.parametrize("s", _POSITIONS, ids=lambda s: f"{s.rules}-{s.seed}-{len(s.history)}")
+def test_legal_actions_are_exactly_what_apply_accepts(s: Any) -> None:
+    rng = random.Random(len(s.history))
+    legal = set(s.legal_actions())
+    assert len(legal) == len(s.legal_actions()), "one action per move: no duplicates"
+    for a in legal:
+        t = s.copy()
+        t.apply(a)
+        assert census(t) == FULL
+    before = s.copy()
+    seen = 0
+    for a in set(every_action(s, rng)):
+        if a in legal:
+            seen += 1
+            continue
+        with pytest.raises(IllegalAction, match=r"RO-\d+"):
+            s.apply(a)
+    assert s == before
+    assert seen == len(legal), "every legal action is among the ones tried"
+
+
+def test_positions_cover_every_kind() -> None:
+    kinds = {name for name, test in CATEGORIES.items() for s in _POSITIONS if test(s)}
+    assert kinds == set(CATEGORIES)
+
+
+def test_take_before_the_laydown_always_leads_to_a_laydown() -> None:
+    """RO-10: ``take`` is offered to a player not laid down exactly when a lay-down holding the
+    tile exists this turn; every offered take is followed here by that lay-down (the exact solver's
+    melds, laid through ``meld_actions``), ``open`` and a discard."""
+    from rummy101 import _backend
+    from rummy101.game.engines.remi import meld_actions
+
+    kinds = {1: "run", 2: "set"}
+    tried = 0
+    for s in _POSITIONS:
+        p = s.current
+        if s.phase.value != "take" or s.x.laid[p] or s.x.tabla[p] or "take" not in s.legal_actions():
+            continue
+        t = s.copy()
+        t.apply("take")
+        cr = _backend.core_rules(t.rules, "open")
+        v, melds = _backend.core().solve_melds(cr, t.racks[p], True, t.x.taken, True)
+        assert v >= 45
+        base = len(t.table)
+        for k, (kind, tiles, _sf) in enumerate(melds):
+            for a in meld_actions(kinds[kind], tiles, base + k):
+                t.apply(a)
+        t.apply("open")
+        assert any(a.verb == "discard" for a in t.legal_actions())
+        tried += 1
+    assert tried >= 1
+
+
+def test_pending_tiles_always_have_a_meld() -> None:
+    for s in _POSITIONS:
+        if s.x.pending >= 0:
+            assert any(a.verb in ("run", "set") for a in s.legal_actions())
