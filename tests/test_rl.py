@@ -285,13 +285,17 @@ def test_gym_episode_against_bots_is_reproducible(spec: str) -> None:
     assert episode(3) == episode(3)
 
 
-def test_versioned_modules() -> None:
+@pytest.mark.parametrize("variant", playable_variants())
+def test_versioned_modules(variant: str) -> None:
     _rl()
-    from rummy101.rl import rummy101_v0
+    import importlib
 
-    e = rummy101_v0.env(rules="rummy101(players=3)")
+    mod = importlib.import_module(f"rummy101.rl.{variant}_v0")
+    e = mod.env(rules=f"{variant}(players=3)")
     e.reset(seed=0)
-    assert e.metadata["name"] == "rummy101_v0" and e.possible_agents == ["player_0", "player_1", "player_2"]
-    assert rummy101_v0.raw_env().session.rules.players == 4
-    with pytest.raises(ValueError, match="rummy101_v0 plays rummy101"):
-        rummy101_v0.env(rules="classic")
+    assert e.metadata["name"] == f"{variant}_v0" and e.possible_agents == ["player_0", "player_1", "player_2"]
+    assert mod.raw_env().session.rules.players == 4
+    assert mod.gym_env("random", 2, rules=f"{variant}(players=3)").seat == 2
+    other = next(v for v in ("rummy101", "classic") if v != variant)
+    with pytest.raises(ValueError, match=f"{variant}_v0 plays {variant}"):
+        mod.env(rules=other)

@@ -47,6 +47,7 @@ that every legal action on a meld below ``M`` maps to an index and back to the s
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -57,7 +58,7 @@ from ..game import actions as _actions
 from ..rules import Rules
 from ..tiles import JOKER_CODE
 
-__all__ = ["DEFAULT_TABLE_SLOTS", "ActionCodec"]
+__all__ = ["DEFAULT_TABLE_SLOTS", "ActionCodec", "codec_for"]
 
 J = JOKER_CODE
 #: Default table slots per variant: the most table melds ``add``/``retrieve`` can name. Classic
@@ -107,6 +108,7 @@ class ActionCodec:
         if len(self._index) != len(acts):
             raise AssertionError("two indices name the same action")  # a bug in the tables below
         self.n = len(acts)
+        self._by_id: dict[int, tuple[Action, int]] = {}
 
     # ---- the tables ---------------------------------------------------------------------------
     def _act(self, verb: str, codes: Sequence[int], meld: int = -1, pos: int = -1) -> Action:
@@ -200,8 +202,18 @@ class ActionCodec:
     def mask(self, legal: Iterable[Action], out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any]:
         """The int8 mask of the legal actions that have an index (1 = legal)."""
         m = np.zeros(self.n, dtype=np.int8) if out is None else out
-        get = self._index.get
-        idx = [i for i in (get(str(a)) for a in legal) if i is not None]
+        known = self._by_id
+        idx = []
+        for a in legal:
+            hit = known.get(id(a))
+            if hit is None or hit[0] is not a:
+                # engines intern their actions, so most are met again: remember each object
+                # (holding it keeps its id from being reused) with its index
+                if len(known) > 200_000:
+                    known.clear()
+                hit = known[id(a)] = (a, self._index.get(str(a), -1))
+            if hit[1] >= 0:
+                idx.append(hit[1])
         if idx:
             m[idx] = 1
         return m
@@ -213,3 +225,13 @@ class ActionCodec:
 
     def __repr__(self) -> str:
         return f"ActionCodec({str(self.rules)!r}, table_slots={self.table_slots}) n={self.n}"
+
+
+@lru_cache(maxsize=32)
+def _cached(rules: Rules, table_slots: int | None) -> ActionCodec:
+    return ActionCodec(rules, table_slots)
+
+
+def codec_for(rules: str | Rules, table_slots: int | None = None) -> ActionCodec:
+    """The codec of a rule set, built once and shared (a codec is never changed)."""
+    return _cached(Rules.parse(rules), table_slots)

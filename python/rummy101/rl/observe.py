@@ -63,7 +63,7 @@ class ObservationEncoder:
         if extra is None:
             raise RulesError(f"{r.variant} has no RL observation encoding yet (rummy101.rl.observe)")
         segs += extra[0](self)
-        self._fill_variant: Callable[[ObservationEncoder, np.ndarray[Any, Any], Mapping[str, Any], int], None] = extra[1]
+        self._fill_variant: _Fill = extra[1]
         self.segments: dict[str, tuple[int, int]] = {}
         low: list[float] = []
         high: list[float] = []
@@ -88,58 +88,65 @@ class ObservationEncoder:
     # ---- encoding -------------------------------------------------------------------------------
     def encode(self, obs: Mapping[str, Any]) -> np.ndarray[Any, Any]:
         """The array of one observation dict (``state.observation(seat)``)."""
-        x = np.zeros(self.size, dtype=np.float32)
+        # The features are gathered in plain lists (indices to count, (index, value) pairs to
+        # set) and written in two numpy calls: one numpy write per feature costs more than all.
+        inc: list[int] = []
+        put: list[tuple[int, float]] = []
         seg = self.segments
         code = self._code
         me = int(obs["seat"])
         n = self.players
         o = seg["rack"][0]
-        for t in obs["rack"]:
-            x[o + code[t]] += 1
-        x[seg["phase"][0] + _PHASES[obs["phase"]]] = 1
-        x[seg["to_move"][0] + (obs["current_player"] - me) % n] = 1
-        x[seg["starter"][0] + (obs["starter"] - me) % n] = 1
+        inc += [o + code[t] for t in obs["rack"]]
+        inc.append(seg["phase"][0] + _PHASES[obs["phase"]])
+        inc.append(seg["to_move"][0] + (obs["current_player"] - me) % n)
+        inc.append(seg["starter"][0] + (obs["starter"] - me) % n)
         o = seg["rack_sizes"][0]
         so = seg["standings"][0]
         sizes = obs["rack_sizes"]
         stand = obs["standings"]
         for q in range(n):
             k = (q - me) % n
-            x[o + k] = sizes[q]
-            x[so + k] = stand[q]
-        x[seg["stock"][0]] = obs["stock"]
-        x[seg["round"][0]] = obs["round"]
-        x[seg["turn"][0]] = obs["turn"]
-        self._table(x, obs["table"], me)
-        self._fill_variant(self, x, obs, me)
+            put.append((o + k, sizes[q]))
+            put.append((so + k, stand[q]))
+        put.append((seg["stock"][0], obs["stock"]))
+        put.append((seg["round"][0], obs["round"]))
+        put.append((seg["turn"][0], obs["turn"]))
+        self._table(inc, put, obs["table"], me)
+        self._fill_variant(self, inc, put, obs, me)
+        x = np.bincount(inc, minlength=self.size).astype(np.float32)
+        if put:
+            idx, vals = zip(*put, strict=True)
+            x[list(idx)] = vals
         return x
 
-    def _table(self, x: np.ndarray[Any, Any], table: list[Mapping[str, Any]], me: int) -> None:
+    def _table(self, inc: list[int], put: list[tuple[int, float]], table: list[Mapping[str, Any]],
+               me: int) -> None:
         code = self._code
         tp = self.segments["table_pieces"][0]
         base = self.segments["table"][0]
         size = self.slot_size
         n = self.players
         jokers = self.pieces == 53
+        weighted: dict[int, float] = {}
         for i, m in enumerate(table):
             tiles = [code[t] for t in m["tiles"]]
-            for c in tiles:
-                x[tp + c] += 1
+            inc += [tp + c for c in tiles]
             if i >= self.table_slots:
                 continue
             o = base + i * size
-            x[o] = 1
-            x[o + 1 + _KINDS[m["kind"]]] = 1
-            x[o + 4 + (m["owner"] - me) % n] = 1
-            x[o + 4 + n] = 1 if m.get("staged") else 0
+            inc.append(o)
+            inc.append(o + 1 + _KINDS[m["kind"]])
+            inc.append(o + 4 + (m["owner"] - me) % n)
+            if m.get("staged"):
+                inc.append(o + 4 + n)
             real = o + 5 + n
-            for c in tiles:
-                if c != J:
-                    x[real + c] += 1
+            inc += [real + c for c in tiles if c != J]
             if jokers and J in tiles:
                 stand = real + 52
                 for c, w in _joker_stands(m["kind"], tiles):
-                    x[stand + c] += w
+                    weighted[stand + c] = weighted.get(stand + c, 0.0) + w
+        put += weighted.items()
 
 
 def _joker_stands(kind: str, tiles: list[int]) -> list[tuple[int, float]]:
@@ -176,7 +183,8 @@ def _r101_segments(e: ObservationEncoder) -> list[tuple[str, int, float, float]]
     ]
 
 
-def _r101_fill(e: ObservationEncoder, x: np.ndarray[Any, Any], obs: Mapping[str, Any], me: int) -> None:
+def _r101_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float]],
+               obs: Mapping[str, Any], me: int) -> None:
     seg = e.segments
     code = e._code
     n = e.players
@@ -184,32 +192,35 @@ def _r101_fill(e: ObservationEncoder, x: np.ndarray[Any, Any], obs: Mapping[str,
     for q, pile in enumerate(obs["discards"]):
         b = o + (q - me) % n * 53
         for t in pile:
-            x[b + code[t]] += 1
+            inc.append(b + code[t])
     if obs["last_discard"] is not None:
-        x[seg["last_discard"][0] + code[obs["last_discard"]]] = 1
+        inc.append(seg["last_discard"][0] + code[obs["last_discard"]])
     o = seg["taken_discards"][0]
     for d in obs["taken_discards"]:
-        x[o + (d["seat"] - me) % n * 53 + code[d["tile"]]] += 1
+        inc.append(o + (d["seat"] - me) % n * 53 + code[d["tile"]])
     o = seg["opened"][0]
     ob = seg["button_jokers"][0]
     ou = seg["button_used"][0]
     button = obs["button"]
     for q in range(n):
         k = (q - me) % n
-        x[o + 3 * k + _OPENED[obs["opened"][q]]] = 1
-        x[ob + k] = button["jokers"][q]
-        x[ou + k] = 1 if button["used"][q] else 0
+        inc.append(o + 3 * k + _OPENED[obs["opened"][q]])
+        put.append((ob + k, button["jokers"][q]))
+        if button["used"][q]:
+            inc.append(ou + k)
     th = obs["thresholds"]
     o = seg["thresholds"][0]
-    x[o] = th["points"]
-    x[o + 1] = th["pairs"]
-    x[seg["button_available"][0]] = 1 if button["available"] else 0
+    put.append((o, th["points"]))
+    put.append((o + 1, th["pairs"]))
+    if button["available"]:
+        inc.append(seg["button_available"][0])
     ts = obs["turn_state"]
     if ts["took"] in _TOOK:
-        x[seg["took"][0] + _TOOK[ts["took"]]] = 1
+        inc.append(seg["took"][0] + _TOOK[ts["took"]])
     if ts["must_use"] is not None:
-        x[seg["must_use"][0] + code[ts["must_use"]]] = 1
-    x[seg["staged"][0]] = 1 if ts["staged"] else 0
+        inc.append(seg["must_use"][0] + code[ts["must_use"]])
+    if ts["staged"]:
+        inc.append(seg["staged"][0])
 
 
 # ---- Remi ---------------------------------------------------------------------------------------
@@ -237,49 +248,58 @@ def _remi_segments(e: ObservationEncoder) -> list[tuple[str, int, float, float]]
     ]
 
 
-def _remi_fill(e: ObservationEncoder, x: np.ndarray[Any, Any], obs: Mapping[str, Any], me: int) -> None:
+def _remi_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float]],
+               obs: Mapping[str, Any], me: int) -> None:
     seg = e.segments
     code = e._code
     n = e.players
     if obs["atu"] is not None:
-        x[seg["atu"][0] + code[obs["atu"]]] = 1
-    x[seg["atu_available"][0]] = 1 if obs["atu_available"] else 0
-    x[seg["twin"][0]] = 1 if obs["twin"] else 0
+        inc.append(seg["atu"][0] + code[obs["atu"]])
+    if obs["atu_available"]:
+        inc.append(seg["atu_available"][0])
+    if obs["twin"]:
+        inc.append(seg["twin"][0])
     ot, ob = seg["train"][0], seg["train_by"][0]
     for k, (t, q) in enumerate(zip(obs["train"], obs["train_by"], strict=True)):
-        x[ot + 53 * k + code[t]] = 1
-        x[ob + n * k + (q - me) % n] = 1
-    x[seg["reshuffled"][0]] = 1 if obs["reshuffled"] else 0
+        inc.append(ot + 53 * k + code[t])
+        inc.append(ob + n * k + (q - me) % n)
+    if obs["reshuffled"]:
+        inc.append(seg["reshuffled"][0])
     ol, ota, oo = seg["laid"][0], seg["tabla"][0], seg["own_turns"][0]
     for q in range(n):
         k = (q - me) % n
-        x[ol + k] = 1 if obs["laid"][q] else 0
-        x[ota + k] = 1 if obs["tabla"][q] else 0
-        x[oo + k] = obs["own_turns"][q]
+        if obs["laid"][q]:
+            inc.append(ol + k)
+        if obs["tabla"][q]:
+            inc.append(ota + k)
+        put.append((oo + k, obs["own_turns"][q]))
     ex = obs["exchange"]
     if ex is not None and ex["announcer"] is not None:
-        x[seg["exchange_announcer"][0] + (ex["announcer"] - me) % n] = 1
-        x[seg["exchange_size"][0] + (0 if ex["size"] == "big" else 1)] = 1
+        inc.append(seg["exchange_announcer"][0] + (ex["announcer"] - me) % n)
+        inc.append(seg["exchange_size"][0] + (0 if ex["size"] == "big" else 1))
     oa, oc = seg["doubles_announced"][0], seg["doubles_accepted"][0]
     for who, size, acceptor in obs["doubles_log"]:
-        x[oa + 2 * ((who - me) % n) + (0 if size == "big" else 1)] += 1
+        inc.append(oa + 2 * ((who - me) % n) + (0 if size == "big" else 1))
         if acceptor is not None and acceptor >= 0:
-            x[oc + (acceptor - me) % n] += 1
+            inc.append(oc + (acceptor - me) % n)
     ts = obs["turn_state"]
     if ts["took"] in _REMI_TOOK:
-        x[seg["took"][0] + _REMI_TOOK[ts["took"]]] = 1
-    # Remi's engine derives must_use from the mover's rack (a leak to the other seats, reported
-    # in issue 13); only the mover's own array holds it.
+        inc.append(seg["took"][0] + _REMI_TOOK[ts["took"]])
+    # must_use is read from the mover's rack, so only the mover's own array holds it (the engine
+    # showed it to every seat until 339a5e8; this check keeps the array safe either way).
     if ts["must_use"] is not None and obs["current_player"] == me:
-        x[seg["must_use"][0] + code[ts["must_use"]]] = 1
-    x[seg["staged"][0]] = 1 if ts["staged"] else 0
+        inc.append(seg["must_use"][0] + code[ts["must_use"]])
+    if ts["staged"]:
+        inc.append(seg["staged"][0])
     if ts["pending"] is not None:
-        x[seg["pending"][0] + code[ts["pending"]]] = 1
+        inc.append(seg["pending"][0] + code[ts["pending"]])
     if ts["pending_kind"] in _PENDING:
-        x[seg["pending_kind"][0] + _PENDING[ts["pending_kind"]]] = 1
-    x[seg["later"][0]] = ts["later"]
-    x[seg["closing"][0]] = 1 if ts["closing"] else 0
-    x[seg["atu_turn"][0]] = 1 if ts["atu_turn"] else 0
+        inc.append(seg["pending_kind"][0] + _PENDING[ts["pending_kind"]])
+    put.append((seg["later"][0], ts["later"]))
+    if ts["closing"]:
+        inc.append(seg["closing"][0])
+    if ts["atu_turn"]:
+        inc.append(seg["atu_turn"][0])
 
 
 # ---- classic card Rummy ---------------------------------------------------------------------------
@@ -296,31 +316,34 @@ def _classic_segments(e: ObservationEncoder) -> list[tuple[str, int, float, floa
     ]
 
 
-def _classic_fill(e: ObservationEncoder, x: np.ndarray[Any, Any], obs: Mapping[str, Any], me: int) -> None:
+def _classic_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float]],
+                  obs: Mapping[str, Any], me: int) -> None:
     seg = e.segments
     code = e._code
     n = e.players
-    x[seg["dealer"][0] + (obs["dealer"] - me) % n] = 1
-    x[seg["stock_turnovers"][0]] = obs["stock_turnovers"]
+    inc.append(seg["dealer"][0] + (obs["dealer"] - me) % n)
+    put.append((seg["stock_turnovers"][0], obs["stock_turnovers"]))
     o = seg["discard_pile"][0]
     for c in obs["discard_pile"]:
-        x[o + code[c]] = 1
+        inc.append(o + code[c])
     if obs["last_discard"] is not None:
-        x[seg["last_discard"][0] + code[obs["last_discard"]]] = 1
+        inc.append(seg["last_discard"][0] + code[obs["last_discard"]])
     o = seg["melded"][0]
     for q in range(n):
-        x[o + (q - me) % n] = 1 if obs["melded"][q] else 0
+        if obs["melded"][q]:
+            inc.append(o + (q - me) % n)
     ts = obs["turn_state"]
     if ts["took"] in _CLASSIC_TOOK:
-        x[seg["took"][0] + _CLASSIC_TOOK[ts["took"]]] = 1
+        inc.append(seg["took"][0] + _CLASSIC_TOOK[ts["took"]])
     if ts["taken"] is not None:
-        x[seg["taken"][0] + code[ts["taken"]]] = 1
-    x[seg["start_size"][0]] = ts["start_size"]
-    x[seg["target"][0]] = obs["target"]
+        inc.append(seg["taken"][0] + code[ts["taken"]])
+    put.append((seg["start_size"][0], ts["start_size"]))
+    put.append((seg["target"][0], obs["target"]))
 
 
 _Segments = Callable[[ObservationEncoder], list[tuple[str, int, float, float]]]
-_Fill = Callable[[ObservationEncoder, np.ndarray[Any, Any], Mapping[str, Any], int], None]
+_Fill = Callable[[ObservationEncoder, list[int], list[tuple[int, float]], Mapping[str, Any], int],
+                 None]
 _VARIANTS: dict[str, tuple[_Segments, _Fill]] = {
     "rummy101": (_r101_segments, _r101_fill),
     "remi": (_remi_segments, _remi_fill),

@@ -22,7 +22,7 @@ import numpy as np
 from ..errors import IllegalAction, RulesError
 from ..game import Action, State, new_game
 from ..rules import Rules
-from .actions import ActionCodec
+from .actions import codec_for
 from .observe import ObservationEncoder
 
 __all__ = ["ILLEGAL_MODES", "REWARD_MODES", "IllegalActionIndex", "Session"]
@@ -61,7 +61,7 @@ class Session:
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
         self.max_cycles = None if max_cycles is None else int(max_cycles)
-        self.codec = ActionCodec(self.rules, table_slots)
+        self.codec = codec_for(self.rules, table_slots)
         self.encoder = ObservationEncoder(self.rules, self.codec.table_slots)
         self.n = self.rules.players
         self.rng = random.Random()
