@@ -21,8 +21,11 @@ from __future__ import annotations
 
 from . import greedy as _greedy  # noqa: F401  (registers "greedy")
 from . import random_bot as _random_bot  # noqa: F401  (registers "random")
+from . import search as _search  # noqa: F401  (registers "search")
 from .base import Bot, BotError, bot_names, get_bot, register_bot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
+from .search import SearchBot
 
-__all__ = ["Bot", "BotError", "GreedyBot", "RandomBot", "bot_names", "get_bot", "register_bot"]
+__all__ = ["Bot", "BotError", "GreedyBot", "RandomBot", "SearchBot", "bot_names", "get_bot",
+           "register_bot"]

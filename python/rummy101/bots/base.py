@@ -48,12 +48,45 @@ BotFactory = Callable[[random.Random], Bot]
 _REGISTRY: dict[str, BotFactory] = {}
 
 
-def register_bot(name: str, factory: BotFactory) -> None:
-    """Make a bot available by ``name`` (lower case letters, digits, ``_`` and ``-``)."""
+_OPTIONS: dict[str, dict[str, type]] = {}
+
+
+def register_bot(name: str, factory: Callable[..., Bot],
+                 options: Mapping[str, type] | None = None) -> None:
+    """Make a bot available by ``name`` (lower case letters, digits, ``_`` and ``-``).
+
+    ``options`` names the keyword options the factory takes and their types (``int``,
+    ``float``, ``str``), given as ``name:option=value:option=value`` (e.g.
+    ``search:playouts=400``)."""
     key = name.strip().lower()
     if not key or not all(c.isalnum() or c in "_-" for c in key):
         raise BotError(f"bot name {name!r} must be letters, digits, '_' or '-'")
     _REGISTRY[key] = factory
+    _OPTIONS[key] = dict(options or {})
+
+
+def _with_options(spec: str, rng: random.Random) -> Bot:
+    """``name:option=value:...`` — a registered bot with keyword options."""
+    key, *parts = (p.strip() for p in spec.split(":"))
+    key = key.lower()
+    if key not in _REGISTRY:
+        raise BotError(f"unknown bot {key!r} in {spec!r}; accepted bots: {', '.join(bot_names())}")
+    accepted = _OPTIONS.get(key, {})
+    help_ = ", ".join(f"{k} ({t.__name__})" for k, t in accepted.items()) or "none"
+    options: dict[str, Any] = {}
+    for part in parts:
+        k, _, v = part.partition("=")
+        k = k.strip().lower()
+        if k not in accepted:
+            raise BotError(f"bot {key!r} has no option {k!r} (in {spec!r}); its options: {help_}")
+        if k in options:
+            raise BotError(f"option {k!r} is given twice in {spec!r}")
+        try:
+            options[k] = accepted[k](v.strip())
+        except ValueError:
+            raise BotError(f"option {k}={v.strip()!r} of bot {key!r}: expected a "
+                           f"{accepted[k].__name__}") from None
+    return _REGISTRY[key](rng, **options)
 
 
 def bot_names() -> list[str]:
@@ -108,7 +141,8 @@ def _from_module(spec: str) -> BotFactory:
 def get_bot(name: str, rng: random.Random | None = None) -> Bot:
     """A new bot of kind ``name`` using ``rng`` (a fresh ``random.Random(0)`` if omitted).
 
-    ``name`` is a registered name (:func:`register_bot`), a name published by an installed
+    ``name`` is a registered name (:func:`register_bot`), with options as
+    ``name:option=value:...`` (``search:playouts=400``), a name published by an installed
     package under the ``rummy101.bots`` entry-point group, or ``"package.module:BotClass"``
     (imported; docs/bots.md)."""
     if not isinstance(name, str):
@@ -116,7 +150,9 @@ def get_bot(name: str, rng: random.Random | None = None) -> Bot:
                        f"accepted bots: {', '.join(bot_names())}")
     spec = name.strip()
     rng = rng if rng is not None else random.Random(0)
-    if ":" in spec:
+    if ":" in spec and all("=" in p for p in spec.split(":")[1:]):
+        bot = _with_options(spec, rng)
+    elif ":" in spec:
         bot = _from_module(spec)(rng)
     else:
         key = spec.lower()

@@ -56,6 +56,22 @@ def _adds(kind: str, cards: Sequence[int]) -> list[tuple[int, int]]:
     return [(k * 13 + rank, -1) for k in range(4) if k * 13 + rank not in cards]
 
 
+def _has_meld(counts: Sequence[int], card: int = -1) -> bool:
+    """Does the hand hold a 3-card run or set (holding ``card`` unless it is -1)? When not, the
+    solver's answer is known (no melds) and is not asked for."""
+    for c in range(52) if card < 0 else (card,):
+        if not counts[c]:
+            continue
+        rank = c % 13
+        if sum(counts[k * 13 + rank] for k in range(4)) >= 3:
+            return True
+        base = c - rank
+        for first in range(max(0, rank - 2), min(rank, 10) + 1):
+            if all(counts[base + r] for r in range(first, first + 3)):
+                return True
+    return False
+
+
 class _Plan:
     __slots__ = ("actions", "deadwood", "discard")
 
@@ -124,6 +140,8 @@ class GreedyBot(Bot):
         if sum(counts) < 2:
             return False
         counts[top] += 1
+        if not _has_meld(counts, top):
+            return False
         value, melds = kit.solve(True, counts, False, top, False)
         return value > 0 and any(top in m[1] for m in melds)
 
@@ -163,7 +181,7 @@ class GreedyBot(Bot):
         counts = list(hand)
         if d >= 0:
             counts[d] -= 1
-        if sum(counts) >= 3:
+        if sum(counts) >= 3 and _has_meld(counts):
             value, melds = kit.solve(True, counts, False, -1, False)
         else:
             value, melds = 0, []

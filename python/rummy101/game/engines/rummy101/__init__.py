@@ -18,6 +18,7 @@ from .engine import (
     observation,
     start_round,
 )
+from .world import sample_state
 
 __all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "describe", "legal_actions", "meld_actions", "new_match",
-           "observation", "start_round"]
+           "observation", "sample_state", "start_round"]

@@ -940,8 +940,9 @@ def _taken_unused(s: State) -> bool:
     t = x.taken
     if t < 0 or x.snap is None:
         return False
-    before = sum(m.tiles.count(t) for m in x.snap[3])
-    now = sum(m.tiles.count(t) for m in s.table)
+    before: int = sum(m.tiles.count(t) for m in x.snap[3])
+    table: list[TableMeld] = s.table
+    now = sum(m.tiles.count(t) for m in table)
     return now <= before
 
 
@@ -974,6 +975,7 @@ def observation(s: State, seat: int) -> dict[str, Any]:
         "last_discard": ts[s.x.last_discard] if s.x.last_discard >= 0 and not over else None,
         "table": table,
         "opened": [_OPEN_NAMES[o] for o in s.x.opened],
+        "opened_turn": list(s.x.opened_turn),
         "thresholds": {"points": s.x.thr_melds, "pairs": s.x.thr_pairs, "mode": s.rules.threshold},
         "button": {"jokers": list(s.x.button_left), "used": list(s.x.button_used),
                    "available": (s.phase is Phase.TAKE and seat == p and s.x.button_left[seat] > 0

@@ -1,0 +1,121 @@
+#!/usr/bin/env python
+"""Strength ladder: each bot against ``greedy`` opponents on duplicate deals, with paired
+differences and 95% intervals clustered by deal (issue 12; docs/bots.md "Ladder").
+
+    PYTHONPATH=python python bench/ladder.py --rules rummy101 --deals 200 \\
+        --bots random,greedy,search:playouts=50,search --workers 2
+
+For every deal ``d`` and every seat ``k`` the candidate bot plays seat ``k`` against the
+opponent bot (``--opponent``, default greedy) in the other seats; the *baseline* plays the same
+deal with the opponent bot in seat ``k`` too (every seat the same bot, same bot seeds). The paired
+difference of seat ``k``'s points (candidate − baseline) removes the luck of the deal; the
+differences of one deal are averaged over its seats (the cluster) and the interval is the mean
+over deals ± 1.96 standard errors (deals are independent; seats of one deal are not). Also
+printed: points per round, finish rate (rounds the candidate won by finishing, Wilson interval)
+and the mean decision time of search bots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import math
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+
+from rummy101.bots import get_bot
+from rummy101.game import new_game
+from rummy101.rules import Rules
+from rummy101.sim import bot_seed, game_seed, wilson_interval
+
+
+@dataclass
+class Seat:
+    deal: int
+    seat: int
+    points: float          # the candidate's round points in this seat
+    baseline: float        # the opponent bot's points in the same seat of the same deal
+    finished: bool         # the candidate won the round by finishing
+    decisions: int
+    seconds: float
+
+
+def play(rules: str, bots: list[str], seed: int, deal: int, rounds: int) -> tuple[list[int], list[int], list[object]]:
+    """One duplicate game: (standings, finishers by round, the bot objects)."""
+    players = [get_bot(b, random.Random(bot_seed(seed, deal, q))) for q, b in enumerate(bots)]
+    s = new_game(rules, game_seed(seed, deal), match_rounds=rounds)
+    while not s.is_terminal:
+        q = s.current_player
+        s.apply(players[q].act(s.observation(q), s.legal_actions()))
+    finishers = [r["winner"] if r["end"] == "finish" else -1 for r in s.round_results()]
+    return s.standings(), finishers, players
+
+
+def deal_task(rules: str, candidate: str, opponent: str, seed: int, deal: int,
+              rounds: int) -> list[Seat]:
+    n = Rules.parse(rules).players
+    base, _, _ = play(rules, [opponent] * n, seed, deal, rounds)
+    out = []
+    for k in range(n):
+        bots = [opponent] * n
+        bots[k] = candidate
+        got, finishers, players = play(rules, bots, seed, deal, rounds)
+        bot = players[k]
+        out.append(Seat(deal, k, got[k] / rounds, base[k] / rounds, k in finishers,
+                        getattr(bot, "decisions", 0), getattr(bot, "search_seconds", 0.0)))
+    return out
+
+
+def summary(name: str, seats: list[Seat]) -> str:
+    by_deal: dict[int, list[float]] = {}
+    for s in seats:
+        by_deal.setdefault(s.deal, []).append(s.points - s.baseline)
+    cluster = [statistics.fmean(v) for v in by_deal.values()]
+    mean = statistics.fmean(cluster)
+    half = 1.96 * statistics.stdev(cluster) / math.sqrt(len(cluster)) if len(cluster) > 1 else math.inf
+    pts = statistics.fmean(s.points for s in seats)
+    fin = sum(s.finished for s in seats)
+    lo, hi = wilson_interval(fin, len(seats))
+    dec = sum(s.decisions for s in seats)
+    secs = sum(s.seconds for s in seats)
+    timing = f"{1000 * secs / dec:.0f} ms/decision ({dec} searched)" if dec else "-"
+    return (f"{name:28s} {mean:+8.1f} [{mean - half:+7.1f}, {mean + half:+7.1f}]  "
+            f"{pts:+8.1f}  {fin / len(seats):6.1%} [{lo:.1%}, {hi:.1%}]  {timing}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rules", default="rummy101")
+    ap.add_argument("--bots", default="random,greedy,search:playouts=50,search",
+                    help="candidates, comma-separated (options with ':', e.g. search:playouts=400)")
+    ap.add_argument("--opponent", default="greedy")
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--rounds", type=int, default=1, help="rounds per game (a match)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args(argv)
+    rules = str(Rules.parse(args.rules))
+    cands = [b.strip() for b in args.bots.split(",") if b.strip()]
+    for b in cands + [args.opponent]:
+        get_bot(b)  # fail before any game on a bad name
+    print(f"ladder: {rules}, {args.deals} duplicate deals x {Rules.parse(rules).players} seats "
+          f"against {args.opponent}, {args.rounds} round(s) per game, seed {args.seed}")
+    print(f"{'bot':28s} {'vs baseline [95% CI]':>28s}  {'pts/round':>8s}  {'finish rate [95% CI]':>22s}  time")
+    t0 = time.perf_counter()
+    with cf.ProcessPoolExecutor(max_workers=args.workers) as ex:
+        for cand in cands:
+            futs = [ex.submit(deal_task, rules, cand, args.opponent, args.seed, d, args.rounds)
+                    for d in range(args.deals)]
+            seats = [s for f in futs for s in f.result()]
+            print(summary(cand, seats), flush=True)
+    print(f"({time.perf_counter() - t0:.0f} s; points are round scores, R101-13 / RO-12 / CR-6)",
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""The ``search`` bot: determinized Monte Carlo over greedy play, from the seat's view only.
+
+At each decision that matters it samples worlds consistent with the observation — the hidden
+racks and the stock dealt at random from the pieces the seat cannot see, everything public kept
+(the engine's ``sample_state``; for Rummy 101 :mod:`rummy101.game.engines.rummy101.world`) —
+plays every candidate in every world, lets ``greedy`` bots play all seats to the end of the round,
+and chooses the candidate with the best mean score for its seat. Every candidate is scored on
+the same worlds with the same rollout seeds (common random numbers), so the comparison between
+candidates is much less noisy than each mean.
+
+Decisions searched:
+
+* **take phase** (draw / take the discard / joker button): every legal choice; the rest of the
+  turn is played by greedy in the rollouts;
+* **the discard** (when greedy's next step is a discard): the discards with the least deadwood
+  left, up to ``candidates`` of them, greedy's choice always among them.
+
+Every other step (laying, adding, retrieving, opening) follows the greedy bot, which keeps its
+plan for the turn. Variants whose engine has no ``sample_state`` are played by greedy alone.
+
+Options (``get_bot("search:playouts=400,candidates=6")``): ``playouts`` rollouts per decision
+(spread over the candidates, at least 2 worlds), ``candidates`` discards considered,
+``objective`` ``round`` (the seat's score delta of the round) or ``margin`` (that delta minus the
+mean of the others').
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..game import engine_for
+from ..rules import Rules
+from ..tiles import NUM_CODES, Tile
+from .base import Bot, BotError, no_legal_action, register_bot
+from .greedy import GreedyBot
+from .strategy import deadwood, kit_for
+
+__all__ = ["SearchBot"]
+
+_CODE = {str(Tile(c)): c for c in range(NUM_CODES)}
+_RULES: dict[str, Rules] = {}
+#: A rollout that takes more steps than this is cut (it scores the position as it stands).
+ROLLOUT_STEPS = 5_000
+
+
+class SearchBot(Bot):
+    """Determinized Monte Carlo over greedy rollouts (see the module docstring)."""
+
+    name = "search"
+
+    def __init__(self, rng: random.Random | None = None, *, playouts: int = 200,
+                 candidates: int = 6, objective: str = "round") -> None:
+        super().__init__(rng)
+        if isinstance(playouts, bool) or not isinstance(playouts, int) or not 1 <= playouts <= 100_000:
+            raise BotError(f"search: playouts must be a whole number from 1 to 100000, got {playouts!r}")
+        if isinstance(candidates, bool) or not isinstance(candidates, int) or not 1 <= candidates <= 60:
+            raise BotError(f"search: candidates must be a whole number from 1 to 60, got {candidates!r}")
+        if objective not in ("round", "margin"):
+            raise BotError(f"search: objective must be 'round' or 'margin', got {objective!r}")
+        self.playouts = playouts
+        self.candidates = candidates
+        self.objective = objective
+        self._greedy = GreedyBot(self.rng)
+        self.decisions = 0          # searched decisions so far
+        self.search_seconds = 0.0   # time spent in them
+
+    def __repr__(self) -> str:
+        return f"SearchBot(playouts={self.playouts}, candidates={self.candidates}, objective={self.objective!r})"
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
+        if not legal_actions:
+            raise no_legal_action(self, observation)
+        choice = self._greedy.act(observation, legal_actions)
+        if len(legal_actions) == 1:
+            return choice
+        spec = observation["rules"]
+        rules = _RULES.get(spec)
+        if rules is None:
+            rules = _RULES[spec] = Rules.parse(spec)
+        sampler = getattr(engine_for(rules), "sample_state", None)
+        if sampler is None:
+            return choice
+        if observation["phase"] == "take":
+            cands = list(legal_actions)
+        elif getattr(choice, "verb", None) == "discard":
+            cands = self._discards(rules, observation, legal_actions, choice)
+        else:
+            return choice
+        if len(cands) < 2:
+            return choice
+        t0 = time.perf_counter()
+        best = self._search(sampler, observation, cands, choice)
+        self.decisions += 1
+        self.search_seconds += time.perf_counter() - t0
+        return best
+
+    # ---- candidates ----------------------------------------------------------------------------
+    def _discards(self, rules: Rules, obs: Mapping[str, Any], legal: Sequence[Any],
+                  choice: Any) -> list[Any]:
+        """Legal discards ranked by the deadwood they leave (penalty valuation, exact solver);
+        greedy's choice first, then the best others, ``candidates`` in all."""
+        discards = [a for a in legal if a.verb == "discard"]
+        if len(discards) <= self.candidates:
+            return discards
+        kit = kit_for(rules)
+        counts = [0] * NUM_CODES
+        for t in obs["rack"]:
+            counts[_CODE[t]] += 1
+        ranked = []
+        for a in discards:
+            c = int(a.tiles[0])
+            counts[c] -= 1
+            ranked.append((deadwood(kit, counts, keep=False), c, a))
+            counts[c] += 1
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        out = [choice] + [a for _, _, a in ranked if a != choice]
+        return out[:self.candidates]
+
+    # ---- evaluation ----------------------------------------------------------------------------
+    def _search(self, sampler: Any, obs: Mapping[str, Any], cands: list[Any], choice: Any) -> Any:
+        seat = obs["seat"]
+        worlds = max(2, self.playouts // len(cands))
+        totals = [0.0] * len(cands)
+        for _ in range(worlds):
+            wseed = self.rng.getrandbits(48)
+            world = sampler(obs, random.Random(wseed))
+            for i, a in enumerate(cands):
+                st = world.copy()
+                st.apply(a)
+                totals[i] += self._rollout(st, seat, wseed)
+        best = max(range(len(cands)), key=lambda i: (totals[i], cands[i] == choice))
+        return cands[best]
+
+    def _rollout(self, st: Any, seat: int, wseed: int) -> float:
+        """Greedy bots play every seat to the end of the round; the seat's score (objective)."""
+        r0 = st.round
+        bots = [GreedyBot(random.Random(wseed + q)) for q in range(st.n)]
+        steps = 0
+        while not st.is_terminal and st.round == r0 and steps < ROLLOUT_STEPS:
+            q = st.current_player
+            st.apply(bots[q].act(st.observation(q), st.legal_actions()))
+            steps += 1
+        if len(st.scores) <= r0:
+            return 0.0  # cut: the round did not end
+        deltas = st.scores[r0]
+        if self.objective == "round":
+            return float(deltas[seat])
+        others = [d for q, d in enumerate(deltas) if q != seat]
+        return float(deltas[seat] - sum(others) / len(others))
+
+
+def _factory(rng: random.Random, **options: Any) -> SearchBot:
+    return SearchBot(rng, **options)
+
+
+register_bot(SearchBot.name, _factory, options={"playouts": int, "candidates": int, "objective": str})

@@ -1,0 +1,107 @@
+"""Determinization: a full Rummy 101 position consistent with one seat's observation.
+
+A search bot sees only ``state.observation(seat)``. :func:`sample_state` deals the pieces that
+seat cannot see — the other racks and the stock — at random from what is left of the set (106
+tiles plus this round's joker-button jokers, R101-1/R101-10, minus the seat's rack, the table
+and the discard piles), with the public sizes, and rebuilds everything else from the
+observation. The sampled position's observation for that seat equals the one given
+(``tests/test_search.py``), so the world is consistent with everything public.
+
+Positions are sampled at the start of a turn or at a discard: the turn's undo snapshot and a
+staged opening are not rebuilt (a position with a staged opening is refused).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ....errors import IllegalAction
+from ....rules import Rules
+from ....tiles import MELD_KINDS, Tile
+from ...engine import engine_for
+from ...phase import Phase
+from ...state import State
+from ...table import TableMeld
+from .data import NOT_OPENED, OPEN_MELDS, OPEN_PAIRS, R101Data
+
+__all__ = ["sample_state"]
+
+_CODE = {str(Tile(c)): c for c in range(53)}
+_KIND = {name: code for code, name in MELD_KINDS.items()}
+_OPENED = {None: NOT_OPENED, "melds": OPEN_MELDS, "pairs": OPEN_PAIRS}
+
+
+def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
+    """A position consistent with ``obs`` (one seat's observation), hidden pieces dealt with
+    ``rng``. Raises IllegalAction when the observation cannot come from a game."""
+    rules = Rules.parse(obs["rules"])
+    if obs["turn_state"].get("staged"):
+        raise IllegalAction("a position with a staged opening is not sampled: 'open' or 'reset' first")
+    seat = obs["seat"]
+    n = rules.players
+    s = object.__new__(State)
+    s.rules = rules
+    s.seed = 0
+    s.match_rounds = obs["match_rounds"]
+    s.round = obs["round"]
+    s.n = n
+    s.engine = engine_for(rules)
+    s.phase = Phase(obs["phase"])
+    s.current = obs["current_player"]
+    s.starter = obs["starter"]
+    s.turn = obs["turn"]
+    s.scores = [list(r) for r in obs["round_scores"]]
+    s.totals = list(obs["standings"])
+    s.results = []
+    s.history = []
+    s._legal = None
+    s.table = [TableMeld.build(_KIND[m["kind"]], m["owner"], tuple(_CODE[t] for t in m["tiles"]))
+               for m in obs["table"]]
+    x = R101Data(n, rules.button_jokers)
+    x.discards = [[_CODE[t] for t in pile] for pile in obs["discards"]]
+    x.last_discard = _CODE[obs["last_discard"]] if obs["last_discard"] is not None else -1
+    x.taken_log = [(d["seat"], d["from"], _CODE[d["tile"]], d["turn"]) for d in obs["taken_discards"]]
+    x.opened = [_OPENED[o] for o in obs["opened"]]
+    x.opened_turn = list(obs["opened_turn"])
+    x.thr_melds = obs["thresholds"]["points"]
+    x.thr_pairs = obs["thresholds"]["pairs"]
+    x.button_left = list(obs["button"]["jokers"])
+    x.button_used = list(obs["button"]["used"])
+    x.button_issued = sum(rules.button_jokers - k for k in x.button_left)
+    x.took = obs["turn_state"]["took"] or ""
+    x.turn_table_start = len(s.table)
+    s.x = x
+    # the pieces seat cannot see: the set, less its rack, the table and the discard piles
+    left = [rules.copies] * 52 + [rules.jokers + sum(x.button_used)]
+    own = [0] * 53
+    for t in obs["rack"]:
+        own[_CODE[t]] += 1
+    seen = [c for m in s.table for c in m.tiles] + [c for pile in x.discards for c in pile]
+    for c in range(53):
+        left[c] -= own[c]
+    for c in seen:
+        left[c] -= 1
+    if min(left) < 0:
+        raise IllegalAction("the observation shows more copies of a tile than the set has")
+    pool = [c for c in range(53) for _ in range(left[c])]
+    sizes = list(obs["rack_sizes"])
+    if len(pool) != sum(sizes) - sizes[seat] + obs["stock"]:
+        raise IllegalAction(f"the observation does not add up: {len(pool)} hidden tiles for "
+                            f"{sum(sizes) - sizes[seat]} in other racks and a stock of {obs['stock']}")
+    rng.shuffle(pool)
+    s.racks = []
+    k = 0
+    for q in range(n):
+        rack = [0] * 53
+        if q == seat:
+            rack = own
+        else:
+            for c in pool[k:k + sizes[q]]:
+                rack[c] += 1
+            k += sizes[q]
+        s.racks.append(rack)
+    s.sizes = sizes
+    s.stock = pool[k:]
+    return s
