@@ -8,10 +8,9 @@ import random
 from typing import Any
 
 import pytest
-from test_classic_engine import position
-
 from rummy101.bots import get_bot
 from rummy101.sim import play_game, simulate
+from test_classic_engine import position
 
 
 def turn(s: Any, seed: int = 0) -> list[str]:
@@ -72,16 +71,16 @@ def test_greedy_matches_end_and_beat_random(rules: str) -> None:
     n = int(rules.split("players=")[1][0]) if "players=" in rules else 4
     bots = ["greedy"] + ["random"] * (n - 1)
     wins = 0
-    for i in range(6):
+    for i in range(4):
         rec = play_game(rules, bots, 7, i, match_rounds=10_000)
         wins += rec.best == 0
-    assert wins >= 5
+    assert wins >= 3
 
 
 def test_sim_plays_classic_matches() -> None:
-    res = simulate("classic", "greedy,random,random,random", 4, 1, workers=1, progress=False,
+    res = simulate("classic", "greedy,random,random,random", 2, 1, workers=1, progress=False,
                    match_rounds=10_000)
-    assert res.games == 4 and all(max(r.scores) >= 200 for r in res.records)
-    again = simulate("classic", "greedy,random,random,random", 4, 1, workers=1, progress=False,
+    assert res.games == 2 and all(max(r.scores) >= 200 for r in res.records)
+    again = simulate("classic", "greedy,random,random,random", 2, 1, workers=1, progress=False,
                      match_rounds=10_000)
     assert [r.to_json() for r in again.records] == [r.to_json() for r in res.records]
