@@ -6,6 +6,7 @@ as the ``func`` default of the subparser and returns the exit status (0 ok, 2 ba
 
     rummy101 sim --rules rummy101 --bots greedy,greedy,random,random --games 1000 \\
         --seed 1 --workers 2 --out results.jsonl
+    rummy101 sim --games 10 --out games.jsonl --record full    # lines that replay
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from ..bots import bot_names
 from ..errors import RummyError
 from ..rules import VARIANTS, Rules
-from ..sim import OUTPUT_FORMATS, simulate, write_records
+from ..sim import OUTPUT_FORMATS, RECORD_KINDS, SimError, check_output, simulate, write_records
 
 __all__ = ["add_subcommands", "run_sim"]
 
@@ -44,8 +45,14 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--rounds", type=int, default=1,
                    help="rounds per game, played as a match (default 1)")
     p.add_argument("--out", default=None,
-                   help=f"write per-game records here; format by extension: "
-                        f"{', '.join(OUTPUT_FORMATS)}")
+                   help=f"write one line per game here; format by extension: "
+                        f"{', '.join(OUTPUT_FORMATS)}; an existing file is kept unless --force")
+    p.add_argument("--record", choices=RECORD_KINDS, default="summary",
+                   help="what each --out line holds: 'summary' (default: seeds, bots, scores, "
+                        "finishes; no actions) or 'full' (also the whole game as a "
+                        "rummy101.game.records record that records.loads(line) replays; .jsonl "
+                        "only)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(func=run_sim)
 
@@ -54,16 +61,19 @@ def run_sim(args: argparse.Namespace) -> int:
     """Handler of ``rummy101 sim``; returns the exit status."""
     try:
         if args.out is not None:
-            # Check the output extension before playing, not after a long run.
-            write_records([], args.out)
+            # Check the output file before playing, not after a long run.
+            check_output(args.out, record=args.record, overwrite=args.force)
+        elif args.record != "summary":
+            raise SimError("--record full needs --out FILE.jsonl to write the records to")
         bots = args.bots
         if bots is None:  # built-in default: one greedy bot against random bots in every other seat
             players = Rules.parse(args.rules).players
             bots = ",".join(["greedy"] + ["random"] * (players - 1))
         result = simulate(args.rules, bots, args.games, args.seed, workers=args.workers,
-                          progress=not args.quiet, match_rounds=args.rounds)
+                          progress=not args.quiet, match_rounds=args.rounds,
+                          record=args.record)
         if args.out is not None:
-            write_records(result.records, args.out)
+            write_records(result.records, args.out, overwrite=args.force)
     except RummyError as exc:
         print(f"rummy101 sim: error: {exc}", file=sys.stderr)
         return 2
@@ -72,5 +82,7 @@ def run_sim(args: argparse.Namespace) -> int:
         return 2
     print(result.summary())
     if args.out is not None:
-        print(f"wrote {result.games} records to {args.out}")
+        kind = "full game records" if args.record == "full" else "summary rows"
+        print(f"wrote {result.games} records to {args.out} ({kind}; "
+              f"`rummy101 report {args.out}` tabulates them)")
     return 0

@@ -26,8 +26,8 @@ pool, Dask), and records are aggregated in game order.
 from __future__ import annotations
 
 from .errors import GameFailed, SimError
-from .io import OUTPUT_FORMATS, write_records
-from .record import GameRecord, finish_type, round_finishes
+from .io import OUTPUT_FORMATS, check_output, write_records
+from .record import RECORD_KINDS, GameRecord, finish_type, round_finishes
 from .runner import MAX_STEPS, LazyObservation, play_game, simulate
 from .seeds import bot_seed, game_seed
 from .stats import SeatStats, SimResult, format_summary, wilson_interval
@@ -35,6 +35,7 @@ from .stats import SeatStats, SimResult, format_summary, wilson_interval
 __all__ = [
     "MAX_STEPS",
     "OUTPUT_FORMATS",
+    "RECORD_KINDS",
     "GameFailed",
     "GameRecord",
     "LazyObservation",
@@ -42,6 +43,7 @@ __all__ = [
     "SimError",
     "SimResult",
     "bot_seed",
+    "check_output",
     "finish_type",
     "format_summary",
     "game_seed",

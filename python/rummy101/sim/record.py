@@ -5,10 +5,15 @@ of the CSV output) and how a finished game's rounds are read into it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GameRecord", "finish_type", "round_finishes"]
+__all__ = ["RECORD_KINDS", "GameRecord", "finish_type", "round_finishes"]
+
+#: What one line of a simulation's JSONL output holds (``record`` in the line, ``--record``):
+#: ``summary`` (the default: seeds, bots and results, no actions) or ``full`` (the same fields
+#: plus a whole :mod:`rummy101.game.records` record that ``records.loads`` replays).
+RECORD_KINDS = ("summary", "full")
 
 
 @dataclass(frozen=True)
@@ -34,17 +39,35 @@ class GameRecord:
     finishers: tuple[int | None, ...]
     turns: tuple[int, ...]
     steps: int
+    run_seed: int | None = None
+    bot_seeds: tuple[int | None, ...] = ()
+    game_record: Mapping[str, Any] | None = field(default=None, repr=False, hash=False)
 
     @property
     def rounds(self) -> int:
         return len(self.round_scores)
 
+    @property
+    def game_seed(self) -> int:
+        """The deal seed (the same as ``seed``): ``new_game(rules, game_seed)``."""
+        return self.seed
+
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["rounds"] = self.rounds
-        for k in ("bots", "scores", "finishes", "finishers", "turns"):
-            d[k] = list(d[k])
-        d["round_scores"] = [list(r) for r in self.round_scores]
+        """One line of the JSONL output. ``"record": "summary"`` without the actions; with
+        ``"record": "full"`` (when the run kept the game) the line is also a whole
+        :mod:`rummy101.game.records` record: ``records.loads(line)`` replays the game, ignoring
+        the summary fields."""
+        d: dict[str, Any] = {
+            "record": "summary", "game": self.game, "seed": self.seed, "game_seed": self.seed,
+            "run_seed": self.run_seed, "rules": self.rules, "bots": list(self.bots),
+            "bot_seeds": list(self.bot_seeds), "scores": list(self.scores),
+            "round_scores": [list(r) for r in self.round_scores], "best": self.best,
+            "finishes": list(self.finishes), "finishers": list(self.finishers),
+            "turns": list(self.turns), "steps": self.steps, "rounds": self.rounds,
+        }
+        if self.game_record is not None:
+            d.update(self.game_record)   # format, rules, seed, match_rounds, actions, results...
+            d["record"] = "full"
         return d
 
     def to_row(self) -> dict[str, Any]:
@@ -52,13 +75,16 @@ class GameRecord:
         row: dict[str, Any] = {"game": self.game, "seed": self.seed, "rules": self.rules,
                                "best": "" if self.best is None else self.best,
                                "rounds": self.rounds, "steps": self.steps}
-        for s, (b, sc, t) in enumerate(zip(self.bots, self.scores, self.turns)):
+        seeds = self.bot_seeds or (None,) * len(self.bots)
+        for s, (b, sc, t, bs) in enumerate(zip(self.bots, self.scores, self.turns, seeds)):
             row[f"bot_{s}"] = b
             row[f"score_{s}"] = sc
             row[f"turns_{s}"] = t
+            row[f"bot_seed_{s}"] = "" if bs is None else bs
         row["finishes"] = ";".join(self.finishes)
         row["finishers"] = ";".join("" if f is None else str(f) for f in self.finishers)
         row["round_scores"] = ";".join(" ".join(str(v) for v in r) for r in self.round_scores)
+        row["run_seed"] = "" if self.run_seed is None else self.run_seed
         return row
 
 

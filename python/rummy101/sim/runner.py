@@ -17,7 +17,7 @@ from ..bots import Bot, BotError, bot_names, get_bot
 from ..errors import RulesError
 from ..rules import VARIANTS, Rules
 from .errors import GameFailed, SimError
-from .record import GameRecord, round_finishes
+from .record import RECORD_KINDS, GameRecord, round_finishes
 from .seeds import bot_seed, game_seed
 from .stats import SimResult, _stats
 
@@ -58,16 +58,22 @@ def _new_game(rules: Rules, seed: int, match_rounds: int) -> Any:
 
 
 def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: int = 0,
-              *, match_rounds: int = 1, max_steps: int = MAX_STEPS) -> GameRecord:
+              *, match_rounds: int = 1, max_steps: int = MAX_STEPS,
+              record: str = "summary") -> GameRecord:
     """Play game ``index`` of a run started with ``seed`` and return its record.
 
     ``bots`` holds bot names (a fresh bot is made per seat, with the seat's derived
     ``random.Random``) or ready bot objects. The deal uses :func:`game_seed` ``(seed, index)``.
+    ``record="full"`` keeps the whole game in ``GameRecord.game_record`` (a
+    :mod:`rummy101.game.records` dict that replays it).
     """
+    _check_record(record)
     r = Rules.parse(rules)
     names = [b if isinstance(b, str) else getattr(b, "name", type(b).__name__) for b in bots]
-    players = [get_bot(b, random.Random(bot_seed(seed, index, s))) if isinstance(b, str) else b
-               for s, b in enumerate(bots)]
+    bot_seeds = tuple(bot_seed(seed, index, s) if isinstance(b, str) else None
+                      for s, b in enumerate(bots))
+    players = [get_bot(b, random.Random(bs)) if isinstance(b, str) else b
+               for b, bs in zip(bots, bot_seeds)]
     gseed = game_seed(seed, index)
     state = _new_game(r, gseed, match_rounds)
     turns = [0] * len(players)
@@ -98,17 +104,29 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     top = max(standings)
     best = standings.index(top) if standings.count(top) == 1 else None
     finishes, finishers = round_finishes(state)
+    full = None
+    if record == "full":
+        from ..game import records
+        full = records.to_dict(state)
     return GameRecord(game=index, seed=gseed, rules=str(r), bots=tuple(names), scores=standings,
                       round_scores=round_scores, best=best, finishes=finishes,
-                      finishers=finishers, turns=tuple(turns), steps=steps)
+                      finishers=finishers, turns=tuple(turns), steps=steps, run_seed=seed,
+                      bot_seeds=bot_seeds, game_record=full)
+
+
+def _check_record(record: str) -> None:
+    if record not in RECORD_KINDS:
+        raise SimError(f"record must be one of {', '.join(map(repr, RECORD_KINDS))}, "
+                       f"got {record!r}")
 
 
 def _play_chunk(rules: str, bots: tuple[str, ...], seed: int, start: int, stop: int,
-                match_rounds: int, backend: str) -> list[GameRecord]:
+                match_rounds: int, backend: str, record: str = "summary") -> list[GameRecord]:
     """Worker task: play games ``start..stop-1`` on ``backend`` (runs in any executor)."""
     if _backend.backend_name() != backend:
         _backend.set_backend(backend)
-    return [play_game(rules, bots, seed, i, match_rounds=match_rounds) for i in range(start, stop)]
+    return [play_game(rules, bots, seed, i, match_rounds=match_rounds, record=record)
+            for i in range(start, stop)]
 
 
 def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, workers: int | None,
@@ -163,7 +181,8 @@ def _progress(total: int, enabled: bool) -> Any:
 
 def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: int = 0, *,
              workers: int | None = None, executor: cf.Executor | None = None,
-             progress: bool = True, match_rounds: int = 1) -> SimResult:
+             progress: bool = True, match_rounds: int = 1,
+             record: str = "summary") -> SimResult:
     """Play ``games`` seeded games of ``rules`` between ``bots`` (one name per seat).
 
     * ``workers``: processes of the default pool (default: the CPU count); ``1`` plays in this
@@ -173,6 +192,8 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
       it is not shut down. ``workers`` then only sizes the chunks.
     * ``progress``: a tqdm bar on standard error, shown only when it is a terminal.
     * ``match_rounds``: rounds per game (a match; ``best`` is the best cumulative standing).
+    * ``record``: ``"summary"`` (default) or ``"full"``: also keep each whole game
+      (``GameRecord.game_record``; its JSONL line replays with ``rummy101.game.records.loads``).
 
     The result is identical for a given ``seed`` whatever ``workers`` and ``executor`` are.
 
@@ -180,6 +201,7 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
     :class:`~rummy101.errors.RulesError` (listing the variants) for unknown rules.
     """
     r, names = _check_args(rules, bots, games, workers, match_rounds)
+    _check_record(record)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SimError(f"seed must be a whole number, got {seed!r}")
     nworkers = workers if workers is not None else (os.cpu_count() or 1)
@@ -191,7 +213,7 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
     try:
         if executor is None and nworkers == 1:
             for k, (a, b) in enumerate(chunks):
-                results[k] = _play_chunk(*args, a, b, match_rounds, backend)
+                results[k] = _play_chunk(*args, a, b, match_rounds, backend, record)
                 if bar is not None:
                     bar.update(b - a)
         else:
@@ -200,7 +222,7 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
             futures: dict[cf.Future[list[GameRecord]], int] = {}
             try:
                 for k, (a, b) in enumerate(chunks):
-                    futures[ex.submit(_play_chunk, *args, a, b, match_rounds, backend)] = k
+                    futures[ex.submit(_play_chunk, *args, a, b, match_rounds, backend, record)] = k
                 for fut in cf.as_completed(futures):
                     k = futures[fut]
                     results[k] = fut.result()

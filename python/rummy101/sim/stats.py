@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .record import GameRecord
 
@@ -67,7 +68,12 @@ class SeatStats:
 
 @dataclass
 class SimResult:
-    """The outcome of :func:`simulate`: the per-game records in game order and per-seat stats."""
+    """The outcome of :func:`simulate`: the per-game records in game order and per-seat stats.
+
+    ``records`` holds one :class:`GameRecord` per game; ``seats`` one :class:`SeatStats` per seat
+    (``seats[s].bot``, ``finished`` / ``finish_rate`` / ``finish_ci95``, ``best`` / ``best_rate``
+    / ``best_ci95``, ``mean_score``, ``sd_score``, ``min_score``, ``max_score``, ``finishes``,
+    ``mean_turns_per_round``); :meth:`to_rows` gives flat per-game rows (pandas, CSV)."""
 
     rules: str
     bots: tuple[str, ...]
@@ -90,6 +96,13 @@ class SimResult:
     @property
     def games(self) -> int:
         return len(self.records)
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        """One flat dict per game, in game order (the CSV rows: ``game``, ``seed`` (the game
+        seed), ``rules``, ``best``, ``rounds``, ``steps``, per seat ``bot_<s>``, ``score_<s>``,
+        ``turns_<s>``, ``bot_seed_<s>``, then ``finishes``, ``finishers`` and ``round_scores`` as
+        ``;``-joined text, and ``run_seed``). For pandas: ``pandas.DataFrame(result.to_rows())``."""
+        return [rec.to_row() for rec in self.records]
 
     def summary(self) -> str:
         """A fixed-width summary table (what the CLI prints at the end)."""
