@@ -406,7 +406,7 @@ def meld_actions(kind: str, tiles: Sequence[int], index: int) -> list[Action]:
     >>> [str(a) for a in meld_actions("run", [2, 3, 4, 5], 1)]
     ['run 3S 4S 5S', 'add 6S to 1@end']
     >>> [str(a) for a in meld_actions("set", [11, 50, 24, 37], 0)]
-    ['set QS QH QC', 'add QD to 0']
+    ['set QS QH QD', 'add QC to 0']
     """
     t = [int(c) for c in tiles]
     if kind == "set":
