@@ -17,6 +17,11 @@
 // not answered by the memo or a leaf, and the work budget (solver.hpp) runs out at the same node.
 //
 // Bounds (issue 11). Besides the per-tile bounds above, every child state is cut by
+//  * the joker chain bound jb[n][x] (init_jb): a joker above the highest real tile R left at >= n
+//    sits in a chain R+1, R+2, ... of a run, so x jokers are worth at most U_1 + ... + U_x with
+//    U_i = max(best joker value at n..R, jrun[R+1..R+i]); within a number, jokers already placed
+//    there take the small U's (jrest). With few high tiles this is far below x * (best joker
+//    value) (the 6-joker dense openings went from 150k to 2k nodes);
 //  * the suffix bound: fresh(m, j, left, ran) is the exact value of the state at m with no run in
 //    progress (memoized per reservation, computed by this search; with must_use or a joker ratio
 //    by a relaxed twin solver without them). A state at m with runs in progress is split at m:
@@ -24,12 +29,15 @@
 //    of 1-2 positions (<= 1 real tile per run at m and at m+1) and joker-only tails, x of whose
 //    jokers are worth <= ja[m][x]; bound = max_x fresh(m, jr-x) + ja[m][x] + those real tiles;
 //  * the keep bound: with nothing left yet, the cheapest remaining tile or joker stays.
+// Remi reservations of high aces (RO-6) that lack the jokers for their 12s and 13s are skipped.
 // State count per number (the bound asked for in issue 11): a colour holds at most 2 + J runs in
 // progress, each one of S statuses (S = 6 without a joker ratio: length 1/2/3+ x real tile yes/no;
 // Remi: S <= 3 * (rcap + 1) * (J + 1)), so states per number <= C(2+J+S, S)^4 * (J+1) * 4 flags
-// and transitions per state <= prod_c 3^(runs_c) * (new runs) * 81 set choices. That is no useful
-// worst case (C(14,6)^4 for J = 6); what bounds the work is the measured node count of the densest
-// racks we could build (tests/dense_racks.txt: <= 150k nodes, docs/DESIGN.md) and the budget.
+// and transitions per state <= prod_c 3^(runs_c) * (new runs) * 81 set choices. Without jokers
+// a colour holds 0-2 runs of 3 lengths (10 run lists), so <= 10^4 * 4 = 40,000 states per number
+// and <= 36^4 transitions each; with J = 6 the count is no useful worst case (C(14,6)^4). What
+// bounds the work is the branch and bound, measured (tests/dense_racks.txt and the random dense
+// racks of bench/dense_search.py, docs/solve.md), and the work budget.
 #include "rummy101/solver.hpp"
 
 #include <algorithm>
@@ -193,7 +201,7 @@ struct Memo {
 struct Trans {
   uint64_t packed;
   int gain;
-  int key;  // gain + rest * w - jused * jmax: the part of the value-search bound it decides
+  int key;  // gain + rest * w + jrest(n, j0, jr - jused): the part of the value-search bound it decides
   uint8_t rest, jused;
   bool closed;
 };
@@ -297,6 +305,7 @@ struct Frame {
   uint32_t tl_ok[4], tl_off[4][SJ], tl_len[4][SJ];  // transitions() of this state by (colour, jokers)
   int ub_after;    // ub_from(n + 1, 0)
   bool left_in;
+  int j0;      // the jokers free when the state was entered (jrest)
   int best;
   int alpha;   // value mode: the caller only needs values > alpha
   int ub_cut;  // the largest upper bound of a branch cut so far (value mode)
@@ -323,7 +332,7 @@ struct Solver {
   Memo& memo;
   TransCache& tc;
   int res[4] = {0, 0, 0, 0};
-  uint32_t res_bits;
+  uint32_t res_bits = 0;
   Frame frames[16];
   // value-mode pruning (never used when rebuilding, so the arrangement keeps the canonical
   // first-optimum tie-break; the values stay exact because only transitions that cannot beat
@@ -332,6 +341,7 @@ struct Solver {
   int tile_ub[16];         // best value of a useful tile at number n
   int ub_tiles[16];        // sum over numbers >= n of useful tiles * their best value
   int jmax[16];            // best value of a joker at numbers >= n
+  int jb[16][SJ];          // the joker chain bound: the most x jokers placed at numbers >= n are worth
   bool useful[4][15];      // the tile can be in some meld at all
   bool fresh0[4][15];      // ... in a meld starting at its own number (run window m..m+2, or a set)
   bool fresh1[4][15];      // ... in a meld starting at m-1 or m (or a set)
@@ -443,6 +453,36 @@ struct Solver {
     }
   }
 
+  // The joker chain bound (per reservation: a reserved ace is a real tile at 14, RO-6). Let R be
+  // the highest number >= n holding a real tile (at least n - 1,
+  // where the runs in progress hold theirs). A joker at a number in [n, R] is worth at most VL, the
+  // best joker value there; a joker above R sits in a run whose part above R is jokers only, a
+  // chain R+1, R+2, ... So the i-th joker of a chain is worth at most
+  // U_i = max(VL, jrun[R+1..min(R+i, last)]), U is non-decreasing, and x jokers in any number of
+  // chains are worth at most U_1 + ... + U_x = jb[n][x] (<= x * jmax[n]).
+  void init_jb() {
+    for (int n = 1; n <= 15; ++n) {
+      int top = n - 1;
+      for (int m = n; m <= last; ++m)
+        for (int c = 0; c < 4; ++c)
+          if (avail(m, c) > 0) top = m;
+      int pm = 0;
+      for (int p = n; p <= std::min(top, last); ++p) {
+        pm = std::max(pm, jrun[p]);
+        if (p <= 13) pm = std::max(pm, jset[p]);
+      }
+      jb[n][0] = 0;
+      for (int i = 1; i < SJ; ++i) {
+        if (top + i <= last) pm = std::max(pm, jrun[top + i]);
+        jb[n][i] = jb[n][i - 1] + pm;
+      }
+    }
+  }
+  // The x jokers still free at number n when j0 were free on entering it: each joker takes its
+  // own index i of U_1..U_j0 (chains one after another), so x of them are worth at most the x
+  // largest U_i (the jokers placed at n already may hold the small ones).
+  int jrest(int n, int j0, int x) const { return jb[n][j0] - jb[n][j0 - x]; }
+
   // A sharper bound for a state about to be entered at number n: a tile at n or n+1 of a colour
   // with no run in progress can only join a run starting at n or later (or a set).
   int ub_state(int n, const uint64_t* runs, int jr) const {
@@ -459,7 +499,7 @@ struct Solver {
   }
   int ub_state_j(int n, int base, int jr) const {
     if (n > last) return 0;
-    return std::min(base + jr * jmax[n], ub_from(n, jr));
+    return std::min(base + jb[n][jr], ub_from(n, jr));
   }
 
   // ub_state without the jokers and reserved aces when no colour has a run in progress
@@ -487,7 +527,7 @@ struct Solver {
   // counted at number 1 for n == 1, and at their high position afterwards).
   int ub_from(int n, int jr) const {
     if (n > last) return 0;
-    int u = ub_tiles[n] + jr * jmax[n];
+    int u = ub_tiles[n] + jb[n][jr];
     if (n >= 2) u += (res[0] + res[1] + res[2] + res[3]) * cr.run_value[14];
     return u;
   }
@@ -523,6 +563,7 @@ struct Solver {
   int all_v[16], min_v[16];
 
   void reset_fresh() {
+    init_jb();
     std::memset(fresh_ok, 0, sizeof fresh_ok);
     std::memset(g_ok, 0, sizeof g_ok);
     all_v[last + 1] = 0;
@@ -535,10 +576,10 @@ struct Solver {
     }
   }
   int keep_bound(int m, int jr) const {
-    int lo = min_v[m];
-    if (jr > 0) lo = std::min(lo, jmax[m]);
-    if (lo >= (1 << 29)) return NEG;  // nothing can stay
-    return all_v[m] + jr * jmax[m] - lo;
+    int b = NEG;  // a tile stays, or a joker stays
+    if (min_v[m] < (1 << 29)) b = all_v[m] - min_v[m] + jb[m][jr];
+    if (jr > 0) b = std::max(b, all_v[m] + jb[m][jr - 1]);
+    return b;
   }
   int fresh(int m, int j, bool l, bool r) {
     uint8_t& ok = fresh_ok[m][j][l][r];
@@ -651,7 +692,8 @@ struct Solver {
     for (int c = 3; c >= 0; --c) F.avail_w[c] = F.avail_w[c + 1] + F.avail[c] * F.w[c];
     for (int c = 0; c < 4; ++c) { F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; }
     F.left_in = left;
-    if (!fits(F, F.ub_after + jr * jmax[n] + F.avail_w[0])) return F.best;
+    F.j0 = jr;
+    if (!fits(F, F.ub_after + jb[n][jr] + F.avail_w[0])) return F.best;
     vcolour(F, 0, jr, 0, ran);
     return F.best;
   }
@@ -673,7 +715,7 @@ struct Solver {
   std::pair<uint32_t, uint32_t> transitions(Frame& F, int c, int jr) {
     int n = F.n;
     if (F.tl_ok[c] >> jr & 1) return {F.tl_off[c][jr], F.tl_len[c][jr]};
-    uint32_t meta = uint32_t(n) | uint32_t(c) << 4 | uint32_t(jr) << 6 | uint32_t(res[c]) << 9;
+    uint32_t meta = uint32_t(n) | uint32_t(c) << 4 | uint32_t(jr) << 6 | uint32_t(F.j0) << 9 | res_bits << 12;
     if (const TransCache::Slot* e = tc.find(F.runs_in[c], meta)) {
       F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = e->off; F.tl_len[c][jr] = e->len;
       return {e->off, e->len};
@@ -699,7 +741,7 @@ struct Solver {
         if (p.packed == t.packed && p.rest == t.rest && p.jused == t.jused && p.closed == t.closed) continue;
       }
       Trans u = t;
-      u.key = t.gain + t.rest * F.w[c] - t.jused * jmax[n];
+      u.key = t.gain + t.rest * F.w[c] + jrest(n, F.j0, jr - t.jused);
       tc.pool.push_back(u);
     }
     uint32_t len = uint32_t(tc.pool.size()) - off;
@@ -716,10 +758,9 @@ struct Solver {
   }
 
   void vcolour(Frame& F, int c, int jr, int gain, bool ran) {
-    int n = F.n;
     if (c == 4) { vsets(F, jr, gain, ran); return; }
     // bound of a child: gain + its key + (everything that does not depend on the child)
-    int fixed = gain + F.ub_after + jr * jmax[n] + F.avail_w[c + 1];
+    int fixed = gain + F.ub_after + F.avail_w[c + 1];
     for (int c2 = 0; c2 < c; ++c2) fixed += F.rest[c2] * F.w[c2];
     auto [off, len] = transitions(F, c, jr);
     for (uint32_t i = 0; i < len; ++i) {
@@ -827,7 +868,28 @@ struct Solver {
     const auto& list = tab.choices[ridx * SJ + jsmax];
     int sval = cr.set_value[n], jval = jset[n];
     int ubase = n + 1 <= last ? ub_state_runs(n + 1, F.new_runs) : 0;
+    // the bounds of the next state depend on the choice only through its jokers (and left):
+    // each is computed once per call, when first needed (suffix_bound may search: same order)
+    constexpr int UNSET = -(1 << 30) - 7;
+    int ubj[SJ], kb[SJ], sb[SJ][2];
+    for (int j = 0; j < SJ; ++j) { kb[j] = UNSET; sb[j][0] = UNSET; sb[j][1] = UNSET; }
+    for (int j = 0; j <= jr; ++j) ubj[j] = ub_state_j(n + 1, ubase, j);
+    int cur_tot = -1;
     for (const SetChoice& ch : list) {
+      // A choice that the first bound cuts without raising ub_cut changes nothing: skip it. The
+      // list runs by tiles (real + jokers) descending, so once no choice of this size passes,
+      // none after it does (thr only grows).
+      if (ch.tot != cur_tot) {
+        cur_tot = ch.tot;
+        int bm = NEG;
+        for (int js = 0; js <= std::min(int(ch.tot), jsmax); ++js)
+          bm = std::max(bm, (ch.tot - js) * sval + js * jval + ubj[jr - js]);
+        bm += gain;
+        if (bm <= thr(F) && bm <= F.ub_cut) break;
+      }
+      int j2 = jr - ch.js;
+      int g = gain + (ch.tot - ch.js) * sval + ch.js * jval;
+      if (g + ubj[j2] <= thr(F) && g + ubj[j2] <= F.ub_cut) continue;
       bool left = F.left_in;
       bool ok = true;
       bool real_left_out = false;
@@ -845,12 +907,15 @@ struct Solver {
       }
       if (!ok) continue;
       if (dominance && ch.js > 0 && real_left_out) continue;
-      int tot = ch.sv[0] + ch.sv[1] + ch.sv[2] + ch.sv[3];
-      int g = gain + tot * sval + ch.js * jval;
-      if (!fits(F, g + ub_state_j(n + 1, ubase, jr - ch.js))) continue;
+      if (!fits(F, g + ubj[j2])) continue;
       if (n + 1 <= last) {
-        if (keep && !left && !fits(F, g + keep_bound(n + 1, jr - ch.js))) continue;
-        if (!fits(F, g + suffix_bound(n + 1, F.new_runs, jr - ch.js, left, ran2))) continue;
+        if (keep && !left) {
+          if (kb[j2] == UNSET) kb[j2] = keep_bound(n + 1, j2);
+          if (!fits(F, g + kb[j2])) continue;
+        }
+        int& sbv = sb[j2][left];
+        if (sbv == UNSET) sbv = suffix_bound(n + 1, F.new_runs, j2, left, ran2);
+        if (!fits(F, g + sbv)) continue;
       }
       SOLVER_STAT(++g_leaves);
       int sub = best(n + 1, F.new_runs, jr - ch.js, left, ran2, thr(F) - g);
@@ -865,7 +930,7 @@ struct Solver {
     if (F.found) return;
     // gain + ub_from(n + 1, 0) + jr * jmax[n] + the sets chosen so far (F.svw[c]) + the best
     // value of the tiles of the colours still to decide (F.avail_w[c])
-    if (gain + F.ub_after + jr * jmax[F.n] + F.svw[c] + F.avail_w[c] < F.want) return;
+    if (gain + F.ub_after + jrest(F.n, F.j0, jr) + F.svw[c] + F.avail_w[c] < F.want) return;
     if (c == 4) { sets(F, jr, gain, left, ran); return; }
     run_i(F, c, 0, 0, jr, gain, left, ran);
   }
@@ -999,6 +1064,12 @@ struct Solver {
       for (int r1 = 0; r1 <= lim[1]; ++r1)
         for (int r2 = 0; r2 <= lim[2]; ++r2)
           for (int r3 = 0; r3 <= lim[3]; ++r3) {
+            // each reserved ace closes its own run ...-12-13-14 (RO-6): the 12s and 13s missing
+            // from those runs are jokers, all colours together
+            int rr[4] = {r0, r1, r2, r3}, need = 0;
+            for (int c = 0; c < 4; ++c)
+              need += std::max(0, rr[c] - cnt[c * 13 + 11]) + std::max(0, rr[c] - cnt[c * 13 + 12]);
+            if (need > J) continue;
             set_res(r0, r1, r2, r3);
             int v = best(1, empty, J, false, false, bestv);
             if (v > bestv) { bestv = v; best_res[0] = r0; best_res[1] = r1; best_res[2] = r2; best_res[3] = r3; }
@@ -1029,6 +1100,7 @@ struct Solver {
       Frame& F = frames[n];
       F.want = want;
       F.n = n;
+      F.j0 = jr;
       F.found = false;
       for (int c = 0; c < 4; ++c) { F.lst[c] = unpack(runs[c]); F.avail[c] = avail(n, c); }
       int tv = n <= 13 ? tile_ub[n] : cr.run_value[14];

@@ -161,6 +161,7 @@ class _Frame:
         "dec",
         "ext",
         "found",
+        "j0",
         "jr_start",
         "jused",
         "left_in",
@@ -199,6 +200,7 @@ class _Frame:
         self.runs_in = [0, 0, 0, 0]
         self.ub_after = 0
         self.left_in = False
+        self.j0 = 0
         self.best = NEG
         self.alpha = NEG
         self.ub_cut = NEG
@@ -240,7 +242,8 @@ class _Solver:
             self.mu_c, self.mu_n = -1, -1
         self.dominance = cr.joker_value == -1 and must_use != JOKER
         self.memo: dict[Any, tuple[int, bool]] = {}
-        self.tcache: dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int, int, bool]]] = {}
+        self.tcache: dict[tuple[int, int, int, int, int, int],
+                          list[tuple[int, int, int, int, int, bool]]] = {}
         self.frames = [_Frame() for _ in range(16)]
         self.res = [0, 0, 0, 0]
         self.res_bits = 0
@@ -363,7 +366,7 @@ class _Solver:
     def ub_state_j(self, n: int, base: int, jr: int) -> int:
         if n > self.last:
             return 0
-        return min(base + jr * self.jmax[n], self.ub_from(n, jr))
+        return min(base + self.jb[n][jr], self.ub_from(n, jr))
 
     def ub_state(self, n: int, runs: Sequence[int], jr: int) -> int:
         if n > self.last:
@@ -373,7 +376,7 @@ class _Solver:
     def ub_from(self, n: int, jr: int) -> int:
         if n > self.last:
             return 0
-        u = self.ub_tiles[n] + jr * self.jmax[n]
+        u = self.ub_tiles[n] + self.jb[n][jr]
         if n >= 2:
             u += sum(self.res) * self.cr.run_value[14]
         return u
@@ -390,7 +393,34 @@ class _Solver:
                 acc += pm
                 self.ja[m][x] = acc
 
+    def init_jb(self) -> None:
+        """The joker chain bound jb[n][x] (see cpp/src/solver.cpp init_jb), per reservation."""
+        last, jrun, jset = self.last, self.jrun, self.jset
+        self.jb = [[0] * SJ for _ in range(16)]
+        for n in range(1, 16):
+            top = n - 1
+            for m in range(n, last + 1):
+                for c in range(4):
+                    if self.avail(m, c) > 0:
+                        top = m
+            pm = 0
+            for p in range(n, min(top, last) + 1):
+                pm = max(pm, jrun[p])
+                if p <= 13:
+                    pm = max(pm, jset[p])
+            row = self.jb[n]
+            for i in range(1, SJ):
+                if top + i <= last:
+                    pm = max(pm, jrun[top + i])
+                row[i] = row[i - 1] + pm
+
+    def jrest(self, n: int, j0: int, x: int) -> int:
+        """x jokers still free at n when j0 were free on entering it: the x largest U_i."""
+        row = self.jb[n]
+        return row[j0] - row[j0 - x]
+
     def reset_fresh(self) -> None:
+        self.init_jb()
         self.fresh_v: dict[tuple[int, int, bool, bool], int] = {}
         self.g_v: dict[tuple[int, int, bool], int] = {}
         last = self.last
@@ -404,12 +434,12 @@ class _Solver:
             self.min_v[m] = min(self.min_v[m + 1], v) if a > 0 else self.min_v[m + 1]
 
     def keep_bound(self, m: int, jr: int) -> int:
-        lo = self.min_v[m]
+        b = NEG   # a tile stays, or a joker stays
+        if self.min_v[m] < 1 << 29:
+            b = self.all_v[m] - self.min_v[m] + self.jb[m][jr]
         if jr > 0:
-            lo = min(lo, self.jmax[m])
-        if lo >= 1 << 29:
-            return NEG
-        return self.all_v[m] + jr * self.jmax[m] - lo
+            b = max(b, self.all_v[m] + self.jb[m][jr - 1])
+        return b
 
     def fresh(self, m: int, j: int, left: bool, ran: bool) -> int:
         key = (m, j, left, ran)
@@ -539,7 +569,8 @@ class _Solver:
         for c in range(4):
             F.runs_in[c] = runs[c]
         F.left_in = left
-        if not self.fits(F, F.ub_after + jr * self.jmax[n] + F.avail_w[0]):
+        F.j0 = jr
+        if not self.fits(F, F.ub_after + self.jb[n][jr] + F.avail_w[0]):
             return F.best
         self.vcolour(F, 0, jr, 0, ran)
         return F.best
@@ -559,7 +590,7 @@ class _Solver:
         """The transitions of colour c at this number with jr jokers free, best bound first:
         (key, packed, rest, jused, gain, closed)."""
         n = F.n
-        ck = (F.runs_in[c], n, c, jr, self.res[c])
+        ck = (F.runs_in[c], n, c, jr, F.j0, self.res_bits)
         hit = self.tcache.get(ck)
         if hit is not None:
             return hit
@@ -573,19 +604,18 @@ class _Solver:
             o = (packed, rest, jused, closed)
             if o not in bestg or gain > bestg[o]:
                 bestg[o] = gain
-        w, jm = F.w[c], self.jmax[n]
-        out = [(gain + rest * w - jused * jm, packed, rest, jused, gain, closed)
+        w, row, j0 = F.w[c], self.jb[n], F.j0
+        out = [(gain + rest * w + row[j0] - row[j0 - (jr - jused)], packed, rest, jused, gain, closed)
                for (packed, rest, jused, closed), gain in bestg.items()]
         out.sort(key=lambda t: (-t[0], t[1], t[2], t[3], t[5]))
         self.tcache[ck] = out
         return out
 
     def vcolour(self, F: _Frame, c: int, jr: int, gain: int, ran: bool) -> None:
-        n = F.n
         if c == 4:
             self.vsets(F, jr, gain, ran)
             return
-        fixed = gain + F.ub_after + jr * self.jmax[n] + F.avail_w[c + 1]
+        fixed = gain + F.ub_after + F.avail_w[c + 1]
         for c2 in range(c):
             fixed += F.rest[c2] * F.w[c2]
         for key, packed, rest, jused, tgain, closed in self.transitions(F, c, jr):
@@ -674,7 +704,23 @@ class _Solver:
         new_runs = tuple(F.new_runs)
         ubase = self.ub_state_runs(n + 1, new_runs) if n + 1 <= self.last else 0
         mu_c, mu_n, keep, dominance = self.mu_c, self.mu_n, self.keep, self.dominance
-        for sv, js, _size in self.choices[ridx * SJ + jsmax]:
+        # the next state's bounds depend on a choice only through its jokers (and left)
+        ubj = [self.ub_state_j(n + 1, ubase, j) for j in range(jr + 1)]
+        kb: dict[int, int] = {}
+        sb: dict[tuple[int, bool], int] = {}
+        cur_tot = -1
+        for sv, js, tot in self.choices[ridx * SJ + jsmax]:
+            # a choice the first bound cuts without raising ub_cut changes nothing: skip it; the
+            # list runs by size descending, so once no choice of a size passes none after does
+            if tot != cur_tot:
+                cur_tot = tot
+                bm = gain + max((tot - j) * sval + j * jval + ubj[jr - j] for j in range(min(tot, jsmax) + 1))
+                if bm <= max(F.best, F.alpha) and bm <= F.ub_cut:
+                    break
+            j2 = jr - js
+            g = gain + (tot - js) * sval + js * jval
+            if g + ubj[j2] <= max(F.best, F.alpha) and g + ubj[j2] <= F.ub_cut:
+                continue
             left = F.left_in
             ok = True
             real_left_out = False
@@ -696,15 +742,21 @@ class _Solver:
                 continue
             if dominance and js > 0 and real_left_out:
                 continue
-            g = gain + (sv[0] + sv[1] + sv[2] + sv[3]) * sval + js * jval
-            if not self.fits(F, g + self.ub_state_j(n + 1, ubase, jr - js)):
+            if not self.fits(F, g + ubj[j2]):
                 continue
             if n + 1 <= self.last:
-                if keep and not left and not self.fits(F, g + self.keep_bound(n + 1, jr - js)):
+                if keep and not left:
+                    k = kb.get(j2)
+                    if k is None:
+                        k = kb[j2] = self.keep_bound(n + 1, j2)
+                    if not self.fits(F, g + k):
+                        continue
+                b = sb.get((j2, left))
+                if b is None:
+                    b = sb[(j2, left)] = self.suffix_bound(n + 1, new_runs, j2, left, ran2)
+                if not self.fits(F, g + b):
                     continue
-                if not self.fits(F, g + self.suffix_bound(n + 1, new_runs, jr - js, left, ran2)):
-                    continue
-            sub = self.best(n + 1, new_runs, jr - js, left, ran2, self.thr(F) - g)
+            sub = self.best(n + 1, new_runs, j2, left, ran2, self.thr(F) - g)
             if sub > NEG and g + sub > F.best:
                 F.best = g + sub
 
@@ -712,7 +764,7 @@ class _Solver:
     def colour(self, F: _Frame, c: int, jr: int, gain: int, left: bool, ran: bool) -> None:
         if F.found:
             return
-        if gain + F.ub_after + jr * self.jmax[F.n] + F.svw[c] + F.avail_w[c] < F.want:
+        if gain + F.ub_after + self.jrest(F.n, F.j0, jr) + F.svw[c] + F.avail_w[c] < F.want:
             return
         if c == 4:
             self.sets(F, jr, gain, left, ran)
@@ -832,6 +884,12 @@ class _Solver:
             for r1 in range(lim[1] + 1):
                 for r2 in range(lim[2] + 1):
                     for r3 in range(lim[3] + 1):
+                        # each reserved ace closes its own run ...-12-13-14 (RO-6): the 12s and
+                        # 13s missing from those runs are jokers, all colours together
+                        need = sum(max(0, r - self.cnt[c * 13 + 11]) + max(0, r - self.cnt[c * 13 + 12])
+                                   for c, r in enumerate((r0, r1, r2, r3)))
+                        if need > self.J:
+                            continue
                         self.set_res((r0, r1, r2, r3))
                         v = self.best(1, _EMPTY, self.J, False, False, bestv)
                         if v > bestv:
@@ -854,6 +912,7 @@ class _Solver:
             F = self.frames[n]
             F.want = want
             F.n = n
+            F.j0 = jr
             F.found = False
             for c in range(4):
                 F.lst[c] = _unpack(runs[c])
