@@ -36,16 +36,22 @@ def _rl() -> types.ModuleType:
     return rl
 
 
-def _random_states(spec: str, games: int, seed: int, cap: int = 400) -> Any:
-    """Positions of seeded games played uniformly at random over the legal actions."""
+def _random_states(spec: str, games: int, seed: int, cap: int = 400, bot: str = "") -> Any:
+    """Positions of seeded games played uniformly at random over the legal actions (or by
+    ``bot`` on every seat)."""
+    from rummy101.bots import get_bot
+
     rng = random.Random(seed)
     for g in range(games):
         s = new_game(spec, seed * 1000 + g, match_rounds=2)
+        bots = [get_bot(bot, random.Random(q)) for q in range(s.n)] if bot else []
         for _ in range(cap):
             if s.is_terminal:
                 break
             yield s
-            s.apply(rng.choice(s.legal_actions()))
+            legal = s.legal_actions()
+            s.apply(bots[s.current_player].act(s.observation(s.current_player), legal) if bots
+                    else rng.choice(legal))
 
 
 # ---- the action space ---------------------------------------------------------------------------
@@ -61,15 +67,17 @@ def test_codec_is_a_bijection(spec: str) -> None:
         codec.action(codec.n)
 
 
-@pytest.mark.parametrize("spec", PLAYABLE)
-def test_every_legal_action_has_an_index_and_back(spec: str) -> None:
+@pytest.mark.parametrize(("spec", "bot"), [(spec, "") for spec in PLAYABLE] +
+                         [(v, "greedy") for v in playable_variants()])
+def test_every_legal_action_has_an_index_and_back(spec: str, bot: str) -> None:
     """docs/rl.md: every legal action maps to an index and back, except add/retrieve on table
     melds beyond table_slots (none in these games); the mask is exactly the mapped legal set;
-    indices outside the mask are refused by the engine."""
+    indices outside the mask are refused by the engine. Random play and greedy play (bigger
+    tables, more additions and retrievals)."""
     codec = ActionCodec(spec)
     rng = random.Random(5)
     steps = unmapped = probes = 0
-    for s in _random_states(spec, games=3, seed=11):
+    for s in _random_states(spec, games=3, seed=11, cap=400, bot=bot):
         legal = s.legal_actions()
         idx = []
         for a in legal:

@@ -80,7 +80,7 @@ class ObservationEncoder:
 
     def describe(self) -> str:
         """The segments, one line each: name, offset, length."""
-        return "\n".join(f"{k:<14} {o:>6} ({n})" for k, (o, n) in self.segments.items())
+        return "\n".join(f"{k:<17} {o:>6} ({n})" for k, (o, n) in self.segments.items())
 
     def rel(self, seat: int, me: int) -> int:
         return (seat - me) % self.players
