@@ -22,7 +22,6 @@ import time
 from typing import Any
 
 import numpy as np
-
 from rummy101.rl import gym_env
 
 
