@@ -2,7 +2,8 @@
 
 One argparse tree; each command's module adds its subcommands through
 ``add_subcommands(subparsers)``: :mod:`.solve` (``solve opening|penalty|tabla``, ``meld``),
-:mod:`.hint`, :mod:`.sim`, :mod:`.serve` and :mod:`.demo`. A handler is stored as the subparser's
+:mod:`.hint`, :mod:`.sim`, :mod:`.play`, :mod:`.report`, :mod:`.serve` and :mod:`.demo`. A
+handler is stored as the subparser's
 ``func`` default and returns the exit status: 0 on success, 2 on bad input with the message on
 standard error (never a traceback for a user mistake).
 
@@ -20,14 +21,14 @@ from collections.abc import Sequence
 from .. import __version__
 from .._backend import set_backend
 from ..errors import BackendError, RummyError
-from . import demo, hint, serve, sim, solve
+from . import demo, hint, play, serve, sim, solve
 
 __all__ = ["build_parser", "main"]
 
 PROG = "rummy101"
 
 # The modules that add subcommands, in the order of the help text.
-_COMMANDS = (solve, hint, sim, serve, demo)
+_COMMANDS = (solve, hint, sim, play, serve, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,422 @@
+"""``rummy101 play``: a person plays seat 0 against bots in the terminal (docs/play.md).
+
+Every playable variant (``rummy101.game.playable_variants()``). The board is drawn from the
+person's own observation (``state.observation(0)``), never from the state: the other seats' racks
+stay hidden. The person types actions in their text form (``draw``, ``run R3 R4 R5``,
+``discard K7``...) or the number of an action in the ``legal`` list; tab completes the legal
+actions when ``readline`` is available and the input is a terminal. Commands: ``?`` the hint
+(Rummy 101), ``undo`` (the engine's ``reset``: undo this turn's plays where the rules allow),
+``board``, ``legal``, ``help``, ``quit``.
+
+The game and the bots are seeded as game 0 of ``rummy101 sim --seed SEED``: the deal is
+``rummy101.sim.game_seed(SEED, 0)`` and the bot in seat ``s`` gets
+``random.Random(rummy101.sim.bot_seed(SEED, 0, s))``.
+
+>>> from rummy101.cli import main
+>>> main(["play", "--rules", "rummy101(players=2)", "--bots", "greedy,greedy"])
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TextIO
+
+from ..bots import Bot, bot_names, get_bot
+from ..errors import RummyError
+from ..rules import Rules
+
+__all__ = ["HUMAN_SEAT", "add_subcommands", "format_board", "play", "run_play"]
+
+#: The person's seat.
+HUMAN_SEAT = 0
+
+HELP = """\
+type an action as listed (e.g. 'draw', 'run R3 R4 R5', 'add R6 to 0@end', 'discard K7'),
+or its number in the 'legal' list; tab completes the legal actions. Commands:
+  ?        the hint for this turn (Rummy 101)
+  undo     take back this turn's plays (the engine's 'reset', where the rules allow it)
+  board    draw the board again        legal   list every legal action, numbered
+  help     this text                   quit    leave the game (also end of input)"""
+
+# Observation keys drawn by format_board itself; the others are listed as they are.
+_DRAWN = {"rules", "seat", "round", "match_rounds", "phase", "current_player", "turn", "rack",
+          "rack_sizes", "stock", "last_discard", "table", "standings", "round_scores",
+          "discards", "discard_pile", "taken_discards", "opened", "opened_turn", "starter"}
+
+
+def add_subcommands(subparsers: Any) -> None:
+    """Add ``play`` to the ``rummy101`` tree."""
+    p = subparsers.add_parser(
+        "play", help="play seat 0 against bots in the terminal",
+        description="A terminal game for a person in seat 0 against bots: the board from your "
+                    "own view (rack, numbered table melds, last discard, stock), typed actions "
+                    "with tab completion of the legal ones, '?' for the hint, 'undo' within the "
+                    "turn where the rules allow. Reads standard input, so it can be scripted.")
+    p.add_argument("--rules", default="rummy101",
+                   help="rule set, e.g. rummy101, remi, classic or 'rummy101(players=2)'")
+    p.add_argument("--bots", default=None,
+                   help=f"comma-separated bots for seats 1.. (bots: {', '.join(bot_names())} or "
+                        "'package.module:BotClass'; default: greedy in every other seat)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="deal game 0 of `rummy101 sim --seed SEED` (default: a random seed)")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="rounds in the match (default: the variant's)")
+    p.add_argument("--save", metavar="FILE", default=None,
+                   help="write the game record (rummy101.game.records, replays) here at the end")
+    p.set_defaults(func=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Handler of ``rummy101 play``; returns the exit status."""
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    state = play(args.rules, args.bots, seed, match_rounds=args.rounds)
+    if args.save is not None:
+        from ..game import records
+        try:
+            with open(args.save, "w", encoding="utf-8") as fh:
+                fh.write(records.dumps(state) + "\n")
+        except OSError as exc:
+            raise RummyError(f"cannot write --save {args.save!r}: {exc.strerror}") from None
+        print(f"game record written to {args.save} (rummy101.game.records.loads replays it)")
+    return 0
+
+
+def _bots(rules: Rules, bots: str | Sequence[str] | None, seed: int) -> tuple[list[Bot | None],
+                                                                             list[str]]:
+    from ..sim import bot_seed
+    others = rules.players - 1
+    if bots is None:
+        names = ["greedy"] * others
+    else:
+        names = [b.strip() for b in (bots.split(",") if isinstance(bots, str) else bots)]
+        if len(names) == rules.players and names[0] in ("human", "you", "me"):
+            names = names[1:]
+    if len(names) != others:
+        raise RummyError(f"{len(names)} bots given ({','.join(names)}) but {rules} has "
+                         f"{rules.players} players: give {others} bot{'s' if others > 1 else ''}"
+                         f" for seats 1 to {others} (you play seat {HUMAN_SEAT})")
+    players: list[Bot | None] = [None]
+    for s, name in enumerate(names, start=1):
+        players.append(get_bot(name, random.Random(bot_seed(seed, 0, s))))
+    return players, ["you", *names]
+
+
+def play(rules: str | Rules, bots: str | Sequence[str] | None = None, seed: int = 0, *,
+         match_rounds: int | None = None, stdin: TextIO | None = None,
+         stdout: TextIO | None = None) -> Any:
+    """Play one game with a person in seat 0 reading ``stdin`` and writing ``stdout``; returns
+    the final (or abandoned) state. ``bots`` names the bots of seats 1..players-1."""
+    from ..game import new_game
+    from ..sim import game_seed
+
+    r = Rules.parse(rules)
+    players, names = _bots(r, bots, seed)
+    kwargs = {} if match_rounds is None else {"match_rounds": match_rounds}
+    state = new_game(r, game_seed(seed, 0), **kwargs)
+    session = _Session(state, players, names, stdin or sys.stdin, stdout or sys.stdout)
+    session.say(f"rummy101 play: {r}, seed {seed} (game 0 of `rummy101 sim --seed {seed}`); "
+                f"you are seat {HUMAN_SEAT}; "
+                + ", ".join(f"seat {s}: {n}" for s, n in enumerate(names) if s) + ".")
+    session.say("type 'help' for the commands, '?' for a hint, tab to complete an action.")
+    session.run()
+    return state
+
+
+class _Session:
+    def __init__(self, state: Any, players: list[Bot | None], names: list[str], stdin: TextIO,
+                 stdout: TextIO) -> None:
+        self.state = state
+        self.players = players
+        self.names = names
+        self.stdin = stdin
+        self.out = stdout
+        self.legal: list[Any] = []
+        self.tty = _isatty(stdin) and _isatty(stdout)
+        self.readline = _setup_readline(self._complete) if self.tty else None
+        self.rounds_seen = 0
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    # -- the game loop -------------------------------------------------------------------------
+    def run(self) -> None:
+        state = self.state
+        shown = None
+        while not state.is_terminal:
+            seat = state.current_player
+            if seat != HUMAN_SEAT:
+                self._bot_step(seat)
+                shown = None
+                continue
+            self.legal = list(state.legal_actions())
+            key = (_phase(state), len(state.history))
+            if shown != key:
+                self.say()
+                self.say(format_board(state.observation(HUMAN_SEAT), self.names))
+                self.say(_legal_line(self.legal))
+                shown = key
+            line = self._read(f"seat {HUMAN_SEAT} ({_phase(state)})> ")
+            if line is None:
+                self.say("end of input: leaving the game")
+                return
+            if not self._command(line.strip()):
+                return
+            self._round_ends()
+        self._round_ends()
+        self.say()
+        self.say(format_board(state.observation(HUMAN_SEAT), self.names))
+        st = state.standings()
+        top = max(st)
+        winners = [s for s, v in enumerate(st) if v == top]
+        self.say("game over: standings " + ", ".join(
+            f"seat {s} ({self.names[s]}) {v}" for s, v in enumerate(st)) + "; "
+            + ("you have the best score" if winners == [HUMAN_SEAT]
+               else f"best: {', '.join(f'seat {s}' for s in winners)}"))
+
+    def _bot_step(self, seat: int) -> None:
+        from ..sim import LazyObservation
+        state = self.state
+        bot = self.players[seat]
+        assert bot is not None
+        obs = LazyObservation(lambda: state.observation(seat))
+        action = bot.act(obs, state.legal_actions())
+        state.apply(action)
+        self.say(f"  seat {seat} ({self.names[seat]}): {action}")
+        self._round_ends()
+
+    def _round_ends(self) -> None:
+        results = self.state.round_results()
+        while self.rounds_seen < len(results):
+            res = results[self.rounds_seen]
+            scores = self.state.round_scores()[self.rounds_seen]
+            who = res.get("winner")
+            how = ("nobody finished (stock exhausted)" if who is None
+                   else f"seat {who} ({self.names[who]}) finished")
+            self.say(f"round {self.rounds_seen} over: {how}; round scores "
+                     + ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(scores)))
+            self.rounds_seen += 1
+
+    def _read(self, prompt: str) -> str | None:
+        if self.tty:
+            try:
+                return input(prompt)
+            except EOFError:
+                return None
+        self.out.write(prompt)
+        line = self.stdin.readline()
+        if not line:
+            self.out.write("\n")
+            return None
+        self.out.write(line if line.endswith("\n") else line + "\n")  # echo: a readable log
+        return line.rstrip("\n")
+
+    # -- commands ------------------------------------------------------------------------------
+    def _command(self, text: str) -> bool:
+        """Run one typed line; False ends the game."""
+        low = text.lower()
+        if not text:
+            return True
+        if low in ("quit", "exit", "q"):
+            self.say("leaving the game")
+            return False
+        if low in ("help", "h"):
+            self.say(HELP)
+        elif low in ("?", "hint"):
+            self.say(hint_text(self.state))
+        elif low in ("board", "b"):
+            self.say(format_board(self.state.observation(HUMAN_SEAT), self.names))
+        elif low in ("legal", "l", "actions"):
+            for i, a in enumerate(self.legal):
+                self.say(f"  {i:3d}  {a}")
+        elif low == "undo":
+            self._undo()
+        else:
+            self._act(text)
+        return True
+
+    def _undo(self) -> None:
+        if any(str(a) == "reset" for a in self.legal):
+            self.state.apply("reset")
+            self.say("undone: the turn starts again (reset)")
+            return
+        self.say(f"nothing to undo now: the {self.state.rules.variant} rules offer no 'reset' "
+                 "here (it takes back plays made this turn; a draw and a discard are final)")
+
+    def _act(self, text: str) -> None:
+        if text.isdigit():
+            i = int(text)
+            if not 0 <= i < len(self.legal):
+                self.say(f"no action number {i}: 'legal' lists 0 to {len(self.legal) - 1}")
+                return
+            action: Any = self.legal[i]
+        else:
+            action = text
+        try:
+            self.state.apply(action)
+        except RummyError as exc:
+            near = [str(a) for a in self.legal if str(a).startswith(text.split(" ")[0].lower())]
+            self.say(f"not played: {exc}")
+            if near:
+                self.say("legal: " + _cut(near))
+            return
+        self.say(f"  you: {self.state.history[-1]}")
+
+    # -- completion ----------------------------------------------------------------------------
+    def _complete(self, text: str, index: int) -> str | None:
+        buf = self.readline.get_line_buffer() if self.readline is not None else text
+        options = completions(buf, self.legal)
+        return options[index] if index < len(options) else None
+
+
+def completions(prefix: str, legal: Sequence[Any]) -> list[str]:
+    """The legal action texts and commands that start with ``prefix`` (case-insensitive), for
+    tab completion.
+
+    >>> completions("dis", ["draw", "discard R5", "discard K7"])
+    ['discard R5', 'discard K7']
+    """
+    p = prefix.lower()
+    words = [str(a) for a in legal] + ["undo", "board", "legal", "help", "quit"]
+    return [w for w in words if w.lower().startswith(p)]
+
+
+def _phase(state: Any) -> str:
+    return str(getattr(state.phase, "value", state.phase))
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _setup_readline(complete: Callable[[str, int], str | None]) -> Any:
+    try:
+        import readline
+    except ImportError:   # no readline (Windows without pyreadline): plain input
+        return None
+    readline.set_completer_delims("")   # complete the whole line: actions hold spaces
+    readline.set_completer(complete)
+    readline.parse_and_bind("tab: complete")
+    return readline
+
+
+def hint_text(state: Any) -> str:
+    """The hint for seat 0's turn, as lines of text: ``rummy101.hint`` through the same request
+    as ``rummy101 hint`` / ``POST /v1/hint`` (the seat's observation); other variants have none
+    yet."""
+    if state.rules.variant != "rummy101":
+        return f"no hint for this variant yet ({state.rules.variant}): hints cover Rummy 101"
+    from ..service import api
+    try:
+        answer = api.hint({"observation": state.observation(HUMAN_SEAT), "alternatives": 0})
+    except RummyError as exc:
+        return f"no hint here: {exc}"
+    turn = answer["turn"]
+    lines = ["hint:"]
+    for step in turn["steps"]:
+        lines.append(f"  {step['step']}: {step.get('reason', '')}")
+        lines.append(f"      {' ; '.join(step.get('actions', []))}")
+    ev = turn.get("evaluation", {})
+    if "penalty_if_round_ended" in ev:
+        lines.append(f"  then: {ev.get('tiles_left')} tiles left, penalty "
+                     f"{ev['penalty_if_round_ended']} if the round ended now")
+    return "\n".join(lines)
+
+
+def _cut(items: Sequence[str], limit: int = 24) -> str:
+    text = ", ".join(items[:limit])
+    return text + (f", ... ({len(items) - limit} more: 'legal' lists them)"
+                   if len(items) > limit else "")
+
+
+def _legal_line(legal: Sequence[Any]) -> str:
+    texts = [str(a) for a in legal]
+    if len(texts) <= 24:
+        return "legal: " + ", ".join(texts)
+    verbs: dict[str, int] = {}
+    for t in texts:
+        verbs[t.split(" ")[0]] = verbs.get(t.split(" ")[0], 0) + 1
+    return (f"legal: {len(texts)} actions (" + ", ".join(f"{v} {n}" for v, n in verbs.items())
+            + "); 'legal' lists them, tab completes")
+
+
+def _tiles(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, list):
+        return " ".join(str(t) for t in value) or "-"
+    return str(value)
+
+
+def format_board(obs: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+    """The board as one seat sees it, drawn from ``state.observation(seat)`` only: the header,
+    the seats (pieces held, no racks but the seat's own), the numbered table melds, the last
+    discard, the stock, the seat's rack and whatever else the variant's observation holds.
+
+    >>> from rummy101.game import new_game
+    >>> board = format_board(new_game("rummy101(players=2)", 7).observation(0))
+    >>> print(board.splitlines()[0])
+    rummy101(players=2) · round 0 (of 1) · turn 0 · seat 0 to act (play)
+    >>> [line for line in board.splitlines() if line.startswith("table")]
+    ['table: empty']
+    """
+    me = int(obs.get("seat", 0))
+    players = len(obs.get("rack_sizes", [])) or 1
+    names = list(names) if names is not None else [f"seat {s}" for s in range(players)]
+    who = obs.get("current_player")
+    turn_of = "your turn" if who == me and names[me] == "you" else f"seat {who} to act"
+    head = (f"{obs.get('rules')} · round {obs.get('round')} (of {obs.get('match_rounds')}) · "
+            f"turn {obs.get('turn')} · {turn_of} ({obs.get('phase')})")
+    lines = [head]
+    sizes = obs.get("rack_sizes", [])
+    opened = obs.get("opened")
+    discards = obs.get("discards")
+    standings = obs.get("standings", [])
+    for s, size in enumerate(sizes):
+        parts = [f"{'>' if s == who else ' '} seat {s} {names[s] if s < len(names) else ''}"
+                 .rstrip(), f"{size} pieces"]
+        if isinstance(opened, list) and s < len(opened):
+            parts.append(f"opened: {opened[s]}" if opened[s] else "not opened")
+        if s < len(standings):
+            parts.append(f"score {standings[s]}")
+        if isinstance(discards, list) and s < len(discards) and discards[s]:
+            parts.append(f"discards {_tiles(discards[s][-6:])}"
+                         + (" …" if len(discards[s]) > 6 else ""))
+        lines.append(" · ".join(parts))
+    table = obs.get("table") or []
+    if not table:
+        lines.append("table: empty")
+    else:
+        lines.append("table:")
+        for i, m in enumerate(table):
+            if isinstance(m, Mapping):
+                extra = [f"seat {m['owner']}"] if m.get("owner") is not None else []
+                if m.get("kind"):
+                    extra.append(str(m["kind"]))
+                if m.get("value") is not None:
+                    extra.append(f"value {m['value']}")
+                if m.get("staged"):
+                    extra.append("staged")
+                lines.append(f"  [{i}] {_tiles(m.get('tiles'))}   ({', '.join(extra)})")
+            else:
+                lines.append(f"  [{i}] {_tiles(m)}")
+    pile = obs.get("discard_pile")
+    if isinstance(pile, list):
+        lines.append(f"discard pile (top last): {_tiles(pile[-8:])}"
+                     + (f" (+{len(pile) - 8} below)" if len(pile) > 8 else ""))
+    lines.append(f"last discard: {_tiles(obs.get('last_discard'))} · stock: {obs.get('stock')}")
+    rack = obs.get("rack") or []
+    lines.append(f"your rack ({len(rack)}): {_tiles(rack)}")
+    for key, value in obs.items():
+        if key in _DRAWN or value in (None, [], {}, False):
+            continue
+        text = json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
+        lines.append(f"{key}: {text if len(text) <= 90 else text[:87] + '...'}")
+    return "\n".join(lines)
