@@ -225,7 +225,7 @@ def test_gymnasium_check_env(spec: str) -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # check_env's warnings are failures here
-        check_env(rl.gym_env(spec), skip_render_check=True)  # render: test_render
+        check_env(rl.gym_env(spec), skip_render_check=True)  # render modes: test_render
         check_env(rl.gym_env(spec, opponents="random", seat=1), skip_render_check=True)
 
 
@@ -307,3 +307,18 @@ def test_versioned_modules(variant: str) -> None:
     other = next(v for v in ("rummy101", "classic") if v != variant)
     with pytest.raises(ValueError, match=f"{variant}_v0 plays {variant}"):
         mod.env(rules=other)
+
+
+def test_render() -> None:
+    rl = _rl()
+    e = rl.env("rummy101(players=2)", render_mode="ansi")
+    e.reset(seed=2)
+    assert e.render() == str(e.unwrapped.game) and "seat 1 (21)" in e.render()
+    g = rl.gym_env("rummy101(players=2)", render_mode="ansi")
+    g.reset(seed=2)
+    assert g.render() == str(g.game)
+    e = rl.env("rummy101(players=2)")
+    e.reset(seed=2)
+    assert e.render() is None
+    with pytest.raises(ValueError, match="render_mode"):
+        rl.env("rummy101", render_mode="rgb_array")
