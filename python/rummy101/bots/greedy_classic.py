@@ -59,17 +59,20 @@ def _adds(kind: str, cards: Sequence[int]) -> list[tuple[int, int]]:
 def _has_meld(counts: Sequence[int], card: int = -1) -> bool:
     """Does the hand hold a 3-card run or set (holding ``card`` unless it is -1)? When not, the
     solver's answer is known (no melds) and is not asked for."""
-    for c in range(52) if card < 0 else (card,):
-        if not counts[c]:
-            continue
-        rank = c % 13
-        if sum(counts[k * 13 + rank] for k in range(4)) >= 3:
-            return True
-        base = c - rank
-        for first in range(max(0, rank - 2), min(rank, 10) + 1):
-            if all(counts[base + r] for r in range(first, first + 3)):
-                return True
-    return False
+    m = [0, 0, 0, 0]
+    for c in range(52):
+        if counts[c]:
+            m[c // 13] |= 1 << (c % 13)
+    m0, m1, m2, m3 = m
+    sets = (m0 & m1 & (m2 | m3)) | ((m0 | m1) & m2 & m3)
+    if card < 0:
+        return bool(sets or any(x & (x >> 1) & (x >> 2) for x in m))
+    suit, rank = divmod(card, 13)
+    if sets >> rank & 1:
+        return True
+    x = m[suit]
+    starts = x & (x >> 1) & (x >> 2)          # bit i: cards i, i+1, i+2 of the suit held
+    return bool(starts >> max(0, rank - 2) & (0b111 >> max(0, 2 - rank)))
 
 
 class _Plan:
@@ -211,7 +214,7 @@ class GreedyBot(Bot):
                             break
                     if changed:
                         break
-        dead = sum(_VALUE[c] * loose[c] for c in range(52))
+        dead = sum([_VALUE[c] for c in range(52) if loose[c]])
         if d < 0 and (dead or taken >= 0 and loose[taken]):
             return None
         return _Plan(actions, dead, d)
