@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import operator
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -78,23 +79,95 @@ Piece = Tile | Card
 RackLike = str | Iterable[Any]
 
 
-@dataclass(frozen=True)
 class Opening:
     """The best opening / first lay-down of a rack (CONTRACT.md, Solver results).
 
     ``kind`` is ``"melds"``, ``"pairs"`` or ``None`` (no legal opening: ``melds``/``value`` then
     show the best runs/sets selection). ``value`` is the meld value under the variant's opening
     values, or the number of pairs for a pairs opening. ``rest`` is what stays on the rack.
+
+    Immutable, compared and hashed by its fields like a frozen dataclass. ``melds`` and ``rest``
+    are built from the core's answer when first read (issue 11: a caller that only wants
+    ``kind``/``value`` does not pay for Meld objects).
     """
 
+    __slots__ = ("_core", "_melds", "_rest", "kind", "pairs_threshold", "rack", "rules", "threshold", "value")
     rules: Rules
     rack: tuple[Piece, ...]
     kind: OpeningKind
     value: int
-    melds: tuple[Meld, ...]
-    rest: tuple[Piece, ...]
     threshold: int
     pairs_threshold: int
+    _melds: tuple[Meld, ...] | None
+    _rest: tuple[Piece, ...] | None
+    _core: tuple[str, Sequence[Any]]
+
+    def __init__(self, rules: Rules, rack: tuple[Piece, ...], kind: OpeningKind, value: int,
+                 melds: tuple[Meld, ...], rest: tuple[Piece, ...], threshold: int,
+                 pairs_threshold: int) -> None:
+        for name, v in (("rules", rules), ("rack", rack), ("kind", kind), ("value", value),
+                        ("threshold", threshold), ("pairs_threshold", pairs_threshold),
+                        ("_melds", melds), ("_rest", rest), ("_core", None)):
+            object.__setattr__(self, name, v)
+
+    @classmethod
+    def _lazy(cls, rules: Rules, rack: tuple[Piece, ...], kind: OpeningKind, value: int,
+              core: tuple[str, Sequence[Any]], threshold: int, pairs_threshold: int) -> Opening:
+        """An answer whose melds and rest are built from ``core`` (("melds", core melds) or
+        ("pairs", core pairs)) when first read."""
+        o = cls.__new__(cls)
+        for name, v in (("rules", rules), ("rack", rack), ("kind", kind), ("value", value),
+                        ("threshold", threshold), ("pairs_threshold", pairs_threshold),
+                        ("_melds", None), ("_rest", None), ("_core", core)):
+            object.__setattr__(o, name, v)
+        return o
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        if self._melds is None:
+            form, items = self._core
+            if form == "pairs":
+                melds = tuple(Meld.from_core(self.rules, "pair", [a, b], [a, a]) for a, b in items)
+            else:
+                melds = _melds(self.rules, items)
+            object.__setattr__(self, "_melds", melds)
+            return melds
+        return self._melds
+
+    @property
+    def rest(self) -> tuple[Piece, ...]:
+        if self._rest is None:
+            form, items = self._core
+            used = [c for p in items for c in p] if form == "pairs" else [c for m in items for c in m[1]]
+            rest = _rest(self.rules, self.rack, used)
+            object.__setattr__(self, "_rest", rest)
+            return rest
+        return self._rest
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.rules, self.rack, self.kind, self.value, self.melds, self.rest, self.threshold,
+                self.pairs_threshold)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        names = ("rules", "rack", "kind", "value", "melds", "rest", "threshold", "pairs_threshold")
+        return "Opening(" + ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True)) + ")"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Opening, self._fields())
 
     def to_json(self) -> dict[str, Any]:
         """The CONTRACT.md object: rules, rack, kind, value, melds, rest."""
@@ -166,11 +239,52 @@ def _rules(rules: Rules | str) -> Rules:
 
 
 def _rack(rules: Rules, rack: RackLike) -> list[Piece]:
+    return _rack_counts(rules, rack)[0]
+
+
+# The token table (issue 11): every token the notation reads in its canonical or lower-case form,
+# mapped to its piece, checked against the full parser when built. A text rack made only of such
+# tokens (ASCII, split on white space) is read by dictionary look-ups; anything else, and every
+# error, goes through Rules.parse_rack, so answers and messages stay those of the parser.
+_TOKEN_TABLES: dict[str, dict[str, Piece]] = {}
+
+
+def _token_table(family: str) -> dict[str, Piece]:
+    table = _TOKEN_TABLES.get(family)
+    if table is None:
+        kind: Any = Tile if family == "tiles" else Card
+        table = {}
+        for code in range(53 if family == "tiles" else 52):
+            words = {str(kind(code))}
+            if family == "tiles" and code == 52:
+                words |= {"JK", "JOKER"}
+            for w in list(words):
+                words.add(w.lower())
+            for w in words:
+                piece = kind(w)
+                if int(piece) == code:
+                    table[w] = piece
+        _TOKEN_TABLES[family] = table
+    return table
+
+
+def _rack_counts(rules: Rules, rack: RackLike) -> tuple[list[Piece], list[int]]:
+    """The pieces of a rack and its count vector, supply checked (fast path: the token table)."""
+    if isinstance(rack, str) and rack.isascii() and "," not in rack and "[" not in rack:
+        table = _token_table(rules.family)
+        try:
+            pieces = [table[t] for t in rack.split()]
+        except KeyError:
+            pieces = []
+        if pieces:
+            counts = counts_of(pieces)
+            if max(counts[:52]) <= rules.copies and counts[52] <= rules.max_rack_jokers:
+                return pieces, counts
     pieces = rules.parse_rack(rack)
     if not pieces:
         raise RackError(f"the rack {rack!r} is empty: give at least one "
                         f"{'card' if rules.family == 'cards' else 'tile'}")
-    return pieces
+    return pieces, counts_of(int(x) for x in pieces)
 
 
 def _int_arg(name: str, value: Any, default: int) -> int:
@@ -228,31 +342,26 @@ def _rest(rules: Rules, rack: Sequence[Piece], used: Iterable[int]) -> tuple[Pie
 
 
 def _opening_from(rules: Rules, rack: list[Piece], threshold: int, pairs_threshold: int,
-                  mu: int, melds_result: tuple[int, list[Any]]) -> Opening:
+                  mu: int, melds_result: tuple[int, list[Any]], counts: list[int] | None = None) -> Opening:
     core = _backend.core()
     value, core_melds = melds_result
     keep = keeps_card(rules, len(rack))
     if value >= threshold and core_melds:
-        melds = _melds(rules, core_melds)
-        used = [c for m in core_melds for c in m[1]]
-        return Opening(rules, tuple(rack), "melds", value, melds, _rest(rules, rack, used),
-                       threshold, pairs_threshold)
-    counts = counts_of(int(t) for t in rack)
+        return Opening._lazy(rules, tuple(rack), "melds", value, ("melds", core_melds), threshold,
+                             pairs_threshold)
+    if counts is None:
+        counts = counts_of(int(t) for t in rack)
     if rules.pairs_allowed:
         n_pairs, pairs = core.max_pairs(counts, keep, mu, current_budget())
         if n_pairs >= pairs_threshold and n_pairs > 0:
-            melds = tuple(Meld.from_core(rules, "pair", [a, b], [a, a]) for a, b in pairs)
-            used = [c for p in pairs for c in p]
-            return Opening(rules, tuple(rack), "pairs", n_pairs, melds, _rest(rules, rack, used),
-                           threshold, pairs_threshold)
+            return Opening._lazy(rules, tuple(rack), "pairs", n_pairs, ("pairs", pairs), threshold,
+                                 pairs_threshold)
     if value < 0:  # the constraints (must_use, a run) cannot be met: show the best selection
         cr = _backend.core_rules(rules, "open")
         value, core_melds = core.solve_melds(cr, counts, keep, -1, False, current_budget())
         value = max(value, 0)
-    melds = _melds(rules, core_melds)
-    used = [c for m in core_melds for c in m[1]]
-    return Opening(rules, tuple(rack), None, value, melds, _rest(rules, rack, used),
-                   threshold, pairs_threshold)
+    return Opening._lazy(rules, tuple(rack), None, value, ("melds", core_melds), threshold,
+                         pairs_threshold)
 
 
 def _params(rules: Rules, threshold: Any, pairs_threshold: Any) -> tuple[int, int]:
@@ -277,14 +386,13 @@ def solve_opening(rules: Rules | str, rack: RackLike, *, threshold: int | None =
     45
     """
     r = _rules(rules)
-    pieces = _rack(r, rack)
+    pieces, counts = _rack_counts(r, rack)
     t, p = _params(r, threshold, pairs_threshold)
     mu = _must_use(r, pieces, must_use)
     cr = _backend.core_rules(r, "open")
-    res = _backend.core().solve_melds(cr, counts_of(int(x) for x in pieces),
-                                      keeps_card(r, len(pieces)), mu, r.opening_needs_run,
-                                      current_budget())
-    return _opening_from(r, pieces, t, p, mu, res)
+    res = _backend.core().solve_melds(cr, counts, keeps_card(r, len(pieces)), mu,
+                                      r.opening_needs_run, current_budget())
+    return _opening_from(r, pieces, t, p, mu, res, counts)
 
 
 def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: int | None = None,
@@ -299,13 +407,12 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
     """
     r = _rules(rules)
     t, p = _params(r, threshold, pairs_threshold)
-    all_pieces = [_rack(r, rack) for rack in racks]
+    parsed = [_rack_counts(r, rack) for rack in racks]
+    all_pieces = [pieces for pieces, _ in parsed]
     mus = [_must_use(r, pieces, must_use) for pieces in all_pieces]
     if not all_pieces:
         return []
-    arr = np.zeros((len(all_pieces), 53), dtype=np.uint8)
-    for i, pieces in enumerate(all_pieces):
-        arr[i] = counts_of(int(x) for x in pieces)
+    arr = np.array([counts for _, counts in parsed], dtype=np.uint8)
     mu = mus[0] if mus else -1
     cr = _backend.core_rules(r, "open")
     budget = current_budget()
@@ -325,7 +432,7 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
             spent.append(i)
             continue
         try:
-            out.append(_opening_from(r, pieces, t, p, mu, res))
+            out.append(_opening_from(r, pieces, t, p, mu, res, parsed[i][1]))
         except WorkBudgetExceeded:
             out.append(None)
             spent.append(i)
