@@ -21,14 +21,14 @@ from collections.abc import Sequence
 from .. import __version__
 from .._backend import set_backend
 from ..errors import BackendError, RummyError
-from . import demo, hint, play, serve, sim, solve
+from . import demo, hint, play, report, serve, sim, solve
 
 __all__ = ["build_parser", "main"]
 
 PROG = "rummy101"
 
 # The modules that add subcommands, in the order of the help text.
-_COMMANDS = (solve, hint, sim, play, serve, demo)
+_COMMANDS = (solve, hint, sim, report, play, serve, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,7 +14,9 @@ pool, Dask), and records are aggregated in game order.
 * :mod:`.runner` — one game (:func:`play_game`) and many (:func:`simulate`), on any executor;
 * :mod:`.record` — what one game produced (:class:`GameRecord`);
 * :mod:`.stats` — per-seat statistics, Wilson intervals and the summary table;
-* :mod:`.io` — writing records as JSON Lines or CSV.
+* :mod:`.io` — writing records as JSON Lines or CSV, and reading them back;
+* :mod:`.report` — per-seat report tables (``rummy101 report``), :mod:`.plot` its figure
+  (matplotlib, the optional extra ``plot``; imported only when drawing).
 
 >>> game_seed(7, 0), game_seed(7, 1) != game_seed(7, 0)
 (2564258699000977781, True)
@@ -26,7 +28,7 @@ pool, Dask), and records are aggregated in game order.
 from __future__ import annotations
 
 from .errors import GameFailed, SimError
-from .io import OUTPUT_FORMATS, check_output, write_records
+from .io import OUTPUT_FORMATS, check_output, read_records, write_records
 from .record import RECORD_KINDS, GameRecord, finish_type, round_finishes
 from .runner import MAX_STEPS, LazyObservation, play_game, simulate
 from .seeds import bot_seed, game_seed
@@ -48,6 +50,7 @@ __all__ = [
     "format_summary",
     "game_seed",
     "play_game",
+    "read_records",
     "round_finishes",
     "simulate",
     "wilson_interval",

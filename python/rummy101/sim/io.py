@@ -5,14 +5,15 @@ from __future__ import annotations
 import csv
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
 from .errors import SimError
 from .record import GameRecord
 
-__all__ = ["OUTPUT_FORMATS", "check_output", "write_records"]
+__all__ = ["OUTPUT_FORMATS", "check_output", "read_records", "write_records"]
 
 #: Output formats accepted by :func:`write_records`, chosen by the file extension.
 OUTPUT_FORMATS = (".jsonl", ".csv")
@@ -71,3 +72,39 @@ def _write_csv(records: Iterable[GameRecord], fh: TextIO) -> None:
     w = csv.DictWriter(fh, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     w.writerows(rows)
+
+
+def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
+    """Read back what :func:`write_records` wrote (``rummy101 sim --out``): JSON Lines (summary
+    or full lines) or CSV, by extension. Raises :class:`SimError` naming the file and line of a
+    row that is no simulation record, and ``OSError`` when the file cannot be read."""
+    p = Path(path)
+    ext = p.suffix.lower()
+    if ext not in OUTPUT_FORMATS:
+        raise SimError(f"cannot tell the format of {str(path)!r} from its extension "
+                       f"{ext or '(none)'!r}; accepted: {', '.join(OUTPUT_FORMATS)}")
+    out: list[GameRecord] = []
+    with open(p, newline="", encoding="utf-8") as fh:
+        if ext == ".csv":
+            for i, row in enumerate(csv.DictReader(fh), start=2):
+                out.append(_read(partial(GameRecord.from_row, row), path, i))
+        else:
+            for i, line in enumerate(fh, start=1):
+                if line.strip():
+                    out.append(_read(partial(_from_line, line), path, i))
+    if not out:
+        raise SimError(f"{str(path)!r} holds no game records")
+    return out
+
+
+def _from_line(line: str) -> GameRecord:
+    return GameRecord.from_json(json.loads(line))
+
+
+def _read(make: Callable[[], GameRecord], path: str | os.PathLike[str], line: int) -> GameRecord:
+    try:
+        return make()
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        what = f"no field {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise SimError(f"{str(path)!r} line {line} is no simulation record ({what}): give a "
+                       f"file written by `rummy101 sim --out`") from None

@@ -16,6 +16,11 @@ __all__ = ["RECORD_KINDS", "GameRecord", "finish_type", "round_finishes"]
 RECORD_KINDS = ("summary", "full")
 
 
+# The fields of a rummy101.game.records record (kept apart when a full line is read back).
+_RECORD_KEYS = ("format", "rules", "seed", "match_rounds", "actions", "terminal",
+                "round_scores", "standings", "results")
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """What one simulated game produced (one line of the JSONL output).
@@ -69,6 +74,47 @@ class GameRecord:
             d.update(self.game_record)   # format, rules, seed, match_rounds, actions, results...
             d["record"] = "full"
         return d
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> GameRecord:
+        """A record back from one JSONL line (summary or full; lines written before the seeds
+        were added read too). Raises ``KeyError`` / ``TypeError`` / ``ValueError`` on a line that
+        is no simulation record."""
+        scores = tuple(int(v) for v in d["scores"])
+        n = len(scores)
+        full = d if d.get("record") == "full" else None
+        return cls(
+            game=int(d["game"]), seed=int(d["seed"]), rules=str(d["rules"]),
+            bots=tuple(str(b) for b in d["bots"]), scores=scores,
+            round_scores=tuple(tuple(int(v) for v in r) for r in d["round_scores"]),
+            best=None if d.get("best") is None else int(d["best"]),
+            finishes=tuple(str(f) for f in d["finishes"]),
+            finishers=tuple(None if f is None else int(f) for f in d["finishers"]),
+            turns=tuple(int(t) for t in d.get("turns", (0,) * n)), steps=int(d.get("steps", 0)),
+            run_seed=None if d.get("run_seed") is None else int(d["run_seed"]),
+            bot_seeds=tuple(None if b is None else int(b) for b in d.get("bot_seeds", ())),
+            game_record=None if full is None else {k: full[k] for k in _RECORD_KEYS if k in full})
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, str]) -> GameRecord:
+        """A record back from one CSV row (:meth:`to_row`)."""
+        n = sum(1 for k in row if k.startswith("score_"))
+
+        def opt(text: str | None) -> int | None:
+            return None if text in (None, "") else int(text)
+
+        rs = [tuple(int(v) for v in r.split()) for r in row["round_scores"].split(";") if r]
+        return cls(
+            game=int(row["game"]), seed=int(row["seed"]), rules=row["rules"],
+            bots=tuple(row[f"bot_{s}"] for s in range(n)),
+            scores=tuple(int(row[f"score_{s}"]) for s in range(n)),
+            round_scores=tuple(rs), best=opt(row.get("best")),
+            finishes=tuple(f for f in row["finishes"].split(";") if f),
+            finishers=tuple(opt(f) for f in row["finishers"].split(";"))[:len(rs)],
+            turns=tuple(int(row.get(f"turns_{s}") or 0) for s in range(n)),
+            steps=int(row.get("steps") or 0), run_seed=opt(row.get("run_seed")),
+            bot_seeds=tuple(opt(row.get(f"bot_seed_{s}")) for s in range(n))
+            if "bot_seed_0" in row else ())
 
     def to_row(self) -> dict[str, Any]:
         """A flat CSV row: list fields become ``name_<seat>`` columns or ``;``-joined text."""

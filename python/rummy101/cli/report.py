@@ -1,0 +1,54 @@
+"""``rummy101 report``: tables (and optionally a figure) of what ``rummy101 sim --out`` wrote.
+
+    rummy101 report games.jsonl                    # per-seat tables
+    rummy101 report games.jsonl --plot games.png   # and a figure (extra: rummy101[plot])
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from ..errors import RummyError
+from ..sim.io import read_records
+from ..sim.report import format_report, group_records
+
+__all__ = ["add_subcommands", "run_report"]
+
+
+def add_subcommands(subparsers: Any) -> None:
+    """Add ``report`` to the ``rummy101`` tree."""
+    p = subparsers.add_parser(
+        "report", help="tables and a plot of simulation results",
+        description="Read the records `rummy101 sim --out` wrote (.jsonl summary or full lines, "
+                    "or .csv) and print per seat: points per game (mean with its 95%% Student-t "
+                    "interval, sd, min, max) and rounds finished and games with the best final "
+                    "standing (rates with 95%% Wilson intervals), one table per rule set and "
+                    "line-up of bots. --plot draws the score distributions and the rates with "
+                    "their intervals (needs matplotlib: pip install 'rummy101[plot]').")
+    p.add_argument("files", nargs="+", metavar="FILE", help="records written by rummy101 sim")
+    p.add_argument("--plot", metavar="OUT", default=None,
+                   help="also draw a figure into OUT (.png, .svg or .pdf)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --plot file")
+    p.set_defaults(func=run_report)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Handler of ``rummy101 report``; returns the exit status."""
+    if args.plot is not None and os.path.exists(args.plot) and not args.force:
+        raise RummyError(f"{args.plot!r} already exists: choose another --plot file, or add "
+                         "--force to overwrite it")
+    records = []
+    for path in args.files:
+        try:
+            records += read_records(path)
+        except OSError as exc:
+            raise RummyError(f"cannot read {path!r}: {exc.strerror}") from None
+    groups = group_records(records)
+    print(format_report(groups))
+    if args.plot is not None:
+        from ..sim.plot import plot_report
+        plot_report(groups, args.plot)
+        print(f"figure written to {args.plot}")
+    return 0

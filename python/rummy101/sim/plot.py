@@ -1,0 +1,100 @@
+"""A figure of simulation results (``rummy101 report --plot out.png``), with matplotlib: the
+optional extra ``plot`` (``pip install 'rummy101[plot]'``).
+
+One row of two panels per rule set and line-up of bots: the per-seat distribution of points per
+game (box plot over the games, each game a dot, the mean with its 95% t interval), and the
+per-seat rates of rounds finished and of games with the best final standing, each with its 95%
+Wilson interval as an error bar.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import RummyError
+from .report import ReportGroup
+
+__all__ = ["PANELS", "plot_report"]
+
+#: The panel titles of one group's row (the figure's axes carry them, tests read them back).
+PANELS = ("points per game by seat", "finish and best-score rates by seat")
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise RummyError("--plot needs matplotlib, the optional extra 'plot': "
+                         "pip install 'rummy101[plot]'") from None
+    matplotlib.use("Agg")          # files only: no display needed
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def plot_report(groups: Sequence[ReportGroup], path: str | os.PathLike[str]) -> Any:
+    """Draw ``groups`` (from :func:`~rummy101.sim.report.group_records`) into an image file
+    (format by extension: .png, .svg, .pdf) and return the matplotlib figure (closed)."""
+    plt = _pyplot()
+    n = len(groups)
+    fig, axes = plt.subplots(n, 2, figsize=(12, 4.2 * n), squeeze=False)
+    for row, g in zip(axes, groups):
+        _scores(row[0], g)
+        _rates(row[1], g)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110)
+    except (OSError, ValueError) as exc:
+        raise RummyError(f"cannot write the plot {str(path)!r}: {exc}") from None
+    finally:
+        plt.close(fig)
+    return fig
+
+
+def _labels(g: ReportGroup) -> list[str]:
+    return [f"seat {s}\n{b}" for s, b in enumerate(g.bots)]
+
+
+def _scores(ax: Any, g: ReportGroup) -> None:
+    seats = range(len(g.bots))
+    data = [[r.scores[s] for r in g.records] for s in seats]
+    ax.boxplot(data, positions=list(seats), widths=0.5, showfliers=False,
+               medianprops={"color": "black"})
+    jitter = random.Random(0)   # fixed: the same file for the same records
+    for s, values in zip(seats, data):
+        xs = [s + jitter.uniform(-0.18, 0.18) for _ in values]
+        ax.scatter(xs, values, s=8, alpha=0.35, color=f"C{s}", zorder=3)
+    means = [p[0] for p in g.points]
+    err = [[m - p[1] for m, p in zip(means, g.points)], [p[2] - m for m, p in zip(means, g.points)]]
+    if g.games > 1:
+        ax.errorbar([s + 0.32 for s in seats], means, yerr=err, fmt="D", color="black",
+                    capsize=4, markersize=5, label="mean, 95% t interval", zorder=4)
+        ax.legend(loc="best", fontsize=8)
+    ax.axhline(0, color="grey", linewidth=0.6)
+    ax.set_xticks(list(seats), _labels(g))
+    ax.set_ylabel("points per game (final standing)")
+    ax.set_title(f"{PANELS[0]}: {g.rules}, {g.games} games", fontsize=10)
+
+
+def _rates(ax: Any, g: ReportGroup) -> None:
+    seats = list(range(len(g.bots)))
+    width = 0.38
+    for k, (what, rate, ci, color) in enumerate((
+            ("rounds finished", "finish_rate", "finish_ci95", "C0"),
+            ("best final standing", "best_rate", "best_ci95", "C1"))):
+        xs = [s + (k - 0.5) * width for s in seats]
+        vals = [getattr(st, rate) for st in g.seats]
+        # clamped: at a rate of 0 or 1 a Wilson bound may miss it by a rounding error
+        lo = [max(0.0, v - getattr(st, ci)[0]) for v, st in zip(vals, g.seats)]
+        hi = [max(0.0, getattr(st, ci)[1] - v) for v, st in zip(vals, g.seats)]
+        ax.bar(xs, vals, width=width, color=color, alpha=0.75, label=what)
+        ax.errorbar(xs, vals, yerr=[lo, hi], fmt="none", ecolor="black", capsize=4)
+    ax.set_ylim(0, 1.17)                 # room above 1 for the legend
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    ax.axhline(1, color="grey", linewidth=0.6)
+    ax.set_xticks(seats, _labels(g))
+    ax.set_ylabel("rate (95% Wilson interval)")
+    ax.legend(loc="upper center", ncol=2, fontsize=8, frameon=False)
+    ax.set_title(f"{PANELS[1]}: {g.rules}, {g.games} games", fontsize=10)

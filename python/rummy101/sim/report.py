@@ -1,0 +1,144 @@
+"""Reports on simulation results (``rummy101 report``): per-seat tables of points per game
+(mean with a 95% Student-t interval) and of finish and best-score rates (95% Wilson intervals),
+one table per rule set and line-up of bots found in the records.
+
+>>> round(t_quantile_95(10), 3), round(t_quantile_95(1), 3)
+(2.228, 12.706)
+>>> mean_interval([10, 20, 30])
+(20.0, -4.841..., 44.841...)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .record import GameRecord
+from .stats import _Z95, SeatStats, _stats
+
+__all__ = ["ReportGroup", "format_report", "group_records", "mean_interval", "t_quantile_95"]
+
+# Cornish-Fisher expansion of Student's t quantile in powers of 1/df (Abramowitz & Stegun
+# 26.7.5) at the 0.975 normal quantile: within 0.005 of the exact value for df >= 3.
+_G = (
+    (_Z95 ** 3 + _Z95) / 4,
+    (5 * _Z95 ** 5 + 16 * _Z95 ** 3 + 3 * _Z95) / 96,
+    (3 * _Z95 ** 7 + 19 * _Z95 ** 5 + 17 * _Z95 ** 3 - 15 * _Z95) / 384,
+    (79 * _Z95 ** 9 + 776 * _Z95 ** 7 + 1482 * _Z95 ** 5 - 1920 * _Z95 ** 3 - 945 * _Z95) / 92160,
+)
+
+
+def t_quantile_95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom (exact for 1 and
+    2, the A&S 26.7.5 expansion above)."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be >= 1, got {df}")
+    if df == 1:
+        return math.tan(math.pi * 0.475)                  # 12.706
+    if df == 2:
+        return 0.95 / math.sqrt(2 * 0.975 * 0.025)  # 4.303: (2p-1)/sqrt(2p(1-p)), p = 0.975
+    return _Z95 + math.fsum(g / df ** (i + 1) for i, g in enumerate(_G))
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """``(mean, low, high)``: the mean and its 95% Student-t confidence interval (the sample
+    standard deviation over sqrt(n)); a single value gives an interval of nan."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, math.nan, math.nan)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1))
+    half = t_quantile_95(n - 1) * sd / math.sqrt(n)
+    return (mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True)
+class ReportGroup:
+    """The games of one rule set and line-up of bots: ``seats`` (as :class:`SeatStats` in
+    :func:`~rummy101.sim.simulate`'s result) and ``points[s]`` = ``(mean, low, high)`` of seat
+    ``s``'s points per game with the 95% t interval."""
+
+    rules: str
+    bots: tuple[str, ...]
+    records: list[GameRecord]
+    seats: list[SeatStats]
+    points: list[tuple[float, float, float]]
+    ties: int = 0
+    finish_counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    @property
+    def run_seeds(self) -> list[int]:
+        return sorted({r.run_seed for r in self.records if r.run_seed is not None})
+
+
+def group_records(records: Iterable[GameRecord]) -> list[ReportGroup]:
+    """Group records by (rules, bots), in order of first appearance, with their statistics."""
+    groups: dict[tuple[str, tuple[str, ...]], list[GameRecord]] = {}
+    for r in records:
+        groups.setdefault((r.rules, tuple(r.bots)), []).append(r)
+    out = []
+    for (rules, bots), recs in groups.items():
+        seats, ties, counts = _stats(recs, bots)
+        points = [mean_interval([r.scores[s] for r in recs]) for s in range(len(bots))]
+        out.append(ReportGroup(rules=rules, bots=bots, records=recs, seats=seats, points=points,
+                               ties=ties, finish_counts=counts))
+    return out
+
+
+def _table(cols: Sequence[str], rows: Sequence[Sequence[str]], left: Sequence[int]) -> list[str]:
+    widths = [max(len(c), *(len(r[i]) for r in rows)) if rows else len(c)
+              for i, c in enumerate(cols)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    return [line(cols), line(["-" * w for w in widths]), *(line(r) for r in rows)]
+
+
+def _f(x: float, digits: int = 1) -> str:
+    return "-" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def format_report(groups: Sequence[ReportGroup]) -> str:
+    """Per group: the points table and the finish / best-score table."""
+    out: list[str] = []
+    for g in groups:
+        seeds = g.run_seeds
+        seed_text = ("run seed " + ", ".join(map(str, seeds[:5]))
+                     + (" …" if len(seeds) > 5 else "")) if seeds else "run seed not recorded"
+        if out:
+            out.append("")
+        out.append(f"{g.games} game{'s' if g.games != 1 else ''} of {g.rules}; bots "
+                   f"{','.join(g.bots)}; {seed_text}")
+        out.append("points per game (final standing): mean with its 95% Student-t interval")
+        rows: list[tuple[str, ...]] = []
+        for st, (mean, lo, hi) in zip(g.seats, g.points):
+            rows.append((str(st.seat), st.bot, str(st.games), _f(mean),
+                         f"± {_f((hi - lo) / 2)}", f"[{_f(lo)}, {_f(hi)}]", _f(st.sd_score),
+                         str(st.min_score), str(st.max_score)))
+        out += _table(("seat", "bot", "games", "mean", "± 95%", "95% CI (t)", "sd", "min", "max"),
+                      rows, left=(1,))
+        out.append("")
+        out.append("rounds finished (the finisher is the round's only winner) and games with the "
+                   "best final standing: rates with 95% Wilson intervals")
+        rows = []
+        for st in g.seats:
+            rows.append((str(st.seat), st.bot, f"{st.finished}/{st.rounds}",
+                         f"{st.finish_rate:.3f}",
+                         f"[{st.finish_ci95[0]:.3f}, {st.finish_ci95[1]:.3f}]",
+                         f"{st.best}/{st.games}", f"{st.best_rate:.3f}",
+                         f"[{st.best_ci95[0]:.3f}, {st.best_ci95[1]:.3f}]"))
+        out += _table(("seat", "bot", "finished", "finish rate", "95% CI (Wilson)", "best",
+                       "best rate", "95% CI (Wilson)"), rows, left=(1,))
+        ex = g.finish_counts.get("exhausted", 0)
+        rounds = sum(g.finish_counts.values())
+        out.append(f"rounds: {rounds}; ended with no winner (stock exhausted): {ex}; no unique "
+                   f"best standing: {g.ties} game{'' if g.ties == 1 else 's'}")
+    return "\n".join(out)
