@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from rummy101 import IllegalAction
+from rummy101 import IllegalAction, backend_name
 from rummy101.game import new_game, playable_variants
 from rummy101.rl import ActionCodec, IllegalActionIndex, Session
 from rummy101.rl.observe import ObservationEncoder
@@ -26,6 +26,9 @@ RULES = {
 }
 PLAYABLE = [spec for v in playable_variants() for spec in RULES.get(v, [])]
 TWO = [RULES[v][0] for v in playable_variants() if v in RULES]
+# The pure backend gives the native core's answers (the parity tests); on it (CI's second run)
+# the exactness check plays fewer games, to keep this file within its time budget.
+GAMES = 1 if backend_name() == "pure" else 3
 
 
 def _rl() -> types.ModuleType:
@@ -74,10 +77,12 @@ def test_every_legal_action_has_an_index_and_back(spec: str, bot: str) -> None:
     melds beyond table_slots (none in these games); the mask is exactly the mapped legal set;
     indices outside the mask are refused by the engine. Random play and greedy play (bigger
     tables, more additions and retrievals)."""
+    if bot and backend_name() == "pure":
+        pytest.skip("greedy games on the pure backend: too slow for the CI budget (native run covers it)")
     codec = ActionCodec(spec)
     rng = random.Random(5)
     steps = unmapped = probes = 0
-    for s in _random_states(spec, games=3, seed=11, cap=400, bot=bot):
+    for s in _random_states(spec, games=GAMES, seed=11, cap=400, bot=bot):
         legal = s.legal_actions()
         idx = []
         for a in legal:
@@ -98,13 +103,13 @@ def test_every_legal_action_has_an_index_and_back(spec: str, bot: str) -> None:
                     t.apply(codec.action(i))
                 probes += 1
         steps += 1
-    assert steps > 200 and unmapped == 0 and probes > 0
+    assert steps > 100 * GAMES and unmapped == 0 and probes > 0
 
 
 def test_actions_beyond_the_table_slots_are_the_only_ones_left_out() -> None:
     codec = ActionCodec("rummy101(players=2)", table_slots=1)
     seen = 0
-    for s in _random_states("rummy101(players=2)", games=4, seed=3):
+    for s in _random_states("rummy101(players=2)", games=GAMES + 1, seed=3):
         for a in s.legal_actions():
             if codec.index(a) < 0:
                 assert a.verb in ("add", "retrieve") and a.meld >= 1
