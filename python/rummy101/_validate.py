@@ -27,6 +27,7 @@ from .tiles import Tile
 
 __all__ = [
     "BadRequest",
+    "described",
     "loads",
     "parse_rack_value",
     "read_bool",
@@ -52,6 +53,15 @@ def short(value: Any, limit: int = 60) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def described(value: Any) -> str:
+    """A value for an error message: its JSON type and text, or just ``null``.
+
+    >>> described("R1"), described(None), described([1, 2])
+    ('a string "R1"', 'null', 'a list [1, 2]')
+    """
+    return "null" if value is None else f"{type_name(value)} {short(value)}"
 
 
 def type_name(value: Any) -> str:
@@ -135,7 +145,7 @@ def loads(text: str | bytes, what: str = "request body") -> Any:
 def read_object(body: Any, what: str, fields: Iterable[str]) -> Mapping[str, Any]:
     """Check that ``body`` is a JSON object holding only the accepted ``fields``."""
     if not isinstance(body, dict):
-        raise BadRequest(f"{what} must be a JSON object, got {type_name(body)} {short(body)}")
+        raise BadRequest(f"{what} must be a JSON object, got {described(body)}")
     accepted = tuple(fields)
     for key in body:
         if key not in accepted:
@@ -156,7 +166,7 @@ def read_rules(body: Mapping[str, Any], default: str | Rules, field: str = "rule
         return default if isinstance(default, Rules) else _rules(default)
     if not isinstance(spec, str):
         raise BadRequest(f"field {field!r} must be a rules string such as 'rummy101' or "
-                         f"'remi(players=3)', got {type_name(spec)} {short(spec)}")
+                         f"'remi(players=3)', got {described(spec)}")
     if len(spec) > MAX_RULES_CHARS:
         raise BadRequest(f"field {field!r} is {len(spec)} characters long; at most "
                          f"{MAX_RULES_CHARS} are accepted")
@@ -203,10 +213,10 @@ def parse_rack_value(value: Any, rules: Rules, field: str = "rack",
         for pos, tok in enumerate(value, start=1):
             if not isinstance(tok, str):
                 raise BadRequest(f"token {pos} of field {field!r} must be a string such as \"R5\" "
-                                 f"or \"*\", got {type_name(tok)} {short(tok)}")
+                                 f"or \"*\", got {described(tok)}")
     else:
         raise BadRequest(f"field {field!r} must be a rack: a string such as \"R1 R2 R3 *\" or a "
-                         f"list of tokens, got {type_name(value)} {short(value)}")
+                         f"list of tokens, got {described(value)}")
     if tokens is not None and len(tokens) > max_size:
         raise BadRequest(f"field {field!r} holds {len(tokens)} tokens; at most {max_size} are "
                          f"accepted")
@@ -243,7 +253,7 @@ def read_int(body: Mapping[str, Any], field: str, *, lo: int, hi: int,
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadRequest(f"field {field!r} must be a whole number from {lo} to {hi}, got "
-                         f"{type_name(value)} {short(value)}")
+                         f"{described(value)}")
     if not lo <= value <= hi:
         raise BadRequest(f"field {field!r} is {short(value)}; accepted: a whole number from {lo} "
                          f"to {hi}")
@@ -263,8 +273,7 @@ def read_bool(body: Mapping[str, Any], field: str, default: bool) -> bool:
     if value is None:
         return default
     if not isinstance(value, bool):
-        raise BadRequest(f"field {field!r} must be true or false, got {type_name(value)} "
-                         f"{short(value)}")
+        raise BadRequest(f"field {field!r} must be true or false, got {described(value)}")
     return value
 
 
@@ -275,7 +284,7 @@ def read_piece(body: Mapping[str, Any], field: str, rules: Rules) -> Any:
         return None
     if not isinstance(value, str):
         raise BadRequest(f"field {field!r} must be one token such as \"R5\" or \"*\", got "
-                         f"{type_name(value)} {short(value)}")
+                         f"{described(value)}")
     try:
         return rules.piece(value)
     except NotationError as exc:

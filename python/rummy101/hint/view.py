@@ -24,6 +24,7 @@ from .. import _backend
 from .._limits import MAX_HINT_RACK, MAX_INT, MAX_MELD, MAX_TABLE_MELDS, MAX_TABLE_TILES
 from .._validate import (
     BadRequest,
+    described,
     loads,
     parse_rack_value,
     read_bool,
@@ -34,7 +35,6 @@ from .._validate import (
     read_rack,
     read_rules,
     short,
-    type_name,
 )
 from ..errors import RackError, RummyError
 from ..rules import Rules
@@ -197,9 +197,14 @@ def _read_seat(obj: Mapping[str, Any], name: str, rules: Rules, required: bool) 
     if value is None and not required:
         return -1
     hi = rules.players - 1
+    if value is None:
+        raise BadView(f"field {name!r} is missing: send the number of the seat to hint (0 to "
+                      f"{hi} in {str(rules)!r}) with that seat's rack, or instead of the view "
+                      f"fields send \"observation\": State.observation(seat), or \"record\": a "
+                      f"game record (rummy101.game.records)")
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadView(f"field {name!r} must be a seat number from 0 to {hi}, got "
-                         f"{type_name(value)} {short(value)}")
+                         f"{described(value)}")
     if not 0 <= value <= hi:
         raise BadView(f"field {name!r} is {value}; seats of {str(rules)!r} are 0 to {hi}")
     return value
@@ -210,7 +215,7 @@ def _read_table(value: Any, rules: Rules) -> tuple[TableMeld, ...]:
         return ()
     if not isinstance(value, list):
         raise BadView(f"field 'table' must be a list of melds {{\"owner\": seat, \"tiles\": "
-                         f"[...]}}, got {type_name(value)} {short(value)}")
+                         f"[...]}}, got {described(value)}")
     if len(value) > MAX_TABLE_MELDS:
         raise BadView(f"field 'table' holds {len(value)} melds; at most {MAX_TABLE_MELDS}")
     out = []
@@ -256,7 +261,7 @@ def _read_players(value: Any, rules: Rules, seat: int) -> dict[int, Opened]:
         return opened
     if not isinstance(value, list):
         raise BadView(f"field 'players' must be a list of {{\"seat\", \"opened\"}} objects, got "
-                         f"{type_name(value)} {short(value)}")
+                         f"{described(value)}")
     if len(value) > rules.players:
         raise BadView(f"field 'players' lists {len(value)} players; {str(rules)!r} has "
                          f"{rules.players}")
@@ -284,7 +289,7 @@ def _view_from_game(obj: Mapping[str, Any]) -> SeatView:
                          f"other); remove {', '.join(extra) or 'one of them'}")
     seat = obj.get("seat")
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-        raise BadView(f"field 'seat' must be a seat number, got {type_name(seat)} {short(seat)}")
+        raise BadView(f"field 'seat' must be a seat number, got {described(seat)}")
     if obj.get("observation") is not None:
         return view_from_observation(obj["observation"], seat)
     record = obj["record"]
@@ -292,7 +297,7 @@ def _view_from_game(obj: Mapping[str, Any]) -> SeatView:
         record = loads(record, what="field 'record'")
     if not isinstance(record, dict):
         raise BadView(f"field 'record' must be a game record (rummy101.game.records: an object "
-                         f"or its JSON text), got {type_name(record)} {short(record)}")
+                         f"or its JSON text), got {described(record)}")
     from ..game import records  # the engine replays the record; imported only when needed
 
     read_int(record, "seed", lo=0, hi=2**63 - 1)
@@ -317,13 +322,18 @@ def view_from_observation(obs: Any, seat: int | None = None) -> SeatView:
     """
     if not isinstance(obs, dict):
         raise BadView(f"field 'observation' must be a game observation object, got "
-                         f"{type_name(obs)} {short(obs)}")
+                         f"{described(obs)}")
     need = ("rules", "seat", "phase", "current_player", "rack", "table", "opened", "thresholds",
             "button", "turn_state")
     missing = [k for k in need if k not in obs]
     if missing:
         raise BadView(f"field 'observation' lacks {', '.join(missing)}: send "
                          f"State.observation(seat) as it is")
+    own = obs["seat"]
+    if isinstance(own, bool) or not isinstance(own, int):
+        raise BadView(f"field 'observation' has seat {described(own)}: send "
+                      f"State.observation(seat) as it is, whose 'seat' is the number of the "
+                      f"seat to hint")
     if seat is not None and seat != obs["seat"]:
         raise BadView(f"field 'seat' is {seat} but the observation is seat {obs['seat']}'s: "
                          f"a hint needs the seat's own rack")

@@ -23,14 +23,13 @@ from .. import tabla as _tabla
 from .._cancel import check_stop
 from .._validate import (
     BadRequest,
+    described,
     read_bool,
     read_object,
     read_opt_int,
     read_piece,
     read_rack,
     read_rules,
-    short,
-    type_name,
 )
 from ..errors import RackError, RummyError, WorkBudgetExceeded
 from ..rules import Rules
@@ -251,15 +250,14 @@ def solve_opening_body(body: Any) -> dict[str, Any]:
         obj = read_object(body, "batch request", BATCH_FIELDS)
         racks = obj["racks"]
         if not isinstance(racks, list):
-            raise BadRequest(f"field 'racks' must be a list of racks, got {type_name(racks)} "
-                             f"{short(racks)}")
+            raise BadRequest(f"field 'racks' must be a list of racks, got {described(racks)}")
         _check_batch_size(racks, "field 'racks'")
         rules = read_rules(obj, "rummy101")
         read_opt_int(obj, "threshold", lo=0, hi=MAX_INT)  # shared fields: their types here,
         read_opt_int(obj, "pairs_threshold", lo=0, hi=MAX_INT)  # their meaning per item
         if obj.get("must_use") is not None and not isinstance(obj["must_use"], str):
             raise BadRequest(f"field 'must_use' must be one token such as \"R5\", got "
-                             f"{type_name(obj['must_use'])} {short(obj['must_use'])}")
+                             f"{described(obj['must_use'])}")
         shared = {k: obj.get(k) for k in ("threshold", "pairs_threshold", "must_use")}
         return {"results": openings(racks, rules, shared)}
     return opening(body)
