@@ -64,6 +64,7 @@ class ObservationEncoder:
             raise RulesError(f"{r.variant} has no RL observation encoding yet (rummy101.rl.observe)")
         segs += extra[0](self)
         self._fill_variant: _Fill = extra[1]
+        self._meld_memo: dict[tuple[Any, ...], tuple[list[int], list[tuple[int, float]]]] = {}
         self.segments: dict[str, tuple[int, int]] = {}
         low: list[float] = []
         high: list[float] = []
@@ -122,31 +123,38 @@ class ObservationEncoder:
 
     def _table(self, inc: list[int], put: list[tuple[int, float]], table: list[Mapping[str, Any]],
                me: int) -> None:
-        code = self._code
-        tp = self.segments["table_pieces"][0]
-        base = self.segments["table"][0]
-        size = self.slot_size
+        memo = self._meld_memo
         n = self.players
-        jokers = self.pieces == 53
-        weighted: dict[int, float] = {}
         for i, m in enumerate(table):
-            tiles = [code[t] for t in m["tiles"]]
-            inc += [tp + c for c in tiles]
-            if i >= self.table_slots:
-                continue
-            o = base + i * size
-            inc.append(o)
-            inc.append(o + 1 + _KINDS[m["kind"]])
-            inc.append(o + 4 + (m["owner"] - me) % n)
-            if m.get("staged"):
+            key = (i, m["kind"], (m["owner"] - me) % n, bool(m.get("staged")), tuple(m["tiles"]))
+            got = memo.get(key)
+            if got is None:
+                if len(memo) > 100_000:
+                    memo.clear()
+                got = memo[key] = self._meld(*key)
+            inc += got[0]
+            put += got[1]
+
+    def _meld(self, i: int, kind: str, owner: int, staged: bool,
+              texts: tuple[str, ...]) -> tuple[list[int], list[tuple[int, float]]]:
+        """A table meld's contribution: indices to count and (index, value) pairs (memoised:
+        most melds stay as they are from one step to the next)."""
+        code = self._code
+        tiles = [code[t] for t in texts]
+        tp = self.segments["table_pieces"][0]
+        inc = [tp + c for c in tiles]
+        put: list[tuple[int, float]] = []
+        if i < self.table_slots:
+            o = self.segments["table"][0] + i * self.slot_size
+            n = self.players
+            inc += [o, o + 1 + _KINDS[kind], o + 4 + owner]
+            if staged:
                 inc.append(o + 4 + n)
             real = o + 5 + n
             inc += [real + c for c in tiles if c != J]
-            if jokers and J in tiles:
-                stand = real + 52
-                for c, w in _joker_stands(m["kind"], tiles):
-                    weighted[stand + c] = weighted.get(stand + c, 0.0) + w
-        put += weighted.items()
+            if self.pieces == 53 and J in tiles:
+                put += [(real + 52 + c, w) for c, w in _joker_stands(kind, tiles)]
+        return inc, put
 
 
 def _joker_stands(kind: str, tiles: list[int]) -> list[tuple[int, float]]:
