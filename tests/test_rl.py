@@ -327,3 +327,16 @@ def test_render() -> None:
     assert e.render() is None
     with pytest.raises(ValueError, match="render_mode"):
         rl.env("rummy101", render_mode="rgb_array")
+
+
+def test_masks_handed_out_are_copies() -> None:
+    ses = Session("rummy101(players=2)", illegal="raise")
+    ses.new(seed=4)
+    seat = ses.current
+    obs = ses.observe(seat)
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    obs["action_mask"][:] = 0
+    ses.observe(1 - seat)["action_mask"][:] = 1
+    assert ses.mask()[legal] == 1
+    ses.step(legal)  # still legal: the env kept its own mask
+    assert ses.steps == 1

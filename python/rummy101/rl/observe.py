@@ -50,7 +50,7 @@ class ObservationEncoder:
         self.pieces = P = 53 if r.jokers else 52
         self.players = n = r.players
         self._code = {str(r.piece(c)): c for c in range(P)}
-        cap = float(max(r.copies, r.max_rack_jokers))
+        self.cap = cap = float(max(r.copies, r.max_rack_jokers))  # copies of one code a place holds
         self.slot_size = 1 + 3 + n + 1 + 52 + (52 if r.jokers else 0)
         segs: list[tuple[str, int, float, float]] = [
             ("rack", P, 0, cap), ("table_pieces", P, 0, cap * 2 if r.jokers else cap),
@@ -184,7 +184,8 @@ _OPENED = {None: 0, "melds": 1, "pairs": 2}
 def _r101_segments(e: ObservationEncoder) -> list[tuple[str, int, float, float]]:
     n = e.players
     return [
-        ("discards", n * 53, 0, 2), ("last_discard", 53, 0, 1), ("taken_discards", n * 53, 0, 2),
+        ("discards", n * 53, 0, e.cap), ("last_discard", 53, 0, 1),
+        ("taken_discards", n * 53, 0, e.cap),
         ("opened", n * 3, 0, 1), ("thresholds", 2, 0, _INF), ("button_jokers", n, 0, _INF),
         ("button_used", n, 0, 1), ("button_available", 1, 0, 1), ("took", 4, 0, 1),
         ("must_use", 53, 0, 1), ("staged", 1, 0, 1),

@@ -105,7 +105,7 @@ class Session:
 
     # ---- observing ------------------------------------------------------------------------------------
     def mask(self) -> np.ndarray[Any, Any]:
-        """The mask of the seat to move (a fresh array is made per step; do not write to it)."""
+        """The mask of the seat to move (the env's own array: :meth:`observe` hands out copies)."""
         if self._mask is None:
             if self.done:
                 self._mask = self._zero_mask
@@ -124,7 +124,9 @@ class Session:
         if got is None:
             x = self.encoder.encode(self.state.observation(seat))
             mine = seat == self.state.current_player and not self.done
-            got = {"observation": x, "action_mask": self.mask() if mine else self._zero_mask}
+            # the mask handed out is a copy: a caller writing to it changes nothing here
+            mask = self.mask().copy() if mine else np.zeros(self.codec.n, dtype=np.int8)
+            got = {"observation": x, "action_mask": mask}
             self._obs_cache[seat] = got
         return got
 
