@@ -92,6 +92,20 @@ def _hint_breaks(body: dict[str, Any]) -> bool:
         p is not None and p < rules.pairs_opening)
 
 
+def _games_breaks(path: str, body: dict[str, Any]) -> bool:
+    """The games API (docs/web.md): a new game's seat and bots fit its players; a replayed
+    record replays (game ids in paths are random: those answer 404, which is accepted)."""
+    if path == "/v1/games":
+        players = Rules.parse(body.get("rules") or "rummy101").players
+        bots = body.get("bots")
+        return (body.get("seat") or 0) >= players or (
+            isinstance(bots, list) and len(bots) != players - 1)
+    if path == "/v1/replays":
+        from rummy101.game import records
+        records.from_dict(body["record"])  # RummyError: it does not replay
+    return False
+
+
 def breaks_a_stated_rule(path: str, body: Any) -> bool:
     """Whether a schema-valid ``body`` breaks one of the document's ``SEMANTIC_RULES``."""
     if not isinstance(body, dict):
@@ -103,6 +117,8 @@ def breaks_a_stated_rule(path: str, body: Any) -> bool:
             return False  # a batch: each item is answered on its own
         if path == "/v1/hint":
             return _hint_breaks(body)
+        if path.startswith(("/v1/games", "/v1/replays")):
+            return _games_breaks(path, body)
         rack = _rack(rules, body["meld" if path == "/v1/validate/meld" else "rack"])
         must = body.get("must_use")
         return must is not None and rules.piece(must) not in rack

@@ -45,7 +45,9 @@ from . import api
 from .answer import encode
 from .asgi import FrontDoor, Service
 from .batching import Coalescer
+from .games import LIMITS as GAME_LIMITS
 from .openapi import install_openapi
+from .web_routes import add_game_routes
 
 __all__ = ["app", "app_from_env", "cors_from_env", "create_app"]
 
@@ -173,7 +175,8 @@ def create_app(*, threads: int = 4, cors_origins: Sequence[str] = (),
         from . import limits
         return _json_response({
             "version": __version__, "backend": backend_name(),
-            "limits": {name.lower(): getattr(limits, name) for name in limits.__all__},
+            "limits": {**{name.lower(): getattr(limits, name) for name in limits.__all__},
+                       **GAME_LIMITS},
         })
 
     ops: dict[str, tuple[Callable[[list[Any]], list[Any]], int, str]] = {
@@ -192,6 +195,7 @@ def create_app(*, threads: int = 4, cors_origins: Sequence[str] = (),
         app.add_api_route(path, route(path, runners[path]), methods=["POST"],
                           summary=summary, tags=["solve"], name=path.strip("/").replace("/", "_"))
     app.state.runners = runners
+    app.state.games = add_game_routes(app, service)
     install_openapi(app)
     app.add_middleware(FrontDoor, service=service, runners=runners)
     if cors_origins:  # outermost, so that it also answers the operation paths and preflights

@@ -15,6 +15,16 @@ from pydantic.json_schema import models_json_schema
 
 from . import schemas as s
 from .examples import EXAMPLES
+from .games import (
+    BOTS,
+    IDLE_SECONDS,
+    MAX_ACTION_CHARS,
+    MAX_GAMES,
+    MAX_RECORD_ACTIONS,
+    MAX_REPLAYS,
+    MAX_SEED,
+    options,
+)
 from .limits import (
     BODY_SECONDS,
     MAX_BATCH,
@@ -22,8 +32,9 @@ from .limits import (
     MAX_HINT_RACK,
     MAX_IN_FLIGHT,
     MAX_RACK,
+    MAX_RULES_CHARS,
 )
-from .request_schema import SEMANTIC_RULES, request_schemas
+from .request_schema import RULES, SEMANTIC_RULES, request_schemas
 
 __all__ = ["OPERATIONS", "install_openapi"]
 
@@ -77,7 +88,7 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     doc = get_openapi(title=app.title, version=app.version,
                       description=f"{app.description}\n\n{_LIMITS}\n\n{SEMANTIC_RULES}",
                       routes=app.routes)
-    models: list[type[BaseModel]] = [s.ErrorAnswer, s.Health, s.Info]
+    models: list[type[BaseModel]] = [s.ErrorAnswer, s.Health, s.Info, *GAME_MODELS]
     for resp, _, _ in OPERATIONS.values():
         models += resp if isinstance(resp, list) else [resp]
     _, defs = models_json_schema([(m, "validation") for m in dict.fromkeys(models)],
@@ -119,10 +130,115 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
                         "schema": _ref(ok) if ok else {"anyOf": [_ref(m) for m in resp_list]}}}},
             **errors,
         }
+    _document_games(doc, errors)
     for path, model in (("/health", s.Health), ("/v1/info", s.Info)):
         doc["paths"][path]["get"]["responses"] = {
             "200": {"description": "OK", "content": {"application/json": {"schema": _ref(model)}}}}
     return doc
+
+
+# ---- the games API of the web page (rummy101.service.games, docs/web.md) ---------------------
+GAME_MODELS: list[type[BaseModel]] = [s.GameOptions, s.GameView, s.GameHint, s.GameRecord,
+                                      s.Deleted, s.ReplaySummary, s.ReplayTurn]
+_ID = {"type": "string", "pattern": "^[0-9a-f]{16}$",
+       "description": "16 hexadecimal digits, as answered when the game or replay was made"}
+_RULES_ANY = {"type": "string", "maxLength": MAX_RULES_CHARS,
+              "pattern": "|".join(f"(?:{RULES[v]})" for v in ("rummy101", "remi", "classic")),
+              "description": "a rule set of a playable variant: `rummy101(players=2)`, `remi`, "
+                             "`classic(target=100)`"}
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """Absent and null mean the same to the games' readers (the default)."""
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+_GAME_BODIES: dict[tuple[str, str], dict[str, Any]] = {
+    ("/v1/games", "post"): {
+        "type": "object", "additionalProperties": False,
+        "properties": {
+            "rules": _nullable(_RULES_ANY),
+            "bots": {"type": ["array", "null"], "maxItems": 4,
+                     "items": {"type": "string", "enum": list(BOTS)},
+                     "description": "one bot per other seat, in seat order (default "
+                                    "greedy everywhere)"},
+            "seat": {"type": ["integer", "null"], "minimum": 0, "maximum": 3,
+                     "description": "your seat (default 0)"},
+            "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_SEED,
+                     "description": "the deal's seed (default random)"},
+        }},
+    ("/v1/games/{game_id}/actions", "post"): {
+        "type": "object", "additionalProperties": False, "required": ["action"],
+        "properties": {"action": {"type": "string", "minLength": 1, "maxLength": MAX_ACTION_CHARS,
+                                  "pattern": "\\S",
+                                  "description": "an engine action text: `draw`, `take`, "
+                                                 "`run R3 R4 R5`, `add R6 to 0@end`, `discard K7`"}}},
+    ("/v1/games/{game_id}/play-hint", "post"): {
+        "type": "object", "additionalProperties": False, "properties": {}},
+    ("/v1/replays", "post"): {
+        "type": "object", "additionalProperties": False, "required": ["record"],
+        "properties": {"record": {
+            "type": "object", "required": ["rules", "seed", "actions"],
+            "description": "a game record of `rummy101.game.records` (its stored outcome, when "
+                           "given, must be the replay's)",
+            "properties": {
+                "format": {"type": "string", "enum": ["rummy101-game/1"]},
+                "rules": _RULES_ANY,
+                "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
+                "match_rounds": {"type": ["integer", "null"], "minimum": 1, "maximum": 100_000},
+                "actions": {"type": "array", "maxItems": MAX_RECORD_ACTIONS,
+                            "items": {"type": "string", "maxLength": MAX_ACTION_CHARS}},
+            }}}},
+}
+_GAME_ANSWERS: dict[tuple[str, str], type[BaseModel]] = {
+    ("/v1/game-options", "get"): s.GameOptions,
+    ("/v1/games", "post"): s.GameView,
+    ("/v1/games/{game_id}", "get"): s.GameView,
+    ("/v1/games/{game_id}", "delete"): s.Deleted,
+    ("/v1/games/{game_id}/actions", "post"): s.GameView,
+    ("/v1/games/{game_id}/hint", "get"): s.GameHint,
+    ("/v1/games/{game_id}/play-hint", "post"): s.GameView,
+    ("/v1/games/{game_id}/record", "get"): s.GameRecord,
+    ("/v1/replays", "post"): s.ReplaySummary,
+    ("/v1/replays/{replay_id}", "get"): s.ReplaySummary,
+    ("/v1/replays/{replay_id}/turns/{turn}", "get"): s.ReplayTurn,
+}
+_GAMES_TEXT = (f"Games live on the server: at most {MAX_GAMES} games and {MAX_REPLAYS} replays "
+               f"(a new one evicts the least recently used), each dropped after "
+               f"{IDLE_SECONDS:g} s idle; one request at a time per game (another answers 429). "
+               "Bots move on the server, in worker threads, until it is your turn.")
+
+
+def _document_games(doc: dict[str, Any], errors: dict[str, Any]) -> None:
+    """Bodies, answers and errors of the games API (its routes read their bodies themselves)."""
+    for (path, method), model in _GAME_ANSWERS.items():
+        op = doc["paths"][path][method]
+        op["description"] = f"{op.get('summary', '')}.\n\n{_GAMES_TEXT}"
+        for param in op.get("parameters", []):
+            if param["name"] in ("game_id", "replay_id"):
+                param["schema"] = dict(_ID)
+            elif param["name"] == "turn":
+                param["schema"] = {"type": "integer", "minimum": 0, "maximum": 1_000_000}
+        responses: dict[str, Any] = {
+            "200": {"description": "The answer.",
+                    "content": {"application/json": {"schema": _ref(model)}}},
+            "404": _error_response("No game or replay with that id (never made, idle too "
+                                   "long, or evicted), or no such turn."),
+            "422": _error_response("A refused action (the engine's message cites the rule; "
+                                   "the game is unchanged) or request; a path parameter of "
+                                   "the wrong type."),
+            "429": _error_response("The game is busy with another request, or too many game "
+                                   "requests wait; retry later."),
+            "400": errors["400"],
+        }
+        body = _GAME_BODIES.get((path, method))
+        if (path, method) == ("/v1/games", "post"):  # the bots installed here
+            body = {**body, "properties": {**body["properties"], "bots": {
+                **body["properties"]["bots"],
+                "items": {"type": "string", "enum": options()["bots"]}}}}
+        if body is not None:
+            op["requestBody"] = {"required": True,
+                                 "content": {"application/json": {"schema": body}}}
+            responses.update({k: errors[k] for k in ("408", "413", "415")})
+        op["responses"] = responses
 
 
 def install_openapi(app: FastAPI) -> None:

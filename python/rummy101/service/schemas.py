@@ -12,7 +12,12 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "Deleted",
     "ErrorAnswer",
+    "GameHint",
+    "GameOptions",
+    "GameRecord",
+    "GameView",
     "Health",
     "HintAnswer",
     "Info",
@@ -21,6 +26,8 @@ __all__ = [
     "OpeningAnswer",
     "OpeningBatchAnswer",
     "PenaltyAnswer",
+    "ReplaySummary",
+    "ReplayTurn",
     "TablaAnswer",
 ]
 
@@ -187,3 +194,82 @@ class HintAnswer(BaseModel):
     rack: str
     turn: TurnOut
     alternatives: list[TurnOut]
+
+
+# ---- the games API of the web page (rummy101.service.games) ----------------------------------
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class GameOptions(_Open):
+    """What a new game may be: the playable variants with their options, the bots, limits."""
+
+    variants: list[dict[str, object]]
+    bots: list[str]
+    limits: dict[str, float]
+
+
+class GameView(_Open):
+    """Your view of a game: your seat's observation (the engine's `State.observation`), the
+    legal actions as text when it is your turn, status, standings and round results, the
+    moves played by this request (yours and the bots') and the latest moves."""
+
+    id: str
+    rules: str
+    variant: str
+    seed: int
+    seat: int
+    players: int
+    bots: list[str] = Field(description="Per seat: the bot's name, `you` for your seat.")
+    observation: dict[str, object]
+    legal: list[str]
+    your_turn: bool
+    over: bool
+    status: str
+    standings: list[int]
+    round_scores: list[list[int]]
+    round_results: list[dict[str, object]]
+    hints: bool
+    log: list[dict[str, object]]
+    moves: list[dict[str, object]]
+
+
+class GameHint(_Open):
+    """A hint for your turn (`available: false` with a `message` for a variant without hints;
+    otherwise the fields of `POST /v1/hint`'s answer)."""
+
+    available: bool
+
+
+class GameRecord(_Open):
+    """The game record (`rummy101.game.records`), with `seats`: who played each seat."""
+
+    format: str
+    rules: str
+    seed: int
+    actions: list[str]
+
+
+class Deleted(BaseModel):
+    deleted: str
+
+
+class ReplaySummary(_Open):
+    """A loaded record: its outcome and its turns (consecutive actions of one seat), each marked
+    once analysed (`mistake`, `loss`)."""
+
+    id: str
+    rules: str
+    turns: list[dict[str, object]]
+
+
+class ReplayTurn(_Open):
+    """One turn: the position before it (the seat's observation), the actions played, the
+    hint's turn (Rummy 101), both scored by the hint's evaluation, the loss and whether it is a
+    mistake."""
+
+    turn: int
+    seat: int
+    played: list[str]
+    mistake: bool
+    loss: float | None

@@ -1,0 +1,629 @@
+"""Games against the bots and replays of game records, kept on the server (the web page's API).
+
+A :class:`Game` is one match of any playable variant (:func:`rummy101.game.playable_variants`):
+one seat is the person's, every other seat a bot (``random``, ``greedy``, ``search``). The
+person's actions are engine action texts (``draw``, ``run R3 R4 R5``, ``discard K7``…); the
+engine decides whether they are legal (a refused action raises
+:class:`~rummy101.errors.IllegalAction` citing the rule, and the game is unchanged). After each
+of the person's actions the bots play until it is the person's turn again or the match is over.
+A hint (:mod:`rummy101.hint`, Rummy 101 only) recommends the person's turn; ``play_hint`` plays it.
+
+A :class:`Replay` is a game record (:mod:`rummy101.game.records`) replayed once and cut into
+turns; :meth:`Replay.turn` analyses one turn: the position before it, the moves played, the hint's
+recommendation, both turns scored by the hint's evaluation (:mod:`rummy101.hint.evaluate`) and a
+mistake mark when the played turn scores at least :data:`MISTAKE_POINTS` below the hint's.
+
+:class:`GameStore` holds at most :data:`MAX_GAMES` games and :data:`MAX_REPLAYS` replays; one
+idle for :data:`IDLE_SECONDS` is dropped, and a new one beyond the count evicts the least
+recently used. Each game and replay has a lock: one request works on it at a time (another gets
+:class:`GameBusy`, answered 429). Everything here is synchronous and runs in worker threads
+(:mod:`.app` hands it to the games' own thread limiter), never on the event loop.
+
+>>> store = GameStore()
+>>> view = store.create({"rules": "rummy101(players=2)", "bots": ["greedy"], "seed": 7})
+>>> view["seat"], view["your_turn"], view["over"], len(view["observation"]["rack"])
+(0, True, False, 22)
+>>> store.act(view["id"], {"action": "discard X9"})
+Traceback (most recent call last):
+...
+rummy101.errors.NotationError: token 1 of 1 ('X9') is not a tile: a tile is a colour R/Y/B/K followed by a number 1-13 (e.g. R5, k13), or * / JK / JOKER
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+from .._cancel import check_stop
+from .._validate import BadRequest, loads, read_int, read_object, read_rules, short, type_name
+from ..errors import RummyError
+from ..game import Phase, State, new_game, playable_variants
+from ..game import records as _records
+from ..rules import _OPTIONS, Rules
+from ..solve import work_budget
+from .batching import full_nodes
+
+__all__ = [
+    "BOTS",
+    "GAME_FIELDS",
+    "IDLE_SECONDS",
+    "LIMITS",
+    "MAX_ACTION_CHARS",
+    "MAX_GAMES",
+    "MAX_RECORD_ACTIONS",
+    "MAX_REPLAYS",
+    "MISTAKE_POINTS",
+    "Game",
+    "GameBusy",
+    "GameStore",
+    "NotFound",
+    "Replay",
+    "options",
+]
+
+log = logging.getLogger("rummy101.service")
+
+MAX_GAMES = 64             # games held at once; a new one evicts the least recently used
+MAX_REPLAYS = 16           # replays held at once; likewise
+IDLE_SECONDS = 3600.0      # a game or replay untouched this long is dropped
+MAX_ACTION_CHARS = 200     # characters of one action text
+MAX_RECORD_ACTIONS = 5000  # actions of a record loaded for replay
+MAX_BOT_STEPS = 20_000     # bot actions played in one request (a whole classic match fits)
+GAME_THREADS = 2           # worker threads that run game requests (bot moves, hints, replays)
+MAX_GAME_WAITING = 64      # game requests waiting for a thread; more answer 429
+MISTAKE_POINTS = 10.0      # a turn scoring this far below the hint's is marked a mistake
+MAX_SEED = 2**63 - 1
+#: Bots a page may choose, and the options they run with here: ``search`` is bounded to 40
+#: rollouts per decision (under a second natively), so a request never waits long for a bot.
+BOTS: dict[str, str] = {"random": "random", "greedy": "greedy", "search": "search:playouts=40"}
+HINT_VARIANTS = ("rummy101",)
+
+LIMITS: dict[str, float] = {
+    "max_games": MAX_GAMES, "max_replays": MAX_REPLAYS, "game_idle_seconds": IDLE_SECONDS,
+    "max_action_chars": MAX_ACTION_CHARS, "max_record_actions": MAX_RECORD_ACTIONS,
+    "max_bot_steps": MAX_BOT_STEPS, "game_threads": GAME_THREADS,
+    "max_game_waiting": MAX_GAME_WAITING, "mistake_points": MISTAKE_POINTS,
+}
+
+GAME_FIELDS = ("rules", "bots", "seat", "seed")
+ACTION_FIELDS = ("action",)
+REPLAY_FIELDS = ("record",)
+LOG_LENGTH = 60            # moves kept in a game's log (the page shows the latest)
+
+
+class NotFound(RummyError):
+    """No game or replay with that id (never created, finished long ago, or evicted)."""
+
+
+class GameBusy(RummyError):
+    """Another request is working on this game right now."""
+
+
+def _bot_names() -> list[str]:
+    from ..bots import bot_names  # the bots' registry (imported when the first game starts)
+
+    return [b for b in BOTS if b in bot_names()]
+
+
+def options() -> dict[str, Any]:
+    """What a page needs to offer a new game: the playable variants with their options
+    (name, default, accepted values, meaning), the bots, which variants have hints, limits."""
+    variants = []
+    for name in playable_variants():
+        opts = []
+        for o in _OPTIONS[name]:
+            default = o.default
+            opts.append({"name": o.name, "default": ("on" if default else "off")
+                         if isinstance(default, bool) else default,
+                         "accepted": o.accepted(), "doc": o.doc})
+        variants.append({"name": name, "options": opts, "hints": name in HINT_VARIANTS})
+    return {"variants": variants, "bots": _bot_names(), "limits": LIMITS}
+
+
+# ---- one game ---------------------------------------------------------------------------------
+@dataclass
+class Game:
+    """One match on the server: the engine state, the person's seat and the bots."""
+
+    id: str
+    state: State
+    seat: int
+    bots: list[Any]                 # a Bot per seat, None for the person
+    bot_names: list[str]            # "you" for the person
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    used: float = field(default_factory=time.monotonic)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    rounds_seen: int = 0
+
+    def _note(self, seat: int, action: str) -> dict[str, Any]:
+        entry = {"n": len(self.state.history), "round": self.state.round, "seat": seat,
+                 "by": self.bot_names[seat], "action": action}
+        self.log.append(entry)
+        del self.log[:-LOG_LENGTH]
+        return entry
+
+    def play_bots(self) -> list[dict[str, Any]]:
+        """Let the bots move until it is the person's turn or the match is over."""
+        s = self.state
+        moves: list[dict[str, Any]] = []
+        steps = 0
+        with work_budget(full_nodes()):
+            while not s.is_terminal and s.current_player != self.seat:
+                check_stop()
+                steps += 1
+                if steps > MAX_BOT_STEPS:
+                    raise RummyError(f"the bots played {MAX_BOT_STEPS} actions in this request "
+                                     f"without reaching your turn; ask again to go on")
+                seat = s.current_player
+                legal = s.legal_actions()
+                action = self.bots[seat].act(s.observation(seat), legal)
+                s.apply(action)
+                moves.append(self._note(seat, str(action)))
+        return moves
+
+    def status(self) -> str:
+        s = self.state
+        if s.is_terminal:
+            totals = s.standings()
+            best = max(totals)
+            winners = [self._who(i) for i, t in enumerate(totals) if t == best]
+            return (f"The game is over: {' and '.join(winners)} "
+                    f"{'win' if len(winners) > 1 or winners == ['you'] else 'wins'} with {best} "
+                    f"points.")
+        if s.current_player != self.seat:
+            return f"Waiting for {self._who(s.current_player)}."
+        phase = s.phase.value
+        what = {"take": "take a tile: draw from the stock or take the discard",
+                "play": "lay melds, add to the table, then discard",
+                "exchange": "the exchange of doubles: announce one or decline"}.get(phase, phase)
+        return f"Your turn (round {s.round + 1}): {what}."
+
+    def _who(self, seat: int) -> str:
+        return "you" if seat == self.seat else f"seat {seat} ({self.bot_names[seat]})"
+
+    def view(self, moves: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The person's view: their observation, legal actions when it is their turn, status."""
+        s = self.state
+        mine = not s.is_terminal and s.current_player == self.seat
+        results = s.round_results()
+        out = {
+            "id": self.id, "rules": str(s.rules), "variant": s.rules.variant,
+            "seed": s.seed, "seat": self.seat, "players": s.n, "bots": list(self.bot_names),
+            "observation": s.observation(self.seat),
+            "legal": [str(a) for a in s.legal_actions()] if mine else [],
+            "your_turn": mine, "over": s.is_terminal, "status": self.status(),
+            "standings": s.standings(), "round_scores": s.round_scores(),
+            "round_results": results, "hints": s.rules.variant in HINT_VARIANTS,
+            "actions_played": len(s.history), "log": list(self.log),
+            "moves": moves or [],
+        }
+        self.rounds_seen = len(results)
+        return out
+
+    def act(self, text: str) -> dict[str, Any]:
+        s = self.state
+        if s.is_terminal:
+            raise RummyError("the game is over; start a new one")
+        if s.current_player != self.seat:
+            raise RummyError(f"it is seat {s.current_player}'s turn, not yours")
+        s.apply(text)  # IllegalAction / NotationError: the engine left the state unchanged
+        moves = [self._note(self.seat, str(s.history[-1]))]
+        return self.view(moves + self.play_bots())
+
+    def hint(self) -> dict[str, Any]:
+        s = self.state
+        if s.rules.variant not in HINT_VARIANTS:
+            return {"available": False,
+                    "message": f"no hint yet for {s.rules.variant}: hints cover "
+                               f"{', '.join(HINT_VARIANTS)} only"}
+        if s.is_terminal or s.current_player != self.seat:
+            raise RummyError("a hint is for your turn, and it is not your turn")
+        from ..hint import hint, view_from_state
+
+        with work_budget(full_nodes()):
+            answer = hint(view_from_state(s, self.seat), 3).to_json()
+        return {"available": True, **answer}
+
+    def play_hint(self) -> dict[str, Any]:
+        """Play the hint's turn. A turn that begins with a draw is planned again once the drawn
+        tile is known (the hint says so), and the rest is played from that second hint."""
+        s = self.state
+        first = self.hint()
+        if not first["available"]:
+            raise RummyError(first["message"])
+        trial = s.copy()
+        played: list[str] = []
+        steps = list(first["turn"]["steps"])
+        actions = list(first["turn"]["actions"])
+        if actions and actions[0] == "draw":
+            trial.apply("draw")
+            played.append("draw")
+            steps = steps[:1]
+            actions = []
+            if not trial.is_terminal and trial.current_player == self.seat:
+                from ..hint import hint, view_from_state
+
+                with work_budget(full_nodes()):
+                    second = hint(view_from_state(trial, self.seat), 0).to_json()
+                steps += second["turn"]["steps"]
+                actions = second["turn"]["actions"]
+        for text in actions:
+            trial.apply(text)
+            played.append(text)
+        self.state = trial
+        moves = [self._note(self.seat, a) for a in played]
+        # the notes above were numbered after the whole turn: number them in order
+        for i, m in enumerate(moves):
+            m["n"] = len(trial.history) - len(played) + i + 1
+        view = self.view(moves + self.play_bots())
+        view["played_hint"] = {"steps": steps, "actions": played}
+        return view
+
+    def record(self) -> dict[str, Any]:
+        rec = _records.to_dict(self.state)
+        rec["seats"] = list(self.bot_names)
+        return rec
+
+
+# ---- replays ------------------------------------------------------------------------------------
+@dataclass
+class Replay:
+    """A game record replayed once and cut into turns (consecutive actions of one seat)."""
+
+    id: str
+    rules: Rules
+    record: dict[str, Any]
+    starts: list[State]            # the position before each turn
+    turns: list[tuple[int, list[str]]]  # (seat, actions) per turn
+    final: State
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    used: float = field(default_factory=time.monotonic)
+    analysed: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, rid: str, body: Any) -> Replay:
+        obj = read_object(body, "replay request", REPLAY_FIELDS)
+        record = obj.get("record")
+        if isinstance(record, str):
+            record = loads(record, what="field 'record'")
+        if not isinstance(record, dict):
+            raise BadRequest(f"field 'record' must be a game record (the JSON object of "
+                             f"rummy101.game.records, or its text), got {type_name(record)} "
+                             f"{short(record)}")
+        actions = record.get("actions")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise BadRequest("field 'record': 'actions' must be a list of action texts")
+        if len(actions) > MAX_RECORD_ACTIONS:
+            raise BadRequest(f"field 'record' holds {len(actions)} actions; at most "
+                             f"{MAX_RECORD_ACTIONS} are replayed")
+        if any(len(a) > MAX_ACTION_CHARS for a in actions):
+            raise BadRequest(f"field 'record': an action is longer than {MAX_ACTION_CHARS} "
+                             f"characters")
+        if not isinstance(record.get("rules"), str):
+            raise BadRequest(f"field 'record': 'rules' must be a rules string, got "
+                             f"{type_name(record.get('rules'))} {short(record.get('rules'))}")
+        rules = read_rules(record, "rummy101")
+        read_int(record, "seed", lo=0, hi=MAX_SEED)
+        read_int(record, "match_rounds", lo=1, hi=100_000, default=1)
+        if record.get("format", _records.FORMAT) != _records.FORMAT:
+            raise BadRequest(f"field 'record': unknown format {short(record.get('format'))}; "
+                             f"accepted: {_records.FORMAT!r}")
+        clean = {k: record[k] for k in ("format", "rules", "seed", "match_rounds", "actions")
+                 if k in record}
+        state = new_game(rules, record["seed"], match_rounds=record.get("match_rounds"))
+        starts: list[State] = []
+        turns: list[tuple[int, list[str]]] = []
+        key: tuple[int, int] | None = None
+        for i, text in enumerate(actions):
+            if i % 64 == 0:
+                check_stop()
+            here = (state.round, state.current_player)
+            if here != key or state.phase is Phase.OVER:
+                starts.append(state.copy())
+                turns.append((state.current_player, []))
+                key = here
+            try:
+                state.apply(text)
+            except RummyError as exc:
+                raise type(exc)(f"game record action {i} ({text!r}) does not replay: "
+                                f"{exc}") from None
+            turns[-1][1].append(str(state.history[-1]))
+        # the stored outcome, when given, must be the replay's (rummy101.game.records)
+        for k, got in (("round_scores", state.round_scores()), ("standings", state.standings()),
+                       ("results", state.round_results()), ("terminal", state.is_terminal)):
+            if k in record and record[k] != got:
+                raise BadRequest(f"field 'record': {k!r} says {short(record[k])} but the "
+                                 f"replay gives {short(got)}")
+        return cls(rid, rules, clean, starts, turns, state)
+
+    def summary(self) -> dict[str, Any]:
+        s = self.final
+        return {
+            "id": self.id, "rules": str(self.rules), "variant": self.rules.variant,
+            "seed": s.seed, "players": s.n, "hints": self.rules.variant in HINT_VARIANTS,
+            "terminal": s.is_terminal, "standings": s.standings(),
+            "round_scores": s.round_scores(), "round_results": s.round_results(),
+            "seats": self.record.get("seats"),
+            "turns": [{"turn": i, "seat": seat, "round": self.starts[i].round,
+                       "actions": acts, **self._marks(i)}
+                      for i, (seat, acts) in enumerate(self.turns)],
+        }
+
+    def _marks(self, i: int) -> dict[str, Any]:
+        done = self.analysed.get(i)
+        if done is None:
+            return {"analysed": False}
+        return {"analysed": True, "mistake": done["mistake"], "loss": done["loss"]}
+
+    def turn(self, i: int) -> dict[str, Any]:
+        if not 0 <= i < len(self.turns):
+            raise NotFound(f"turn {i} does not exist: this replay has turns 0.."
+                           f"{len(self.turns) - 1}")
+        if i in self.analysed:
+            return self.analysed[i]
+        seat, acts = self.turns[i]
+        before = self.starts[i]
+        after = self.starts[i + 1] if i + 1 < len(self.starts) else self.final
+        out: dict[str, Any] = {
+            "turn": i, "seat": seat, "round": before.round, "phase": before.phase.value,
+            "observation": before.observation(seat),
+            "after": after.observation(seat) if after.round == before.round else None,
+            "played": acts, "hint": None, "hint_after_draw": None,
+            "played_score": None, "hint_score": None, "loss": None, "mistake": False,
+            "note": None,
+        }
+        if self.rules.variant not in HINT_VARIANTS:
+            out["note"] = (f"no hint yet for {self.rules.variant}: hints cover "
+                           f"{', '.join(HINT_VARIANTS)} only")
+        elif before.phase in (Phase.TAKE, Phase.PLAY):
+            with work_budget(full_nodes()):
+                out.update(_analyse(before, seat, acts))
+        self.analysed[i] = out
+        return out
+
+
+def _analyse(before: State, seat: int, acts: list[str]) -> dict[str, Any]:
+    """Rummy 101: the hint at the start of the turn, the played turn scored by the hint's own
+    evaluation, and the loss. A played draw is judged after the draw (the drawn tile known),
+    plus what the take itself cost by the first hint's ranking."""
+    from ..hint import evaluate, hint, view_from_state
+    from ..hint.plan import _Planner, _Work
+    from ..tiles import Tile
+
+    h0 = hint(view_from_state(before, seat), 10)
+    first = h0.to_json()
+    out: dict[str, Any] = {"hint": {"steps": first["turn"]["steps"],
+                                    "actions": first["turn"]["actions"],
+                                    "evaluation": first["turn"]["evaluation"]}}
+    if not acts or not acts[-1].startswith("discard "):
+        out["note"] = "this turn did not end with a discard: it is not scored"
+        return out
+    end = before.copy()
+    for a in acts:
+        end.apply(a)
+    discard = int(Tile.parse(acts[-1].split(" ", 1)[1]))
+    obs = end.observation(seat) if end.round == before.round else None
+    opened: Literal["melds", "pairs"] | None
+    if obs is None:  # the discard finished the round and the next one began: the rack is empty
+        rest: list[int] = []
+        opened = (end.round_results()[-1].get("opened") or ["melds"] * end.n)[seat]
+    else:
+        rest = [int(Tile.parse(t)) for t in obs["rack"]]
+        opened = obs["opened"][seat]
+    was_open = before.observation(seat)["opened"][seat]
+    work = _Work(rest, [], [], [], opened=opened, opened_now=was_open is None
+                 and opened is not None)
+    best = h0.turn.score
+    take_loss = 0.0
+    take = acts[0] if acts[0] in ("draw", "take", "button") else None
+    if take == "draw":
+        mid = before.copy()
+        mid.apply("draw")
+        draw_turns = [t.score for t in (h0.turn, *h0.alternatives)
+                      if t.actions and t.actions[0] == "draw"]
+        take_loss = max(0.0, best - (max(draw_turns) if draw_turns
+                                     else min(t.score for t in (h0.turn, *h0.alternatives))))
+        if mid.is_terminal or mid.current_player != seat or mid.phase is not Phase.PLAY:
+            return out
+        view1 = view_from_state(mid, seat)
+        h1 = hint(view1, 0)
+        second = h1.to_json()
+        out["hint_after_draw"] = {"steps": second["turn"]["steps"],
+                                  "actions": second["turn"]["actions"],
+                                  "evaluation": second["turn"]["evaluation"]}
+        played = float(evaluate(_Planner(view1), work, discard, {})["score"])
+        loss = take_loss + max(0.0, h1.turn.score - played)
+        out.update(played_score=played, hint_score=h1.turn.score)
+    else:
+        step = {"take": "take_discard", "button": "button"}.get(take or "", "")
+        played = float(evaluate(_Planner(view_from_state(before, seat)), work, discard,
+                                {"step": step} if step else {})["score"])
+        loss = best - played
+        out.update(played_score=played, hint_score=best)
+    out["loss"] = round(loss, 3)
+    out["mistake"] = loss >= MISTAKE_POINTS
+    return out
+
+
+# ---- the store ----------------------------------------------------------------------------------
+T = TypeVar("T", Game, Replay)
+
+
+def _new_id() -> str:
+    return secrets.token_hex(8)
+
+
+def _read_id(value: str, what: str) -> str:
+    if not (isinstance(value, str) and len(value) == 16
+            and all(c in "0123456789abcdef" for c in value)):
+        raise NotFound(f"no {what} {short(value, 40)}: ids are 16 hexadecimal digits")
+    return value
+
+
+class GameStore:
+    """The games and replays of one app, bounded in count and idle time (module docstring)."""
+
+    def __init__(self, max_games: int = MAX_GAMES, max_replays: int = MAX_REPLAYS,
+                 idle_seconds: float = IDLE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_games = max_games
+        self.max_replays = max_replays
+        self.idle_seconds = idle_seconds
+        self.clock = clock
+        self.games: OrderedDict[str, Game] = OrderedDict()
+        self.replays: OrderedDict[str, Replay] = OrderedDict()
+        self._lock = threading.Lock()  # guards the two dicts (not the games themselves)
+
+    # -- bookkeeping
+    def _sweep(self, table: OrderedDict[str, Any]) -> None:
+        now = self.clock()
+        for key in [k for k, g in table.items() if now - g.used > self.idle_seconds]:
+            del table[key]
+
+    def _add(self, table: OrderedDict[str, T], item: T, limit: int) -> None:
+        with self._lock:
+            self._sweep(table)
+            while len(table) >= limit:
+                old, _ = table.popitem(last=False)
+                log.info("evicted %s (the least recently used of %d)", old, limit)
+            item.used = self.clock()
+            table[item.id] = item
+
+    def _get(self, table: OrderedDict[str, T], key: str, what: str) -> T:
+        key = _read_id(key, what)
+        with self._lock:
+            self._sweep(table)
+            item = table.get(key)
+            if item is None:
+                raise NotFound(f"no {what} {key}: it never existed, was idle for more than "
+                               f"{self.idle_seconds:g} s, or was evicted by newer ones (at most "
+                               f"{self.max_games if what == 'game' else self.max_replays} are "
+                               f"kept)")
+            table.move_to_end(key)
+            item.used = self.clock()
+            return item
+
+    @contextmanager
+    def _locked(self, item: Game | Replay) -> Iterator[None]:
+        if not item.lock.acquire(blocking=False):
+            raise GameBusy(f"{item.id} is busy answering another request; retry when it is done")
+        try:
+            yield
+        finally:
+            item.used = self.clock()
+            item.lock.release()
+
+    # -- games
+    def create(self, body: Any) -> dict[str, Any]:
+        obj = read_object(body, "new game request", GAME_FIELDS)
+        rules = read_rules(obj, "rummy101")
+        if rules.variant not in playable_variants():
+            raise BadRequest(f"the game engine does not play {rules.variant!r} yet; playable "
+                             f"variants: {', '.join(playable_variants())}")
+        seat = read_int(obj, "seat", lo=0, hi=rules.players - 1, default=0)
+        seed = obj.get("seed")
+        seed = secrets.randbelow(2**31) if seed is None else read_int(obj, "seed", lo=0,
+                                                                      hi=MAX_SEED)
+        names = _read_bots(obj.get("bots"), rules.players, seat)
+        from ..bots import get_bot
+
+        bots: list[Any] = [None if seat_ == seat else
+                           get_bot(BOTS[names[seat_]], random.Random(f"{seed}:{seat_}"))
+                           for seat_ in range(rules.players)]
+        shown = ["you" if i == seat else names[i] for i in range(rules.players)]
+        game = Game(_new_id(), new_game(rules, seed), seat, bots, shown)
+        self._add(self.games, game, self.max_games)
+        with self._locked(game):
+            return game.view(game.play_bots())
+
+    def game(self, gid: str) -> Game:
+        return self._get(self.games, gid, "game")
+
+    def view(self, gid: str) -> dict[str, Any]:
+        game = self.game(gid)
+        with self._locked(game):
+            return game.view()
+
+    def act(self, gid: str, body: Any) -> dict[str, Any]:
+        obj = read_object(body, "action request", ACTION_FIELDS)
+        text = obj.get("action")
+        if not isinstance(text, str) or not text.strip():
+            raise BadRequest(f"field 'action' must be an action text such as \"draw\" or "
+                             f"\"discard R5\", got {type_name(text)} {short(text)}")
+        if len(text) > MAX_ACTION_CHARS:
+            raise BadRequest(f"field 'action' has {len(text)} characters; at most "
+                             f"{MAX_ACTION_CHARS}")
+        game = self.game(gid)
+        with self._locked(game):
+            return game.act(text)
+
+    def hint(self, gid: str) -> dict[str, Any]:
+        game = self.game(gid)
+        with self._locked(game):
+            return game.hint()
+
+    def play_hint(self, gid: str) -> dict[str, Any]:
+        game = self.game(gid)
+        with self._locked(game):
+            return game.play_hint()
+
+    def record(self, gid: str) -> dict[str, Any]:
+        game = self.game(gid)
+        with self._locked(game):
+            return game.record()
+
+    def delete(self, gid: str) -> dict[str, Any]:
+        key = _read_id(gid, "game")
+        with self._lock:
+            if self.games.pop(key, None) is None:
+                raise NotFound(f"no game {key}")
+        return {"deleted": key}
+
+    # -- replays
+    def load_replay(self, body: Any) -> dict[str, Any]:
+        replay = Replay.load(_new_id(), body)
+        self._add(self.replays, replay, self.max_replays)
+        return replay.summary()
+
+    def replay(self, rid: str) -> dict[str, Any]:
+        rep = self._get(self.replays, rid, "replay")
+        with self._locked(rep):
+            return rep.summary()
+
+    def replay_turn(self, rid: str, turn: int) -> dict[str, Any]:
+        rep = self._get(self.replays, rid, "replay")
+        with self._locked(rep):
+            return rep.turn(turn)
+
+
+def _read_bots(value: Any, players: int, seat: int) -> list[str]:
+    """The bot of each seat from ``value``: one name per other seat, in seat order (default:
+    greedy everywhere); the answer has ``"you"`` at the person's seat."""
+    accepted = _bot_names()
+    if value is None:
+        value = ["greedy"] * (players - 1)
+    if not isinstance(value, list):
+        raise BadRequest(f"field 'bots' must be a list of bot names ({', '.join(accepted)}), "
+                         f"got {type_name(value)} {short(value)}")
+    if len(value) != players - 1:
+        raise BadRequest(f"field 'bots' lists {len(value)} bots; this game has {players} seats: "
+                         f"give {players - 1}, one per other seat in seat order")
+    for i, name in enumerate(value):
+        if not isinstance(name, str) or name not in accepted:
+            raise BadRequest(f"field 'bots': bot {i} is {short(name)}; accepted bots: "
+                             f"{', '.join(accepted)}")
+    it = iter(value)
+    return ["you" if i == seat else next(it) for i in range(players)]
+
+
+def apply_limits(value: Mapping[str, Any]) -> dict[str, Any]:
+    """The games' limits merged into ``value`` (for ``/v1/info``)."""
+    return {**value, **LIMITS}

@@ -1,0 +1,179 @@
+"""Routes of the web page and its games API (:mod:`.games`), added to the app by
+:func:`add_game_routes`.
+
+* ``GET /`` and ``GET /web/{file}``: the page's static files (:mod:`rummy101.web`), with a
+  Content-Security-Policy that lets the page load nothing from elsewhere;
+* ``/v1/games…`` and ``/v1/replays…``: JSON, bodies read like the operations' (JSON content type,
+  size limits, strict JSON; :mod:`.body`), the work done in the games' own worker threads
+  (:data:`~.games.GAME_THREADS`), never on the event loop; at most
+  :data:`~.games.MAX_GAME_WAITING` requests wait for one, more answer 429.
+
+Errors: 404 unknown game or replay, 422 a refused action or request (the engine's rule-cited
+message), 429 the game is busy with another request or too many wait, 400/413/415 as for every
+POST of the service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
+
+from .._cancel import watching
+from .._validate import BadRequest
+from ..errors import RummyError
+from .answer import encode, internal_error
+from .asgi import Service
+from .body import HttpError, parse_body, receive_body
+from .games import GAME_THREADS, MAX_GAME_WAITING, GameBusy, GameStore, NotFound, options
+
+__all__ = ["GameLane", "add_game_routes"]
+
+
+def _json(payload: Any, status: int = 200, close: bool = False) -> Response:
+    return Response(content=encode(payload), status_code=status, media_type="application/json",
+                    headers={"connection": "close"} if close else None)
+
+
+class GameLane:
+    """The worker threads of game requests and the count of those waiting for one."""
+
+    def __init__(self, service: Service, threads: int = GAME_THREADS,
+                 max_waiting: int = MAX_GAME_WAITING) -> None:
+        self.service = service
+        self.threads = threads
+        self.max_waiting = max_waiting
+        self.waiting = 0
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    @property
+    def limiter(self) -> anyio.CapacityLimiter:
+        if self._limiter is None:  # created in the event loop that uses it
+            self._limiter = anyio.CapacityLimiter(self.threads)
+        return self._limiter
+
+    def _call(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[int, Any]:
+        with watching(self.service.stopping):
+            try:
+                return 200, encode(fn(*args))
+            except NotFound as exc:
+                return 404, {"error": str(exc)}
+            except GameBusy as exc:
+                return 429, {"error": str(exc)}
+            except RummyError as exc:
+                return 422, {"error": str(exc)}
+            except Exception as exc:  # noqa: BLE001 - logged; the answer quotes an id
+                return 400, internal_error(exc, getattr(fn, "__name__", "game"))
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Response:
+        if self.waiting >= self.max_waiting:
+            return _json({"error": f"{self.waiting} game requests are waiting, the most this "
+                                   f"service queues; retry later"}, 429)
+        self.waiting += 1
+        try:
+            status, payload = await anyio.to_thread.run_sync(self._call, fn, args,
+                                                             limiter=self.limiter)
+        finally:
+            self.waiting -= 1
+        return _json(payload, status)
+
+
+async def _read(service: Service, request: Request) -> tuple[Any, Response | None]:
+    """The JSON body of a POST (read as the operations read theirs), or the error answer."""
+    held = [0]
+    try:
+        raw = await receive_body(request.scope, request.receive, service.bodies, held)
+        return await parse_body(raw, service.lanes.limiter), None
+    except HttpError as exc:
+        return None, _json({"error": exc.message}, exc.status, close=True)
+    except BadRequest as exc:
+        return None, _json({"error": str(exc)}, 400)
+    finally:
+        service.bodies.give(held[0])
+
+
+def add_game_routes(app: FastAPI, service: Service) -> GameStore:
+    """Add the page and the games API to ``app``; returns the store of games and replays."""
+    from ..web import CSP, static_files
+
+    store = GameStore()
+    lane = GameLane(service)
+    page_headers = {"content-security-policy": CSP, "x-content-type-options": "nosniff",
+                    "cache-control": "no-cache", "referrer-policy": "no-referrer"}
+
+    def static(name: str) -> Response:
+        found = static_files().get(name)
+        if found is None:
+            return _json({"error": f"no file {name[:80]!r} in the web page"}, 404)
+        data, kind = found
+        return Response(content=data, media_type=kind, headers=page_headers)
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> Response:
+        return static("index.html")
+
+    @app.get("/web/{name}", include_in_schema=False)
+    async def web_file(name: str) -> Response:
+        return static(name)
+
+    tags: list[str | Enum] = ["games"]
+
+    @app.get("/v1/game-options", tags=tags, summary="Variants, options and bots for a new game")
+    async def game_options() -> Response:
+        return await lane.run(options)
+
+    @app.post("/v1/games", tags=tags, summary="Start a game against the bots")
+    async def create_game(request: Request) -> Response:
+        body, error = await _read(service, request)
+        return error or await lane.run(store.create, body)
+
+    @app.api_route("/v1/games/{game_id}", methods=["GET", "DELETE"], tags=tags,
+                   summary="Your view of a game (GET), or drop it (DELETE)")
+    async def game(game_id: str, request: Request) -> Response:
+        # one route for both methods, so that a 405 on this path lists both in Allow
+        if request.method == "DELETE":
+            return await lane.run(store.delete, game_id)
+        return await lane.run(store.view, game_id)
+
+    @app.post("/v1/games/{game_id}/actions", tags=tags,
+              summary="Play one action; the bots then move until your turn")
+    async def act(game_id: str, request: Request) -> Response:
+        body, error = await _read(service, request)
+        return error or await lane.run(store.act, game_id, body)
+
+    @app.get("/v1/games/{game_id}/hint", tags=tags, summary="The recommended turn")
+    async def game_hint(game_id: str) -> Response:
+        return await lane.run(store.hint, game_id)
+
+    @app.post("/v1/games/{game_id}/play-hint", tags=tags,
+              summary="Play the recommended turn; the bots then move until your turn")
+    async def play_hint(game_id: str, request: Request) -> Response:
+        body, error = await _read(service, request)
+        if error is None and body not in ({}, None):
+            error = _json({"error": "the body of play-hint is an empty JSON object {}"}, 422)
+        return error or await lane.run(store.play_hint, game_id)
+
+    @app.get("/v1/games/{game_id}/record", tags=tags, summary="The game record so far")
+    async def game_record(game_id: str) -> Response:
+        return await lane.run(store.record, game_id)
+
+    @app.post("/v1/replays", tags=tags, summary="Load a game record to replay and analyse")
+    async def load_replay(request: Request) -> Response:
+        body, error = await _read(service, request)
+        return error or await lane.run(store.load_replay, body)
+
+    @app.get("/v1/replays/{replay_id}", tags=tags, summary="A replay's turns and outcome")
+    async def get_replay(replay_id: str) -> Response:
+        return await lane.run(store.replay, replay_id)
+
+    @app.get("/v1/replays/{replay_id}/turns/{turn}", tags=tags,
+             summary="One turn: the position, the move played, the hint and the verdict")
+    async def replay_turn(replay_id: str, turn: int) -> Response:
+        return await lane.run(store.replay_turn, replay_id, turn)
+
+    return store

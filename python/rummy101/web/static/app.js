@@ -1,0 +1,53 @@
+// The page: two tabs (Play, Replay & analysis) over the games API of `rummy101 serve`.
+
+import { api } from "./api.js";
+import { PlayPanel } from "./play.js";
+import { ReplayPanel } from "./replay.js";
+
+const play = new PlayPanel();
+const replay = new ReplayPanel();
+
+function select(tab) {
+  for (const t of document.querySelectorAll('[role="tab"]')) {
+    const on = t === tab;
+    t.setAttribute("aria-selected", String(on));
+    t.tabIndex = on ? 0 : -1;
+    document.getElementById(t.getAttribute("aria-controls")).hidden = !on;
+  }
+}
+
+function tabs() {
+  const list = [...document.querySelectorAll('[role="tab"]')];
+  list.forEach((t, i) => {
+    t.addEventListener("click", () => select(t));
+    t.addEventListener("keydown", (ev) => {
+      if (ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") return;
+      const next = list[(i + (ev.key === "ArrowRight" ? 1 : list.length - 1)) % list.length];
+      select(next);
+      next.focus();
+    });
+  });
+}
+
+async function main() {
+  tabs();
+  replay.init();
+  document.getElementById("analyse-game").addEventListener("click", async () => {
+    if (!play.view) return;
+    const record = await api.record(play.view.id);
+    document.getElementById("record-text").value = JSON.stringify(record);
+    select(document.getElementById("tab-replay"));
+    await replay.load(record);
+  });
+  try {
+    await play.init();
+    document.body.dataset.ready = "true";
+  } catch (err) {
+    const m = document.getElementById("message");
+    m.hidden = false;
+    m.textContent = err.message;
+    document.getElementById("game").hidden = false;
+  }
+}
+
+main();

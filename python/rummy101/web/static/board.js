@@ -1,0 +1,124 @@
+// Drawing what every variant shows: pieces as buttons, the table's melds, the players, the stock
+// and discards. Generic over the observation: known keys are shown, the rest is left out.
+
+import { isPiece, pieceLabel, pieceSVG } from "./pieces.js";
+
+export function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+// A piece: a small figure (table, discards) or, with `button`, a focusable control.
+export function piece(token, { button = false, testid = null, extra = "", small = false } = {}) {
+  const label = pieceLabel(token);
+  const e = h(button ? "button" : "span", {
+    class: `piece${small ? " small" : ""} ${extra}`.trim(),
+    "data-tile": token,
+    "data-testid": testid,
+    type: button ? "button" : null,
+    role: button ? null : "img",
+    "aria-label": label,
+    title: label,
+  });
+  e.append(pieceSVG(token));
+  return e;
+}
+
+export function pieces(tokens, opts = {}) {
+  const row = h("span", { class: "pieces" });
+  for (const t of tokens || []) row.append(isPiece(t) ? piece(t, { small: true, ...opts }) : h("span", { text: t }));
+  return row;
+}
+
+// The table: one group per meld, with its number (the index actions use), owner and kind.
+export function renderTable(container, table, names, { onMeld = null, onJoker = null, selectedMeld = null, selectedJoker = null, marks = new Set() } = {}) {
+  container.replaceChildren();
+  if (!table || table.length === 0) {
+    container.append(h("p", { class: "empty", text: "No melds on the table yet." }));
+    return;
+  }
+  table.forEach((m, i) => {
+    const id = m.id ?? i;
+    const owner = m.owner === undefined || m.owner === null ? "" : names[m.owner] || `seat ${m.owner}`;
+    const staged = m.staged ? " (staged)" : "";
+    const label = `meld ${id}: ${m.kind || "meld"} of ${owner}${staged}, ${m.tiles.map(pieceLabel).join(", ")}`;
+    const group = h("div", {
+      class: `meld${m.staged ? " staged" : ""}${selectedMeld === id ? " selected" : ""}${marks.has(id) ? " hinted" : ""}`,
+      "data-meld": id, "data-testid": "meld",
+      role: onMeld ? "button" : "group", tabindex: onMeld ? "0" : null,
+      "aria-pressed": onMeld ? String(selectedMeld === id) : null, "aria-label": label,
+    });
+    const value = m.value === undefined || m.value === null ? "" : ` · ${m.value} pts`;
+    group.append(h("span", { class: "meld-head", "aria-hidden": "true", text: `#${id} ${m.kind || ""}${owner ? " · " + owner : ""}${value}${staged}` }));
+    const row = h("span", { class: "pieces" });
+    m.tiles.forEach((t, j) => {
+      const joker = t === "*";
+      const sel = selectedJoker && selectedJoker[0] === id && selectedJoker[1] === j;
+      const p = piece(t, { small: true, testid: "table-tile", extra: `${joker && onJoker ? "joker-pick" : ""}${sel ? " selected" : ""}` });
+      if (joker && onJoker) {
+        p.addEventListener("click", (ev) => { ev.stopPropagation(); onJoker(id, j); });
+        p.setAttribute("title", `joker at position ${j} of meld ${id}: click, then choose the tile that replaces it`);
+      }
+      row.append(p);
+    });
+    group.append(row);
+    if (onMeld) {
+      group.addEventListener("click", () => onMeld(id));
+      group.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); onMeld(id); } });
+    }
+    container.append(group);
+  });
+}
+
+function opened(obs, seat) {
+  for (const key of ["opened", "laid", "melded"]) {
+    if (Array.isArray(obs[key])) {
+      const v = obs[key][seat];
+      if (v === true) return "laid down";
+      if (v === false || v === null) return "";
+      return `opened (${v})`;
+    }
+  }
+  return "";
+}
+
+export function renderPlayers(container, obs, names, standings) {
+  container.replaceChildren();
+  const sizes = obs.rack_sizes || [];
+  names.forEach((name, seat) => {
+    const turn = obs.current_player === seat && obs.phase !== "over";
+    const li = h("li", { class: `player${turn ? " to-move" : ""}${name === "you" ? " you" : ""}`, "data-testid": "player" });
+    li.append(h("span", { class: "who", text: `${turn ? "▶ " : ""}seat ${seat}: ${name}` }));
+    li.append(h("span", { class: "detail", text: `${sizes[seat] ?? "?"} pieces${opened(obs, seat) ? " · " + opened(obs, seat) : ""} · ${standings[seat] ?? 0} pts` }));
+    container.append(li);
+  });
+}
+
+// Stock, discards and each variant's public extras (Atu, train, thresholds, joker button…).
+export function renderInfo(container, obs, names) {
+  container.replaceChildren();
+  const dl = h("dl", { class: "facts" });
+  const row = (term, value) => { dl.append(h("dt", { text: term })); dl.append(h("dd", {}, value)); };
+  if (obs.stock !== undefined) row("Stock", document.createTextNode(`${obs.stock} left`));
+  if (obs.last_discard) row("Last discard", pieces([obs.last_discard]));
+  if (obs.atu) row("Atu", pieces([obs.atu]));
+  if (Array.isArray(obs.train) && obs.train.length) row("Train", pieces(obs.train));
+  if (obs.thresholds) row("To open", document.createTextNode(`${obs.thresholds.points} points or ${obs.thresholds.pairs} pairs`));
+  if (obs.button && obs.button.available) row("Joker button", document.createTextNode("available"));
+  if (obs.target) row("Target", document.createTextNode(`${obs.target} points`));
+  if (Array.isArray(obs.discard_pile) && obs.discard_pile.length) row("Discard pile", pieces(obs.discard_pile.slice(-8)));
+  if (Array.isArray(obs.discards)) {
+    obs.discards.forEach((pile, seat) => {
+      if (pile.length) row(`Discards of ${names[seat] || "seat " + seat}`, pieces(pile.slice(-6)));
+    });
+  }
+  container.append(dl);
+}

@@ -1,0 +1,491 @@
+// Play: a game against the bots. The page knows no rules: it shows the observation, offers the
+// legal-action texts the server sends, and sends what the person builds (select pieces, pick a
+// meld or a joker on the table); the engine on the server accepts it or refuses it with the rule.
+
+import { api } from "./api.js";
+import { h, piece, pieces, renderInfo, renderPlayers, renderTable } from "./board.js";
+import { isPiece, pieceLabel } from "./pieces.js";
+import { RackOrder } from "./rack.js";
+
+const $ = (id) => document.getElementById(id);
+
+// "add R6 to 3@end" -> {verb: "add", pieces: ["R6"], meld: 3, pos: "end"}; "retrieve 2:1 with R11"
+// -> {meld: 2, index: 1, pieces: ["R11"]}; "break 2" -> {index: 2}.
+export function parseAction(text) {
+  const words = text.trim().split(/\s+/);
+  const a = { text, verb: words[0], pieces: [], meld: null, index: null, pos: null };
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    if (isPiece(w)) a.pieces.push(w);
+    else if (a.verb === "add" && words[i - 1] === "to") {
+      const [m, pos] = w.split("@");
+      a.meld = Number(m); a.pos = pos || null;
+    } else if (a.verb === "retrieve" && w.includes(":")) {
+      const [m, j] = w.split(":");
+      a.meld = Number(m); a.index = Number(j);
+    } else if (/^\d+$/.test(w)) a.index = Number(w);
+  }
+  return a;
+}
+
+export function describe(text) {
+  const a = parseAction(text);
+  const list = a.pieces.join(" ");
+  switch (a.verb) {
+    case "draw": return "Draw from the stock";
+    case "take": return "Take the discard";
+    case "button": return "Press the joker button";
+    case "discard": return `Discard ${list}`;
+    case "run": case "set": case "pair": return `Lay ${a.verb} ${list}`;
+    case "add": return `Add ${list} to meld ${a.meld}${a.pos ? ` (${a.pos})` : ""}`;
+    case "retrieve": return `Retrieve the joker of meld ${a.meld} with ${list}`;
+    case "open": return "Open: commit the staged melds";
+    case "reset": return "Undo this turn's plays";
+    case "announce": return `Announce the double ${list}`;
+    case "accept": return `Accept the exchange with ${list}`;
+    case "decline": return "Decline the exchange";
+    case "break": return `Break the train at ${a.index}`;
+    case "atu": return "Take the Atu";
+    case "tabla": return "Declare tabla (close on the rack)";
+    case "close": return "Close";
+    default: return text;
+  }
+}
+
+const key = (tokens) => [...tokens].sort().join(" ");
+
+export class PlayPanel {
+  constructor() {
+    this.options = null;
+    this.view = null;
+    this.rack = null;
+    this.selected = [];      // one flag per rack position
+    this.meld = null;        // selected table meld id
+    this.joker = null;       // [meld id, index] of a selected table joker
+    this.busy = false;
+    this.hintMarks = { tiles: new Set(), melds: new Set() };
+    this.focus = 0;
+  }
+
+  async init() {
+    this.options = await api.options();
+    const select = $("variant");
+    for (const v of this.options.variants) select.append(h("option", { value: v.name, text: v.name }));
+    select.addEventListener("change", () => this.renderOptions());
+    $("setup").addEventListener("submit", (ev) => { ev.preventDefault(); this.newGame(); });
+    this.renderOptions();
+    for (const b of document.querySelectorAll("#controls [data-do]")) {
+      b.addEventListener("click", () => this.control(b.dataset.do));
+    }
+    for (const b of document.querySelectorAll("[data-sort]")) {
+      b.addEventListener("click", () => { if (this.rack) { this.rack.sort(b.dataset.sort); this.clearSelection(); this.renderRack(); } });
+    }
+    $("typed").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const text = $("typed-move").value.trim();
+      if (text) this.send(text).then((ok) => { if (ok) $("typed-move").value = ""; });
+    });
+    $("hint").addEventListener("click", () => this.showHint());
+    $("play-hint").addEventListener("click", () => this.playHint());
+    $("download").addEventListener("click", () => this.download());
+    const rack = $("rack");
+    rack.addEventListener("dragover", (ev) => ev.preventDefault());
+    rack.addEventListener("drop", (ev) => {
+      ev.preventDefault();
+      const from = Number(ev.dataTransfer.getData("text/plain"));
+      if (ev.target === rack && !Number.isNaN(from)) this.moveTile(from, this.rack.order.length - 1);
+    });
+    document.addEventListener("keydown", (ev) => {
+      const typing = ["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement?.tagName);
+      if (typing || !this.view || $("play-panel").hidden) return;
+      if (ev.key === "Escape") { this.clearSelection(); this.render(); }
+      else if ((ev.key === "h" || ev.key === "H") && !ev.ctrlKey && !ev.metaKey && !ev.altKey) this.showHint();
+    });
+  }
+
+  variant() { return this.options.variants.find((v) => v.name === $("variant").value); }
+
+  renderOptions() {
+    const box = $("variant-options");
+    box.replaceChildren();
+    for (const o of this.variant().options) {
+      let input;
+      const id = `opt-${o.name}`;
+      if (o.accepted === "on|off") {
+        input = h("input", { type: "checkbox", id, "data-option": o.name, checked: o.default === "on" });
+      } else if (o.accepted.includes("|")) {
+        input = h("select", { id, "data-option": o.name });
+        for (const c of o.accepted.split("|")) input.append(h("option", { value: c, text: c, selected: String(o.default) === c }));
+      } else {
+        const [lo, hi] = o.accepted.split("..").map(Number);
+        input = h("input", { type: "number", id, "data-option": o.name, min: lo, max: hi, value: o.default });
+        if (hi - lo <= 3) {
+          input = h("select", { id, "data-option": o.name });
+          for (let n = lo; n <= hi; n++) input.append(h("option", { value: n, text: n, selected: Number(o.default) === n }));
+        }
+      }
+      input.addEventListener("change", () => this.renderBots());
+      box.append(h("label", { title: o.doc }, `${o.name.replace(/_/g, " ")} `, input));
+    }
+    this.renderBots();
+  }
+
+  players() {
+    const p = document.querySelector('[data-option="players"]');
+    return p ? Number(p.value) : 4;
+  }
+
+  renderBots() {
+    const box = $("bot-seats");
+    const before = [...box.querySelectorAll("select")].map((s) => s.value);
+    box.replaceChildren();
+    for (let seat = 1; seat < this.players(); seat++) {
+      const s = h("select", { "data-testid": `bot-${seat}`, "aria-label": `bot in seat ${seat}` });
+      for (const b of this.options.bots) s.append(h("option", { value: b, text: b, selected: (before[seat - 1] || "greedy") === b }));
+      box.append(h("label", {}, `seat ${seat} `, s));
+    }
+  }
+
+  rulesText() {
+    const v = this.variant();
+    const parts = [];
+    for (const o of v.options) {
+      const input = document.querySelector(`[data-option="${o.name}"]`);
+      const value = input.type === "checkbox" ? (input.checked ? "on" : "off") : String(input.value);
+      if (value !== String(o.default)) parts.push(`${o.name}=${value}`);
+    }
+    return parts.length ? `${v.name}(${parts.join(",")})` : v.name;
+  }
+
+  async newGame() {
+    const bots = [...$("bot-seats").querySelectorAll("select")].map((s) => s.value);
+    const seed = $("seed").value === "" ? undefined : Number($("seed").value);
+    await this.run(async () => {
+      const view = await api.create({ rules: this.rulesText(), bots, seed });
+      $("game").hidden = false;
+      $("hint-out").replaceChildren();
+      this.rack = new RackOrder(view.id);
+      this.setView(view);
+      $("rack").querySelector("button")?.focus();
+    });
+  }
+
+  // Run one request at a time; an error shows the service's message (the engine's, with its rule).
+  async run(work) {
+    if (this.busy) return false;
+    this.busy = true;
+    this.setMessage(null);
+    document.body.classList.add("busy");
+    this.renderControls();
+    try {
+      await work();
+      return true;
+    } catch (err) {
+      this.setMessage(err.message);
+      return false;
+    } finally {
+      this.busy = false;
+      document.body.classList.remove("busy");
+      this.renderControls();
+    }
+  }
+
+  setMessage(text) {
+    const m = $("message");
+    m.hidden = !text;
+    m.textContent = text ? `Not played: ${text}` : "";
+  }
+
+  setView(view, keepHint = false) {
+    this.view = view;
+    this.rack.reconcile(view.observation.rack);
+    this.clearSelection();
+    if (!keepHint) this.hintMarks = { tiles: new Set(), melds: new Set() };
+    this.render();
+  }
+
+  clearSelection() {
+    this.selected = this.rack ? this.rack.order.map(() => false) : [];
+    this.meld = null;
+    this.joker = null;
+  }
+
+  selectedTokens() { return this.rack.order.filter((_, i) => this.selected[i]); }
+
+  render() {
+    const v = this.view;
+    $("status").textContent = v.status;
+    renderPlayers($("players"), v.observation, v.bots, v.standings);
+    renderInfo($("info"), v.observation, v.bots);
+    this.renderTable();
+    this.renderRack();
+    this.renderLog();
+    this.renderStandings();
+  }
+
+  renderTable() {
+    const mine = this.view.your_turn;
+    renderTable($("table"), this.view.observation.table, this.view.bots, {
+      onMeld: mine ? (id) => { this.meld = this.meld === id ? null : id; this.joker = null; this.renderTable(); this.renderControls(); } : null,
+      onJoker: mine ? (id, j) => { const same = this.joker && this.joker[0] === id && this.joker[1] === j; this.joker = same ? null : [id, j]; this.meld = null; this.renderTable(); this.renderControls(); } : null,
+      selectedMeld: this.meld, selectedJoker: this.joker, marks: this.hintMarks.melds,
+    });
+  }
+
+  renderRack() {
+    const box = $("rack");
+    box.replaceChildren();
+    const order = this.rack.order;
+    $("rack-count").textContent = `(${order.length})`;
+    const hinted = new Map();
+    for (const t of this.hintMarks.tiles) hinted.set(t, (hinted.get(t) || 0) + 1);
+    this.focus = Math.min(this.focus, Math.max(0, order.length - 1));
+    order.forEach((t, i) => {
+      const mark = hinted.get(t) > 0;
+      if (mark) hinted.set(t, hinted.get(t) - 1);
+      const b = piece(t, { button: true, testid: "tile", extra: `${this.selected[i] ? "selected" : ""}${mark ? " hinted" : ""}` });
+      b.setAttribute("role", "option");
+      b.setAttribute("aria-selected", String(!!this.selected[i]));
+      b.setAttribute("aria-label", `${pieceLabel(t)}, position ${i + 1} of ${order.length}${mark ? ", in the hint" : ""}`);
+      b.setAttribute("tabindex", i === this.focus ? "0" : "-1");
+      b.dataset.pos = String(i);
+      b.draggable = true;
+      b.addEventListener("click", () => { this.focus = i; this.toggle(i); });
+      b.addEventListener("keydown", (ev) => this.rackKey(ev, i));
+      b.addEventListener("dragstart", (ev) => { ev.dataTransfer.setData("text/plain", String(i)); ev.dataTransfer.effectAllowed = "move"; b.classList.add("dragging"); });
+      b.addEventListener("dragend", () => b.classList.remove("dragging"));
+      b.addEventListener("dragover", (ev) => { ev.preventDefault(); b.classList.add("drop-target"); });
+      b.addEventListener("dragleave", () => b.classList.remove("drop-target"));
+      b.addEventListener("drop", (ev) => {
+        ev.preventDefault(); ev.stopPropagation();
+        const from = Number(ev.dataTransfer.getData("text/plain"));
+        if (!Number.isNaN(from)) this.moveTile(from, i);
+      });
+      box.append(b);
+    });
+    this.renderControls();
+  }
+
+  rackKey(ev, i) {
+    const n = this.rack.order.length;
+    const go = (j) => { this.focus = (j + n) % n; this.renderRack(); $("rack").querySelector(`[data-pos="${this.focus}"]`)?.focus(); };
+    if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+      ev.preventDefault();
+      const d = ev.key === "ArrowLeft" ? -1 : 1;
+      if (ev.altKey || ev.shiftKey) {
+        const j = Math.max(0, Math.min(n - 1, i + d));
+        this.moveTile(i, j);
+        this.focus = j;
+        $("rack").querySelector(`[data-pos="${j}"]`)?.focus();
+      } else go(i + d);
+    } else if (ev.key === "Home") { ev.preventDefault(); go(0); }
+    else if (ev.key === "End") { ev.preventDefault(); go(n - 1); }
+    else if (ev.key === " " || ev.key === "Enter") { ev.preventDefault(); this.toggle(i); $("rack").querySelector(`[data-pos="${i}"]`)?.focus(); }
+  }
+
+  toggle(i) {
+    this.selected[i] = !this.selected[i];
+    this.renderRack();
+  }
+
+  moveTile(from, to) {
+    const flag = this.selected.splice(from, 1)[0];
+    this.rack.move(from, to);
+    this.selected.splice(to, 0, flag);
+    this.renderRack();
+  }
+
+  legal() { return (this.view && this.view.legal) || []; }
+
+  matching() {
+    const sel = key(this.selectedTokens());
+    return this.legal().map(parseAction).filter((a) => {
+      if (this.meld !== null && a.meld !== this.meld) return false;
+      if (this.joker && !(a.verb === "retrieve" && a.meld === this.joker[0] && a.index === this.joker[1])) return false;
+      if (!sel && this.meld === null && !this.joker) return false;
+      return key(a.pieces) === sel;
+    });
+  }
+
+  renderControls() {
+    if (!this.view) return;
+    const mine = this.view.your_turn && !this.busy;
+    const n = this.selectedTokens().length;
+    const verbs = new Set(this.legal().map((t) => t.split(" ")[0]));
+    const enable = { draw: mine && verbs.has("draw"), take: mine && verbs.has("take"), meld: mine && n >= 2, add: mine && n === 1 && this.meld !== null, retrieve: mine && n === 1 && !!this.joker, discard: mine && n === 1 };
+    for (const b of document.querySelectorAll("#controls [data-do]")) {
+      b.disabled = !enable[b.dataset.do];
+      if (b.dataset.do === "draw" || b.dataset.do === "take") b.hidden = !verbs.has(b.dataset.do) && !["draw", "take"].some((x) => verbs.has(x));
+    }
+    const bare = $("bare");
+    bare.replaceChildren();
+    for (const t of this.legal()) {
+      if (t.includes(" ") || t === "draw" || t === "take") continue;
+      bare.append(h("button", { type: "button", disabled: !mine, "data-action": t, onclick: () => this.send(t) }, describe(t)));
+    }
+    const sug = $("suggest");
+    sug.replaceChildren();
+    const found = mine ? this.matching() : [];
+    if (found.length) {
+      sug.append(h("span", { class: "help", text: "Legal with this selection: " }));
+      for (const a of found.slice(0, 24)) sug.append(h("button", { type: "button", class: "suggestion", "data-action": a.text, onclick: () => this.send(a.text) }, describe(a.text)));
+    } else if (mine && (n || this.meld !== null || this.joker)) {
+      sug.append(h("span", { class: "help", text: "No single legal move uses exactly this selection (a meld of more than 3 is laid as 3, then added to)." }));
+    }
+    const all = $("legal");
+    all.replaceChildren();
+    $("legal-count").textContent = String(this.legal().length);
+    for (const t of this.legal()) all.append(h("button", { type: "button", class: "legal", disabled: !mine, "data-action": t, onclick: () => this.send(t) }, t));
+    $("hint").disabled = !mine;
+    $("play-hint").disabled = !mine || !this.view.hints;
+  }
+
+  async send(text) {
+    return this.run(async () => {
+      const view = await api.act(this.view.id, text);
+      this.setView(view);
+    });
+  }
+
+  control(what) {
+    const sel = this.selectedTokens();
+    if (what === "draw" || what === "take") return this.send(what);
+    if (what === "discard") return this.send(`discard ${sel[0]}`);
+    if (what === "add") {
+      const legal = this.legal().map(parseAction).find((a) => a.verb === "add" && a.meld === this.meld && key(a.pieces) === key(sel));
+      return this.send(legal ? legal.text : `add ${sel[0]} to ${this.meld}`);
+    }
+    if (what === "retrieve") return this.send(`retrieve ${this.joker[0]}:${this.joker[1]} with ${sel[0]}`);
+    if (what === "meld") return this.layMeld(sel);
+    return null;
+  }
+
+  // Lay the selected pieces as one meld: a legal 3-piece window (or pair) first, then the others
+  // added to it one at a time; a selection that is no meld is sent as it is, for the engine to say why.
+  async layMeld(sel) {
+    const lays = this.legal().map(parseAction).filter((a) => ["run", "set", "pair"].includes(a.verb));
+    const exact = lays.find((a) => key(a.pieces) === key(sel));
+    if (exact || sel.length <= 3) return this.send(exact ? exact.text : `${sel.length === 2 ? "pair" : "meld"} ${sel.join(" ")}`);
+    const counts = (list) => list.reduce((m, t) => m.set(t, (m.get(t) || 0) + 1), new Map());
+    const have = counts(sel);
+    const part = lays.find((a) => [...counts(a.pieces)].every(([t, c]) => (have.get(t) || 0) >= c));
+    if (!part) return this.send(`meld ${sel.join(" ")}`);
+    return this.run(async () => {
+      let view = await api.act(this.view.id, part.text);
+      const meldId = view.observation.table[view.observation.table.length - 1].id;
+      const rest = [...sel];
+      for (const t of part.pieces) rest.splice(rest.indexOf(t), 1);
+      let progress = true;
+      while (rest.length && progress) {
+        progress = false;
+        for (const t of rest) {
+          const add = view.legal.map(parseAction).find((a) => a.verb === "add" && a.meld === meldId && a.pieces[0] === t);
+          if (add) { view = await api.act(this.view.id, add.text); rest.splice(rest.indexOf(t), 1); progress = true; break; }
+        }
+      }
+      this.setView(view);
+      if (rest.length) this.setMessage(`${rest.join(" ")} could not be added to meld ${meldId}`);
+    });
+  }
+
+  async showHint() {
+    if (!this.view || !this.view.your_turn) return;
+    await this.run(async () => {
+      const answer = await api.hint(this.view.id);
+      const out = $("hint-out");
+      out.replaceChildren();
+      if (!answer.available) { out.append(h("p", { class: "help", "data-testid": "no-hint", text: answer.message })); return; }
+      out.append(renderSteps(answer.turn.steps, answer.turn.evaluation));
+      const tiles = new Set();
+      const melds = new Set();
+      for (const text of answer.turn.actions) {
+        const a = parseAction(text);
+        if (a.meld !== null) melds.add(a.meld);
+        if (a.verb !== "take") for (const t of a.pieces) tiles.add(t);
+      }
+      this.hintMarks = { tiles: [...tiles], melds };
+      this.renderRack();
+      this.renderTable();
+    });
+  }
+
+  async playHint() {
+    await this.run(async () => {
+      const view = await api.playHint(this.view.id);
+      this.setView(view);
+      const out = $("hint-out");
+      out.replaceChildren(h("p", { class: "help", text: "Played:" }), renderSteps(view.played_hint.steps, null));
+    });
+  }
+
+  renderLog() {
+    const log = $("log");
+    log.replaceChildren();
+    for (const m of this.view.log.slice(-14)) {
+      const li = h("li", { class: m.by === "you" ? "you" : "" });
+      li.append(h("span", { class: "n", text: String(m.n) }));
+      li.append(h("span", { class: "who", text: m.by === "you" ? "you" : `seat ${m.seat} (${m.by})` }), document.createTextNode(": "));
+      const a = parseAction(m.action);
+      li.append(document.createTextNode(`${a.verb} `));
+      li.append(pieces(a.pieces));
+      const tail = m.action.split(/\s+/).slice(1).filter((w) => !isPiece(w)).join(" ");
+      if (tail) li.append(document.createTextNode(` ${tail}`));
+      log.append(li);
+    }
+    log.lastElementChild?.scrollIntoView({ block: "nearest" });
+  }
+
+  renderStandings() {
+    const v = this.view;
+    const box = $("standings");
+    box.replaceChildren();
+    const table = h("table", {}, h("caption", { class: "sr-only", text: "Standings" }));
+    const head = h("tr", {}, h("th", { scope: "col", text: "Seat" }), h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Total" }));
+    v.round_scores.forEach((_, r) => head.append(h("th", { scope: "col", text: `R${r + 1}` })));
+    table.append(head);
+    const best = Math.max(...v.standings);
+    v.bots.forEach((name, seat) => {
+      const tr = h("tr", { class: v.over && v.standings[seat] === best ? "winner" : "" }, h("td", { text: String(seat) }), h("th", { scope: "row", text: name }), h("td", { text: String(v.standings[seat]) }));
+      v.round_scores.forEach((scores) => tr.append(h("td", { text: String(scores[seat]) })));
+      table.append(tr);
+    });
+    box.append(table);
+    for (const [r, res] of v.round_results.entries()) {
+      const who = res.winner === null || res.winner === undefined ? "nobody finished" : `${v.bots[res.winner] === "you" ? "you" : "seat " + res.winner} finished`;
+      box.append(h("p", { class: "round", text: `Round ${r + 1}: ${res.end}${res.end === "finish" ? ` — ${who}` : ""}${res.joker_finish ? " with a joker" : ""}.` }));
+    }
+    if (v.over) box.append(h("p", { class: "over", text: "Game over." }));
+  }
+
+  async download() {
+    if (!this.view) return;
+    await this.run(async () => {
+      const rec = await api.record(this.view.id);
+      const url = URL.createObjectURL(new Blob([JSON.stringify(rec, null, 1)], { type: "application/json" }));
+      const a = h("a", { href: url, download: `rummy101-${this.view.variant}-${this.view.seed}.json` });
+      document.body.append(a); a.click(); a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    });
+  }
+}
+
+export function renderSteps(steps, evaluation) {
+  const ol = h("ol", { class: "steps", "data-testid": "hint-steps" });
+  for (const s of steps) {
+    const li = h("li", {});
+    li.append(h("strong", { text: s.step.replace("_", " ") }), document.createTextNode(" "));
+    const acts = s.actions || [];
+    for (const t of acts) {
+      const a = parseAction(t);
+      li.append(h("code", { text: t }), document.createTextNode(" "));
+      if (a.pieces.length && a.verb !== "take") li.append(pieces(a.pieces), document.createTextNode(" "));
+    }
+    if (s.reason) li.append(h("div", { class: "reason", text: s.reason }));
+    ol.append(li);
+  }
+  if (evaluation) {
+    const wrap = h("div", {}, ol, h("p", { class: "help", text: `Evaluation ${evaluation.score}${evaluation.finishes ? " (finishes the round)" : ""}: ${evaluation.tiles_left} tiles left, penalty ${evaluation.penalty_if_round_ended} if the round ended now.` }));
+    return wrap;
+  }
+  return ol;
+}

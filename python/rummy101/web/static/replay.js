@@ -1,0 +1,144 @@
+// Replay & analysis: a game record loaded on the server, stepped through turn by turn; at each
+// turn the position before it, the move played, the hint's turn and the verdict (a mistake when the
+// played turn scores clearly below the hint's, by the hint's own evaluation).
+
+import { api } from "./api.js";
+import { h, pieces, renderTable } from "./board.js";
+import { renderSteps } from "./play.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class ReplayPanel {
+  constructor() {
+    this.summary = null;
+    this.at = 0;
+    this.cache = new Map();
+    this.loading = false;
+  }
+
+  init() {
+    $("replay-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const file = $("record-file").files[0];
+      const text = file ? await file.text() : $("record-text").value;
+      let record;
+      try { record = JSON.parse(text); } catch (err) { this.message(`the record is not JSON: ${err.message}`); return; }
+      this.load(record);
+    });
+    $("replay-first").addEventListener("click", () => this.show(0));
+    $("replay-prev").addEventListener("click", () => this.show(this.at - 1));
+    $("replay-next").addEventListener("click", () => this.show(this.at + 1));
+    $("replay-last").addEventListener("click", () => this.show(this.summary.turns.length - 1));
+    $("replay-analyse").addEventListener("click", () => this.analyseAll());
+    document.addEventListener("keydown", (ev) => {
+      if (!this.summary || $("replay-panel").hidden) return;
+      if (["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement?.tagName)) return;
+      if (ev.key === "ArrowLeft") { ev.preventDefault(); this.show(this.at - 1); }
+      if (ev.key === "ArrowRight") { ev.preventDefault(); this.show(this.at + 1); }
+    });
+  }
+
+  message(text) {
+    const m = $("replay-message");
+    m.hidden = !text;
+    m.textContent = text || "";
+  }
+
+  async load(record) {
+    this.message(null);
+    try {
+      this.summary = await api.loadReplay(record);
+    } catch (err) { this.message(`Not loaded: ${err.message}`); return; }
+    this.cache.clear();
+    $("replay").hidden = false;
+    this.renderTurns();
+    const names = this.names();
+    const totals = this.summary.standings.map((t, i) => `${names[i]} ${t}`).join(", ");
+    $("replay-summary").textContent = `${this.summary.rules}, seed ${this.summary.seed}: ${this.summary.turns.length} turns; ${this.summary.terminal ? "final" : "current"} standings ${totals}.`;
+    await this.show(0);
+  }
+
+  names() {
+    const seats = this.summary.seats;
+    return Array.from({ length: this.summary.players }, (_, i) => seats && seats[i] ? (seats[i] === "you" ? "you" : `seat ${i} (${seats[i]})`) : `seat ${i}`);
+  }
+
+  renderTurns() {
+    const list = $("turns");
+    list.replaceChildren();
+    const names = this.names();
+    for (const t of this.summary.turns) {
+      const done = this.cache.get(t.turn);
+      const mark = done ? (done.mistake ? "✗" : done.loss === null ? "·" : "✓") : "";
+      const li = h("li", { class: `${t.turn === this.at ? "current" : ""}${done && done.mistake ? " mistake" : ""}` });
+      const b = h("button", { type: "button", "data-testid": "replay-turn", "data-turn": t.turn, "aria-current": t.turn === this.at ? "step" : null,
+        "aria-label": `turn ${t.turn + 1}, ${names[t.seat]}: ${t.actions.join(", ")}${done && done.mistake ? ", marked a mistake" : ""}`,
+        onclick: () => this.show(t.turn) });
+      b.append(h("span", { class: "mark", "aria-hidden": "true", text: mark }), h("span", { class: "n", text: `${t.turn + 1}.` }), h("span", { class: "who", text: names[t.seat] }), h("span", { class: "acts", text: t.actions.join(" · ") }));
+      li.append(b);
+      list.append(li);
+    }
+    list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+  }
+
+  async turn(n) {
+    if (!this.cache.has(n)) this.cache.set(n, await api.replayTurn(this.summary.id, n));
+    return this.cache.get(n);
+  }
+
+  async show(n) {
+    if (!this.summary) return;
+    n = Math.max(0, Math.min(this.summary.turns.length - 1, n));
+    this.at = n;
+    $("replay-pos").textContent = `Turn ${n + 1} of ${this.summary.turns.length}`;
+    $("replay-prev").disabled = n === 0;
+    $("replay-next").disabled = n === this.summary.turns.length - 1;
+    let t;
+    try { t = await this.turn(n); } catch (err) { this.message(err.message); return; }
+    if (this.at !== n) return;
+    const names = this.names();
+    $("replay-head").textContent = `Round ${t.round + 1}, ${names[t.seat]} to play (${t.phase}).`;
+    renderTable($("replay-table"), t.observation.table, names.map((x) => x.replace(/ \(.*\)$/, "")));
+    $("replay-rack-head").textContent = `Rack of ${names[t.seat]} before the turn (${t.observation.rack.length})`;
+    const rack = $("replay-rack");
+    rack.replaceChildren(pieces(t.observation.rack));
+    const played = $("replay-played");
+    played.replaceChildren();
+    const ol = h("ol", { class: "steps" });
+    for (const a of t.played) ol.append(h("li", {}, h("code", { text: a })));
+    played.append(ol);
+    if (t.played_score !== null) played.append(h("p", { class: "help", text: `Evaluation ${t.played_score}` }));
+    const hint = $("replay-hint");
+    hint.replaceChildren();
+    if (t.hint) {
+      hint.append(renderSteps(t.hint.steps, t.hint.evaluation));
+      if (t.hint_after_draw) {
+        hint.append(h("p", { class: "help", text: "After the draw, with the drawn tile known:" }), renderSteps(t.hint_after_draw.steps, t.hint_after_draw.evaluation));
+      }
+    } else hint.append(h("p", { class: "help", text: t.note || "No hint for this turn." }));
+    const v = $("replay-verdict");
+    v.className = `verdict${t.mistake ? " bad" : t.loss !== null ? " good" : ""}`;
+    if (t.loss === null) v.textContent = t.note || "Not scored.";
+    else if (t.mistake) v.textContent = `✗ Mistake: the played turn scores ${t.loss.toFixed(1)} below the hint's.`;
+    else if (t.loss > 0.001) v.textContent = `✓ Close to the hint (${t.loss.toFixed(1)} below).`;
+    else v.textContent = "✓ As good as the hint or better.";
+    this.renderTurns();
+  }
+
+  async analyseAll() {
+    if (this.loading || !this.summary) return;
+    this.loading = true;
+    const button = $("replay-analyse");
+    button.disabled = true;
+    try {
+      for (const t of this.summary.turns) {
+        await this.turn(t.turn);
+        if (t.turn % 8 === 0) { button.textContent = `Analysing… ${t.turn + 1}/${this.summary.turns.length}`; this.renderTurns(); }
+      }
+      const mistakes = [...this.cache.values()].filter((t) => t.mistake).length;
+      button.textContent = `Analysed: ${mistakes} mistake${mistakes === 1 ? "" : "s"}`;
+      this.renderTurns();
+    } catch (err) { this.message(err.message); button.textContent = "Analyse all turns"; }
+    finally { this.loading = false; button.disabled = false; }
+  }
+}
