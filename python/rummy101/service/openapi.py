@@ -230,7 +230,7 @@ def _document_games(doc: dict[str, Any], errors: dict[str, Any]) -> None:
             "400": errors["400"],
         }
         body = _GAME_BODIES.get((path, method))
-        if (path, method) == ("/v1/games", "post"):  # the bots installed here
+        if body is not None and (path, method) == ("/v1/games", "post"):  # installed bots
             body = {**body, "properties": {**body["properties"], "bots": {
                 **body["properties"]["bots"],
                 "items": {"type": "string", "enum": options()["bots"]}}}}
