@@ -340,3 +340,16 @@ def test_masks_handed_out_are_copies() -> None:
     assert ses.mask()[legal] == 1
     ses.step(legal)  # still legal: the env kept its own mask
     assert ses.steps == 1
+
+
+def test_bots_are_not_limited_by_the_table_slots() -> None:
+    rl = _rl()
+    g = rl.gym_env("rummy101(players=2)", opponents="greedy", table_slots=1, illegal="raise")
+    obs, _ = g.reset(seed=8)
+    done = False
+    while not done:  # the agent discards at once; the greedy bot lays and adds on any meld
+        legal = np.flatnonzero(obs["action_mask"])
+        discards = [i for i in legal if g.codec.action(i).verb in ("discard", "draw")]
+        obs, _, term, trunc, _ = g.step(int((discards or legal)[0]))
+        done = term or trunc
+    assert len(g.game.table) > 1

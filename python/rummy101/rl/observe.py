@@ -17,7 +17,7 @@ the turn's state). :meth:`ObservationEncoder.describe` lists the segments and of
 >>> enc = ObservationEncoder(s.rules)
 >>> x = enc.encode(s.observation(0))
 >>> x.shape, x.dtype, int(x[enc.offset("rack"):enc.offset("rack") + 53].sum())
-((3121,), dtype('float32'), 22)
+((4009,), dtype('float32'), 22)
 """
 
 from __future__ import annotations

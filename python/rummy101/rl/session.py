@@ -6,7 +6,7 @@ around it (needs numpy only, so it works without the ``rl`` extra).
 >>> s.new(seed=3)
 >>> obs = s.observe(s.state.current_player)
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) == len(s.state.legal_actions())
-((3121,), True)
+((4009,), True)
 >>> rewards = s.step(int(obs["action_mask"].nonzero()[0][0]))
 >>> s.steps, rewards
 (1, [0.0, 0.0])
@@ -153,7 +153,18 @@ class Session:
                 self._changed()
                 return rewards
             i = self.rng.choice(np.flatnonzero(mask).tolist())
-        action: Action = self.codec.action(i)
+        return self._play(self.codec.action(i), rewards)
+
+    def play(self, action: Action) -> list[float]:
+        """Play an action given as an :class:`Action` (a bot's, between the agent's steps: it
+        needs no index); return every seat's reward."""
+        if self.done:
+            raise IllegalActionIndex("the match is over; reset the environment")
+        self.last_illegal = False
+        return self._play(action, [0.0] * self.n)
+
+    def _play(self, action: Action, rewards: list[float]) -> list[float]:
+        s = self.state
         rounds = len(s.scores)
         s.apply(action)
         self.steps += 1

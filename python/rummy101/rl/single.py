@@ -91,11 +91,7 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
             s = ses.state
             q = s.current_player
             act = self._bots[q].act(s.observation(q), s.legal_actions())
-            i = ses.codec.index(act)
-            if i < 0:
-                raise RulesError(f"bot of seat {q} played {act}, which has no index (table_slots="
-                                 f"{ses.codec.table_slots}); raise table_slots")
-            total += ses.step(i)[self.seat]
+            total += ses.play(act)[self.seat]
         return total
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
