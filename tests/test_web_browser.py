@@ -1,0 +1,238 @@
+"""The web page in a real browser (issue 14): Playwright for Python driving Debian's chromium
+against ``rummy101 serve`` on a free port. A whole Rummy 101 game played by following hints to
+"over", the rack rearranged by drag and drop and kept across turns, an illegal move refused with
+the engine's message, a replay stepped through and analysed, Remi and classic on the page.
+Screenshots go to ``tests/artifacts/`` (gitignored). Skipped without playwright or chromium."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = os.environ.get("RUMMY101_CHROMIUM", "/usr/bin/chromium")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+pytest.importorskip("uvicorn")
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "tests" / "artifacts"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = _free_port()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"),
+                                                      env.get("PYTHONPATH", "")]))
+    proc = subprocess.Popen([sys.executable, "-m", "rummy101", "serve", "--port", str(port)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"{url}/health", timeout=1):
+                    break
+            except OSError:
+                if proc.poll() is not None:
+                    raise RuntimeError(proc.stderr.read().decode() if proc.stderr else "") from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: object, server: str) -> Iterator[object]:
+    ctx = browser.new_context(viewport={"width": 1366, "height": 960})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready=true]")
+    yield pg
+    ctx.close()
+    # a refused move logs nothing; only script errors and failed loads would be here
+    assert not [e for e in errors if "422" not in e], errors
+
+
+def shot(pg: object, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def start(pg: object, variant: str, players: int, seed: int) -> None:
+    pg.select_option("[data-testid=rules]", variant)  # type: ignore[attr-defined]
+    pg.select_option("#opt-players", str(players))  # type: ignore[attr-defined]
+    pg.fill("#seed", str(seed))  # type: ignore[attr-defined]
+    pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+    pg.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
+    idle(pg)
+
+
+def idle(pg: object) -> None:
+    pg.wait_for_selector("body:not(.busy)")  # type: ignore[attr-defined]
+
+
+def rack(pg: object) -> list[str]:
+    return [t.get_attribute("data-tile") for t in pg.query_selector_all("[data-testid=tile]")]  # type: ignore[attr-defined]
+
+
+def play_by_hints(pg: object, limit: int = 150) -> None:
+    for _ in range(limit):
+        if "over" in pg.inner_text("[data-testid=status]"):  # type: ignore[attr-defined]
+            return
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        idle(pg)
+    raise AssertionError("the game did not end")
+
+
+def test_rules_select_lists_the_variants(page: object) -> None:
+    names = page.eval_on_selector_all("[data-testid=rules] option", "os => os.map(o => o.value)")  # type: ignore[attr-defined]
+    from rummy101.game import playable_variants
+
+    assert names == list(playable_variants())
+
+
+def test_a_whole_rummy101_game_by_following_hints(page: object) -> None:
+    start(page, "rummy101", 2, 7)
+    assert len(rack(page)) == 22
+    page.click("[data-testid=hint]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=hint-steps]")  # type: ignore[attr-defined]
+    assert page.query_selector_all("[data-testid=tile].hinted")  # type: ignore[attr-defined]
+    shot(page, "01-hint")
+    play_by_hints(page)
+    status = page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+    assert "over" in status
+    standings = page.inner_text("[data-testid=standings]")  # type: ignore[attr-defined]
+    assert "Round 1" in standings and "you" in standings
+    assert page.is_disabled("[data-testid=play-hint]")  # type: ignore[attr-defined]
+    shot(page, "02-game-over")
+
+
+def _kept(before: list[str], after: list[str]) -> list[str]:
+    """``before`` without the pieces that left the rack (multiset)."""
+    left = list(after)
+    kept = []
+    for t in before:
+        if t in left:
+            left.remove(t)
+            kept.append(t)
+    return kept
+
+
+def test_drag_and_drop_order_persists_between_turns(page: object) -> None:
+    start(page, "rummy101", 2, 3)
+    before = rack(page)
+    page.drag_and_drop("[data-testid=tile][data-pos='0']", "[data-testid=tile][data-pos='6']")  # type: ignore[attr-defined]
+    moved = rack(page)
+    assert moved != before and moved[6] == before[0] and sorted(moved) == sorted(before)
+    # keyboard: Alt+Right moves the focused tile one place
+    page.focus("[data-testid=tile][data-pos='1']")  # type: ignore[attr-defined]
+    page.keyboard.press("Alt+ArrowRight")  # type: ignore[attr-defined]
+    keyed = rack(page)
+    assert keyed[2] == moved[1] and keyed[1] == moved[2]
+    shot(page, "03-rack-rearranged")
+    for _ in range(2):  # two whole turns (the bot plays in between)
+        page.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        idle(page)
+    after = rack(page)
+    kept = _kept(keyed, after)
+    assert after[:len(kept)] == kept  # kept pieces keep the chosen order, new ones at the end
+    assert len(kept) >= 3  # the turns laid melds, but pieces stayed to keep their order
+
+
+def test_sort_buttons(page: object) -> None:
+    start(page, "rummy101", 2, 3)
+    page.click("[data-testid=sort-sets]")  # type: ignore[attr-defined]
+    nums = [int(t[1:]) for t in rack(page) if t != "*"]
+    assert nums == sorted(nums)
+    page.click("[data-testid=sort-runs]")  # type: ignore[attr-defined]
+    colours = [t[0] for t in rack(page) if t != "*"]
+    assert colours == sorted(colours, key="RYBK".index)
+
+
+def test_an_illegal_move_is_refused_with_the_engines_message(page: object) -> None:
+    start(page, "rummy101", 2, 7)
+    tiles = rack(page)
+    for pos in (0, 5, 21):
+        page.click(f"[data-testid=tile][data-pos='{pos}']")  # type: ignore[attr-defined]
+    page.click("[data-testid=lay]")  # type: ignore[attr-defined]
+    idle(page)
+    message = page.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
+    assert re.search(r"R101-\d+", message), message
+    assert sorted(rack(page)) == sorted(tiles)  # nothing changed
+    shot(page, "04-illegal-move")
+    # a typed move goes through the same door
+    page.fill("[data-testid=typed-move]", "draw")  # type: ignore[attr-defined]
+    page.press("[data-testid=typed-move]", "Enter")  # type: ignore[attr-defined]
+    idle(page)
+    assert "R101-" in page.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
+
+
+def test_a_replay_stepped_through_and_analysed(page: object) -> None:
+    start(page, "rummy101", 2, 5)
+    play_by_hints(page)
+    page.click("[data-testid=analyse-game]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-turn]")  # type: ignore[attr-defined]
+    total = len(page.query_selector_all("[data-testid=replay-turn]"))  # type: ignore[attr-defined]
+    assert total > 4
+    for _ in range(3):
+        page.click("[data-testid=replay-next]")  # type: ignore[attr-defined]
+    page.wait_for_selector(f"text=Turn 4 of {total}")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-hint] [data-testid=hint-steps]")  # type: ignore[attr-defined]
+    assert page.inner_text("[data-testid=replay-verdict]")  # type: ignore[attr-defined]
+    assert page.query_selector_all("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
+    page.click("[data-testid=replay-analyse]")  # type: ignore[attr-defined]
+    page.wait_for_selector("text=/Analysed: \\d+ mistake/", timeout=60_000)  # type: ignore[attr-defined]
+    page.keyboard.press("ArrowRight")  # type: ignore[attr-defined]
+    page.wait_for_selector(f"text=Turn 5 of {total}")  # type: ignore[attr-defined]
+    shot(page, "05-replay")
+
+
+@pytest.mark.parametrize("variant", ["remi", "classic"])
+def test_other_variants_on_the_page(page: object, variant: str) -> None:
+    from rummy101.game import playable_variants
+
+    if variant not in playable_variants():
+        pytest.skip(f"{variant} has no engine yet")
+    start(page, variant, 2, 4)
+    tiles = rack(page)
+    pattern = r"(10|[2-9AJQK])[SHDC]" if variant == "classic" else r"\*|[RYBK]\d{1,2}"
+    assert tiles and all(re.fullmatch(pattern, t) for t in tiles), tiles
+    page.click("[data-testid=hint]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=no-hint]")  # type: ignore[attr-defined]
+    for _ in range(8):  # the first legal move each time, from the list of every legal move
+        if "over" in page.inner_text("[data-testid=status]"):  # type: ignore[attr-defined]
+            break
+        page.click("details.all-moves summary") if not page.is_visible("#legal button") else None  # type: ignore[attr-defined]
+        page.click("#legal button >> nth=0")  # type: ignore[attr-defined]
+        idle(page)
+        assert page.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
+    assert page.query_selector_all("[data-testid=log] li")  # type: ignore[attr-defined]
+    shot(page, f"06-{variant}")
