@@ -230,8 +230,12 @@ def test_gymnasium_check_env(spec: str) -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # check_env's warnings are failures here
-        check_env(rl.gym_env(spec), skip_render_check=True)  # render modes: test_render
+        check_env(rl.gym_env(spec), skip_render_check=True)  # no spec: render modes below
         check_env(rl.gym_env(spec, opponents="random", seat=1), skip_render_check=True)
+        import gymnasium
+
+        name = {"rummy101": "Rummy101", "remi": "Remi", "classic": "Classic"}[spec.split("(")[0]]
+        check_env(gymnasium.make(f"rummy101/{name}-v0", rules=spec).unwrapped)  # registered ids
 
 
 def _play_aec(e: Any, seed: int) -> dict[str, float]:

@@ -21,6 +21,10 @@ Options (keywords of :func:`env`, :func:`parallel_env` and :func:`gym_env`):
   (default :data:`~.actions.DEFAULT_TABLE_SLOTS`);
 * ``max_cycles`` — truncate after this many game steps (default: none);
 * ``render_mode`` — ``"ansi"`` or ``"human"`` (the whole position, every rack: for people).
+
+With gymnasium installed, importing this package registers the Gymnasium ids
+``rummy101/Rummy101-v0``, ``rummy101/Remi-v0`` and ``rummy101/Classic-v0``
+(``gymnasium.make("rummy101/Rummy101-v0", opponents="random")``; ``rules=`` for rule options).
 """
 
 from __future__ import annotations
@@ -59,3 +63,18 @@ def gym_env(rules: str | Rules = "rummy101", opponents: str | Sequence[Any] = "g
     from .single import RummyGym
 
     return RummyGym(rules, opponents, seat, **options)
+
+
+def _register() -> None:
+    try:
+        import gymnasium
+    except ImportError:  # the rl extra is not installed
+        return
+    for name, variant in (("Rummy101", "rummy101"), ("Remi", "remi"), ("Classic", "classic")):
+        env_id = f"rummy101/{name}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point="rummy101.rl.single:RummyGym",
+                               kwargs={"rules": variant})
+
+
+_register()

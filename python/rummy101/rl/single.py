@@ -26,7 +26,7 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
     every other seat, or one name (or bot object) per other seat in seat order; bots named
     here are seeded from the env's generator at every reset."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (Gymnasium declares it so)
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, rules: str | Rules = "rummy101", opponents: str | Sequence[str | Bot] = "greedy",
                  seat: int = 0, *, render_mode: str | None = None, **options: Any) -> None:
