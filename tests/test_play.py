@@ -25,7 +25,7 @@ def script_of(rules: str, seed: int) -> tuple[list[str], Any]:
     deal and the same bots (seeds) as `rummy101 play --seed seed`, so typing these lines plays
     that very game."""
     players = new_game(rules, 0).observation(0)["rack_sizes"]
-    rec = sim.play_game(rules, ["greedy"] * len(players), seed, 0, record="full")
+    rec = sim.play_game(rules, ["greedy"] * len(players), seed, 0, match_rounds=1, record="full")
     assert rec.game_record is not None
     state = new_game(rules, rec.seed, match_rounds=1)
     mine = []

@@ -7,14 +7,14 @@ they cannot peek at hidden tiles. A user's bot is named by ``package.module:BotC
 published under the ``rummy101.bots`` entry-point group (docs/bots.md).
 
 >>> bot_names()
-['greedy', 'random']
+['greedy', 'random', 'search']
 >>> import random
 >>> get_bot("random", random.Random(1)).name
 'random'
 >>> get_bot("minimax")
 Traceback (most recent call last):
 ...
-rummy101.bots.base.BotError: unknown bot 'minimax'; accepted bots: greedy, random, an installed 'rummy101.bots' entry point, or 'package.module:BotClass'
+rummy101.bots.base.BotError: unknown bot 'minimax'; accepted bots: greedy, random, search, an installed 'rummy101.bots' entry point, or 'package.module:BotClass'
 """
 
 from __future__ import annotations

@@ -42,8 +42,9 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: CPU count; 1 = no pool)")
-    p.add_argument("--rounds", type=int, default=1,
-                   help="rounds per game, played as a match (default 1)")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="rounds per game, played as a match (default: the variant's — 1 for "
+                        "rummy101 and remi; classic plays each match to its target, CR-6)")
     p.add_argument("--out", default=None,
                    help=f"write one line per game here; format by extension: "
                         f"{', '.join(OUTPUT_FORMATS)}; an existing file is kept unless --force")

@@ -25,7 +25,7 @@ import numpy as np
 from .. import _backend
 from ..errors import WorkBudgetExceeded
 from ..rules import Rules
-from ..solve import BUDGET_SPENT, budget_message, current_budget
+from ..solve import BUDGET_SPENT, budget_message, current_budget, keeps_card
 from ..tiles import JOKER_CODE, NUM_CODES, NUM_NUMBERS
 
 __all__ = ["openings_json"]
@@ -70,16 +70,23 @@ def openings_json(rules: Rules, racks: Sequence[Sequence[int]], threshold: int |
     run_value, set_value = params.run_value, params.set_value
     t = rules.opening_points if threshold is None else threshold
     p = rules.pairs_opening if pairs_threshold is None else pairs_threshold
-    keep = rules.keep_discard
+    # CR-4: whether a card must stay to discard depends on the hand's size (go_out=narrow)
+    keeps = [keeps_card(rules, len(rack)) for rack in racks]
     tok = _tokens(rules.family)
     arr = np.zeros((len(racks), NUM_CODES), dtype=np.uint8)
     for i, rack in enumerate(racks):
         arr[i] = np.bincount(np.asarray(rack, dtype=np.int64), minlength=NUM_CODES)
     budget = current_budget()
-    results = core.solve_melds_batch(cr, arr, keep, must_use, rules.opening_needs_run, budget)
+    results: list[Any] = [None] * len(racks)
+    for keep in set(keeps):
+        rows = [i for i, k in enumerate(keeps) if k == keep]
+        part = arr if len(rows) == len(racks) else arr[rows]
+        for i, res in zip(rows, core.solve_melds_batch(cr, part, keep, must_use,
+                                                       rules.opening_needs_run, budget), strict=True):
+            results[i] = res
     rules_text = str(rules)
     out: list[dict[str, Any]] = []
-    for rack, row, (value, melds) in zip(racks, arr, results, strict=True):
+    for rack, row, keep, (value, melds) in zip(racks, arr, keeps, results, strict=True):
         if value == BUDGET_SPENT:
             out.append(_budget_error(tok, rack, budget))
             continue

@@ -52,13 +52,13 @@ class LazyObservation(Mapping[str, Any]):
         return len(self._get())
 
 
-def _new_game(rules: Rules, seed: int, match_rounds: int) -> Any:
+def _new_game(rules: Rules, seed: int, match_rounds: int | None) -> Any:
     from ..game import new_game  # the engine; imported late so that sim imports without it
     return new_game(rules, seed, match_rounds=match_rounds)
 
 
 def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: int = 0,
-              *, match_rounds: int = 1, max_steps: int = MAX_STEPS,
+              *, match_rounds: int | None = None, max_steps: int = MAX_STEPS,
               record: str = "summary") -> GameRecord:
     """Play game ``index`` of a run started with ``seed`` and return its record.
 
@@ -75,6 +75,9 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     players = [get_bot(b, random.Random(bs)) if isinstance(b, str) else b
                for b, bs in zip(bots, bot_seeds)]
     gseed = game_seed(seed, index)
+    if match_rounds is None:  # the variant's own match length (classic: to its target, CR-6)
+        from ..game import engine_for
+        match_rounds = engine_for(r).DEFAULT_MATCH_ROUNDS
     state = _new_game(r, gseed, match_rounds)
     turns = [0] * len(players)
     last = -1
@@ -121,7 +124,7 @@ def _check_record(record: str) -> None:
 
 
 def _play_chunk(rules: str, bots: tuple[str, ...], seed: int, start: int, stop: int,
-                match_rounds: int, backend: str, record: str = "summary") -> list[GameRecord]:
+                match_rounds: int | None, backend: str, record: str = "summary") -> list[GameRecord]:
     """Worker task: play games ``start..stop-1`` on ``backend`` (runs in any executor)."""
     if _backend.backend_name() != backend:
         _backend.set_backend(backend)
@@ -130,7 +133,7 @@ def _play_chunk(rules: str, bots: tuple[str, ...], seed: int, start: int, stop: 
 
 
 def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, workers: int | None,
-                match_rounds: int) -> tuple[Rules, tuple[str, ...]]:
+                match_rounds: int | None) -> tuple[Rules, tuple[str, ...]]:
     try:
         r = Rules.parse(rules)
     except RulesError as exc:
@@ -162,7 +165,8 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
         raise SimError(f"games must be a whole number >= 1, got {games!r}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise SimError(f"workers must be a whole number >= 1, got {workers!r}")
-    if isinstance(match_rounds, bool) or not isinstance(match_rounds, int) or match_rounds < 1:
+    if match_rounds is not None and (isinstance(match_rounds, bool) or not isinstance(match_rounds, int)
+                                     or match_rounds < 1):
         raise SimError(f"match_rounds must be a whole number >= 1, got {match_rounds!r}")
     return r, names
 
@@ -181,7 +185,7 @@ def _progress(total: int, enabled: bool) -> Any:
 
 def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: int = 0, *,
              workers: int | None = None, executor: cf.Executor | None = None,
-             progress: bool = True, match_rounds: int = 1,
+             progress: bool = True, match_rounds: int | None = None,
              record: str = "summary") -> SimResult:
     """Play ``games`` seeded games of ``rules`` between ``bots`` (one name per seat).
 
@@ -191,7 +195,9 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
       ``ThreadPoolExecutor``, a ``ProcessPoolExecutor``, or Dask's ``client.get_executor()``);
       it is not shut down. ``workers`` then only sizes the chunks.
     * ``progress``: a tqdm bar on standard error, shown only when it is a terminal.
-    * ``match_rounds``: rounds per game (a match; ``best`` is the best cumulative standing).
+    * ``match_rounds``: rounds per game (a match; ``best`` is the best cumulative standing);
+      default the variant's (one round of rummy101 and remi; classic plays to its target,
+      CR-6, with this as a cap when given).
     * ``record``: ``"summary"`` (default) or ``"full"``: also keep each whole game
       (``GameRecord.game_record``; its JSONL line replays with ``rummy101.game.records.loads``).
 
