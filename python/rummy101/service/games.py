@@ -23,10 +23,11 @@ recently used. Each game and replay has a lock: one request works on it at a tim
 >>> view = store.create({"rules": "rummy101(players=2)", "bots": ["greedy"], "seed": 7})
 >>> view["seat"], view["your_turn"], view["over"], len(view["observation"]["rack"])
 (0, True, False, 22)
->>> store.act(view["id"], {"action": "discard X9"})
-Traceback (most recent call last):
-...
-rummy101.errors.NotationError: token 1 of 1 ('X9') is not a tile: a tile is a colour R/Y/B/K followed by a number 1-13 (e.g. R5, k13), or * / JK / JOKER
+>>> try:
+...     store.act(view["id"], {"action": "draw"})
+... except RummyError as exc:
+...     print(type(exc).__name__, "R101-" in str(exc))
+IllegalAction True
 """
 
 from __future__ import annotations
