@@ -93,6 +93,7 @@ def relay_melds(rules: Rules, rack: Sequence[int], pending: int) -> list[tuple[s
 
 
 _ATU: dict[tuple[Any, ...], bool] = {}
+_LEAVES: dict[tuple[Any, ...], bool] = {}
 
 
 def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: bool,
@@ -115,7 +116,7 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
         return any(d != atu or counts[atu] >= 2 for d, *_ in closes(rules, counts))
     n = sum(counts)
     if not laid:
-        if (n - 1) * 5 < LAYDOWN_POINTS:
+        if (n - 1) * 5 < LAYDOWN_POINTS or _loose(rules, counts, counts[J], ()) > 1:
             return False
         return bool(core.solve_melds(unit_rules(rules), counts, True, atu, True, _budget())[0] == n - 1)
     key = (_backend.backend_name(), rules, bytes(counts), atu, tuple(m.key for m in table))
@@ -138,13 +139,25 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
     if not any(atu in needs and _fits(counts, needs, atu, spare_j) for _v, _t, needs in three_melds(rules)):
         return False
 
+    if _loose(rules, counts, spare_j, melds) > 1:
+        return False
+
     def leaf(c: list[int], fj: int) -> bool:
         if not c[atu]:
             return False
         r = c[:]
         r[J] += fj
+        key = (_backend.backend_name(), rules, atu, bytes(r), c[J] > 0)
+        got = _LEAVES.get(key)
+        if got is None:
+            if len(_LEAVES) > 100_000:
+                _LEAVES.clear()
+            got = _LEAVES[key] = _cover(r, c[J] > 0)
+        return got
+
+    def _cover(r: list[int], own_joly: bool) -> bool:
         n = sum(r)
-        if n < 4:
+        if n < 4 or _loose(rules, r, r[J], ()) > 1:
             return False
         v, used = core.solve_melds(ucr, r, True, atu, False, budget)
         if v != n - 1:
@@ -153,7 +166,7 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
         for _k, tiles, _sf in used:
             for t in tiles:
                 left[t] -= 1
-        if not left[J] or c[J]:
+        if not left[J] or own_joly:
             return True
         for d in range(52):
             if r[d]:
@@ -211,3 +224,40 @@ def _fits(counts: list[int], needs: tuple[int, ...], atu: int, spare_j: int) -> 
         else:
             c[t] -= 1
     return True
+
+
+_PARTNERS: dict[Rules, list[list[tuple[int, ...]]]] = {}
+
+
+def _loose(rules: Rules, counts: list[int], jolys: int, melds: Sequence[RemiMeld]) -> int:
+    """How many real tiles of ``counts`` (with multiplicity) fit no 3-tile meld with other tiles
+    of ``counts`` (``jolys`` Jolys usable) and no table meld (same colour as a table run, or a
+    tile a meld takes): a cheap lower bound of the tiles that cannot go down this turn."""
+    partners = _PARTNERS.get(rules)
+    if partners is None:
+        partners = [[] for _ in range(52)]
+        for _v, _t, needs in three_melds(rules):
+            for c in needs:
+                if c != J:
+                    rest = list(needs)
+                    rest.remove(c)
+                    partners[c].append(tuple(rest))
+        _PARTNERS[rules] = partners
+    run_colours = {next(x for x in m.tiles if x != J) // 13 for m in melds if m.kind == 1}
+    takes = {c for m in melds for c, _p in m.adds}
+    loose = 0
+    for c in range(52):
+        k = counts[c]
+        if not k or c in takes or c // 13 in run_colours:
+            continue
+        ok = False
+        for a, b in partners[c]:
+            need_j = (a == J) + (b == J)
+            if need_j > jolys:
+                continue
+            if (a == J or counts[a] - (a == c) >= 1 + (a == b)) and (b == J or counts[b] - (b == c) >= 1):
+                ok = True
+                break
+        if not ok:
+            loose += k
+    return loose
