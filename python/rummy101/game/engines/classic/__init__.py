@@ -25,6 +25,8 @@ from .engine import (
     observation,
     start_round,
 )
+from .world import sample_state
 
 __all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "dealer", "describe", "hand_value",
-           "legal_actions", "meld_actions", "new_match", "observation", "start_round"]
+           "legal_actions", "meld_actions", "new_match", "observation", "sample_state",
+           "start_round"]

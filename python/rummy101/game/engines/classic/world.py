@@ -1,0 +1,96 @@
+"""Determinization: a classic Rummy position consistent with one seat's observation.
+
+:func:`sample_state` deals the cards the seat cannot see — the other hands and the stock — at
+random from what is left of the deck (52 cards less the seat's hand, the table and the discard
+pile), with the public sizes, and rebuilds everything else from the observation; the sampled
+position's observation for that seat equals the one given (``tests/test_search.py``).
+
+Two public facts are not used, so a sample can be less informed than a player with perfect
+memory: which cards other players took from the pile (still in their hands unless laid), and the
+order of a stock made by turning the pile over (CR-5), which players saw.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ....errors import IllegalAction
+from ....rules import Rules
+from ....tiles import MELD_KINDS
+from ...engine import engine_for
+from ...phase import Phase
+from ...state import State
+from .data import ClassicData
+from .table import CS, CardMeld
+
+__all__ = ["sample_state"]
+
+_CODE = {t: c for c, t in enumerate(CS)}
+_KIND = {name: code for code, name in MELD_KINDS.items()}
+
+
+def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
+    """A position consistent with ``obs`` (one seat's observation), hidden cards dealt with
+    ``rng``. Raises IllegalAction when the observation cannot come from a game."""
+    rules = Rules.parse(obs["rules"])
+    seat = obs["seat"]
+    n = rules.players
+    s = object.__new__(State)
+    s.rules = rules
+    s.seed = 0
+    s.match_rounds = obs["match_rounds"]
+    s.round = obs["round"]
+    s.n = n
+    s.engine = engine_for(rules)
+    s.phase = Phase(obs["phase"])
+    s.current = obs["current_player"]
+    s.starter = obs["starter"]
+    s.turn = obs["turn"]
+    s.scores = [list(r) for r in obs["round_scores"]]
+    s.totals = list(obs["standings"])
+    s.results = []
+    s.history = []
+    s._legal = None
+    s.table = [CardMeld.build(_KIND[m["kind"]], m["owner"], tuple(_CODE[t] for t in m["tiles"]))
+               for m in obs["table"]]
+    x = ClassicData(n)
+    x.pile = [_CODE[t] for t in obs["discard_pile"]]
+    x.melded = list(obs["melded"])
+    x.turnovers = obs["stock_turnovers"]
+    ts = obs["turn_state"]
+    x.took = ts["took"] or ""
+    x.taken = _CODE[ts["taken"]] if ts["taken"] is not None else -1
+    x.start_size = ts["start_size"]
+    s.x = x
+    own = [0] * 53
+    for t in obs["rack"]:
+        own[_CODE[t]] += 1
+    left = [1] * 52 + [0]
+    for c in [c for m in s.table for c in m.cards] + x.pile:
+        left[c] -= 1
+    for c in range(52):
+        left[c] -= own[c]
+    if min(left) < 0:
+        raise IllegalAction("the observation shows a card twice")
+    pool = [c for c in range(52) if left[c]]
+    sizes = list(obs["rack_sizes"])
+    if len(pool) != sum(sizes) - sizes[seat] + obs["stock"]:
+        raise IllegalAction(f"the observation does not add up: {len(pool)} hidden cards for "
+                            f"{sum(sizes) - sizes[seat]} in other hands and a stock of {obs['stock']}")
+    rng.shuffle(pool)
+    s.racks = []
+    k = 0
+    for q in range(n):
+        if q == seat:
+            s.racks.append(own)
+            continue
+        hand = [0] * 53
+        for c in pool[k:k + sizes[q]]:
+            hand[c] += 1
+        k += sizes[q]
+        s.racks.append(hand)
+    s.sizes = sizes
+    s.stock = pool[k:]
+    return s
