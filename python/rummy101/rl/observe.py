@@ -65,6 +65,7 @@ class ObservationEncoder:
         segs += extra[0](self)
         self._fill_variant: _Fill = extra[1]
         self._meld_memo: dict[tuple[Any, ...], tuple[list[int], list[tuple[int, float]]]] = {}
+        self._memo: dict[tuple[Any, ...], list[int]] = {}
         self.segments: dict[str, tuple[int, int]] = {}
         low: list[float] = []
         high: list[float] = []
@@ -75,6 +76,12 @@ class ObservationEncoder:
         self.size = len(low)
         self.low = np.array(low, dtype=np.float32)
         self.high = np.array(high, dtype=np.float32)
+
+    def remember(self, key: tuple[Any, ...], indices: list[int]) -> None:
+        """Memoise the indices of a part of the observation that changes slowly (bounded)."""
+        if len(self._memo) > 50_000:
+            self._memo.clear()
+        self._memo[key] = indices
 
     def offset(self, segment: str) -> int:
         return self.segments[segment][0]
@@ -197,11 +204,13 @@ def _r101_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
     seg = e.segments
     code = e._code
     n = e.players
-    o = seg["discards"][0]
-    for q, pile in enumerate(obs["discards"]):
-        b = o + (q - me) % n * 53
-        for t in pile:
-            inc.append(b + code[t])
+    key = ("discards", me, tuple(tuple(pile) for pile in obs["discards"]))
+    got = e._memo.get(key)
+    if got is None:  # the piles change by one tile a turn: their indices are memoised
+        o = seg["discards"][0]
+        got = [o + (q - me) % n * 53 + code[t] for q, pile in enumerate(key[2]) for t in pile]
+        e.remember(key, got)
+    inc += got
     if obs["last_discard"] is not None:
         inc.append(seg["last_discard"][0] + code[obs["last_discard"]])
     o = seg["taken_discards"][0]
@@ -268,10 +277,14 @@ def _remi_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
         inc.append(seg["atu_available"][0])
     if obs["twin"]:
         inc.append(seg["twin"][0])
-    ot, ob = seg["train"][0], seg["train_by"][0]
-    for k, (t, q) in enumerate(zip(obs["train"], obs["train_by"], strict=True)):
-        inc.append(ot + 53 * k + code[t])
-        inc.append(ob + n * k + (q - me) % n)
+    key = ("train", me, tuple(obs["train"]), tuple(obs["train_by"]))
+    got = e._memo.get(key)
+    if got is None:  # the train changes by one tile a turn: its indices are memoised
+        ot, ob = seg["train"][0], seg["train_by"][0]
+        got = [ot + 53 * k + code[t] for k, t in enumerate(key[2])]
+        got += [ob + n * k + (q - me) % n for k, q in enumerate(key[3])]
+        e.remember(key, got)
+    inc += got
     if obs["reshuffled"]:
         inc.append(seg["reshuffled"][0])
     ol, ota, oo = seg["laid"][0], seg["tabla"][0], seg["own_turns"][0]
