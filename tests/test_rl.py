@@ -70,19 +70,14 @@ def test_codec_is_a_bijection(spec: str) -> None:
         codec.action(codec.n)
 
 
-@pytest.mark.parametrize(("spec", "bot"), [(spec, "") for spec in PLAYABLE] +
-                         [(v, "greedy") for v in playable_variants()])
-def test_every_legal_action_has_an_index_and_back(spec: str, bot: str) -> None:
-    """docs/rl.md: every legal action maps to an index and back, except add/retrieve on table
-    melds beyond table_slots (none in these games); the mask is exactly the mapped legal set;
-    indices outside the mask are refused by the engine. Random play and greedy play (bigger
-    tables, more additions and retrievals)."""
-    if bot and backend_name() == "pure":
-        pytest.skip("greedy games on the pure backend: too slow for the CI budget (native run covers it)")
+def _check_exact(spec: str, games: int, bot: str = "", seed: int = 11) -> tuple[int, int]:
+    """Every legal action of every visited position maps to an index and back, except add /
+    retrieve on table melds beyond table_slots; the mask is exactly the mapped legal set;
+    sampled indices outside the mask are refused by the engine. Returns (steps, unmapped)."""
     codec = ActionCodec(spec)
     rng = random.Random(5)
     steps = unmapped = probes = 0
-    for s in _random_states(spec, games=GAMES, seed=11, cap=400, bot=bot):
+    for s in _random_states(spec, games=games, seed=seed, cap=400, bot=bot):
         legal = s.legal_actions()
         idx = []
         for a in legal:
@@ -95,7 +90,7 @@ def test_every_legal_action_has_an_index_and_back(spec: str, bot: str) -> None:
             idx.append(i)
         mask = codec.mask(legal)
         assert mask.dtype == np.int8 and sorted(np.flatnonzero(mask).tolist()) == sorted(idx)
-        assert len(set(idx)) == len(idx)
+        assert len(set(idx)) == len(idx) and (idx or not legal)
         for i in rng.sample(range(codec.n), 3):
             if not mask[i]:
                 t = s.copy()
@@ -103,7 +98,35 @@ def test_every_legal_action_has_an_index_and_back(spec: str, bot: str) -> None:
                     t.apply(codec.action(i))
                 probes += 1
         steps += 1
-    assert steps > 100 * GAMES and unmapped == 0 and probes > 0
+    assert probes > 0
+    return steps, unmapped
+
+
+@pytest.mark.parametrize(("spec", "bot"), [(spec, "") for spec in PLAYABLE] +
+                         [(v, "greedy") for v in playable_variants()])
+def test_every_legal_action_has_an_index_and_back(spec: str, bot: str) -> None:
+    """docs/rl.md: every legal action maps to an index and back, except add/retrieve on table
+    melds beyond table_slots (none in these games). Random play and greedy play (bigger tables,
+    more additions and retrievals)."""
+    if bot and backend_name() == "pure":
+        pytest.skip("greedy games on the pure backend: too slow for the CI budget (native run covers it)")
+    steps, unmapped = _check_exact(spec, GAMES, bot)
+    assert steps > 100 * GAMES and unmapped == 0
+
+
+SLOW_RULES = ["rummy101(players=2,threshold=increasing)", "rummy101(players=4,button_jokers=3)",
+              "remi(players=3,atu=off)", "remi(doubles=off,tabla=off)",
+              "remi(players=2,joly_retrievals=2,joly_atu_deal=13)", "classic(players=4,go_out=narrow)",
+              "classic(players=2,target=50)"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", [spec for spec in PLAYABLE + SLOW_RULES
+                                  if spec.split("(")[0] in playable_variants()])
+@pytest.mark.parametrize("bot", ["", "greedy"])
+def test_every_legal_action_has_an_index_and_back_many_games(spec: str, bot: str) -> None:
+    steps, unmapped = _check_exact(spec, 20, bot, seed=23)
+    assert steps > 1000 and unmapped == 0
 
 
 def test_actions_beyond_the_table_slots_are_the_only_ones_left_out() -> None:

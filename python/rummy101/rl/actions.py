@@ -22,10 +22,10 @@ bare verbs     ``draw take button open reset``, Remi's ``decline   1 each
 ``pair``       ``pair T T`` and ``pair T *`` per real tile        104
 ``add``        table slot x position (set / @start / @end) x      ``M`` x 3 x ``P``
                piece
-``retrieve``   table slot x joker index x real piece, keeping     ``M`` x 376 (rummy101),
-               index <= 2 (sets, pairs) or index < number (a run  ``M`` x 420 (Remi)
-               starting at number - index >= 1), and Remi's high
-               ace at any index up to 13
+``retrieve``   table slot x joker index x real piece, keeping     ``M`` x 388 (rummy101),
+               index <= 3 (a set's first joker, a pair's) or      ``M`` x 428 (Remi)
+               index < number (a run starting at number - index
+               >= 1), and Remi's high ace at any index up to 13
 ``break N``    Remi: train tile N (RO-9.4), N below the size of   106
                the set (the train never holds more)
 =============  =================================================  ==========================
@@ -37,7 +37,7 @@ that every legal action on a meld below ``M`` maps to an index and back to the s
 
 >>> codec = ActionCodec("rummy101(players=2)")
 >>> codec.n, codec.block("add")
-(17772, (652, 5088))
+(18156, (652, 5088))
 >>> codec.index("add R6 to 3@end"), str(codec.action(codec.index("add R6 to 3@end")))
 (1240, 'add R6 to 3@end')
 >>> codec.index("add R6 to 40@end")       # beyond the 32 table slots: not in the space
@@ -141,7 +141,7 @@ class ActionCodec:
             top = 14 if r.high_ace else 13
             return [self._act("retrieve", (c,), m, i) for m in range(self.table_slots)
                     for i in range(top) for c in range(52)
-                    if i <= 2 or i < c % 13 + 1 or (r.high_ace and c % 13 == 0)]
+                    if i <= 3 or i < c % 13 + 1 or (r.high_ace and c % 13 == 0)]
         if shape == "index" and verb in _INDEX_CAPS:
             return [Action(verb, (), k) for k in range(_INDEX_CAPS[verb](r))]
         raise RulesError(f"{r.variant}: verb {verb!r} ({shape}, {n} pieces) has no RL action "
