@@ -1221,9 +1221,10 @@ SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, in
   memo.reset();
   tc.reset();
   Solver s(cr, counts, keep, must_use, require_run, budget, memo, tc);
-  if (must_use < 0 && cr.joker_ratio == 0) return s.solve();
+  if (must_use < 0 && (cr.joker_ratio == 0 || counts[JOKER] == 0)) return s.solve();
   // The suffix bounds come from the same rack without must_use (a run in progress may hold the
-  // tile) and without the joker ratio (the tail of a run in progress may break it, RO-7).
+  // tile) and without the joker ratio (the tail of a run in progress may break it, RO-7; with no
+  // joker on the rack the ratio changes nothing, and the search bounds itself).
   memo2.reset();
   tc2.reset();
   CoreRules cr0 = cr;

@@ -1029,9 +1029,10 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
     if must_use >= 0 and cnt[must_use] == 0:
         return (-1, [])
     s = _Solver(cr, cnt, bool(keep), int(must_use), bool(require_run), budget)
-    if must_use >= 0 or cr.joker_ratio > 0:
+    if must_use >= 0 or (cr.joker_ratio > 0 and cnt[JOKER] > 0):
         # The suffix bounds come from the same rack without must_use (a run in progress may hold
-        # the tile) and without the joker ratio (the tail of a run in progress may break it).
+        # the tile) and without the joker ratio (the tail of a run in progress may break it; with
+        # no joker on the rack the ratio changes nothing, and the search bounds itself).
         cr0 = CoreRules(cr.high_ace, 0, cr.run_value, cr.set_value, cr.joker_value)
         s.relax = _Solver(cr0, cnt, bool(keep), -1, bool(require_run), budget, s.nodes)
     return s.solve()
