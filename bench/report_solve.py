@@ -161,19 +161,23 @@ def main() -> None:
              for row in arr]
     call, _ = solver("rummy101-opening", backends[0])
     racks = [[int(x) for x in row] for row in arr]
-    t0 = time.perf_counter()
-    for r in racks:
-        call(r)
-    core_t = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for text in texts:
-        solve_opening(rules, text)
-    api_t = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    solve_openings(rules, texts)
-    batch_t = time.perf_counter() - t0
+    solve_opening(rules, texts[0])  # warm up (the token table)
+    core_t = api_t = batch_t = float("inf")
+    for _ in range(max(3, args.repeat)):  # interleaved passes, the best of each (a shared machine)
+        t0 = time.perf_counter()
+        for r in racks:
+            call(r)
+        core_t = min(core_t, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        for text in texts:
+            solve_opening(rules, text)
+        api_t = min(api_t, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        solve_openings(rules, texts)
+        batch_t = min(batch_t, time.perf_counter() - t0)
     n = len(racks)
-    print(f"\nAPI/core on racks_22.txt, rummy101 opening, {backends[0]}: core {n / core_t:.0f} racks/s, "
+    print(f"\nAPI/core on racks_22.txt, rummy101 opening, {backends[0]} (best of {max(3, args.repeat)} "
+          f"interleaved passes): core {n / core_t:.0f} racks/s, "
           f"solve_opening {n / api_t:.0f} racks/s ({core_t / api_t:.2f} of the core), "
           f"solve_openings {n / batch_t:.0f} racks/s ({core_t / batch_t:.2f})")
 

@@ -247,40 +247,43 @@ def _rack(rules: Rules, rack: RackLike) -> list[Piece]:
 # mapped to its piece, checked against the full parser when built. A text rack made only of such
 # tokens (ASCII, split on white space) is read by dictionary look-ups; anything else, and every
 # error, goes through Rules.parse_rack, so answers and messages stay those of the parser.
-_TOKEN_TABLES: dict[str, dict[str, Piece]] = {}
+_TOKEN_TABLES: dict[str, tuple[dict[str, int], list[Piece]]] = {}
 
 
-def _token_table(family: str) -> dict[str, Piece]:
-    table = _TOKEN_TABLES.get(family)
-    if table is None:
+def _token_table(family: str) -> tuple[dict[str, int], list[Piece]]:
+    """(token -> code, code -> piece) of a family."""
+    tables = _TOKEN_TABLES.get(family)
+    if tables is None:
         kind: Any = Tile if family == "tiles" else Card
-        table = {}
-        for code in range(53 if family == "tiles" else 52):
-            words = {str(kind(code))}
+        table: dict[str, int] = {}
+        pieces: list[Piece] = [kind(code) for code in range(53 if family == "tiles" else 52)]
+        for code, piece in enumerate(pieces):
+            words = {str(piece)}
             if family == "tiles" and code == 52:
                 words |= {"JK", "JOKER"}
             for w in list(words):
                 words.add(w.lower())
             for w in words:
-                piece = kind(w)
-                if int(piece) == code:
-                    table[w] = piece
-        _TOKEN_TABLES[family] = table
-    return table
+                if int(kind(w)) == code:  # the parser reads it so
+                    table[w] = code
+        tables = _TOKEN_TABLES[family] = (table, pieces)
+    return tables
 
 
 def _rack_counts(rules: Rules, rack: RackLike) -> tuple[list[Piece], list[int]]:
     """The pieces of a rack and its count vector, supply checked (fast path: the token table)."""
     if isinstance(rack, str) and rack.isascii() and "," not in rack and "[" not in rack:
-        table = _token_table(rules.family)
+        table, by_code = _token_table(rules.family)
         try:
-            pieces = [table[t] for t in rack.split()]
+            codes = list(map(table.__getitem__, rack.split()))
         except KeyError:
-            pieces = []
-        if pieces:
-            counts = counts_of(pieces)
+            codes = []
+        if codes:
+            counts = [0] * 53
+            for c in codes:
+                counts[c] += 1
             if max(counts[:52]) <= rules.copies and counts[52] <= rules.max_rack_jokers:
-                return pieces, counts
+                return list(map(by_code.__getitem__, codes)), counts
     pieces = rules.parse_rack(rack)
     if not pieces:
         raise RackError(f"the rack {rack!r} is empty: give at least one "
@@ -342,6 +345,14 @@ def _rest(rules: Rules, rack: Sequence[Piece], used: Iterable[int]) -> tuple[Pie
     return tuple(piece(c) for c in range(len(counts)) for _ in range(counts[c]))
 
 
+def _pairs_bound(rules: Rules, counts: list[int]) -> int:
+    """At most this many pairs: one per two equal real tiles, one per joker (R101-5)."""
+    if rules.copies == 2:
+        return counts.count(2) - (counts[52] == 2) + counts[52]
+    real = counts[:52]
+    return sum(k // 2 * real.count(k) for k in range(2, rules.copies + 1)) + counts[52]
+
+
 def _opening_from(rules: Rules, rack: list[Piece], threshold: int, pairs_threshold: int,
                   mu: int, melds_result: tuple[int, list[Any]], counts: list[int] | None = None) -> Opening:
     core = _backend.core()
@@ -352,7 +363,9 @@ def _opening_from(rules: Rules, rack: list[Piece], threshold: int, pairs_thresho
                              pairs_threshold)
     if counts is None:
         counts = counts_of(int(t) for t in rack)
-    if rules.pairs_allowed:
+    # a pair is two equal real tiles or a real tile and a joker: fewer than the pairs needed
+    # possible at all, and the pairs search (whose answer could not be used) is not run
+    if rules.pairs_allowed and _pairs_bound(rules, counts) >= max(1, pairs_threshold):
         n_pairs, pairs = core.max_pairs(counts, keep, mu, current_budget())
         if n_pairs >= pairs_threshold and n_pairs > 0:
             return Opening._lazy(rules, tuple(rack), "pairs", n_pairs, ("pairs", pairs), threshold,
