@@ -52,7 +52,7 @@ from ..tiles import JOKER_CODE, Card, Tile, parse_cards, parse_tiles
 if TYPE_CHECKING:
     from ..rules import Rules
 
-__all__ = ["SHAPES", "VERBS", "Action", "declare_verb"]
+__all__ = ["SHAPES", "VERBS", "Action", "declare_verb", "verb_spec"]
 
 #: How a verb's text is written (see the module docstring).
 SHAPES = ("bare", "tiles", "add", "retrieve", "index")
@@ -68,6 +68,18 @@ VERBS: tuple[str, ...] = tuple(_SPECS)
 _HELP = ("actions: draw | take | button | run T T T | set T T T | pair T T | add T to M[@start|@end] "
          "| retrieve M:I with T | open | reset | discard T (T a tile such as R5 or *, or a card "
          "such as QS; M a table meld index, I a joker index), or a verb of the variant's engine")
+
+
+def verb_spec(name: str) -> tuple[str, int]:
+    """``(shape, pieces)`` of a declared verb (pieces -1: one or more).
+
+    >>> verb_spec("add"), verb_spec("run")
+    (('add', 1), ('tiles', 3))
+    """
+    spec = _SPECS.get(name)
+    if spec is None:
+        raise NotationError(f"unknown action verb {name!r}; declared verbs: {', '.join(_SPECS)}")
+    return spec
 
 
 def declare_verb(name: str, shape: str, pieces: int = 0) -> None:

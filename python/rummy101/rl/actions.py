@@ -75,7 +75,7 @@ _INDEX_CAPS: dict[str, Callable[[Rules], int]] = {"break": lambda r: r.copies * 
 def _verb_shape(verb: str) -> tuple[str, int]:
     # rummy101.game.actions keeps each verb's (shape, pieces) in a private table; read it here
     # (a public accessor is requested in issue 13's report).
-    spec: tuple[str, int] = _actions._SPECS[verb]
+    spec: tuple[str, int] = _actions.verb_spec(verb)
     return spec
 
 
