@@ -24,12 +24,14 @@ from .._cancel import check_stop
 from .._validate import (
     BadRequest,
     described,
+    loads,
     read_bool,
     read_object,
     read_opt_int,
     read_piece,
     read_rack,
     read_rules,
+    short,
 )
 from ..errors import RackError, RummyError, WorkBudgetExceeded
 from ..rules import Rules
@@ -303,6 +305,78 @@ def hint(body: Any) -> dict[str, Any]:
     ``alternatives`` (default 3) next-best turns for the seat's view (see :mod:`rummy101.hint`)."""
     from .. import hint as _hint  # imported on first use: the planner is not needed to start
 
+    other = _other_variant_game(body)
+    if other is not None:
+        return other
     view = _hint.SeatView.from_json(body)
     alternatives = read_opt_int(body, "alternatives", lo=0, hi=10)
     return _hint.hint(view, 3 if alternatives is None else alternatives).to_json()
+
+
+#: Actions a game record may hold in a hint request (a classic match to 200 takes a few hundred).
+MAX_HINT_RECORD_ACTIONS = 5000
+
+
+def _variant_of(obj: Any) -> str | None:
+    if isinstance(obj, str):
+        obj = loads(obj, what="field 'record'")
+    if isinstance(obj, dict) and isinstance(obj.get("rules"), str):
+        try:
+            return Rules.parse(obj["rules"]).variant
+        except RummyError:
+            return None  # the Rummy 101 reader names the problem
+    return None
+
+
+def _other_variant_game(body: Any) -> dict[str, Any] | None:
+    """Hints for the variants without a planner of their own (Remi, classic): from an
+    observation or a game record, through :mod:`rummy101.hint.generic`. None when the request
+    is for Rummy 101 (or is no such request: the Rummy 101 reader then names the problem)."""
+    if not isinstance(body, Mapping):
+        return None
+    source = "observation" if body.get("observation") is not None else "record"
+    value = body.get(source)
+    variant = _variant_of(value)
+    if variant is None or variant == "rummy101":
+        return None
+    from ..hint import generic
+
+    obj = read_object(body, "hint request", ("observation", "record", "seat", "alternatives"))
+    if obj.get("observation") is not None and obj.get("record") is not None:
+        raise BadRequest("fields 'record' and 'observation' replace each other: send one")
+    alternatives = read_opt_int(obj, "alternatives", lo=0, hi=10)
+    alternatives = 3 if alternatives is None else alternatives
+    seat = obj.get("seat")
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        raise BadRequest(f"field 'seat' must be a seat number, got {short(seat)}")
+    try:
+        if source == "observation":
+            obs = value
+            if seat is not None and seat != obs.get("seat"):
+                raise BadRequest(f"field 'seat' is {seat} but the observation is seat "
+                                 f"{short(obs.get('seat'))}'s: a hint needs the seat's own view")
+            if obs.get("current_player") != obs.get("seat") or obs.get("phase") == "over":
+                raise BadRequest("the observation is not at its seat's turn: a hint is for the "
+                                 "seat to move")
+            return generic.hint_for_observation(obs, alternatives)
+        from ..game import records
+
+        record = loads(value, what="field 'record'") if isinstance(value, str) else value
+        actions = record.get("actions")
+        if isinstance(actions, list) and len(actions) > MAX_HINT_RECORD_ACTIONS:
+            raise BadRequest(f"field 'record' holds {len(actions)} actions; at most "
+                             f"{MAX_HINT_RECORD_ACTIONS} are replayed")
+        state = records.from_dict(record)
+        if state.is_terminal:
+            raise BadRequest("the game of field 'record' is over: there is no turn to hint")
+        mover = state.current_player
+        if seat is not None and seat != mover:
+            raise BadRequest(f"field 'seat' is {seat} but it is seat {mover}'s turn in the record")
+        return generic.plan(state, mover, alternatives)
+    except BadRequest:
+        raise
+    except KeyError as exc:
+        raise BadRequest(f"field {source!r} lacks the field {exc}: send State.observation(seat) or "
+                         "a game record as it is") from None
+    except (RummyError, ValueError, TypeError, AttributeError) as exc:
+        raise BadRequest(f"field {source!r}: {exc}") from None
