@@ -99,13 +99,20 @@ def test_a_whole_game_by_play_hint_ends_over_with_standings(client: TestClient) 
 
 
 @pytest.mark.parametrize("variant", [v for v in playable_variants() if v != "rummy101"])
-def test_other_variants_play_without_hints(client: TestClient, variant: str) -> None:
+def test_other_variants_play_by_hints(client: TestClient, variant: str) -> None:
+    """Remi and classic: the hint is the variant's greedy turn (rummy101.hint.generic) and
+    "play hint" plays it; the engine's legal texts apply as they are."""
     view = new(client, rules=f"{variant}(players=2)", bots=["greedy"], seed=5)
-    assert view["variant"] == variant and view["your_turn"]
+    assert view["variant"] == variant and view["your_turn"] and view["hints"]
     hint = client.get(f"/v1/games/{view['id']}/hint").json()
-    assert hint == {"available": False, "message": hint["message"]}
-    assert "no hint yet" in hint["message"]
-    assert client.post(f"/v1/games/{view['id']}/play-hint", json={}).status_code == 422
+    assert hint["available"] and hint["planner"] == "greedy" and hint["turn"]["actions"]
+    for _ in range(4):
+        if view["over"] or not view["your_turn"]:
+            break
+        r = client.post(f"/v1/games/{view['id']}/play-hint", json={})
+        assert r.status_code == 200, r.text
+        view = r.json()
+        assert view["played_hint"]["actions"]
     for _ in range(6):  # the first legal action each time: the engine's texts apply as they are
         if view["over"]:
             break

@@ -6,7 +6,8 @@ person's actions are engine action texts (``draw``, ``run R3 R4 R5``, ``discard 
 engine decides whether they are legal (a refused action raises
 :class:`~rummy101.errors.IllegalAction` citing the rule, and the game is unchanged). After each
 of the person's actions the bots play until it is the person's turn again or the match is over.
-A hint (:mod:`rummy101.hint`, Rummy 101 only) recommends the person's turn; ``play_hint`` plays it.
+A hint (:mod:`rummy101.hint`; Remi and classic: :mod:`rummy101.hint.generic`) recommends the
+person's turn; ``play_hint`` plays it.
 
 A :class:`Replay` is a game record (:mod:`rummy101.game.records`) replayed once and cut into
 turns; :meth:`Replay.turn` analyses one turn: the position before it, the moves played, the hint's
@@ -85,7 +86,8 @@ MAX_SEED = 2**63 - 1
 #: Bots a page may choose, and the options they run with here: ``search`` is bounded to 40
 #: rollouts per decision (under a second natively), so a request never waits long for a bot.
 BOTS: dict[str, str] = {"random": "random", "greedy": "greedy", "search": "search:playouts=40"}
-HINT_VARIANTS = ("rummy101",)
+HINT_VARIANTS = ("rummy101", "remi", "classic")  # rummy101's planner; the others' greedy turn
+ANALYSIS_VARIANTS = ("rummy101",)                # replays scored by the hint's evaluation
 
 LIMITS: dict[str, float] = {
     "max_games": MAX_GAMES, "max_replays": MAX_REPLAYS, "game_idle_seconds": IDLE_SECONDS,
@@ -102,6 +104,18 @@ LOG_LENGTH = 60            # moves kept in a game's log (the page shows the late
 
 class NotFound(RummyError):
     """No game or replay with that id (never created, finished long ago, or evicted)."""
+
+
+def _hint_json(state: Any, seat: int, alternatives: int) -> dict[str, Any]:
+    """The hint for ``seat``: Rummy 101's planner, or the variant's greedy turn
+    (:mod:`rummy101.hint.generic`) for Remi and classic."""
+    if state.rules.variant == "rummy101":
+        from ..hint import hint, view_from_state
+
+        return hint(view_from_state(state, seat), alternatives).to_json()
+    from ..hint import generic
+
+    return generic.plan(state, seat, alternatives)
 
 
 class GameBusy(RummyError):
@@ -227,10 +241,8 @@ class Game:
                                f"{', '.join(HINT_VARIANTS)} only"}
         if s.is_terminal or s.current_player != self.seat:
             raise RummyError("a hint is for your turn, and it is not your turn")
-        from ..hint import hint, view_from_state
-
         with work_budget(full_nodes()):
-            answer = hint(view_from_state(s, self.seat), 3).to_json()
+            answer = _hint_json(s, self.seat, 3)
         return {"available": True, **answer}
 
     def play_hint(self) -> dict[str, Any]:
@@ -250,10 +262,8 @@ class Game:
             steps = steps[:1]
             actions = []
             if not trial.is_terminal and trial.current_player == self.seat:
-                from ..hint import hint, view_from_state
-
                 with work_budget(full_nodes()):
-                    second = hint(view_from_state(trial, self.seat), 0).to_json()
+                    second = _hint_json(trial, self.seat, 0)
                 steps += second["turn"]["steps"]
                 actions = second["turn"]["actions"]
         for text in actions:
@@ -349,7 +359,7 @@ class Replay:
         s = self.final
         return {
             "id": self.id, "rules": str(self.rules), "variant": self.rules.variant,
-            "seed": s.seed, "players": s.n, "hints": self.rules.variant in HINT_VARIANTS,
+            "seed": s.seed, "players": s.n, "hints": self.rules.variant in ANALYSIS_VARIANTS,
             "terminal": s.is_terminal, "standings": s.standings(),
             "round_scores": s.round_scores(), "round_results": s.round_results(),
             "seats": self.record.get("seats"),
@@ -381,9 +391,9 @@ class Replay:
             "played_score": None, "hint_score": None, "loss": None, "mistake": False,
             "note": None,
         }
-        if self.rules.variant not in HINT_VARIANTS:
-            out["note"] = (f"no hint yet for {self.rules.variant}: hints cover "
-                           f"{', '.join(HINT_VARIANTS)} only")
+        if self.rules.variant not in ANALYSIS_VARIANTS:
+            out["note"] = (f"no replay analysis yet for {self.rules.variant}: analysis covers "
+                           f"{', '.join(ANALYSIS_VARIANTS)} only")
         elif before.phase in (Phase.TAKE, Phase.PLAY):
             with work_budget(full_nodes()):
                 out.update(_analyse(before, seat, acts))
