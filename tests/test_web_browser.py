@@ -86,9 +86,11 @@ def shot(pg: object, name: str) -> None:
     pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
 
 
-def start(pg: object, variant: str, players: int, seed: int) -> None:
+def start(pg: object, variant: str, players: int, seed: int, **options: str) -> None:
     pg.select_option("[data-testid=rules]", variant)  # type: ignore[attr-defined]
     pg.select_option("#opt-players", str(players))  # type: ignore[attr-defined]
+    for name, value in options.items():
+        pg.fill(f"#opt-{name}", value)  # type: ignore[attr-defined]
     pg.fill("#seed", str(seed))  # type: ignore[attr-defined]
     pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
     pg.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
@@ -221,13 +223,12 @@ def test_other_variants_on_the_page(page: object, variant: str) -> None:
 
     if variant not in playable_variants():
         pytest.skip(f"{variant} has no engine yet")
-    start(page, variant, 2, 4)
+    # classic: a short match, to 50 points (CR-6's target option)
+    start(page, variant, 2, 4, **({"target": "50"} if variant == "classic" else {}))
     tiles = rack(page)
     pattern = r"(10|[2-9AJQK])[SHDC]" if variant == "classic" else r"\*|[RYBK]\d{1,2}"
     assert tiles and all(re.fullmatch(pattern, t) for t in tiles), tiles
-    page.click("[data-testid=hint]")  # type: ignore[attr-defined]
-    page.wait_for_selector("[data-testid=no-hint]")  # type: ignore[attr-defined]
-    for _ in range(8):  # the first legal move each time, from the list of every legal move
+    for _ in range(4):  # the first legal move each time, from the list of every legal move
         if "over" in page.inner_text("[data-testid=status]"):  # type: ignore[attr-defined]
             break
         page.click("details.all-moves summary") if not page.is_visible("#legal button") else None  # type: ignore[attr-defined]
@@ -235,4 +236,10 @@ def test_other_variants_on_the_page(page: object, variant: str) -> None:
         idle(page)
         assert page.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
     assert page.query_selector_all("[data-testid=log] li")  # type: ignore[attr-defined]
+    if "over" not in page.inner_text("[data-testid=status]"):  # type: ignore[attr-defined]
+        page.click("[data-testid=hint]")  # type: ignore[attr-defined]
+        page.wait_for_selector("[data-testid=hint-steps]")  # type: ignore[attr-defined]
+        shot(page, f"06-{variant}-hint")
+    play_by_hints(page, limit=400)  # the rest of the game (classic: the match) by the hints
+    assert "over" in page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
     shot(page, f"06-{variant}")

@@ -79,7 +79,10 @@ def _follow(state: State, seat: int, first: Action | None, discard: Action | Non
     w = state.copy()
     bot = _greedy(seed)
     steps: list[Action] = []
-    while not w.is_terminal and w.current_player == seat:
+    rounds, turn = len(state.scores), state.turn
+    # this turn only: a finish ends the round, and the next may well start with the same seat
+    while (not w.is_terminal and w.current_player == seat and len(w.scores) == rounds
+           and w.turn == turn):
         legal = w.legal_actions()
         if first is not None and not steps:
             a = first

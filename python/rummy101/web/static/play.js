@@ -484,7 +484,12 @@ export function renderSteps(steps, evaluation) {
     ol.append(li);
   }
   if (evaluation) {
-    const wrap = h("div", {}, ol, h("p", { class: "help", text: `Evaluation ${evaluation.score}${evaluation.finishes ? " (finishes the round)" : ""}: ${evaluation.tiles_left} tiles left, penalty ${evaluation.penalty_if_round_ended} if the round ended now.` }));
+    const detail = evaluation.deadwood !== undefined
+      ? `${evaluation.pieces_left} pieces left, ${evaluation.deadwood} points of deadwood.`
+      : evaluation.penalty_if_round_ended !== undefined
+        ? `${evaluation.tiles_left} tiles left, penalty ${evaluation.penalty_if_round_ended} if the round ended now.`
+        : `${evaluation.round_points} points this round.`;
+    const wrap = h("div", {}, ol, h("p", { class: "help", text: `Evaluation ${evaluation.score}${evaluation.finishes ? " (finishes the round)" : ""}: ${detail}` }));
     return wrap;
   }
   return ol;
