@@ -23,12 +23,17 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..errors import RulesError
 from ..rules import Rules
 from ..tiles import JOKER_CODE
 
-__all__ = ["deal_tiles", "shuffled_tiles", "starter_of"]
+if TYPE_CHECKING:
+    from .state import State
+
+__all__ = ["deal_tiles", "seat_round", "shuffled_tiles", "starter_of"]
 
 
 def _below(rng: random.Random, n: int) -> int:
@@ -70,3 +75,22 @@ def deal_tiles(rules: Rules, seed: int, round_index: int = 0) -> tuple[list[int]
     racks[starter] = racks[starter] + tiles[pos:pos + rules.starter_extra]
     pos += rules.starter_extra
     return tiles[pos:], racks
+
+
+def seat_round(s: State, round_index: int, racks: Sequence[Sequence[int]], stock: list[int]) -> None:
+    """Set the shared fields of a new round on ``s``: the round, its starter (who acts first),
+    turn 0, the dealt racks as count vectors, their sizes, the stock and an empty table. Every
+    engine's round start calls it after its own deal."""
+    s.round = round_index
+    s.starter = starter_of(s.rules, round_index)
+    s.current = s.starter
+    s.turn = 0
+    s.racks = []
+    for pieces in racks:
+        cv = [0] * 53
+        for c in pieces:
+            cv[c] += 1
+        s.racks.append(cv)
+    s.sizes = [len(r) for r in racks]
+    s.stock = stock
+    s.table = []

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....errors import IllegalAction
 from ...actions import Action
-from ...deal import deal_tiles, starter_of
+from ...deal import deal_tiles, seat_round
 from ...phase import Phase
 from .data import ClassicData
 from .table import CS, RUN, SET, CardMeld, card_value
@@ -101,21 +101,9 @@ def start_round(s: State, round_index: int) -> None:
     """Deal round ``round_index`` (CR-1): 7 cards each, the up-card, the stock."""
     r = s.rules
     stock, hands = deal_tiles(r, s.seed, round_index)
-    s.round = round_index
-    s.starter = starter_of(r, round_index)
-    s.current = s.starter
-    s.turn = 0
-    s.racks = []
-    for cards in hands:
-        cv = [0] * 53
-        for c in cards:
-            cv[c] += 1
-        s.racks.append(cv)
-    s.sizes = [len(h) for h in hands]
     x: ClassicData = s.x
     x.pile = [stock.pop()]  # the up-card: the next card after the deal (CR-1)
-    s.stock = stock
-    s.table = []
+    seat_round(s, round_index, hands, stock)
     x.melded = [False] * s.n
     x.turnovers = 0
     _start_turn(s)

@@ -16,12 +16,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ....errors import IllegalAction
-from ....rules import Rules
 from ....tiles import MELD_KINDS
-from ...engine import engine_for
-from ...phase import Phase
 from ...state import State
+from ...world import deal_hidden, from_observation
 from .data import ClassicData
 from .table import CS, CardMeld
 
@@ -34,25 +31,9 @@ _KIND = {name: code for code, name in MELD_KINDS.items()}
 def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     """A position consistent with ``obs`` (one seat's observation), hidden cards dealt with
     ``rng``. Raises IllegalAction when the observation cannot come from a game."""
-    rules = Rules.parse(obs["rules"])
+    s = from_observation(obs)
     seat = obs["seat"]
-    n = rules.players
-    s = object.__new__(State)
-    s.rules = rules
-    s.seed = 0
-    s.match_rounds = obs["match_rounds"]
-    s.round = obs["round"]
-    s.n = n
-    s.engine = engine_for(rules)
-    s.phase = Phase(obs["phase"])
-    s.current = obs["current_player"]
-    s.starter = obs["starter"]
-    s.turn = obs["turn"]
-    s.scores = [list(r) for r in obs["round_scores"]]
-    s.totals = list(obs["standings"])
-    s.results = []
-    s.history = []
-    s._legal = None
+    n = s.n
     s.table = [CardMeld.build(_KIND[m["kind"]], m["owner"], tuple(_CODE[t] for t in m["tiles"]))
                for m in obs["table"]]
     x = ClassicData(n)
@@ -72,25 +53,5 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
         left[c] -= 1
     for c in range(52):
         left[c] -= own[c]
-    if min(left) < 0:
-        raise IllegalAction("the observation shows a card twice")
-    pool = [c for c in range(52) if left[c]]
-    sizes = list(obs["rack_sizes"])
-    if len(pool) != sum(sizes) - sizes[seat] + obs["stock"]:
-        raise IllegalAction(f"the observation does not add up: {len(pool)} hidden cards for "
-                            f"{sum(sizes) - sizes[seat]} in other hands and a stock of {obs['stock']}")
-    rng.shuffle(pool)
-    s.racks = []
-    k = 0
-    for q in range(n):
-        if q == seat:
-            s.racks.append(own)
-            continue
-        hand = [0] * 53
-        for c in pool[k:k + sizes[q]]:
-            hand[c] += 1
-        k += sizes[q]
-        s.racks.append(hand)
-    s.sizes = sizes
-    s.stock = pool[k:]
+    deal_hidden(s, seat, own, left, obs["rack_sizes"], obs["stock"], rng)
     return s

@@ -186,6 +186,11 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
         got = memo.get(key)
         if got is not None:
             return got
+        rest = [m] + melds[i + 1:]
+        spare = c[J] + fj + sum(1 for t in rest for code, k in t.releases if c[code] and t.jr[k] < limit)
+        if _loose(rules, c, spare, rest) > 1:   # more than the discard can never go down
+            memo[key] = False
+            return False
         res = go(i + 1, c, fj, melds[i + 1] if i + 1 < len(melds) else None)
         if not res and sum(c) + fj >= 2:
             for code, pos in m.adds:
@@ -243,12 +248,28 @@ def _loose(rules: Rules, counts: list[int], jolys: int, melds: Sequence[RemiMeld
                     rest.remove(c)
                     partners[c].append(tuple(rest))
         _PARTNERS[rules] = partners
-    run_colours = {next(x for x in m.tiles if x != J) // 13 for m in melds if m.kind == 1}
-    takes = {c for m in melds for c, _p in m.adds}
+    takes = {c for m in melds for c, _p in m.adds} | {c for m in melds for c, _i in m.releases}
+    for m in melds:  # tiles a table run can reach one addition at a time (Jolys fill gaps)
+        if m.kind != 1:
+            continue
+        i0, c0 = next((i, c) for i, c in enumerate(m.tiles) if c != J)
+        col = c0 // 13
+        start = c0 % 13 + 1 - i0
+        for step, n, stop in ((1, start + len(m.tiles), 15), (-1, start - 1, 0)):
+            j = jolys
+            while n != stop:
+                code = col * 13 + (n - 1) % 13
+                if counts[code]:
+                    takes.add(code)
+                elif j > 0:
+                    j -= 1
+                else:
+                    break
+                n += step
     loose = 0
     for c in range(52):
         k = counts[c]
-        if not k or c in takes or c // 13 in run_colours:
+        if not k or c in takes:
             continue
         ok = False
         for a, b in partners[c]:

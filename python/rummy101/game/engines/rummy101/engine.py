@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Any
 from ....errors import IllegalAction
 from ....tiles import JOKER_CODE, Tile
 from ...actions import Action
-from ...deal import deal_tiles, starter_of
+from ...deal import deal_tiles, seat_round
 from ...phase import Phase
 from ...table import KIND_NAMES, PAIR, RUN, SET, TableMeld, check_new_meld
 from . import _precomputed as P
@@ -92,22 +92,10 @@ def start_round(s: State, round_index: int) -> None:
     """Deal round ``round_index`` (R101-2) and reset the per-round state (R101-10, R101-14)."""
     r = s.rules
     stock, racks = deal_tiles(r, s.seed, round_index)
-    s.round = round_index
-    s.starter = starter_of(r, round_index)
-    s.current = s.starter
-    s.turn = 0
-    s.racks = []
-    for tiles in racks:
-        cv = [0] * 53
-        for t in tiles:
-            cv[t] += 1
-        s.racks.append(cv)
-    s.sizes = [len(t) for t in racks]
-    s.stock = stock
+    seat_round(s, round_index, racks, stock)
     s.x.discards = [[] for _ in range(s.n)]
     s.x.last_discard = -1
     s.x.taken_log = []
-    s.table = []
     s.x.opened = [NOT_OPENED] * s.n
     s.x.opened_turn = [-1] * s.n
     s.x.thr_melds = r.opening_points

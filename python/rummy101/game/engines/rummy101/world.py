@@ -18,12 +18,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ....errors import IllegalAction
-from ....rules import Rules
 from ....tiles import MELD_KINDS, Tile
-from ...engine import engine_for
-from ...phase import Phase
 from ...state import State
 from ...table import TableMeld
+from ...world import deal_hidden, from_observation
 from .data import NOT_OPENED, OPEN_MELDS, OPEN_PAIRS, R101Data
 
 __all__ = ["sample_state"]
@@ -36,27 +34,12 @@ _OPENED = {None: NOT_OPENED, "melds": OPEN_MELDS, "pairs": OPEN_PAIRS}
 def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     """A position consistent with ``obs`` (one seat's observation), hidden pieces dealt with
     ``rng``. Raises IllegalAction when the observation cannot come from a game."""
-    rules = Rules.parse(obs["rules"])
+    s = from_observation(obs)
+    rules = s.rules
     if obs["turn_state"].get("staged"):
         raise IllegalAction("a position with a staged opening is not sampled: 'open' or 'reset' first")
     seat = obs["seat"]
-    n = rules.players
-    s = object.__new__(State)
-    s.rules = rules
-    s.seed = 0
-    s.match_rounds = obs["match_rounds"]
-    s.round = obs["round"]
-    s.n = n
-    s.engine = engine_for(rules)
-    s.phase = Phase(obs["phase"])
-    s.current = obs["current_player"]
-    s.starter = obs["starter"]
-    s.turn = obs["turn"]
-    s.scores = [list(r) for r in obs["round_scores"]]
-    s.totals = list(obs["standings"])
-    s.results = []
-    s.history = []
-    s._legal = None
+    n = s.n
     s.table = [TableMeld.build(_KIND[m["kind"]], m["owner"], tuple(_CODE[t] for t in m["tiles"]))
                for m in obs["table"]]
     x = R101Data(n, rules.button_jokers)
@@ -83,25 +66,5 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
         left[c] -= own[c]
     for c in seen:
         left[c] -= 1
-    if min(left) < 0:
-        raise IllegalAction("the observation shows more copies of a tile than the set has")
-    pool = [c for c in range(53) for _ in range(left[c])]
-    sizes = list(obs["rack_sizes"])
-    if len(pool) != sum(sizes) - sizes[seat] + obs["stock"]:
-        raise IllegalAction(f"the observation does not add up: {len(pool)} hidden tiles for "
-                            f"{sum(sizes) - sizes[seat]} in other racks and a stock of {obs['stock']}")
-    rng.shuffle(pool)
-    s.racks = []
-    k = 0
-    for q in range(n):
-        rack = [0] * 53
-        if q == seat:
-            rack = own
-        else:
-            for c in pool[k:k + sizes[q]]:
-                rack[c] += 1
-            k += sizes[q]
-        s.racks.append(rack)
-    s.sizes = sizes
-    s.stock = pool[k:]
+    deal_hidden(s, seat, own, left, obs["rack_sizes"], obs["stock"], rng)
     return s
