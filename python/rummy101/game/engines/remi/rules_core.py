@@ -19,6 +19,10 @@ __all__ = ["atu_finish", "closes", "laydown_with", "relay_melds", "unit_rules"]
 
 J = JOKER_CODE
 LAYDOWN_POINTS = 45  # RO-8
+#: Nodes (table-meld states) the laid-down Atu-finish search may visit (RO-4); beyond, the Atu is
+#: not offered. Positions of ordinary play need a few hundred at most; only huge racks facing many
+#: table melds (uniform random play) come near it. Deterministic, so records replay the same.
+ATU_SEARCH_NODES = 20_000
 
 _UNIT: dict[tuple[str, bool, int], Any] = {}
 
@@ -178,6 +182,7 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
         return False
 
     memo: dict[tuple[Any, ...], bool] = {}
+    nodes = [0]
 
     def go(i: int, c: list[int], fj: int, m: RemiMeld | None) -> bool:
         if m is None:
@@ -186,6 +191,9 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
         got = memo.get(key)
         if got is not None:
             return got
+        nodes[0] += 1
+        if nodes[0] > ATU_SEARCH_NODES:
+            raise _Spent
         rest = [m] + melds[i + 1:]
         spare = c[J] + fj + sum(1 for t in rest for code, k in t.releases if c[code] and t.jr[k] < limit)
         if _loose(rules, c, spare, rest) > 1:   # more than the discard can never go down
@@ -211,7 +219,14 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
         memo[key] = res
         return res
 
-    return go(0, counts[:], 0, melds[0] if melds else None)
+    try:
+        return go(0, counts[:], 0, melds[0] if melds else None)
+    except _Spent:
+        return False
+
+
+class _Spent(Exception):
+    """The Atu-finish search went over ATU_SEARCH_NODES."""
 
 
 def _fits(counts: list[int], needs: tuple[int, ...], atu: int, spare_j: int) -> bool:
