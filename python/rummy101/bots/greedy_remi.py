@@ -116,8 +116,13 @@ class GreedyBot(Bot):
         seat = observation["seat"]
         rack = _counts(observation["rack"])
         if phase == "take":
+            if self._no_plan and "draw" in by_text:   # a plan of this turn failed: just draw
+                return by_text["draw"]
             return by_text[self._take(rules, observation, rack, by_text, seat)]
-        return by_text[self._play(rules, observation, rack, by_text, seat)]
+        choice = self._play(rules, observation, rack, by_text, seat)
+        if choice == "reset":
+            self._no_plan = True
+        return by_text[choice]
 
     # ---- take phase ---------------------------------------------------------------------------
     def _take(self, rules: Rules, obs: Mapping[str, Any], rack: list[int], legal: Mapping[str, Any],
