@@ -45,7 +45,10 @@ def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     for mod in [m for m in sys.modules if m == "userbots" or m.startswith("userbots.")]:
         monkeypatch.delitem(sys.modules, mod)  # each test's package lives in its own tmp_path
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
+    # worker processes (Dask spawns them) find the plugin package here, and rummy101 where this
+    # process found it: the installed package, or the source tree of PYTHONPATH=python
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        p for p in (str(tmp_path), os.environ.get("PYTHONPATH", "")) if p))
     return "userbots.mine:OpenAsap"
 
 

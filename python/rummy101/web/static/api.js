@@ -5,7 +5,31 @@ export class ApiError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
 
-export async function call(method, path, body) {
+// One request at a time: a game or replay answers one request at a time (a second one meets
+// 429 "busy"), and quick clicks (next, next, next) would otherwise overlap. A 429 that still
+// happens (another tab) is retried after a pause.
+let queue = Promise.resolve();
+
+export function call(method, path, body) {
+  const run = queue.then(() => send(method, path, body));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function send(method, path, body) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await once(method, path, body);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 429 || attempt >= 20) throw err;
+      await sleep(Math.min(2000, 150 * (attempt + 1)));
+    }
+  }
+}
+
+async function once(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
