@@ -21,6 +21,7 @@ def follow_hints(rules: str, seed: int, *, check_observation: bool) -> int:
     s = new_game(rules, seed, match_rounds=1)
     bots = [get_bot("greedy", random.Random(seed + q)) for q in range(s.n)]
     hinted = 0
+    compared: list[int] = []
     while not s.is_terminal:
         q = s.current_player
         if q != 0:
@@ -28,8 +29,13 @@ def follow_hints(rules: str, seed: int, *, check_observation: bool) -> int:
             continue
         from_record = hint({"record": records.to_dict(s), "alternatives": 2})
         if check_observation and getattr(engine_for(s.rules), "sample_state", None) is not None:
-            from_obs = hint({"observation": s.observation(0), "alternatives": 2})
-            assert from_obs == from_record, "the hint depends on what the seat cannot see"
+            try:
+                from_obs = hint({"observation": s.observation(0), "alternatives": 2})
+            except BadRequest as exc:  # Remi's doubles exchange etc.: the record is needed
+                assert "is sampled at the start of a turn" in str(exc)
+            else:
+                assert from_obs == from_record, "the hint depends on what the seat cannot see"
+                compared.append(1)
         turns = [from_record["turn"], *from_record["alternatives"]]
         assert len({tuple(t["actions"]) for t in turns}) == len(turns), "alternatives repeat"
         for t in turns[1:]:  # every alternative applies too
@@ -39,17 +45,13 @@ def follow_hints(rules: str, seed: int, *, check_observation: bool) -> int:
         for a in from_record["turn"]["actions"]:
             s.apply(a)
         hinted += 1
+    assert not check_observation or compared
     return hinted
 
 
 @pytest.mark.parametrize("rules", VARIANTS)
 def test_following_hints_plays_whole_games(rules: str) -> None:
-    if new_game(rules, 0).rules.variant == "remi" and getattr(
-            engine_for(new_game(rules, 0).rules), "sample_state", None) is None:
-        check = False
-    else:
-        check = True
-    assert follow_hints(rules, 11, check_observation=check) > 3
+    assert follow_hints(rules, 11, check_observation=True) > 3
 
 
 def test_bad_hint_requests_say_what_to_send() -> None:

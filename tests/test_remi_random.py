@@ -36,55 +36,7 @@ FAST_GAMES = 120 if backend_name() == "native" else 12
 SLOW_GAMES = 1900
 MAX_STEPS = 50_000
 
-
-def census(s: Any) -> list[int]:
-    x = s.x
-    out = [0] * 53
-    for r in s.racks:
-        for c in range(53):
-            out[c] += r[c]
-    for c in s.stock + x.train + [t for m in s.table for t in m.tiles] + list(x.pending_later):
-        out[c] += 1
-    if x.atu_avail:
-        out[x.atu] += 1
-    if x.pending >= 0:
-        out[x.pending] += 1
-    return out
-
-
-def _value(c: int) -> int:  # RO-12 end values, written again here
-    if c == J:
-        return 50
-    n = c % 13 + 1
-    return {1: 25}.get(n, 5 if n < 10 else 10)
-
-
-def expected_scores(s: Any, result: dict[str, Any]) -> list[int]:
-    """RO-12 from the final position, independently of the engine's scoring code."""
-    x = s.x
-    winner = result["winner"]
-    out = []
-    for q in range(s.n):
-        laid = sum(_value(c) for m in s.table for c, b in zip(m.tiles, m.by, strict=True) if b == q)
-        rack = sum(_value(c) * s.racks[q][c] for c in range(53))
-        if q == winner:
-            if result["finish"] == "tabla":
-                score = {"simple": 400, "mozaic": 800, "bicolor": 1600, "monocolor": 3200}[result["pattern"]]
-                d = score * (2 if x.train[-1] == J else 1)
-            else:
-                d = (100 + laid) * (2 if x.train[-1] == J else 1)
-        elif x.tabla[q]:
-            d = -200
-        elif not x.laid[q]:
-            d = -100
-        else:
-            d = laid - rack
-        if q == x.twin:
-            d += 50
-        if 0 <= x.atu < J and x.atu % 13 == 0:
-            d *= 2
-        out.append(d)
-    return out
+from oracles.remi import census, expected_scores
 
 
 def check_hidden(s: Any, rng: random.Random) -> None:

@@ -3,9 +3,8 @@ everything public, its options, determinism, and that it sees only the observati
 
 from __future__ import annotations
 
-import random
-
 import importlib
+import random
 
 import pytest
 from rummy101.bots import BotError, SearchBot, get_bot
@@ -13,7 +12,7 @@ from rummy101.game import engine_for, new_game
 from rummy101.sim import play_game
 
 RULES = ["rummy101", "rummy101(players=2,threshold=increasing)", "rummy101(players=3,button_jokers=2)",
-         "classic", "classic(players=3,go_out=narrow)"]
+         "classic", "classic(players=3,go_out=narrow)", "remi", "remi(players=2,doubles=off)"]
 
 
 def oracle(rules: str):
@@ -28,8 +27,9 @@ def decision_points(rules: str, seed: int):
     eager = oracle(rules).eager
     while not s.is_terminal:
         legal = s.legal_actions()
-        if s.phase.value == "take" or "reset" not in legal and not s.observation(0).get(
-                "turn_state", {}).get("staged"):
+        ts = s.observation(s.current_player).get("turn_state", {})
+        if s.phase.value == "take" or (s.phase.value == "play" and "reset" not in legal
+                                       and not ts.get("staged") and ts.get("pending") is None):
             yield s
         s.apply(eager(rng, s, legal))
 

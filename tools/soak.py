@@ -80,7 +80,7 @@ def game_plan(variant: str, seed: int, index: int) -> tuple[str, int, list[str],
     n = new_game(rules, 0).n
     kinds = sorted(oracle.POLICIES) + ["greedy"]
     players = [rng.choice(kinds) for _ in range(n)]
-    rounds = 1 + rng.randrange(2)
+    rounds = 1 + rng.randrange(getattr(oracle, "MAX_ROUNDS", 2))
     return rules, _derive("game", variant, seed, index), players, rounds
 
 

@@ -21,7 +21,8 @@ plan for the turn. Variants whose engine has no ``sample_state`` are played by g
 Options (``get_bot("search:playouts=400,candidates=6")``): ``playouts`` rollouts per decision
 (spread over the candidates, at least 2 worlds), ``candidates`` discards considered,
 ``objective`` ``round`` (the seat's score delta of the round) or ``margin`` (that delta minus the
-mean of the others').
+mean of the others'), ``confidence`` how many standard errors of the paired advantage a
+candidate needs over greedy's choice to be played instead (default 1.0; 0 = the best mean).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..errors import IllegalAction
 from ..game import engine_for
 from ..rules import Rules
 from ..tiles import NUM_CODES, Tile
@@ -52,7 +54,7 @@ class SearchBot(Bot):
     name = "search"
 
     def __init__(self, rng: random.Random | None = None, *, playouts: int = 200,
-                 candidates: int = 6, objective: str = "round") -> None:
+                 candidates: int = 6, objective: str = "round", confidence: float = 1.0) -> None:
         super().__init__(rng)
         if isinstance(playouts, bool) or not isinstance(playouts, int) or not 1 <= playouts <= 100_000:
             raise BotError(f"search: playouts must be a whole number from 1 to 100000, got {playouts!r}")
@@ -60,15 +62,19 @@ class SearchBot(Bot):
             raise BotError(f"search: candidates must be a whole number from 1 to 60, got {candidates!r}")
         if objective not in ("round", "margin"):
             raise BotError(f"search: objective must be 'round' or 'margin', got {objective!r}")
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 10:
+            raise BotError(f"search: confidence must be a number from 0 to 10, got {confidence!r}")
         self.playouts = playouts
         self.candidates = candidates
+        self.confidence = float(confidence)
         self.objective = objective
         self._greedy = GreedyBot(self.rng)
         self.decisions = 0          # searched decisions so far
         self.search_seconds = 0.0   # time spent in them
 
     def __repr__(self) -> str:
-        return f"SearchBot(playouts={self.playouts}, candidates={self.candidates}, objective={self.objective!r})"
+        return (f"SearchBot(playouts={self.playouts}, candidates={self.candidates}, "
+                f"objective={self.objective!r}, confidence={self.confidence})")
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
         if not legal_actions:
@@ -123,15 +129,32 @@ class SearchBot(Bot):
     def _search(self, sampler: Any, obs: Mapping[str, Any], cands: list[Any], choice: Any) -> Any:
         seat = obs["seat"]
         worlds = max(2, self.playouts // len(cands))
-        totals = [0.0] * len(cands)
-        for _ in range(worlds):
+        values = [[0.0] * worlds for _ in cands]
+        for w in range(worlds):
             wseed = self.rng.getrandbits(48)
-            world = sampler(obs, random.Random(wseed))
+            try:
+                world = sampler(obs, random.Random(wseed))
+            except IllegalAction:  # a position the engine does not sample (e.g. Remi's RO-3)
+                return choice
             for i, a in enumerate(cands):
                 st = world.copy()
                 st.apply(a)
-                totals[i] += self._rollout(st, seat, wseed)
-        best = max(range(len(cands)), key=lambda i: (totals[i], cands[i] == choice))
+                values[i][w] = self._rollout(st, seat, wseed)
+        # Leave greedy's choice only for a candidate whose paired advantage over it (same
+        # worlds, same rollout seeds) exceeds ``confidence`` standard errors: with a few dozen
+        # worlds and round scores spread over hundreds of points, the best sample mean is often
+        # noise, and following noise plays worse than greedy.
+        base = cands.index(choice) if choice in cands else 0
+        best, best_gain = base, 0.0
+        for i in range(len(cands)):
+            if i == base:
+                continue
+            diffs = [values[i][w] - values[base][w] for w in range(worlds)]
+            mean = sum(diffs) / worlds
+            var = sum((d - mean) ** 2 for d in diffs) / max(1, worlds - 1)
+            se = (var / worlds) ** 0.5
+            if mean > self.confidence * se and mean > best_gain:
+                best, best_gain = i, mean
         return cands[best]
 
     def _rollout(self, st: Any, seat: int, wseed: int) -> float:
@@ -156,4 +179,5 @@ def _factory(rng: random.Random, **options: Any) -> SearchBot:
     return SearchBot(rng, **options)
 
 
-register_bot(SearchBot.name, _factory, options={"playouts": int, "candidates": int, "objective": str})
+register_bot(SearchBot.name, _factory, options={"playouts": int, "candidates": int, "objective": str,
+                                                 "confidence": float})

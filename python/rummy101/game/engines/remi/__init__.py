@@ -36,10 +36,11 @@ from .engine import (
     round_deltas,
     start_round,
 )
+from .world import sample_state
 
 #: The verbs of a Remi turn.
 VERBS = frozenset({"draw", "take", "run", "set", "add", "retrieve", "open", "reset", "discard",
                    "announce", "accept", "decline", "break", "atu", "tabla", "close"})
 
 __all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "legal_actions", "meld_actions", "new_match",
-           "observation", "round_deltas", "start_round"]
+           "observation", "round_deltas", "sample_state", "start_round"]

@@ -32,7 +32,7 @@ from .... import _backend
 from ....errors import IllegalAction
 from ....tiles import JOKER_CODE, Tile
 from ...actions import Action
-from ...deal import _below, shuffled_tiles, starter_of
+from ...deal import _below, seat_round, shuffled_tiles, starter_of
 from ...phase import Phase
 from .data import RemiData
 from .rules_core import atu_finish, closes, laydown_with, relay_melds
@@ -110,19 +110,7 @@ def start_round(s: State, round_index: int) -> None:
     r = s.rules
     atu, racks, stock = deal(r, s.seed, round_index)
     x = s.x = RemiData(s.n)
-    s.round = round_index
-    s.starter = starter_of(r, round_index)
-    s.current = s.starter
-    s.turn = 0
-    s.racks = []
-    for tiles in racks:
-        cv = [0] * 53
-        for t in tiles:
-            cv[t] += 1
-        s.racks.append(cv)
-    s.sizes = [len(t) for t in racks]
-    s.stock = stock
-    s.table = []
+    seat_round(s, round_index, racks, stock)
     x.atu = atu
     x.atu_avail = 0 <= atu < J
     if atu == J:
