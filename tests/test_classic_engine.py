@@ -351,7 +351,7 @@ def test_cr6_match_goes_on_until_the_target() -> None:
 
 def test_cr6_default_match_to_200() -> None:
     s = new_game("classic(players=2)", 3)
-    assert s.match_rounds == 10_000 and s.rules.target_score == 200
+    assert s.match_rounds == 10_000 and s.rules.opts.target == 200
     random_playout(s, random.Random(3))
     assert s.is_terminal and max(s.standings()) >= 200
     assert sorted(x > 0 for x in s.standings()).count(True) >= 1

@@ -58,7 +58,7 @@ def play(rules: str, seed: int, policy: str, *, probe: float) -> tuple[int, int]
         oracle.check_pieces(s)
         steps += 1
         assert steps < MAX_STEPS, f"{rules} seed {seed}: the match did not end"
-    assert max(s.standings()) >= s.rules.target_score  # the cap of 10,000 rounds is never reached
+    assert max(s.standings()) >= s.rules.opts.target  # the cap of 10,000 rounds is never reached
     t = loads(dumps(s))
     assert t == s and t.history == s.history and t.is_terminal
     return len(s.round_scores()), steps

@@ -17,7 +17,7 @@ def test_rummy101_defaults() -> None:
     """R101-1, R101-2, R101-7, R101-8, R101-10, R101-14."""
     r = Rules.parse("rummy101")
     assert (r.players, r.copies, r.jokers, r.hand_size, r.starter_extra) == (4, 2, 2, 21, 1)
-    assert (r.opening_points, r.pairs_opening, r.threshold, r.button_jokers) == (101, 5, "fixed", 0)
+    assert (r.opening_points, r.pairs_opening, r.opts.threshold, r.opts.button_jokers) == (101, 5, "fixed", 0)
     assert r.keep_discard and r.pairs_allowed and not r.high_ace and r.joker_penalty == 101
 
 
@@ -25,15 +25,15 @@ def test_remi_defaults() -> None:
     """RO-1, RO-2, RO-3, RO-6, RO-7, RO-8, RO-11."""
     r = Rules.parse("remi")
     assert (r.hand_size, r.starter_extra, r.opening_points, r.opening_needs_run) == (14, 1, 45, True)
-    assert r.high_ace and r.joker_ratio == 2 and r.atu and r.doubles and r.tabla
-    assert not r.pairs_allowed and r.joly_atu_deal == 14 and r.joly_retrievals == 1
+    assert r.high_ace and r.joker_ratio == 2 and r.opts.atu and r.opts.doubles and r.opts.tabla
+    assert not r.pairs_allowed and r.opts.joly_atu_deal == 14 and r.opts.joly_retrievals == 1
 
 
 def test_classic_defaults() -> None:
     """CR-1, CR-4, CR-6."""
     r = Rules.parse("classic")
-    assert (r.family, r.hand_size, r.copies, r.jokers, r.target_score) == ("cards", 7, 1, 0, 200)
-    assert not r.keep_discard and r.go_out == "broad"
+    assert (r.family, r.hand_size, r.copies, r.jokers, r.opts.target) == ("cards", 7, 1, 0, 200)
+    assert not r.keep_discard and r.opts.go_out == "broad"
 
 
 @pytest.mark.parametrize("spec", ["rummy101", "remi", "classic", "rummy101(threshold=increasing,players=3)",
@@ -149,3 +149,27 @@ def test_malformed_rules_text_is_refused(spec: str, needle: str) -> None:
 ])
 def test_spacing_and_case_are_lenient(spec: str, players: int) -> None:
     assert Rules.parse(spec).players == players
+
+
+def test_each_variant_has_its_own_options_record() -> None:
+    """Issue 15: shared fields on Rules, each variant's options in one frozen record; the old
+    attribute names still read the options; a wrong name says which options exist."""
+    import dataclasses
+
+    from rummy101.rules import ClassicOptions, RemiOptions, Rummy101Options
+
+    r = Rules.parse("rummy101(threshold=increasing,button_jokers=2)")
+    assert r.opts == Rummy101Options(players=4, threshold="increasing", button_jokers=2)
+    assert r.threshold == r.opts.threshold and r.opts_as(Rummy101Options) is r.opts
+    assert isinstance(Rules.parse("remi").opts, RemiOptions)
+    c = Rules.parse("classic(target=50)")
+    assert isinstance(c.opts, ClassicOptions) and c.target_score == c.opts.target == 50
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.opts.target = 10  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="classic rules have no field or option 'threshold'.*target="):
+        _ = c.threshold
+    with pytest.raises(RulesError, match="has ClassicOptions, not RemiOptions"):
+        c.opts_as(RemiOptions)
+    import pickle
+
+    assert pickle.loads(pickle.dumps(r)) == r

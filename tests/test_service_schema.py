@@ -80,13 +80,13 @@ def _hint_breaks(body: dict[str, Any]) -> bool:
         return True
     rules.check_supply(tiles)
     button = bool(body.get("button_available"))
-    if button and rules.button_jokers == 0:
+    if button and rules.opts.button_jokers == 0:
         return True
-    jokers = rules.jokers + (players if rules.button_jokers else 0) - (1 if button else 0)
+    jokers = rules.jokers + (players if rules.opts.button_jokers else 0) - (1 if button else 0)
     if sum(1 for t in tiles if t == JOKER_CODE) > jokers:
         return True
     t, p = body.get("threshold"), body.get("pairs_threshold")
-    if rules.threshold == "fixed":
+    if rules.opts.threshold == "fixed":
         return t not in (None, rules.opening_points) or p not in (None, rules.pairs_opening)
     return (t is not None and t < rules.opening_points) or (
         p is not None and p < rules.pairs_opening)

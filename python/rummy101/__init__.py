@@ -7,7 +7,7 @@ classic card Rummy. The combinatorial core is C++ (``rummy101._core``) with a pu
 >>> import rummy101
 >>> rummy101.Tile.parse("r7")
 Tile('R7')
->>> rummy101.Rules.parse("rummy101(threshold=increasing)").threshold
+>>> rummy101.Rules.parse("rummy101(threshold=increasing)").opts.threshold
 'increasing'
 """
 

@@ -2,13 +2,13 @@
 options, loaded from strings such as ``"rummy101(threshold=increasing,players=3)"``.
 
 >>> r = Rules.parse("rummy101(threshold=increasing,players=3)")
->>> r.players, r.threshold, r.opening_points
+>>> r.players, r.opts.threshold, r.opening_points
 (3, 'increasing', 101)
 >>> str(r)
 'rummy101(players=3,threshold=increasing)'
 >>> Rules.parse(str(r)) == r
 True
->>> Rules.parse("remi").hand_size, Rules.parse("classic").target_score
+>>> Rules.parse("remi").hand_size, Rules.parse("classic").opts.target
 (14, 200)
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from .errors import RackError, RulesError
 from .tiles import (
@@ -33,8 +33,11 @@ from .tiles import (
 __all__ = [
     "MAX_SPEC_CHARS",
     "VARIANTS",
+    "ClassicOptions",
     "CoreParams",
+    "RemiOptions",
     "Rules",
+    "Rummy101Options",
     "Valuation",
     "get_rules",
     "option_help",
@@ -171,6 +174,40 @@ _OPTIONS: dict[str, tuple[_Option, ...]] = {
 VARIANTS: tuple[str, ...] = tuple(_OPTIONS)
 
 
+@dataclass(frozen=True, kw_only=True)
+class Rummy101Options:
+    """Rummy 101's options (``rules.opts`` of a ``rummy101`` rule set)."""
+
+    players: int = 4
+    threshold: str = "fixed"       # R101-14: fixed 101 / 5 pairs, or increasing
+    button_jokers: int = 0         # R101-10: jokers on each joker-button account
+
+
+@dataclass(frozen=True, kw_only=True)
+class RemiOptions:
+    """Remi's options (``rules.opts`` of a ``remi`` rule set)."""
+
+    players: int = 4
+    atu: bool = True               # RO-2, RO-4, RO-12
+    doubles: bool = True           # RO-3
+    tabla: bool = True             # RO-11
+    joly_atu_deal: int = 14        # RO-2: tiles dealt besides a Joly Atu
+    joly_retrievals: int = 1       # RO-9.5
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClassicOptions:
+    """Classic card Rummy's options (``rules.opts`` of a ``classic`` rule set)."""
+
+    players: int = 4
+    target: int = 200              # CR-6
+    go_out: str = "broad"          # CR-4: broad reading or the seed's narrow case
+
+
+Options = Rummy101Options | RemiOptions | ClassicOptions
+_O = TypeVar("_O", Rummy101Options, RemiOptions, ClassicOptions)
+
+
 
 def _split_spec(spec: str) -> tuple[str, str | None] | None:
     """``"name(body)"`` -> (name, body); ``"name"`` -> (name, None); None when malformed.
@@ -197,7 +234,10 @@ def _quote(text: str, limit: int = 80) -> str:
 class Rules:
     """A complete, validated rule set. Build one with :meth:`parse` or :func:`get_rules`.
 
-    Fields are data that the engine reads; none is behaviour. Every field is keyword-only.
+    Fields are data that the engine reads; none is behaviour. Every field is keyword-only. The
+    fields shared by every variant (the set, the deal, the opening, meld geometry) are here;
+    each variant's own options are one frozen record in :attr:`opts`
+    (``Rules.parse("rummy101(threshold=increasing)").opts.threshold``).
     """
 
     variant: str
@@ -216,17 +256,11 @@ class Rules:
     high_ace: bool              # RO-6: 12-13-1 is a run
     joker_ratio: int            # RO-7: real tiles >= ratio * jokers in a meld
     pairs_allowed: bool         # R101-5 pairs exist
-    threshold: str = "fixed"    # R101-14
-    button_jokers: int = 0      # R101-10
-    atu: bool = False           # RO-2
-    doubles: bool = False       # RO-3
-    tabla: bool = False         # RO-11
-    joly_atu_deal: int = 14     # RO-2
-    joly_retrievals: int = 1    # RO-9.5
-    target_score: int = 0       # CR-6
-    go_out: str = "broad"       # CR-4
     joker_penalty: int = 0      # R101-6: 101; RO-12: 50
     set3_release_both: bool = False  # RO-9.6: a 3-tile set gives up its joker only for both missing colours
+    # The variant's own options: a Rummy101Options, RemiOptions or ClassicOptions (typed Any so
+    # that each engine reads its own fields without a cast; opts_as() checks the kind).
+    opts: Any
 
     # ---- construction -------------------------------------------------------------------
     @classmethod
@@ -289,7 +323,8 @@ class Rules:
                                  f"({opt.doc})") from None
             values[key] = val
         non_default = tuple((o.name, values[o.name]) for o in _OPTIONS[name] if values[o.name] != o.default)
-        return cls(variant=name, options=non_default, **_FIELDS[name](values))
+        spec_ = _SPECS[name]
+        return cls(variant=name, options=non_default, opts=spec_.options(**values), **spec_.fields(values))
 
     # ---- text form ------------------------------------------------------------------------
     def __str__(self) -> str:
@@ -302,6 +337,26 @@ class Rules:
     def __repr__(self) -> str:
         return f"Rules.parse({str(self)!r})"
 
+    def __getattr__(self, name: str) -> Any:
+        """The variant's options read as attributes too (``rules.threshold`` is
+        ``rules.opts.threshold``; ``target_score`` is classic's ``opts.target``), as before the
+        options became a record of their own."""
+        if name.startswith("_") or name == "opts":
+            raise AttributeError(name)
+        opts = self.__dict__.get("opts")
+        key = "target" if name == "target_score" else name
+        if opts is not None and key in getattr(type(opts), "__dataclass_fields__", {}):
+            return getattr(opts, key)
+        variant = self.__dict__.get("variant", "?")
+        raise AttributeError(f"{variant} rules have no field or option {name!r}; options: "
+                             f"{option_help(variant) if variant in _OPTIONS else '-'}")
+
+    def opts_as(self, kind: type[_O]) -> _O:
+        """``opts`` checked to be of ``kind`` (e.g. ``RemiOptions``); RulesError otherwise."""
+        if not isinstance(self.opts, kind):
+            raise RulesError(f"{self} has {type(self.opts).__name__}, not {kind.__name__}")
+        return self.opts
+
     def option(self, name: str) -> Any:
         """The value of an option, default included."""
         for o in _OPTIONS[self.variant]:
@@ -313,22 +368,12 @@ class Rules:
     @cached_property
     def open_params(self) -> CoreParams:
         """Values for openings / first lay-downs (R101-6 face values, RO-8 lay-down values, CR-2)."""
-        if self.variant == "rummy101":
-            return _params(False, 0, _face, _face, -1)
-        if self.variant == "remi":
-            # RO-8: 1 in a low run 5, in a high run 10, in a set 10; a Joly is worth what it stands for.
-            return _params(True, 2, _remi_laydown, lambda n: 10 if n == 1 else _remi_laydown(n), -1,
-                           low_ace_run=5, high_ace_run=10)
-        return _params(False, 0, _card, _card, -1)
+        return _SPECS[self.variant].open_params()
 
     @cached_property
     def penalty_params(self) -> CoreParams:
         """Values of tiles left on a rack (R101-13 with a joker at 101, RO-12 end values, CR-2)."""
-        if self.variant == "rummy101":
-            return _params(False, 0, _face, _face, 101)
-        if self.variant == "remi":
-            return _params(True, 2, _remi_end, _remi_end, 50)
-        return _params(False, 0, _card, _card, 0)
+        return _SPECS[self.variant].penalty_params()
 
     def params(self, valuation: Valuation) -> CoreParams:
         if valuation == "open":
@@ -359,7 +404,7 @@ class Rules:
                 raise RackError(f"the rack holds {counts[code]} {what}, but a {self.variant} set "
                                 f"has only {limit}" +
                                 (" (2 jokers plus one joker-button joker per player, R101-10)"
-                                 if code == JOKER_CODE and self.variant == "rummy101" else ""))
+                                 if code == JOKER_CODE and self.max_rack_jokers > self.jokers else ""))
         return counts
 
 
@@ -367,30 +412,49 @@ def _fields_rummy101(v: dict[str, Any]) -> dict[str, Any]:
     return {"family": "tiles", "players": v["players"], "copies": 2, "jokers": 2,
                 "max_rack_jokers": 2 + 4, "hand_size": 21, "starter_extra": 1, "opening_points": 101,
                 "pairs_opening": 5, "opening_needs_run": False, "keep_discard": True, "high_ace": False,
-                "joker_ratio": 0, "pairs_allowed": True, "threshold": v["threshold"],
-                "button_jokers": v["button_jokers"], "joker_penalty": 101}
+                "joker_ratio": 0, "pairs_allowed": True, "joker_penalty": 101}
 
 
 def _fields_remi(v: dict[str, Any]) -> dict[str, Any]:
     return {"family": "tiles", "players": v["players"], "copies": 2, "jokers": 2, "max_rack_jokers": 2,
                 "hand_size": 14, "starter_extra": 1, "opening_points": 45, "pairs_opening": 0,
                 "opening_needs_run": True, "keep_discard": True, "high_ace": True, "joker_ratio": 2,
-                "pairs_allowed": False, "atu": v["atu"], "doubles": v["doubles"], "tabla": v["tabla"],
-                "joly_atu_deal": v["joly_atu_deal"], "joly_retrievals": v["joly_retrievals"],
-                "joker_penalty": 50, "set3_release_both": True}
+                "pairs_allowed": False, "joker_penalty": 50, "set3_release_both": True}
 
 
 def _fields_classic(v: dict[str, Any]) -> dict[str, Any]:
     return {"family": "cards", "players": v["players"], "copies": 1, "jokers": 0, "max_rack_jokers": 0,
                 "hand_size": 7, "starter_extra": 0, "opening_points": 0, "pairs_opening": 0,
                 "opening_needs_run": False, "keep_discard": False, "high_ace": False, "joker_ratio": 0,
-                "pairs_allowed": False, "target_score": v["target"], "go_out": v["go_out"], "joker_penalty": 0}
+                "pairs_allowed": False, "joker_penalty": 0}
 
 
-_FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "rummy101": _fields_rummy101,
-    "remi": _fields_remi,
-    "classic": _fields_classic,
+@dataclass(frozen=True)
+class _Variant:
+    """What a variant adds to the shared rules: its options record, its shared-field values, and
+    its core valuations (opening and penalty). One entry per variant; no branches elsewhere."""
+
+    options: Callable[..., Any]
+    fields: Callable[[dict[str, Any]], dict[str, Any]]
+    open_params: Callable[[], CoreParams]
+    penalty_params: Callable[[], CoreParams]
+
+
+_SPECS: dict[str, _Variant] = {
+    "rummy101": _Variant(
+        Rummy101Options, _fields_rummy101,
+        lambda: _params(False, 0, _face, _face, -1),
+        lambda: _params(False, 0, _face, _face, 101)),
+    # RO-8: 1 in a low run 5, in a high run 10, in a set 10; a Joly is worth what it stands for.
+    "remi": _Variant(
+        RemiOptions, _fields_remi,
+        lambda: _params(True, 2, _remi_laydown, lambda n: 10 if n == 1 else _remi_laydown(n), -1,
+                        low_ace_run=5, high_ace_run=10),
+        lambda: _params(True, 2, _remi_end, _remi_end, 50)),
+    "classic": _Variant(
+        ClassicOptions, _fields_classic,
+        lambda: _params(False, 0, _card, _card, -1),
+        lambda: _params(False, 0, _card, _card, 0)),
 }
 
 

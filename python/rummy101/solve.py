@@ -329,7 +329,7 @@ def keeps_card(rules: Rules, pieces: int) -> bool:
     """
     if rules.keep_discard:
         return True
-    return rules.go_out == "narrow" and pieces != 3
+    return rules.opts.go_out == "narrow" and pieces != 3
 
 
 # ---- building answers -----------------------------------------------------------------------

@@ -184,7 +184,7 @@ class TablaAnswer:
 
 def _checked(rules: str | Rules, rack: RackLike, fn: str) -> tuple[Rules, list[Tile]]:
     r = Rules.parse(rules)
-    if not r.tabla:
+    if not getattr(r.opts, "tabla", False):  # RO-11 exists only in Remi
         if r.variant == "remi":
             raise RulesError(f"{fn}: closing on the rack is switched off in {str(r)!r} "
                              f"(tabla=off); use rules with tabla=on such as 'remi' (RO-11)")

@@ -101,7 +101,7 @@ def check_step(before: Any, a: Action, s: Any) -> None:
                     for q in range(before.n)]
             assert res["winner"] == p and res["end"] == "finish"
             assert res["scores"] == [sum(left) if q == p else 0 for q in range(before.n)], (res, left)
-            if before.rules.go_out == "narrow" and a.verb != "discard":
+            if before.rules.opts.go_out == "narrow" and a.verb != "discard":
                 assert a.verb in ("run", "set") and before.x.start_size == 2, "narrow go-out (CR-4)"
         else:  # the second stock ran out (CR-5)
             assert a.verb == "discard" and not before.stock and before.x.turnovers == 1
@@ -109,7 +109,7 @@ def check_step(before: Any, a: Action, s: Any) -> None:
             assert res["scores"] == [0] * before.n
         totals = [sum(r[q] for r in s.round_scores()) for q in range(s.n)]
         assert totals == s.standings()
-        reached = max(totals) >= s.rules.target_score
+        reached = max(totals) >= s.rules.opts.target
         assert s.is_terminal == (reached or len(s.round_scores()) >= s.match_rounds)
     elif a.verb == "discard" and not before.stock:  # CR-5: the pile turned over into the stock
         pile = before.x.pile + [int(a.tiles[0])]

@@ -157,7 +157,7 @@ class GreedyBot(Bot):
         table = [(m["kind"], [_CODE[c] for c in m["tiles"]]) for m in observation["table"]]
         size = sum(hand)
         # a way out without a discard (CR-4)
-        narrow = rules.go_out == "narrow"
+        narrow = rules.opts.go_out == "narrow"
         if not narrow or (observation["turn_state"]["start_size"] == 2 and size == 3):
             out = self._arrange(kit, hand, -1, table, melded, t, lay_offs=not narrow)
             if out is not None:

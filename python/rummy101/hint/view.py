@@ -127,7 +127,7 @@ class SeatView:
         if taken is not None and taken not in rack:
             raise BadView(f"field 'taken_discard' is {str(taken)!r}, which is not on the rack: "
                              f"in stage \"play\" the rack includes the taken tile")
-        inc = rules.threshold == "increasing"
+        inc = rules.opts.threshold == "increasing"
         threshold = read_opt_int(obj, "threshold", lo=1, hi=MAX_INT) or rules.opening_points
         pairs = read_opt_int(obj, "pairs_threshold", lo=1, hi=52) or rules.pairs_opening
         if not inc and (threshold != rules.opening_points or pairs != rules.pairs_opening):
@@ -138,7 +138,7 @@ class SeatView:
             raise BadView(f"thresholds start at {rules.opening_points} points / "
                              f"{rules.pairs_opening} pairs and only rise (R101-14)")
         button = read_bool(obj, "button_available", False)
-        if button and rules.button_jokers == 0:
+        if button and rules.opts.button_jokers == 0:
             raise BadView(f"field 'button_available' is true but {str(rules)!r} has no joker "
                              f"button; use rummy101(button_jokers=N) (R101-10)")
         if last is not None and stage == "play":
@@ -178,12 +178,12 @@ def _check_jokers(rules: Rules, tiles: Sequence[int], button_available: bool) ->
     pressed the button this round (R101-10), at most ``players`` of them, and not this seat's if
     it may still press."""
     seen = sum(1 for t in tiles if t == JOKER_CODE)
-    pressed = rules.players if rules.button_jokers > 0 else 0
+    pressed = rules.players if rules.opts.button_jokers > 0 else 0
     if button_available:
         pressed -= 1
     limit = rules.jokers + pressed
     if seen > limit:
-        extra = ("" if rules.button_jokers == 0 else
+        extra = ("" if rules.opts.button_jokers == 0 else
                  f" plus at most {pressed} joker-button joker{'s' if pressed != 1 else ''} "
                  f"({'the other players' if button_available else 'one per player'} this "
                  f"round, R101-10)")
@@ -361,7 +361,7 @@ def view_from_observation(obs: Any, seat: int | None = None) -> SeatView:
         "taken_discard": turn_state.get("must_use") if obs["phase"] == "play" else None,
     }
     rules = Rules.parse(obs["rules"]) if isinstance(obs["rules"], str) else None
-    if rules is not None and rules.threshold == "increasing":
+    if rules is not None and getattr(rules.opts, "threshold", "fixed") == "increasing":
         body["threshold"] = thresholds.get("points")
         body["pairs_threshold"] = thresholds.get("pairs")
     try:

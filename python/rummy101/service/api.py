@@ -335,7 +335,7 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
     if not isinstance(body, Mapping):
         return None
     source = "observation" if body.get("observation") is not None else "record"
-    value = body.get(source)
+    value: Any = body.get(source)
     variant = _variant_of(value)
     if variant is None or variant == "rummy101":
         return None

@@ -126,7 +126,7 @@ def dealer(s: State) -> int:
 
 def _may_go_out(s: State, verb: str) -> bool:
     """CR-4: may a play of ``verb`` empty the hand (without a discard)?"""
-    if s.rules.go_out == "broad":
+    if s.rules.opts.go_out == "broad":
         return True
     return verb in ("run", "set") and s.x.start_size == 2
 
@@ -149,7 +149,7 @@ def _leaves_way_out(s: State, p: int, verb: str, removed: Sequence[int],
                 "discard")
     t = s.x.taken
     if left == 1 and t >= 0 and s.racks[p][t] and t not in removed:
-        if s.rules.go_out == "broad":
+        if s.rules.opts.go_out == "broad":
             if table_after is None:
                 return "table"
             if _fits(table_after, t):
@@ -376,7 +376,7 @@ def _end_round(s: State, winner: int, how: str) -> None:
         "opened": ["melds" if m else None for m in s.x.melded], "turns": s.turn + 1,
         "turnovers": s.x.turnovers,
     })
-    if max(s.totals) >= s.rules.target_score or s.round + 1 >= s.match_rounds:
+    if max(s.totals) >= s.rules.opts.target or s.round + 1 >= s.match_rounds:
         s.phase = Phase.OVER
         s.x.took = ""
         s.x.taken = -1
@@ -415,7 +415,7 @@ def describe(s: State) -> list[str]:
     melded = ", ".join(f"seat {q} {'yes' if m else 'no'}" for q, m in enumerate(x.melded))
     out = [f"discard pile (top last): {pile}",
            (f"stock turned over: {x.turnovers} of 1 (CR-5); dealer seat {dealer(s)}; "
-            f"target {s.rules.target_score}; go_out {s.rules.go_out}"),
+            f"target {s.rules.opts.target}; go_out {s.rules.opts.go_out}"),
            f"melded this round: {melded}"]
     if x.taken >= 0 and s.phase is Phase.PLAY:
         out.append(f"taken from the pile this turn (not to be discarded): {CS[x.taken]}")
@@ -448,8 +448,8 @@ def observation(s: State, seat: int) -> dict[str, Any]:
         "turn_state": {"took": x.took or None,
                        "taken": CS[x.taken] if x.taken >= 0 else None,
                        "start_size": x.start_size},
-        "target": s.rules.target_score,
-        "go_out": s.rules.go_out,
+        "target": s.rules.opts.target,
+        "go_out": s.rules.opts.go_out,
         "standings": list(s.totals),
         "round_scores": [list(r) for r in s.scores],
     }

@@ -87,15 +87,15 @@ def deal(rules: Any, seed: int, round_index: int) -> tuple[int, list[list[int]],
     tiles = shuffled_tiles(rules, seed, round_index)
     n = rules.players
     starter = starter_of(rules, round_index)
-    atu = tiles.pop(0) if rules.atu else -1
+    atu = tiles.pop(0) if rules.opts.atu else -1
     racks: list[list[int]] = [[] for _ in range(n)]
     pos = 0
     for k in range(n):
         seat = (starter + k) % n
         if k == 0:
             if atu == J:
-                racks[seat] = [J] + tiles[pos:pos + rules.joly_atu_deal]
-                pos += rules.joly_atu_deal
+                racks[seat] = [J] + tiles[pos:pos + rules.opts.joly_atu_deal]
+                pos += rules.opts.joly_atu_deal
             else:
                 take = rules.hand_size + rules.starter_extra
                 racks[seat] = tiles[pos:pos + take]
@@ -117,7 +117,7 @@ def start_round(s: State, round_index: int) -> None:
         x.twin = s.starter                      # RO-2: the first player takes a Joly Atu
     elif atu >= 0:
         x.twin = next((q for q in range(s.n) if s.racks[q][atu]), -1)  # checked before RO-3
-    if r.doubles:
+    if r.opts.doubles:
         x.ex_queue = [(s.starter + k) % s.n for k in range(s.n)]
         if _next_announcer(s):
             return
@@ -196,7 +196,7 @@ def may_declare_tabla(s: State, p: int) -> bool:
     """RO-11: within the player's own first three turns, before any play of the turn, not laid
     down (a tabla player never lays)."""
     x: RemiData = s.x
-    return (s.rules.tabla and not x.tabla[p] and not x.laid[p] and x.own_turns[p] <= TABLA_TURNS
+    return (s.rules.opts.tabla and not x.tabla[p] and not x.laid[p] and x.own_turns[p] <= TABLA_TURNS
             and x.snap is None and x.staged_from < 0 and x.pending < 0 and not x.atu_turn
             and s.phase in (Phase.TAKE, Phase.PLAY))
 
@@ -243,7 +243,7 @@ def retrieve_ok(s: State, p: int, m: RemiMeld, code: int, idx: int) -> bool:
     first takes one missing colour), the Joly retrieved fewer than ``joly_retrievals`` times, and a
     re-lay with two rack tiles that keeps a tile to discard."""
     rack = s.racks[p]
-    if not rack[code] or m.jr[idx] >= s.rules.joly_retrievals or s.sizes[p] < 4:
+    if not rack[code] or m.jr[idx] >= s.rules.opts.joly_retrievals or s.sizes[p] < 4:
         return False
     rack[code] -= 1
     ok = bool(relay_melds(s.rules, rack, J))
@@ -634,7 +634,7 @@ def why_illegal(s: State, a: Action) -> str:
     if v in ("announce", "accept", "decline"):
         return pre + "doubles are exchanged before play only (RO-3)"
     if v == "tabla":
-        if not s.rules.tabla:
+        if not s.rules.opts.tabla:
             return pre + "tabla is off in these rules (RO-11)"
         if x.tabla[p]:
             return pre + "tabla is already declared (RO-11)"
@@ -742,9 +742,9 @@ def why_illegal(s: State, a: Action) -> str:
                           "first, then retrieve with the other (RO-9.6)")
         if (int(a.tiles[0]), idx) not in m.releases:
             return pre + "the Joly is released only by exactly the tile it stands for (RO-9.5)"
-        if m.jr[idx] >= s.rules.joly_retrievals:
+        if m.jr[idx] >= s.rules.opts.joly_retrievals:
             return pre + (f"this Joly was already retrieved {m.jr[idx]} time(s) "
-                          f"(joly_retrievals={s.rules.joly_retrievals}) (RO-9.5)")
+                          f"(joly_retrievals={s.rules.opts.joly_retrievals}) (RO-9.5)")
         return pre + ("the retrieved Joly must be laid at once in a new run/set with two rack tiles, "
                       "keeping a tile to discard (RO-9.5)")
     return pre + "not a legal action now (RO-5)"

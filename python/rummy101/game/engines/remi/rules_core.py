@@ -137,7 +137,7 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
     core = _backend.core()
     ucr = unit_rules(rules)
     budget = _budget()
-    limit = rules.joly_retrievals
+    limit = rules.opts.joly_retrievals
     # necessary: the Atu forms a 3-tile meld with two rack tiles (a Joly may be retrieved)
     spare_j = counts[J] + sum(1 for m in melds for c, i in m.releases if counts[c] and m.jr[i] < limit)
     if not any(atu in needs and _fits(counts, needs, atu, spare_j) for _v, _t, needs in three_melds(rules)):

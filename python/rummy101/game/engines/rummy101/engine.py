@@ -84,7 +84,7 @@ UNOPENED_PENALTY = 202    # R101-13
 
 def new_match(s: State) -> None:
     """The match-level record (joker-button accounts, R101-10) and the first deal."""
-    s.x = R101Data(s.n, s.rules.button_jokers)
+    s.x = R101Data(s.n, s.rules.opts.button_jokers)
     start_round(s, 0)
 
 
@@ -564,7 +564,7 @@ def apply(s: State, a: Action) -> None:
         if v == "button":
             if s.x.button_left[p] <= 0:
                 raise IllegalAction("button: no jokers left on this player's joker-button account "
-                                    f"(button_jokers={s.rules.button_jokers}) (R101-10)")
+                                    f"(button_jokers={s.rules.opts.button_jokers}) (R101-10)")
             if s.x.button_used[p]:
                 raise IllegalAction("button: the joker button may be used once per round (R101-10)")
             s.x.button_left[p] -= 1
@@ -789,7 +789,7 @@ def _open(s: State, p: int) -> None:
     if s.x.taken >= 0 and s.racks[p][s.x.taken] > s.x.taken_base:
         raise IllegalAction(f"open: the taken discard {Tile(s.x.taken)} must be part of the opening "
                             "(R101-4)")
-    if s.rules.threshold == "increasing":
+    if s.rules.opts.threshold == "increasing":
         # R101-14: the opening value is what ``open`` committed (checked against the threshold
         # just above); plays after ``open`` in the same turn are not part of it. ``reset``
         # restores the thresholds with the rest of the turn.
@@ -900,7 +900,7 @@ def describe(s: State) -> list[str]:
     x: R101Data = s.x
     opened = ", ".join(f"seat {q} {_OPEN_NAMES[o] or 'not yet'}" for q, o in enumerate(x.opened))
     out = [(f"opened: {opened}; to open: {x.thr_melds} points or {x.thr_pairs} pairs "
-            f"({s.rules.threshold})")]
+            f"({s.rules.opts.threshold})")]
     piles = "; ".join(f"seat {q}: {' '.join(_TS[c] for c in d) or '-'}"
                       for q, d in enumerate(x.discards))
     out.append(f"discards: {piles}")
@@ -908,7 +908,7 @@ def describe(s: State) -> list[str]:
         out.append(f"last discard: {_TS[x.last_discard]}")
     if x.staged_from >= 0:
         out.append(f"staged (not yet opened): table melds {x.staged_from}..{len(s.table) - 1}")
-    if s.rules.button_jokers:
+    if s.rules.opts.button_jokers:
         out.append(f"joker button: {x.button_left} left, used this round {x.button_used}")
     return out
 
@@ -964,7 +964,7 @@ def observation(s: State, seat: int) -> dict[str, Any]:
         "table": table,
         "opened": [_OPEN_NAMES[o] for o in s.x.opened],
         "opened_turn": list(s.x.opened_turn),
-        "thresholds": {"points": s.x.thr_melds, "pairs": s.x.thr_pairs, "mode": s.rules.threshold},
+        "thresholds": {"points": s.x.thr_melds, "pairs": s.x.thr_pairs, "mode": s.rules.opts.threshold},
         "button": {"jokers": list(s.x.button_left), "used": list(s.x.button_used),
                    "available": (s.phase is Phase.TAKE and seat == p and s.x.button_left[seat] > 0
                                  and not s.x.button_used[seat])},

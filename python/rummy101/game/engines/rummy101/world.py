@@ -42,7 +42,7 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     n = s.n
     s.table = [TableMeld.build(_KIND[m["kind"]], m["owner"], tuple(_CODE[t] for t in m["tiles"]))
                for m in obs["table"]]
-    x = R101Data(n, rules.button_jokers)
+    x = R101Data(n, rules.opts.button_jokers)
     x.discards = [[_CODE[t] for t in pile] for pile in obs["discards"]]
     x.last_discard = _CODE[obs["last_discard"]] if obs["last_discard"] is not None else -1
     x.taken_log = [(d["seat"], d["from"], _CODE[d["tile"]], d["turn"]) for d in obs["taken_discards"]]
@@ -52,7 +52,7 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     x.thr_pairs = obs["thresholds"]["pairs"]
     x.button_left = list(obs["button"]["jokers"])
     x.button_used = list(obs["button"]["used"])
-    x.button_issued = sum(rules.button_jokers - k for k in x.button_left)
+    x.button_issued = sum(rules.opts.button_jokers - k for k in x.button_left)
     x.took = obs["turn_state"]["took"] or ""
     x.turn_table_start = len(s.table)
     s.x = x
