@@ -26,7 +26,10 @@ from .actions import Action
 from .engine import Engine, engine_for
 from .phase import Phase
 
-__all__ = ["Phase", "State", "new_game"]
+__all__ = ["Phase", "State", "new_game", "observation_head"]
+
+_TEXTS = {"tiles": tuple(str(Tile(c)) for c in range(53)),
+          "cards": tuple(str(Card(c)) for c in range(52)) + ("?",)}
 
 
 class State:
@@ -228,3 +231,27 @@ def new_game(rules: str | Rules, seed: int, *, match_rounds: int | None = None) 
     s._legal = None
     eng.new_match(s)
     return s
+
+
+def observation_head(s: State, seat: int) -> dict[str, Any]:
+    """The part of every variant's observation that the shared fields give: the rules, whose
+    turn, the seat's own rack (sorted pieces), every rack's size, the stock's size (never its
+    order), the standings and the finished rounds' scores. An engine's ``observation`` adds its
+    own public data to it."""
+    texts = _TEXTS[s.rules.family]
+    rack = s.racks[seat]
+    return {
+        "rules": str(s.rules),
+        "seat": seat,
+        "round": s.round,
+        "match_rounds": s.match_rounds,
+        "phase": s.phase.value,
+        "current_player": s.current,
+        "starter": s.starter,
+        "turn": s.turn,
+        "rack": [texts[c] for c in range(53) for _ in range(rack[c])],
+        "rack_sizes": list(s.sizes),
+        "stock": len(s.stock),
+        "standings": list(s.totals),
+        "round_scores": [list(r) for r in s.scores],
+    }

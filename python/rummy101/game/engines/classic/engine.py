@@ -54,6 +54,7 @@ from ....errors import IllegalAction
 from ...actions import Action
 from ...deal import deal_tiles, seat_round
 from ...phase import Phase
+from ...state import observation_head
 from .data import ClassicData
 from .table import CS, RUN, SET, CardMeld, card_value
 
@@ -424,22 +425,10 @@ def describe(s: State) -> list[str]:
 
 def observation(s: State, seat: int) -> dict[str, Any]:
     x: ClassicData = s.x
-    p = s.current
-    hand = s.racks[seat]
     over = s.phase is Phase.OVER
-    return {
-        "rules": str(s.rules),
-        "seat": seat,
-        "round": s.round,
-        "match_rounds": s.match_rounds,
-        "phase": s.phase.value,
-        "current_player": p,
-        "starter": s.starter,
+    obs = observation_head(s, seat)
+    obs.update({
         "dealer": dealer(s),
-        "turn": s.turn,
-        "rack": [CS[c] for c in range(52) if hand[c]],
-        "rack_sizes": list(s.sizes),
-        "stock": len(s.stock),
         "stock_turnovers": x.turnovers,
         "discard_pile": [CS[c] for c in x.pile],
         "last_discard": CS[x.pile[-1]] if x.pile and not over else None,
@@ -450,6 +439,5 @@ def observation(s: State, seat: int) -> dict[str, Any]:
                        "start_size": x.start_size},
         "target": s.rules.opts.target,
         "go_out": s.rules.opts.go_out,
-        "standings": list(s.totals),
-        "round_scores": [list(r) for r in s.scores],
-    }
+    })
+    return obs

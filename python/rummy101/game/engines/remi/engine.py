@@ -34,6 +34,7 @@ from ....tiles import JOKER_CODE, Tile
 from ...actions import Action
 from ...deal import _below, seat_round, shuffled_tiles, starter_of
 from ...phase import Phase
+from ...state import observation_head
 from .data import RemiData
 from .rules_core import atu_finish, closes, laydown_with, relay_melds
 from .table import RUN, SET, RemiMeld, end_value, three_melds
@@ -823,7 +824,6 @@ def meld_actions(kind: str, tiles: Sequence[int], index: int) -> list[Action]:
 def observation(s: State, seat: int) -> dict[str, Any]:
     x: RemiData = s.x
     p = s.current
-    rack = s.racks[seat]
     over = s.phase is Phase.OVER
     table = []
     for i, m in enumerate(s.table):
@@ -835,19 +835,9 @@ def observation(s: State, seat: int) -> dict[str, Any]:
         ex = {"announcer": x.ex_announcer if x.ex_announcer >= 0 else None,
               "size": (("big" if is_big(x.ex_code) else "small") if x.ex_announcer >= 0 else None),
               "log": [list(e) for e in x.ex_log]}
-    return {
-        "rules": str(s.rules),
-        "seat": seat,
-        "round": s.round,
-        "match_rounds": s.match_rounds,
-        "phase": s.phase.value,
-        "current_player": p,
-        "starter": s.starter,
-        "turn": s.turn,
-        "rack": [_TS[c] for c in range(53) for _ in range(rack[c])],
-        "rack_sizes": list(s.sizes),
+    obs = observation_head(s, seat)
+    obs.update({
         "announced": [q for q in range(s.n) if s.sizes[q] <= 3],   # RO-10
-        "stock": len(s.stock),
         "atu": _TS[x.atu] if x.atu >= 0 else None,
         "atu_available": x.atu_avail and not over,
         "twin": x.twin == seat,
@@ -873,6 +863,5 @@ def observation(s: State, seat: int) -> dict[str, Any]:
             "closing": x.closing,
             "atu_turn": x.atu_turn,
         },
-        "standings": list(s.totals),
-        "round_scores": [list(r) for r in s.scores],
-    }
+    })
+    return obs

@@ -60,6 +60,7 @@ from ....tiles import JOKER_CODE, Tile
 from ...actions import Action
 from ...deal import deal_tiles, seat_round
 from ...phase import Phase
+from ...state import observation_head
 from ...table import KIND_NAMES, PAIR, RUN, SET, TableMeld, check_new_meld
 from . import _precomputed as P
 from .data import NOT_OPENED, OPEN_MELDS, OPEN_PAIRS, R101Data
@@ -936,7 +937,6 @@ def _taken_unused(s: State) -> bool:
 
 def observation(s: State, seat: int) -> dict[str, Any]:
     p = s.current
-    rack = s.racks[seat]
     staged_from = s.x.staged_from
     ts = _TS
     table = []
@@ -945,18 +945,8 @@ def observation(s: State, seat: int) -> dict[str, Any]:
         d["staged"] = staged_from >= 0 and i >= staged_from
         table.append(d)
     over = s.phase is Phase.OVER
-    obs: dict[str, Any] = {
-        "rules": str(s.rules),
-        "seat": seat,
-        "round": s.round,
-        "match_rounds": s.match_rounds,
-        "phase": s.phase.value,
-        "current_player": p,
-        "starter": s.starter,
-        "turn": s.turn,
-        "rack": [ts[c] for c in range(53) for _ in range(rack[c])],
-        "rack_sizes": list(s.sizes),
-        "stock": len(s.stock),
+    obs = observation_head(s, seat)
+    obs.update({
         "discards": [[ts[c] for c in d] for d in s.x.discards],
         "taken_discards": [{"seat": q, "from": f, "tile": ts[c], "turn": t}
                            for q, f, c, t in s.x.taken_log],
@@ -971,7 +961,5 @@ def observation(s: State, seat: int) -> dict[str, Any]:
         "turn_state": {"took": s.x.took or None,
                        "must_use": ts[s.x.taken] if _taken_unused(s) else None,
                        "staged": staged_from >= 0},
-        "standings": list(s.totals),
-        "round_scores": [list(r) for r in s.scores],
-    }
+    })
     return obs
