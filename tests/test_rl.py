@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from oracles.generic import deal_hidden_again
 from rummy101 import IllegalAction, backend_name
 from rummy101.game import new_game, playable_variants
 from rummy101.rl import ActionCodec, IllegalActionIndex, Session
@@ -142,25 +143,6 @@ def test_actions_beyond_the_table_slots_are_the_only_ones_left_out() -> None:
 
 # ---- observations ---------------------------------------------------------------------------
 
-def _deal_hidden_again(s: Any, seat: int, rng: random.Random) -> Any:
-    """tests/oracles/generic.py check_hidden: the other racks and the stock dealt again."""
-    t = s.copy()
-    pool = [c for q in range(t.n) if q != seat for c in range(53) for _ in range(t.racks[q][c])]
-    pool += t.stock
-    rng.shuffle(pool)
-    k = 0
-    for q in range(t.n):
-        if q != seat:
-            rack = [0] * 53
-            for c in pool[k:k + t.sizes[q]]:
-                rack[c] += 1
-            k += t.sizes[q]
-            t.racks[q] = rack
-    t.stock = pool[k:]
-    t._legal = None
-    return t
-
-
 @pytest.mark.parametrize("spec", PLAYABLE)
 def test_observation_shows_only_the_seats_view(spec: str) -> None:
     ses = Session(spec)
@@ -173,7 +155,7 @@ def test_observation_shows_only_the_seats_view(spec: str) -> None:
             ses.state = s
             ses._changed()
             want = ses.observe(seat)
-            ses.state = _deal_hidden_again(s, seat, rng)
+            ses.state = deal_hidden_again(s, seat, rng)
             ses._changed()
             got = ses.observe(seat)
             assert np.array_equal(got["observation"], want["observation"]), f"seat {seat} sees hidden pieces"

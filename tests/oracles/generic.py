@@ -44,24 +44,31 @@ def check_copy_and_record(s: Any) -> None:
     assert t == s and t.history == s.history
 
 
+def deal_hidden_again(s: Any, seat: int, rng: random.Random) -> Any:
+    """A copy of ``s`` with the pieces ``seat`` cannot see (the other racks and the stock) dealt
+    again among those places at random, sizes kept."""
+    t = s.copy()
+    pool = [c for q in range(t.n) if q != seat for c in range(53) for _ in range(t.racks[q][c])]
+    pool += t.stock
+    rng.shuffle(pool)
+    k = 0
+    for q in range(t.n):
+        if q == seat:
+            continue
+        rack = [0] * 53
+        for c in pool[k:k + t.sizes[q]]:
+            rack[c] += 1
+        k += t.sizes[q]
+        t.racks[q] = rack
+    t.stock = pool[k:]
+    t._legal = None
+    return t
+
+
 def check_hidden(s: Any, rng: random.Random) -> None:
     """Every seat's observation is unchanged when the pieces it cannot see (the other racks and
     the stock) are dealt among those places again, sizes kept."""
     for seat in range(s.n):
         want = s.observation(seat)
-        t = s.copy()
-        pool = [c for q in range(t.n) if q != seat for c in range(53) for _ in range(t.racks[q][c])]
-        pool += t.stock
-        rng.shuffle(pool)
-        k = 0
-        for q in range(t.n):
-            if q == seat:
-                continue
-            rack = [0] * 53
-            for c in pool[k:k + t.sizes[q]]:
-                rack[c] += 1
-            k += t.sizes[q]
-            t.racks[q] = rack
-        t.stock = pool[k:]
-        t._legal = None
-        assert t.observation(seat) == want, f"seat {seat}'s observation shows hidden pieces"
+        assert deal_hidden_again(s, seat, rng).observation(seat) == want, \
+            f"seat {seat}'s observation shows hidden pieces"
