@@ -83,9 +83,21 @@ class State:
         naming the canonical one; docs/DESIGN.md, "Game surface"). The list is bounded (a turn
         is built step by step) and complete (every legal turn is a sequence of these); see the
         engine package of the variant for how."""
+        return list(self.cached_legal())
+
+    def cached_legal(self) -> list[Action]:
+        """The engine's legal actions of this position, computed once and cached until the
+        position changes (:meth:`apply` and :meth:`invalidate_legal` drop the cache). The list
+        is shared, not a copy: engines read it (e.g. to check an action in ``apply``) and must
+        not change it; callers that keep or edit it use :meth:`legal_actions`."""
         if self._legal is None:
             self._legal = self.engine.legal_actions(self)
-        return list(self._legal)
+        return self._legal
+
+    def invalidate_legal(self) -> None:
+        """Drop the cached legal actions; call it after changing the state by any path other
+        than :meth:`apply` (engines moving to a new round, tests editing racks, ...)."""
+        self._legal = None
 
     def apply(self, action: Action | str) -> None:
         """Apply one action (an :class:`Action` or its text, read under this game's rules: tiles

@@ -41,7 +41,7 @@ def from_observation(obs: Mapping[str, Any]) -> State:
     s.totals = list(obs["standings"])
     s.results = []
     s.history = []
-    s._legal = None
+    s.invalidate_legal()
     s.table = []
     return s
 

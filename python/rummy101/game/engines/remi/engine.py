@@ -345,7 +345,7 @@ def legal_actions(s: State) -> list[Action]:
 # ---- applying actions ----------------------------------------------------------------------
 
 def apply(s: State, a: Action) -> None:
-    legal = s._legal if s._legal is not None else legal_actions(s)
+    legal = s.cached_legal()
     if a not in legal:
         raise IllegalAction(why_illegal(s, a))
     _perform(s, a)

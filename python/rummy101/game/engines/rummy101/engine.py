@@ -114,7 +114,7 @@ def _start_turn(s: State, phase: Any, took: str) -> None:
     s.x.staged_kind = NOT_OPENED
     s.x.turn_table_start = len(s.table)
     s.x.snap = None
-    s._legal = None
+    s.invalidate_legal()
 
 
 # ---- permissions (small strategy functions of the rules) -----------------------------------
@@ -619,7 +619,7 @@ def do_take(s: State) -> None:
     s.sizes[p] += 1
     s.x.took = "take"
     s.phase = Phase.PLAY
-    s._legal = None
+    s.invalidate_legal()
 
 
 def _snapshot(s: State) -> None:
@@ -855,7 +855,7 @@ def _end_round(s: State, winner: int, joker: bool) -> None:
     else:
         s.phase = Phase.OVER
         s.x.snap = None
-        s._legal = None
+        s.invalidate_legal()
 
 
 # ---- a solver meld as actions ---------------------------------------------------------------
