@@ -135,18 +135,34 @@ class GameRecord:
 
 
 def finish_type(result: Mapping[str, Any]) -> str:
-    """The finish type of one entry of ``state.round_results()`` (R101-12/13): ``exhausted``
-    (stock ran out, nobody finished), ``normal``, ``joker`` (joker finish), ``one_turn`` (finish in
-    one turn) or ``one_turn_joker``.
+    """The finish type of one entry of ``state.round_results()``: ``exhausted`` (stock ran out,
+    nobody finished, R101-13 / RO-10), else the finish's features joined by ``_`` in this order,
+    ``normal`` when it has none:
+
+    * ``atu``: Remi, the winner took the Atu to finish (RO-4, result field ``atu_finish``);
+    * ``tabla``: Remi, a tabla close on the rack (RO-11, result field ``finish == "tabla"``);
+    * ``one_turn``: Rummy 101, the whole hand laid in one turn (R101-12);
+    * ``joker``: the last discard was a joker / Joly (R101-12, RO-12).
+
+    Rummy 101 gives ``normal``, ``joker``, ``one_turn``, ``one_turn_joker``; Remi gives
+    ``normal`` (etalat), ``joker``, ``tabla``, ``tabla_joker``, ``atu``, ``atu_joker``,
+    ``atu_tabla``, ``atu_tabla_joker``.
 
     >>> finish_type({"end": "finish", "winner": 2, "joker_finish": True, "one_turn": False})
     'joker'
+    >>> finish_type({"end": "finish", "winner": 0, "finish": "tabla", "joker_finish": False})
+    'tabla'
+    >>> finish_type({"end": "finish", "winner": 1, "finish": "etalat", "atu_finish": True,
+    ...              "joker_finish": True})
+    'atu_joker'
     """
     if result.get("end") == "exhausted" or result.get("winner") is None:
         return "exhausted"
-    one, joker = bool(result.get("one_turn")), bool(result.get("joker_finish"))
-    return ("one_turn_joker" if one and joker else "one_turn" if one
-            else "joker" if joker else "normal")
+    parts = [name for name, on in (("atu", result.get("atu_finish")),
+                                   ("tabla", result.get("finish") == "tabla"),
+                                   ("one_turn", result.get("one_turn")),
+                                   ("joker", result.get("joker_finish"))) if on]
+    return "_".join(parts) or "normal"
 
 
 def round_finishes(state: Any) -> tuple[tuple[str, ...], tuple[int | None, ...]]:

@@ -143,6 +143,16 @@ def _stats(records: Sequence[GameRecord], bots: Sequence[str]) -> tuple[list[Sea
     return seats, ties, dict(sorted(counts.items()))
 
 
+#: What each part of a finish kind means (sim.record.finish_type), for the summary's legend.
+_KIND_PARTS = {
+    "normal": "laid out, no feature below (R101-12, RO-13)",
+    "atu": "took the Atu to finish (RO-4)",
+    "tabla": "tabla close on the rack (RO-11)",
+    "one_turn": "the whole hand in one turn (R101-12)",
+    "joker": "last discard a joker / Joly (R101-12, RO-12)",
+}
+
+
 def format_summary(result: SimResult) -> str:
     """Render the per-seat table of a :class:`SimResult`: finishes (the round's winner, R101-12)
     and best final standings in separate columns, and the round endings below."""
@@ -172,6 +182,10 @@ def format_summary(result: SimResult) -> str:
     out.append(f"rounds: {rounds}; finished {rounds - ex}, stock exhausted with no winner {ex} "
                f"(R101-13); round endings: "
                + (", ".join(f"{k} {v}" for k, v in result.finish_counts.items()) or "-"))
+    parts = {p for k in result.finish_counts for p in _KIND_PARTS if p in k}
+    if parts:
+        out.append("finish kinds (sim.finish_type): "
+                   + "; ".join(f"{p} = {_KIND_PARTS[p]}" for p in _KIND_PARTS if p in parts))
     out.append("finished = rounds won by finishing (R101-12); best score = games with the "
                f"strictly highest final standing, which after an exhausted round means losing "
                f"least, not winning; no unique best score: {result.ties} "

@@ -597,6 +597,7 @@ def _end_round(s: State, winner: int, joker: bool, pattern: int, score: int) -> 
         "winner": winner if winner >= 0 else None,
         "finish": None if winner < 0 else ("tabla" if pattern else "etalat"),
         "pattern": PATTERN_NAMES.get(pattern), "joker_finish": joker, "one_turn": False,
+        "atu_finish": winner >= 0 and x.atu_turn,
         "atu": _TS[x.atu] if x.atu >= 0 else None, "atu_double": 0 <= x.atu < J and x.atu % 13 == 0,
         "twin": x.twin if x.twin >= 0 else None, "laid": list(x.laid), "tabla": list(x.tabla),
         "laid_values": laid_values(s),
