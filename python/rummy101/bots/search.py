@@ -35,14 +35,18 @@ from typing import Any
 from ..errors import IllegalAction
 from ..game import engine_for
 from ..rules import Rules
-from ..tiles import NUM_CODES, Tile
+from ..tiles import NUM_CODES, Card, Tile
 from .base import Bot, BotError, no_legal_action, register_bot
 from .greedy import GreedyBot
+from .rollout import FAST_VARIANTS, policy_for
 from .strategy import deadwood, kit_for
 
 __all__ = ["SearchBot"]
 
-_CODE = {str(Tile(c)): c for c in range(NUM_CODES)}
+_CODE = {str(Tile(c)): c for c in range(NUM_CODES)} | {str(Card(c)): c for c in range(52)}
+#: Rollouts per decision by variant when ``playouts`` is not given: about 1 s per decision on
+#: one core (docs/bots.md, "Strength ladder").
+DEFAULT_PLAYOUTS = {"rummy101": 200, "remi": 200, "classic": 400}
 _RULES: dict[str, Rules] = {}
 #: A rollout that takes more steps than this is cut (it scores the position as it stands).
 ROLLOUT_STEPS = 5_000
@@ -53,11 +57,15 @@ class SearchBot(Bot):
 
     name = "search"
 
-    def __init__(self, rng: random.Random | None = None, *, playouts: int = 200,
-                 candidates: int = 6, objective: str = "round", confidence: float = 1.0) -> None:
+    def __init__(self, rng: random.Random | None = None, *, playouts: int | None = None,
+                 candidates: int = 6, objective: str = "round", confidence: float = 1.0,
+                 rollout: str = "auto") -> None:
         super().__init__(rng)
-        if isinstance(playouts, bool) or not isinstance(playouts, int) or not 1 <= playouts <= 100_000:
+        if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int)
+                                     or not 1 <= playouts <= 100_000):
             raise BotError(f"search: playouts must be a whole number from 1 to 100000, got {playouts!r}")
+        if rollout not in ("auto", "fast", "greedy"):
+            raise BotError(f"search: rollout must be 'auto', 'fast' or 'greedy', got {rollout!r}")
         if isinstance(candidates, bool) or not isinstance(candidates, int) or not 1 <= candidates <= 60:
             raise BotError(f"search: candidates must be a whole number from 1 to 60, got {candidates!r}")
         if objective not in ("round", "margin"):
@@ -68,13 +76,24 @@ class SearchBot(Bot):
         self.candidates = candidates
         self.confidence = float(confidence)
         self.objective = objective
+        self.rollout = rollout
         self._greedy = GreedyBot(self.rng)
         self.decisions = 0          # searched decisions so far
         self.search_seconds = 0.0   # time spent in them
 
     def __repr__(self) -> str:
         return (f"SearchBot(playouts={self.playouts}, candidates={self.candidates}, "
-                f"objective={self.objective!r}, confidence={self.confidence})")
+                f"objective={self.objective!r}, confidence={self.confidence}, "
+                f"rollout={self.rollout!r})")
+
+    def _fast(self, rules: Rules) -> bool:
+        """Do the rollouts use the fast policies (:mod:`rummy101.bots.rollout`)?"""
+        if self.rollout == "greedy":
+            return False
+        if self.rollout == "fast" and rules.variant not in FAST_VARIANTS:
+            raise BotError(f"search: rollout=fast exists for {', '.join(FAST_VARIANTS)}, not "
+                           f"{rules.variant}")
+        return rules.variant in FAST_VARIANTS
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
         if not legal_actions:
@@ -98,7 +117,7 @@ class SearchBot(Bot):
         if len(cands) < 2:
             return choice
         t0 = time.perf_counter()
-        best = self._search(sampler, observation, cands, choice)
+        best = self._search(rules, sampler, observation, cands, choice)
         self.decisions += 1
         self.search_seconds += time.perf_counter() - t0
         return best
@@ -126,9 +145,12 @@ class SearchBot(Bot):
         return out[:self.candidates]
 
     # ---- evaluation ----------------------------------------------------------------------------
-    def _search(self, sampler: Any, obs: Mapping[str, Any], cands: list[Any], choice: Any) -> Any:
+    def _search(self, rules: Rules, sampler: Any, obs: Mapping[str, Any], cands: list[Any],
+                choice: Any) -> Any:
         seat = obs["seat"]
-        worlds = max(2, self.playouts // len(cands))
+        playouts = self.playouts if self.playouts is not None else DEFAULT_PLAYOUTS.get(rules.variant, 200)
+        fast = self._fast(rules)
+        worlds = max(2, playouts // len(cands))
         values = [[0.0] * worlds for _ in cands]
         for w in range(worlds):
             wseed = self.rng.getrandbits(48)
@@ -139,7 +161,7 @@ class SearchBot(Bot):
             for i, a in enumerate(cands):
                 st = world.copy()
                 st.apply(a)
-                values[i][w] = self._rollout(st, seat, wseed)
+                values[i][w] = self._rollout(st, seat, wseed, fast)
         # Leave greedy's choice only for a candidate whose paired advantage over it (same
         # worlds, same rollout seeds) exceeds ``confidence`` standard errors: with a few dozen
         # worlds and round scores spread over hundreds of points, the best sample mean is often
@@ -157,15 +179,32 @@ class SearchBot(Bot):
                 best, best_gain = i, mean
         return cands[best]
 
-    def _rollout(self, st: Any, seat: int, wseed: int) -> float:
-        """Greedy bots play every seat to the end of the round; the seat's score (objective)."""
+    def _rollout(self, st: Any, seat: int, wseed: int, fast: bool) -> float:
+        """Play every seat to the end of the round; the seat's score (objective). The seat's own
+        turn in progress is finished by greedy (the plan the bot itself follows); then greedy bots
+        or, with ``fast``, the fast rollout policy of the variant play every seat."""
         r0 = st.round
-        bots = [GreedyBot(random.Random(wseed + q)) for q in range(st.n)]
         steps = 0
-        while not st.is_terminal and st.round == r0 and steps < ROLLOUT_STEPS:
-            q = st.current_player
-            st.apply(bots[q].act(st.observation(q), st.legal_actions()))
-            steps += 1
+        if fast:
+            turn = st.turn
+            g = GreedyBot(random.Random(wseed + seat))
+            while (not st.is_terminal and st.round == r0 and st.turn == turn and st.current == seat
+                   and steps < ROLLOUT_STEPS):
+                st.apply(g.act(st.observation(seat), st.legal_actions()))
+                steps += 1
+            pol = policy_for(st.rules.variant, random.Random(wseed))
+            while not st.is_terminal and st.round == r0 and steps < ROLLOUT_STEPS:
+                a = pol.act(st)
+                if st._legal is None:   # a step known legal without listing all (rollout.py)
+                    st._legal = [a]
+                st.apply(a)
+                steps += 1
+        else:
+            bots = [GreedyBot(random.Random(wseed + q)) for q in range(st.n)]
+            while not st.is_terminal and st.round == r0 and steps < ROLLOUT_STEPS:
+                q = st.current_player
+                st.apply(bots[q].act(st.observation(q), st.legal_actions()))
+                steps += 1
         if len(st.scores) <= r0:
             return 0.0  # cut: the round did not end
         deltas = st.scores[r0]
@@ -180,4 +219,4 @@ def _factory(rng: random.Random, **options: Any) -> SearchBot:
 
 
 register_bot(SearchBot.name, _factory, options={"playouts": int, "candidates": int, "objective": str,
-                                                 "confidence": float})
+                                                 "confidence": float, "rollout": str})
