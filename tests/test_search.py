@@ -94,3 +94,124 @@ def test_search_plays_whole_games_deterministically() -> None:
         q = s.current_player
         s.apply((bot if q == 0 else others).act(s.observation(q), s.legal_actions()))
     assert bot.decisions > 0 and bot.search_seconds > 0
+
+
+# ---- the fast rollout policies of Remi and classic (bots/rollout.py) ----------------------------
+
+FAST_RULES = importlib.import_module("oracles.classic").RULES + importlib.import_module("oracles.remi").RULES
+
+
+def _fast_game(rules: str, seed: int, rounds: int, lead_in: int = 0) -> list[str]:
+    """A seeded game played by the fast policy in every seat (after ``lead_in`` steps of the
+    oracle's eager random play, which reaches tabla declarations, breaks, Atu takes and Joly
+    retrievals the policy never starts itself). Every step is checked against the full list of
+    legal actions and by the variant oracle; returns the history as text."""
+    from rummy101.bots.rollout import policy_for
+    from rummy101.errors import IllegalAction
+
+    orc = oracle(rules)
+    s = new_game(rules, seed, match_rounds=rounds)
+    rng = random.Random(seed)
+    for _ in range(lead_in):
+        if s.is_terminal:
+            break
+        s.apply(orc.eager(rng, s, s.legal_actions()))
+    pol = policy_for(s.rules.variant, random.Random(seed))
+    steps = 0
+    while not s.is_terminal:
+        a = pol.act(s)
+        legal = s.engine.legal_actions(s)
+        if a not in legal:
+            raise IllegalAction(f"{rules} seed {seed}: the fast policy chose {a}, not legal")
+        before = s.copy()
+        s.apply(a)
+        orc.check_step(before, a, s)
+        orc.check_pieces(s)
+        steps += 1
+        assert steps < 20_000, "the fast policy does not end the game"
+    return [str(a) for a in s.history]
+
+
+@pytest.mark.parametrize("rules", FAST_RULES)
+def test_fast_rollouts_play_complete_games_legally_and_deterministically(rules: str) -> None:
+    rounds = 3 if new_game(rules, 0).rules.variant == "classic" else 1
+    finishes = 0
+    for seed in range(3):
+        h = _fast_game(rules, seed, rounds)
+        assert h == _fast_game(rules, seed, rounds)      # same seed, same game
+        finishes += len(h) > 0
+        # from positions the policy does not reach itself (tabla, breaks, Atu, retrievals)
+        _fast_game(rules, seed + 10, rounds, lead_in=15 + 11 * seed)
+    assert finishes == 3
+
+
+@pytest.mark.parametrize("rules", ["classic", "remi"])
+def test_fast_rollouts_finish_rounds_and_lay_melds(rules: str) -> None:
+    """Sensible play, not only legal: most rounds end by a finish and melds reach the table."""
+    from rummy101.bots.rollout import play_round
+    ends = []
+    laid = 0
+    for seed in range(12):
+        s = new_game(rules, seed)
+        ends.append(play_round(s, random.Random(seed), check=True))
+        laid += any(a.verb in ("run", "set") for a in s.history)
+    assert ends.count("finish") >= 9 and laid == 12
+
+
+def test_fast_policy_exists_only_for_remi_and_classic() -> None:
+    from rummy101.bots.rollout import policy_for
+    with pytest.raises(ValueError, match="no fast rollout policy for 'rummy101'"):
+        policy_for("rummy101", random.Random(0))
+    with pytest.raises(BotError, match="rollout=fast exists for classic, remi"):
+        s = new_game("rummy101(players=2)", 1)
+        bot = get_bot("search:rollout=fast:playouts=4", random.Random(0))
+        while not s.is_terminal and bot.decisions == 0:
+            q = s.current_player
+            s.apply(bot.act(s.observation(q), s.legal_actions()))
+    with pytest.raises(BotError, match="rollout must be 'auto', 'fast' or 'greedy'"):
+        get_bot("search:rollout=quick")
+
+
+# ---- the search bot in Remi and classic ---------------------------------------------------------
+
+def _search_game(rules: str, spec: str, seed: int, seat: int = 0) -> tuple[list[str], SearchBot]:
+    """One round: the search bot in ``seat``, greedy elsewhere; every move checked legal."""
+    s = new_game(rules, seed, match_rounds=1)
+    bot = get_bot(spec, random.Random(seed))
+    others = [get_bot("greedy", random.Random(seed * 10 + q)) for q in range(s.n)]
+    while not s.is_terminal:
+        q = s.current_player
+        legal = s.legal_actions()
+        a = (bot if q == seat else others[q]).act(s.observation(q), legal)
+        assert a in legal
+        s.apply(a)
+    assert isinstance(bot, SearchBot)
+    return [str(a) for a in s.history], bot
+
+
+@pytest.mark.parametrize("rules", ["classic", "classic(players=3,go_out=narrow)", "remi",
+                                   "remi(players=2,doubles=off)"])
+def test_search_in_remi_and_classic_is_legal_and_deterministic(rules: str) -> None:
+    h1, bot = _search_game(rules, "search:playouts=16", 2)
+    h2, _ = _search_game(rules, "search:playouts=16", 2)
+    assert h1 == h2 and bot.decisions > 0 and bot.rollouts > 0
+    h3, _ = _search_game(rules, "search:playouts=16", 2, seat=1)
+    assert h3 != h1 or len(h3) == 0  # a different seat searched: a different game
+
+
+def test_search_respects_its_options() -> None:
+    """playouts: rollouts per decision are ``max(2, playouts // candidates)`` worlds times the
+    candidates; candidates=1: discards are not searched (only take decisions, two choices at
+    most in classic); rollout=greedy plays the rollouts with greedy bots (a different game)."""
+    _, bot = _search_game("classic", "search:playouts=10:candidates=2", 4)
+    assert bot.rollouts == bot.decisions * 2 * 5
+    _, one = _search_game("classic", "search:playouts=10:candidates=1", 4)
+    take_turns = one.decisions
+    assert one.rollouts == take_turns * 2 * 5 and 0 < take_turns < bot.decisions
+    _, few = _search_game("classic", "search:playouts=3:candidates=2", 4)
+    assert few.rollouts == few.decisions * 2 * 2         # at least 2 worlds
+    fast, b1 = _search_game("remi(players=2)", "search:playouts=8:rollout=fast", 5)
+    slow, b2 = _search_game("remi(players=2)", "search:playouts=8:rollout=greedy", 5)
+    auto, _ = _search_game("remi(players=2)", "search:playouts=8", 5)
+    assert auto == fast and b1.rollouts > 0 and b2.rollouts > 0
+    assert repr(b2).endswith("rollout='greedy')")

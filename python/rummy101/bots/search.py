@@ -80,6 +80,7 @@ class SearchBot(Bot):
         self._greedy = GreedyBot(self.rng)
         self.decisions = 0          # searched decisions so far
         self.search_seconds = 0.0   # time spent in them
+        self.rollouts = 0           # rounds played to the end in them
 
     def __repr__(self) -> str:
         return (f"SearchBot(playouts={self.playouts}, candidates={self.candidates}, "
@@ -162,6 +163,7 @@ class SearchBot(Bot):
                 st = world.copy()
                 st.apply(a)
                 values[i][w] = self._rollout(st, seat, wseed, fast)
+                self.rollouts += 1
         # Leave greedy's choice only for a candidate whose paired advantage over it (same
         # worlds, same rollout seeds) exceeds ``confidence`` standard errors: with a few dozen
         # worlds and round scores spread over hundreds of points, the best sample mean is often
