@@ -247,8 +247,80 @@ def test_ro7_joly_keeps_its_place_and_the_ratio() -> None:
 def test_meld_actions_keep_the_ratio_at_every_step() -> None:
     acts = [str(a) for a in meld_actions("run", codes("R3 R4 * R6 R7 *"), 4)]
     assert acts == ["run R3 R4 *", "add R6 to 4@end", "add R7 to 4@end", "add * to 4@end"]
+    assert [str(a) for a in meld_actions("run", codes("R3 * R5 R6 * R8"), 0)] == ["lay R3 * R5 R6 * R8"]
     with pytest.raises(ValueError, match="RO-7"):
-        meld_actions("run", codes("R3 * R5 R6 * R8"), 0)
+        meld_actions("run", codes("R3 * * R6"), 0)
+
+
+# ---- RO-6/RO-7: runs whose two Jolys bridge gaps are laid whole (``lay``) -------------------------
+
+BRIDGE = "R3 * R5 R6 * R8"
+
+
+def test_lay_a_bridged_run_after_the_laydown() -> None:
+    s = position(racks=["R5", "R3 R5 R6 R8 * * K9", "B2", "B3"], laid=[True, True, False, False],
+                 phase="play", took="draw")
+    got = legal(s)
+    assert "lay " + BRIDGE in got
+    assert not any(a.startswith("run") and a.count("*") > 1 for a in got)
+    s.apply("lay " + BRIDGE)
+    m = s.table[-1]
+    assert m.text() == BRIDGE and m.by == (1,) * 6 and s.sizes[1] == 1 and m.value == 6 * 5
+    assert legal(s) == {"discard K9", "reset"}
+    s.apply("reset")
+    assert s.sizes[1] == 7 and not s.table
+
+
+def test_lay_is_refused_for_runs_built_step_by_step_and_without_a_discard() -> None:
+    s = position(racks=["R5", "R3 R4 R5 R6 * * K9", "B2", "B3"], laid=[True, True, False, False],
+                 phase="play", took="draw")
+    refused(s, "lay R3 R4 R5 R6 * *", "step by step: run R3 R4 R5")
+    t = position(racks=["R5", "R3 R5 R6 R8 * *", "B2", "B3"], laid=[True, True, False, False],
+                 phase="play", took="draw")
+    assert "lay " + BRIDGE not in legal(t)
+    refused(t, "lay " + BRIDGE, "RO-13")
+
+
+def test_lay_a_bridged_run_in_the_first_laydown() -> None:
+    # 30 points of the bridged run (Jolys count as R4 and R7, RO-8) + a set of 10s: 60 >= 45
+    s = position(racks=["R5", "R3 R5 R6 R8 * * Y10 B10 K10 K2", "B2", "B3"], phase="play", took="draw")
+    s.apply("lay " + BRIDGE)
+    assert s.x.staged_from == 0 and "open" not in legal(s)           # 30 < 45
+    s.apply("set Y10 B10 K10")
+    assert "open" in legal(s)
+    s.apply("open")
+    s.apply("discard K2")
+    r = s.round_results()[0]                        # the whole rack went down: a finish
+    assert r["winner"] == 1 and r["laid_values"][1] == 4 * 5 + 2 * 50 + 3 * 10
+
+
+def test_retrieved_joly_relaid_in_a_bridged_run() -> None:
+    # RO-9.5: "with at least two rack tiles": the retrieved Joly and the rack's Joly bridge R3..R8
+    s = position(racks=["R5", "Y5 R3 R5 R6 R8 * K9", "B2", "B3"], laid=[True, True, False, False],
+                 phase="play", took="draw", table=[("run", 0, "Y4 * Y6")])
+    assert "retrieve 0:1 with Y5" in legal(s)
+    s.apply("retrieve 0:1 with Y5")
+    got = legal(s)
+    assert "lay " + BRIDGE in got and "run R3 * R5" in got and "discard K9" not in got
+    s.apply("lay " + BRIDGE)
+    m = s.table[-1]
+    assert m.jr == (0, 1, 0, 0, 0, 0)             # the retrieved Joly stands first (docs/rules.md)
+    assert s.sizes[1] == 1 and s.x.pending < 0
+
+
+def test_atu_finish_with_a_bridged_run() -> None:
+    s = position(racks=["R5", "R3 R5 R6 * * K9 K10 Y2", "B2", "B3"], atu="K11",
+                 laid=[True, True, False, False], table=[("run", 0, "Y3 Y4 Y5")])
+    assert "atu" in legal(s)
+    for a in ["atu", "add Y2 to 0@start", "run K9 K10 K11"]:
+        s.apply(a)
+    assert "lay R3 * R5 R6 * R8" not in legal(s)                     # R8 missing: no discard left
+    u = position(racks=["R5", "R3 R5 R6 R8 * * K9 K10 Y2", "B2", "B3"], atu="K11",
+                 laid=[True, True, False, False])
+    assert "atu" in legal(u)
+    for a in ["atu", "lay " + BRIDGE, "run K9 K10 K11", "discard Y2"]:
+        u.apply(a)
+    assert u.round_results()[0]["winner"] == 1 and u.round_results()[0]["atu_finish"]
 
 
 # ---- RO-8: first lay-down ------------------------------------------------------------------------

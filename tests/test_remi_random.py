@@ -22,7 +22,7 @@ import pytest
 from rummy101 import IllegalAction, backend_name
 from rummy101.bots import get_bot
 from rummy101.game import Action, new_game
-from rummy101.game.engines.remi.table import three_melds
+from rummy101.game.engines.remi.table import lay_melds, three_melds
 from rummy101.game.records import dumps, loads
 from rummy101.tiles import JOKER_CODE
 
@@ -126,7 +126,57 @@ def every_action(s: Any, rng: random.Random) -> list[Action]:
             width = len(s.table[i].tiles) if i < len(s.table) else 3
             out += [Action("retrieve", (c,), i, k) for k in range(width + 1)]
     out += [Action("break", (), k) for k in range(len(s.x.train) + 1)]
+    lays = [t for t, _n in lay_melds(s.rules)]
+    out += [Action("lay", t) for t in lays]
+    for _ in range(40):                  # runs that 'run' and 'add' build, and no runs at all
+        t = list(rng.choice(lays))
+        k = rng.randrange(len(t))
+        t[k] = J if t[k] != J else rng.randrange(52)
+        out.append(Action("lay", tuple(t)))
+        out.append(Action("lay", tuple(rng.randrange(53) for _ in range(rng.randrange(1, 9)))))
     return out
+
+
+def with_bridge(s: Any, rng: random.Random, jolys: int = 2) -> Any:
+    """A copy of ``s`` whose current rack holds a run that only ``lay`` builds (two Jolys
+    bridging gaps, RO-7), or with ``jolys=1`` its real tiles and one Joly, the tiles swapped in
+    from the stock and the other racks (so the 106 tiles stay in place), else None."""
+    p = s.current
+    for tiles, needs in rng.sample(lay_melds(s.rules), 30):
+        want = list(needs[:len(needs) - 2 + jolys])
+        t = s.copy()
+        rack = t.racks[p]
+        need = [c for c in set(want) if rack[c] < want.count(c)]
+        # a tile given away leaves the rack of the turn's snapshot too ('reset' restores it)
+        snap = list(t.x.snap[1]) if t.x.snap is not None else rack
+        spare = [c for c in range(53) if c not in want for _ in range(min(rack[c], snap[c]))]
+        ok = True
+        for c in need:
+            for _ in range(want.count(c) - rack[c]):
+                if not spare:
+                    ok = False
+                    break
+                give = spare.pop(rng.randrange(len(spare)))
+                if c in t.stock:
+                    t.stock[t.stock.index(c)] = give
+                else:
+                    q = next((q for q in range(t.n) if q != p and t.racks[q][c]), None)
+                    if q is None:
+                        ok = False
+                        break
+                    t.racks[q][c] -= 1
+                    t.racks[q][give] += 1
+                rack[c] += 1
+                rack[give] -= 1
+                if snap is not rack:
+                    snap[c] += 1
+                    snap[give] -= 1
+        if ok:
+            if snap is not rack:
+                t.x.snap = (t.x.snap[0], tuple(snap)) + t.x.snap[2:]
+            t.invalidate_legal()
+            return t
+    return None
 
 
 CATEGORIES = {
@@ -144,6 +194,9 @@ CATEGORIES = {
     "tabla play": lambda s: s.phase.value == "play" and s.x.tabla[s.current],
     "closing": lambda s: s.x.closing,
     "atu turn": lambda s: s.x.atu_turn,
+    "lay offered": lambda s: any(a.verb == "lay" for a in s.legal_actions()),
+    "lay after a retrieval": lambda s: (s.x.pending_kind == "joly"
+                                        and any(a.verb == "lay" for a in s.legal_actions())),
 }
 
 
@@ -167,6 +220,24 @@ def _positions(per: int) -> list[Any]:
                     else rng.choice(legal))
         if all(len(v) >= per for v in found.values()):
             break
+    # racks holding a run that only 'lay' builds: in the play phase before and after the
+    # lay-down, staged, in the Atu turn, and with a retrieved Joly waiting (RO-9.5)
+    rng = random.Random(9)
+    base = [t for v in found.values() for t in v]
+    for t in base:
+        if t.phase.value == "play" and not t.x.tabla[t.current] and t.x.took != "start":
+            u = with_bridge(t, rng, 1 if t.x.pending_kind == "joly" else 2)
+            if u is not None:
+                for name in ("lay offered", "lay after a retrieval"):
+                    if len(found[name]) < 4 * per and CATEGORIES[name](u):
+                        found[name].append(u)
+        if t.phase.value == "play" and any(a.verb == "retrieve" for a in t.legal_actions()):
+            u = with_bridge(t, rng, 1)
+            r = [a for a in u.legal_actions() if a.verb == "retrieve"] if u is not None else []
+            if r:
+                u.apply(r[0])
+                if CATEGORIES["lay after a retrieval"](u) and len(found["lay after a retrieval"]) < 4 * per:
+                    found["lay after a retrieval"].append(u)
     return [t for v in found.values() for t in v]
 
 

@@ -42,6 +42,7 @@ REASONS: dict[str, dict[str, str]] = {
         "atu": "RO-4: takes the Atu to finish",
         "run": "RO-6/RO-8: lays a run",
         "set": "RO-6/RO-8: lays a set",
+        "lay": "RO-6/RO-7: lays a whole run whose two Jolys bridge gaps (no single additions build it)",
         "add": "RO-9: adds a tile to a table meld",
         "retrieve": "RO-9.5: takes back a Joly and plays it again at once",
         "open": "RO-8: commits the first lay-down (at least 45 points with a run)",

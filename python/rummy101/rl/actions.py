@@ -28,6 +28,9 @@ bare verbs     ``draw take button open reset``, Remi's ``decline   1 each
                >= 1), and Remi's high ace at any index up to 13
 ``break N``    Remi: train tile N (RO-9.4), N below the size of   106
                the set (the train never holds more)
+``lay``        Remi: each run only a whole lay builds (both       340
+               Jolys bridging gaps, ``lay R3 * R5 R6 * R8``,
+               ``remi.table.lay_melds``), after every other block
 =============  =================================================  ==========================
 
 ``M`` (``table_slots``) caps the table melds an ``add`` or ``retrieve`` can name: actions on
@@ -142,6 +145,9 @@ class ActionCodec:
             return [self._act("retrieve", (c,), m, i) for m in range(self.table_slots)
                     for i in range(top) for c in range(52)
                     if i <= 3 or i < c % 13 + 1 or (r.high_ace and c % 13 == 0)]
+        if verb == "lay":  # Remi: the runs only a whole lay builds (two Jolys bridging gaps, RO-7)
+            from ..game.engines.remi.table import lay_melds
+            return [self._act("lay", t) for t, _n in lay_melds(r)]
         if shape == "index" and verb in _INDEX_CAPS:
             return [Action(verb, (), k) for k in range(_INDEX_CAPS[verb](r))]
         raise RulesError(f"{r.variant}: verb {verb!r} ({shape}, {n} pieces) has no RL action "

@@ -37,6 +37,7 @@ export function describe(text) {
     case "button": return "Press the joker button";
     case "discard": return `Discard ${list}`;
     case "run": case "set": case "pair": return `Lay ${a.verb} ${list}`;
+    case "lay": return `Lay the whole run ${list}`;
     case "add": return `Add ${list} to meld ${a.meld}${a.pos ? ` (${a.pos})` : ""}`;
     case "retrieve": return `Retrieve the joker of meld ${a.meld} with ${list}`;
     case "open": return "Open: commit the staged melds";
@@ -363,7 +364,7 @@ export class PlayPanel {
   // Lay the selected pieces as one meld: a legal 3-piece window (or pair) first, then the others
   // added to it one at a time; a selection that is no meld is sent as it is, for the engine to say why.
   async layMeld(sel) {
-    const lays = this.legal().map(parseAction).filter((a) => ["run", "set", "pair"].includes(a.verb));
+    const lays = this.legal().map(parseAction).filter((a) => ["run", "set", "pair", "lay"].includes(a.verb));
     const exact = lays.find((a) => key(a.pieces) === key(sel));
     if (exact || sel.length <= 3) return this.send(exact ? exact.text : `${sel.length === 2 ? "pair" : "meld"} ${sel.join(" ")}`);
     const counts = (list) => list.reduce((m, t) => m.set(t, (m.get(t) || 0) + 1), new Map());

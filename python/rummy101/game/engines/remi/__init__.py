@@ -17,7 +17,7 @@ from __future__ import annotations
 from ...actions import declare_verb
 
 # Remi's own verbs (rummy101.game.actions): the doubles exchange (RO-3), breaking the train
-# (RO-9.4), taking the Atu (RO-4), declaring and closing tabla (RO-11).
+# (RO-9.4), taking the Atu (RO-4), declaring and closing tabla (RO-11), laying a whole run.
 declare_verb("announce", "tiles", 1)
 declare_verb("accept", "tiles", 1)
 declare_verb("decline", "bare")
@@ -25,6 +25,8 @@ declare_verb("break", "index")
 declare_verb("atu", "bare")
 declare_verb("tabla", "bare")
 declare_verb("close", "bare")
+# a whole run that single additions cannot build (two Jolys bridging gaps, RO-6/RO-7)
+declare_verb("lay", "tiles", -1)
 
 from .engine import (
     DEFAULT_MATCH_ROUNDS,
@@ -40,7 +42,7 @@ from .world import sample_state
 
 #: The verbs of a Remi turn.
 VERBS = frozenset({"draw", "take", "run", "set", "add", "retrieve", "open", "reset", "discard",
-                   "announce", "accept", "decline", "break", "atu", "tabla", "close"})
+                   "announce", "accept", "decline", "break", "atu", "tabla", "close", "lay"})
 
 __all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "legal_actions", "meld_actions", "new_match",
            "observation", "round_deltas", "sample_state", "start_round"]

@@ -14,8 +14,11 @@ declared in ``__init__``):
   in the play phase before any play of the turn).
 * **play** phase: ``run``/``set`` (3 tiles; before the lay-down they are *staged*), ``add``,
   ``retrieve M:I with T`` (RO-9.5: the Joly must then be laid at once in a new 3-tile meld with
-  two rack tiles), ``open`` (commit the lay-down: >= 45 with a run, RO-8), ``close`` (announce
-  the tabla close, RO-11), ``reset`` (undo the turn's plays and takes), ``discard T``.
+  two rack tiles), ``lay T T T T T T`` (a whole run that single additions cannot build: two
+  Jolys bridging gaps among four real tiles, ``lay R3 * R5 R6 * R8``, RO-6/RO-7; also as the
+  re-lay of a retrieved Joly, RO-9.5), ``open`` (commit the lay-down: >= 45 with a run, RO-8),
+  ``close`` (announce the tabla close, RO-11), ``reset`` (undo the turn's plays and takes),
+  ``discard T``.
 
 The first turn of a round is the starter's discard alone (RO-5). ``legal_actions`` is the one
 place the rules are decided; ``apply`` accepts exactly the listed actions (anything else raises
@@ -37,7 +40,7 @@ from ...phase import Phase
 from ...state import observation_head
 from .data import RemiData
 from .rules_core import atu_finish, closes, laydown_with, relay_melds
-from .table import RUN, SET, RemiMeld, end_value, three_melds
+from .table import RUN, SET, RemiMeld, end_value, lay_melds, three_melds
 
 if TYPE_CHECKING:
     from ...state import State
@@ -193,6 +196,20 @@ def _new_melds(s: State, rack: list[int], out: list[Action]) -> None:
                 out.append(_act(verb, tiles))
 
 
+def _lays(s: State, rack: list[int], size: int, pending_joly: bool, out: list[Action]) -> None:
+    """``lay`` of every run :func:`~.table.lay_melds` lists (both Jolys, 6-8 tiles) the rack
+    holds, keeping a tile to discard (RO-6, RO-7, RO-13). With a retrieved Joly waiting
+    (RO-9.5: "with at least two rack tiles") one of the Jolys is that one."""
+    if rack[J] + pending_joly < 2 or size < 6 - pending_joly:
+        return
+    for tiles, needs in lay_melds(s.rules):
+        if size - len(tiles) + pending_joly < 1:
+            continue
+        reals = needs[:-2]                               # needs are sorted: the Jolys last
+        if all(rack[c] >= 1 + (k > 0 and reals[k - 1] == c) for k, c in enumerate(reals)):
+            out.append(_act("lay", tiles))
+
+
 def may_declare_tabla(s: State, p: int) -> bool:
     """RO-11: within the player's own first three turns, before any play of the turn, not laid
     down (a tabla player never lays)."""
@@ -248,6 +265,10 @@ def retrieve_ok(s: State, p: int, m: RemiMeld, code: int, idx: int) -> bool:
         return False
     rack[code] -= 1
     ok = bool(relay_melds(s.rules, rack, J))
+    if not ok and rack[J]:
+        lays: list[Action] = []
+        _lays(s, rack, s.sizes[p] - 1, True, lays)
+        ok = bool(lays)
     rack[code] += 1
     return ok
 
@@ -298,6 +319,8 @@ def legal_actions(s: State) -> list[Action]:
         return out + discards
     if x.pending >= 0:                                   # RO-9.4/9.5: lay it at once
         out += [_act(v, t) for v, t in relay_melds(s.rules, rack, x.pending)]
+        if x.pending_kind == "joly":                     # RO-9.5: "at least two rack tiles"
+            _lays(s, rack, size, True, out)
         out.append(_act("reset"))
         return out
     if x.tabla[p]:                                       # RO-11: never lays
@@ -314,6 +337,7 @@ def legal_actions(s: State) -> list[Action]:
         return out
     if size >= 4:
         _new_melds(s, rack, out)
+        _lays(s, rack, size, False, out)
     table = s.table
     if not x.laid[p]:
         if x.staged_from >= 0:
@@ -418,11 +442,11 @@ def _perform(s: State, a: Action) -> None:
     elif v == "close":
         _snapshot(s)
         x.closing = True
-    elif v in ("run", "set"):
+    elif v in ("run", "set", "lay"):
         _snapshot(s)
         tiles = tuple(int(t) for t in a.tiles)
         need = list(tiles)
-        jr = [0] * 3
+        jr = [0] * len(tiles)
         if x.pending >= 0:
             need.remove(x.pending)
             if x.pending_kind == "joly":
@@ -430,8 +454,8 @@ def _perform(s: State, a: Action) -> None:
         for c in need:
             rack[c] -= 1
         s.sizes[p] -= len(need)
-        s.table.append(RemiMeld.build(s.rules, RUN if v == "run" else SET, p, tiles, (p, p, p),
-                                      tuple(jr)))
+        s.table.append(RemiMeld.build(s.rules, SET if v == "set" else RUN, p, tiles,
+                                      (p,) * len(tiles), tuple(jr)))
         if x.pending >= 0:
             for c in x.pending_later:
                 rack[c] += 1
@@ -680,7 +704,7 @@ def why_illegal(s: State, a: Action) -> str:
                       f"rack tiles ({'RO-9.4' if x.pending_kind == 'break' else 'RO-9.5'})")
     if v == "reset":
         return pre + "nothing to undo this turn (reset undoes the plays and the take of this turn, RO-5)"
-    if x.tabla[p] and v in ("run", "set", "add", "retrieve", "open"):
+    if x.tabla[p] and v in ("run", "set", "add", "retrieve", "open", "lay"):
         return pre + "a tabla player never lays down or adds (RO-11)"
     if v == "close":
         if not x.tabla[p]:
@@ -712,6 +736,19 @@ def why_illegal(s: State, a: Action) -> str:
         return pre + (f"the staged melds are worth {sum(m.value for m in staged)} "
                       f"{'with' if any(m.kind == RUN for m in staged) else 'without'} a run; the "
                       "first lay-down needs >= 45 and a run, in one turn (RO-8)")
+    if v == "lay":
+        tiles = tuple(int(t) for t in a.tiles)
+        if not any(t == tiles for t, _n in lay_melds(s.rules)):
+            try:
+                steps = "; ".join(str(b) for b in meld_actions("run", tiles, len(s.table)))
+                return pre + (f"lay only the runs that single additions cannot build; lay this "
+                              f"one step by step: {steps} (RO-6, RO-7)")
+            except ValueError:
+                return pre + ("not a run of one colour with at least two real tiles per Joly, "
+                              "each Joly at its place (RO-6, RO-7)")
+        if s.sizes[p] <= len(tiles) - (x.pending == J):
+            return pre + "a tile must stay on the rack for the discard (RO-13)"
+        return pre + "the rack does not hold these tiles (RO-6, RO-7)"
     if v in ("run", "set"):
         if s.sizes[p] < 4:
             return pre + "a tile must stay on the rack for the discard (RO-13)"
@@ -760,13 +797,16 @@ _MELD_ACTIONS: dict[tuple[str, tuple[int, ...], int], list[Action]] = {}
 def meld_actions(kind: str, tiles: Sequence[int], index: int) -> list[Action]:
     """The actions that lay a meld of any length (table order, Jolys as 52) as table meld
     ``index``: a 3-tile window with at most one Joly, then one ``add`` at a time keeping two real
-    tiles per Joly at every step (RO-7): real tiles first, at the end before the start. Raises
-    ValueError for a meld that single additions cannot build.
+    tiles per Joly at every step (RO-7): real tiles first, at the end before the start. A run
+    that single additions cannot build (two Jolys bridging gaps among four real tiles) is one
+    ``lay`` of the whole run. Raises ValueError for anything else that cannot be built.
 
     >>> [str(a) for a in meld_actions("run", [2, 3, 52, 5, 6], 2)]
     ['run R3 R4 *', 'add R6 to 2@end', 'add R7 to 2@end']
     >>> [str(a) for a in meld_actions("set", [7, 20, 33, 52], 0)]
     ['set R8 Y8 B8', 'add * to 0']
+    >>> [str(a) for a in meld_actions("run", [2, 52, 4, 5, 52, 7], 0)]
+    ['lay R3 * R5 R6 * R8']
     """
     t = tuple(int(c) for c in tiles)
     key = (kind, t, index)
@@ -811,7 +851,10 @@ def meld_actions(kind: str, tiles: Sequence[int], index: int) -> list[Action]:
                 out = steps
                 break
         if not out:
-            raise ValueError(f"{' '.join(_TS[c] for c in t)} cannot be laid one tile at a time (RO-7)")
+            if t.count(J) == 2 and len(t) >= 6:          # both Jolys bridging gaps: laid whole
+                out = [Action("lay", t)]
+            else:
+                raise ValueError(f"{' '.join(_TS[c] for c in t)} cannot be laid (RO-6, RO-7)")
     else:
         raise ValueError(f"unknown meld kind {kind!r}: run or set (Remi has no pairs)")
     if len(_MELD_ACTIONS) > 50_000:

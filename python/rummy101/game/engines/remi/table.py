@@ -27,7 +27,7 @@ from __future__ import annotations
 from ....rules import Rules
 from ....tiles import JOKER_CODE, Tile
 
-__all__ = ["RUN", "SET", "THREE_MELDS", "RemiMeld", "end_value", "three_melds"]
+__all__ = ["RUN", "SET", "THREE_MELDS", "RemiMeld", "end_value", "lay_melds", "step_buildable", "three_melds"]
 
 RUN, SET = 1, 2
 J = JOKER_CODE
@@ -207,4 +207,64 @@ def three_melds(rules: Rules) -> list[tuple[str, tuple[int, ...], tuple[int, ...
         if _geometry(rules, kind, tiles) is not None:
             out.append((_KINDS[kind], tiles, tuple(sorted(tiles))))
     THREE_MELDS[rules] = out
+    return out
+
+
+# ---- melds no sequence of single additions builds (the ``lay`` verb) -------------------------
+
+def step_buildable(rules: Rules, kind: int, tiles: tuple[int, ...]) -> bool:
+    """Can a valid meld be laid as a 3-tile meld and grown one tile at a time at its ends with
+    every intermediate meld valid (RO-7's Joly ratio at every step, each Joly at its place)?
+    A run is, unless its end tiles are real and dropping either one breaks the ratio all the
+    way down (``R3 * R5 R6 * R8``: two Jolys bridging gaps among four real tiles). Sets always
+    are (at most one Joly with fewer than four real tiles).
+
+    >>> r = Rules.parse("remi")
+    >>> step_buildable(r, RUN, (2, 52, 4, 5, 52, 7)), step_buildable(r, RUN, (2, 3, 52, 5, 6))
+    (False, True)
+    """
+    if _geometry(rules, kind, tiles) is None:
+        return False
+    if len(tiles) <= 3:
+        return True
+    if kind == SET:
+        return True
+    key = (rules, tiles)
+    got = _BUILDABLE.get(key)
+    if got is None:
+        got = _BUILDABLE[key] = (step_buildable(rules, kind, tiles[1:])
+                                 or step_buildable(rules, kind, tiles[:-1]))
+    return got
+
+
+_BUILDABLE: dict[tuple[Rules, tuple[int, ...]], bool] = {}
+_LAY: dict[Rules, list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+
+
+def lay_melds(rules: Rules) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every valid meld that :func:`step_buildable` refuses, as ``(tiles in table order, needs)``
+    (``needs`` sorted): runs of 6 to 8 tiles holding both Jolys (85 per colour with the high 1,
+    RO-6/RO-7). They are laid whole with ``lay`` (one action); every other meld is built with
+    ``run``/``set`` and ``add``.
+
+    >>> r = Rules.parse("remi")
+    >>> len(lay_melds(r)), (2, 52, 4, 5, 52, 7) in [t for t, _ in lay_melds(r)]
+    (340, True)
+    """
+    got = _LAY.get(rules)
+    if got is not None:
+        return got
+    from itertools import combinations
+
+    out = []
+    top = 14 if rules.high_ace else 13
+    for col in range(4):
+        for a in range(1, top - 1):
+            for n in range(6, top - a + 2):
+                base = tuple(col * 13 + (k - 1) % 13 for k in range(a, a + n))
+                for js in combinations(range(n), 2):
+                    t = tuple(J if i in js else c for i, c in enumerate(base))
+                    if _geometry(rules, RUN, t) is not None and not step_buildable(rules, RUN, t):
+                        out.append((t, tuple(sorted(t))))
+    _LAY[rules] = out
     return out
