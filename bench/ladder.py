@@ -13,12 +13,20 @@ differences of one deal are averaged over its seats (the cluster) and the interv
 over deals ± 1.96 standard errors (deals are independent; seats of one deal are not). Also
 printed: points per round, finish rate (rounds the candidate won by finishing, Wilson interval)
 and the mean decision time of search bots.
+
+Works for every variant: in classic Rummy (``--rules classic``) a "round" is one hand of the
+match (``--rounds 1``: the game is the first hand; CR-6 scores only its winner), in Remi one
+round (RO-12). ``--jsonl FILE`` appends every seat's record as its deal completes (long runs
+can be stopped and summarised from what finished: ``--summarise FILE``; deals are handed out in
+order, so what finished is the first deals).
 """
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
+import dataclasses
+import json
 import math
 import random
 import statistics
@@ -34,6 +42,7 @@ from rummy101.sim import bot_seed, game_seed, wilson_interval
 
 @dataclass
 class Seat:
+    bot: str
     deal: int
     seat: int
     points: float          # the candidate's round points in this seat
@@ -64,7 +73,7 @@ def deal_task(rules: str, candidate: str, opponent: str, seed: int, deal: int,
         bots[k] = candidate
         got, finishers, players = play(rules, bots, seed, deal, rounds)
         bot = players[k]
-        out.append(Seat(deal, k, got[k] / rounds, base[k] / rounds, k in finishers,
+        out.append(Seat(candidate, deal, k, got[k] / rounds, base[k] / rounds, k in finishers,
                         getattr(bot, "decisions", 0), getattr(bot, "search_seconds", 0.0)))
     return out
 
@@ -97,7 +106,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=1, help="rounds per game (a match)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--jsonl", help="append each seat's record to this file as deals complete")
+    ap.add_argument("--summarise", metavar="FILE", help="print the table of a --jsonl file and exit")
     args = ap.parse_args(argv)
+    if args.summarise:
+        rows: dict[str, list[Seat]] = {}
+        with open(args.summarise) as f:
+            for line in f:
+                if line.strip():
+                    seat = Seat(**json.loads(line))
+                    rows.setdefault(seat.bot, []).append(seat)
+        for name, seats in rows.items():  # a deal's seats are written together
+            print(summary(name, seats) + f"  {len({s.deal for s in seats})} deals")
+        return 0
     rules = str(Rules.parse(args.rules))
     cands = [b.strip() for b in args.bots.split(",") if b.strip()]
     for b in cands + [args.opponent]:
@@ -107,11 +128,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'bot':28s} {'vs baseline [95% CI]':>28s}  {'pts/round':>8s}  {'finish rate [95% CI]':>22s}  time")
     t0 = time.perf_counter()
     with cf.ProcessPoolExecutor(max_workers=args.workers) as ex:
+        # deal by deal, every candidate on a deal before the next deal: a run stopped early
+        # (--jsonl) has the same first deals for every candidate
+        futs = [ex.submit(deal_task, rules, cand, args.opponent, args.seed, d, args.rounds)
+                for d in range(args.deals) for cand in cands]
+        rows: dict[str, list[Seat]] = {cand: [] for cand in cands}
+        for f in cf.as_completed(futs):
+            got = f.result()
+            rows[got[0].bot] += got
+            if args.jsonl:
+                with open(args.jsonl, "a") as out:
+                    for s in got:
+                        out.write(json.dumps(dataclasses.asdict(s)) + "\n")
         for cand in cands:
-            futs = [ex.submit(deal_task, rules, cand, args.opponent, args.seed, d, args.rounds)
-                    for d in range(args.deals)]
-            seats = [s for f in futs for s in f.result()]
-            print(summary(cand, seats), flush=True)
+            print(summary(cand, sorted(rows[cand], key=lambda s: (s.deal, s.seat))), flush=True)
     print(f"({time.perf_counter() - t0:.0f} s; points are round scores, R101-13 / RO-12 / CR-6)",
           file=sys.stderr)
     return 0
