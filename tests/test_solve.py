@@ -51,7 +51,9 @@ def test_melds_preferred_to_pairs_r101_8(backend: str) -> None:
     p = solve_opening("rummy101", "R5 R5 Y7 Y7 B2 B2 K9 K9 * R1 K13")
     assert p.kind == "pairs" and p.value == 5
     assert all(m.kind == "pair" for m in p.melds)
-    assert p.to_json()["melds"][0] == {"kind": "pair", "tiles": ["R1", "*"], "value": 2, "jokers": {"1": "R1"}}
+    # issue 16: the joker goes with K13, the highest loose tile (R1 stays: 1 point, not 13)
+    assert {"kind": "pair", "tiles": ["K13", "*"], "value": 26, "jokers": {"1": "K13"}} in p.to_json()["melds"]
+    assert [str(t) for t in p.rest] == ["R1"]
 
 
 def test_no_opening_still_shows_best_selection(backend: str) -> None:

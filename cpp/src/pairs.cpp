@@ -1,59 +1,80 @@
 // Most pairs from a rack (R101-5, R101-8): a pair is two equal real tiles or a real tile + joker;
-// two jokers are no pair; several pairs may stand for the same tile (R5+*, R5+*).
+// two jokers are no pair; several pairs may stand for the same tile (R5+*, R5+*). Among the
+// arrangements with the most pairs, the one that leaves the least penalty on the rack (R101-6,
+// R101-13: face values, a joker 101; the tile kept for the discard counts too); ties broken by
+// the lexicographically smallest sorted pair list.
 // Twin of max_pairs in python/rummy101/_pure/solver.py (same construction, same order).
 #include <algorithm>
+#include <array>
+#include <climits>
 
 #include "rummy101/solver.hpp"
 
 namespace rummy101 {
 namespace {
 
-bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
-long count_of(const std::vector<int>& v, int x) { return std::count(v.begin(), v.end(), x); }
+constexpr long long NEG = -(1LL << 40);
+constexpr long long PAIRS_JOKER_PENALTY = 101;
+constexpr long long PAIRS_SCALE = 10000;  // score = pairs * scale - penalty
 
-// The canonical arrangement with exactly x joker pairs and as many real pairs as allowed;
-// false when the constraints cannot be met with x joker pairs.
-bool pairs_with(const Counts& cnt, int x, bool keep, int must_use, std::vector<std::pair<int, int>>& out) {
-  int rem[JOKER];
-  for (int c = 0; c < JOKER; ++c) rem[c] = cnt[c];
-  std::vector<int> jp, rp;
-  int need = x;
-  if (need > 0 && must_use >= 0 && must_use < JOKER && rem[must_use] % 2 == 1) {
-    jp.push_back(must_use); rem[must_use] -= 1; need -= 1;
-  }
-  for (int code = 0; code < JOKER && need > 0; ++code)
-    if (rem[code] % 2 == 1) { jp.push_back(code); rem[code] -= 1; need -= 1; }
-  for (int code = 0; code < JOKER; ++code)
-    while (need > 0 && rem[code] > 0) { jp.push_back(code); rem[code] -= 1; need -= 1; }
-  if (need > 0) return false;
-  for (int code = 0; code < JOKER; ++code)
-    for (int k = 0; k < rem[code] / 2; ++k) rp.push_back(code);
-  int used = 2 * int(jp.size() + rp.size());
-  int total = 0;
-  for (int c = 0; c < NUM_CODES; ++c) total += cnt[c];
-  if (keep && used >= total) {
-    bool dropped = false;
-    for (int i = int(rp.size()) - 1; i >= 0; --i) {
-      if (rp[i] == must_use && count_of(rp, must_use) == 1 && !contains(jp, must_use)) continue;
-      rp.erase(rp.begin() + i);
-      dropped = true;
-      break;
-    }
-    if (!dropped)
-      for (int i = int(jp.size()) - 1; i >= 0; --i) {
-        if (jp[i] == must_use && count_of(jp, must_use) == 1 && !contains(rp, must_use)) continue;
-        jp.erase(jp.begin() + i);
-        dropped = true;
-        break;
+// (real pairs, joker pairs) of one code holding r tiles with at most j jokers, in the tie-break
+// order: more real pairs first, then more joker pairs.
+template <class F>
+void for_options(int r, int j, F&& f) {
+  for (int p = r / 2; p >= 0; --p)
+    for (int q = std::min(r - 2 * p, j); q >= 0; --q)
+      if (f(p, q)) return;
+}
+
+// The best arrangement with exactly x jokers laid: false when the constraints cannot be met.
+// best[c][j][l]: the optimum of codes c.. with j jokers still to lay, l = a tile already left.
+bool pairs_with(const Counts& cnt, int x, bool keep, int must_use, long long& score,
+                std::vector<std::pair<int, int>>& out) {
+  if (must_use == JOKER && x == 0) return false;
+  const int left0 = cnt[JOKER] > x ? 1 : 0;
+  const long long base = -PAIRS_JOKER_PENALTY * (cnt[JOKER] - x);
+  std::vector<std::array<long long, 2>> best(size_t(JOKER + 1) * (x + 1), {NEG, NEG});
+  auto at = [&](int c, int j) -> std::array<long long, 2>& { return best[size_t(c) * (x + 1) + j]; };
+  at(JOKER, 0)[1] = 0;
+  if (!keep) at(JOKER, 0)[0] = 0;
+  for (int c = JOKER - 1; c >= 0; --c) {
+    const int r = cnt[c];
+    const long long value = c % NUM_NUMBERS + 1;
+    for (int j = 0; j <= x; ++j)
+      for (int lf = 0; lf < 2; ++lf) {
+        long long top = NEG;
+        for_options(r, j, [&](int p, int q) {
+          if (c == must_use && p + q == 0) return false;
+          const int loose = r - 2 * p - q;
+          const long long sub = at(c + 1, j - q)[(lf || loose) ? 1 : 0];
+          if (sub == NEG) return false;
+          top = std::max(top, sub + (p + q) * PAIRS_SCALE - loose * value);
+          return false;
+        });
+        at(c, j)[lf] = top;
       }
-    if (!dropped) return false;
   }
-  if (must_use == JOKER && jp.empty()) return false;
-  if (must_use >= 0 && must_use < JOKER && !contains(jp, must_use) && !contains(rp, must_use)) return false;
+  if (at(0, x)[left0] == NEG) return false;
   out.clear();
-  for (int c : rp) out.emplace_back(c, c);
-  for (int c : jp) out.emplace_back(c, JOKER);
-  std::sort(out.begin(), out.end());
+  int j = x, lf = left0;
+  for (int c = 0; c < JOKER; ++c) {
+    const int r = cnt[c];
+    const long long value = c % NUM_NUMBERS + 1;
+    const long long want = at(c, j)[lf];
+    for_options(r, j, [&](int p, int q) {
+      if (c == must_use && p + q == 0) return false;
+      const int loose = r - 2 * p - q;
+      const int nl = (lf || loose) ? 1 : 0;
+      const long long sub = at(c + 1, j - q)[nl];
+      if (sub == NEG || sub + (p + q) * PAIRS_SCALE - loose * value != want) return false;
+      for (int k = 0; k < p; ++k) out.emplace_back(c, c);
+      for (int k = 0; k < q; ++k) out.emplace_back(c, JOKER);
+      j -= q;
+      lf = nl;
+      return true;
+    });
+  }
+  score = at(0, x)[left0] + base;
   return true;
 }
 
@@ -68,12 +89,16 @@ PairsResult max_pairs(const Counts& cnt, bool keep, int must_use, long long budg
   int T = 0;
   for (int c = 0; c < JOKER; ++c) T += cnt[c];
   PairsResult best;
+  long long best_score = NEG;
   std::vector<std::pair<int, int>> cur;
   for (int x = std::min(J, T); x >= 0; --x) {
     if (++nodes > budget) throw BudgetExceeded(budget);
-    if (pairs_with(cnt, x, keep, must_use, cur) && int(cur.size()) > best.n_pairs) {
-      best.n_pairs = int(cur.size());
+    long long score = NEG;
+    if (!pairs_with(cnt, x, keep, must_use, score, cur)) continue;
+    if (score > best_score || (score == best_score && cur < best.pairs)) {
+      best_score = score;
       best.pairs = cur;
+      best.n_pairs = int(cur.size());
     }
   }
   if (best.n_pairs < 0) best.pairs.clear();

@@ -1056,89 +1056,108 @@ def solve_melds_batch(cr: CoreRules, counts: Any, keep: bool, must_use: int,
 
 
 # ---- pairs (R101-8) ---------------------------------------------------------------------------
+PAIRS_JOKER_PENALTY = 101  # a joker left on the rack (R101-6, R101-13)
+_PAIRS_SCALE = 10_000      # score = pairs * scale - penalty; a rack's penalty is below 2,000
+
+
 def max_pairs(counts: Sequence[int], keep: bool, must_use: int,
               budget: int = DEFAULT_WORK_BUDGET) -> tuple[int, list[tuple[int, int]]]:
     """Most pairs from a rack (R101-5: two equal real tiles, or a real tile + joker; two jokers
-    are no pair). ``keep``: at least one tile stays on the rack; ``must_use``: a code that must be
-    in a pair (-1 none). ``(-1, [])`` when the constraints cannot be met.
+    are no pair), and among those the arrangement that leaves the least penalty on the rack
+    (R101-6/R101-13: face values, a joker 101; the tile kept for the discard counts too, as in
+    ``solve_melds``' penalty mode). ``keep``: at least one tile stays on the rack (R101-12);
+    ``must_use``: a code (52 = a joker) that must be in a pair (-1 none, R101-4). Ties in pairs
+    and penalty: the lexicographically smallest sorted list of ``(code, code_or_joker)``.
+    ``(-1, [])`` when the constraints cannot be met. Twin of cpp/src/pairs.cpp.
 
     >>> c = [0] * 53; c[4] = 2; c[52] = 2        # R5 R5 * *
     >>> max_pairs(c, False, -1)
     (2, [(4, 52), (4, 52)])
-    >>> max_pairs(c, True, -1)
+    >>> max_pairs(c, True, -1)                   # keeping R5 costs 5, keeping a joker 101
     (1, [(4, 52)])
+    >>> c = [0] * 53; c[0] = 1; c[51] = 1; c[52] = 1   # R1 K13 *: the joker goes with K13
+    >>> max_pairs(c, True, -1)
+    (1, [(51, 52)])
     """
     cnt = _check(None, counts, must_use)
     budget = _check_budget(budget)
     J = cnt[JOKER]
     T = sum(cnt[:JOKER])
-    best_p = -1
+    best_score = NEG
     best_list: list[tuple[int, int]] = []
-    # x = pairs that hold a joker; y = pairs of two real tiles. Fixed order: x descending.
+    # x = pairs that hold a joker (jokers laid); one exact search per x, x descending
     for nodes, x in enumerate(range(min(J, T), -1, -1), 1):
         # one node per joker-pair count tried, as in C++
         if nodes > budget:
             raise WorkBudgetExceeded(budget_message(budget), budget)
-        res = _pairs_with(cnt, x, keep, must_use)
-        if res is not None and len(res) > best_p:
-            best_p = len(res)
-            best_list = res
-    if best_p < 0:
+        found = _pairs_with(cnt, x, keep, must_use)
+        if found is None:
+            continue
+        score, pairs = found
+        if score > best_score or (score == best_score and pairs < best_list):
+            best_score = score
+            best_list = pairs
+    if best_score == NEG:
         return (-1, [])
-    return (best_p, best_list)
+    return (len(best_list), best_list)
 
 
-def _pairs_with(cnt: list[int], x: int, keep: bool, must_use: int) -> list[tuple[int, int]] | None:
-    """The canonical arrangement with exactly x joker pairs and as many real pairs as allowed."""
-    rem = list(cnt[:JOKER])
-    jp: list[int] = []
-    # jokers go first to the must-use tile, then to single tiles (odd counts), then split pairs
-    need = x
-    if need > 0 and 0 <= must_use < JOKER and rem[must_use] % 2 == 1:
-        jp.append(must_use)
-        rem[must_use] -= 1
-        need -= 1
-    for code in range(JOKER):
-        if need == 0:
-            break
-        if rem[code] % 2 == 1:
-            jp.append(code)
-            rem[code] -= 1
-            need -= 1
-    for code in range(JOKER):
-        while need > 0 and rem[code] > 0:
-            jp.append(code)
-            rem[code] -= 1
-            need -= 1
-    if need > 0:
+def _pair_options(r: int, jokers_left: int) -> list[tuple[int, int]]:
+    """(real pairs, joker pairs) of one code holding ``r`` tiles, in the tie-break order:
+    more real pairs first, then more joker pairs (the smaller sorted pair list)."""
+    return [(p, q) for p in range(r // 2, -1, -1)
+            for q in range(min(r - 2 * p, jokers_left), -1, -1)]
+
+
+def _pairs_with(cnt: list[int], x: int, keep: bool,
+                must_use: int) -> tuple[int, list[tuple[int, int]]] | None:
+    """The best arrangement with exactly ``x`` jokers laid (each with one real tile), or None:
+    (pairs * scale - penalty left, sorted pairs). A backward table over the codes with the state
+    (jokers still to lay, a tile already left on the rack) gives the optimum from every state;
+    the walk forward takes, code by code, the first option (``_pair_options`` order) that keeps
+    it, which yields the lexicographically smallest pair list among the optimal ones."""
+    if must_use == JOKER and x == 0:
         return None
-    rp: list[int] = []
-    for code in range(JOKER):
-        rp.extend([code] * (rem[code] // 2))
-    used = 2 * (len(jp) + len(rp))
-    total = sum(cnt)
-    if keep and used >= total:
-        # drop one real pair (never the must-use tile's only pair) or else one joker pair
-        dropped = False
-        for i in range(len(rp) - 1, -1, -1):
-            if rp[i] == must_use and rp.count(must_use) == 1 and must_use not in jp:
+    left0 = 1 if cnt[JOKER] > x else 0
+    base = -PAIRS_JOKER_PENALTY * (cnt[JOKER] - x)
+    # best[c][j][l]: optimum of codes c.. with j jokers to lay and l = a tile left so far
+    best = [[[NEG, NEG] for _ in range(x + 1)] for _ in range(JOKER + 1)]
+    best[JOKER][0][1] = 0
+    if not keep:
+        best[JOKER][0][0] = 0
+    for c in range(JOKER - 1, -1, -1):
+        r = cnt[c]
+        value = c % 13 + 1
+        nxt = best[c + 1]
+        row = best[c]
+        for j in range(x + 1):
+            for lf in (0, 1):
+                top = NEG
+                for p, q in _pair_options(r, j):
+                    if c == must_use and p + q == 0:
+                        continue
+                    loose = r - 2 * p - q
+                    sub = nxt[j - q][1 if (lf or loose) else 0]
+                    if sub == NEG:
+                        continue
+                    top = max(top, sub + (p + q) * _PAIRS_SCALE - loose * value)
+                row[j][lf] = top
+    if best[0][x][left0] == NEG:
+        return None
+    pairs: list[tuple[int, int]] = []
+    j, lf = x, left0
+    for c in range(JOKER):
+        r = cnt[c]
+        value = c % 13 + 1
+        want = best[c][j][lf]
+        for p, q in _pair_options(r, j):
+            if c == must_use and p + q == 0:
                 continue
-            del rp[i]
-            dropped = True
-            break
-        if not dropped:
-            for i in range(len(jp) - 1, -1, -1):
-                if jp[i] == must_use and jp.count(must_use) == 1 and must_use not in rp:
-                    continue
-                del jp[i]
-                dropped = True
+            loose = r - 2 * p - q
+            nl = 1 if (lf or loose) else 0
+            sub = best[c + 1][j - q][nl]
+            if sub != NEG and sub + (p + q) * _PAIRS_SCALE - loose * value == want:
+                pairs.extend([(c, c)] * p + [(c, JOKER)] * q)
+                j, lf = j - q, nl
                 break
-        if not dropped:
-            return None
-    if must_use == JOKER and not jp:
-        return None
-    if 0 <= must_use < JOKER and must_use not in jp and must_use not in rp:
-        return None
-    pairs = [(c, c) for c in rp] + [(c, JOKER) for c in jp]
-    pairs.sort()
-    return pairs
+    return best[0][x][left0] + base, pairs
