@@ -50,3 +50,54 @@ def test_main_runs_and_reports(capsys: pytest.CaptureFixture[str], tmp_path: Pat
                       "--probe", "0.02", "--failures", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0 and "rummy101: 4 games" in out and "no invariant broken" in out
+
+
+def test_every_round_replays_its_record_mid_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mid-game record round trip is sampled once per round (it costs a replay of the game so
+    far); copy() equality runs on every probed step, the full record at the end."""
+    real = soak.generic.check_copy_and_record
+    seen: list[bool] = []
+
+    def spy(s: object, record: bool = True) -> None:
+        seen.append(record)
+        real(s, record)
+
+    monkeypatch.setattr(soak.generic, "check_copy_and_record", spy)
+    t = soak.play_one("rummy101", 0, 2, 0.05)
+    mid = seen[:-1]  # the last call is the end-of-game round trip
+    assert seen[-1] is True and len(mid) == t.probes
+    assert 1 <= sum(mid) <= t.rounds and not all(mid)
+
+
+def test_probes_cover_the_verbs_played() -> None:
+    t = soak.play_chunk("classic", 1, 0, 30, 0.02)
+    assert set(t.played) <= set(t.probed), (t.played, t.probed)
+    assert t.greedy_games <= t.games and t.cpu > 0
+
+
+def test_a_time_box_stops_early_and_reports(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code = soak.main(["--variants", "classic", "--games", "100000", "--minutes", "0.001",
+                      "--workers", "1", "--chunk", "2", "--failures", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0 and "time box reached" in out and "soak summary (time box reached" in out
+    games = int(out.split("classic: ")[1].split(" games")[0])
+    assert 2 <= games < 100000
+
+
+def test_sigterm_prints_the_totals_so_far(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    p = subprocess.Popen([sys.executable, str(ROOT / "tools" / "soak.py"), "--variants", "classic",
+                          "--games", "1000000", "--workers", "1", "--chunk", "2",
+                          "--failures", str(tmp_path)], stdout=subprocess.PIPE, text=True, env=env)
+    assert p.stdout is not None
+    assert p.stdout.readline().startswith("soak: variants classic")
+    time.sleep(3)
+    p.send_signal(signal.SIGTERM)
+    out, _ = p.communicate(timeout=60)
+    assert p.returncode == 130
+    assert "soak summary (INTERRUPTED (SIGTERM)" in out and "classic: " in out
