@@ -50,6 +50,7 @@ class Seat:
     finished: bool         # the candidate won the round by finishing
     decisions: int
     seconds: float
+    cpu_seconds: float = 0.0   # CPU time of the searches (one core; wall time varies with load)
 
 
 def play(rules: str, bots: list[str], seed: int, deal: int, rounds: int) -> tuple[list[int], list[int], list[object]]:
@@ -74,7 +75,8 @@ def deal_task(rules: str, candidate: str, opponent: str, seed: int, deal: int,
         got, finishers, players = play(rules, bots, seed, deal, rounds)
         bot = players[k]
         out.append(Seat(candidate, deal, k, got[k] / rounds, base[k] / rounds, k in finishers,
-                        getattr(bot, "decisions", 0), getattr(bot, "search_seconds", 0.0)))
+                        getattr(bot, "decisions", 0), getattr(bot, "search_seconds", 0.0),
+                        getattr(bot, "search_cpu_seconds", 0.0)))
     return out
 
 
@@ -90,7 +92,9 @@ def summary(name: str, seats: list[Seat]) -> str:
     lo, hi = wilson_interval(fin, len(seats))
     dec = sum(s.decisions for s in seats)
     secs = sum(s.seconds for s in seats)
-    timing = f"{1000 * secs / dec:.0f} ms/decision ({dec} searched)" if dec else "-"
+    cpu = sum(s.cpu_seconds for s in seats)
+    timing = (f"{1000 * secs / dec:.0f} ms/decision, {1000 * cpu / dec:.0f} ms CPU ({dec} searched)"
+              if dec else "-")
     return (f"{name:28s} {mean:+8.1f} [{mean - half:+7.1f}, {mean + half:+7.1f}]  "
             f"{pts:+8.1f}  {fin / len(seats):6.1%} [{lo:.1%}, {hi:.1%}]  {timing}")
 

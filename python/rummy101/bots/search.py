@@ -79,7 +79,8 @@ class SearchBot(Bot):
         self.rollout = rollout
         self._greedy = GreedyBot(self.rng)
         self.decisions = 0          # searched decisions so far
-        self.search_seconds = 0.0   # time spent in them
+        self.search_seconds = 0.0   # time spent in them (wall clock)
+        self.search_cpu_seconds = 0.0  # CPU time of this process in them (one core)
         self.rollouts = 0           # rounds played to the end in them
 
     def __repr__(self) -> str:
@@ -117,10 +118,11 @@ class SearchBot(Bot):
             return choice
         if len(cands) < 2:
             return choice
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         best = self._search(rules, sampler, observation, cands, choice)
         self.decisions += 1
         self.search_seconds += time.perf_counter() - t0
+        self.search_cpu_seconds += time.process_time() - c0
         return best
 
     # ---- candidates ----------------------------------------------------------------------------
