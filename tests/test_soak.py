@@ -101,3 +101,47 @@ def test_sigterm_prints_the_totals_so_far(tmp_path: Path) -> None:
     out, _ = p.communicate(timeout=60)
     assert p.returncode == 130
     assert "soak summary (INTERRUPTED (SIGTERM)" in out and "classic: " in out
+
+
+core_spec = importlib.util.spec_from_file_location("soak_core", ROOT / "bench" / "soak_core.py")
+assert core_spec is not None and core_spec.loader is not None
+soak_core = importlib.util.module_from_spec(core_spec)
+sys.modules["soak_core"] = soak_core
+core_spec.loader.exec_module(soak_core)
+
+
+def test_core_soak_solves_every_sth_rack_and_every_rack_elsewhere() -> None:
+    from collections import Counter
+
+    from rummy101 import _backend
+
+    native, pure = _backend._load("native"), _backend._load("pure")
+    done: Counter[str] = Counter()
+    for i in range(12):
+        soak_core.check_rack(native, pure, 5, i, 4, done)
+    assert done["rack_value"] == 12 and done["solve_melds"] == 3  # racks 0, 4, 8
+    assert done["solve_melds_batch"] == 1  # the tenth solved rack of each ten: rack 0
+    assert done["classify_meld"] > 0 and done["meld_value"] == done["classify_meld"]
+
+
+def test_core_soak_stops_at_a_planted_mismatch(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummy101 import _backend
+
+    native, pure = _backend._load("native"), _backend._load("pure")
+
+    class Lying:  # the pure backend, with rack_value off by one
+        def __getattr__(self, name: str) -> object:
+            return getattr(pure, name)
+
+        def rack_value(self, cr: object, counts: list[int]) -> int:
+            return int(pure.rack_value(cr, counts)) + 1
+
+    with pytest.raises(AssertionError, match="rack_value differs"):
+        soak_core.check_rack(native, Lying(), 0, 1)
+
+
+def test_core_soak_main_reports_its_totals(capsys: pytest.CaptureFixture[str]) -> None:
+    assert soak_core.main(["--racks", "40", "--workers", "1", "--chunk", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "soak_core summary (complete, seed 0, solve every 4): 40 racks" in out
+    assert "0 mismatches" in out and "solve_melds 10" in out
