@@ -1,28 +1,39 @@
-"""The ``search`` bot: determinized Monte Carlo over greedy play, from the seat's view only.
+"""The ``search`` bot: determinized Monte Carlo from the seat's view only (issue 12).
 
 At each decision that matters it samples worlds consistent with the observation — the hidden
 racks and the stock dealt at random from the pieces the seat cannot see, everything public kept
-(the engine's ``sample_state``; for Rummy 101 :mod:`rummy101.game.engines.rummy101.world`) —
-plays every candidate in every world, lets ``greedy`` bots play all seats to the end of the round,
-and chooses the candidate with the best mean score for its seat. Every candidate is scored on
-the same worlds with the same rollout seeds (common random numbers), so the comparison between
-candidates is much less noisy than each mean.
+(the engine's ``sample_state``: ``rummy101.game.engines.<variant>.world``) — plays every
+candidate in every world, plays all seats to the end of the round, and chooses the candidate
+with the best mean score for its seat. Every candidate is scored on the same worlds with the
+same rollout seeds (common random numbers), so the comparison between candidates is much less
+noisy than each mean.
 
-Decisions searched:
+Decisions searched (all variants):
 
-* **take phase** (draw / take the discard / joker button): every legal choice; the rest of the
-  turn is played by greedy in the rollouts;
+* **take phase**: every legal choice — Rummy 101: draw / take the discard / joker button
+  (R101-4, R101-9); classic: stock or discard pile (CR-3); Remi: draw, the last discard, breaking
+  the train at each tile the engine allows, the Atu, a tabla declaration (RO-4, RO-9, RO-11);
 * **the discard** (when greedy's next step is a discard): the discards with the least deadwood
-  left, up to ``candidates`` of them, greedy's choice always among them.
+  left (the exact solver, penalty values: R101-13 / CR-2 / RO-12), up to ``candidates`` of them,
+  greedy's choice always among them. (Going out now or later, and Remi's lay-down timing, are
+  not searched: greedy lays and goes out as soon as it can.)
 
-Every other step (laying, adding, retrieving, opening) follows the greedy bot, which keeps its
-plan for the turn. Variants whose engine has no ``sample_state`` are played by greedy alone.
+Every other step (laying, adding, retrieving, opening/lay-down) follows the greedy bot, which
+keeps its plan for the turn; in the rollouts the seat's own turn in progress is finished by
+greedy too. Remi positions with a staged lay-down or a pending tile are not sampled (greedy
+decides there). Variants whose engine has no ``sample_state`` are played by greedy alone.
 
-Options (``get_bot("search:playouts=400,candidates=6")``): ``playouts`` rollouts per decision
-(spread over the candidates, at least 2 worlds), ``candidates`` discards considered,
+Rollouts: Rummy 101 plays them with ``greedy`` bots in every seat; Remi and classic with the
+fast policies of :mod:`rummy101.bots.rollout` (5-7x the rate of greedy rollouts from the same
+positions, ``bench/bench_rollout.py``), which is what keeps a decision under a second there.
+
+Options (``get_bot("search:playouts=400:candidates=6")``): ``playouts`` rollouts per decision
+(spread over the candidates, at least 2 worlds; default per variant, :data:`DEFAULT_PLAYOUTS`,
+chosen for well under 1 s of CPU per decision on one core), ``candidates`` discards considered,
 ``objective`` ``round`` (the seat's score delta of the round) or ``margin`` (that delta minus the
 mean of the others'), ``confidence`` how many standard errors of the paired advantage a
-candidate needs over greedy's choice to be played instead (default 1.0; 0 = the best mean).
+candidate needs over greedy's choice to be played instead (default 1.0; 0 = the best mean),
+``rollout`` ``auto`` (fast where it exists), ``fast`` or ``greedy``.
 """
 
 from __future__ import annotations
@@ -44,8 +55,9 @@ from .strategy import deadwood, kit_for
 __all__ = ["SearchBot"]
 
 _CODE = {str(Tile(c)): c for c in range(NUM_CODES)} | {str(Card(c)): c for c in range(52)}
-#: Rollouts per decision by variant when ``playouts`` is not given: about 1 s per decision on
-#: one core (docs/bots.md, "Strength ladder").
+#: Rollouts per decision by variant when ``playouts`` is not given. CPU per searched decision on
+#: one core (docs/bots.md, "Strength ladder"): Rummy 101 ~0.5 s, Remi ~0.4 s (max ~0.8 s),
+#: classic ~0.16 s (max ~0.3 s).
 DEFAULT_PLAYOUTS = {"rummy101": 200, "remi": 200, "classic": 400}
 _RULES: dict[str, Rules] = {}
 #: A rollout that takes more steps than this is cut (it scores the position as it stands).
@@ -53,7 +65,7 @@ ROLLOUT_STEPS = 5_000
 
 
 class SearchBot(Bot):
-    """Determinized Monte Carlo over greedy rollouts (see the module docstring)."""
+    """Determinized Monte Carlo over greedy or fast rollouts (see the module docstring)."""
 
     name = "search"
 
