@@ -19,10 +19,6 @@ __all__ = ["atu_finish", "closes", "laydown_with", "relay_melds", "unit_rules"]
 
 J = JOKER_CODE
 LAYDOWN_POINTS = 45  # RO-8
-#: Nodes (table-meld states) the laid-down Atu-finish search may visit (RO-4); beyond, the Atu is
-#: not offered. Positions of ordinary play need a few hundred at most; only huge racks facing many
-#: table melds (uniform random play) come near it. Deterministic, so records replay the same.
-ATU_SEARCH_NODES = 20_000
 
 _UNIT: dict[tuple[str, bool, int], Any] = {}
 
@@ -109,10 +105,20 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
     * tabla: a close of the 15 tiles whose discard is not the Atu (``tabla_closes``);
     * not laid down: every tile but one covered by runs/sets with a run and the Atu in one (the
       whole lay-down then happens in this turn; 13+ tiles are worth >= 45, RO-8);
-    * laid down: a search over what each table meld can take (additions, Joly retrievals with
-      the re-lay, RO-9.2/9.5/9.6), meld by meld (plays on different melds commute), and the
-      rest covered by new melds holding the Atu, one tile left to discard (not a retrieved Joly,
-      which is laid at once)."""
+    * laid down: first, per table meld, every ``(rack tiles it takes, Jolys it gives up)`` its
+      additions and Joly retrievals reach (:func:`_outcomes`, RO-9.2/9.5/9.6; a meld has at
+      most a few hundred states); then a depth-first search over the melds choosing one outcome
+      each (plays on different melds commute), memoised on ``(meld index, rack left, Jolys
+      freed)``, pruned when more than one tile can go nowhere (:func:`_loose`) or the Atu is
+      used up; at the end the rest must be covered by new melds holding the Atu with one tile
+      left to discard (not a retrieved Joly, which is laid at once) — one ``solve_melds`` per
+      distinct rest, memoised.
+
+      There is no node cap: the answer is always exact. Bound: the memo holds at most
+      ``(melds + 1) * prod_c (rack[c] + 1) * (table Jolys + 1)`` entries (the rack left is a
+      sub-multiset of the rack), each trying at most the outcomes of one meld; in practice
+      (bench/bench_remi_atu.py) uniform random play and adversarial 16-meld positions with
+      24-tile racks answer in well under a second."""
     counts = list(rack)
     counts[atu] += 1
     core = _backend.core()
@@ -181,52 +187,73 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
                     return True
         return False
 
+    # each table meld on its own: every (tiles it takes from the rack, Jolys it gives up) it can
+    # reach by additions and retrievals (RO-9.2/9.5/9.6); plays on different melds commute
+    pairs = [(m, o) for m in melds for o in [_outcomes(rules, m, counts, limit, seat)] if len(o) > 1]
+    outs = [o for _m, o in pairs]
+    rests = [[m for m, _o in pairs[i:]] for i in range(len(pairs) + 1)]
     memo: dict[tuple[Any, ...], bool] = {}
-    nodes = [0]
 
-    def go(i: int, c: list[int], fj: int, m: RemiMeld | None) -> bool:
-        if m is None:
+    def go(i: int, c: list[int], fj: int) -> bool:
+        if not c[atu]:                           # the Atu goes into a new meld (RO-4)
+            return False
+        if i == len(outs):
             return leaf(c, fj)
-        key = (i, bytes(c), fj, m.key)
+        key = (i, bytes(c), fj)
         got = memo.get(key)
         if got is not None:
             return got
-        nodes[0] += 1
-        if nodes[0] > ATU_SEARCH_NODES:
-            raise _Spent
-        rest = [m] + melds[i + 1:]
+        rest = rests[i]
         spare = c[J] + fj + sum(1 for t in rest for code, k in t.releases if c[code] and t.jr[k] < limit)
-        if _loose(rules, c, spare, rest) > 1:   # more than the discard can never go down
-            memo[key] = False
-            return False
-        res = go(i + 1, c, fj, melds[i + 1] if i + 1 < len(melds) else None)
-        if not res and sum(c) + fj >= 2:
-            for code, pos in m.adds:
-                if c[code]:
-                    c[code] -= 1
-                    res = go(i, c, fj, m.with_added(rules, code, pos, seat))
-                    c[code] += 1
-                    if res:
-                        break
-        if not res:
-            for code, idx in m.releases:
-                if c[code] and m.jr[idx] < limit:
-                    c[code] -= 1
-                    res = go(i, c, fj + 1, m.with_released(rules, code, idx, seat))
-                    c[code] += 1
+        res = False
+        if _loose(rules, c, spare, rest) <= 1:   # more than the discard can never go down
+            for used, freed in outs[i]:
+                if all(c[code] >= k for code, k in used):
+                    for code, k in used:
+                        c[code] -= k
+                    res = go(i + 1, c, fj + freed)
+                    for code, k in used:
+                        c[code] += k
                     if res:
                         break
         memo[key] = res
         return res
 
-    try:
-        return go(0, counts[:], 0, melds[0] if melds else None)
-    except _Spent:
-        return False
+    return go(0, counts[:], 0)
 
 
-class _Spent(Exception):
-    """The Atu-finish search went over ATU_SEARCH_NODES."""
+def _outcomes(rules: Rules, meld: RemiMeld, counts: list[int], limit: int,
+              seat: int) -> list[tuple[tuple[tuple[int, int], ...], int]]:
+    """What one table meld can take this turn: every ``(used, freed)`` reachable from it by
+    single additions (``meld.adds``) and Joly retrievals (``meld.releases``, at most ``limit``
+    per Joly) with the tiles of ``counts``: ``used`` the rack tiles put in as sorted
+    ``(code, count)`` pairs, ``freed`` the Jolys taken back. The nothing-taken outcome is first;
+    the others follow by more tiles used. A meld has at most a few hundred states (a run spans at
+    most 14 places, a set 4), so this is small and exact."""
+    start: tuple[tuple[int, int], ...] = ()
+    seen = {(meld.key, start, 0)}
+    out = {(start, 0)}
+    todo = [(meld, start, 0)]
+    while todo:
+        m, used, freed = todo.pop()
+        u = dict(used)
+        moves = [(code, m.with_added, (code, pos, seat), 0) for code, pos in m.adds]
+        moves += [(code, m.with_released, (code, idx, seat), 1) for code, idx in m.releases
+                  if m.jr[idx] < limit]
+        for code, make, args, f in moves:
+            if u.get(code, 0) >= counts[code]:
+                continue
+            nu = dict(u)
+            nu[code] = nu.get(code, 0) + 1
+            nused = tuple(sorted(nu.items()))
+            nm = make(rules, *args)
+            key = (nm.key, nused, freed + f)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.add((nused, freed + f))
+            todo.append((nm, nused, freed + f))
+    return sorted(out, key=lambda o: (-sum(k for _c, k in o[0]), -o[1]))
 
 
 def _fits(counts: list[int], needs: tuple[int, ...], atu: int, spare_j: int) -> bool:

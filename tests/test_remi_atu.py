@@ -1,0 +1,201 @@
+"""RO-4, the Atu finish (issue 9): ``atu`` is offered exactly when the turn can finish with it.
+
+The engine decides it with an exact search (rules_core.atu_finish: every table meld's reachable
+additions and Joly retrievals, combined meld by meld, the rest covered by new melds holding the
+Atu). Here a brute force decides it from the engine's own play actions instead: take the Atu and
+try every sequence of legal plays (no ``reset``) for one that ends the round with this player's
+win. The two must agree on every position, and the search must answer on big positions too (no
+node cap any more)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from rummy101.game import Action
+from rummy101.game.engines.remi import engine as remi_engine
+from rummy101.game.engines.remi.rules_core import atu_finish
+from rummy101.game.engines.remi.table import RUN, SET, RemiMeld, three_melds
+from rummy101.tiles import JOKER_CODE, Tile
+
+from test_remi_engine import position
+
+J = JOKER_CODE
+
+
+def brute_atu(s: Any) -> bool:
+    """Can the current player take the Atu and win this turn? By trying every play sequence."""
+    p = s.current
+    t = s.copy()
+    remi_engine._perform(t, Action("atu"))
+    t.invalidate_legal()
+    seen: set[Any] = set()
+
+    def key(u: Any) -> Any:
+        x = u.x
+        return (bytes(u.racks[p]), tuple(m.key for m in u.table), x.pending, x.pending_jr,
+                x.staged_from, x.laid[p], x.closing)
+
+    def dfs(u: Any) -> bool:
+        k = key(u)
+        if k in seen:
+            return False
+        seen.add(k)
+        for a in u.legal_actions():
+            if a.verb == "reset":
+                continue
+            w = u.copy()
+            w.apply(a)
+            if w.results:
+                if w.results[-1]["winner"] == p:
+                    return True
+                continue
+            if w.current == p and dfs(w):
+                return True
+        return False
+
+    return dfs(t)
+
+
+def _random_meld(rng: random.Random, rules: Any) -> tuple[int, tuple[int, ...]]:
+    verb, tiles, _n = rng.choice(three_melds(rules))
+    return (RUN if verb == "run" else SET), tiles
+
+
+def random_position(rng: random.Random, laid: bool = True, tabla: bool = False) -> Any:
+    """A laid-down player facing a few table melds with a rack built near them (tiles that extend
+    the melds, that release their Jolys, a meld for the Atu) plus noise: finishes and near misses."""
+    s = position(racks=["R5", "", "B2", "B3"], atu="K1")
+    rules = s.rules
+    pool = [2] * 53
+    table = []
+    for _ in range(rng.randrange(1, 5)):
+        kind, tiles = _random_meld(rng, rules)
+        if any(pool[c] < tiles.count(c) for c in tiles):
+            continue
+        m = RemiMeld.build(rules, kind, 0, tiles, (0,) * 3, (0,) * 3)
+        for _ in range(rng.randrange(3)):               # grow it a little
+            if m.adds:
+                c, pos = rng.choice(m.adds)
+                if pool[c] > sum(1 for t in m.tiles if t == c):
+                    m = m.with_added(rules, c, pos, 0)
+        for c in m.tiles:
+            pool[c] -= 1
+        table.append(m)
+    atu = rng.choice([c for c in range(52) if pool[c]])
+    pool[atu] -= 1
+    rack = [0] * 53
+
+    def give(c: int) -> None:
+        if pool[c] > 0:
+            pool[c] -= 1
+            rack[c] += 1
+
+    atu_melds = [n for _v, _t, n in three_melds(rules) if atu in n]
+    need = list(rng.choice(atu_melds))
+    need.remove(atu)
+    for c in need:
+        give(c)
+    for m in table:
+        for c, _pos in m.adds:
+            if rng.random() < 0.5:
+                give(c)
+        for c, _i in m.releases:
+            if rng.random() < 0.6:
+                give(c)
+    for _ in range(rng.randrange(4)):
+        give(rng.randrange(53))
+    if rng.random() < 0.5:                              # a 3-tile meld of the rack alone
+        for c in rng.choice(three_melds(rules))[2]:
+            give(c)
+    s.racks[1] = rack
+    s.sizes[1] = sum(rack)
+    s.table = table
+    s.x.turn_table_start = len(table)
+    s.x.laid = [True, laid, False, False]
+    s.x.laid_turn = [0, 0 if laid else -1, -1, -1]
+    s.x.tabla = [False, tabla, False, False]
+    s.x.atu = atu
+    s.x.atu_avail = True
+    s.invalidate_legal()
+    return s
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_atu_offered_exactly_when_a_play_sequence_finishes(chunk: int) -> None:
+    rng = random.Random(100 + chunk)
+    yes = no = 0
+    for _ in range(60):
+        s = random_position(rng)
+        if s.sizes[1] > 9:                               # the brute force stays small
+            continue
+        offered = "atu" in {str(a) for a in s.legal_actions()}
+        assert offered == brute_atu(s), ([m.text() for m in s.table], s.racks[1], s.x.atu)
+        yes += offered
+        no += not offered
+    assert yes >= 3 and no >= 3
+
+
+def test_atu_not_laid_down_agrees_with_the_brute_force() -> None:
+    rng = random.Random(7)
+    for _ in range(25):
+        s = random_position(rng, laid=False)
+        s.table = []
+        s.x.turn_table_start = 0
+        s.invalidate_legal()
+        if s.sizes[1] > 9:
+            continue
+        assert ("atu" in {str(a) for a in s.legal_actions()}) == brute_atu(s)
+
+
+def _melds(rules: Any, texts: list[str]) -> list[RemiMeld]:
+    from rummy101.tiles import parse_tiles
+
+    out = []
+    for t in texts:
+        ts = tuple(int(x) for x in parse_tiles(t))
+        kind = RUN if len({x % 13 for x in ts if x != J}) > 1 else SET
+        out.append(RemiMeld.build(rules, kind, 0, ts, (0,) * len(ts), (0,) * len(ts)))
+    return out
+
+
+def _counts(text: str) -> list[int]:
+    from rummy101.tiles import parse_tiles
+
+    c = [0] * 53
+    for t in parse_tiles(text):
+        c[int(t)] += 1
+    return c
+
+
+BIG_TABLE = [f"{c}2 {c}3 {c}4" for c in "RYBK" for _ in range(2)] + \
+            [f"{c}8 {c}9 {c}10" for c in "RYBK" for _ in range(2)]
+BIG_RACK = " ".join(f"{c}1 {c}5 {c}7 {c}11" for c in "RYBK")
+
+
+def test_big_positions_are_decided_exactly() -> None:
+    """16 table melds, 22-30 tiles, every tile placeable somewhere on its own: the old search gave
+    up after 20,000 states on these and did not offer the Atu. Each True is played out by the
+    brute force; the False was confirmed by the old search without its cap (6.7 s there)."""
+    from rummy101.rules import Rules
+
+    rules = Rules.parse("remi(doubles=off)")
+    melds = _melds(rules, BIG_TABLE)
+    r1 = int(Tile("R1"))
+    for extra, want in [(" R12 R13", True), (" R12 R13 K12 K12 Y12 Y12", True),
+                        (" R12 R13 K12 K12 Y12 Y12 B6 B6 K6", True),
+                        (" R12 R13 Y6 Y6 B6 B6 K6 K6 K12 K12 Y12 Y12", True),
+                        (" R12 R13 K13 K13 Y13 Y13", False)]:
+        rack = _counts(BIG_RACK + extra)
+        assert atu_finish(rules, rack, r1, True, False, melds, 1) is want, extra
+        if want and len(extra) < 20:
+            s = position(racks=["R5", BIG_RACK + extra, "B2", "B3"], atu="R1",
+                         laid=[True, True, False, False], table=[("run", 0, t) for t in BIG_TABLE])
+            assert "atu" in {str(a) for a in s.legal_actions()} and brute_atu(s)
+
+
+def test_atu_search_names_no_node_cap() -> None:
+    import rummy101.game.engines.remi.rules_core as rc
+
+    assert not hasattr(rc, "ATU_SEARCH_NODES")
