@@ -67,6 +67,17 @@ class Turn:
         """The whole turn as engine actions (``rummy101.game.Action`` text forms)."""
         return [a for s in self.steps for a in s["actions"]]
 
+    @property
+    def play(self) -> tuple[Any, ...]:
+        """What makes two turns genuinely different: the take and what the turn puts on the
+        table (melds and pairs laid, tiles added, jokers retrieved), in any order — everything
+        but the final discard. Turns with the same ``play`` differ only in the discard;
+        :func:`hint` lists one of them (the best)."""
+        take = [a for s in self.steps if s["step"] in _TAKES for a in s["actions"]]
+        table = sorted(a for s in self.steps if s["step"] not in _TAKES and s["step"] != "discard"
+                       for a in s["actions"])
+        return (tuple(take), tuple(table))
+
     def to_json(self) -> dict[str, Any]:
         return {"steps": [dict(s) for s in self.steps], "actions": self.actions,
                 "evaluation": dict(self.evaluation)}
@@ -85,6 +96,9 @@ class Hint:
                 "rack": " ".join(str(t) for t in self.view.rack),
                 "turn": self.turn.to_json(),
                 "alternatives": [t.to_json() for t in self.alternatives]}
+
+
+_TAKES = ("draw", "take_discard", "button")
 
 
 def _set_number(tiles: Sequence[int]) -> int:
@@ -279,10 +293,13 @@ class _Planner:
 
     # -- after the opening (or when already opened) -----------------------------------------------
     def play_opened(self, w: _Work, must: int | None, may_lay_melds: bool,
-                    may_lay_pairs: bool, hold_joker: bool = False) -> _Work | None:
+                    may_lay_pairs: bool, hold_joker: bool = False, may_add: bool = True,
+                    skip: int | None = None) -> _Work | None:
         """Best of: retrieve jokers (any subset of up to 3), lay melds/pairs, add tiles.
         None when the taken discard ``must`` cannot be used (R101-4). With ``hold_joker`` only
-        plays that leave a single joker on the rack count (a joker finish, R101-13)."""
+        plays that leave a single joker on the rack count (a joker finish, R101-13). For the
+        alternatives: ``may_add=False`` adds no tile to the table (R101-11 is optional);
+        ``skip`` holds back the meld of that index of the best melds."""
         options = self.retrievals(w)
         best: _Work | None = None
         subsets = itertools.chain.from_iterable(
@@ -303,7 +320,7 @@ class _Planner:
                 self.retrieve(trial, mi, ji, tile)
             if not ok:
                 continue
-            self._lay_and_add(trial, must, may_lay_melds, may_lay_pairs, hold_joker)
+            self._lay_and_add(trial, must, may_lay_melds, may_lay_pairs, hold_joker, may_add, skip)
             if must is not None and trial.rack.count(must) >= base_count:
                 continue  # the taken discard was not used (R101-4)
             if hold_joker and trial.rack != [JOKER_CODE]:
@@ -313,7 +330,8 @@ class _Planner:
         return best
 
     def _lay_and_add(self, w: _Work, must: int | None, may_lay_melds: bool,
-                     may_lay_pairs: bool, hold_joker: bool = False) -> None:
+                     may_lay_pairs: bool, hold_joker: bool = False, may_add: bool = True,
+                     skip: int | None = None) -> None:
         if hold_joker:
             if JOKER_CODE not in w.rack:
                 return
@@ -324,9 +342,12 @@ class _Planner:
             value, melds = self.solve(self.cr_pen, w.rack, keep, mu)
             if value < 0 and mu >= 0:
                 value, melds = self.solve(self.cr_pen, w.rack, keep, -1)
+            if skip is not None:
+                melds = [m for i, m in enumerate(melds) if i != skip] if skip < len(melds) else []
             if value > 0 and melds:
                 self.lay(w, melds, "lay", "lays the melds that leave the least penalty on the rack "
-                                          "(R101-11 allows new melds after the opening)")
+                                          "(R101-11 allows new melds after the opening)"
+                         if skip is None else "lays these melds and holds one back (R101-11)")
         if may_lay_pairs and len(w.rack) >= (3 if keep else 2):
             mu = must if must is not None and must in w.rack else -1
             n, pairs = self.pairs(w.rack, keep, mu)
@@ -336,7 +357,8 @@ class _Planner:
                 self.lay(w, pairs, "lay", "lays further pairs (R101-8)")
         if hold_joker:
             w.rack.append(JOKER_CODE)
-        self.add_tiles(w, must, hold_joker)
+        if may_add:
+            self.add_tiles(w, must, hold_joker)
 
     # -- discards -------------------------------------------------------------------------------
     def discard_options(self, w: _Work) -> list[tuple[float, int, str]]:
@@ -458,6 +480,80 @@ class _Planner:
                 out.append(w0.copy())  # holding back, for the alternatives
         return out
 
+    def variant_plans(self, rack: list[int], must: int | None) -> list[_Work]:
+        """More candidate plays with ``rack`` for the alternatives, beside
+        :meth:`plans_after_take`'s: every pairs opening that uses a given tile (each distinct tile
+        and the joker as ``must_use``), the best pairs or melds opening holding one pair or meld
+        back while still opening, each opening without its additions; once opened, the best
+        melds holding one back, laying without adding, and adding without laying."""
+        view = self.view
+        w0 = _Work(list(rack), [list(m.tiles) for m in view.table],
+                   [m.owner for m in view.table], [m.kind for m in view.table],
+                   opened=view.my_opening)
+        out: list[_Work] = []
+        if view.my_opening is None:
+            mu = -1 if must is None else must
+            openings: list[tuple[Literal["melds", "pairs"], int, list[tuple[str, list[int]]],
+                                 str]] = []
+            if self.rules.pairs_allowed and len(rack) >= 2 * view.pairs_threshold + 1:
+                seen: set[tuple[tuple[int, ...], ...]] = set()
+                for u in [mu, *sorted(set(rack))]:
+                    n, pairs = self.pairs(rack, True, u)
+                    if n < view.pairs_threshold or n <= 0:
+                        continue
+                    key = tuple(sorted(tuple(m) for _, m in pairs))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    openings.append(("pairs", n, pairs,
+                                     (f"opens with {n} pairs (R101-8: at least "
+                                     f"{view.pairs_threshold}); penalties double later")))
+                    if u == mu and n - 1 >= view.pairs_threshold:
+                        for i in range(len(pairs)):
+                            fewer = pairs[:i] + pairs[i + 1:]
+                            openings.append(("pairs", n - 1, fewer,
+                                             (f"opens with {n - 1} pairs (R101-8: at least "
+                                             f"{view.pairs_threshold}), holding a pair back; "
+                                             "penalties double later")))
+            if len(rack) >= 4:
+                for cr in (self.cr_open, self.cr_pen):
+                    value, melds = self.solve(cr, rack, True, mu,
+                                              self.rules.opening_needs_run and cr is self.cr_open)
+                    if value <= 0 or len(melds) < 2:
+                        continue
+                    for i in range(len(melds)):
+                        fewer = melds[:i] + melds[i + 1:]
+                        total = sum(self.meld_value(m, k) for k, m in fewer)
+                        if total < view.threshold or (self.rules.opening_needs_run and
+                                                      all(k != "run" for k, _ in fewer)):
+                            continue
+                        openings.append(("melds", total, fewer,
+                                         (f"opens with {total} points of runs and sets (R101-7: "
+                                         f"at least {view.threshold}), holding a meld back")))
+            best_melds = self.solve(self.cr_open, rack, True, mu, self.rules.opening_needs_run)
+            if best_melds[0] >= view.threshold and best_melds[1]:
+                openings.append(("melds", best_melds[0], best_melds[1],
+                                 (f"opens with {best_melds[0]} points of runs and sets (R101-7: "
+                                 f"at least {view.threshold})")))
+            for kind, value, melds, why in openings:
+                if must is not None and all(must not in m for _, m in melds):
+                    continue  # the taken discard must be in the opening itself (R101-4)
+                w, done = self._open_with(w0, melds, kind, value, why)
+                out.append(w)  # the opening alone: additions are optional (R101-11)
+                if done is not None:
+                    out.append(done)
+        else:
+            lay_melds = view.my_opening == "melds"
+            lay_pairs = self.rules.pairs_allowed and (view.my_opening == "pairs" or any(
+                v == "pairs" for s, v in view.opened.items() if s != view.seat))
+            tried = [self.play_opened(w0.copy(), must, lay_melds, lay_pairs, may_add=False),
+                     self.play_opened(w0.copy(), must, False, False)]
+            if lay_melds:
+                tried += [self.play_opened(w0.copy(), must, lay_melds, False, skip=skip)
+                          for skip in range(4)]
+            out += [w for w in tried if w is not None]
+        return out
+
     def _open_for_joker_finish(self, w0: _Work, rack: list[int], mu: int) -> list[_Work]:
         """R101-12/13: open with everything but one joker (then add), and discard the joker."""
         rest = list(rack)
@@ -482,10 +578,12 @@ class _Planner:
         w.opened, w.opened_now, w.laid_value = kind, True, value
         return w, self.play_opened(w, None, False, False, hold_joker=hold_joker)
 
-    def turns(self) -> list[Turn]:
+    def turns(self, wanted: int = 1) -> list[Turn]:
+        """Candidate turns, best first, one per play (:attr:`Turn.play`: turns that differ only
+        in the discard count once, with their best discard). When the usual plays give fewer
+        than ``wanted`` turns, :meth:`variant_plans` adds more."""
         view = self.view
         rack = [int(t) for t in view.rack]
-        turns: list[Turn] = []
         takes: list[tuple[dict[str, Any], list[int], int | None]] = []
         if view.stage == "play":
             taken = None if view.taken_discard is None else int(view.taken_discard)
@@ -504,23 +602,31 @@ class _Planner:
                 takes.append(({"step": "button", "tile": "*",
                                "reason": "R101-10: a joker from the button instead of the draw"},
                               rack + [JOKER_CODE], None))
-        for take, r, must in takes:
-            for w in self.plans_after_take(r, must):
-                if must is not None and w.rack.count(must) >= r.count(must):
-                    continue  # illegal: the taken discard is not used (R101-4)
-                for discard in self.discard_options(w)[:2]:
-                    turns.append(self.finish(w, discard, take))
-        unique: dict[tuple[str, ...], Turn] = {}
-        for t in turns:
-            key = tuple(t.actions)
-            if key not in unique or unique[key].score < t.score:
-                unique[key] = t
+        unique: dict[tuple[Any, ...], Turn] = {}
+
+        def collect(plan: Any) -> None:
+            for take, r, must in takes:
+                for w in plan(r, must):
+                    if must is not None and w.rack.count(must) >= r.count(must):
+                        continue  # illegal: the taken discard is not used (R101-4)
+                    for discard in self.discard_options(w)[:2]:
+                        t = self.finish(w, discard, take)
+                        if t.play not in unique or unique[t.play].score < t.score:
+                            unique[t.play] = t
+
+        collect(self.plans_after_take)
+        if len(unique) < wanted:
+            collect(self.variant_plans)
         return sorted(unique.values(), key=lambda t: -t.score)
 
 
 def hint(view: SeatView, alternatives: int = 3) -> Hint:
-    """The recommended turn for ``view`` and up to ``alternatives`` next-best turns."""
-    turns = _Planner(view).turns()
+    """The recommended turn for ``view`` and up to ``alternatives`` next-best turns, best first
+    and genuinely different: no two have the same :attr:`Turn.play` (the same take and the same
+    melds, pairs, additions and retrievals — a turn that differs from another only in its
+    discard is not listed). Fewer come back only when the planner finds no more distinct
+    plays."""
+    turns = _Planner(view).turns(1 + max(0, alternatives))
     if not turns:
         raise IllegalAction(f"no legal turn found for seat {view.seat} with rack "
                             f"{' '.join(map(str, view.rack))!r} (R101-3)")
