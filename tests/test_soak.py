@@ -145,3 +145,24 @@ def test_core_soak_main_reports_its_totals(capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert "soak_core summary (complete, seed 0, solve every 4): 40 racks" in out
     assert "0 mismatches" in out and "solve_melds 10" in out
+
+
+def test_main_stops_at_a_break_writes_the_record_and_says_so(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    oracle = soak.oracle_of("classic")
+    real = oracle.check_pieces
+
+    def planted(s: object) -> None:  # breaks on game 3's 10th step, in whichever process plays it
+        if len(s.history) == 10 and s.seed == soak.game_plan("classic", 0, 3)[1] % (2**31):  # type: ignore[attr-defined]
+            raise AssertionError("planted break")
+        real(s)
+
+    monkeypatch.setattr(oracle, "check_pieces", planted)
+    code = soak.main(["--variants", "classic", "--games", "8", "--workers", "1", "--chunk", "2",
+                      "--failures", str(tmp_path)])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "BROKEN: classic game 3" in captured.err and "planted break" in captured.err
+    assert "soak summary (BROKEN at classic game 3" in captured.out
+    record = tmp_path / "classic-seed0-game3.json"
+    assert len(loads(record.read_text()).history) == 10
