@@ -3,7 +3,10 @@
 ``rummy101.bots.greedy`` hands Remi observations to :class:`GreedyBot` here. It reads only the
 seat's observation and the legal actions. Each step it decides in this order (RULES.md IDs):
 
-* **exchange** (RO-3): it declines (an exchange is a blind swap of equal-size doubles).
+* **exchange** (RO-3): it announces / accepts with a double that is dead weight — taking both
+  tiles out leaves the rack's best lay-down value (``solve_melds``, open values) unchanged — so
+  a swap for any double of the same size cannot lower that value and may raise it; the lowest
+  such double first; else it declines. (``exchange=False``: always decline, the old behaviour.)
 * **take** (RO-4, RO-5, RO-9, RO-10): the Atu when it can see the finish (tabla close, or every
   tile but one in new runs/sets with the Atu: ``solve_melds`` on unit values); tabla
   (RO-11) when ``rummy101.tabla.tabla_distance`` says the 14 dealt tiles are close to a pattern
@@ -14,8 +17,11 @@ seat's observation and the legal actions. Each step it decides in this order (RU
 * **lay-down** (RO-8): the highest-value runs/sets with a run found by ``solve_melds`` (open
   values, the taken tile in them) when they reach 45: staged through
   :func:`rummy101.game.engines.remi.meld_actions`, then ``open``.
-* **after the lay-down**: lays the runs/sets that leave the least penalty (RO-12 end values) and
-  adds loose tiles to table melds, highest value first (RO-9.1/9.2).
+* **after the lay-down**: first retrieves a Joly (RO-9.5) when re-laying it at once leaves
+  less deadwood than the rack has now (the put-in tile leaves the rack, the Joly's meld takes
+  rack tiles: ``retrieve=False`` never does, the old behaviour); then lays the runs/sets that
+  leave the least penalty (RO-12 end values) and adds loose tiles to table melds, highest value
+  first (RO-9.1/9.2).
 * **discard**: the tile whose removal leaves the least deadwood (rack value minus the best
   melds, RO-12 values); a Joly only as the last tile (Joly finish, x2). A tabla player keeps the
   tiles nearest a pattern and closes as soon as it can, with the best-scoring discard.
@@ -40,7 +46,7 @@ from ..tabla import tabla_distance
 from ..tiles import JOKER_CODE, NUM_CODES, Tile
 from .base import Bot, no_legal_action
 
-__all__ = ["TABLA_DISTANCE", "GreedyBot"]
+__all__ = ["TABLA_DISTANCE", "GreedyBot", "PlainGreedyBot"]
 
 J = JOKER_CODE
 _CODE: dict[str, int] = {str(Tile(c)): c for c in range(NUM_CODES)}
@@ -61,8 +67,11 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def __init__(self, rng: random.Random | None = None) -> None:
+    def __init__(self, rng: random.Random | None = None, *, exchange: bool = True,
+                 retrieve: bool = True) -> None:
         super().__init__(rng)
+        self.exchange = exchange
+        self.retrieve = retrieve
         self._turn: tuple[Any, ...] = ()
         self._queue: list[Any] = []
         self._no_plan = False
@@ -112,7 +121,7 @@ class GreedyBot(Bot):
                 return by_text["reset"]
         phase = observation["phase"]
         if phase == "exchange":
-            return by_text["decline"]
+            return by_text[self._exchange(rules, _counts(observation["rack"]), by_text)]
         seat = observation["seat"]
         rack = _counts(observation["rack"])
         if phase == "take":
@@ -123,6 +132,23 @@ class GreedyBot(Bot):
         if choice == "reset":
             self._no_plan = True
         return by_text[choice]
+
+    # ---- exchange of doubles (RO-3) ------------------------------------------------------------
+    def _exchange(self, rules: Rules, rack: list[int], legal: Mapping[str, Any]) -> str:
+        """Announce / accept with the lowest double whose two tiles add nothing to the rack's
+        best lay-down (open values): any double of its size can then only help; else decline."""
+        if not self.exchange:
+            return "decline"
+        now = self._solve(rules, "open", rack, False, -1, False)[0]
+        for text in legal:
+            if text == "decline":
+                continue
+            c = _CODE[text.split()[1]]
+            rest = rack[:]
+            rest[c] -= 2
+            if self._solve(rules, "open", rest, False, -1, False)[0] >= now:
+                return text
+        return "decline"
 
     # ---- take phase ---------------------------------------------------------------------------
     def _take(self, rules: Rules, obs: Mapping[str, Any], rack: list[int], legal: Mapping[str, Any],
@@ -219,7 +245,7 @@ class GreedyBot(Bot):
         if ts["pending"] is not None:                     # RO-9.4/9.5: lay it at once
             best, choice = None, None
             for text in legal:
-                if text.startswith(("run ", "set ")):
+                if text.startswith(("run ", "set ", "lay ")):
                     used = [_CODE[t] for t in text.split()[1:]]
                     used.remove(_CODE[ts["pending"]])
                     c = rack[:]
@@ -250,6 +276,10 @@ class GreedyBot(Bot):
                     if steps[0] in legal:
                         return steps[0]
                     self._queue = []
+        if laid and not self._no_plan and self.retrieve and not ts["atu_turn"]:
+            got = self._retrieval(rules, rack, legal)
+            if got is not None:
+                return got
         if laid and not self._no_plan:
             v, melds = self._solve(rules, "penalty", rack, True, -1, False)
             if v > 0 and melds:
@@ -268,6 +298,29 @@ class GreedyBot(Bot):
                 if loose:
                     return max(loose, key=lambda t: end_value(_CODE[t.split()[1]]))
         return self._discard(rules, rack, legal)
+
+    def _retrieval(self, rules: Rules, rack: list[int], legal: Mapping[str, Any]) -> str | None:
+        """RO-9.5: the retrieval whose immediate re-lay leaves the least deadwood, when that is
+        less than the deadwood now (the put-in tile counts as laid, the Joly's meld too)."""
+        options = [t for t in legal if t.startswith("retrieve ")]
+        if not options:
+            return None
+        best = self._deadwood(rules, rack)
+        choice = None
+        for text in options:
+            c = self._minus(rack, _CODE[text.split()[-1]])
+            for _v, tiles in relay_melds(rules, c, J):
+                used = list(tiles)
+                used.remove(J)
+                after = c[:]
+                for u in used:
+                    after[u] -= 1
+                if sum(after) < 1:
+                    continue
+                dw = self._deadwood(rules, after)
+                if dw < best:
+                    best, choice = dw, text
+        return choice
 
     def _finish_plan(self, rules: Rules, obs: Mapping[str, Any], rack: list[int], laid: bool) -> list[str] | None:
         atu = _CODE[obs["atu"]]
@@ -320,3 +373,14 @@ class GreedyBot(Bot):
             if best is None or dw < best:
                 best, choice = dw, t
         return choice
+
+
+class PlainGreedyBot(GreedyBot):
+    """The greedy bot without the doubles exchange and Joly retrieval (its behaviour before issue
+    9's item 4), for head-to-head measurements:
+    ``--bots rummy101.bots.greedy_remi:PlainGreedyBot,...`` (Remi only)."""
+
+    name = "greedy-plain"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        super().__init__(rng, exchange=False, retrieve=False)
