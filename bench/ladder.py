@@ -142,8 +142,7 @@ def main(argv: list[str] | None = None) -> int:
             rows[got[0].bot] += got
             if args.jsonl:
                 with open(args.jsonl, "a") as out:
-                    for s in got:
-                        out.write(json.dumps(dataclasses.asdict(s)) + "\n")
+                    out.writelines(json.dumps(dataclasses.asdict(s)) + "\n" for s in got)
         for cand in cands:
             print(summary(cand, sorted(rows[cand], key=lambda s: (s.deal, s.seat))), flush=True)
     print(f"({time.perf_counter() - t0:.0f} s; points are round scores, R101-13 / RO-12 / CR-6)",

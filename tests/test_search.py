@@ -211,7 +211,7 @@ def test_search_respects_its_options() -> None:
     _, few = _search_game("classic", "search:playouts=3:candidates=2", 4)
     assert few.rollouts == few.decisions * 2 * 2         # at least 2 worlds
     fast, b1 = _search_game("remi(players=2)", "search:playouts=8:rollout=fast", 5)
-    slow, b2 = _search_game("remi(players=2)", "search:playouts=8:rollout=greedy", 5)
+    _, b2 = _search_game("remi(players=2)", "search:playouts=8:rollout=greedy", 5)
     auto, _ = _search_game("remi(players=2)", "search:playouts=8", 5)
     assert auto == fast and b1.rollouts > 0 and b2.rollouts > 0
     assert repr(b2).endswith("rollout='greedy')")

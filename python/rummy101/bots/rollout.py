@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .. import _backend
 from ..errors import IllegalAction
@@ -47,6 +47,9 @@ from ..game.engines.remi import meld_actions as _remi_meld_actions  # also decla
 from ..game.engines.remi.engine import take_ok as _take_ok
 from ..game.phase import Phase
 from ..solve import current_budget
+
+if TYPE_CHECKING:
+    from ..game.state import State
 
 __all__ = ["FAST_VARIANTS", "ClassicRollout", "RemiRollout", "play_round", "policy_for"]
 
@@ -121,7 +124,7 @@ def _pick_discard(hand: Sequence[int], discards: list[Action], values: Sequence[
     return best
 
 
-def _apply_known(s: Any, a: Action) -> None:
+def _apply_known(s: State, a: Action) -> None:
     """Apply an action known to be legal without listing all of them (see the module docstring):
     the state's cached legal list is set to it, which the engine's check reads."""
     if s._legal is None:
@@ -135,7 +138,7 @@ class ClassicRollout:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def act(self, s: Any) -> Action:
+    def act(self, s: State) -> Action:
         p = s.current
         hand = s.racks[p]
         x = s.x
@@ -167,9 +170,10 @@ class RemiRollout:
         self._queue: list[Action] = []
         self._failed = False
 
-    def _solve(self, s: Any, valuation: str, counts: list[int], must: int, run: bool) -> tuple[int, list[Any]]:
+    def _solve(self, s: State, valuation: str, counts: list[int], must: int, run: bool) -> tuple[int, list[Any]]:
         cr = _backend.core_rules(s.rules, valuation)  # type: ignore[arg-type]
-        return _backend.core().solve_melds(cr, counts, True, must, run, current_budget())
+        return cast("tuple[int, list[Any]]",
+                    _backend.core().solve_melds(cr, counts, True, must, run, current_budget()))
 
     def _steps(self, melds: list[Any], base: int) -> list[Action] | None:
         out: list[Action] = []
@@ -180,7 +184,7 @@ class RemiRollout:
                 return None
         return out
 
-    def act(self, s: Any) -> Action:
+    def act(self, s: State) -> Action:
         p = s.current
         x = s.x
         rack = s.racks[p]
@@ -283,7 +287,7 @@ def policy_for(variant: str, rng: random.Random) -> ClassicRollout | RemiRollout
     raise ValueError(f"no fast rollout policy for {variant!r}; they exist for {', '.join(FAST_VARIANTS)}")
 
 
-def play_round(s: Any, rng: random.Random, *, check: bool = False, max_steps: int = MAX_STEPS) -> str:
+def play_round(s: State, rng: random.Random, *, check: bool = False, max_steps: int = MAX_STEPS) -> str:
     """Play the current round of ``s`` to its end with the fast policy for every seat; returns
     how it ended (the engine's ``end``), or ``"cut"`` after ``max_steps``. ``check=True`` checks
     every action against the full ``legal_actions()`` (for tests) and raises IllegalAction."""
