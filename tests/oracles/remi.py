@@ -95,6 +95,9 @@ def universe(rng: random.Random, s: Any) -> list[Action]:
         n = rng.randrange(13)
         out.append(Action("set", tuple(sorted(rng.sample([n, 13 + n, 26 + n, 39 + n, J], 3)))))
         out.append(Action("break", (), rng.randrange(max(1, len(s.x.train) + 1))))
+        k = rng.randrange(13)                           # a bridged run (only 'lay' builds it)
+        out.append(Action("lay", tuple(J if i in (1, 4) else (rng.randrange(4) * 13 + (k + i) % 13)
+                                       for i in range(6))))
         if s.table:
             i = rng.randrange(len(s.table))
             out.append(Action("add", (pick(),), i, rng.choice((-1, 0, 1))))
