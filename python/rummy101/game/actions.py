@@ -116,10 +116,11 @@ class Action:
     text (``Action.parse("draw") == "draw"``), and hashes like it.
     """
 
-    __slots__ = ("_hash", "_text", "meld", "pos", "tiles", "verb")
+    __slots__ = ("_hash", "_text", "codes", "meld", "pos", "tiles", "verb")
 
     verb: str
     tiles: tuple[Tile, ...] | tuple[Card, ...]
+    codes: tuple[int, ...]      # the tiles as plain int codes (what engines index racks with)
     meld: int
     pos: int
     _text: str
@@ -135,6 +136,7 @@ class Action:
         s = object.__setattr__
         s(self, "verb", verb)
         s(self, "tiles", ts)
+        s(self, "codes", tuple(int(t) for t in ts))
         s(self, "meld", int(meld))
         s(self, "pos", int(pos))
         s(self, "_text", _format(verb, ts, int(meld), int(pos)))

@@ -107,3 +107,8 @@ for _n in range(13):
 DOUBLE = bytes(1 if b >= 2 else 0 for b in range(256))  # translate table: count -> (count >= 2)
 # MASK13[13 presence bytes of one colour] -> 13-bit mask (bit i = number i + 1 present)
 MASK13: dict[bytes, int] = {bytes((m >> i) & 1 for i in range(13)): m for m in range(1 << 13)}
+
+# VALUE13[mask] -> the face values (number + 1) of the numbers in a 13-bit mask, summed: an upper
+# bound of what the rack's tiles of one colour can bring to an opening (R101-6, R101-7).
+VALUE13: tuple[int, ...] = tuple(sum(i + 1 for i in range(13) if m >> i & 1) for m in range(1 << 13))
+QUAD = bytes(1 if b >= 4 else 0 for b in range(256))  # translate table: count -> (count >= 4)

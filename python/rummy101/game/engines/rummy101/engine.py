@@ -332,16 +332,107 @@ def _opening_possible_with(s: State, p: int, t: int) -> bool:
     hit = _OPENING_MEMO.get(key)
     if hit is not None:
         return hit
-    from .... import _backend
-
-    core = _backend.core()
-    ok = bool((s.rules.pairs_allowed and core.max_pairs(counts, True, t)[0] >= s.x.thr_pairs) or
-              core.solve_melds(_backend.core_rules(s.rules, "open"), counts, True, t, False)[0]
-              >= s.x.thr_melds)
+    core, cr = _open_core(s.rules)
+    raw = bytes(counts)
+    # The solvers only where a cheap upper bound reaches the threshold (the melds bound assumes
+    # face values, R101-6, which _face_values checks).
+    thr = s.x.thr_melds
+    ok = bool((s.rules.pairs_allowed and _pairs_bound(raw) >= s.x.thr_pairs
+               and core.max_pairs(counts, True, t)[0] >= s.x.thr_pairs) or
+              ((not _face_values(cr) or _melds_bound(raw) >= thr)
+               and core.solve_melds(cr, counts, True, t, False)[0] >= thr))
     if len(_OPENING_MEMO) > 50_000:
         _OPENING_MEMO.clear()
     _OPENING_MEMO[key] = ok
     return ok
+
+
+def _pairs_bound(raw: bytes) -> int:
+    """An upper bound of the pairs a rack (count vector as bytes) can lay (R101-5, R101-8): a
+    pair is two copies of a code or one tile with a joker, so at most ``count // 2`` per code
+    plus one per joker. Lets :func:`_opening_possible_with` skip the solver when it cannot reach
+    the threshold; never below the solver's answer."""
+    jk = raw[J]
+    return sum(raw[:52].translate(P.DOUBLE)) + sum(raw[:52].translate(P.QUAD)) + jk
+
+
+_OPEN_CORE: dict[tuple[int, str], tuple[Any, Any, Any]] = {}
+
+
+def _open_core(rules: Any) -> tuple[Any, Any]:
+    """The live core module and its ``CoreRules`` of ``rules`` under the opening valuation,
+    remembered per rules object and backend (hashing a ``Rules`` costs more than a solver's
+    cheap call, so the lookup goes by identity)."""
+    from .... import _backend
+
+    name = _backend.backend_name()
+    hit = _OPEN_CORE.get((id(rules), name))
+    if hit is None or hit[0] is not rules:
+        if len(_OPEN_CORE) > 1000:
+            _OPEN_CORE.clear()
+        hit = _OPEN_CORE[(id(rules), name)] = (rules, _backend.core(),
+                                                 _backend.core_rules(rules, "open"))
+    return hit[1], hit[2]
+
+
+_FACE: dict[Any, bool] = {}
+
+
+def _face_values(cr: Any) -> bool:
+    """Does this ``CoreRules`` value tiles at face value with jokers as the tile they stand for,
+    1 low only (R101-6, R101-5)? :func:`_melds_bound` assumes it."""
+    hit = _FACE.get(cr)
+    if hit is None:
+        hit = _FACE[cr] = (list(cr.run_value)[1:14] == list(range(1, 14))
+                           and list(cr.set_value)[1:14] == list(range(1, 14))
+                           and not cr.high_ace and cr.joker_value < 0)
+    return hit
+
+
+def _melds_bound(raw: bytes) -> int:
+    """An upper bound of the opening value of a rack's runs/sets (R101-6, R101-7), to skip the
+    solver in :func:`_opening_possible_with` when it cannot reach the threshold.
+
+    Without jokers a tile can be laid only inside a 3-tile window of present tiles (a run) or a
+    set of three colours; the face values of those tiles, every copy counted, bound the melds
+    without jokers. Each joker sits in one meld, worth at most 13 itself, and that meld lies in
+    one colour (a run) or one number (a set): the tiles it adds beyond the joker-free ones are
+    at most that colour's or number's other tiles. So the bound adds, per joker, 13 and one of
+    the largest such group values (the k largest for k jokers)."""
+    jk = raw[J]
+    mask13 = P.MASK13
+    val = P.VALUE13
+    pres = raw.translate(P.PRESENCE)
+    dbl = raw.translate(P.DOUBLE)
+    ms = [mask13[pres[13 * c:13 * c + 13]] for c in range(4)]
+    m0, m1, m2, m3 = ms
+    sets = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
+    total = 0
+    gains: list[int] = []
+    loose = [0, 0, 0, 0]
+    loose2 = [0, 0, 0, 0]
+    for c in range(4):
+        m = ms[c]
+        if not m:
+            continue
+        d = mask13[dbl[13 * c:13 * c + 13]]
+        meldable = m & (((m >> 1) & (m >> 2)) | ((m << 1) & (m >> 1)) | ((m << 1) & (m << 2)) | sets)
+        total += val[meldable] + val[meldable & d]
+        if jk:
+            loose[c] = m & ~meldable
+            loose2[c] = d & ~meldable
+            gains.append(val[loose[c]] + val[loose2[c]])
+    if not jk:
+        return total
+    left = loose[0] | loose[1] | loose[2] | loose[3]
+    while left:
+        low = left & -left
+        n = low.bit_length() - 1
+        k = sum((loose[c] >> n & 1) + (loose2[c] >> n & 1) for c in range(4))
+        gains.append((n + 1) * k)
+        left ^= low
+    gains.sort(reverse=True)
+    return total + 13 * jk + sum(gains[:jk])
 
 
 def _unopened_could_fit(s: State, p: int, t: int) -> bool:
@@ -675,7 +766,7 @@ def _need_tiles(s: State, p: int, codes: tuple[int, ...], what: str) -> None:
 
 def _lay(s: State, p: int, a: Action) -> None:
     kind = RUN if a.verb == "run" else SET if a.verb == "set" else PAIR
-    codes = tuple(int(t) for t in a.tiles)
+    codes = a.codes
     opened = s.x.opened[p]
     if kind == PAIR:
         if not may_lay_pairs(s, p):
@@ -723,7 +814,7 @@ def _target(s: State, p: int, a: Action) -> TableMeld:
 
 def _add(s: State, p: int, a: Action) -> None:
     m = _target(s, p, a)
-    code = int(a.tiles[0])
+    code = a.codes[0]
     if m.kind == PAIR:
         raise IllegalAction(f"{a}: a pair cannot grow (R101-5)")
     pos = a.pos
@@ -750,7 +841,7 @@ def _retrieve(s: State, p: int, a: Action) -> None:
     if s.x.opened[p] == NOT_OPENED:
         raise IllegalAction(f"{a}: a joker may be retrieved only after your own opening (R101-9)")
     m = _target(s, p, a)
-    code = int(a.tiles[0])
+    code = a.codes[0]
     idx = a.pos
     if not 0 <= idx < len(m.tiles) or m.tiles[idx] != J:
         raise IllegalAction(f"{a}: position {idx} of meld {a.meld} ({m.text()}) holds no joker (R101-9)")
@@ -805,7 +896,7 @@ def _open(s: State, p: int) -> None:
 
 
 def _discard(s: State, p: int, a: Action) -> None:
-    code = int(a.tiles[0])
+    code = a.codes[0]
     if s.x.staged_from >= 0:
         raise IllegalAction(f"{a}: the staged opening is not committed: 'open' it or 'reset' "
                             "(R101-7, R101-8)")
