@@ -36,13 +36,18 @@ class RandomBot(Bot):
             raise no_legal_action(self, observation)
         try:
             enders = [a for a in legal_actions if a.verb in TURN_ENDING_KINDS]
-            others = [a for a in legal_actions if a.verb not in TURN_ENDING_KINDS]
+            verb = True
         except AttributeError:  # actions without a verb: read their text form
             enders = [a for a in legal_actions if ends_turn(a)]
-            others = [a for a in legal_actions if not ends_turn(a)]
+            verb = False
         rng = self.rng
-        if enders and others:
-            group = enders if rng.random() < END_TURN_PROBABILITY else others
+        if enders and len(enders) < len(legal_actions):  # both groups: choose one, then within
+            if rng.random() < END_TURN_PROBABILITY:
+                group = enders
+            elif verb:  # the others are built only when chosen (same draws, in the same order)
+                group = [a for a in legal_actions if a.verb not in TURN_ENDING_KINDS]
+            else:
+                group = [a for a in legal_actions if not ends_turn(a)]
             return group[rng.randrange(len(group))]
         return legal_actions[rng.randrange(len(legal_actions))]
 
