@@ -36,6 +36,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..game.actions import Action
 from ..game.engines.rummy101 import meld_actions
 from ..rules import Rules
 from ..tiles import JOKER_CODE, NUM_CODES, Tile
@@ -68,11 +69,14 @@ def _key(a: Any) -> Key:
     """A lookup key of an engine action: sets and pairs by their tile multiset (the engine writes
     them in a canonical order), everything else by its exact contents. Remembered per action
     (the engine reuses interned action objects)."""
-    k = _KEYS.get(a)
+    # An engine Action is looked up by its text (a str hashes in C; equal texts are equal
+    # actions), anything else by itself.
+    ref = a._text if type(a) is Action else a
+    k = _KEYS.get(ref)
     if k is None:
         if len(_KEYS) > 100_000:
             _KEYS.clear()
-        k = _KEYS[a] = _make_key(a)
+        k = _KEYS[ref] = _make_key(a)
     return k
 
 

@@ -102,8 +102,17 @@ class Kit:
 _KITS: dict[tuple[str, Rules], Kit] = {}
 
 
+_KITS_BY_ID: dict[tuple[str, int], tuple[Rules, Kit]] = {}
+
+
 def kit_for(rules: Rules) -> Kit:
+    """The :class:`Kit` of a rule set on the live backend, made once. Looked up first by the
+    rules object's identity (hashing a ``Rules`` costs microseconds, and the bot asks on every
+    step), then by value."""
     name = _backend.backend_name()
+    hit = _KITS_BY_ID.get((name, id(rules)))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
     kit = _KITS.get((name, rules))
     if kit is None:
         core = _backend.core()
@@ -115,6 +124,9 @@ def kit_for(rules: Rules) -> Kit:
         kit = Kit(rules, core, _backend.core_rules(rules, "open"),
                   _backend.core_rules(rules, "penalty"))
         _KITS[(name, rules)] = kit
+    if len(_KITS_BY_ID) > 1000:
+        _KITS_BY_ID.clear()
+    _KITS_BY_ID[(name, id(rules))] = (rules, kit)  # holds ``rules``: its id stays unique
     return kit
 
 

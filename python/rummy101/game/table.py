@@ -85,8 +85,14 @@ class TableMeld:
         return " ".join(str(Tile(c)) for c in self.tiles)
 
     def to_json(self, index: int) -> dict[str, object]:
+        """The meld as observations show it (a new dict and list each call)."""
+        texts = _TEXTS.get(self.tiles)
+        if texts is None:
+            if len(_TEXTS) > 200_000:
+                _TEXTS.clear()
+            texts = _TEXTS[self.tiles] = tuple(_TS[c] for c in self.tiles)
         return {"id": index, "owner": self.owner, "kind": KIND_NAMES[self.kind],
-                "tiles": [_TS[c] for c in self.tiles], "value": self.value}
+                "tiles": list(texts), "value": self.value}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TableMeld):
@@ -101,6 +107,7 @@ class TableMeld:
 
 
 _MEMO: dict[tuple[int, int, tuple[int, ...]], TableMeld] = {}
+_TEXTS: dict[tuple[int, ...], tuple[str, ...]] = {}  # tile texts of a meld's codes (to_json)
 
 
 def _build(kind: int, owner: int, tiles: tuple[int, ...]) -> TableMeld:
