@@ -69,7 +69,8 @@ def _racks(seed: str, n: int) -> list[tuple[list[int], bool, int]]:
         pool = [c for c in codes for _ in range(2)]
         rack = rng.sample(pool, max(0, min(len(pool), size - jokers))) + [JOKER_CODE] * jokers
         keep = rng.random() < 0.5
-        must_use = rng.choice([-1, -1, rng.choice(rack)])
+        # -1, a tile of the rack, or any code (a tile not on the rack, or the joker)
+        must_use = rng.choice([-1, -1, rng.choice(rack), rng.choice(rack), rng.randrange(53)])
         out.append((counts_of(rack), keep, must_use))
     return out
 

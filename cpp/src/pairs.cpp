@@ -6,7 +6,6 @@
 // Twin of max_pairs in python/rummy101/_pure/solver.py (same construction, same order).
 #include <algorithm>
 #include <array>
-#include <climits>
 
 #include "rummy101/solver.hpp"
 
@@ -27,17 +26,24 @@ void for_options(int r, int j, F&& f) {
 }
 
 // The best arrangement with exactly x jokers laid: false when the constraints cannot be met.
-// best[c][j][l]: the optimum of codes c.. with j jokers still to lay, l = a tile already left.
+// Over the codes on the rack (an absent code changes nothing), best[i][j][l]: the optimum of
+// codes[i..] with j jokers still to lay, l = a tile already left.
 bool pairs_with(const Counts& cnt, int x, bool keep, int must_use, long long& score,
                 std::vector<std::pair<int, int>>& out) {
-  if (must_use == JOKER && x == 0) return false;
+  if ((must_use == JOKER && x == 0) || (must_use >= 0 && must_use < JOKER && cnt[must_use] == 0))
+    return false;
+  std::vector<int> codes;
+  for (int c = 0; c < JOKER; ++c)
+    if (cnt[c]) codes.push_back(c);
+  const int k = int(codes.size());
   const int left0 = cnt[JOKER] > x ? 1 : 0;
   const long long base = -PAIRS_JOKER_PENALTY * (cnt[JOKER] - x);
-  std::vector<std::array<long long, 2>> best(size_t(JOKER + 1) * (x + 1), {NEG, NEG});
-  auto at = [&](int c, int j) -> std::array<long long, 2>& { return best[size_t(c) * (x + 1) + j]; };
-  at(JOKER, 0)[1] = 0;
-  if (!keep) at(JOKER, 0)[0] = 0;
-  for (int c = JOKER - 1; c >= 0; --c) {
+  std::vector<std::array<long long, 2>> best(size_t(k + 1) * (x + 1), {NEG, NEG});
+  auto at = [&](int i, int j) -> std::array<long long, 2>& { return best[size_t(i) * (x + 1) + j]; };
+  at(k, 0)[1] = 0;
+  if (!keep) at(k, 0)[0] = 0;
+  for (int i = k - 1; i >= 0; --i) {
+    const int c = codes[i];
     const int r = cnt[c];
     const long long value = c % NUM_NUMBERS + 1;
     for (int j = 0; j <= x; ++j)
@@ -46,29 +52,30 @@ bool pairs_with(const Counts& cnt, int x, bool keep, int must_use, long long& sc
         for_options(r, j, [&](int p, int q) {
           if (c == must_use && p + q == 0) return false;
           const int loose = r - 2 * p - q;
-          const long long sub = at(c + 1, j - q)[(lf || loose) ? 1 : 0];
+          const long long sub = at(i + 1, j - q)[(lf || loose) ? 1 : 0];
           if (sub == NEG) return false;
           top = std::max(top, sub + (p + q) * PAIRS_SCALE - loose * value);
           return false;
         });
-        at(c, j)[lf] = top;
+        at(i, j)[lf] = top;
       }
   }
   if (at(0, x)[left0] == NEG) return false;
   out.clear();
   int j = x, lf = left0;
-  for (int c = 0; c < JOKER; ++c) {
+  for (int i = 0; i < k; ++i) {
+    const int c = codes[i];
     const int r = cnt[c];
     const long long value = c % NUM_NUMBERS + 1;
-    const long long want = at(c, j)[lf];
+    const long long want = at(i, j)[lf];
     for_options(r, j, [&](int p, int q) {
       if (c == must_use && p + q == 0) return false;
       const int loose = r - 2 * p - q;
       const int nl = (lf || loose) ? 1 : 0;
-      const long long sub = at(c + 1, j - q)[nl];
+      const long long sub = at(i + 1, j - q)[nl];
       if (sub == NEG || sub + (p + q) * PAIRS_SCALE - loose * value != want) return false;
-      for (int k = 0; k < p; ++k) out.emplace_back(c, c);
-      for (int k = 0; k < q; ++k) out.emplace_back(c, JOKER);
+      for (int n = 0; n < p; ++n) out.emplace_back(c, c);
+      for (int n = 0; n < q; ++n) out.emplace_back(c, JOKER);
       j -= q;
       lf = nl;
       return true;
@@ -86,13 +93,15 @@ PairsResult max_pairs(const Counts& cnt, bool keep, int must_use, long long budg
   check_budget(budget);
   long long nodes = 0;  // one node per joker-pair count tried (at most SOLVER_MAX_JOKERS + 1)
   int J = cnt[JOKER];
-  int T = 0;
-  for (int c = 0; c < JOKER; ++c) T += cnt[c];
+  int T = 0, F = 0;
+  for (int c = 0; c < JOKER; ++c) T += cnt[c], F += cnt[c] / 2;
   PairsResult best;
   long long best_score = NEG;
   std::vector<std::pair<int, int>> cur;
   for (int x = std::min(J, T); x >= 0; --x) {
     if (++nodes > budget) throw BudgetExceeded(budget);
+    // x jokers laid cannot make as many pairs (each joker adds one at most)
+    if (std::min(F + x, x + (T - x) / 2) < best.n_pairs) continue;
     long long score = NEG;
     if (!pairs_with(cnt, x, keep, must_use, score, cur)) continue;
     if (score > best_score || (score == best_score && cur < best.pairs)) {

@@ -1083,19 +1083,24 @@ def max_pairs(counts: Sequence[int], keep: bool, must_use: int,
     budget = _check_budget(budget)
     J = cnt[JOKER]
     T = sum(cnt[:JOKER])
+    F = sum(n // 2 for n in cnt[:JOKER])
     best_score = NEG
+    best_n = -1
     best_list: list[tuple[int, int]] = []
     # x = pairs that hold a joker (jokers laid); one exact search per x, x descending
     for nodes, x in enumerate(range(min(J, T), -1, -1), 1):
         # one node per joker-pair count tried, as in C++
         if nodes > budget:
             raise WorkBudgetExceeded(budget_message(budget), budget)
+        if min(F + x, x + (T - x) // 2) < best_n:
+            continue  # x jokers laid cannot make as many pairs (each joker adds one at most)
         found = _pairs_with(cnt, x, keep, must_use)
         if found is None:
             continue
         score, pairs = found
         if score > best_score or (score == best_score and pairs < best_list):
             best_score = score
+            best_n = len(pairs)
             best_list = pairs
     if best_score == NEG:
         return (-1, [])
@@ -1112,50 +1117,54 @@ def _pair_options(r: int, jokers_left: int) -> list[tuple[int, int]]:
 def _pairs_with(cnt: list[int], x: int, keep: bool,
                 must_use: int) -> tuple[int, list[tuple[int, int]]] | None:
     """The best arrangement with exactly ``x`` jokers laid (each with one real tile), or None:
-    (pairs * scale - penalty left, sorted pairs). A backward table over the codes with the state
-    (jokers still to lay, a tile already left on the rack) gives the optimum from every state;
-    the walk forward takes, code by code, the first option (``_pair_options`` order) that keeps
-    it, which yields the lexicographically smallest pair list among the optimal ones."""
-    if must_use == JOKER and x == 0:
+    (pairs * scale - penalty left, sorted pairs). A backward table over the codes on the rack
+    (an absent code changes nothing) with the state (jokers still to lay, a tile already left
+    on the rack) gives the optimum from every state; the walk forward takes, code by code, the
+    first option (``_pair_options`` order) that keeps it, which yields the lexicographically
+    smallest pair list among the optimal ones."""
+    if (must_use == JOKER and x == 0) or (0 <= must_use < JOKER and cnt[must_use] == 0):
         return None
+    codes = [c for c in range(JOKER) if cnt[c]]
+    k = len(codes)
     left0 = 1 if cnt[JOKER] > x else 0
     base = -PAIRS_JOKER_PENALTY * (cnt[JOKER] - x)
-    # best[c][j][l]: optimum of codes c.. with j jokers to lay and l = a tile left so far
-    best = [[[NEG, NEG] for _ in range(x + 1)] for _ in range(JOKER + 1)]
-    best[JOKER][0][1] = 0
+    # best[i][j][l]: optimum of codes[i:] with j jokers to lay and l = a tile left so far
+    best = [[[NEG, NEG] for _ in range(x + 1)] for _ in range(k + 1)]
+    best[k][0][1] = 0
     if not keep:
-        best[JOKER][0][0] = 0
-    for c in range(JOKER - 1, -1, -1):
+        best[k][0][0] = 0
+    for i in range(k - 1, -1, -1):
+        c = codes[i]
         r = cnt[c]
         value = c % 13 + 1
-        nxt = best[c + 1]
-        row = best[c]
+        nxt = best[i + 1]
+        row = best[i]
         for j in range(x + 1):
+            opts = [(p + q, q, r - 2 * p - q) for p, q in _pair_options(r, j)
+                    if c != must_use or p + q > 0]
             for lf in (0, 1):
                 top = NEG
-                for p, q in _pair_options(r, j):
-                    if c == must_use and p + q == 0:
-                        continue
-                    loose = r - 2 * p - q
+                for n, q, loose in opts:
                     sub = nxt[j - q][1 if (lf or loose) else 0]
-                    if sub == NEG:
-                        continue
-                    top = max(top, sub + (p + q) * _PAIRS_SCALE - loose * value)
+                    if sub != NEG:
+                        v = sub + n * _PAIRS_SCALE - loose * value
+                        if v > top:
+                            top = v
                 row[j][lf] = top
     if best[0][x][left0] == NEG:
         return None
     pairs: list[tuple[int, int]] = []
     j, lf = x, left0
-    for c in range(JOKER):
+    for i, c in enumerate(codes):
         r = cnt[c]
         value = c % 13 + 1
-        want = best[c][j][lf]
+        want = best[i][j][lf]
         for p, q in _pair_options(r, j):
             if c == must_use and p + q == 0:
                 continue
             loose = r - 2 * p - q
             nl = 1 if (lf or loose) else 0
-            sub = best[c + 1][j - q][nl]
+            sub = best[i + 1][j - q][nl]
             if sub != NEG and sub + (p + q) * _PAIRS_SCALE - loose * value == want:
                 pairs.extend([(c, c)] * p + [(c, JOKER)] * q)
                 j, lf = j - q, nl
