@@ -1,7 +1,9 @@
 """Exact solvers: the best opening / first lay-down of a rack and the smallest penalty.
 
 * :func:`solve_opening` — Rummy 101: runs/sets worth at least the threshold (R101-7, 101 in fixed
-  mode) or at least five pairs (R101-8), a melds opening preferred when both are legal; Remi: the
+  mode) or at least five pairs (R101-8), a melds opening preferred when both are legal (a pairs
+  opening lays the most pairs and, among those, leaves the least penalty: a joker goes with the
+  highest loose tile; docs/solve.md "Pairs"); Remi: the
   first lay-down, >= 45 lay-down points holding a run (RO-8) with the Joly ratio (RO-7); classic:
   the best melds of a hand (CR-3, CR-4). A tile always stays on the rack to discard in rummy101
   and remi (R101-7, R101-12, RO-13); in classic the whole hand may be melded (CR-4, ``go_out=broad``)
@@ -394,8 +396,9 @@ def solve_opening(rules: Rules | str, rack: RackLike, *, threshold: int | None =
     ``threshold`` / ``pairs_threshold`` override the rules' own (R101-14 increasing mode);
     ``must_use`` is a tile just taken from the discard pile that the opening has to contain.
 
-    >>> solve_opening("rummy101", "R5 R5 Y7 Y7 B2 B2 K9 K9 * R1 K13").kind
-    'pairs'
+    >>> o = solve_opening("rummy101", "R5 R5 Y7 Y7 B2 B2 K9 K9 * R1 K13")
+    >>> o.kind, [str(m) for m in o.melds], [str(t) for t in o.rest]   # the joker with K13
+    ('pairs', ['R5 R5', 'Y7 Y7', 'B2 B2', 'K9 K9', 'K13 *'], ['R1'])
     >>> solve_opening("remi", "Y5 B5 K5 R5 R7 R8 R9 R10 K2").to_json()["value"]
     45
     """
