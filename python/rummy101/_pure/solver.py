@@ -1148,8 +1148,7 @@ def _pairs_with(cnt: list[int], x: int, keep: bool,
                     sub = nxt[j - q][1 if (lf or loose) else 0]
                     if sub != NEG:
                         v = sub + n * _PAIRS_SCALE - loose * value
-                        if v > top:
-                            top = v
+                        top = max(top, v)
                 row[j][lf] = top
     if best[0][x][left0] == NEG:
         return None
