@@ -137,13 +137,13 @@ def every_action(s: Any, rng: random.Random) -> list[Action]:
     return out
 
 
-def with_bridge(s: Any, rng: random.Random, jolys: int = 2) -> Any:
+def with_bridge(s: Any, rng: random.Random, jolys: int = 2, also: tuple[int, ...] = ()) -> Any:
     """A copy of ``s`` whose current rack holds a run that only ``lay`` builds (two Jolys
     bridging gaps, RO-7), or with ``jolys=1`` its real tiles and one Joly, the tiles swapped in
     from the stock and the other racks (so the 106 tiles stay in place), else None."""
     p = s.current
     for tiles, needs in rng.sample(lay_melds(s.rules), 30):
-        want = list(needs[:len(needs) - 2 + jolys])
+        want = list(needs[:len(needs) - 2 + jolys]) + list(also)
         t = s.copy()
         rack = t.racks[p]
         need = [c for c in set(want) if rack[c] < want.count(c)]
@@ -200,6 +200,28 @@ CATEGORIES = {
 }
 
 
+def _relay_lay(t: Any, rng: random.Random, found: dict[str, list[Any]], cap: int) -> None:
+    """A retrieval (RO-9.5) whose re-lay may be a bridged run: the release tile, four real tiles
+    and a Joly swapped onto the rack, the retrieval applied; kept when 'lay' is then offered."""
+    name = "lay after a retrieval"
+    p = t.current
+    if len(found[name]) >= cap or t.phase.value != "play" or not t.x.laid[p] or t.x.pending >= 0:
+        return
+    if t.x.tabla[p] or t.x.took == "start" or t.sizes[p] < 8 or t.x.laid_turn[p] == t.turn:
+        return
+    rel = [(c, i, k) for i, m in enumerate(t.table) for c, k in m.releases
+           if m.jr[k] < t.rules.opts.joly_retrievals]
+    if not rel:
+        return
+    c, i, k = rng.choice(rel)
+    u = with_bridge(t, rng, 1, also=(c,))
+    r = Action("retrieve", (c,), i, k)
+    if u is not None and r in u.legal_actions():
+        u.apply(r)
+        if CATEGORIES[name](u):
+            found[name].append(u)
+
+
 def _positions(per: int) -> list[Any]:
     """Positions of every kind (a few per category of CATEGORIES), from seeded games of greedy and
     random play over every rules option."""
@@ -214,6 +236,7 @@ def _positions(per: int) -> list[Any]:
             for name, test in CATEGORIES.items():
                 if len(found[name]) < per and test(s) and rng.random() < 0.3:
                     found[name].append(s.copy())
+            _relay_lay(s, rng, found, per)
             p = s.current_player
             legal = s.legal_actions()
             s.apply(bots[p].act(s.observation(p), legal) if rng.random() < greedy_share
@@ -231,13 +254,7 @@ def _positions(per: int) -> list[Any]:
                 for name in ("lay offered", "lay after a retrieval"):
                     if len(found[name]) < 4 * per and CATEGORIES[name](u):
                         found[name].append(u)
-        if t.phase.value == "play" and any(a.verb == "retrieve" for a in t.legal_actions()):
-            u = with_bridge(t, rng, 1)
-            r = [a for a in u.legal_actions() if a.verb == "retrieve"] if u is not None else []
-            if r:
-                u.apply(r[0])
-                if CATEGORIES["lay after a retrieval"](u) and len(found["lay after a retrieval"]) < 4 * per:
-                    found["lay after a retrieval"].append(u)
+        _relay_lay(t, rng, found, 4 * per)
     return [t for v in found.values() for t in v]
 
 
