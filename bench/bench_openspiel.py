@@ -29,7 +29,10 @@ What a step is, on each side:
   loop builds none either). The deal happens in ``new_game`` and a draw takes its tile inside
   the ``draw`` step (no separate chance steps).
 
-Both sides start a new game when one ends; the time includes setting up each game.
+Both sides start a new game when one ends; the time includes setting up each game. The
+columns: ``ratio`` = our steps/s over OpenSpiel's decision steps/s (wall clock), ``strict`` =
+over OpenSpiel's every ``apply_action``/s, ``cpu`` = the ratio of steps per CPU second of each
+worker process (less sensitive to other load on a shared machine).
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ def run_openspiel(seconds: float, seed: int) -> dict[str, float]:
     rng = random.Random(seed)
     choice = rng.choice
     games = decisions = chance = 0
+    c0 = time.process_time()
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         state = game.new_initial_state()
@@ -67,9 +71,10 @@ def run_openspiel(seconds: float, seed: int) -> dict[str, float]:
                 decisions += 1
         games += 1
     dt = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     return {"games_per_s": games / dt, "steps_per_s": decisions / dt,
-            "all_actions_per_s": (decisions + chance) / dt, "games": games, "steps": decisions,
-            "chance": chance, "seconds": dt}
+            "all_actions_per_s": (decisions + chance) / dt, "cpu_steps_per_s": decisions / cpu,
+            "games": games, "steps": decisions, "chance": chance, "seconds": dt, "cpu": cpu}
 
 
 def run_rummy101(seconds: float, seed: int, backend: str) -> dict[str, float]:
@@ -80,19 +85,23 @@ def run_rummy101(seconds: float, seed: int, backend: str) -> dict[str, float]:
     with using_backend(backend):
         play_game("rummy101", bots, seed + 1, 0)  # warm the memos and imports
         games = steps = 0
+        c0 = time.process_time()
         t0 = time.perf_counter()
         while time.perf_counter() - t0 < seconds:
             steps += play_game("rummy101", bots, seed, games).steps
             games += 1
         dt = time.perf_counter() - t0
-    return {"games_per_s": games / dt, "steps_per_s": steps / dt, "games": games, "steps": steps,
-            "seconds": dt}
+        cpu = time.process_time() - c0
+    return {"games_per_s": games / dt, "steps_per_s": steps / dt, "cpu_steps_per_s": steps / cpu,
+            "games": games, "steps": steps, "seconds": dt, "cpu": cpu}
 
 
-def _worker(argv: list[str], python: str) -> dict[str, float]:
+def _worker(argv: list[str], python: str, path: str | None = None) -> dict[str, float]:
     env = dict(os.environ)
     if python != sys.executable:  # the peer's environment: no rummy101 on its path
         env.pop("PYTHONPATH", None)
+    if path is not None:
+        env["PYTHONPATH"] = path
     out = subprocess.run([python, os.path.abspath(__file__), *argv], check=True,
                          capture_output=True, text=True, env=env).stdout
     return json.loads(out.strip().splitlines()[-1])
@@ -105,6 +114,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--peer-python", default=DEFAULT_PEER, help="interpreter with open_spiel")
     ap.add_argument("--backend", default="native", help="rummy101 backend (native or pure)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--before", metavar="PYTHONPATH",
+                    help="also time rummy101 from this source tree in every pair (e.g. an older "
+                         "commit's python/ directory from git archive), for before/after figures")
     ap.add_argument("--worker", choices=("openspiel", "rummy101"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv[1:])
     if a.worker == "openspiel":
@@ -118,9 +130,9 @@ def main(argv: list[str]) -> int:
               "/work/bench-venv && /work/bench-venv/bin/pip install open_spiel", file=sys.stderr)
         return 2
     common = ["--seconds", str(a.seconds)]
-    ratios, strict = [], []
+    ratios, strict, cpu = [], [], []
     print(f"{'pair':>4} {'OpenSpiel steps/s':>17} {'(all actions/s)':>15} {'games/s':>8} | "
-          f"{'rummy101 steps/s':>16} {'games/s':>8} | {'ratio':>6} {'strict':>6}")
+          f"{'rummy101 steps/s':>16} {'games/s':>8} | {'ratio':>6} {'strict':>6} {'cpu':>6}")
     for i in range(a.pairs):
         seed = a.seed + i
         osp = _worker([*common, "--seed", str(seed), "--worker", "openspiel"], a.peer_python)
@@ -128,13 +140,23 @@ def main(argv: list[str]) -> int:
                        sys.executable)
         r = ours["steps_per_s"] / osp["steps_per_s"]
         rs = ours["steps_per_s"] / osp["all_actions_per_s"]
+        rc = ours["cpu_steps_per_s"] / osp["cpu_steps_per_s"]
+        if a.before:
+            old = _worker([*common, "--seed", str(seed), "--worker", "rummy101", "--backend",
+                           a.backend], sys.executable, a.before)
+            print(f"     before: {old['steps_per_s']:.0f} steps/s ({old['cpu_steps_per_s']:.0f} per CPU "
+                  f"second); now/before {ours['steps_per_s'] / old['steps_per_s']:.2f} wall, "
+                  f"{ours['cpu_steps_per_s'] / old['cpu_steps_per_s']:.2f} CPU; before/OpenSpiel "
+                  f"{old['steps_per_s'] / osp['steps_per_s']:.2f}", flush=True)
         ratios.append(r)
         strict.append(rs)
+        cpu.append(rc)
         print(f"{i:>4} {osp['steps_per_s']:>17.0f} {osp['all_actions_per_s']:>15.0f} "
               f"{osp['games_per_s']:>8.1f} | {ours['steps_per_s']:>16.0f} {ours['games_per_s']:>8.1f} | "
-              f"{r:>6.2f} {rs:>6.2f}", flush=True)
+              f"{r:>6.2f} {rs:>6.2f} {rc:>6.2f}", flush=True)
     print(f"median ratio rummy101/OpenSpiel: {statistics.median(ratios):.2f}x per decision step, "
-          f"{statistics.median(strict):.2f}x against every OpenSpiel apply_action "
+          f"{statistics.median(strict):.2f}x against every OpenSpiel apply_action, "
+          f"{statistics.median(cpu):.2f}x per decision step in CPU time "
           f"(target >= 1.2x; backend {a.backend})")
     return 0
 

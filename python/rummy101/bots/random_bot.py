@@ -41,6 +41,9 @@ class RandomBot(Bot):
             enders = [a for a in legal_actions if ends_turn(a)]
             verb = False
         rng = self.rng
+        # randrange(n) for n >= 1 is _randbelow(n) (CPython's random.py): the same draw without
+        # randrange's argument checks; any other rng keeps randrange.
+        below = getattr(rng, "_randbelow", None) or rng.randrange
         if enders and len(enders) < len(legal_actions):  # both groups: choose one, then within
             if rng.random() < END_TURN_PROBABILITY:
                 group = enders
@@ -48,8 +51,8 @@ class RandomBot(Bot):
                 group = [a for a in legal_actions if a.verb not in TURN_ENDING_KINDS]
             else:
                 group = [a for a in legal_actions if not ends_turn(a)]
-            return group[rng.randrange(len(group))]
-        return legal_actions[rng.randrange(len(legal_actions))]
+            return group[below(len(group))]
+        return legal_actions[below(len(legal_actions))]
 
 
 register_bot(RandomBot.name, RandomBot)

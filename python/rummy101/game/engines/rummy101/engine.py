@@ -398,7 +398,8 @@ def _melds_bound(raw: bytes) -> int:
     without jokers. Each joker sits in one meld, worth at most 13 itself, and that meld lies in
     one colour (a run) or one number (a set): the tiles it adds beyond the joker-free ones are
     at most that colour's or number's other tiles. So the bound adds, per joker, 13 and one of
-    the largest such group values (the k largest for k jokers)."""
+    the largest such group values (the k largest for k jokers; with one joker, the colour's loose
+    numbers once each or twice the highest loose number)."""
     jk = raw[J]
     mask13 = P.MASK13
     val = P.VALUE13
@@ -425,6 +426,17 @@ def _melds_bound(raw: bytes) -> int:
     if not jk:
         return total
     left = loose[0] | loose[1] | loose[2] | loose[3]
+    if jk == 1:
+        # One joker meld: a run adds at most one copy of each loose number of its colour; a set
+        # at most two loose colours of its number (three present colours make a joker-free set)
+        if not left:
+            return total + 13
+        best = 2 * left.bit_length()
+        for c in range(4):
+            g = val[loose[c]]
+            if g > best:
+                best = g
+        return total + 13 + best
     while left:
         low = left & -left
         n = low.bit_length() - 1
@@ -748,17 +760,21 @@ def _reset(s: State) -> None:
     s.x.snap = None
 
 
-def _need_tiles(s: State, p: int, codes: tuple[int, ...], what: str) -> None:
+_NEEDS: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+
+
+def _need_tiles(s: State, p: int, codes: tuple[int, ...], what: object) -> None:
+    """Refuse the action ``what`` (its text names it) unless the rack holds ``codes``."""
     rack = s.racks[p]
-    if len(codes) == 1:
-        if rack[codes[0]]:
-            return
-    elif len(set(codes)) == len(codes) and all(rack[c] for c in codes):
-        return
-    need: dict[int, int] = {}
-    for c in codes:
-        need[c] = need.get(c, 0) + 1
-    for c, k in need.items():
+    need = _NEEDS.get(codes)
+    if need is None:
+        counted: dict[int, int] = {}
+        for c in codes:
+            counted[c] = counted.get(c, 0) + 1
+        if len(_NEEDS) > 100_000:
+            _NEEDS.clear()
+        need = _NEEDS[codes] = tuple(counted.items())
+    for c, k in need:
         if rack[c] < k:
             raise IllegalAction(f"{what}: the rack holds {rack[c]} {Tile(c)}, {k} needed "
                                 f"(rack: {' '.join(str(x) for x in s.rack(p))})")
@@ -784,7 +800,7 @@ def _lay(s: State, p: int, a: Action) -> None:
         if opened == NOT_OPENED and s.x.staged_kind == OPEN_PAIRS:
             raise IllegalAction(f"{a}: the staged opening holds pairs; an opening is either pairs "
                                 "(R101-8) or runs/sets (R101-7), reset to change")
-    _need_tiles(s, p, codes, str(a))
+    _need_tiles(s, p, codes, a)
     if s.sizes[p] - len(codes) < 1:
         raise IllegalAction(f"{a}: a tile must stay on the rack for the discard (R101-12)")
     m = check_new_meld(kind, p, codes)
@@ -828,7 +844,7 @@ def _add(s: State, p: int, a: Action) -> None:
                             f"{'at the ' + ('start' if pos == 0 else 'end') if pos >= 0 else ''}"
                             "(R101-11: R2 before or R6 after R3-R4-R5, not B6; the missing colour "
                             "of a 3-tile set)")
-    _need_tiles(s, p, (code,), str(a))
+    _need_tiles(s, p, (code,), a)
     if s.sizes[p] < 2:
         raise IllegalAction(f"{a}: a tile must stay on the rack for the discard (R101-12)")
     _snapshot(s)
@@ -854,7 +870,7 @@ def _retrieve(s: State, p: int, a: Action) -> None:
         stands = [str(Tile(c)) for c, i in m.releases if i == idx]
         raise IllegalAction(f"{a}: the joker is released only by exactly the tile it stands for "
                             f"({' or '.join(stands)}), not {a.tiles[0]} (R101-9)")
-    _need_tiles(s, p, (code,), str(a))
+    _need_tiles(s, p, (code,), a)
     _snapshot(s)
     rack = s.racks[p]
     rack[code] -= 1
