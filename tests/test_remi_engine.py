@@ -513,3 +513,14 @@ def test_illegal_actions_name_a_rule_and_change_nothing() -> None:
         with pytest.raises(IllegalAction, match=r"\((RO-\d+(\.\d)?)\)"):
             s.apply(a)
         assert s == before
+
+
+def test_lay_text_round_trips_and_has_an_rl_index() -> None:
+    from rummy101.rl.actions import ActionCodec
+
+    a = Action.parse("lay r3 * r5 r6 * r8")
+    assert str(a) == "lay " + BRIDGE and Action.parse(str(a)) == a
+    codec = ActionCodec("remi")
+    i = codec.index(a)
+    assert i >= 0 and codec.action(i) == a and codec.block("lay")[1] == 340
+    assert codec.index("lay R3 R4 R5 R6 * *") == -1            # built step by step: no lay index
