@@ -84,15 +84,19 @@ class TableMeld:
     def text(self) -> str:
         return " ".join(str(Tile(c)) for c in self.tiles)
 
-    def to_json(self, index: int) -> dict[str, object]:
-        """The meld as observations show it (a new dict and list each call)."""
+    def to_json(self, index: int, staged: bool | None = None) -> dict[str, object]:
+        """The meld as observations show it (a new dict and list each call), with a
+        ``"staged"`` field last when ``staged`` is given."""
         texts = _TEXTS.get(self.tiles)
         if texts is None:
             if len(_TEXTS) > 200_000:
                 _TEXTS.clear()
             texts = _TEXTS[self.tiles] = tuple(_TS[c] for c in self.tiles)
+        if staged is None:
+            return {"id": index, "owner": self.owner, "kind": KIND_NAMES[self.kind],
+                    "tiles": list(texts), "value": self.value}
         return {"id": index, "owner": self.owner, "kind": KIND_NAMES[self.kind],
-                "tiles": list(texts), "value": self.value}
+                "tiles": list(texts), "value": self.value, "staged": staged}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TableMeld):

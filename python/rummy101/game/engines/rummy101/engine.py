@@ -1046,11 +1046,7 @@ def observation(s: State, seat: int) -> dict[str, Any]:
     p = s.current
     staged_from = s.x.staged_from
     ts = _TS
-    table = []
-    for i, m in enumerate(s.table):
-        d = m.to_json(i)
-        d["staged"] = staged_from >= 0 and i >= staged_from
-        table.append(d)
+    table = [m.to_json(i, staged_from >= 0 and i >= staged_from) for i, m in enumerate(s.table)]
     over = s.phase is Phase.OVER
     obs = observation_head(s, seat)
     obs.update({
