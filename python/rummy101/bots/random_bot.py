@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import Bot, no_legal_action, register_bot
-from .view import TURN_ENDING_KINDS, ends_turn
+from .view import ends_turn
 
 __all__ = ["END_TURN_PROBABILITY", "RandomBot"]
 
@@ -35,9 +35,9 @@ class RandomBot(Bot):
         if not legal_actions:
             raise no_legal_action(self, observation)
         try:
-            enders = [a for a in legal_actions if a.verb in TURN_ENDING_KINDS]
+            enders = [a for a in legal_actions if a.ends_turn]
             verb = True
-        except AttributeError:  # actions without a verb: read their text form
+        except AttributeError:  # not engine actions: read their verb or text form
             enders = [a for a in legal_actions if ends_turn(a)]
             verb = False
         rng = self.rng
@@ -48,7 +48,7 @@ class RandomBot(Bot):
             if rng.random() < END_TURN_PROBABILITY:
                 group = enders
             elif verb:  # the others are built only when chosen (same draws, in the same order)
-                group = [a for a in legal_actions if a.verb not in TURN_ENDING_KINDS]
+                group = [a for a in legal_actions if not a.ends_turn]
             else:
                 group = [a for a in legal_actions if not ends_turn(a)]
             return group[below(len(group))]

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..game.actions import _TURN_ENDING
+
 __all__ = ["TURN_ENDING_KINDS", "action_kind", "ends_turn"]
 
-#: Action kinds after which the turn passes to the next seat.
-TURN_ENDING_KINDS = frozenset({"discard", "go_out"})
+#: Action kinds after which the turn passes to the next seat (an engine Action says it in its
+#: ``ends_turn`` field).
+TURN_ENDING_KINDS = _TURN_ENDING
 
 
 def action_kind(action: Any) -> str:

@@ -100,6 +100,10 @@ def declare_verb(name: str, shape: str, pieces: int = 0) -> None:
     VERBS = tuple(_SPECS)
 
 
+#: The verbs after which the turn passes to the next seat (bots.view.TURN_ENDING_KINDS).
+_TURN_ENDING = frozenset({"discard", "go_out"})
+
+
 def _tile_str(code: int) -> str:
     return str(Tile(code))
 
@@ -116,11 +120,12 @@ class Action:
     text (``Action.parse("draw") == "draw"``), and hashes like it.
     """
 
-    __slots__ = ("_hash", "_text", "codes", "meld", "pos", "tiles", "verb")
+    __slots__ = ("_hash", "_text", "codes", "ends_turn", "meld", "pos", "tiles", "verb")
 
     verb: str
     tiles: tuple[Tile, ...] | tuple[Card, ...]
     codes: tuple[int, ...]      # the tiles as plain int codes (what engines index racks with)
+    ends_turn: bool             # a discard or going out: the turn passes on after it
     meld: int
     pos: int
     _text: str
@@ -137,6 +142,7 @@ class Action:
         s(self, "verb", verb)
         s(self, "tiles", ts)
         s(self, "codes", tuple(int(t) for t in ts))
+        s(self, "ends_turn", verb in _TURN_ENDING)
         s(self, "meld", int(meld))
         s(self, "pos", int(pos))
         s(self, "_text", _format(verb, ts, int(meld), int(pos)))

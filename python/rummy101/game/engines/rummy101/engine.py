@@ -431,11 +431,7 @@ def _melds_bound(raw: bytes) -> int:
         # at most two loose colours of its number (three present colours make a joker-free set)
         if not left:
             return total + 13
-        best = 2 * left.bit_length()
-        for c in range(4):
-            g = val[loose[c]]
-            if g > best:
-                best = g
+        best = max(2 * left.bit_length(), val[loose[0]], val[loose[1]], val[loose[2]], val[loose[3]])
         return total + 13 + best
     while left:
         low = left & -left
