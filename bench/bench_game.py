@@ -3,7 +3,7 @@ bots and four-player rounds/s with greedy bots, on one core, on each available b
 and pure). Classic card Rummy, whose games are matches to 200, has bench/bench_classic.py.
 
     PYTHONPATH=python python -m pytest bench/bench_game.py --benchmark-only
-    PYTHONPATH=python python bench/bench_game.py [seconds]  # plain figures, no pytest
+    PYTHONPATH=python python bench/bench_game.py [seconds [variant [backend]]]  # plain figures
 
 Targets on the native backend (issue 12): random play >= 1.2x OpenSpiel's gin rummy Python loop
 measured in the same run -- bench/bench_openspiel.py times both, alternately, with the step
@@ -66,8 +66,10 @@ def test_rounds_per_second_greedy(benchmark: Any, backend: str, variant: str) ->
 
 def main(argv: list[str]) -> int:
     seconds = float(argv[1]) if len(argv) > 1 else 5.0
-    for variant in VARIANTS:
-        for backend in available_backends():
+    variants = (argv[2],) if len(argv) > 2 else VARIANTS
+    backends = (argv[3],) if len(argv) > 3 else available_backends()
+    for variant in variants:
+        for backend in backends:
             with using_backend(backend):
                 for bots, label in ((["random"] * 4, "random"), (["greedy"] * 4, "greedy")):
                     play(bots, 1, rules=variant)
