@@ -154,12 +154,14 @@ def penalty(s: State, q: int) -> int:
 _MELD_MEMO: dict[tuple[bytes, bool, bool], tuple[Action, ...]] = {}
 
 
-def _min_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Action]) -> None:
+def _min_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Action],
+               raw: bytes | None = None) -> None:
     """Append every 3-tile run/set and every pair that the rack can lay keeping a tile (R101-12).
 
     A pure function of the rack, memoised (a turn often comes back to the same rack after a
-    ``reset``); the scan itself reads a byte-packed presence integer, see ``_precomputed``."""
-    key = (bytes(rack), runs, pairs)
+    ``reset``); the scan itself reads a byte-packed presence integer, see ``_precomputed``.
+    ``raw`` is ``bytes(rack)`` when the caller has it already."""
+    key = (bytes(rack) if raw is None else raw, runs, pairs)
     got = _MELD_MEMO.get(key)
     if got is None:
         acc: list[Action] = []
@@ -250,13 +252,14 @@ def legal_actions(s: State) -> list[Action]:
             out.append(P.BUTTON)
         return out
     rack = s.racks[p]
+    raw = bytes(rack)  # the memo key of the rack's melds and discards
     size = s.sizes[p]
-    out = []
+    out: list[Action] = []
     opened = s.x.opened[p]
     taken_ok = s.x.taken < 0 or rack[s.x.taken] <= s.x.taken_base
     if opened == NOT_OPENED:
         sk = s.x.staged_kind
-        _min_melds(rack, size, sk != OPEN_PAIRS, sk != OPEN_MELDS and s.rules.pairs_allowed, out)
+        _min_melds(rack, size, sk != OPEN_PAIRS, sk != OPEN_MELDS and s.rules.pairs_allowed, out, raw)
         if s.x.staged_from >= 0:
             if size >= 2:
                 table = s.table
@@ -267,7 +270,7 @@ def legal_actions(s: State) -> list[Action]:
             if taken_ok and _staged_reaches(s):
                 out.append(P.OPEN)
     else:
-        _min_melds(rack, size, opened == OPEN_MELDS, may_lay_pairs(s, p), out)
+        _min_melds(rack, size, opened == OPEN_MELDS, may_lay_pairs(s, p), out, raw)
         table = s.table
         if size >= 2:
             for i, m in enumerate(table):
@@ -282,14 +285,13 @@ def legal_actions(s: State) -> list[Action]:
     if s.x.snap is not None:
         out.append(P.RESET)
     if taken_ok and s.x.staged_from < 0:
-        key = bytes(rack)
-        got = _DISCARD_MEMO.get(key)
+        got = _DISCARD_MEMO.get(raw)
         if got is None:
             d = P.DISCARD
             got = tuple([d[c] for c in range(53) if rack[c]])
             if len(_DISCARD_MEMO) > 100_000:
                 _DISCARD_MEMO.clear()
-            _DISCARD_MEMO[key] = got
+            _DISCARD_MEMO[raw] = got
         out.extend(got)
     return out
 
