@@ -204,3 +204,14 @@ def test_atu_search_names_no_node_cap() -> None:
     import rummy101.game.engines.remi.rules_core as rc
 
     assert not hasattr(rc, "ATU_SEARCH_NODES")
+
+
+@pytest.mark.parametrize(("rack", "offered"), [("R4 R5 R6 * * K9", True), ("R4 R5 R6 * * K9 K9", False),
+                                               ("R4 R5 R6 * * K9 Y8", True)])
+def test_atu_in_a_run_only_lay_builds(rack: str, offered: bool) -> None:
+    """RO-4 "with at least two rack tiles": the Atu R1 fits no 3-tile meld here, only the run
+    R1 * * R4 R5 R6 that 'lay' builds (RO-6/RO-7); Y8 goes onto Y5 Y6 Y7, a second K9 cannot."""
+    s = position(racks=["R5", rack, "B2", "B3"], atu="R1", laid=[True, True, False, False],
+                 table=[("run", 0, "Y5 Y6 Y7")])
+    assert ("atu" in {str(a) for a in s.legal_actions()}) is offered
+    assert brute_atu(s) is offered

@@ -13,7 +13,7 @@ from typing import Any
 from .... import _backend
 from ....rules import Rules
 from ....tiles import JOKER_CODE
-from .table import RemiMeld, three_melds
+from .table import RemiMeld, lay_melds, three_melds
 
 __all__ = ["atu_finish", "closes", "laydown_with", "relay_melds", "unit_rules"]
 
@@ -144,10 +144,11 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
     ucr = unit_rules(rules)
     budget = _budget()
     limit = rules.opts.joly_retrievals
-    # necessary: the Atu forms a 3-tile meld with two rack tiles (a Joly may be retrieved)
+    # necessary: the Atu forms a new meld with rack tiles (a Joly may be retrieved)
     spare_j = counts[J] + sum(1 for m in melds for c, i in m.releases if counts[c] and m.jr[i] < limit)
-    if not any(atu in needs and _fits(counts, needs, atu, spare_j) for _v, _t, needs in three_melds(rules)):
-        return False
+    if not (any(atu in needs and _fits(counts, needs, atu, spare_j) for _v, _t, needs in three_melds(rules))
+            or any(atu in needs and _fits(counts, needs, atu, spare_j) for _t, needs in lay_melds(rules))):
+        return False             # (or in a run only 'lay' builds: R1 * * R4 R5 R6, RO-6/RO-7)
 
     if _loose(rules, counts, spare_j, melds) > 1:
         return False
@@ -274,6 +275,20 @@ def _fits(counts: list[int], needs: tuple[int, ...], atu: int, spare_j: int) -> 
 
 
 _PARTNERS: dict[Rules, list[list[tuple[int, ...]]]] = {}
+_LAY_PARTNERS: dict[Rules, list[list[tuple[int, ...]]]] = {}
+
+
+def _lay_partners(rules: Rules) -> list[list[tuple[int, ...]]]:
+    """Per real code, the other real tiles of each ``lay_melds`` run holding it."""
+    got = _LAY_PARTNERS.get(rules)
+    if got is None:
+        got = [[] for _ in range(52)]
+        for _t, needs in lay_melds(rules):
+            reals = [c for c in needs if c != J]
+            for c in reals:
+                got[c].append(tuple(o for o in reals if o != c))
+        _LAY_PARTNERS[rules] = got
+    return got
 
 
 def _loose(rules: Rules, counts: list[int], jolys: int, melds: Sequence[RemiMeld]) -> int:
@@ -321,6 +336,8 @@ def _loose(rules: Rules, counts: list[int], jolys: int, melds: Sequence[RemiMeld
             if (a == J or counts[a] - (a == c) >= 1 + (a == b)) and (b == J or counts[b] - (b == c) >= 1):
                 ok = True
                 break
+        if not ok and jolys >= 2:                # a run only 'lay' builds (both Jolys, RO-7)
+            ok = any(all(counts[o] for o in others) for others in _lay_partners(rules)[c])
         if not ok:
             loose += k
     return loose
