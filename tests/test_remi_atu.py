@@ -16,7 +16,7 @@ import pytest
 from rummy101.game import Action
 from rummy101.game.engines.remi import engine as remi_engine
 from rummy101.game.engines.remi.rules_core import atu_finish
-from rummy101.game.engines.remi.table import RUN, SET, RemiMeld, three_melds
+from rummy101.game.engines.remi.table import RUN, SET, RemiMeld, lay_melds, three_melds
 from rummy101.tiles import JOKER_CODE, Tile
 
 from test_remi_engine import position
@@ -93,6 +93,8 @@ def random_position(rng: random.Random, laid: bool = True, tabla: bool = False) 
             rack[c] += 1
 
     atu_melds = [n for _v, _t, n in three_melds(rules) if atu in n]
+    if rng.random() < 0.25:                             # a run only 'lay' builds, both Jolys
+        atu_melds = [n for _t, n in lay_melds(rules) if atu in n] or atu_melds
     need = list(rng.choice(atu_melds))
     need.remove(atu)
     for c in need:
@@ -143,6 +145,7 @@ def test_atu_not_laid_down_agrees_with_the_brute_force() -> None:
         s = random_position(rng, laid=False)
         s.table = []
         s.x.turn_table_start = 0
+        s.x.train, s.x.train_by = [], []           # no discard to take (the deal is hand-made)
         s.invalidate_legal()
         if s.sizes[1] > 9:
             continue
@@ -215,3 +218,15 @@ def test_atu_in_a_run_only_lay_builds(rack: str, offered: bool) -> None:
                  table=[("run", 0, "Y5 Y6 Y7")])
     assert ("atu" in {str(a) for a in s.legal_actions()}) is offered
     assert brute_atu(s) is offered
+
+
+def test_two_retrieved_jolys_never_share_a_meld() -> None:
+    """RO-9.5: each retrieved Joly is laid at once in a new meld. B9 and K4 free both table
+    Jolys, but Y7 * * Y10 Y11 Y12 would need them together: no finish (found by the brute force;
+    the cover alone said yes)."""
+    s = position(racks=["R5", "R3 Y7 Y10 Y11 B9 K4", "B2", "B3"], atu="Y12",
+                 laid=[True, True, False, False], table=[("set", 0, "R9 Y9 * K9"), ("run", 0, "K3 * K5")])
+    assert "atu" not in {str(a) for a in s.legal_actions()} and not brute_atu(s)
+    t = position(racks=["R5", "R3 Y7 Y8 Y10 Y11 B9 K4", "B2", "B3"], atu="Y12",
+                 laid=[True, True, False, False], table=[("set", 0, "R9 Y9 * K9"), ("run", 0, "K3 * K5")])
+    assert "atu" in {str(a) for a in t.legal_actions()} and brute_atu(t)   # Y7 Y8 * / Y10 Y11 Y12 *

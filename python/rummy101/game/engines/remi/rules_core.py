@@ -111,8 +111,9 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
       each (plays on different melds commute), memoised on ``(meld index, rack left, Jolys
       freed)``, pruned when more than one tile can go nowhere (:func:`_loose`) or the Atu is
       used up; at the end the rest must be covered by new melds holding the Atu with one tile
-      left to discard (not a retrieved Joly, which is laid at once) — one ``solve_melds`` per
-      distinct rest, memoised.
+      left to discard (not a retrieved Joly, which is laid at once; two retrieved Jolys never
+      in one meld, RO-9.5: the first one's meld is enumerated, :func:`_one_joly_melds`) — one
+      ``solve_melds`` per distinct rest, memoised.
 
       There is no node cap: the answer is always exact. Bound: the memo holds at most
       ``(melds + 1) * prod_c (rack[c] + 1) * (table Jolys + 1)`` entries (the rack left is a
@@ -144,8 +145,15 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
     ucr = unit_rules(rules)
     budget = _budget()
     limit = rules.opts.joly_retrievals
+    # each table meld on its own: every (tiles it takes from the rack, Jolys it gives up) it can
+    # reach by additions and retrievals (RO-9.2/9.5/9.6); plays on different melds commute
+    pairs = [(m, o) for m in melds for o in [_outcomes(rules, m, counts, limit, seat)] if len(o) > 1]
+    outs = [o for _m, o in pairs]
+    rests = [[m for m, _o in pairs[i:]] for i in range(len(pairs) + 1)]
+    # Jolys the melds from i on can still give up (a 3-tile set's only after an addition, RO-9.6)
+    free_from = [sum(max(f for _u, f in o) for o in outs[i:]) for i in range(len(outs) + 1)]
     # necessary: the Atu forms a new meld with rack tiles (a Joly may be retrieved)
-    spare_j = counts[J] + sum(1 for m in melds for c, i in m.releases if counts[c] and m.jr[i] < limit)
+    spare_j = counts[J] + free_from[0]
     if not (any(atu in needs and _fits(counts, needs, atu, spare_j) for _v, _t, needs in three_melds(rules))
             or any(atu in needs and _fits(counts, needs, atu, spare_j) for _t, needs in lay_melds(rules))):
         return False             # (or in a run only 'lay' builds: R1 * * R4 R5 R6, RO-6/RO-7)
@@ -158,17 +166,34 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
             return False
         r = c[:]
         r[J] += fj
-        key = (_backend.backend_name(), rules, atu, bytes(r), c[J] > 0)
+        apart = fj >= 2 and not c[J]        # both Jolys retrieved: each laid at once, apart
+        key = (_backend.backend_name(), rules, atu, bytes(r), c[J] > 0, apart)
         got = _LEAVES.get(key)
         if got is None:
             if len(_LEAVES) > 100_000:
                 _LEAVES.clear()
-            got = _LEAVES[key] = _cover(r, c[J] > 0)
+            got = _LEAVES[key] = _cover(r, c[J] > 0, apart)
         return got
 
-    def _cover(r: list[int], own_joly: bool) -> bool:
+    def _cover(r: list[int], own_joly: bool, apart: bool = False) -> bool:
         n = sum(r)
         if n < 4 or _loose(rules, r, r[J], ()) > 1:
+            return False
+        if apart:
+            # RO-9.5: a retrieved Joly is laid at once in a new meld, so two retrieved Jolys never
+            # share one: the first one's meld is any meld with one Joly and rack tiles, the rest
+            # (one Joly left, so no meld holds two) is covered as usual
+            if core.solve_melds(ucr, r, True, atu, False, budget)[0] != n - 1:
+                return False
+            for reals in _one_joly_melds(rules, r):
+                rest = r[:]
+                for t in reals:
+                    rest[t] -= 1
+                rest[J] -= 1
+                if not rest[atu] and atu not in reals:
+                    continue
+                if rest[atu] and _cover(rest, False) or not rest[atu] and _cover_free(rest):
+                    return True
             return False
         v, used = core.solve_melds(ucr, r, True, atu, False, budget)
         if v != n - 1:
@@ -188,11 +213,20 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
                     return True
         return False
 
-    # each table meld on its own: every (tiles it takes from the rack, Jolys it gives up) it can
-    # reach by additions and retrievals (RO-9.2/9.5/9.6); plays on different melds commute
-    pairs = [(m, o) for m in melds for o in [_outcomes(rules, m, counts, limit, seat)] if len(o) > 1]
-    outs = [o for _m, o in pairs]
-    rests = [[m for m, _o in pairs[i:]] for i in range(len(pairs) + 1)]
+    def _cover_free(r: list[int]) -> bool:
+        """Every tile of ``r`` but one real tile in new melds (the Atu is laid already)."""
+        n = sum(r)
+        if n == 1:
+            return not r[J]
+        for d in range(52):
+            if r[d]:
+                r[d] -= 1
+                ok = core.solve_melds(ucr, r, False, -1, False, budget)[0] == n - 1
+                r[d] += 1
+                if ok:
+                    return True
+        return False
+
     memo: dict[tuple[Any, ...], bool] = {}
 
     def go(i: int, c: list[int], fj: int) -> bool:
@@ -205,7 +239,7 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
         if got is not None:
             return got
         rest = rests[i]
-        spare = c[J] + fj + sum(1 for t in rest for code, k in t.releases if c[code] and t.jr[k] < limit)
+        spare = c[J] + fj + free_from[i]
         res = False
         if _loose(rules, c, spare, rest) <= 1:   # more than the discard can never go down
             for used, freed in outs[i]:
@@ -255,6 +289,36 @@ def _outcomes(rules: Rules, meld: RemiMeld, counts: list[int], limit: int,
             out.add((nused, freed + f))
             todo.append((nm, nused, freed + f))
     return sorted(out, key=lambda o: (-sum(k for _c, k in o[0]), -o[1]))
+
+
+def _one_joly_melds(rules: Rules, r: Sequence[int]) -> list[tuple[int, ...]]:
+    """The real tiles of every valid run/set holding exactly one Joly whose real tiles ``r``
+    holds (each multiset once)."""
+    from .table import RUN, SET, _geometry, set_order
+
+    out: set[tuple[int, ...]] = set()
+    top = 14 if rules.high_ace else 13
+    for col in range(4):
+        for a in range(1, top - 1):
+            for n in range(3, top - a + 2):
+                base = [col * 13 + (k - 1) % 13 for k in range(a, a + n)]
+                missing = [i for i, c in enumerate(base) if not r[c]]
+                if len(missing) > 1:
+                    break
+                for i in (missing or range(n)):
+                    tiles = tuple(J if k == i else c for k, c in enumerate(base))
+                    if _geometry(rules, RUN, tiles) is not None:
+                        out.add(tuple(sorted(c for c in tiles if c != J)))
+    for num in range(13):
+        present = [k * 13 + num for k in range(4) if r[k * 13 + num]]
+        for size in (2, 3):
+            from itertools import combinations
+
+            for reals in combinations(present, size):
+                items = set_order([(c, 0, 0) for c in reals] + [(J, 0, 0)])
+                if _geometry(rules, SET, tuple(i[0] for i in items)) is not None:
+                    out.add(tuple(sorted(reals)))
+    return sorted(out)
 
 
 def _fits(counts: list[int], needs: tuple[int, ...], atu: int, spare_j: int) -> bool:
