@@ -57,7 +57,7 @@ def position(rules: str = "remi(doubles=off)", *, racks: list[str], stock: str =
     x.twin = twin
     x.own_turns = [own_turns] * n
     x.snap = None
-    s._legal = None
+    s.invalidate_legal()
     return s
 
 
