@@ -247,6 +247,60 @@ struct TransCache {
   }
 };
 
+// The transitions of one colour at one number depend on the rack only through a few local facts
+// (the runs in progress, the tiles of that colour at n, n+1, n+2, which of n+1..n+jr hold one,
+// the free jokers) and on the rule set; their deduplicated list (before the per-rack bound keys)
+// is kept across racks, per thread and rule set (issue 11: generating it was ~20% of a typical
+// rack). It changes no search order: the per-rack list is the same list, keyed and sorted as before.
+struct RawTrans {
+  struct Slot { uint64_t runs; uint32_t sig; uint32_t off, len; bool used; };
+  uint64_t rules = 0;       // fingerprint of the rule-set constants the lists depend on
+  bool live = false;
+  std::vector<Slot> slots;
+  std::vector<Trans> pool;
+  size_t used = 0;
+  RawTrans() : slots(1 << 10) {}
+  void clear() { for (auto& sl : slots) sl.used = false; pool.clear(); used = 0; }
+  static size_t hash(uint64_t runs, uint32_t sig) { return size_t(mix(runs * 0x9e3779b97f4a7c15ULL ^ sig)); }
+  const Slot* find(uint64_t runs, uint32_t sig) const {
+    size_t m = slots.size() - 1;
+    for (size_t i = hash(runs, sig) & m;; i = (i + 1) & m) {
+      const Slot& sl = slots[i];
+      if (!sl.used) return nullptr;
+      if (sl.runs == runs && sl.sig == sig) return &sl;
+    }
+  }
+  void put(uint64_t runs, uint32_t sig, uint32_t off, uint32_t len) {
+    if ((used + 1) * 2 > slots.size()) {
+      std::vector<Slot> old;
+      old.swap(slots);
+      slots.assign(old.size() * 2, Slot{0, 0, 0, 0, false});
+      used = 0;
+      for (auto& sl : old)
+        if (sl.used) put(sl.runs, sl.sig, sl.off, sl.len);
+    }
+    size_t m = slots.size() - 1;
+    for (size_t i = hash(runs, sig) & m;; i = (i + 1) & m) {
+      Slot& sl = slots[i];
+      if (!sl.used) { sl = Slot{runs, sig, off, len, true}; ++used; return; }
+    }
+  }
+};
+
+// The per-thread raw caches, one per rule-set fingerprint (a solve may use two: the relaxed twin
+// has no joker ratio); bounded in size.
+RawTrans& raw_cache(uint64_t fp) {
+  thread_local std::array<RawTrans, 4> caches;
+  thread_local unsigned next = 0;
+  for (auto& c : caches)
+    if (c.live && c.rules == fp) return c;
+  RawTrans& c = caches[next++ % caches.size()];
+  c.clear();
+  c.rules = fp;
+  c.live = true;
+  return c;
+}
+
 // Run statuses of one colour: sorted ascending, packed as bytes (status + 1), low byte first.
 struct RunList {
   uint8_t st[8];
@@ -331,6 +385,7 @@ struct Solver {
   long long* nodes = &own_nodes;  // states expanded (best() calls not answered by the memo or a leaf)
   Memo& memo;
   TransCache& tc;
+  RawTrans* raw = nullptr;  // the cross-rack transition lists of this rule set (raw_cache)
   int res[4] = {0, 0, 0, 0};
   uint32_t res_bits = 0;
   Frame frames[16];
@@ -356,6 +411,11 @@ struct Solver {
     jmul = 3 * (rcap + 1);
     for (int n = 0; n < 15; ++n) jrun[n] = cr.joker_value == -1 ? cr.run_value[n] : cr.joker_value;
     for (int n = 0; n < 14; ++n) jset[n] = cr.joker_value == -1 ? cr.set_value[n] : cr.joker_value;
+    {
+      uint64_t fp = mix(uint64_t(ratio) | uint64_t(rcap) << 8 | uint64_t(jmul) << 16 | uint64_t(last) << 32);
+      for (int n = 0; n < 15; ++n) fp = mix(fp ^ (uint64_t(uint32_t(cr.run_value[n])) | uint64_t(uint32_t(jrun[n])) << 32));
+      raw = &raw_cache(fp);
+    }
     if (must_use >= 0 && must_use < JOKER) { mu_c = must_use / 13; mu_n = must_use % 13 + 1; }
     else { mu_c = -1; mu_n = -1; }
     dominance = cr.joker_value == -1 && must_use != JOKER;
@@ -728,28 +788,48 @@ struct Solver {
       F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = e->off; F.tl_len[c][jr] = e->len;
       return {e->off, e->len};
     }
-    auto& out = tc.scratch;
-    out.clear();
-    F.lst[c] = unpack(F.runs_in[c]);
-    F.jr_start[c] = jr;
-    vrun(F, c, 0, 0, jr, 0, false);
-    // keep the best gain of equal outcomes (the rest of the search sees only the outcome)
-    std::sort(out.begin(), out.end(), [](const Trans& a, const Trans& b) {
-      if (a.packed != b.packed) return a.packed < b.packed;
-      if (a.rest != b.rest) return a.rest < b.rest;
-      if (a.jused != b.jused) return a.jused < b.jused;
-      if (a.closed != b.closed) return a.closed < b.closed;
-      return a.gain > b.gain;
-    });
-    uint32_t off = uint32_t(tc.pool.size());
-    for (size_t i = 0; i < out.size(); ++i) {
-      const Trans& t = out[i];
-      if (i > 0) {
-        const Trans& p = out[i - 1];
-        if (p.packed == t.packed && p.rest == t.rest && p.jused == t.jused && p.closed == t.closed) continue;
+    // what the list depends on besides the runs in progress (see RawTrans)
+    bool can_start = n <= last - 2 && n <= 13;
+    uint32_t sig = uint32_t(n) | uint32_t(jr) << 4 | uint32_t(F.avail[c]) << 7;
+    if (can_start) {
+      sig |= uint32_t(avail(n + 1, c)) << 9 | uint32_t(avail(n + 2, c)) << 11;
+      for (int m = n + 1; m <= std::min(last, n + jr); ++m)
+        if (avail(m, c) > 0) sig |= 1u << (13 + m - n - 1);
+    }
+    uint32_t roff, rlen;
+    if (const RawTrans::Slot* e = raw->find(F.runs_in[c], sig)) {
+      roff = e->off; rlen = e->len;
+    } else {
+      auto& out = tc.scratch;
+      out.clear();
+      F.lst[c] = unpack(F.runs_in[c]);
+      F.jr_start[c] = jr;
+      vrun(F, c, 0, 0, jr, 0, false);
+      // keep the best gain of equal outcomes (the rest of the search sees only the outcome)
+      std::sort(out.begin(), out.end(), [](const Trans& a, const Trans& b) {
+        if (a.packed != b.packed) return a.packed < b.packed;
+        if (a.rest != b.rest) return a.rest < b.rest;
+        if (a.jused != b.jused) return a.jused < b.jused;
+        if (a.closed != b.closed) return a.closed < b.closed;
+        return a.gain > b.gain;
+      });
+      if (raw->pool.size() > (1u << 18)) raw->clear();  // bounded (6 MB): start over
+      roff = uint32_t(raw->pool.size());
+      for (size_t i = 0; i < out.size(); ++i) {
+        const Trans& t = out[i];
+        if (i > 0) {
+          const Trans& p = out[i - 1];
+          if (p.packed == t.packed && p.rest == t.rest && p.jused == t.jused && p.closed == t.closed) continue;
+        }
+        raw->pool.push_back(t);
       }
-      Trans u = t;
-      u.key = t.gain + t.rest * F.w[c] + jrest(n, F.j0, jr - t.jused);
+      rlen = uint32_t(raw->pool.size()) - roff;
+      raw->put(F.runs_in[c], sig, roff, rlen);
+    }
+    uint32_t off = uint32_t(tc.pool.size());
+    for (uint32_t i = 0; i < rlen; ++i) {
+      Trans u = raw->pool[roff + i];
+      u.key = u.gain + u.rest * F.w[c] + jrest(n, F.j0, jr - u.jused);
       tc.pool.push_back(u);
     }
     uint32_t len = uint32_t(tc.pool.size()) - off;
