@@ -145,6 +145,13 @@ struct Key {
   }
 };
 
+// a cheaper mix for the hash tables (one multiply; the xor-shift brings the high bits down to
+// the low bits that index the table)
+inline uint64_t hmix(uint64_t x) {
+  x *= 0xbf58476d1ce4e5b9ULL;
+  return x ^ (x >> 31) ^ (x >> 47);
+}
+
 inline uint64_t mix(uint64_t x) {
   x ^= x >> 31; x *= 0x7fb5d329728ea185ULL; x ^= x >> 27; x *= 0x81dadef4bc2dd44dULL; x ^= x >> 33;
   return x;
@@ -164,7 +171,7 @@ struct Memo {
     uint64_t h = k.runs[0] * 0x9e3779b97f4a7c15ULL + ((k.runs[1] * 0xc2b2ae3d27d4eb4fULL) >> 7) +
                  ((k.runs[2] * 0x165667b19e3779f9ULL) >> 13) + ((k.runs[3] * 0xd6e8feb86659fd93ULL) >> 19) +
                  (uint64_t(k.misc) << 32);
-    return mix(h);
+    return hmix(h);
   }
   const Slot* find(const Key& k) const {
     size_t m = slots.size() - 1;
@@ -218,7 +225,7 @@ struct TransCache {
     ++gen; used = 0; pool.clear();
     if (gen == 0) { for (auto& s : slots) s.gen = 0; gen = 1; }
   }
-  static size_t hash(uint64_t runs, uint32_t meta) { return size_t(mix(runs ^ (uint64_t(meta) << 40) ^ meta)); }
+  static size_t hash(uint64_t runs, uint32_t meta) { return size_t(hmix(runs ^ (uint64_t(meta) << 40) ^ meta)); }
   const Slot* find(uint64_t runs, uint32_t meta) const {
     size_t m = slots.size() - 1;
     for (size_t i = hash(runs, meta) & m;; i = (i + 1) & m) {
@@ -261,7 +268,7 @@ struct RawTrans {
   size_t used = 0;
   RawTrans() : slots(1 << 10) {}
   void clear() { for (auto& sl : slots) sl.used = false; pool.clear(); used = 0; }
-  static size_t hash(uint64_t runs, uint32_t sig) { return size_t(mix(runs * 0x9e3779b97f4a7c15ULL ^ sig)); }
+  static size_t hash(uint64_t runs, uint32_t sig) { return size_t(hmix(runs ^ (uint64_t(sig) << 40) ^ sig)); }
   const Slot* find(uint64_t runs, uint32_t sig) const {
     size_t m = slots.size() - 1;
     for (size_t i = hash(runs, sig) & m;; i = (i + 1) & m) {
@@ -1138,7 +1145,19 @@ struct Solver {
   }
 
   // ---- roots -------------------------------------------------------------------------------
-  struct Run { int st, start, seq; std::vector<int> tiles, stand; };
+  // a run being built by the rebuild (fixed arrays: no allocation until it becomes a MeldOut)
+  struct Run {
+    int st, start, seq, len;
+    int tiles[15], stand[15];
+    MeldOut meld() const {
+      return MeldOut{KIND_RUN, std::vector<int>(tiles, tiles + len), std::vector<int>(stand, stand + len)};
+    }
+  };
+  static Run new_run(int st, int start, int seq, int tile, int stand) {
+    Run r;
+    r.st = st; r.start = start; r.seq = seq; r.len = 1; r.tiles[0] = tile; r.stand[0] = stand;
+    return r;
+  }
 
   SolveResult solve() {
     int lim[4] = {0, 0, 0, 0};
@@ -1181,7 +1200,9 @@ struct Solver {
 
   void rebuild(int total, std::vector<MeldOut>& melds) {
     uint64_t runs[4] = {0, 0, 0, 0};
-    std::vector<Run> conc[4];
+    Run conc[4][16];
+    int nconc[4] = {0, 0, 0, 0};
+    melds.reserve(16);
     int seq = 0;
     int jr = J;
     bool left = false, ran = false;
@@ -1204,26 +1225,29 @@ struct Solver {
       const Decision d = F.dec;
       int num = n <= 13 ? n : 1;
       for (int c = 0; c < 4; ++c) {
-        std::vector<Run> keep_list;
+        Run keep_list[16];
+        int nk = 0;
         for (int i = 0; i < d.nacts[c]; ++i) {
           Run& run = conc[c][i];
           int a = d.acts[c][i];
-          if (a == 2) { melds.push_back(MeldOut{KIND_RUN, run.tiles, run.stand}); continue; }
+          if (a == 2) { melds.push_back(run.meld()); continue; }
           int code = c * 13 + num - 1;
-          run.tiles.push_back(a == 0 ? code : JOKER);
-          run.stand.push_back(code);
+          run.tiles[run.len] = a == 0 ? code : JOKER;
+          run.stand[run.len++] = code;
           run.st = a == 0 ? ext_real(run.st) : ext_joker(run.st);
-          keep_list.push_back(run);
+          keep_list[nk++] = run;
         }
         int code = c * 13 + num - 1;
-        for (int x = 0; x < d.a_new[c]; ++x) keep_list.push_back(Run{3, n, seq++, {code}, {code}});
-        for (int x = 0; x < d.b_new[c]; ++x) keep_list.push_back(Run{new_joker(), n, seq++, {JOKER}, {code}});
-        std::stable_sort(keep_list.begin(), keep_list.end(), [](const Run& a, const Run& b) {
+        for (int x = 0; x < d.a_new[c]; ++x) keep_list[nk++] = new_run(3, n, seq++, code, code);
+        for (int x = 0; x < d.b_new[c]; ++x) keep_list[nk++] = new_run(new_joker(), n, seq++, JOKER, code);
+        // (st, start, seq) is a total order (seq is unique)
+        std::sort(keep_list, keep_list + nk, [](const Run& a, const Run& b) {
           if (a.st != b.st) return a.st < b.st;
           if (a.start != b.start) return a.start < b.start;
           return a.seq < b.seq;
         });
-        conc[c] = std::move(keep_list);
+        std::copy(keep_list, keep_list + nk, conc[c]);
+        nconc[c] = nk;
       }
       if (n <= 13) split_sets(n, d.sv, d.js, melds);
       for (int c = 0; c < 4; ++c) runs[c] = d.next_runs[c];
@@ -1233,7 +1257,7 @@ struct Solver {
       want -= d.gain;
     }
     for (int c = 0; c < 4; ++c)
-      for (auto& run : conc[c]) melds.push_back(MeldOut{KIND_RUN, run.tiles, run.stand});
+      for (int i = 0; i < nconc[c]; ++i) melds.push_back(conc[c][i].meld());
     std::sort(melds.begin(), melds.end());
   }
 
