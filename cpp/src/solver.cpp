@@ -10,7 +10,8 @@
 // enumeration and taking the first transition that attains the optimum.
 // The value search (C++ only) is free to differ as long as its values are exact: it takes each
 // colour's transitions from a per-rack cache keyed by (number, colour, runs, free jokers,
-// reserved aces), tries them best bound first, cuts branches by admissible bounds and by
+// reserved aces) (whose deduplicated lists come from a per-thread cache across racks, RawTrans),
+// tries them best bound first, cuts branches by admissible bounds and by
 // dominance, and memoizes exact values or fail-soft upper bounds (fail-low states).
 // python/rummy101/_pure/solver.py is the line-for-line twin of the value search AND the rebuild
 // (same order, same cuts, same memo), so both expand the same states: a node is one best() call
@@ -24,7 +25,8 @@
 //    value) (the 6-joker dense openings went from 150k to 2k nodes);
 //  * the suffix bound: fresh(m, j, left, ran) is the exact value of the state at m with no run in
 //    progress (memoized per reservation, computed by this search; with must_use or a joker ratio
-//    by a relaxed twin solver without them). A state at m with runs in progress is split at m:
+//    by a relaxed twin solver without them, and without keep and require_run, so that each
+//    fresh suffix is searched once rather than once per (left, ran)). A state at m with runs in progress is split at m:
 //    a tail of >= 3 positions with a real tile is a meld of the fresh suffix; the rest are tails
 //    of 1-2 positions (<= 1 real tile per run at m and at m+1) and joker-only tails, x of whose
 //    jokers are worth <= ja[m][x]; bound = max_x fresh(m, jr-x) + ja[m][x] + those real tiles;
