@@ -262,52 +262,45 @@ struct TransCache {
 // is kept across racks, per thread and rule set (issue 11: generating it was ~20% of a typical
 // rack). It changes no search order: the per-rack list is the same list, keyed and sorted as before.
 struct RawTrans {
-  struct Slot { uint64_t runs; uint32_t sig; uint32_t off, len; bool used; };
-  uint64_t rules = 0;       // fingerprint of the rule-set constants the lists depend on
-  bool live = false;
+  struct Slot { uint64_t runs, rules; uint32_t sig; uint32_t off, len; bool used; };
   std::vector<Slot> slots;
   std::vector<Trans> pool;
   size_t used = 0;
   RawTrans() : slots(1 << 10) {}
   void clear() { for (auto& sl : slots) sl.used = false; pool.clear(); used = 0; }
-  static size_t hash(uint64_t runs, uint32_t sig) { return size_t(hmix(runs ^ (uint64_t(sig) << 40) ^ sig)); }
-  const Slot* find(uint64_t runs, uint32_t sig) const {
+  static size_t hash(uint64_t runs, uint64_t rules, uint32_t sig) {
+    return size_t(hmix(runs ^ (uint64_t(sig) << 40) ^ sig ^ rules));
+  }
+  const Slot* find(uint64_t runs, uint64_t rules, uint32_t sig) const {
     size_t m = slots.size() - 1;
-    for (size_t i = hash(runs, sig) & m;; i = (i + 1) & m) {
+    for (size_t i = hash(runs, rules, sig) & m;; i = (i + 1) & m) {
       const Slot& sl = slots[i];
       if (!sl.used) return nullptr;
-      if (sl.runs == runs && sl.sig == sig) return &sl;
+      if (sl.runs == runs && sl.sig == sig && sl.rules == rules) return &sl;
     }
   }
-  void put(uint64_t runs, uint32_t sig, uint32_t off, uint32_t len) {
+  void put(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t off, uint32_t len) {
     if ((used + 1) * 2 > slots.size()) {
       std::vector<Slot> old;
       old.swap(slots);
-      slots.assign(old.size() * 2, Slot{0, 0, 0, 0, false});
+      slots.assign(old.size() * 2, Slot{0, 0, 0, 0, 0, false});
       used = 0;
       for (auto& sl : old)
-        if (sl.used) put(sl.runs, sl.sig, sl.off, sl.len);
+        if (sl.used) put(sl.runs, sl.rules, sl.sig, sl.off, sl.len);
     }
     size_t m = slots.size() - 1;
-    for (size_t i = hash(runs, sig) & m;; i = (i + 1) & m) {
+    for (size_t i = hash(runs, rules, sig) & m;; i = (i + 1) & m) {
       Slot& sl = slots[i];
-      if (!sl.used) { sl = Slot{runs, sig, off, len, true}; ++used; return; }
+      if (!sl.used) { sl = Slot{runs, rules, sig, off, len, true}; ++used; return; }
     }
   }
 };
 
-// The per-thread raw caches, one per rule-set fingerprint (a solve may use two: the relaxed twin
-// has no joker ratio); bounded in size.
-RawTrans& raw_cache(uint64_t fp) {
-  thread_local std::array<RawTrans, 4> caches;
-  thread_local unsigned next = 0;
-  for (auto& c : caches)
-    if (c.live && c.rules == fp) return c;
-  RawTrans& c = caches[next++ % caches.size()];
-  c.clear();
-  c.rules = fp;
-  c.live = true;
-  return c;
+// The per-thread raw cache; every entry is keyed by the fingerprint of its rule set too (a solve
+// may use two: the relaxed twin has no joker ratio).
+RawTrans& raw_cache() {
+  thread_local RawTrans cache;
+  return cache;
 }
 
 // Run statuses of one colour: sorted ascending, packed as bytes (status + 1), low byte first.
@@ -394,7 +387,8 @@ struct Solver {
   long long* nodes = &own_nodes;  // states expanded (best() calls not answered by the memo or a leaf)
   Memo& memo;
   TransCache& tc;
-  RawTrans* raw = nullptr;  // the cross-rack transition lists of this rule set (raw_cache)
+  RawTrans* raw = nullptr;  // the cross-rack transition lists (raw_cache)
+  uint64_t rules_fp = 0;    // the fingerprint of the rule-set constants they depend on
   int res[4] = {0, 0, 0, 0};
   uint32_t res_bits = 0;
   Frame frames[16];
@@ -421,9 +415,20 @@ struct Solver {
     for (int n = 0; n < 15; ++n) jrun[n] = cr.joker_value == -1 ? cr.run_value[n] : cr.joker_value;
     for (int n = 0; n < 14; ++n) jset[n] = cr.joker_value == -1 ? cr.set_value[n] : cr.joker_value;
     {
-      uint64_t fp = mix(uint64_t(ratio) | uint64_t(rcap) << 8 | uint64_t(jmul) << 16 | uint64_t(last) << 32);
-      for (int n = 0; n < 15; ++n) fp = mix(fp ^ (uint64_t(uint32_t(cr.run_value[n])) | uint64_t(uint32_t(jrun[n])) << 32));
-      raw = &raw_cache(fp);
+      // the constants the lists depend on, interned exactly: their index keys the cache entries
+      std::array<int, 34> k{};
+      k[0] = ratio; k[1] = rcap; k[2] = jmul; k[3] = last;
+      for (int n = 0; n < 15; ++n) { k[4 + n] = cr.run_value[n]; k[19 + n] = jrun[n]; }
+      thread_local std::vector<std::array<int, 34>> seen;
+      thread_local uint64_t era = 0;  // a solver of an older era never meets a newer entry
+      size_t i = 0;
+      while (i < seen.size() && seen[i] != k) ++i;
+      if (i == seen.size()) {
+        if (seen.size() >= 64) { seen.clear(); raw_cache().clear(); ++era; i = 0; }  // bounded
+        seen.push_back(k);
+      }
+      rules_fp = era << 8 | i;
+      raw = &raw_cache();
     }
     if (must_use >= 0 && must_use < JOKER) { mu_c = must_use / 13; mu_n = must_use % 13 + 1; }
     else { mu_c = -1; mu_n = -1; }
@@ -806,7 +811,7 @@ struct Solver {
         if (avail(m, c) > 0) sig |= 1u << (13 + m - n - 1);
     }
     uint32_t roff, rlen;
-    if (const RawTrans::Slot* e = raw->find(F.runs_in[c], sig)) {
+    if (const RawTrans::Slot* e = raw->find(F.runs_in[c], rules_fp, sig)) {
       roff = e->off; rlen = e->len;
     } else {
       auto& out = tc.scratch;
@@ -833,7 +838,7 @@ struct Solver {
         raw->pool.push_back(t);
       }
       rlen = uint32_t(raw->pool.size()) - roff;
-      raw->put(F.runs_in[c], sig, roff, rlen);
+      raw->put(F.runs_in[c], rules_fp, sig, roff, rlen);
     }
     uint32_t off = uint32_t(tc.pool.size());
     for (uint32_t i = 0; i < rlen; ++i) {
