@@ -76,3 +76,12 @@ def test_seeded_share_native_equals_pure(both: tuple[Any, Any]) -> None:
 def test_all_10k_native_equals_pure(both: tuple[Any, Any], block: int) -> None:
     for i in range(block * CORPUS // 20, (block + 1) * CORPUS // 20):
         _check(i, *both)
+
+
+def test_consecutive_racks_native_equals_pure(both: tuple[Any, Any]) -> None:
+    """The native core keeps each colour's transition lists across racks, per thread, keyed by the
+    rule set's constants (cpp/src/solver.cpp RawTrans): racks of every family, valuation and joker
+    count solved one after another must not see each other's lists. This stretch of the corpus
+    once gave rack 4566 (Remi, must_use) another arrangement after its neighbours."""
+    for i in range(4500, 4567):
+        _check(i, *both)

@@ -442,6 +442,11 @@ class _Solver:
         return b
 
     def fresh(self, m: int, j: int, left: bool, ran: bool) -> int:
+        # without keep (or require_run) the flag changes no value: one search serves both
+        if not self.keep:
+            left = False
+        if not self.require_run:
+            ran = False
         key = (m, j, left, ran)
         v = self.fresh_v.get(key)
         if v is None:
@@ -1032,9 +1037,10 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
     if must_use >= 0 or (cr.joker_ratio > 0 and cnt[JOKER] > 0):
         # The suffix bounds come from the same rack without must_use (a run in progress may hold
         # the tile) and without the joker ratio (the tail of a run in progress may break it; with
-        # no joker on the rack the ratio changes nothing, and the search bounds itself).
+        # no joker on the rack the ratio changes nothing, and the search bounds itself). Without
+        # keep and require_run too (cpp/src/solver.cpp solve_melds says why).
         cr0 = CoreRules(cr.high_ace, 0, cr.run_value, cr.set_value, cr.joker_value)
-        s.relax = _Solver(cr0, cnt, bool(keep), -1, bool(require_run), budget, s.nodes)
+        s.relax = _Solver(cr0, cnt, False, -1, False, budget, s.nodes)
     return s.solve()
 
 
