@@ -431,12 +431,17 @@ class _Planner:
         return Turn(tuple(steps), evaluate(self, w, tile, take))
 
     # -- whole turns ----------------------------------------------------------------------------
+    def _start(self, rack: list[int]) -> _Work:
+        """The turn's starting work: ``rack`` and the table as the view shows it."""
+        view = self.view
+        return _Work(list(rack), [list(m.tiles) for m in view.table],
+                     [m.owner for m in view.table], [m.kind for m in view.table],
+                     opened=view.my_opening)
+
     def plans_after_take(self, rack: list[int], must: int | None) -> list[_Work]:
         """Candidate plays with ``rack`` (the take done); ``must``: the taken discard."""
         view = self.view
-        w0 = _Work(list(rack), [list(m.tiles) for m in view.table],
-                   [m.owner for m in view.table], [m.kind for m in view.table],
-                   opened=view.my_opening)
+        w0 = self._start(rack)
         out: list[_Work] = []
         if view.my_opening is None:
             mu = -1 if must is None else must
@@ -487,9 +492,7 @@ class _Planner:
         back while still opening, each opening without its additions; once opened, the best
         melds holding one back, laying without adding, and adding without laying."""
         view = self.view
-        w0 = _Work(list(rack), [list(m.tiles) for m in view.table],
-                   [m.owner for m in view.table], [m.kind for m in view.table],
-                   opened=view.my_opening)
+        w0 = self._start(rack)
         out: list[_Work] = []
         if view.my_opening is None:
             mu = -1 if must is None else must
