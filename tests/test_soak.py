@@ -49,7 +49,18 @@ def test_main_runs_and_reports(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     code = soak.main(["--variants", "rummy101", "--games", "4", "--workers", "1", "--chunk", "2",
                       "--probe", "0.02", "--failures", str(tmp_path)])
     out = capsys.readouterr().out
-    assert code == 0 and "rummy101: 4 games" in out and "no invariant broken" in out
+    assert code == 0 and "rummy101: 4 games (game 0 to 3)" in out and "no invariant broken" in out
+
+
+def test_start_continues_on_new_games(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--start resumes a cut run: games START.. are played, each the same game as in a run from 0."""
+    code = soak.main(["--variants", "classic", "--games", "3", "--start", "5", "--workers", "1",
+                      "--chunk", "2", "--failures", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0 and "classic: 3 games (game 5 to 7)" in out
+    whole, tail = soak.play_chunk("classic", 0, 0, 8, 0.0), soak.play_chunk("classic", 0, 5, 8, 0.0)
+    head = soak.play_chunk("classic", 0, 0, 5, 0.0)
+    assert head.steps + tail.steps == whole.steps and (tail.first, tail.last) == (5, 7)
 
 
 def test_every_round_replays_its_record_mid_game(monkeypatch: pytest.MonkeyPatch) -> None:

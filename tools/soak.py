@@ -89,6 +89,8 @@ class Tally:
     probes: int = 0  # steps that ran the sampled checks
     greedy_games: int = 0  # games with at least one greedy seat (the others: random policies only)
     cpu: float = 0.0  # CPU seconds of the processes that played them
+    first: int = -1  # the lowest and highest game index played (-1: none yet)
+    last: int = -1
     played: Counter[str] = field(default_factory=Counter)  # verbs of the actions played
     probed: Counter[str] = field(default_factory=Counter)  # verbs of the legal actions probed
 
@@ -100,6 +102,9 @@ class Tally:
         self.probes += other.probes
         self.greedy_games += other.greedy_games
         self.cpu += other.cpu
+        if other.games:
+            self.first = other.first if self.first < 0 else min(self.first, other.first)
+            self.last = max(self.last, other.last)
         self.played.update(other.played)
         self.probed.update(other.probed)
 
@@ -193,6 +198,7 @@ def play_chunk(variant: str, seed: int, start: int, stop: int, probe: float,
     for i in range(start, stop):
         total.add(play_one(variant, seed, i, probe, first))
     total.cpu = time.process_time() - c0
+    total.first, total.last = start, stop - 1
     return total
 
 
@@ -220,7 +226,8 @@ def describe(variant: str, total: Tally, elapsed: float, workers: int) -> str:
     of one core, whatever share of the machine the run got), the mix of players and probes."""
     el = max(elapsed, 1e-9)
     per_cpu = f"{total.games / total.cpu:,.1f} games/s/core" if total.cpu else "- games/s/core"
-    return (f"{variant}: {total.games} games ({total.greedy_games} with a greedy seat, the rest "
+    span = f" (game {total.first} to {total.last})" if total.games else ""
+    return (f"{variant}: {total.games} games{span} ({total.greedy_games} with a greedy seat, the rest "
             f"random policies only), {total.rounds} rounds, {total.steps} steps, {total.checks} "
             f"checks, {total.probes} probed steps in {elapsed:.1f} s on {workers} workers "
             f"({total.games / el:,.1f} games/s, {total.steps / el:,.0f} steps/s, "
@@ -233,7 +240,8 @@ def run_variant(executor: cf.Executor, args: argparse.Namespace, variant: str, t
     window of chunks in flight so that a time box or an interruption stops quickly; raises
     :class:`SoakBreak` at the first broken invariant."""
     deadline = start + 60 * args.minutes if args.minutes else float("inf")
-    starts = iter(range(0, args.games, args.chunk))
+    stop = args.start + args.games
+    starts = iter(range(args.start, stop, args.chunk))
     futures: set[cf.Future[Tally]] = set()
     last = start
 
@@ -241,7 +249,7 @@ def run_variant(executor: cf.Executor, args: argparse.Namespace, variant: str, t
         a = next(starts, None)
         if a is not None and time.perf_counter() < deadline:
             futures.add(executor.submit(play_chunk, variant, args.seed, a,
-                                        min(a + args.chunk, args.games), args.probe, args.first))
+                                        min(a + args.chunk, stop), args.probe, args.first))
 
     for _ in range(2 * args.workers):
         submit()
@@ -280,6 +288,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="time box per variant: no new games after this many minutes, the games "
                          "under way finish and count (default 0: no time box)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--start", type=int, default=0,
+                    help="index of the first game (default 0): games START .. START+GAMES-1 are "
+                         "played, so a run cut short continues on new games with --start")
     ap.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     ap.add_argument("--dask", action="store_true", help="run on a Dask LocalCluster")
     ap.add_argument("--scheduler", help="address of an existing Dask scheduler")
@@ -295,17 +306,18 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     unknown = [v for v in variants if v not in playable_variants()]
-    if (unknown or args.games < 1 or args.workers < 1 or args.chunk < 1
+    if (unknown or args.games < 1 or args.workers < 1 or args.chunk < 1 or args.start < 0
             or not 0 <= args.probe <= 1 or not 0 <= args.first <= 1):
         ap.error(f"variants must be among {', '.join(playable_variants())} (got {unknown}); "
-                 "games, workers and chunk >= 1; probe and first in [0, 1]")
+                 "games, workers and chunk >= 1; start >= 0; probe and first in [0, 1]")
     missing = [v for v in variants if importlib.util.find_spec(f"oracles.{v}") is None]
     if missing:
         ap.error(f"no oracle for {', '.join(missing)} in tests/oracles/: the soak checks only "
                  "variants with an independent oracle")
     kind = "Dask" if args.dask or args.scheduler else "process"
     print(f"soak: variants {', '.join(variants)}, {args.games} games each"
-          f"{f' or {args.minutes:g} min' if args.minutes else ''}, seed {args.seed}, probe "
+          f"{f' or {args.minutes:g} min' if args.minutes else ''} from game {args.start}, "
+          f"seed {args.seed}, probe "
           f"{args.probe} (first-legal verbs {args.first}), {args.workers} {kind} workers",
           flush=True)
     executor, client = _executor(args)

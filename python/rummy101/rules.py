@@ -262,6 +262,12 @@ class Rules:
     # that each engine reads its own fields without a cast; opts_as() checks the kind).
     opts: Any
 
+    def __hash__(self) -> int:
+        # Rules key many caches (core rules, meld tables). The generated hash walks every field
+        # and the nested options record on each lookup; variant and options determine the rest
+        # (make() derives every field from them), so they are all a consistent hash needs.
+        return hash((self.variant, self.options))
+
     # ---- construction -------------------------------------------------------------------
     @classmethod
     def parse(cls, spec: str | Rules) -> Rules:

@@ -43,7 +43,26 @@ def end_value(code: int) -> int:
     return 25 if n == 1 else (5 if n <= 9 else 10)
 
 
-_GEOM: dict[tuple[str, Rules, int, tuple[int, ...]], tuple[tuple[int, ...], int, tuple[tuple[int, int], ...],
+_GEO_KEYS: dict[Rules, tuple[object, ...]] = {}
+
+
+def geometry_key(rules: Rules) -> tuple[object, ...]:
+    """What meld geometry depends on: the core's rule parameters, the 3-tile-set release rule
+    (RO-9.6) and the high 1 (RO-6). The meld caches below are keyed by it, not by the whole
+    Rules: games that differ only in scoring, players or match options share one cache (a soak
+    plays a different option mix every game and rebuilt the 340 ``lay`` runs for each)."""
+    got = _GEO_KEYS.get(rules)
+    if got is None:
+        args = rules.params("open").args()
+        got = (tuple(tuple(a) if isinstance(a, list) else a for a in args),
+               rules.set3_release_both, rules.high_ace)
+        if len(_GEO_KEYS) > 10_000:
+            _GEO_KEYS.clear()
+        _GEO_KEYS[rules] = got
+    return got
+
+
+_GEOM: dict[tuple[str, tuple[object, ...], int, tuple[int, ...]], tuple[tuple[int, ...], int, tuple[tuple[int, int], ...],
                                                          tuple[tuple[int, int], ...]] | None] = {}
 
 
@@ -55,7 +74,7 @@ def _geometry(rules: Rules, kind: int, tiles: tuple[int, ...]) -> (
     ``(code, joker index)`` where one tile alone releases the Joly (RO-9.5/9.6)."""
     from .... import _backend
 
-    key = (_backend.backend_name(), rules, kind, tiles)
+    key = (_backend.backend_name(), geometry_key(rules), kind, tiles)
     if key in _GEOM:
         return _GEOM[key]
     core = _backend.core()
@@ -181,11 +200,12 @@ class RemiMeld:
 
 #: Every valid 3-tile Remi meld as ``(verb, tiles in table order, needs)`` where ``needs`` is the
 #: sorted tuple of codes it takes from the rack; built from the core (at most one Joly, RO-7).
-THREE_MELDS: dict[Rules, list[tuple[str, tuple[int, ...], tuple[int, ...]]]] = {}
+THREE_MELDS: dict[tuple[object, ...], list[tuple[str, tuple[int, ...], tuple[int, ...]]]] = {}
 
 
 def three_melds(rules: Rules) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
-    got = THREE_MELDS.get(rules)
+    gkey = geometry_key(rules)
+    got = THREE_MELDS.get(gkey)
     if got is not None:
         return got
     cands: set[tuple[int, tuple[int, ...]]] = set()
@@ -206,7 +226,7 @@ def three_melds(rules: Rules) -> list[tuple[str, tuple[int, ...], tuple[int, ...
     for kind, tiles in sorted(cands):
         if _geometry(rules, kind, tiles) is not None:
             out.append((_KINDS[kind], tiles, tuple(sorted(tiles))))
-    THREE_MELDS[rules] = out
+    THREE_MELDS[gkey] = out
     return out
 
 
@@ -229,7 +249,7 @@ def step_buildable(rules: Rules, kind: int, tiles: tuple[int, ...]) -> bool:
         return True
     if kind == SET:
         return True
-    key = (rules, tiles)
+    key = (geometry_key(rules), tiles)
     got = _BUILDABLE.get(key)
     if got is None:
         got = _BUILDABLE[key] = (step_buildable(rules, kind, tiles[1:])
@@ -237,8 +257,8 @@ def step_buildable(rules: Rules, kind: int, tiles: tuple[int, ...]) -> bool:
     return got
 
 
-_BUILDABLE: dict[tuple[Rules, tuple[int, ...]], bool] = {}
-_LAY: dict[Rules, list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+_BUILDABLE: dict[tuple[tuple[object, ...], tuple[int, ...]], bool] = {}
+_LAY: dict[tuple[object, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
 
 
 def lay_melds(rules: Rules) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -251,7 +271,8 @@ def lay_melds(rules: Rules) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     >>> len(lay_melds(r)), (2, 52, 4, 5, 52, 7) in [t for t, _ in lay_melds(r)]
     (340, True)
     """
-    got = _LAY.get(rules)
+    gkey = geometry_key(rules)
+    got = _LAY.get(gkey)
     if got is not None:
         return got
     from itertools import combinations
@@ -266,5 +287,5 @@ def lay_melds(rules: Rules) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
                     t = tuple(J if i in js else c for i, c in enumerate(base))
                     if _geometry(rules, RUN, t) is not None and not step_buildable(rules, RUN, t):
                         out.append((t, tuple(sorted(t))))
-    _LAY[rules] = out
+    _LAY[gkey] = out
     return out
