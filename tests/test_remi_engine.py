@@ -304,8 +304,31 @@ def test_retrieved_joly_relaid_in_a_bridged_run() -> None:
     assert "lay " + BRIDGE in got and "run R3 * R5" in got and "discard K9" not in got
     s.apply("lay " + BRIDGE)
     m = s.table[-1]
-    assert m.jr == (0, 1, 0, 0, 0, 0)             # the retrieved Joly stands first (docs/rules.md)
+    assert m.jr == (0, 1, 0, 0, 0, 0)             # the plain lay: the retrieved Joly stands first
     assert s.sizes[1] == 1 and s.x.pending < 0
+
+
+def test_retrieved_joly_relaid_at_either_joly_place_of_a_bridged_run() -> None:
+    # RO-9.5 with RO-7: each Joly keeps its own retrieval count, so where the retrieved Joly goes
+    # (R4's place or R7's) is the player's choice and gives two tables: both are listed, the
+    # second place written with '@4' (docs/rules.md); '@1' is the plain lay, refused by name.
+    s = position(racks=["R5", "Y5 R3 R5 R6 R8 * K9", "B2", "B3"], laid=[True, True, False, False],
+                 phase="play", took="draw", table=[("run", 0, "Y4 * Y6")])
+    s.apply("retrieve 0:1 with Y5")
+    got = legal(s)
+    assert {"lay " + BRIDGE, "lay " + BRIDGE + " @4"} <= got
+    refused(s, "lay " + BRIDGE + " @1", r"written 'lay R3 \* R5 R6 \* R8'")
+    refused(s, "lay " + BRIDGE + " @2", "not a Joly")
+    first, second = s.copy(), s.copy()
+    first.apply("lay " + BRIDGE)
+    second.apply("lay " + BRIDGE + " @4")
+    assert second.table[-1].jr == (0, 0, 0, 0, 1, 0) and first != second
+    assert [str(a) for a in second.history[-1:]] == ["lay " + BRIDGE + " @4"]
+    assert first.table[-1].jr == (0, 1, 0, 0, 0, 0)   # joly_retrievals=1: R4's Joly stays put
+    t = position(racks=["R5", "R3 R5 R6 R8 * * K9", "B2", "B3"], laid=[True, True, False, False],
+                 phase="play", took="draw")
+    assert "lay " + BRIDGE + " @4" not in legal(t)                    # no Joly waiting
+    refused(t, "lay " + BRIDGE + " @4", "no Joly is waiting")
 
 
 def test_atu_finish_with_a_bridged_run() -> None:
@@ -522,5 +545,9 @@ def test_lay_text_round_trips_and_has_an_rl_index() -> None:
     assert str(a) == "lay " + BRIDGE and Action.parse(str(a)) == a
     codec = ActionCodec("remi")
     i = codec.index(a)
-    assert i >= 0 and codec.action(i) == a and codec.block("lay")[1] == 340
+    assert i >= 0 and codec.action(i) == a and codec.block("lay")[1] == 680
+    b = Action.parse("lay r3 * r5 r6 * r8 @4")                 # a retrieved Joly at R7's place
+    assert str(b) == "lay " + BRIDGE + " @4" and Action.parse(str(b)) == b != a
+    assert codec.index(b) == i + 340 and codec.action(codec.index(b)) == b
+    assert codec.index("lay R3 * R5 R6 * R8 @1") == -1         # the plain lay's other spelling
     assert codec.index("lay R3 R4 R5 R6 * *") == -1            # built step by step: no lay index

@@ -128,6 +128,7 @@ def every_action(s: Any, rng: random.Random) -> list[Action]:
     out += [Action("break", (), k) for k in range(len(s.x.train) + 1)]
     lays = [t for t, _n in lay_melds(s.rules)]
     out += [Action("lay", t) for t in lays]
+    out += [Action("lay", t, -1, k) for t in lays for k in range(len(t))]  # '@I': RO-9.5's place
     for _ in range(40):                  # runs that 'run' and 'add' build, and no runs at all
         t = list(rng.choice(lays))
         k = rng.randrange(len(t))

@@ -114,7 +114,8 @@ class Action:
     ``verb`` is a declared verb (:data:`VERBS`); ``tiles`` the pieces involved (:class:`Tile`
     or, with ``cards=True``, :class:`Card`; table order for new melds); ``meld`` a table index
     (``add``, ``retrieve``; else -1) or the number of an ``index`` verb; ``pos`` 0 = start /
-    1 = end of a run, -1 = no position (``add``), or the joker index (``retrieve``).
+    1 = end of a run, -1 = no position (``add``), or the joker index (``retrieve``), or the piece
+    a one-or-more-pieces verb names with ``@I`` (Remi's ``lay .. @I``: where a retrieved Joly goes).
 
     Two actions are equal when their canonical texts are; an action also equals its canonical
     text (``Action.parse("draw") == "draw"``), and hashes like it.
@@ -226,6 +227,8 @@ def _check_shape(verb: str, ts: tuple[Tile, ...] | tuple[Card, ...], meld: int, 
     if shape == "add" and (meld < 0 or pos not in (-1, 0, 1)):
         raise NotationError(f"add needs a meld index >= 0 and pos -1 (set), 0 (start) or 1 (end); "
                             f"got meld={meld}, pos={pos}")
+    if shape == "tiles" and n < 0 and not -1 <= pos < len(ts):
+        raise NotationError(f"{verb} takes a piece index @0..@{len(ts) - 1} after its pieces; got @{pos}")
     if shape == "retrieve" and (meld < 0 or pos < 0):
         raise NotationError(f"retrieve needs a meld index >= 0 and a joker index >= 0; got "
                             f"meld={meld}, pos={pos}")
@@ -260,7 +263,8 @@ def _format(verb: str, tiles: tuple[Any, ...], meld: int, pos: int) -> str:
     if shape == "bare":
         return verb
     if shape == "tiles":
-        return verb + " " + " ".join(str(t) for t in tiles)
+        at = f" @{pos}" if pos >= 0 and _SPECS[verb][1] < 0 else ""  # a piece index (Remi's lay)
+        return verb + " " + " ".join(str(t) for t in tiles) + at
     if shape == "index":
         return f"{verb} {meld}"
     if verb == "add":
@@ -297,6 +301,12 @@ def _parse_words(verb: str, rest: list[str], cards: bool) -> Action:
             raise NotationError(f"expected '{verb} N' (N a whole number >= 0); {_HELP}")
         return Action(verb, (), _index(rest[0], f"{verb} number"), cards=cards)
     if shape == "tiles":
+        at = -1
+        if n < 0 and rest and rest[-1].startswith("@"):      # ``lay T .. T @I``: piece I named
+            if not rest[-1][1:].isdigit():
+                raise NotationError(f"piece index {rest[-1]!r} must be @ and a whole number >= 0")
+            at = int(rest[-1][1:])
+            rest = rest[:-1]
         pieces = tuple(parse(rest))
         if n == 1 and len(pieces) != 1:
             raise NotationError(f"{verb} takes exactly one {what}; {_HELP}")
@@ -305,7 +315,7 @@ def _parse_words(verb: str, rest: list[str], cards: bool) -> Action:
                                 f"got {len(pieces)}")
         if n < 0 and not pieces:
             raise NotationError(f"{verb} takes one or more {what}s; {_HELP}")
-        return Action(verb, pieces, cards=cards)
+        return Action(verb, pieces, -1, at, cards=cards)
     if shape == "add":
         if len(rest) != 3 or rest[1].lower() != "to":
             raise NotationError(f"expected '{verb} {what.upper()} to MELD[@start|@end]'; {_HELP}")

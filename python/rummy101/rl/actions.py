@@ -28,9 +28,11 @@ bare verbs     ``draw take button open reset``, Remi's ``decline   1 each
                >= 1), and Remi's high ace at any index up to 13
 ``break N``    Remi: train tile N (RO-9.4), N below the size of   106
                the set (the train never holds more)
-``lay``        Remi: each run only a whole lay builds (both       340
+``lay``        Remi: each run only a whole lay builds (both       340 x 2
                Jolys bridging gaps, ``lay R3 * R5 R6 * R8``,
-               ``remi.table.lay_melds``), after every other block
+               ``remi.table.lay_melds``), after every other block;
+               then each again with ``@I`` (a retrieved Joly's
+               re-lay at the second Joly place, RO-9.5)
 =============  =================================================  ==========================
 
 ``M`` (``table_slots``) caps the table melds an ``add`` or ``retrieve`` can name: actions on
@@ -147,7 +149,9 @@ class ActionCodec:
                     if i <= 3 or i < c % 13 + 1 or (r.high_ace and c % 13 == 0)]
         if verb == "lay":  # Remi: the runs only a whole lay builds (two Jolys bridging gaps, RO-7)
             from ..game.engines.remi.table import lay_melds
-            return [self._act("lay", t) for t, _n in lay_melds(r)]
+            runs = [t for t, _n in lay_melds(r)]          # then each with a retrieved Joly at the
+            return ([self._act("lay", t) for t in runs]  # second Joly place (RO-9.5, 'lay .. @I')
+                    + [self._act("lay", t, -1, t.index(52, t.index(52) + 1)) for t in runs])
         if shape == "index" and verb in _INDEX_CAPS:
             return [Action(verb, (), k) for k in range(_INDEX_CAPS[verb](r))]
         raise RulesError(f"{r.variant}: verb {verb!r} ({shape}, {n} pieces) has no RL action "

@@ -199,7 +199,11 @@ def _new_melds(s: State, rack: list[int], out: list[Action]) -> None:
 def _lays(s: State, rack: list[int], size: int, pending_joly: bool, out: list[Action]) -> None:
     """``lay`` of every run :func:`~.table.lay_melds` lists (both Jolys, 6-8 tiles) the rack
     holds, keeping a tile to discard (RO-6, RO-7, RO-13). With a retrieved Joly waiting
-    (RO-9.5: "with at least two rack tiles") one of the Jolys is that one."""
+    (RO-9.5: "with at least two rack tiles") one of the Jolys is that one, and the player says
+    which: ``lay T..T`` puts it at the run's first Joly place, ``lay T..T @I`` at the second
+    (index I). The two tables differ (each Joly keeps its own retrieval count), so both are
+    listed; ``@I`` naming the first place is the same move and refused (DESIGN.md, one action
+    per move)."""
     if rack[J] + pending_joly < 2 or size < 6 - pending_joly:
         return
     for tiles, needs in lay_melds(s.rules):
@@ -208,6 +212,13 @@ def _lays(s: State, rack: list[int], size: int, pending_joly: bool, out: list[Ac
         reals = needs[:-2]                               # needs are sorted: the Jolys last
         if all(rack[c] >= 1 + (k > 0 and reals[k - 1] == c) for k, c in enumerate(reals)):
             out.append(_act("lay", tiles))
+            if pending_joly:
+                out.append(_act("lay", tiles, -1, _second_joly(tiles)))
+
+
+def _second_joly(tiles: tuple[int, ...]) -> int:
+    """The index of the second Joly of a ``lay`` run (it holds exactly two, RO-7)."""
+    return tiles.index(J, tiles.index(J) + 1)
 
 
 def may_declare_tabla(s: State, p: int) -> bool:
@@ -449,8 +460,8 @@ def _perform(s: State, a: Action) -> None:
         jr = [0] * len(tiles)
         if x.pending >= 0:
             need.remove(x.pending)
-            if x.pending_kind == "joly":
-                jr[tiles.index(J)] = x.pending_jr
+            if x.pending_kind == "joly":                 # RO-9.5: at the place the action names
+                jr[a.pos if a.pos >= 0 else tiles.index(J)] = x.pending_jr
         for c in need:
             rack[c] -= 1
         s.sizes[p] -= len(need)
@@ -698,6 +709,17 @@ def why_illegal(s: State, a: Action) -> str:
         return pre + "the first player's first turn is a discard alone (RO-5)"
     if v in ("draw", "take", "break", "atu"):
         return pre + f"one take per turn, and this turn began with {x.took} (RO-5)"
+    if v == "lay" and a.pos >= 0:                        # RO-9.5: where the retrieved Joly goes
+        tiles = tuple(int(t) for t in a.tiles)
+        plain = Action("lay", tiles)
+        if x.pending != J:
+            return pre + (f"'@{a.pos}' names the place of a retrieved Joly in its re-lay, and no "
+                          f"Joly is waiting: write '{plain}' (RO-9.5)")
+        if tiles[a.pos] != J:
+            return pre + f"place {a.pos} of the run holds {_TS[tiles[a.pos]]}, not a Joly (RO-9.5)"
+        if a.pos == tiles.index(J):
+            return pre + (f"the retrieved Joly at the run's first Joly place is written "
+                          f"'{plain}' (RO-9.5, one action per move)")
     if x.pending >= 0:
         what = "broken train tile" if x.pending_kind == "break" else "retrieved Joly"
         return pre + (f"the {what} {_TS[x.pending]} must be laid at once in a new run/set with two "
