@@ -105,6 +105,7 @@ def test_serve_sends_cors_headers_only_for_the_origins_it_is_given() -> None:
 def test_clients_that_do_not_read_their_answers_are_disconnected(server: hostile.Server) -> None:
     """Eight clients ask for 10,000-rack batch answers (about 7 MB each) and never read them:
     the server does not keep them (and their unsent answers) beyond its write timeout."""
-    r = hostile.unread(server, clients=8, wait=25.0)
+    # a liveness bound, not a speed goal: released within two minutes even on a loaded machine
+    r = hostile.unread(server, clients=8, wait=120.0)
     assert r["unread_still_held"] == 0, r
     assert r["unread_rss_growth_mb"] < 200, r
