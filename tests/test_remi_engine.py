@@ -106,8 +106,11 @@ def _joly_atu_seed() -> int:
     return next(sd for sd in range(2000) if shuffled_tiles(Rules.parse("remi"), sd, 0)[0] == J)
 
 
-@pytest.mark.parametrize(("option", "size"), [("", 15), (",joly_atu_deal=13", 14)])
+@pytest.mark.parametrize(("option", "size"), [("", 14), (",joly_atu_deal=14", 15)])
 def test_ro2_atu_is_a_joly(option: str, size: int) -> None:
+    # RO-2, seed 004: "Daca Atu-ul este Jolly, atunci cel care este primul jucator il va lua pe
+    # tabla si i se vor mai da apoi doar 13 piese": the Joly and only 13 more (the seed wins over
+    # the digest's 14, which stays as the option)
     s = new_game(f"remi(doubles=off{option})", _joly_atu_seed())
     assert s.x.atu == J and not s.x.atu_avail
     assert s.sizes[0] == size and s.racks[0][J] >= 1                     # the starter takes it
@@ -502,6 +505,30 @@ def test_ro11_close_patterns_and_scores(rack: str, discard: str, pattern: str, s
     assert (r["pattern"], r["scores"][1]) == (pattern, score)
     assert r["scores"][2] == -200 and r["scores"][3] == -100          # failed tabla, never laid
     assert r["scores"][0] == end_value(codes("R5")[0]) * 0 - 10           # laid nothing: 0 - rack
+
+
+def test_ro11_simple_close_of_the_joly_atu_starter_with_13_tiles() -> None:
+    # RO-2 with RO-11: the starter who took a Joly Atu and 13 more tiles holds 14 after the take;
+    # the seed's simple close ("after the discard only runs and sets on the rack") is then 13
+    # tiles in melds (the 14-tile patterns are out of reach)
+    rack = "R1 R2 R3 R4 Y5 Y6 Y7 B8 B9 B10 K11 K12 K13 K2"
+    s = position("remi(doubles=off)", racks=[rack, "B2", "B3", "K5"], current=0, phase="play",
+                 took="draw", tabla=[True, False, False, False], laid=[False, True, False, False])
+    assert "close" in legal(s)
+    s.apply("close")
+    assert {a for a in legal(s) if a.startswith("discard")} == {"discard K2"}
+    refused(s, "discard R1", "RO-11")
+    s.apply("discard K2")
+    r = s.round_results()[0]
+    assert (r["finish"], r["pattern"], r["scores"][0]) == ("tabla", "simple", 400)
+    joly = position("remi(doubles=off)", racks=[rack.replace("K2", "*"), "B2", "B3", "K5"],
+                    current=0, phase="play", took="draw", tabla=[True, False, False, False])
+    joly.apply("close")
+    joly.apply("discard *")                                            # a Joly finish: x2
+    assert joly.round_results()[0]["scores"][0] == 800
+    short = position("remi(doubles=off)", racks=[rack.replace("K13", "K9"), "B2", "B3", "K5"],
+                     current=0, phase="play", took="draw", tabla=[True, False, False, False])
+    assert "close" not in legal(short)                                 # K11 K12 K9: no run
 
 
 # ---- RO-12, RO-13: scoring and finishing ------------------------------------------------------

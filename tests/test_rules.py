@@ -26,7 +26,7 @@ def test_remi_defaults() -> None:
     r = Rules.parse("remi")
     assert (r.hand_size, r.starter_extra, r.opening_points, r.opening_needs_run) == (14, 1, 45, True)
     assert r.high_ace and r.joker_ratio == 2 and r.opts.atu and r.opts.doubles and r.opts.tabla
-    assert not r.pairs_allowed and r.opts.joly_atu_deal == 14 and r.opts.joly_retrievals == 1
+    assert not r.pairs_allowed and r.opts.joly_atu_deal == 13 and r.opts.joly_retrievals == 1
 
 
 def test_classic_defaults() -> None:
@@ -37,7 +37,7 @@ def test_classic_defaults() -> None:
 
 
 @pytest.mark.parametrize("spec", ["rummy101", "remi", "classic", "rummy101(threshold=increasing,players=3)",
-                                  "remi(atu=off,doubles=off,tabla=off,joly_atu_deal=13,joly_retrievals=2)",
+                                  "remi(atu=off,doubles=off,tabla=off,joly_atu_deal=14,joly_retrievals=2)",
                                   "classic(players=2,target=100,go_out=narrow)",
                                   "rummy101(button_jokers=3)"])
 def test_round_trip(spec: str) -> None:

@@ -159,8 +159,8 @@ _OPTIONS: dict[str, tuple[_Option, ...]] = {
         _Option("atu", True, _bool, "turn up an Atu: twin bonus, Atu from the stock, Atu-1 doubling (RO-2, RO-4, RO-12)"),
         _Option("doubles", True, _bool, "exchange of doubles before play (RO-3)"),
         _Option("tabla", True, _bool, "closing on the rack (RO-11)"),
-        _Option("joly_atu_deal", 14, _int_in(13, 14),
-                "tiles dealt besides a Joly Atu to the first player: 14 (default) or the seed's literal 13 (RO-2)"),
+        _Option("joly_atu_deal", 13, _int_in(13, 14),
+                "tiles dealt besides a Joly Atu to the first player: the seed's 13 (default) or 14 (RO-2)"),
         _Option("joly_retrievals", 1, _int_in(1, 2), "times each Joly may be retrieved from a meld (RO-9.5)"),
     ),
     "classic": (
@@ -191,7 +191,7 @@ class RemiOptions:
     atu: bool = True               # RO-2, RO-4, RO-12
     doubles: bool = True           # RO-3
     tabla: bool = True             # RO-11
-    joly_atu_deal: int = 14        # RO-2: tiles dealt besides a Joly Atu
+    joly_atu_deal: int = 13        # RO-2: tiles dealt besides a Joly Atu (seed 004: "doar 13 piese")
     joly_retrievals: int = 1       # RO-9.5
 
 

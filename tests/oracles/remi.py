@@ -12,7 +12,7 @@ from rummy101.tiles import JOKER_CODE
 J = JOKER_CODE
 FULL = [2] * 53
 RULES = ["remi", "remi(players=2)", "remi(players=3,joly_retrievals=2)", "remi(atu=off)",
-         "remi(tabla=off,doubles=off)", "remi(joly_atu_deal=13)"]
+         "remi(tabla=off,doubles=off)", "remi(joly_atu_deal=14)"]
 #: RO-12 is recomputed from the round's final position, which the next round's deal replaces:
 #: the soak plays one round per game.
 MAX_ROUNDS = 1

@@ -39,7 +39,7 @@ from ...deal import _below, seat_round, shuffled_tiles, starter_of
 from ...phase import Phase
 from ...state import observation_head
 from .data import RemiData
-from .rules_core import atu_finish, closes, laydown_with, relay_melds
+from .rules_core import _budget, atu_finish, closes, laydown_with, relay_melds, unit_rules
 from .table import RUN, SET, RemiMeld, end_value, lay_melds, three_melds
 
 if TYPE_CHECKING:
@@ -56,6 +56,7 @@ NEVER_LAID = -100       # RO-12
 FAILED_TABLA = -200     # RO-12
 TWIN_BONUS = 50         # RO-2, RO-12
 TABLA_TURNS = 3         # RO-11
+SIMPLE_CLOSE = 400      # RO-11
 PATTERN_NAMES = {1: "simple", 2: "mozaic", 3: "bicolor", 4: "monocolor"}
 
 _ACT: dict[tuple[Any, ...], Action] = {}
@@ -86,8 +87,9 @@ def deal(rules: Any, seed: int, round_index: int) -> tuple[int, list[list[int]],
     """RO-2: ``(atu, racks, stock)``. The shuffled set (``deal.shuffled_tiles``); with the atu
     option its first tile is the Atu, face up and kept apart. Seats from the starter on get the
     next tiles: the starter 15, the others 14. A Joly Atu goes to the starter's rack, who then gets
-    ``joly_atu_deal`` more tiles (14 by default, the seed's literal 13 as option). The remaining
-    tiles are the stock (top = last)."""
+    ``joly_atu_deal`` more tiles: by default the seed's 13 ("i se vor mai da apoi doar 13 piese",
+    RO-2; the seed wins over the digest's 14, kept as the option). The remaining tiles are the
+    stock (top = last)."""
     tiles = shuffled_tiles(rules, seed, round_index)
     n = rules.players
     starter = starter_of(rules, round_index)
@@ -221,6 +223,40 @@ def _second_joly(tiles: tuple[int, ...]) -> int:
     return tiles.index(J, tiles.index(J) + 1)
 
 
+_SHORT_CLOSES: dict[tuple[Any, ...], list[tuple[int, int, int]]] = {}
+
+
+def rack_closes(rules: Any, rack: Sequence[int]) -> list[tuple[int, int, int]]:
+    """RO-11: ``(discard, pattern, score)`` for each discard that closes a tabla rack. A 15-tile
+    rack: the core's ``tabla_closes``. A 14-tile rack (the starter who took a Joly Atu and 13
+    more tiles, RO-2): the patterns of 1-2-..-13-1 need 14 tiles, so only the simple close, the 13
+    tiles left after the discard all in runs/sets with a run (seed: "dupa ce a aruncat piesa jos,
+    jucatorul are pe tabla doar suite si formatii"; ``solve_melds`` on unit values covers them
+    all), 400, x2 for a Joly discard. Other sizes: none."""
+    n = sum(rack)
+    if n == 15:
+        return [(d, pat, sc) for d, pat, sc, *_ in closes(rules, rack)]
+    if n != 14:
+        return []
+    key = (_backend.backend_name(), rules.high_ace, rules.joker_ratio, bytes(rack))
+    got = _SHORT_CLOSES.get(key)
+    if got is None:
+        core = _backend.core()
+        cr = unit_rules(rules)
+        got = []
+        c = list(rack)
+        for d in range(53):
+            if c[d]:
+                c[d] -= 1
+                if core.solve_melds(cr, c, False, -1, True, _budget())[0] == n - 1:
+                    got.append((d, 1, SIMPLE_CLOSE * (2 if d == J else 1)))
+                c[d] += 1
+        if len(_SHORT_CLOSES) > 10_000:
+            _SHORT_CLOSES.clear()
+        _SHORT_CLOSES[key] = got
+    return got
+
+
 def may_declare_tabla(s: State, p: int) -> bool:
     """RO-11: within the player's own first three turns, before any play of the turn, not laid
     down (a tabla player never lays)."""
@@ -336,10 +372,10 @@ def legal_actions(s: State) -> list[Action]:
         return out
     if x.tabla[p]:                                       # RO-11: never lays
         if x.closing:
-            out += [_act("discard", (d,)) for d, *_ in closes(s.rules, rack)
+            out += [_act("discard", (d,)) for d, *_ in rack_closes(s.rules, rack)
                     if not x.atu_turn or d != x.atu or rack[x.atu] >= 2]
         else:
-            if closes(s.rules, rack):
+            if rack_closes(s.rules, rack):
                 out.append(_act("close"))
             if not x.atu_turn:
                 out += discards
@@ -548,7 +584,7 @@ def _discard(s: State, p: int, code: int) -> None:
     closing = x.closing
     pattern = score = 0
     if closing:
-        for d, pat, sc, *_ in closes(s.rules, rack):
+        for d, pat, sc in rack_closes(s.rules, rack):
             if d == code:
                 pattern, score = pat, sc
     rack[code] -= 1
