@@ -7,7 +7,6 @@ from typing import Any
 
 from rummy101.bots.greedy_remi import GreedyBot, PlainGreedyBot
 from rummy101.game import Phase
-
 from test_remi_engine import counts, position
 
 
@@ -62,3 +61,21 @@ def test_no_retrieval_when_it_does_not_help() -> None:
                  phase="play", took="draw", table=[("run", 0, "Y4 * Y6")])
     assert "retrieve 0:1 with Y5" in {str(a) for a in s.legal_actions()}
     assert not _act(GreedyBot(random.Random(0)), s).startswith("retrieve")
+
+
+def test_retrieves_a_joly_for_a_bridged_relay_when_no_3_tile_relay_helps() -> None:
+    # Y5 releases the Joly of Y4 * Y6. With the rack's Joly it bridges R1 * * R4 R5 R6, a run only
+    # 'lay' builds (RO-6/RO-7); every 3-tile re-lay leaves R1, a Joly or both (deadwood >= 35,
+    # as now: Y5 R1 K9 beside * R4 R5 R6), the bridged one only K9 (RO-9.5)
+    s = position(racks=["R5", "Y5 R1 R4 R5 R6 * K9", "B2", "B3"], laid=[True, True, False, False],
+                 phase="play", took="draw", table=[("run", 0, "Y4 * Y6")])
+    assert "retrieve 0:1 with Y5" in {str(a) for a in s.legal_actions()}
+    bot = GreedyBot(random.Random(0))
+    assert _act(bot, s) == "retrieve 0:1 with Y5"
+    s.apply("retrieve 0:1 with Y5")
+    legal = {str(a) for a in s.legal_actions()}
+    assert {"lay R1 * * R4 R5 R6", "lay R1 * * R4 R5 R6 @2"} <= legal
+    a = _act(bot, s)
+    assert a.startswith("lay R1 * * R4 R5 R6")
+    s.apply(a)
+    assert s.racks[1] == counts("K9")

@@ -19,9 +19,10 @@ seat's observation and the legal actions. Each step it decides in this order (RU
   :func:`rummy101.game.engines.remi.meld_actions`, then ``open``.
 * **after the lay-down**: first retrieves a Joly (RO-9.5) when re-laying it at once leaves
   less deadwood than the rack has now (the put-in tile leaves the rack, the Joly's meld takes
-  rack tiles: ``retrieve=False`` never does, the old behaviour); then lays the runs/sets that
-  leave the least penalty (RO-12 end values) and adds loose tiles to table melds, highest value
-  first (RO-9.1/9.2).
+  rack tiles — two for a 3-tile run/set, or four to six real tiles and the rack's other Joly for
+  a bridged run only ``lay`` builds: ``retrieve=False`` never does, the old behaviour); then
+  lays the runs/sets that leave the least penalty (RO-12 end values) and adds loose tiles to
+  table melds, highest value first (RO-9.1/9.2).
 * **discard**: the tile whose removal leaves the least deadwood (rack value minus the best
   melds, RO-12 values); a Joly only as the last tile (Joly finish, x2). A tabla player keeps the
   tiles nearest a pattern and closes as soon as it can, with the best-scoring discard.
@@ -38,8 +39,9 @@ from typing import Any
 
 from .. import _backend
 from ..game.engines.remi import meld_actions
-from ..game.engines.remi.rules_core import closes, relay_melds, unit_rules
-from ..game.engines.remi.table import end_value
+from ..game.engines.remi.engine import rack_closes
+from ..game.engines.remi.rules_core import relay_melds, unit_rules
+from ..game.engines.remi.table import end_value, lay_melds
 from ..rules import Rules
 from ..solve import current_budget
 from ..tabla import tabla_distance
@@ -166,7 +168,7 @@ class GreedyBot(Bot):
             if "take" in legal and last is not None:
                 more = rack[:]
                 more[_CODE[last]] += 1
-                if closes(rules, more):
+                if rack_closes(rules, more):
                     return "take"
             return "draw" if "draw" in legal else next(iter(legal))
         if not laid:
@@ -221,7 +223,7 @@ class GreedyBot(Bot):
         c = rack[:]
         c[atu] += 1
         if obs["tabla"][seat]:
-            return [] if closes(rules, c) else None
+            return [] if rack_closes(rules, c) else None
         n = sum(c)
         v, melds = self._solve(rules, "unit", c, True, atu, not obs["laid"][seat])
         if v != n - 1:
@@ -245,8 +247,8 @@ class GreedyBot(Bot):
         if ts["pending"] is not None:                     # RO-9.4/9.5: lay it at once
             best, choice = None, None
             for text in legal:
-                if text.startswith(("run ", "set ", "lay ")):
-                    used = [_CODE[t] for t in text.split()[1:]]
+                if text.startswith(("run ", "set ", "lay ")):     # ('lay .. @I': where a
+                    used = [_CODE[t] for t in text.split()[1:] if t[0] != "@"]  # Joly goes)
                     used.remove(_CODE[ts["pending"]])
                     c = rack[:]
                     for u in used:
@@ -309,9 +311,7 @@ class GreedyBot(Bot):
         choice = None
         for text in options:
             c = self._minus(rack, _CODE[text.split()[-1]])
-            for _v, tiles in relay_melds(rules, c, J):
-                used = list(tiles)
-                used.remove(J)
+            for used in self._relay_uses(rules, c):
                 after = c[:]
                 for u in used:
                     after[u] -= 1
@@ -321,6 +321,23 @@ class GreedyBot(Bot):
                 if dw < best:
                     best, choice = dw, text
         return choice
+
+    @staticmethod
+    def _relay_uses(rules: Rules, c: list[int]) -> list[list[int]]:
+        """The rack tiles each re-lay of a retrieved Joly takes (RO-9.5): two for a 3-tile run/set,
+        or the real tiles and the rack's other Joly of a bridged run only ``lay`` builds
+        (``R3 * R5 R6 * R8``), which can leave less deadwood than any 3-tile re-lay."""
+        out = []
+        for _v, tiles in relay_melds(rules, c, J):
+            used = list(tiles)
+            used.remove(J)
+            out.append(used)
+        if c[J] and sum(c) >= 6:                       # 4+ real tiles, a Joly, one to discard
+            for _t, needs in lay_melds(rules):
+                reals = needs[:-2]                     # sorted: the two Jolys last
+                if all(c[x] >= reals.count(x) for x in reals):
+                    out.append(list(reals) + [J])
+        return out
 
     def _finish_plan(self, rules: Rules, obs: Mapping[str, Any], rack: list[int], laid: bool) -> list[str] | None:
         atu = _CODE[obs["atu"]]
@@ -337,7 +354,7 @@ class GreedyBot(Bot):
         if "close" in legal:
             return "close"
         ends = [t for t in legal if t.startswith("discard ")]
-        cl = {d: sc for d, _p, sc, *_ in closes(rules, rack)}
+        cl = {d: sc for d, _p, sc in rack_closes(rules, rack)}
         if cl:
             scored = [t for t in ends if _CODE[t.split()[1]] in cl]
             if scored:
