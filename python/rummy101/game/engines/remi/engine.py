@@ -16,7 +16,8 @@ declared in ``__init__``):
   ``retrieve M:I with T`` (RO-9.5: the Joly must then be laid at once in a new 3-tile meld with
   two rack tiles), ``lay T T T T T T`` (a whole run that single additions cannot build: two
   Jolys bridging gaps among four real tiles, ``lay R3 * R5 R6 * R8``, RO-6/RO-7; also as the
-  re-lay of a retrieved Joly, RO-9.5), ``open`` (commit the lay-down: >= 45 with a run, RO-8),
+  re-lay of a retrieved Joly, RO-9.5, which goes to the first Joly place, or with ``@I`` to the
+  second, ``lay R3 * R5 R6 * R8 @4``), ``open`` (commit the lay-down: >= 45 with a run, RO-8),
   ``close`` (announce the tabla close, RO-11), ``reset`` (undo the turn's plays and takes),
   ``discard T``.
 
