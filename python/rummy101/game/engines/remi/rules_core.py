@@ -2,7 +2,16 @@
 (RO-8/RO-10), which discards close a tabla (RO-11), can a turn that takes the Atu finish (RO-4).
 
 All answers come from the core solvers (``rummy101._backend``): ``solve_melds`` for lay-downs and
-covers, ``tabla_closes`` for the tabla patterns. Nothing here is a heuristic.
+covers, ``tabla_closes`` for the tabla patterns. Nothing here is a heuristic: the cheap tests in
+front of the solvers (:func:`_loose`, the Atu's partners) only reject what no solver answer could
+accept.
+
+Every answer depends on the meld geometry only (``table.geometry_key``: the core rule parameters,
+the RO-9.6 release rule, the high 1) and, for the Atu, the ``joly_retrievals`` option, so the
+caches are keyed by those, not by the whole Rules (a soak's option mix changes every game). The
+solvers run under the caller's work budget (``rummy101.solve.work_budget``): when it runs out they
+raise ``WorkBudgetExceeded``, which goes up to the caller; no answer is guessed and nothing is
+cached from an unfinished search.
 """
 
 from __future__ import annotations
@@ -13,7 +22,7 @@ from typing import Any
 from .... import _backend
 from ....rules import Rules
 from ....tiles import JOKER_CODE
-from .table import RemiMeld, lay_melds, three_melds
+from .table import RUN, RemiMeld, geometry_key, lay_melds, three_melds
 
 __all__ = ["atu_finish", "closes", "laydown_with", "relay_melds", "unit_rules"]
 
@@ -40,7 +49,104 @@ def _budget() -> int:
     return current_budget()
 
 
-_LAYDOWN: dict[tuple[str, Rules, bytes, int], bool] = {}
+# ---- per-geometry tables ---------------------------------------------------------------------
+# A set of codes is an int with bit 8*c for code c: ``_present`` builds it from a count vector
+# with one ``bytes.translate`` (no Python loop over the 53 codes).
+_NZ = bytes([0] + [1] * 255)
+_REALS = sum(1 << 8 * c for c in range(52))
+
+
+def _present(counts: Sequence[int]) -> int:
+    """The codes of ``counts`` (the Joly too) as a code set."""
+    return int.from_bytes(bytes(counts).translate(_NZ), "little")
+
+
+class _Geo:
+    """What one meld geometry's new 3-tile melds and ``lay`` runs offer each code, built once.
+
+    ``pairs[c]``: the code sets of the two other real tiles of each 3-tile meld holding ``c`` and
+    no Joly; ``one_j[c]``: every real tile forming a 3-tile meld with ``c`` and a Joly (one set);
+    ``two_j[c]``: a 3-tile meld of ``c`` and two Jolys exists; ``lay[c]``: the other real tiles of
+    each ``lay`` run holding ``c`` (both Jolys); ``relay[p]``: ``(verb, tiles, a, b)`` per 3-tile
+    meld holding ``p`` (a code or the Joly) and the rack tiles ``a``, ``b``, in ``three_melds``
+    order; ``atu_rests[c]``: the other tiles (Jolys too) of each 3-tile meld and ``lay`` run
+    holding ``c``."""
+
+    __slots__ = ("atu_rests", "id", "lay", "one_j", "pairs", "relay", "two_j")
+
+    def __init__(self, rules: Rules, ident: int) -> None:
+        self.id = ident
+        pairs: list[list[int]] = [[] for _ in range(52)]
+        one_j = [0] * 52
+        two_j = [False] * 52
+        relay: list[list[tuple[str, tuple[int, ...], int, int]]] = [[] for _ in range(53)]
+        atu_rests: list[list[tuple[int, ...]]] = [[] for _ in range(52)]
+        for verb, tiles, needs in three_melds(rules):
+            for p in set(needs):
+                rest = list(needs)
+                rest.remove(p)
+                a, b = rest
+                relay[p].append((verb, tiles, a, b))
+                if p == J:
+                    continue
+                atu_rests[p].append(tuple(rest))
+                if a == J and b == J:
+                    two_j[p] = True
+                elif a == J or b == J:
+                    one_j[p] |= 1 << 8 * (b if a == J else a)
+                else:   # two distinct real tiles, neither p (a run or a set holds a code once)
+                    assert a != b and p not in (a, b), needs
+                    pairs[p].append(1 << 8 * a | 1 << 8 * b)
+        lay: list[list[int]] = [[] for _ in range(52)]
+        for _t, needs in lay_melds(rules):
+            reals = [c for c in needs if c != J]
+            for c in reals:
+                lay[c].append(sum(1 << 8 * o for o in set(reals) if o != c))
+                rest = list(needs)
+                rest.remove(c)
+                atu_rests[c].append(tuple(rest))
+        self.pairs = [tuple(x) for x in pairs]
+        self.one_j = one_j
+        self.two_j = two_j
+        self.lay = [tuple(x) for x in lay]
+        self.relay = relay
+        self.atu_rests = atu_rests
+
+    def supported(self, c: int, present: int, jolys: int) -> bool:
+        """Does real code ``c`` form a new 3-tile meld (or a ``lay`` run, both Jolys) with the
+        other tiles of ``present`` and ``jolys`` Jolys?"""
+        if jolys and present & self.one_j[c]:
+            return True
+        for m in self.pairs[c]:
+            if present & m == m:
+                return True
+        if jolys >= 2:
+            if self.two_j[c]:
+                return True
+            for m in self.lay[c]:
+                if present & m == m:
+                    return True
+        return False
+
+
+_GEOS: dict[tuple[object, ...], _Geo] = {}
+_GEO_OF: dict[Rules, _Geo] = {}
+
+
+def _geo(rules: Rules) -> _Geo:
+    g = _GEO_OF.get(rules)
+    if g is None:
+        gkey = geometry_key(rules)
+        g = _GEOS.get(gkey)
+        if g is None:
+            g = _GEOS[gkey] = _Geo(rules, len(_GEOS))
+        if len(_GEO_OF) > 10_000:
+            _GEO_OF.clear()
+        _GEO_OF[rules] = g
+    return g
+
+
+_LAYDOWN: dict[tuple[str, int, bytes, int], bool] = {}
 
 
 def laydown_with(rules: Rules, rack: Sequence[int], t: int) -> bool:
@@ -48,7 +154,7 @@ def laydown_with(rules: Rules, rack: Sequence[int], t: int) -> bool:
     a run, keeping a tile to discard) with the tile ``t`` added to ``rack`` and used in it?"""
     counts = list(rack)
     counts[t] += 1
-    key = (_backend.backend_name(), rules, bytes(counts), t)
+    key = (_backend.backend_name(), _geo(rules).id, bytes(counts), t)
     got = _LAYDOWN.get(key)
     if got is None:
         cr = _backend.core_rules(rules, "open")
@@ -59,7 +165,7 @@ def laydown_with(rules: Rules, rack: Sequence[int], t: int) -> bool:
     return got
 
 
-_CLOSES: dict[tuple[str, Rules, bytes], list[tuple[Any, ...]]] = {}
+_CLOSES: dict[tuple[str, int, bytes], list[tuple[Any, ...]]] = {}
 
 
 def closes(rules: Rules, rack: Sequence[int]) -> list[tuple[Any, ...]]:
@@ -67,7 +173,7 @@ def closes(rules: Rules, rack: Sequence[int]) -> list[tuple[Any, ...]]:
     pattern and its score (x2 for a Joly discard); [] for other rack sizes."""
     if sum(rack) != 15:
         return []
-    key = (_backend.backend_name(), rules, bytes(rack))
+    key = (_backend.backend_name(), _geo(rules).id, bytes(rack))
     got = _CLOSES.get(key)
     if got is None:
         got = list(_backend.core().tabla_closes(_backend.core_rules(rules, "open"), list(rack)))
@@ -80,16 +186,8 @@ def closes(rules: Rules, rack: Sequence[int]) -> list[tuple[Any, ...]]:
 def relay_melds(rules: Rules, rack: Sequence[int], pending: int) -> list[tuple[str, tuple[int, ...]]]:
     """The 3-tile melds holding ``pending`` (a broken train tile, RO-9.4, or a retrieved Joly,
     RO-9.5) and two rack tiles, as ``(verb, tiles)``."""
-    out = []
-    for verb, tiles, needs in three_melds(rules):
-        if pending not in needs:
-            continue
-        rest = list(needs)
-        rest.remove(pending)
-        a, b = rest
-        if rack[a] and rack[b] and (a != b or rack[a] >= 2):
-            out.append((verb, tiles))
-    return out
+    return [(verb, tiles) for verb, tiles, a, b in _geo(rules).relay[pending]
+            if rack[a] and rack[b] and (a != b or rack[a] >= 2)]
 
 
 _ATU: dict[tuple[Any, ...], bool] = {}
@@ -122,44 +220,67 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
       24-tile racks answer in well under a second."""
     counts = list(rack)
     counts[atu] += 1
-    core = _backend.core()
     if tabla:
         return any(d != atu or counts[atu] >= 2 for d, *_ in closes(rules, counts))
+    g = _geo(rules)
     n = sum(counts)
     if not laid:
-        if (n - 1) * 5 < LAYDOWN_POINTS or _loose(rules, counts, counts[J], ()) > 1:
+        if (n - 1) * 5 < LAYDOWN_POINTS or _loose(g, counts, counts[J], 0) > 1:
             return False
-        return bool(core.solve_melds(unit_rules(rules), counts, True, atu, True, _budget())[0] == n - 1)
-    key = (_backend.backend_name(), rules, bytes(counts), atu, tuple(m.key for m in table))
+        return bool(_backend.core().solve_melds(unit_rules(rules), counts, True, atu, True, _budget())[0] == n - 1)
+    key = (_backend.backend_name(), g.id, rules.opts.joly_retrievals, bytes(counts), atu,
+           tuple(m.key for m in table))
     got = _ATU.get(key)
     if got is None:
-        got = _laid_finish(rules, counts, atu, list(table), seat)
+        got = _laid_finish(rules, g, counts, atu, list(table), seat)
         if len(_ATU) > 50_000:
             _ATU.clear()
         _ATU[key] = got
     return got
 
 
-def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld], seat: int) -> bool:
+def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list[RemiMeld], seat: int) -> bool:
     core = _backend.core()
     ucr = unit_rules(rules)
     budget = _budget()
     limit = rules.opts.joly_retrievals
+    # necessary, before the melds' outcomes: the Atu has partners for a new meld, even if every
+    # Joly on the table were freed
+    if not g.supported(atu, _present(counts), counts[J] + sum(m.tiles.count(J) for m in melds)):
+        return False
     # each table meld on its own: every (tiles it takes from the rack, Jolys it gives up) it can
     # reach by additions and retrievals (RO-9.2/9.5/9.6); plays on different melds commute
-    pairs = [(m, o) for m in melds for o in [_outcomes(rules, m, counts, limit, seat)] if len(o) > 1]
+    pairs = [(m, o) for m in melds for o in [_outcomes(rules, g, m, counts, limit, seat)] if len(o) > 1]
     outs = [o for _m, o in pairs]
-    rests = [[m for m, _o in pairs[i:]] for i in range(len(pairs) + 1)]
+    # what the melds from i on take (_loose): their single tiles, and their runs' ends
+    takes = [0] * (len(pairs) + 1)
+    runs: list[list[tuple[int, int, int]]] = [[] for _ in range(len(pairs) + 1)]
+    for i in range(len(pairs) - 1, -1, -1):
+        takes[i] = takes[i + 1] | _meld_takes(pairs[i][0])
+        runs[i] = _meld_runs(pairs[i][0]) + runs[i + 1]
     # Jolys the melds from i on can still give up (a 3-tile set's only after an addition, RO-9.6)
     free_from = [sum(max(f for _u, f in o) for o in outs[i:]) for i in range(len(outs) + 1)]
     # necessary: the Atu forms a new meld with rack tiles (a Joly may be retrieved)
     spare_j = counts[J] + free_from[0]
-    if not (any(atu in needs and _fits(counts, needs, atu, spare_j) for _v, _t, needs in three_melds(rules))
-            or any(atu in needs and _fits(counts, needs, atu, spare_j) for _t, needs in lay_melds(rules))):
+    if not g.supported(atu, _present(counts), spare_j):
         return False             # (or in a run only 'lay' builds: R1 * * R4 R5 R6, RO-6/RO-7)
-
-    if _loose(rules, counts, spare_j, melds) > 1:
+    every = 0
+    every_runs: list[tuple[int, int, int]] = []
+    for m in melds:
+        every |= _meld_takes(m)
+        every_runs += _meld_runs(m)
+    if _loose(g, counts, spare_j, _takes(every, every_runs, counts, spare_j)) > 1:
         return False
+
+    # necessary: a leaf's rest r (at most the rack and every Joly the melds can free) is covered
+    # but for one tile, so |r| - 1 <= the most tiles new melds holding the Atu cover in that
+    # superset (more tiles never cover fewer): one solve bounds every leaf of the search
+    top = counts[:]
+    top[J] += free_from[0]
+    most = core.solve_melds(ucr, top, True, atu, False, budget)[0] + 1
+    # tiles the melds from i on can take at most
+    take_from = [sum(max(sum(k for _c, k in u) for u, _f in o) for o in outs[i:]) for i in range(len(outs) + 1)]
+    bname = _backend.backend_name()
 
     def leaf(c: list[int], fj: int) -> bool:
         if not c[atu]:
@@ -167,7 +288,7 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
         r = c[:]
         r[J] += fj
         apart = fj >= 2 and not c[J]        # both Jolys retrieved: each laid at once, apart
-        key = (_backend.backend_name(), rules, atu, bytes(r), c[J] > 0, apart)
+        key = (bname, g.id, atu, bytes(r), c[J] > 0, apart)
         got = _LEAVES.get(key)
         if got is None:
             if len(_LEAVES) > 100_000:
@@ -177,7 +298,10 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
 
     def _cover(r: list[int], own_joly: bool, apart: bool = False) -> bool:
         n = sum(r)
-        if n < 4 or _loose(rules, r, r[J], ()) > 1:
+        if n < 4:
+            return False
+        # necessary (each checked on tiles alone): the Atu in a new meld, at most one tile in none
+        if not g.supported(atu, _present(r), r[J]) or _loose(g, r, r[J], 0) > 1:
             return False
         if apart:
             # RO-9.5: a retrieved Joly is laid at once in a new meld, so two retrieved Jolys never
@@ -204,10 +328,13 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
                 left[t] -= 1
         if not left[J] or own_joly:
             return True
+        # the discard must be a real tile (a retrieved Joly is laid at once): each real tile
+        # whose removal leaves every other tile some new meld (_loose 0) is tried
         for d in range(52):
             if r[d]:
                 r[d] -= 1
-                ok = core.solve_melds(ucr, r, False, atu, False, budget)[0] == n - 1
+                ok = (_loose(g, r, r[J], 0, 0) == 0
+                      and core.solve_melds(ucr, r, False, atu, False, budget)[0] == n - 1)
                 r[d] += 1
                 if ok:
                     return True
@@ -227,26 +354,33 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
                     return True
         return False
 
-    memo: dict[tuple[Any, ...], bool] = {}
+    memo: dict[tuple[int, bytes, int], bool] = {}
+    last = len(outs)
 
-    def go(i: int, c: list[int], fj: int) -> bool:
+    def go(i: int, c: list[int], n: int, fj: int) -> bool:
         if not c[atu]:                           # the Atu goes into a new meld (RO-4)
             return False
-        if i == len(outs):
+        if n - take_from[i] + fj > most:         # the rest is too big to cover (``most``)
+            return False
+        if i == last:
             return leaf(c, fj)
         key = (i, bytes(c), fj)
         got = memo.get(key)
         if got is not None:
             return got
-        rest = rests[i]
         spare = c[J] + fj + free_from[i]
         res = False
-        if _loose(rules, c, spare, rest) <= 1:   # more than the discard can never go down
+        # necessary: the Atu still has partners for a new meld (fewer tiles never give it more),
+        # and more than the discard can never go down
+        if (g.supported(atu, _present(c), spare)
+                and _loose(g, c, spare, _takes(takes[i], runs[i], c, spare)) <= 1):
             for used, freed in outs[i]:
                 if all(c[code] >= k for code, k in used):
+                    m = n
                     for code, k in used:
                         c[code] -= k
-                    res = go(i + 1, c, fj + freed)
+                        m -= k
+                    res = go(i + 1, c, m, fj + freed)
                     for code, k in used:
                         c[code] += k
                     if res:
@@ -254,17 +388,35 @@ def _laid_finish(rules: Rules, counts: list[int], atu: int, melds: list[RemiMeld
         memo[key] = res
         return res
 
-    return go(0, counts[:], 0)
+    return go(0, counts[:], sum(counts), 0)
 
 
-def _outcomes(rules: Rules, meld: RemiMeld, counts: list[int], limit: int,
+_OUTCOMES: dict[tuple[Any, ...], list[tuple[tuple[tuple[int, int], ...], int]]] = {}
+
+
+def _outcomes(rules: Rules, g: _Geo, meld: RemiMeld, counts: list[int], limit: int,
               seat: int) -> list[tuple[tuple[tuple[int, int], ...], int]]:
     """What one table meld can take this turn: every ``(used, freed)`` reachable from it by
     single additions (``meld.adds``) and Joly retrievals (``meld.releases``, at most ``limit``
     per Joly) with the tiles of ``counts``: ``used`` the rack tiles put in as sorted
-    ``(code, count)`` pairs, ``freed`` the Jolys taken back. The nothing-taken outcome is first;
-    the others follow by more tiles used. A meld has at most a few hundred states (a run spans at
-    most 14 places, a set 4), so this is small and exact."""
+    ``(code, count)`` pairs, ``freed`` the Jolys taken back; by more tiles used first, nothing
+    taken last. A meld has at most a few hundred states (a run spans at most 14 places, a set 4),
+    so this is small and exact.
+
+    Memoised on the meld's tiles and retrievals and the rack's tiles of its colour (a run) or
+    number (a set) and Jolys: stored only when every tile the search looked at is one of those,
+    so another rack with the same such tiles runs the very same search."""
+    if meld.kind == RUN:
+        col = next(c for c in meld.tiles if c != J) // 13
+        near = tuple(range(col * 13, col * 13 + 13)) + (J,)
+    else:
+        num = next(c for c in meld.tiles if c != J) % 13
+        near = (num, num + 13, num + 26, num + 39, J)
+    key = (g.id, meld.kind, meld.tiles, meld.jr, limit, bytes(counts[c] for c in near))
+    got = _OUTCOMES.get(key)
+    if got is not None:
+        return got
+    looked: set[int] = set()
     start: tuple[tuple[int, int], ...] = ()
     seen = {(meld.key, start, 0)}
     out = {(start, 0)}
@@ -272,23 +424,30 @@ def _outcomes(rules: Rules, meld: RemiMeld, counts: list[int], limit: int,
     while todo:
         m, used, freed = todo.pop()
         u = dict(used)
-        moves = [(code, m.with_added, (code, pos, seat), 0) for code, pos in m.adds]
+        moves: list[tuple[int, Any, tuple[int, int, int], int]] = [
+            (code, m.with_added, (code, pos, seat), 0) for code, pos in m.adds]
         moves += [(code, m.with_released, (code, idx, seat), 1) for code, idx in m.releases
                   if m.jr[idx] < limit]
         for code, make, args, f in moves:
+            looked.add(code)
             if u.get(code, 0) >= counts[code]:
                 continue
             nu = dict(u)
             nu[code] = nu.get(code, 0) + 1
             nused = tuple(sorted(nu.items()))
             nm = make(rules, *args)
-            key = (nm.key, nused, freed + f)
-            if key in seen:
+            skey = (nm.key, nused, freed + f)
+            if skey in seen:
                 continue
-            seen.add(key)
+            seen.add(skey)
             out.add((nused, freed + f))
             todo.append((nm, nused, freed + f))
-    return sorted(out, key=lambda o: (-sum(k for _c, k in o[0]), -o[1]))
+    got = sorted(out, key=lambda o: (-sum(k for _c, k in o[0]), -o[1]))
+    if looked.issubset(near):
+        if len(_OUTCOMES) > 100_000:
+            _OUTCOMES.clear()
+        _OUTCOMES[key] = got
+    return got
 
 
 def _one_joly_melds(rules: Rules, r: Sequence[int]) -> list[tuple[int, ...]]:
@@ -321,9 +480,9 @@ def _one_joly_melds(rules: Rules, r: Sequence[int]) -> list[tuple[int, ...]]:
     return sorted(out)
 
 
-def _fits(counts: list[int], needs: tuple[int, ...], atu: int, spare_j: int) -> bool:
-    rest = list(needs)
-    rest.remove(atu)
+def _fits(counts: list[int], rest: tuple[int, ...], atu: int, spare_j: int) -> bool:
+    """Are the other tiles ``rest`` of a meld holding the Atu on the rack (besides the Atu), a
+    Joly possibly retrieved (``spare_j`` Jolys at most)?"""
     c = counts[:]
     c[atu] -= 1
     for t in rest:
@@ -338,70 +497,57 @@ def _fits(counts: list[int], needs: tuple[int, ...], atu: int, spare_j: int) -> 
     return True
 
 
-_PARTNERS: dict[Rules, list[list[tuple[int, ...]]]] = {}
-_LAY_PARTNERS: dict[Rules, list[list[tuple[int, ...]]]] = {}
+def _meld_takes(m: RemiMeld) -> int:
+    """The codes table meld ``m`` takes one at a time (additions, Joly releases) as a code set."""
+    out = 0
+    for c, _p in m.adds:
+        out |= 1 << 8 * c
+    for c, _i in m.releases:
+        out |= 1 << 8 * c
+    return out & _REALS
 
 
-def _lay_partners(rules: Rules) -> list[list[tuple[int, ...]]]:
-    """Per real code, the other real tiles of each ``lay_melds`` run holding it."""
-    got = _LAY_PARTNERS.get(rules)
-    if got is None:
-        got = [[] for _ in range(52)]
-        for _t, needs in lay_melds(rules):
-            reals = [c for c in needs if c != J]
-            for c in reals:
-                got[c].append(tuple(o for o in reals if o != c))
-        _LAY_PARTNERS[rules] = got
-    return got
+def _meld_runs(m: RemiMeld) -> list[tuple[int, int, int]]:
+    """``[(colour, number after the end, number before the start)]`` of a table run, else []."""
+    if m.kind != RUN:
+        return []
+    i0, c0 = next((i, c) for i, c in enumerate(m.tiles) if c != J)
+    start = c0 % 13 + 1 - i0
+    return [(c0 // 13, start + len(m.tiles), start - 1)]
 
 
-def _loose(rules: Rules, counts: list[int], jolys: int, melds: Sequence[RemiMeld]) -> int:
-    """How many real tiles of ``counts`` (with multiplicity) fit no 3-tile meld with other tiles
-    of ``counts`` (``jolys`` Jolys usable) and no table meld (same colour as a table run, or a
-    tile a meld takes): a cheap lower bound of the tiles that cannot go down this turn."""
-    partners = _PARTNERS.get(rules)
-    if partners is None:
-        partners = [[] for _ in range(52)]
-        for _v, _t, needs in three_melds(rules):
-            for c in needs:
-                if c != J:
-                    rest = list(needs)
-                    rest.remove(c)
-                    partners[c].append(tuple(rest))
-        _PARTNERS[rules] = partners
-    takes = {c for m in melds for c, _p in m.adds} | {c for m in melds for c, _i in m.releases}
-    for m in melds:  # tiles a table run can reach one addition at a time (Jolys fill gaps)
-        if m.kind != 1:
-            continue
-        i0, c0 = next((i, c) for i, c in enumerate(m.tiles) if c != J)
-        col = c0 // 13
-        start = c0 % 13 + 1 - i0
-        for step, n, stop in ((1, start + len(m.tiles), 15), (-1, start - 1, 0)):
+def _takes(takes: int, runs: list[tuple[int, int, int]], counts: list[int], jolys: int) -> int:
+    """``takes`` and the tiles of ``counts`` a table run of ``runs`` reaches one addition at a
+    time (``jolys`` Jolys fill gaps), as a code set."""
+    for col, up, down in runs:
+        for step, n, stop in ((1, up, 15), (-1, down, 0)):
             j = jolys
             while n != stop:
                 code = col * 13 + (n - 1) % 13
                 if counts[code]:
-                    takes.add(code)
+                    takes |= 1 << 8 * code
                 elif j > 0:
                     j -= 1
                 else:
                     break
                 n += step
+    return takes
+
+
+def _loose(g: _Geo, counts: list[int], jolys: int, takes: int, stop: int = 1) -> int:
+    """How many real tiles of ``counts`` (with multiplicity) fit no 3-tile meld with other tiles
+    of ``counts`` (``jolys`` Jolys usable, ``lay`` runs too) and are not in the code set
+    ``takes`` (what table melds take, :func:`_takes`): a cheap lower bound of the tiles that
+    cannot go down this turn. Counting stops above ``stop``."""
+    present = _present(counts)
+    todo = present & _REALS & ~takes
     loose = 0
-    for c in range(52):
-        k = counts[c]
-        if not k or c in takes:
-            continue
-        ok = False
-        for a, b in partners[c]:
-            need_j = (a == J) + (b == J)
-            if need_j > jolys:
-                continue
-            if (a == J or counts[a] - (a == c) >= 1 + (a == b)) and (b == J or counts[b] - (b == c) >= 1):
-                ok = True
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        c = low.bit_length() >> 3
+        if not g.supported(c, present, jolys):
+            loose += counts[c]
+            if loose > stop:
                 break
-        if not ok and jolys >= 2:                # a run only 'lay' builds (both Jolys, RO-7)
-            ok = any(all(counts[o] for o in others) for others in _lay_partners(rules)[c])
-        if not ok:
-            loose += k
     return loose
