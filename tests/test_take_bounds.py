@@ -52,14 +52,57 @@ def test_bounds_never_below_the_solvers(backend: str) -> None:
                     assert p <= pb, (rack, must, keep, p, pb)
 
 
-def test_bound_is_tight_enough_to_matter() -> None:
-    # Without jokers a rack of loose tiles has nothing to lay; one joker adds one meld at most.
+def _rack(*codes: int) -> bytes:
     rack = [0] * 53
-    for c in (0, 4, 8, 13 + 2, 26 + 6, 39 + 10):  # R1 R5 R9 Y3 B7 K11: no two within reach
-        rack[c] = 1
-    assert E._melds_bound(bytes(rack)) == 0
-    rack[J] = 1
-    assert E._melds_bound(bytes(rack)) == 13 + 11 * 2  # the joker, and at most K11 with a partner
+    for c in codes:
+        rack[c] += 1
+    return bytes(rack)
+
+
+def test_bound_is_tight_enough_to_matter() -> None:
+    # Without jokers a rack of loose tiles has nothing to lay; a joker with one loose tile makes
+    # no meld either (R101-5: three tiles at least).
+    loose = (0, 4, 8, 13 + 2, 26 + 6, 39 + 10)  # R1 R5 R9 Y3 B7 K11: no two within reach
+    assert E._melds_bound(_rack(*loose)) == 0
+    assert E._melds_bound(_rack(*loose, J)) == 0
+    # One joker makes one run of one colour: R10 R11 with the joker as R12 (33), not every
+    # colour's loose tiles at once (the bound before issue 12's second round said 13 + 21).
+    assert E._melds_bound(_rack(9, 10, 13 + 2, 26 + 6, J)) == 10 + 11 + 12
+    # A second copy counts only where two disjoint melds hold it (R101-5: a run holds a number
+    # once): R3 R3 R4 R5 lays one run (12); with B3 K3 the second R3 joins a set (21).
+    assert E._melds_bound(_rack(2, 2, 3, 4)) == 12
+    assert E._melds_bound(_rack(2, 2, 3, 4, 26 + 2, 39 + 2)) == 12 + 9
+    # Two sets of one number need four tiles of the other colours, at most two each: R7 R7 Y7
+    # B7 K7 lays one set of four (28); with a second Y7, R7 Y7 B7 and R7 Y7 K7 (42).
+    assert E._melds_bound(_rack(6, 6, 13 + 6, 26 + 6, 39 + 6)) == 4 * 7
+    assert E._melds_bound(_rack(6, 6, 13 + 6, 13 + 6, 26 + 6, 39 + 6)) == 6 * 7
+
+
+@pytest.mark.parametrize("backend", available_backends())
+def test_bound_never_below_the_solver_on_dense_racks(backend: str) -> None:
+    # Racks of a few numbers in every colour (sets, doubles) or of a few colours over a narrow
+    # range (runs, doubles): where the refinements of _melds_bound (second copies, one joker's
+    # run or set) decide, the solver's best (keeping no tile, no must-use tile) never exceeds it.
+    n = 4000 if backend == "native" else 150
+    rules = Rules.parse("rummy101")
+    rng = random.Random(12)
+    with using_backend(backend):
+        core = _backend.core()
+        cr = _backend.core_rules(rules, "open")
+        for _ in range(n):
+            if rng.random() < 0.5:
+                ns = rng.sample(range(13), rng.randint(2, 6))
+                codes = [c * 13 + x for c in range(4) for x in ns]
+            else:
+                lo = rng.randint(0, 8)
+                codes = [c * 13 + x for c in rng.sample(range(4), rng.randint(1, 2))
+                         for x in range(lo, min(13, lo + rng.randint(3, 8)))]
+            bag = [c for c in codes for _ in range(2)] + [J] * rng.choice([0, 1, 1, 2, 3])
+            rack = [0] * 53
+            for c in rng.sample(bag, min(len(bag), rng.randint(3, 22))):
+                rack[c] += 1
+            v = core.solve_melds(cr, rack, False, -1, False)[0]
+            assert v <= E._melds_bound(bytes(rack)), rack
 
 
 def test_opening_check_agrees_with_the_solvers() -> None:

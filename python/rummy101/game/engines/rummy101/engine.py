@@ -159,13 +159,15 @@ def _min_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Ac
     """Append every 3-tile run/set and every pair that the rack can lay keeping a tile (R101-12).
 
     A pure function of the rack, memoised (a turn often comes back to the same rack after a
-    ``reset``); the scan itself reads a byte-packed presence integer, see ``_precomputed``.
+    ``reset``); the scan itself reads per-colour presence masks, see ``_precomputed``.
     ``raw`` is ``bytes(rack)`` when the caller has it already."""
-    key = (bytes(rack) if raw is None else raw, runs, pairs)
+    if raw is None:
+        raw = bytes(rack)
+    key = (raw, runs, pairs)
     got = _MELD_MEMO.get(key)
     if got is None:
         acc: list[Action] = []
-        _scan_melds(rack, size, runs, pairs, acc)
+        _scan_melds(raw, size, runs, pairs, acc)
         got = tuple(acc)
         if len(_MELD_MEMO) > 100_000:
             _MELD_MEMO.clear()
@@ -173,33 +175,76 @@ def _min_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Ac
     out.extend(got)
 
 
-def _scan_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Action]) -> None:
-    jk = rack[J]
-    jl = min(2, jk)
-    raw = bytes(rack)
+# A colour's run windows and pairs depend only on that colour's presence (and doubles) masks and
+# the jokers on the rack, so they are memoised per colour: a rack the whole-rack memo has not seen
+# is mostly made of colours seen before. Same actions, same order as scanning window by window.
+_RUNS_MEMO: tuple[tuple[dict[int, tuple[Action, ...]], ...], ...] = tuple(
+    tuple({} for _ in range(4)) for _ in range(3))  # [min(jokers, 2)][colour]: mask -> runs
+_PAIRS_J_MEMO: tuple[dict[int, tuple[Action, ...]], ...] = tuple({} for _ in range(4))
+_PAIRS_0_MEMO: tuple[dict[int, tuple[Action, ...]], ...] = tuple({} for _ in range(4))
+
+
+def _runs_of_colour(c: int, m: int, jl: int) -> tuple[Action, ...]:
+    """The 3-tile runs of colour ``c`` whose real tiles are in the presence mask ``m`` (bit i =
+    number i + 1), with at most ``jl`` jokers, window by window from the lowest."""
+    if jl == 0:
+        w = m & (m >> 1) & (m >> 2)
+    elif jl == 1:
+        w = (m & (m >> 1)) | (m & (m >> 2)) | ((m >> 1) & (m >> 2))
+    else:
+        w = m | (m >> 1) | (m >> 2)
+    w &= 0x7FF
+    base = c * 13
+    byp = P.RUN_BY_PATTERN
+    acc: list[Action] = []
+    while w:
+        low = w & -w
+        i = low.bit_length() - 1
+        acc.extend(byp[base + i][(m >> i) & 7][jl])
+        w ^= low
+    got = _RUNS_MEMO[jl][c][m] = tuple(acc)
+    return got
+
+
+def _pairs_of_colour(c: int, m: int, d: int, joker: bool) -> tuple[Action, ...]:
+    """The pairs of colour ``c`` (presence mask ``m``, doubles mask ``d``) by code: ``x x`` where
+    doubled, then ``x *`` when the rack holds a joker."""
+    base = c * 13
+    same = P.PAIR_SAME
+    withj = P.PAIR_JOKER
+    acc: list[Action] = []
+    x = m if joker else d
+    while x:
+        low = x & -x
+        code = base + low.bit_length() - 1
+        if d & low:
+            acc.append(same[code])
+        if joker:
+            acc.append(withj[code])
+        x ^= low
+    got = tuple(acc)
+    memo = _PAIRS_J_MEMO[c] if joker else _PAIRS_0_MEMO[c]
+    if len(memo) > 100_000:  # up to 3**13 (presence, doubles) masks a colour: keep it bounded
+        memo.clear()
+    memo[m | d << 13 if joker else d] = got
+    return got
+
+
+def _scan_melds(raw: bytes, size: int, runs: bool, pairs: bool, out: list[Action]) -> None:
+    jk = raw[J]
+    jl = min(jk, 2)
     pres = raw.translate(P.PRESENCE)
     mask13 = P.MASK13
-    ms = (mask13[pres[0:13]], mask13[pres[13:26]], mask13[pres[26:39]], mask13[pres[39:52]])
+    m0 = mask13[pres[0:13]]
+    m1 = mask13[pres[13:26]]
+    m2 = mask13[pres[26:39]]
+    m3 = mask13[pres[39:52]]
     if runs and size >= 4:
-        byp = P.RUN_BY_PATTERN
-        for c in range(4):
-            m = ms[c]
-            if not m:
-                continue
-            if jl == 0:
-                w = m & (m >> 1) & (m >> 2)
-            elif jl == 1:
-                w = (m & (m >> 1)) | (m & (m >> 2)) | ((m >> 1) & (m >> 2))
-            else:
-                w = m | (m >> 1) | (m >> 2)
-            w &= 0x7FF
-            base = c * 13
-            while w:
-                low = w & -w
-                i = low.bit_length() - 1
-                out.extend(byp[base + i][(m >> i) & 7][jl])
-                w ^= low
-        m0, m1, m2, m3 = ms
+        memo = _RUNS_MEMO[jl]
+        for c, m in enumerate((m0, m1, m2, m3)):
+            if m:
+                got = memo[c].get(m)
+                out.extend(got if got is not None else _runs_of_colour(c, m, jl))
         if jl == 0:
             cand = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
         elif jl == 1:
@@ -214,29 +259,19 @@ def _scan_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[A
             out.extend(sets[n][cm][jl])
             cand ^= low
     if pairs and size >= 3:
-        same = P.PAIR_SAME
-        withj = P.PAIR_JOKER
+        dbl = raw.translate(P.DOUBLE)
         if jk:
-            dbl = raw.translate(P.DOUBLE)
-            for c in range(4):
-                m = ms[c]
-                base = c * 13
-                while m:
-                    low = m & -m
-                    code = base + low.bit_length() - 1
-                    if dbl[code]:
-                        out.append(same[code])
-                    out.append(withj[code])
-                    m ^= low
+            for c, m in enumerate((m0, m1, m2, m3)):
+                if m:
+                    d = mask13[dbl[13 * c:13 * c + 13]]
+                    got = _PAIRS_J_MEMO[c].get(m | d << 13)
+                    out.extend(got if got is not None else _pairs_of_colour(c, m, d, True))
         else:
-            dbl = raw.translate(P.DOUBLE)
             for c in range(4):
-                m = mask13[dbl[13 * c:13 * c + 13]]
-                base = c * 13
-                while m:
-                    low = m & -m
-                    out.append(same[base + low.bit_length() - 1])
-                    m ^= low
+                d = mask13[dbl[13 * c:13 * c + 13]]
+                if d:
+                    got = _PAIRS_0_MEMO[c].get(d)
+                    out.extend(got if got is not None else _pairs_of_colour(c, d, d, False))
 
 
 def legal_actions(s: State) -> list[Action]:
@@ -244,29 +279,33 @@ def legal_actions(s: State) -> list[Action]:
     if ph is Phase.OVER:
         return []
     p = s.current
+    x: R101Data = s.x
     if ph is Phase.TAKE:
         out = [P.DRAW] if s.stock else []
-        if s.x.last_discard >= 0 and _take_usable(s, p, s.x.last_discard):
+        if x.last_discard >= 0 and _take_usable(s, p, x.last_discard):
             out.append(P.TAKE)
-        if s.x.button_left[p] > 0 and not s.x.button_used[p]:
+        if x.button_left[p] > 0 and not x.button_used[p]:
             out.append(P.BUTTON)
         return out
     rack = s.racks[p]
     raw = bytes(rack)  # the memo key of the rack's melds and discards
     size = s.sizes[p]
-    out: list[Action] = []
-    opened = s.x.opened[p]
-    taken_ok = s.x.taken < 0 or rack[s.x.taken] <= s.x.taken_base
+    out = []
+    opened = x.opened[p]
+    taken = x.taken
+    taken_ok = taken < 0 or rack[taken] <= x.taken_base
+    staged_from = x.staged_from
+    add_action = P.add_action
     if opened == NOT_OPENED:
-        sk = s.x.staged_kind
+        sk = x.staged_kind
         _min_melds(rack, size, sk != OPEN_PAIRS, sk != OPEN_MELDS and s.rules.pairs_allowed, out, raw)
-        if s.x.staged_from >= 0:
+        if staged_from >= 0:
             if size >= 2:
                 table = s.table
-                for i in range(s.x.staged_from, len(table)):
+                for i in range(staged_from, len(table)):
                     for code, pos in table[i].adds:
                         if rack[code]:
-                            out.append(P.add_action(code, i, pos))
+                            out.append(add_action(code, i, pos))
             if taken_ok and _staged_reaches(s):
                 out.append(P.OPEN)
     else:
@@ -276,15 +315,15 @@ def legal_actions(s: State) -> list[Action]:
             for i, m in enumerate(table):
                 for code, pos in m.adds:
                     if rack[code]:
-                        out.append(P.add_action(code, i, pos))
+                        out.append(add_action(code, i, pos))
         for i, m in enumerate(table):
             if m.jokers:
                 for code, idx in m.releases:
                     if rack[code]:
                         out.append(P.retrieve_action(i, idx, code))
-    if s.x.snap is not None:
+    if x.snap is not None:
         out.append(P.RESET)
-    if taken_ok and s.x.staged_from < 0:
+    if taken_ok and staged_from < 0:
         got = _DISCARD_MEMO.get(raw)
         if got is None:
             d = P.DISCARD
@@ -330,12 +369,12 @@ def _opening_possible_with(s: State, p: int, t: int) -> bool:
     opening that must use ``t`` (``solve_melds`` / ``max_pairs`` with ``must_use``)."""
     counts = list(s.racks[p])
     counts[t] += 1
-    key = (bytes(counts), t, s.x.thr_melds, s.x.thr_pairs if s.rules.pairs_allowed else -1)
+    raw = bytes(counts)
+    key = (raw, t, s.x.thr_melds, s.x.thr_pairs if s.rules.pairs_allowed else -1)
     hit = _OPENING_MEMO.get(key)
     if hit is not None:
         return hit
     core, cr = _open_core(s.rules)
-    raw = bytes(counts)
     # The solvers only where a cheap upper bound reaches the threshold (the melds bound assumes
     # face values, R101-6, which _face_values checks).
     thr = s.x.thr_melds
@@ -396,45 +435,64 @@ def _melds_bound(raw: bytes) -> int:
     solver in :func:`_opening_possible_with` when it cannot reach the threshold.
 
     Without jokers a tile can be laid only inside a 3-tile window of present tiles (a run) or a
-    set of three colours; the face values of those tiles, every copy counted, bound the melds
-    without jokers. Each joker sits in one meld, worth at most 13 itself, and that meld lies in
-    one colour (a run) or one number (a set): the tiles it adds beyond the joker-free ones are
-    at most that colour's or number's other tiles. So the bound adds, per joker, 13 and one of
-    the largest such group values (the k largest for k jokers; with one joker, the colour's loose
-    numbers once each or twice the highest loose number)."""
+    set of three colours; the face values of those tiles bound the melds without jokers, the
+    second copy of a code counted only where two disjoint melds hold the code (two run windows,
+    a window and a set, or two sets: :func:`_both_copies`). A copy that no joker-free meld can
+    hold is *loose*. Each joker sits in one meld and is worth the tile it stands for; the loose
+    tiles that meld adds lie in one colour (a run) or one number (a set). With one joker the
+    bound adds the best such meld: a run over a stretch of present numbers with the joker in one
+    gap or at an end (the joker and the stretch's loose tiles, :func:`_joker_runs`) or a set of
+    a number with two colours present (the joker and at most two loose tiles: three loose
+    colours would make two joker-free sets). With more jokers it adds, per joker, 13 and one of
+    the largest group values (a colour's or a number's loose copies)."""
     jk = raw[J]
     mask13 = P.MASK13
     val = P.VALUE13
     pres = raw.translate(P.PRESENCE)
     dbl = raw.translate(P.DOUBLE)
-    ms = [mask13[pres[13 * c:13 * c + 13]] for c in range(4)]
+    ms = (mask13[pres[0:13]], mask13[pres[13:26]], mask13[pres[26:39]], mask13[pres[39:52]])
+    ds = (mask13[dbl[0:13]], mask13[dbl[13:26]], mask13[dbl[26:39]], mask13[dbl[39:52]])
     m0, m1, m2, m3 = ms
     sets = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
     total = 0
-    gains: list[int] = []
-    loose = [0, 0, 0, 0]
-    loose2 = [0, 0, 0, 0]
+    loose = [0, 0, 0, 0]   # per colour: numbers with a copy no joker-free meld holds
+    loose2 = [0, 0, 0, 0]  # per colour: numbers with two such copies
     for c in range(4):
         m = ms[c]
         if not m:
             continue
-        d = mask13[dbl[13 * c:13 * c + 13]]
-        meldable = m & (((m >> 1) & (m >> 2)) | ((m << 1) & (m >> 1)) | ((m << 1) & (m << 2)) | sets)
-        total += val[meldable] + val[meldable & d]
-        if jk:
-            loose[c] = m & ~meldable
-            loose2[c] = d & ~meldable
-            gains.append(val[loose[c]] + val[loose2[c]])
+        d = ds[c]
+        in_run = m & (((m << 1) & (m << 2)) | ((m << 1) & (m >> 1)) | ((m >> 1) & (m >> 2)))
+        meldable = in_run | (m & sets)
+        both = d & meldable
+        two = _both_copies(c, m, d, in_run, ms, ds) & both if both else 0
+        total += val[meldable] + val[two]
+        loose[c] = (m & ~meldable) | (both & ~two)
+        loose2[c] = d & ~meldable
     if not jk:
         return total
-    left = loose[0] | loose[1] | loose[2] | loose[3]
     if jk == 1:
-        # One joker meld: a run adds at most one copy of each loose number of its colour; a set
-        # at most two loose colours of its number (three present colours make a joker-free set)
-        if not left:
-            return total + 13
-        best = max(2 * left.bit_length(), val[loose[0]], val[loose[1]], val[loose[2]], val[loose[3]])
-        return total + 13 + best
+        best = 0
+        for c in range(4):
+            m = ms[c]
+            if not m:
+                continue
+            lc = loose[c]
+            runs = _JOKER_RUNS.get(m)
+            if runs is None:
+                runs = _joker_runs(m)
+            for span, joker in runs:
+                best = max(best, joker + val[lc & span])
+        two_colours = (m0 & m1) | (m0 & m2) | (m0 & m3) | (m1 & m2) | (m1 & m3) | (m2 & m3)
+        if two_colours:
+            l0, l1, l2, l3 = loose
+            k1 = two_colours & (l0 | l1 | l2 | l3)
+            k2 = two_colours & ((l0 & l1) | (l0 & l2) | (l0 & l3) | (l1 & l2) | (l1 & l3) | (l2 & l3))
+            # number n + 1 is bit_length of the highest: the joker, plus one or two loose tiles
+            best = max(best, two_colours.bit_length(), 2 * k1.bit_length(), 3 * k2.bit_length())
+        return total + best
+    gains = [val[loose[c]] + val[loose2[c]] for c in range(4) if ms[c]]
+    left = loose[0] | loose[1] | loose[2] | loose[3]
     while left:
         low = left & -left
         n = low.bit_length() - 1
@@ -443,6 +501,59 @@ def _melds_bound(raw: bytes) -> int:
         left ^= low
     gains.sort(reverse=True)
     return total + 13 * jk + sum(gains[:jk])
+
+
+def _both_copies(c: int, m: int, d: int, in_run: int, ms: tuple[int, ...],
+                 ds: tuple[int, ...]) -> int:
+    """The numbers of colour ``c`` (presence ``m``, doubles ``d``, in a 3-tile window of
+    present tiles ``in_run``) whose two copies fit two disjoint joker-free melds at once: two
+    sets (the other colours give four tiles, at most two each), a run window and a set (two
+    other colours), or two run windows (distinct windows, or one window twice, with the tiles
+    they share doubled). ``ms``/``ds``: every colour's presence and doubles masks."""
+    pa, pb, pc = (ms[k] for k in range(4) if k != c)
+    da, db, dc = (ds[k] for k in range(4) if k != c)
+    w0 = (m << 1) & (m << 2)  # x-2, x-1 present: window [x-2, x]
+    w1 = (m << 1) & (m >> 1)  # window [x-1, x+1]
+    w2 = (m >> 1) & (m >> 2)  # window [x, x+2]
+    two_sets = (pa & pb & pc & (da | db | dc)) | (da & db) | (da & dc) | (db & dc)
+    run_set = in_run & ((pa & pb) | (pa & pc) | (pb & pc))
+    two_runs = ((w0 & w2) | (w0 & (d << 1) & (d << 2)) | (w1 & (d << 1) & (d >> 1))
+                | (w2 & (d >> 1) & (d >> 2)) | (w0 & w1 & (d << 1)) | (w1 & w2 & (d >> 1)))
+    return two_sets | run_set | two_runs
+
+
+_JOKER_RUNS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _joker_runs(m: int) -> tuple[tuple[int, int], ...]:
+    """The runs one joker can make in a colour with presence mask ``m`` (bit i = number i + 1),
+    as (span mask, joker value): for each absent number, the longest stretch whose other numbers
+    are present, the joker standing for it; for each stretch of present numbers, the joker
+    standing for its highest (at most what it is worth). Only stretches of 3 numbers or more."""
+    out: list[tuple[int, int]] = []
+    for h in range(13):
+        if m >> h & 1:
+            continue
+        a = h
+        while a > 0 and m >> (a - 1) & 1:
+            a -= 1
+        b = h
+        while b < 12 and m >> (b + 1) & 1:
+            b += 1
+        if b - a >= 2:
+            out.append((((1 << (b - a + 1)) - 1) << a, h + 1))
+    x = m
+    while x:
+        a = (x & -x).bit_length() - 1
+        b = a
+        while b < 12 and m >> (b + 1) & 1:
+            b += 1
+        span = ((1 << (b - a + 1)) - 1) << a
+        x &= ~span
+        if b - a >= 2:
+            out.append((span, b + 1))
+    got = _JOKER_RUNS[m] = tuple(out)
+    return got
 
 
 def _unopened_could_fit(s: State, p: int, t: int) -> bool:
