@@ -83,7 +83,10 @@ class State:
         naming the canonical one; docs/DESIGN.md, "Game surface"). The list is bounded (a turn
         is built step by step) and complete (every legal turn is a sequence of these); see the
         engine package of the variant for how."""
-        return list(self.cached_legal())
+        legal = self._legal  # cached_legal(), inlined: this runs every step of every game
+        if legal is None:
+            legal = self._legal = self.engine.legal_actions(self)
+        return legal[:]
 
     def cached_legal(self) -> list[Action]:
         """The engine's legal actions of this position, computed once and cached until the
@@ -107,10 +110,11 @@ class State:
             action = Action.parse(action, self.rules)
         if self.phase is Phase.OVER:
             raise IllegalAction(f"{action}: the match is over ({len(self.scores)} round(s) played)")
-        if action.verb not in self.engine.VERBS:
+        engine = self.engine
+        if action.verb not in engine.VERBS:
             raise IllegalAction(f"{action}: {action.verb!r} is not an action of {self.rules.variant}; "
-                                f"its verbs: {', '.join(sorted(self.engine.VERBS))}")
-        self.engine.apply(self, action)
+                                f"its verbs: {', '.join(sorted(engine.VERBS))}")
+        engine.apply(self, action)
         self._legal = None
         self.history.append(action)
 
