@@ -18,7 +18,6 @@ from rummy101.game.engines.remi import engine as remi_engine
 from rummy101.game.engines.remi.rules_core import atu_finish
 from rummy101.game.engines.remi.table import RUN, SET, RemiMeld, lay_melds, three_melds
 from rummy101.tiles import JOKER_CODE, Tile
-
 from test_remi_engine import position
 
 J = JOKER_CODE
@@ -181,9 +180,8 @@ def test_big_positions_are_decided_exactly() -> None:
     """16 table melds, 22-30 tiles, every tile placeable somewhere on its own: the old search gave
     up after 20,000 states on these and did not offer the Atu. Each True is played out by the
     brute force; the False was confirmed by the old search without its cap (6.7 s there)."""
-    from rummy101.rules import Rules
-
     from rummy101 import backend_name
+    from rummy101.rules import Rules
 
     rules = Rules.parse("remi(doubles=off)")
     melds = _melds(rules, BIG_TABLE)
@@ -230,3 +228,121 @@ def test_two_retrieved_jolys_never_share_a_meld() -> None:
     t = position(racks=["R5", "R3 Y7 Y8 Y10 Y11 B9 K4", "B2", "B3"], atu="Y12",
                  laid=[True, True, False, False], table=[("set", 0, "R9 Y9 * K9"), ("run", 0, "K3 * K5")])
     assert "atu" in {str(a) for a in t.legal_actions()} and brute_atu(t)   # Y7 Y8 * / Y10 Y11 Y12 *
+
+
+def _clear_caches() -> None:
+    import rummy101.game.engines.remi.rules_core as rc
+
+    for cache in rc._CACHES:
+        cache.clear()
+
+
+@pytest.mark.parametrize("laid", [True, False])
+def test_cut_search_agrees_with_the_uncut_search(laid: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Atu search cuts nodes with cheap necessary conditions (_loose: more than one tile can
+    go nowhere; the Atu without partners; a rest bigger than the most tiles new melds cover in a
+    superset). With every cut off it tries every outcome combination and solves every rest: the
+    two must agree on positions too big for the brute force (racks of 8-16 tiles)."""
+    import rummy101.game.engines.remi.rules_core as rc
+
+    rng = random.Random(31 + laid)
+    rules = random_position(rng).rules
+    positions = []
+    while len(positions) < 40:
+        s = random_position(rng, laid=laid)
+        if not laid:      # the whole rack goes down: a few melds, the Atu's, a tile or two more
+            s.racks[1] = [0] * 53
+            for _ in range(rng.randrange(3, 5)):
+                for c in rng.choice(three_melds(rules))[2]:
+                    s.racks[1][c] = min(2, s.racks[1][c] + 1)
+            for c in rng.choice([n for _v, _t, n in three_melds(rules) if s.x.atu in n]):
+                if c != s.x.atu:
+                    s.racks[1][c] = min(2, s.racks[1][c] + 1)
+            for _ in range(rng.randrange(3)):
+                c = rng.randrange(53)
+                s.racks[1][c] = min(2, s.racks[1][c] + 1)
+            s.racks[1][s.x.atu] = min(1, s.racks[1][s.x.atu])       # two copies with the Atu
+            s.sizes[1] = sum(s.racks[1])
+        if 8 <= s.sizes[1] <= 16:
+            positions.append((s.rules, list(s.racks[1]), s.x.atu, list(s.table)))
+    _clear_caches()
+    cut = [atu_finish(r, rack, atu, laid, False, table, 1) for r, rack, atu, table in positions]
+    _clear_caches()
+    with monkeypatch.context() as m:
+        m.setattr(rc, "_loose", lambda *a, **k: 0)
+        m.setattr(rc._Geo, "supported", lambda *a: True)
+        m.setattr(rc, "_most_rest", lambda *a: 10**6)
+        uncut = [atu_finish(r, rack, atu, laid, False, table, 1) for r, rack, atu, table in positions]
+    _clear_caches()
+    assert cut == uncut
+    assert sum(cut) >= 3 and len(cut) - sum(cut) >= 3       # both answers are exercised
+
+
+def test_an_exhausted_work_budget_raises_and_never_guesses() -> None:
+    """Every solve of the Atu check runs under the caller's work budget. When it runs out the
+    check raises WorkBudgetExceeded: it never answers True/False from an unfinished search, and
+    caches nothing from it (the same question under the default budget then answers exactly).
+    The default budget cannot run out here: these unit-value solves need < 100 nodes each."""
+    from rummy101.errors import WorkBudgetExceeded
+    from rummy101.solve import work_budget
+
+    def ask(case: tuple[Any, ...], nodes: int | None) -> bool:
+        _clear_caches()
+        with work_budget(nodes):
+            return atu_finish(*case)
+
+    rng = random.Random(3)
+    cases: dict[bool, list[tuple[Any, ...]]] = {True: [], False: []}
+    while min(len(v) for v in cases.values()) < 3:   # positions whose check solves something
+        s = random_position(rng, laid=rng.random() < 0.7)
+        case = (s.rules, list(s.racks[1]), s.x.atu, s.x.laid[1], False, list(s.table), 1)
+        try:
+            ask(case, 1)
+        except WorkBudgetExceeded:
+            cases[ask(case, None)].append(case)
+    from rummy101 import backend_name
+    from rummy101.rules import Rules
+
+    if backend_name() == "native":           # 16 melds, 28 tiles: seconds a try in pure Python
+        rules = Rules.parse("remi(doubles=off)")
+        cases[True].append((rules, _counts(BIG_RACK + " R12 R13 K12 K12 Y12 Y12"), int(Tile("R1")),
+                            True, False, _melds(rules, BIG_TABLE), 1))
+    for want, some in cases.items():
+        for case in some:
+            raised = answered = 0
+            for nodes in (1, 3, 10, 30, 100, 1000, None):
+                try:
+                    got = ask(case, nodes)
+                except WorkBudgetExceeded:
+                    raised += 1
+                    assert atu_finish(*case) is want          # nothing from the cut search cached
+                    continue
+                answered += 1
+                assert got is want, (case, nodes)
+            assert raised >= 1 and answered >= 2, (raised, answered)
+    _clear_caches()
+
+
+def test_relay_melds_are_the_three_melds_holding_the_tile() -> None:
+    """relay_melds reads an index of the 3-tile melds by the code they hold: the same melds, in
+    the same order, as a scan of every 3-tile meld (RO-9.4/RO-9.5)."""
+    from rummy101.game.engines.remi.rules_core import relay_melds
+    from rummy101.rules import Rules
+
+    rng = random.Random(5)
+    for spec in ("remi", "remi(joly_retrievals=2)"):
+        rules = Rules.parse(spec)
+        for _ in range(300):
+            rack = [0] * 53
+            for _ in range(rng.randrange(2, 16)):
+                c = rng.randrange(53)
+                rack[c] = min(2, rack[c] + 1)
+            pending = rng.randrange(53)
+            want = []
+            for verb, tiles, needs in three_melds(rules):
+                if pending in needs:
+                    rest = list(needs)
+                    rest.remove(pending)
+                    if all(rack[c] >= rest.count(c) for c in rest):
+                        want.append((verb, tiles))
+            assert relay_melds(rules, rack, pending) == want, (rack, pending)
