@@ -117,7 +117,7 @@ def test_every_legal_action_has_an_index_and_back(spec: str, bot: str) -> None:
 
 SLOW_RULES = ["rummy101(players=2,threshold=increasing)", "rummy101(players=4,button_jokers=3)",
               "remi(players=3,atu=off)", "remi(doubles=off,tabla=off)",
-              "remi(players=2,joly_retrievals=2,joly_atu_deal=13)", "classic(players=4,go_out=narrow)",
+              "remi(players=2,joly_retrievals=2,joly_atu_deal=14)", "classic(players=4,go_out=narrow)",
               "classic(players=2,target=50)"]
 
 
