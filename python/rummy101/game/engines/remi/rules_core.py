@@ -16,6 +16,7 @@ cached from an unfinished search.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -131,18 +132,29 @@ class _Geo:
 
 _GEOS: dict[tuple[object, ...], _Geo] = {}
 _GEO_OF: dict[Rules, _Geo] = {}
+_GEO_IDS = itertools.count()   # a fresh id per table (next() is atomic: no two share one)
+
+
+# the last Rules asked about and its tables, one tuple (swapped whole: safe across threads; held,
+# so its id is never another object's)
+_LAST_GEO: tuple[Any, _Geo | None] = (None, None)
 
 
 def _geo(rules: Rules) -> _Geo:
+    global _LAST_GEO
+    last = _LAST_GEO
+    if last[0] is rules and last[1] is not None:   # a game asks with one Rules object: no hash
+        return last[1]
     g = _GEO_OF.get(rules)
     if g is None:
         gkey = geometry_key(rules)
         g = _GEOS.get(gkey)
         if g is None:
-            g = _GEOS[gkey] = _Geo(rules, len(_GEOS))
+            g = _GEOS[gkey] = _Geo(rules, next(_GEO_IDS))
         if len(_GEO_OF) > 10_000:
             _GEO_OF.clear()
         _GEO_OF[rules] = g
+    _LAST_GEO = (rules, g)
     return g
 
 
