@@ -3,9 +3,16 @@ has no node cap. Not a test (no timed asserts): run it and read the figures.
 
     PYTHONPATH=python:tests python bench/bench_remi_atu.py
 
-Prints, for (1) every laid-down take-phase decision of 30 uniform random games and (2) 300
-random 8-21-meld tables with racks built near them, the count, mean and worst time; and (3) the
-adversarial 16-meld positions of tests/test_remi_atu.py one by one.
+Prints, for (1) every laid-down take-phase decision of 30 uniform random games, (2) 300 random
+8-21-meld tables with racks built near them and (3) every distinct laid-down decision the engine
+asked about in 40 soak games (tools/soak.py, seed 17: random and greedy seats, every rules
+option), the count, mean and worst time; and (4) the adversarial 16-meld positions of
+tests/test_remi_atu.py one by one. Every decision is timed from scratch (every memo cleared).
+
+Measured on the shared 2-core dev machine, before -> after the issue 9/17 speed-up (commits
+648a025..1e9715e; same answers; this file run on both trees): (1) mean 0.28-0.36 -> 0.16-0.18
+ms, (2) mean 1.2 -> 0.6-0.7 ms, (3) 528 decisions, mean 5.9 -> 0.6 ms, worst 1.28 s -> 0.16 s,
+(4) the False position 2.7-5.0 s -> 1.0-1.1 s.
 """
 
 from __future__ import annotations
@@ -21,7 +28,8 @@ from rummy101.rules import Rules
 
 
 def _timed(f, *args):
-    for cache in rc._CACHES:     # every decision from scratch (no answer, rest or outcome memo)
+    # every decision from scratch (no answer, rest or outcome memo; the older module had two)
+    for cache in getattr(rc, "_CACHES", (rc._ATU, rc._LEAVES)):
         cache.clear()
     t = time.perf_counter()
     got = f(*args)
@@ -68,6 +76,32 @@ def random_tables(n: int = 300) -> list[float]:
     return out
 
 
+def soak_decisions(games: int = 40, seed: int = 17) -> list[float]:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    import rummy101.game.engines.remi.engine as eng
+    import soak
+
+    asked: dict[tuple[object, ...], tuple[object, ...]] = {}
+    ask = eng.atu_finish
+
+    def record(rules, rack, atu, laid, tabla, table, seat):  # type: ignore[no-untyped-def]
+        if laid and not tabla:
+            asked.setdefault((rules, bytes(rack), atu, tuple(m.key for m in table)),
+                             (rules, list(rack), atu, laid, tabla, list(table), seat))
+        return ask(rules, rack, atu, laid, tabla, table, seat)
+
+    eng.atu_finish = record
+    try:
+        for i in range(games):
+            soak.play_one("remi", seed, i, 0.02)
+    finally:
+        eng.atu_finish = ask
+    return [_timed(rc.atu_finish, *args)[0] for args in asked.values()]
+
+
 def _summary(name: str, ts: list[float]) -> None:
     print(f"{name}: {len(ts)} decisions, mean {statistics.mean(ts) * 1e3:.2f} ms, "
           f"worst {max(ts) * 1e3:.1f} ms")
@@ -76,6 +110,7 @@ def _summary(name: str, ts: list[float]) -> None:
 def main() -> None:
     _summary("uniform random games", random_games())
     _summary("random tables", random_tables())
+    _summary("soak decisions (40 games, seed 17)", soak_decisions())
     from test_remi_atu import BIG_RACK, BIG_TABLE, _counts, _melds
 
     r = Rules.parse("remi(doubles=off)")

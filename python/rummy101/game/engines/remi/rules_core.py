@@ -239,9 +239,9 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
       There is no node cap: the answer is always exact. Bound: the memo holds at most
       ``(melds + 1) * prod_c (rack[c] + 1) * (table Jolys + 1)`` entries (the rack left is a
       sub-multiset of the rack), each trying at most the outcomes of one meld. In practice
-      (bench/bench_remi_atu.py) a uniform random game's decision takes ~0.25 ms on average and
-      the adversarial 16-meld positions with 24-30-tile racks 0.1-1.5 s (4x faster than the
-      search without the bound; the Remi soak plays 1.4-2.3x more games per CPU second).
+      (bench/bench_remi_atu.py, every memo cleared) a decision of uniform random play takes
+      ~0.2 ms on average, one of a soak's games ~0.6 ms (worst ~0.2 s), the adversarial
+      16-meld positions with 24-30-tile racks 0.1-1.1 s.
 
       Work budget: every ``solve_melds`` runs under the caller's budget and raises
       ``WorkBudgetExceeded`` when it runs out (never a guessed answer, nothing cached from the
