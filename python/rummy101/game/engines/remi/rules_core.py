@@ -305,8 +305,11 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
     # necessary: a leaf's rest r (at most the rack and every Joly the melds can free) is covered
     # but for one tile, so |r| - 1 <= the most tiles new melds holding the Atu cover in that
     # superset (more tiles never cover fewer): one solve bounds every leaf of the search
+    # (a rest holds at most the rack's Jolys and the table's: free_from counts a Joly again when
+    # a meld takes one from the rack and gives it up, and the solvers take at most 6)
+    jolys = counts[J] + sum(m.tiles.count(J) for m in melds)
     top = counts[:]
-    top[J] += free_from[0]
+    top[J] = min(top[J] + free_from[0], jolys)
     bname = _backend.backend_name()
 
     def _most(top: list[int]) -> int:
@@ -412,7 +415,7 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
                 and _loose(g, c, spare, _takes(takes[i], runs[i], c, spare)) <= 1):
             if leaves_from[i] >= BOUND_LEAVES:   # a big subtree: ``most`` of this node's superset
                 top = c[:]
-                top[J] = spare
+                top[J] = min(spare, jolys)
                 most = min(most, _most(top))
             for used, freed in outs[i]:
                 if n - take_from[i] + fj > most:
