@@ -346,3 +346,31 @@ def test_relay_melds_are_the_three_melds_holding_the_tile() -> None:
                     if all(rack[c] >= rest.count(c) for c in rest):
                         want.append((verb, tiles))
             assert relay_melds(rules, rack, pending) == want, (rack, pending)
+
+
+def test_jolys_a_meld_takes_and_gives_back_are_counted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each of five runs can take a rack Joly at its end and give it up for the tile it stands
+    for: per meld one Joly freed, five in all, though only the rack's two exist. The search's
+    bound once asked the solver about a rack with 2 + 5 Jolys (CoreInputError: at most 6); the
+    answer must match the brute force and the search with every cut off."""
+    import rummy101.game.engines.remi.rules_core as rc
+    from rummy101.rules import Rules
+
+    spec = "remi(joly_retrievals=2)"
+    rules = Rules.parse(spec)
+    texts = ["R2 R3 R4", "Y2 Y3 Y4", "B2 B3 B4", "K2 K3 K4", "R8 R9 R10"]
+    melds = _melds(rules, texts)
+    for rack, want in (("* * R5 Y5 B5 K5 R11 B12", True), ("* * R5 Y5 B5 K5 R11 B12 K9", False)):
+        case = (rules, _counts(rack), int(Tile("Y11")), True, False, melds, 1)
+        _clear_caches()
+        got = atu_finish(*case)
+        s = position(spec, racks=["R5", rack, "B2", "B3"], atu="Y11", laid=[True, True, False, False],
+                     table=[("run", 0, t) for t in texts])
+        assert got is want is brute_atu(s), rack
+        _clear_caches()
+        with monkeypatch.context() as m:
+            m.setattr(rc, "_loose", lambda *a, **k: 0)
+            m.setattr(rc._Geo, "supported", lambda *a: True)
+            m.setattr(rc, "_most_rest", lambda *a: 10**6)
+            assert atu_finish(*case) is got, rack
+    _clear_caches()
