@@ -16,8 +16,6 @@ group is legal (only takes, or only discards) the choice is plainly uniform.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import compress, filterfalse
-from operator import attrgetter
 from typing import Any
 
 from .base import Bot, no_legal_action, register_bot
@@ -26,8 +24,6 @@ from .view import ends_turn
 __all__ = ["END_TURN_PROBABILITY", "RandomBot"]
 
 END_TURN_PROBABILITY = 0.5
-
-_ENDS_TURN = attrgetter("ends_turn")  # Action.ends_turn (a discard or going out)
 
 
 class RandomBot(Bot):
@@ -38,8 +34,8 @@ class RandomBot(Bot):
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
         if not legal_actions:
             raise no_legal_action(self, observation)
-        try:  # compress/filterfalse: the same lists as comprehensions, without a Python loop
-            enders = list(compress(legal_actions, map(_ENDS_TURN, legal_actions)))
+        try:
+            enders = [a for a in legal_actions if a.ends_turn]
             verb = True
         except AttributeError:  # not engine actions: read their verb or text form
             enders = [a for a in legal_actions if ends_turn(a)]
@@ -52,7 +48,7 @@ class RandomBot(Bot):
             if rng.random() < END_TURN_PROBABILITY:
                 group = enders
             elif verb:  # the others are built only when chosen (same draws, in the same order)
-                group = list(filterfalse(_ENDS_TURN, legal_actions))
+                group = [a for a in legal_actions if not a.ends_turn]
             else:
                 group = [a for a in legal_actions if not ends_turn(a)]
             return group[below(len(group))]

@@ -288,7 +288,7 @@ def legal_actions(s: State) -> list[Action]:
             out.append(P.BUTTON)
         return out
     rack = s.racks[p]
-    raw = bytes(rack)  # the memo key of the rack's melds and discards
+    raw = bytes(bytearray(rack))  # the memos' key; bytes(list) is slower than via bytearray
     size = s.sizes[p]
     out = []
     opened = x.opened[p]
@@ -369,7 +369,7 @@ def _opening_possible_with(s: State, p: int, t: int) -> bool:
     opening that must use ``t`` (``solve_melds`` / ``max_pairs`` with ``must_use``)."""
     counts = list(s.racks[p])
     counts[t] += 1
-    raw = bytes(counts)
+    raw = bytes(bytearray(counts))
     key = (raw, t, s.x.thr_melds, s.x.thr_pairs if s.rules.pairs_allowed else -1)
     hit = _OPENING_MEMO.get(key)
     if hit is not None:
@@ -380,7 +380,7 @@ def _opening_possible_with(s: State, p: int, t: int) -> bool:
     thr = s.x.thr_melds
     ok = bool((s.rules.pairs_allowed and _pairs_bound(raw) >= s.x.thr_pairs
                and core.max_pairs(counts, True, t)[0] >= s.x.thr_pairs) or
-              ((not _face_values(cr) or _melds_bound(raw) >= thr)
+              ((not _face_values(cr) or _melds_bound(raw, thr) >= thr)
                and core.solve_melds(cr, counts, True, t, False)[0] >= thr))
     if len(_OPENING_MEMO) > 50_000:
         _OPENING_MEMO.clear()
@@ -430,21 +430,25 @@ def _face_values(cr: Any) -> bool:
     return hit
 
 
-def _melds_bound(raw: bytes) -> int:
+def _melds_bound(raw: bytes, need: int = 0) -> int:
     """An upper bound of the opening value of a rack's runs/sets (R101-6, R101-7), to skip the
     solver in :func:`_opening_possible_with` when it cannot reach the threshold.
 
     Without jokers a tile can be laid only inside a 3-tile window of present tiles (a run) or a
-    set of three colours; the face values of those tiles bound the melds without jokers, the
-    second copy of a code counted only where two disjoint melds hold the code (two run windows,
-    a window and a set, or two sets: :func:`_both_copies`). A copy that no joker-free meld can
-    hold is *loose*. Each joker sits in one meld and is worth the tile it stands for; the loose
-    tiles that meld adds lie in one colour (a run) or one number (a set). With one joker the
-    bound adds the best such meld: a run over a stretch of present numbers with the joker in one
-    gap or at an end (the joker and the stretch's loose tiles, :func:`_joker_runs`) or a set of
-    a number with two colours present (the joker and at most two loose tiles: three loose
-    colours would make two joker-free sets). With more jokers it adds, per joker, 13 and one of
-    the largest group values (a colour's or a number's loose copies)."""
+    set of three colours; the face values of those tiles, every copy counted, bound the melds
+    without jokers. Each joker sits in one meld, worth at most 13 itself, and that meld lies in
+    one colour (a run) or one number (a set): the tiles it adds beyond the joker-free ones are
+    at most that colour's or number's other (*loose*) tiles. So the first bound adds, per joker,
+    13 and one of the largest such group values (the k largest for k jokers; with one joker,
+    the colour's loose numbers once each or twice the highest loose number).
+
+    When that reaches ``need``, a tighter bound follows: a second copy of a code counts only
+    where two disjoint melds hold the code (two run windows, a window and a set, or two sets:
+    :func:`_both_copies`; else it is loose too), and one joker adds the best single meld it can
+    make: a run over a stretch of present numbers with the joker in one gap or at an end (the
+    joker's number and the stretch's loose tiles, :func:`_joker_runs`) or a set of a number
+    with two colours present (the joker and at most two loose tiles: three loose colours would
+    make two joker-free sets)."""
     jk = raw[J]
     mask13 = P.MASK13
     val = P.VALUE13
@@ -457,50 +461,68 @@ def _melds_bound(raw: bytes) -> int:
     total = 0
     loose = [0, 0, 0, 0]   # per colour: numbers with a copy no joker-free meld holds
     loose2 = [0, 0, 0, 0]  # per colour: numbers with two such copies
+    in_runs = [0, 0, 0, 0]
+    melds = [0, 0, 0, 0]
     for c in range(4):
         m = ms[c]
         if not m:
             continue
         d = ds[c]
-        in_run = m & (((m << 1) & (m << 2)) | ((m << 1) & (m >> 1)) | ((m >> 1) & (m >> 2)))
-        meldable = in_run | (m & sets)
-        both = d & meldable
-        two = _both_copies(c, m, d, in_run, ms, ds) & both if both else 0
-        total += val[meldable] + val[two]
-        loose[c] = (m & ~meldable) | (both & ~two)
+        in_run = in_runs[c] = m & (((m << 1) & (m << 2)) | ((m << 1) & (m >> 1)) | ((m >> 1) & (m >> 2)))
+        meldable = melds[c] = in_run | (m & sets)
+        total += val[meldable] + val[meldable & d]
+        loose[c] = m & ~meldable
         loose2[c] = d & ~meldable
     if not jk:
+        if total < need:
+            return total
+    else:
+        gains = [val[loose[c]] + val[loose2[c]] for c in range(4) if ms[c]]
+        left = loose[0] | loose[1] | loose[2] | loose[3]
+        if jk == 1:
+            first = total + 13 + (max(2 * left.bit_length(), *gains) if left else 0)
+        else:
+            while left:
+                low = left & -left
+                n = low.bit_length() - 1
+                k = sum((loose[c] >> n & 1) + (loose2[c] >> n & 1) for c in range(4))
+                gains.append((n + 1) * k)
+                left ^= low
+            gains.sort(reverse=True)
+            first = total + 13 * jk + sum(gains[:jk])
+        if first < need or jk > 1:
+            return first
+    # the tighter bound: second copies, then one joker's best meld
+    for c in range(4):
+        both = ds[c] & melds[c]
+        if both:
+            extra = both & ~_both_copies(c, ms[c], ds[c], in_runs[c], ms, ds)
+            total -= val[extra]
+            loose[c] |= extra
+    if not jk:
         return total
-    if jk == 1:
-        best = 0
-        for c in range(4):
-            m = ms[c]
-            if not m:
-                continue
-            lc = loose[c]
-            runs = _JOKER_RUNS.get(m)
-            if runs is None:
-                runs = _joker_runs(m)
-            for span, joker in runs:
-                best = max(best, joker + val[lc & span])
-        two_colours = (m0 & m1) | (m0 & m2) | (m0 & m3) | (m1 & m2) | (m1 & m3) | (m2 & m3)
-        if two_colours:
-            l0, l1, l2, l3 = loose
-            k1 = two_colours & (l0 | l1 | l2 | l3)
-            k2 = two_colours & ((l0 & l1) | (l0 & l2) | (l0 & l3) | (l1 & l2) | (l1 & l3) | (l2 & l3))
-            # number n + 1 is bit_length of the highest: the joker, plus one or two loose tiles
-            best = max(best, two_colours.bit_length(), 2 * k1.bit_length(), 3 * k2.bit_length())
-        return total + best
-    gains = [val[loose[c]] + val[loose2[c]] for c in range(4) if ms[c]]
-    left = loose[0] | loose[1] | loose[2] | loose[3]
-    while left:
-        low = left & -left
-        n = low.bit_length() - 1
-        k = sum((loose[c] >> n & 1) + (loose2[c] >> n & 1) for c in range(4))
-        gains.append((n + 1) * k)
-        left ^= low
-    gains.sort(reverse=True)
-    return total + 13 * jk + sum(gains[:jk])
+    best = 0
+    for c in range(4):
+        m = ms[c]
+        if not m:
+            continue
+        lc = loose[c]
+        if not lc:  # the joker alone: at most one above the colour's highest number
+            best = max(best, min(13, m.bit_length() + 1))
+            continue
+        runs = _JOKER_RUNS.get(m)
+        if runs is None:
+            runs = _joker_runs(m)
+        for span, joker in runs:
+            best = max(best, joker + val[lc & span])
+    two_colours = (m0 & m1) | (m0 & m2) | (m0 & m3) | (m1 & m2) | (m1 & m3) | (m2 & m3)
+    if two_colours:
+        l0, l1, l2, l3 = loose
+        k1 = two_colours & (l0 | l1 | l2 | l3)
+        k2 = two_colours & ((l0 & l1) | (l0 & l2) | (l0 & l3) | (l1 & l2) | (l1 & l3) | (l2 & l3))
+        # number n + 1 is bit_length of the highest: the joker, plus one or two loose tiles
+        best = max(best, two_colours.bit_length(), 2 * k1.bit_length(), 3 * k2.bit_length())
+    return min(first, total + best)
 
 
 def _both_copies(c: int, m: int, d: int, in_run: int, ms: tuple[int, ...],
@@ -510,8 +532,9 @@ def _both_copies(c: int, m: int, d: int, in_run: int, ms: tuple[int, ...],
     sets (the other colours give four tiles, at most two each), a run window and a set (two
     other colours), or two run windows (distinct windows, or one window twice, with the tiles
     they share doubled). ``ms``/``ds``: every colour's presence and doubles masks."""
-    pa, pb, pc = (ms[k] for k in range(4) if k != c)
-    da, db, dc = (ds[k] for k in range(4) if k != c)
+    i, j, k = _OTHERS[c]
+    pa, pb, pc = ms[i], ms[j], ms[k]
+    da, db, dc = ds[i], ds[j], ds[k]
     w0 = (m << 1) & (m << 2)  # x-2, x-1 present: window [x-2, x]
     w1 = (m << 1) & (m >> 1)  # window [x-1, x+1]
     w2 = (m >> 1) & (m >> 2)  # window [x, x+2]
@@ -523,35 +546,37 @@ def _both_copies(c: int, m: int, d: int, in_run: int, ms: tuple[int, ...],
 
 
 _JOKER_RUNS: dict[int, tuple[tuple[int, int], ...]] = {}
+_OTHERS = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))  # per colour: the other colours
 
 
 def _joker_runs(m: int) -> tuple[tuple[int, int], ...]:
     """The runs one joker can make in a colour with presence mask ``m`` (bit i = number i + 1),
-    as (span mask, joker value): for each absent number, the longest stretch whose other numbers
-    are present, the joker standing for it; for each stretch of present numbers, the joker
-    standing for its highest (at most what it is worth). Only stretches of 3 numbers or more."""
+    as (span mask, joker value): for each absent number next to a present one, the longest
+    stretch whose other numbers are present, the joker standing for it; for each stretch of
+    present numbers, the joker standing for its highest (at most what it is worth). Only
+    stretches of 3 numbers or more."""
     out: list[tuple[int, int]] = []
-    for h in range(13):
-        if m >> h & 1:
-            continue
-        a = h
-        while a > 0 and m >> (a - 1) & 1:
-            a -= 1
-        b = h
-        while b < 12 and m >> (b + 1) & 1:
-            b += 1
+    holes = ~m & ((m << 1) | (m >> 1)) & 0x1FFF
+    while holes:
+        low = holes & -holes
+        holes ^= low
+        h = low.bit_length() - 1
+        a = (~m & (low - 1)).bit_length()  # above the highest absent number below h
+        above = m >> (h + 1)
+        b = h + (~above & (above + 1)).bit_length() - 1  # h + the present numbers just above
         if b - a >= 2:
             out.append((((1 << (b - a + 1)) - 1) << a, h + 1))
     x = m
     while x:
         a = (x & -x).bit_length() - 1
-        b = a
-        while b < 12 and m >> (b + 1) & 1:
-            b += 1
-        span = ((1 << (b - a + 1)) - 1) << a
+        above = m >> a
+        n = (~above & (above + 1)).bit_length() - 1  # present numbers from a up
+        span = ((1 << n) - 1) << a
         x &= ~span
-        if b - a >= 2:
-            out.append((span, b + 1))
+        if n >= 3:
+            out.append((span, a + n))
+    if len(_JOKER_RUNS) > 100_000:
+        _JOKER_RUNS.clear()
     got = _JOKER_RUNS[m] = tuple(out)
     return got
 
