@@ -9,7 +9,6 @@ import os
 import random
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from .. import _backend
@@ -29,17 +28,21 @@ MAX_STEPS = 200_000
 
 class LazyObservation(Mapping[str, Any]):
     """``state.observation(seat)``, built on first access: a bot that decides without looking
-    (one legal action, or the random bot) costs no observation. Read-only."""
+    (one legal action, or the random bot) costs no observation. Read-only.
 
-    __slots__ = ("_build", "_data")
+    ``LazyObservation(build)`` calls ``build()``; ``LazyObservation(observe, seat)`` calls
+    ``observe(seat)`` (what the simulator's loop does: no closure to make every step)."""
 
-    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
+    __slots__ = ("_build", "_data", "_seat")
+
+    def __init__(self, build: Callable[..., dict[str, Any]], seat: int | None = None) -> None:
         self._build = build
+        self._seat = seat
         self._data: dict[str, Any] | None = None
 
     def _get(self) -> dict[str, Any]:
         if self._data is None:
-            self._data = self._build()
+            self._data = self._build() if self._seat is None else self._build(self._seat)
         return self._data
 
     def __getitem__(self, key: str) -> Any:
@@ -88,7 +91,7 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     try:
         while not state.is_terminal:
             seat = state.current_player
-            apply(acts[seat](LazyObservation(partial(observe, seat)), legal_actions()))
+            apply(acts[seat](LazyObservation(observe, seat), legal_actions()))
             if seat != last:
                 turns[seat] += 1
                 last = seat
