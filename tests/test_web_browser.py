@@ -261,3 +261,16 @@ def test_other_variants_on_the_page(page: object, variant: str) -> None:
     play_by_hints(page, limit=400)  # the rest of the game (classic: the match) by the hints
     assert "over" in page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
     shot(page, f"06-{variant}")
+
+
+def test_action_texts_are_described_for_a_person(page: object) -> None:
+    """The buttons' words come from play.js's describe(): the two re-lays of a retrieved Joly in a
+    bridged run (RO-9.5) must read differently, or a person could not tell which one to press."""
+    got = page.evaluate("""async () => {
+        const m = await import("/web/play.js");
+        return [m.describe("lay R3 * R5 R6 * R8"), m.describe("lay R3 * R5 R6 * R8 @4"),
+                m.describe("add R6 to 3@end"), m.describe("retrieve 2:1 with R11")];
+    }""")  # type: ignore[attr-defined]
+    assert got[0] == "Lay the whole run R3 * R5 R6 * R8"
+    assert got[1] == "Lay the whole run R3 * R5 R6 * R8 (the retrieved Joly at place 4)"
+    assert got[2] == "Add R6 to meld 3 (end)" and got[3] == "Retrieve the joker of meld 2 with R11"

@@ -13,7 +13,7 @@ const $ = (id) => document.getElementById(id);
 // -> {meld: 2, index: 1, pieces: ["R11"]}; "break 2" -> {index: 2}.
 export function parseAction(text) {
   const words = text.trim().split(/\s+/);
-  const a = { text, verb: words[0], pieces: [], meld: null, index: null, pos: null };
+  const a = { text, verb: words[0], pieces: [], meld: null, index: null, pos: null, place: null };
   for (let i = 1; i < words.length; i++) {
     const w = words[i];
     if (isPiece(w)) a.pieces.push(w);
@@ -24,6 +24,7 @@ export function parseAction(text) {
       const [m, j] = w.split(":");
       a.meld = Number(m); a.index = Number(j);
     } else if (/^\d+$/.test(w)) a.index = Number(w);
+    else if (/^@\d+$/.test(w)) a.place = Number(w.slice(1));  // "lay R3 * R5 R6 * R8 @4" (RO-9.5)
   }
   return a;
 }
@@ -37,7 +38,7 @@ export function describe(text) {
     case "button": return "Press the joker button";
     case "discard": return `Discard ${list}`;
     case "run": case "set": case "pair": return `Lay ${a.verb} ${list}`;
-    case "lay": return `Lay the whole run ${list}`;
+    case "lay": return `Lay the whole run ${list}${a.place ? ` (the retrieved Joly at place ${a.place})` : ""}`;
     case "add": return `Add ${list} to meld ${a.meld}${a.pos ? ` (${a.pos})` : ""}`;
     case "retrieve": return `Retrieve the joker of meld ${a.meld} with ${list}`;
     case "open": return "Open: commit the staged melds";
