@@ -374,3 +374,37 @@ def test_jolys_a_meld_takes_and_gives_back_are_counted_once(monkeypatch: pytest.
             m.setattr(rc, "_most_rest", lambda *a: 10**6)
             assert atu_finish(*case) is got, rack
     _clear_caches()
+
+
+def test_one_joly_melds_never_use_a_tile_more_often_than_the_rack_holds() -> None:
+    """RO-6's high 1 makes 1-2-..-13-1 a run that holds the 1 twice. The meld list for the first of
+    two retrieved Jolys (RO-9.5) once checked presence, not counts, and with one R1 on the rack
+    offered that run with both R1s real: the rest went negative and the Atu check crashed
+    (soak seed 20261201, Remi game 4465, a 60-tile rack)."""
+    from collections import Counter
+
+    from rummy101.game.engines.remi.rules_core import _one_joly_melds
+    from rummy101.rules import Rules
+
+    rules = Rules.parse("remi")
+    one_each = [1] * 13 + [0] * 40
+    got = _one_joly_melds(rules, one_each)
+    assert tuple(range(13)) in got                     # R1 .. R13 with the Joly as the other R1
+    rng = random.Random(4465)
+    for _ in range(300):
+        r = [rng.choice((0, 1, 1, 2)) for _ in range(52)] + [rng.randrange(3)]
+        for reals in _one_joly_melds(rules, r):
+            assert all(r[c] >= k for c, k in Counter(reals).items()), (r, reals)
+
+
+def test_the_soak_position_with_the_high_one_twice_is_decided() -> None:
+    """The position of that soak break: a laid-down seat with 60 tiles, two table Jolys it could
+    retrieve, the Atu K10. The check answers (it raised ValueError before)."""
+    rack = ("R1 R2 R3 R4 R5 R6 R8 R8 R9 R10 R10 R11 R11 R12 R13 Y1 Y2 Y2 Y3 Y3 Y4 Y4 Y5 Y6 Y8 Y9 "
+            "Y11 Y12 Y13 Y13 B3 B3 B4 B5 B6 B6 B8 B10 B10 B11 B11 B12 B12 B13 K1 K1 K2 K2 K4 K6 K6 "
+            "K7 K7 K8 K9 K11 K12 K12 K13 K13")
+    s = position(racks=["K2", rack],
+                 table=[("run", 1, "* B13 B1"), ("set", 1, "R5 Y5 K5"), ("run", 1, "K3 * K5"),
+                        ("run", 1, "Y9 Y10 Y11"), ("set", 1, "R7 Y7 B7"), ("set", 1, "R4 B4 K4"),
+                        ("run", 1, "Y6 Y7 Y8")], laid=[True, True], atu="K10")
+    assert atu_finish(s.rules, s.racks[1], s.x.atu, True, False, s.table, 1) in (True, False)

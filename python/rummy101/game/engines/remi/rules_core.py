@@ -17,6 +17,7 @@ cached from an unfinished search.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -519,10 +520,12 @@ def _one_joly_melds(rules: Rules, r: Sequence[int]) -> list[tuple[int, ...]]:
         for a in range(1, top - 1):
             for n in range(3, top - a + 2):
                 base = [col * 13 + (k - 1) % 13 for k in range(a, a + n)]
-                missing = [i for i, c in enumerate(base) if not r[c]]
-                if len(missing) > 1:
+                # by count, not presence: 1-2-..-13-1 (RO-6's high 1) holds the 1 twice
+                need = Counter(base)
+                short = [c for c, k in need.items() if r[c] < k]
+                if len(short) > 1 or short and need[short[0]] - r[short[0]] > 1:
                     break
-                for i in (missing or range(n)):
+                for i in ([i for i, c in enumerate(base) if c in short] or range(n)):
                     tiles = tuple(J if k == i else c for k, c in enumerate(base))
                     if _geometry(rules, RUN, tiles) is not None:
                         out.add(tuple(sorted(c for c in tiles if c != J)))
