@@ -226,7 +226,11 @@ def describe(variant: str, total: Tally, elapsed: float, workers: int) -> str:
     of one core, whatever share of the machine the run got), the mix of players and probes."""
     el = max(elapsed, 1e-9)
     per_cpu = f"{total.games / total.cpu:,.1f} games/s/core" if total.cpu else "- games/s/core"
-    span = f" (game {total.first} to {total.last})" if total.games else ""
+    # an interrupted run can leave a chunk unfinished between finished ones: say so, since the
+    # range is what a later --start continues from
+    span = ("" if not total.games else f" (game {total.first} to {total.last})"
+            if total.games == total.last - total.first + 1 else
+            f" (among games {total.first} to {total.last}; not every game between was finished)")
     return (f"{variant}: {total.games} games{span} ({total.greedy_games} with a greedy seat, the rest "
             f"random policies only), {total.rounds} rounds, {total.steps} steps, {total.checks} "
             f"checks, {total.probes} probed steps in {elapsed:.1f} s on {workers} workers "
