@@ -3,7 +3,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "rummy101/solver.hpp"
 
@@ -16,6 +19,185 @@ py::tuple to_py(const SolveResult& r) {
   py::list melds;
   for (const auto& m : r.melds) melds.append(py::make_tuple(m.kind, py::cast(m.tiles), py::cast(m.stand)));
   return py::make_tuple(r.value, melds);
+}
+
+// ---- batch front end (issue 11, "a thin API") -------------------------------------------------
+// tokenize_racks reads text racks by a token table handed over from Python (built there from
+// the notation's parser, so both read a token alike); opening_answers_json solves validated racks
+// and writes their CONTRACT.md opening objects as JSON. Twins: python/rummy101/_pure/batch.py.
+
+// Python's str.split() separators among ASCII characters.
+inline bool is_split_space(unsigned char ch) {
+  return ch == ' ' || (ch >= '\t' && ch <= '\r') || (ch >= 0x1c && ch <= 0x1f);
+}
+
+inline uint64_t token_key(const unsigned char* p, size_t n) {  // n <= 8
+  uint64_t k = 0;
+  for (size_t i = 0; i < n; ++i) k |= uint64_t(p[i]) << (8 * i);
+  return k | (uint64_t(n) << 60);  // length-tagged: tokens of up to 7 bytes never collide
+}
+
+// One rack's codes (in order) and counts, or false when the text needs the Python parser.
+bool tokenize_one(PyObject* obj, const std::unordered_map<uint64_t, int>& table, int copies, int max_jokers,
+                  bool commas, long long max_tokens, long long max_chars, std::vector<uint8_t>& codes,
+                  Counts& counts) {
+  if (!PyUnicode_Check(obj) || !PyUnicode_IS_ASCII(obj)) return false;
+  Py_ssize_t len = PyUnicode_GET_LENGTH(obj);
+  if (len > max_chars) return false;
+  const unsigned char* s = PyUnicode_1BYTE_DATA(obj);
+  size_t start = codes.size();
+  long long n_tokens = 0;
+  Py_ssize_t i = 0;
+  while (i < len) {
+    unsigned char ch = s[i];
+    if (is_split_space(ch) || (commas && ch == ',')) {
+      ++i;
+      continue;
+    }
+    Py_ssize_t j = i;
+    while (j < len && !is_split_space(s[j]) && !(commas && s[j] == ',')) {
+      if (s[j] == ',' || s[j] == '[') return false;
+      ++j;
+    }
+    if (j - i > 7) return false;
+    auto it = table.find(token_key(s + i, size_t(j - i)));
+    if (it == table.end() || ++n_tokens > max_tokens) return false;
+    codes.push_back(uint8_t(it->second));
+    i = j;
+  }
+  if (n_tokens == 0) return false;
+  counts.fill(0);
+  for (size_t k = start; k < codes.size(); ++k) ++counts[codes[k]];
+  for (int c = 0; c < NUM_CODES; ++c)
+    if (counts[c] > (c == JOKER ? max_jokers : copies)) return false;
+  return true;
+}
+
+struct OpeningJob {
+  const CoreRules* cr;
+  int must_use, threshold, pairs_threshold;
+  bool require_run, pairs_allowed;
+  long long budget;
+  const std::vector<std::string>* tok;  // JSON-escaped token of every code
+  const std::string* rules_json;        // the rules as a JSON string literal
+};
+
+void write_meld(std::string& s, const OpeningJob& job, const char* kind, bool run, const std::vector<int>& tiles,
+                const std::vector<int>& stand) {
+  const auto& tok = *job.tok;
+  s += "{\"kind\":\"";
+  s += kind;
+  s += "\",\"tiles\":[";
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    if (i) s += ',';
+    s += '"';
+    s += tok[size_t(tiles[i])];
+    s += '"';
+  }
+  int value = 0;
+  if (run) {
+    int first = stand[0] % NUM_NUMBERS + 1;
+    for (size_t i = 0; i < tiles.size(); ++i) value += job.cr->run_value[size_t(first) + i];
+  } else {
+    for (int x : stand) value += job.cr->set_value[size_t(x % NUM_NUMBERS + 1)];
+  }
+  s += "],\"value\":";
+  s += std::to_string(value);
+  s += ",\"jokers\":{";
+  bool any = false;
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    if (tiles[i] != JOKER) continue;
+    if (any) s += ',';
+    any = true;
+    s += '"';
+    s += std::to_string(i);
+    s += "\":\"";
+    s += tok[size_t(stand[i])];
+    s += '"';
+  }
+  s += "}}";
+}
+
+// The opening answer of one validated rack (python/rummy101/service/fast.py's decisions: the
+// best runs/sets when they reach the threshold, else enough pairs (R101-8), else kind null with
+// the best unconstrained selection). Throws BudgetExceeded.
+void opening_json(const OpeningJob& job, const Counts& counts, const uint8_t* codes, size_t n_codes, bool keep,
+                  std::string& s) {
+  SolveResult res = solve_melds(*job.cr, counts, keep, job.must_use, job.require_run, job.budget);
+  const char* kind = "null";
+  int value = res.value;
+  PairsResult pairs;
+  bool use_pairs = false;
+  if (!(res.value >= job.threshold && !res.melds.empty())) {
+    // at most one pair per two equal real tiles and one per joker (R101-5): below the pairs
+    // needed, the pairs search (whose answer could not be used) is not run
+    int bound = counts[JOKER];
+    for (int c = 0; c < JOKER; ++c) bound += counts[c] / 2;
+    if (job.pairs_allowed && bound >= std::max(1, job.pairs_threshold)) {
+      pairs = max_pairs(counts, keep, job.must_use, job.budget);
+      use_pairs = pairs.n_pairs >= job.pairs_threshold && pairs.n_pairs > 0;
+    }
+    if (use_pairs) {
+      kind = "\"pairs\"";
+      value = pairs.n_pairs;
+    } else if (value < 0) {  // must_use or the run requirement cannot be met
+      res = solve_melds(*job.cr, counts, keep, -1, false, job.budget);
+      value = std::max(res.value, 0);
+    }
+  } else {
+    kind = "\"melds\"";
+  }
+  const auto& tok = *job.tok;
+  Counts left = counts;
+  s += "{\"rules\":";
+  s += *job.rules_json;
+  s += ",\"rack\":\"";
+  for (size_t i = 0; i < n_codes; ++i) {
+    if (i) s += ' ';
+    s += tok[codes[i]];
+  }
+  s += "\",\"kind\":";
+  s += kind;
+  s += ",\"value\":";
+  s += std::to_string(value);
+  s += ",\"melds\":[";
+  bool first = true;
+  if (use_pairs) {
+    for (auto [a, b] : pairs.pairs) {
+      if (!first) s += ',';
+      first = false;
+      write_meld(s, job, "pair", false, {a, b}, {a, a});
+      --left[size_t(a)];
+      --left[size_t(b)];
+    }
+  } else {
+    for (const auto& m : res.melds) {
+      if (!first) s += ',';
+      first = false;
+      write_meld(s, job, m.kind == KIND_RUN ? "run" : "set", m.kind == KIND_RUN, m.tiles, m.stand);
+      for (int c : m.tiles) --left[size_t(c)];
+    }
+  }
+  s += "],\"rest\":[";
+  first = true;
+  for (int c = 0; c < NUM_CODES; ++c)
+    for (int k = 0; k < left[size_t(c)]; ++k) {
+      if (!first) s += ',';
+      first = false;
+      s += '"';
+      s += tok[size_t(c)];
+      s += '"';
+    }
+  s += "]}";
+}
+
+std::string shape_text(const py::array& a) {
+  std::string shape = "(";
+  for (py::ssize_t i = 0; i < a.ndim(); ++i) {
+    if (i) shape += ", ";
+    shape += std::to_string(a.shape(i));
+  }
+  return shape + (a.ndim() == 1 ? ",)" : ")");
 }
 
 }  // namespace
@@ -107,4 +289,125 @@ void register_solver(py::module_& m) {
       },
       py::arg("counts"), py::arg("keep"), py::arg("must_use"), py::arg("budget") = DEFAULT_WORK_BUDGET,
       "Most pairs (R101-5, R101-8): (n_pairs, [(code, code_or_joker), ...]); (-1, []) if none.");
+
+  m.def(
+      "tokenize_racks",
+      [](py::sequence texts, py::dict table, int copies, int max_jokers, bool commas, long long max_tokens,
+         long long max_chars) {
+        std::unordered_map<uint64_t, int> keys;
+        for (auto item : table) {
+          std::string t = py::cast<std::string>(item.first);
+          int code = py::cast<int>(item.second);
+          if (t.empty() || t.size() > 7 || code < 0 || code >= NUM_CODES)
+            throw std::invalid_argument("token table: a token of 1 to 7 ASCII characters and a code 0..52");
+          keys[token_key(reinterpret_cast<const unsigned char*>(t.data()), t.size())] = code;
+        }
+        py::ssize_t n = py::len(texts);
+        py::array_t<uint8_t> counts({n, py::ssize_t(NUM_CODES)});
+        py::array_t<int64_t> offsets(n + 1);
+        py::array_t<bool> ok(n);
+        auto cnt = counts.mutable_unchecked<2>();
+        auto off = offsets.mutable_unchecked<1>();
+        auto okv = ok.mutable_unchecked<1>();
+        std::vector<uint8_t> codes;
+        codes.reserve(size_t(n) * 22);
+        Counts c{};
+        off(0) = 0;
+        for (py::ssize_t i = 0; i < n; ++i) {
+          py::object item = texts[i];
+          size_t mark = codes.size();
+          bool good = tokenize_one(item.ptr(), keys, copies, max_jokers, commas, max_tokens, max_chars, codes, c);
+          if (!good) {
+            codes.resize(mark);
+            c.fill(0);
+          }
+          for (int j = 0; j < NUM_CODES; ++j) cnt(i, j) = uint8_t(c[size_t(j)]);
+          okv(i) = good;
+          off(i + 1) = int64_t(codes.size());
+        }
+        py::array_t<uint8_t> code_arr(py::ssize_t(codes.size()));
+        std::copy(codes.begin(), codes.end(), code_arr.mutable_data());
+        return py::make_tuple(counts, code_arr, offsets, ok);
+      },
+      py::arg("texts"), py::arg("table"), py::arg("copies"), py::arg("max_jokers"), py::arg("commas"),
+      py::arg("max_tokens"), py::arg("max_chars"),
+      "Read text racks by a token table {token: code}: (counts (n, 53) uint8, codes (m,) uint8 in rack\n"
+      "order, offsets (n + 1,) int64, ok (n,) bool). A rack is ok when it is an ASCII str of at most\n"
+      "max_chars characters whose tokens (split as str.split() does, and on ',' when commas) are all in\n"
+      "the table, 1 to max_tokens of them, within copies per tile and max_jokers jokers; any other rack\n"
+      "(no '[' and, without commas, no ',' allowed) gets ok False, zero counts and no codes: the caller\n"
+      "reads it with the full parser, which gives the answer or the error message.");
+
+  m.def(
+      "opening_answers_json",
+      [](const CoreRules& cr, py::array_t<uint8_t, py::array::c_style | py::array::forcecast> counts,
+         py::array_t<uint8_t, py::array::c_style | py::array::forcecast> codes,
+         py::array_t<int64_t, py::array::c_style | py::array::forcecast> offsets,
+         py::array_t<uint8_t, py::array::c_style | py::array::forcecast> keeps, int must_use, bool require_run,
+         long long budget, int threshold, int pairs_threshold, bool pairs_allowed, std::vector<std::string> tokens,
+         std::string rules_json) {
+        check_budget(budget);
+        if (counts.ndim() != 2 || counts.shape(1) != NUM_CODES)
+          throw std::invalid_argument("counts must have shape (n, 53), got " + shape_text(counts));
+        py::ssize_t n = counts.shape(0);
+        if (offsets.ndim() != 1 || offsets.shape(0) != n + 1)
+          throw std::invalid_argument("offsets must have shape (n + 1,), got " + shape_text(offsets));
+        if (keeps.ndim() != 1 || keeps.shape(0) != n)
+          throw std::invalid_argument("keeps must have shape (n,), got " + shape_text(keeps));
+        if (tokens.size() != size_t(NUM_CODES)) throw std::invalid_argument("tokens must have 53 entries");
+        if (threshold < 0 || pairs_threshold < 0) throw std::invalid_argument("thresholds must be >= 0");
+        const uint8_t* cd = codes.data();
+        const int64_t* off = offsets.data();
+        py::ssize_t n_codes = codes.ndim() == 1 ? codes.shape(0) : -1;
+        if (n_codes < 0) throw std::invalid_argument("codes must be one-dimensional");
+        std::vector<Counts> racks(static_cast<size_t>(n));
+        auto buf = counts.unchecked<2>();
+        for (py::ssize_t i = 0; i < n; ++i) {
+          if (off[i] < 0 || off[i] > off[i + 1] || off[i + 1] > n_codes)
+            throw std::invalid_argument("offsets must rise from 0 to at most len(codes)");
+          Counts in_order{};
+          for (int64_t k = off[i]; k < off[i + 1]; ++k) {
+            if (cd[k] >= NUM_CODES) throw std::invalid_argument("tile code out of range: " + std::to_string(cd[k]));
+            ++in_order[cd[k]];
+          }
+          for (int j = 0; j < NUM_CODES; ++j) {
+            racks[size_t(i)][size_t(j)] = buf(i, j);
+            if (in_order[size_t(j)] != buf(i, j))
+              throw std::invalid_argument("rack " + std::to_string(i) + ": its codes and counts differ");
+          }
+        }
+        OpeningJob job{&cr, must_use, threshold, pairs_threshold, require_run, pairs_allowed, budget, &tokens,
+                       &rules_json};
+        const uint8_t* kp = keeps.data();
+        std::vector<std::string> out(static_cast<size_t>(n));
+        std::vector<char> spent(static_cast<size_t>(n), 0);
+        {
+          py::gil_scoped_release release;
+          for (py::ssize_t i = 0; i < n; ++i) {
+            try {
+              out[size_t(i)].reserve(512);
+              opening_json(job, racks[size_t(i)], cd + off[i], size_t(off[i + 1] - off[i]), kp[i] != 0,
+                           out[size_t(i)]);
+            } catch (const BudgetExceeded&) {
+              spent[size_t(i)] = 1;  // this rack only; the others keep their answers
+            }
+          }
+        }
+        py::list res(n);
+        for (py::ssize_t i = 0; i < n; ++i) {
+          if (spent[size_t(i)])
+            res[size_t(i)] = py::none();
+          else
+            res[size_t(i)] = py::bytes(out[size_t(i)]);
+        }
+        return res;
+      },
+      py::arg("cr"), py::arg("counts"), py::arg("codes"), py::arg("offsets"), py::arg("keeps"), py::arg("must_use"),
+      py::arg("require_run"), py::arg("budget"), py::arg("threshold"), py::arg("pairs_threshold"),
+      py::arg("pairs_allowed"), py::arg("tokens"), py::arg("rules_json"),
+      "CONTRACT.md opening objects, as compact UTF-8 JSON, of validated racks (rows of counts; rack i's\n"
+      "codes in order are codes[offsets[i]:offsets[i + 1]]; keeps[i]: a tile stays to discard), solved\n"
+      "with the GIL released: the best runs/sets when worth >= threshold, else >= pairs_threshold pairs\n"
+      "(pairs_allowed), else kind null with the best selection. tokens: the JSON-escaped token of each\n"
+      "code; rules_json: the rules as a JSON string. None for a rack that spent its budget.");
 }

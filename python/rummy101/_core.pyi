@@ -4,7 +4,7 @@
 each returns. ``tests/test_stubs.py`` checks that this file names exactly what the module exports.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
@@ -71,6 +71,15 @@ def solve_melds_batch(cr: CoreRules, counts: npt.NDArray[np.uint8] | Sequence[Se
                       require_run: bool, budget: int = ...) -> list[tuple[int, list[Meld]]]: ...
 def max_pairs(counts: Sequence[int], keep: bool, must_use: int,
               budget: int = ...) -> tuple[int, list[tuple[int, int]]]: ...
+def tokenize_racks(texts: Sequence[object], table: Mapping[str, int], copies: int, max_jokers: int,
+                   commas: bool, max_tokens: int, max_chars: int
+                   ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.int64],
+                              npt.NDArray[np.bool_]]: ...
+def opening_answers_json(cr: CoreRules, counts: npt.NDArray[np.uint8], codes: npt.NDArray[np.uint8],
+                         offsets: npt.NDArray[np.int64], keeps: npt.NDArray[np.uint8], must_use: int,
+                         require_run: bool, budget: int, threshold: int, pairs_threshold: int,
+                         pairs_allowed: bool, tokens: Sequence[str], rules_json: str
+                         ) -> list[bytes | None]: ...
 def tabla_patterns(cr: CoreRules, counts: Sequence[int]) -> list[tuple[int, list[int], list[int], list[Meld]]]: ...
 def tabla_closes(cr: CoreRules, counts: Sequence[int]) -> list[tuple[int, int, int, list[int], list[int], list[Meld]]]: ...
 def tabla_distance(cr: CoreRules, counts: Sequence[int]) -> list[int]: ...

@@ -89,63 +89,85 @@ class Opening:
     show the best runs/sets selection). ``value`` is the meld value under the variant's opening
     values, or the number of pairs for a pairs opening. ``rest`` is what stays on the rack.
 
-    Immutable, compared and hashed by its fields like a frozen dataclass. ``melds`` and ``rest``
-    are built from the core's answer when first read (issue 11: a caller that only wants
-    ``kind``/``value`` does not pay for Meld objects).
+    Immutable, compared and hashed by its fields like a frozen dataclass. ``rack``, ``melds`` and
+    ``rest`` are built from the text rack and the core's answer when first read (issue 11: a
+    caller that only wants ``kind``/``value`` pays for no Tile or Meld objects), and the fields
+    live in one tuple, so that an answer costs one attribute store to make.
     """
 
-    __slots__ = ("_core", "_melds", "_rest", "kind", "pairs_threshold", "rack", "rules", "threshold", "value")
-    rules: Rules
-    rack: tuple[Piece, ...]
-    kind: OpeningKind
-    value: int
-    threshold: int
-    pairs_threshold: int
-    _melds: tuple[Meld, ...] | None
-    _rest: tuple[Piece, ...] | None
-    _core: tuple[str, Sequence[Any]]
+    __slots__ = ("_f",)
+    # _f = (rules, kind, value, threshold, pairs_threshold, core, rack source, [rack, melds, rest]):
+    # core is ("melds", core melds) or ("pairs", core pairs); the rack source is the text of a
+    # rack read by the token table, or None when the rack is given; the list holds the fields
+    # built so far (None: not yet)
+    _f: tuple[Any, ...]
 
     def __init__(self, rules: Rules, rack: tuple[Piece, ...], kind: OpeningKind, value: int,
                  melds: tuple[Meld, ...], rest: tuple[Piece, ...], threshold: int,
                  pairs_threshold: int) -> None:
-        for name, v in (("rules", rules), ("rack", rack), ("kind", kind), ("value", value),
-                        ("threshold", threshold), ("pairs_threshold", pairs_threshold),
-                        ("_melds", melds), ("_rest", rest), ("_core", None)):
-            object.__setattr__(self, name, v)
+        _SET_F(self, (rules, kind, value, threshold, pairs_threshold, None, None,
+                      [tuple(rack), tuple(melds), tuple(rest)]))
 
     @classmethod
-    def _lazy(cls, rules: Rules, rack: tuple[Piece, ...], kind: OpeningKind, value: int,
+    def _lazy(cls, rules: Rules, rack: tuple[Piece, ...] | str, kind: OpeningKind, value: int,
               core: tuple[str, Sequence[Any]], threshold: int, pairs_threshold: int) -> Opening:
         """An answer whose melds and rest are built from ``core`` (("melds", core melds) or
-        ("pairs", core pairs)) when first read."""
-        o = cls.__new__(cls)
-        for name, v in (("rules", rules), ("rack", rack), ("kind", kind), ("value", value),
-                        ("threshold", threshold), ("pairs_threshold", pairs_threshold),
-                        ("_melds", None), ("_rest", None), ("_core", core)):
-            object.__setattr__(o, name, v)
+        ("pairs", core pairs)) when first read; ``rack`` is the pieces, or a text rack that the
+        token table reads (read again when the rack is first asked for)."""
+        o = _NEW(cls)
+        if rack.__class__ is str:
+            _SET_F(o, (rules, kind, value, threshold, pairs_threshold, core, rack, [None, None, None]))
+        else:
+            _SET_F(o, (rules, kind, value, threshold, pairs_threshold, core, None, [rack, None, None]))
         return o
 
     @property
+    def rules(self) -> Rules:
+        return self._f[0]  # type: ignore[no-any-return]
+
+    @property
+    def kind(self) -> OpeningKind:
+        return self._f[1]  # type: ignore[no-any-return]
+
+    @property
+    def value(self) -> int:
+        return self._f[2]  # type: ignore[no-any-return]
+
+    @property
+    def threshold(self) -> int:
+        return self._f[3]  # type: ignore[no-any-return]
+
+    @property
+    def pairs_threshold(self) -> int:
+        return self._f[4]  # type: ignore[no-any-return]
+
+    @property
+    def rack(self) -> tuple[Piece, ...]:
+        built = self._f[7]
+        if built[0] is None:
+            built[0] = _pieces_of(self._f[0], self._f[6])
+        return built[0]  # type: ignore[no-any-return]
+
+    @property
     def melds(self) -> tuple[Meld, ...]:
-        if self._melds is None:
-            form, items = self._core
+        built = self._f[7]
+        if built[1] is None:
+            rules = self._f[0]
+            form, items = self._f[5]
             if form == "pairs":
-                melds = tuple(Meld.from_core(self.rules, "pair", [a, b], [a, a]) for a, b in items)
+                built[1] = tuple(Meld.from_core(rules, "pair", [a, b], [a, a]) for a, b in items)
             else:
-                melds = _melds(self.rules, items)
-            object.__setattr__(self, "_melds", melds)
-            return melds
-        return self._melds
+                built[1] = _melds(rules, items)
+        return built[1]  # type: ignore[no-any-return]
 
     @property
     def rest(self) -> tuple[Piece, ...]:
-        if self._rest is None:
-            form, items = self._core
+        built = self._f[7]
+        if built[2] is None:
+            form, items = self._f[5]
             used = [c for p in items for c in p] if form == "pairs" else [c for m in items for c in m[1]]
-            rest = _rest(self.rules, self.rack, used)
-            object.__setattr__(self, "_rest", rest)
-            return rest
-        return self._rest
+            built[2] = _rest(self._f[0], self.rack, used)
+        return built[2]  # type: ignore[no-any-return]
 
     def _fields(self) -> tuple[Any, ...]:
         return (self.rules, self.rack, self.kind, self.value, self.melds, self.rest, self.threshold,
@@ -177,6 +199,10 @@ class Opening:
         return {"rules": str(self.rules), "rack": format_tiles(self.rack), "kind": self.kind,
                 "value": self.value, "melds": [m.to_json() for m in self.melds],
                 "rest": [str(t) for t in self.rest]}
+
+
+_NEW = object.__new__
+_SET_F = Opening.__dict__["_f"].__set__  # the slot's store, past the frozen __setattr__
 
 
 @dataclass(frozen=True)
@@ -355,28 +381,27 @@ def _pairs_bound(rules: Rules, counts: list[int]) -> int:
     return sum(k // 2 * real.count(k) for k in range(2, rules.copies + 1)) + counts[52]
 
 
-def _opening_from(rules: Rules, rack: list[Piece], threshold: int, pairs_threshold: int,
-                  mu: int, melds_result: tuple[int, list[Any]], counts: list[int] | None = None) -> Opening:
-    core = _backend.core()
+def _opening_from(rules: Rules, rack: tuple[Piece, ...] | str, threshold: int, pairs_threshold: int,
+                  mu: int, melds_result: tuple[int, list[Any]], counts: list[int], keep: bool) -> Opening:
+    """The opening of one rack from its core ``solve_melds`` answer (``rack``: its pieces, or a
+    text rack the token table reads)."""
     value, core_melds = melds_result
-    keep = keeps_card(rules, len(rack))
     if value >= threshold and core_melds:
-        return Opening._lazy(rules, tuple(rack), "melds", value, ("melds", core_melds), threshold,
+        return Opening._lazy(rules, rack, "melds", value, ("melds", core_melds), threshold,
                              pairs_threshold)
-    if counts is None:
-        counts = counts_of(int(t) for t in rack)
+    core = _backend.core()
     # a pair is two equal real tiles or a real tile and a joker: fewer than the pairs needed
     # possible at all, and the pairs search (whose answer could not be used) is not run
     if rules.pairs_allowed and _pairs_bound(rules, counts) >= max(1, pairs_threshold):
         n_pairs, pairs = core.max_pairs(counts, keep, mu, current_budget())
         if n_pairs >= pairs_threshold and n_pairs > 0:
-            return Opening._lazy(rules, tuple(rack), "pairs", n_pairs, ("pairs", pairs), threshold,
+            return Opening._lazy(rules, rack, "pairs", n_pairs, ("pairs", pairs), threshold,
                                  pairs_threshold)
     if value < 0:  # the constraints (must_use, a run) cannot be met: show the best selection
         cr = _backend.core_rules(rules, "open")
         value, core_melds = core.solve_melds(cr, counts, keep, -1, False, current_budget())
         value = max(value, 0)
-    return Opening._lazy(rules, tuple(rack), None, value, ("melds", core_melds), threshold,
+    return Opening._lazy(rules, rack, None, value, ("melds", core_melds), threshold,
                          pairs_threshold)
 
 
@@ -407,9 +432,20 @@ def solve_opening(rules: Rules | str, rack: RackLike, *, threshold: int | None =
     t, p = _params(r, threshold, pairs_threshold)
     mu = _must_use(r, pieces, must_use)
     cr = _backend.core_rules(r, "open")
-    res = _backend.core().solve_melds(cr, counts, keeps_card(r, len(pieces)), mu,
-                                      r.opening_needs_run, current_budget())
-    return _opening_from(r, pieces, t, p, mu, res, counts)
+    keep = keeps_card(r, len(pieces))
+    res = _backend.core().solve_melds(cr, counts, keep, mu, r.opening_needs_run, current_budget())
+    return _opening_from(r, tuple(pieces), t, p, mu, res, counts, keep)
+
+
+_NO_LIMIT = 1 << 62
+
+
+def _pieces_of(rules: Rules, source: tuple[Piece, ...] | str) -> tuple[Piece, ...]:
+    """The pieces of a rack: given, or a text rack that the token table reads."""
+    if not isinstance(source, str):
+        return source
+    table, by_code = _token_table(rules.family)
+    return tuple(by_code[table[w]] for w in source.split())
 
 
 def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: int | None = None,
@@ -419,46 +455,79 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
     rack spends it, :class:`~rummy101.errors.WorkBudgetExceeded` names that rack (``index``) and
     carries the other racks' answers (``partial``, None where the budget was spent).
 
+    Text racks are read by the core's token table in one call (``tokenize_racks``); a rack with
+    any other token, form or mistake goes through :meth:`Rules.parse_rack` as in
+    :func:`solve_opening`, so answers and error messages are the same.
+
     >>> [o.kind for o in solve_openings("rummy101", ["R1 R2 R3 K9", "R5 R5 Y7 Y7 B2 B2 K9 K9 * K1 K2"])]
     [None, 'pairs']
     """
     r = _rules(rules)
     t, p = _params(r, threshold, pairs_threshold)
-    parsed = [_rack_counts(r, rack) for rack in racks]
-    all_pieces = [pieces for pieces, _ in parsed]
-    mus = [_must_use(r, pieces, must_use) for pieces in all_pieces]
-    if not all_pieces:
+    items = racks if isinstance(racks, list) else list(racks)
+    if not items:
         return []
-    # the (n, 53) count array from the count lists' bytes (np.array of nested lists costs ~30 us a rack)
-    arr = np.frombuffer(bytearray(b"".join(bytes(counts) for _, counts in parsed)), dtype=np.uint8).reshape(-1, 53)
-    mu = mus[0] if mus else -1
+    core = _backend.core()
+    table, _ = _token_table(r.family)
+    arr, _codes, _offsets, ok = core.tokenize_racks(items, table, r.copies, r.max_rack_jokers, False,
+                                                    _NO_LIMIT, _NO_LIMIT)
+    sources: list[Any] = items  # text racks read by the table; the others' pieces below
+    if not ok.all():
+        sources = list(items)
+        for i in np.flatnonzero(~ok).tolist():  # in order: the first bad rack raises, as before
+            pieces, counts = _rack_counts(r, items[i])
+            sources[i] = tuple(pieces)
+            arr[i] = counts
+    mu = -1
+    if must_use is not None:
+        # the token's own mistakes and "not on the rack" for the first rack, as before
+        mu = _must_use(r, _pieces_of(r, sources[0]), must_use)
+        missing = np.flatnonzero(arr[:, mu] == 0)
+        if missing.size:  # the first rack without it: the same message as solve_opening's
+            _must_use(r, _pieces_of(r, sources[int(missing[0])]), must_use)
     cr = _backend.core_rules(r, "open")
     budget = current_budget()
-    keeps = [keeps_card(r, len(pieces)) for pieces in all_pieces]
-    results: list[Any] = [None] * len(all_pieces)
-    for keep in sorted(set(keeps)):  # one batch per keep (classic go_out=narrow mixes them)
-        rows = [i for i, k in enumerate(keeps) if k == keep]
-        part = _backend.core().solve_melds_batch(cr, arr if len(rows) == len(keeps) else arr[rows],
-                                                 keep, mu, r.opening_needs_run, budget)
-        for i, res in zip(rows, part, strict=True):
-            results[i] = res
+    sizes = arr.sum(axis=1, dtype=np.int64)
+    if r.keep_discard or r.opts.go_out != "narrow":
+        keeps = np.full(len(items), r.keep_discard)
+    else:  # CR-4 go_out=narrow: a hand of three may be melded whole (keeps_card)
+        keeps = sizes != 3
+    results: list[Any] = [None] * len(items)
+    for keep in (False, True):  # one batch per keep (classic go_out=narrow mixes them)
+        rows = np.flatnonzero(keeps == keep)
+        if rows.size == len(items):
+            results = core.solve_melds_batch(cr, arr, keep, mu, r.opening_needs_run, budget)
+        elif rows.size:
+            part = core.solve_melds_batch(cr, arr[rows], keep, mu, r.opening_needs_run, budget)
+            for i, res in zip(rows.tolist(), part, strict=True):
+                results[i] = res
+    # at most this many pairs per rack (_pairs_bound): below the pairs needed, no pairs search
+    pairs_bound = ((arr[:, :52] // 2).sum(axis=1, dtype=np.int64) + arr[:, 52]).tolist()
+    need = max(1, p) if r.pairs_allowed else _NO_LIMIT
+    lazy = Opening._lazy
+    melds_kind: OpeningKind = "melds"
     out: list[Opening | None] = []
     spent: list[int] = []
-    for i, (pieces, res) in enumerate(zip(all_pieces, results, strict=True)):
-        if res[0] == BUDGET_SPENT:
+    for i, res in enumerate(results):
+        value, core_melds = res
+        if value >= t and core_melds:
+            out.append(lazy(r, sources[i], melds_kind, value, ("melds", core_melds), t, p))
+        elif value >= 0 and pairs_bound[i] < need:
+            out.append(lazy(r, sources[i], None, value, ("melds", core_melds), t, p))
+        elif value == BUDGET_SPENT:
             out.append(None)
             spent.append(i)
-            continue
-        try:
-            out.append(_opening_from(r, pieces, t, p, mu, res, parsed[i][1]))
-        except WorkBudgetExceeded:
-            out.append(None)
-            spent.append(i)
+        else:
+            try:
+                out.append(_opening_from(r, sources[i], t, p, mu, res, arr[i].tolist(), bool(keeps[i])))
+            except WorkBudgetExceeded:
+                out.append(None)
+                spent.append(i)
     if spent:
         more = f" (and {len(spent) - 1} more)" if len(spent) > 1 else ""
         raise WorkBudgetExceeded(f"rack {spent[0]}{more}: {budget_message(budget)}", budget,
                                  spent[0], list(out))
-    return [o for o in out if o is not None]
+    return out  # type: ignore[return-value]
 
 
 def solve_penalty(rules: Rules | str, rack: RackLike, *, keep: bool = True) -> Penalty:

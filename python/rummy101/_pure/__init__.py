@@ -21,13 +21,14 @@ from ._common import (
     CoreInputError,
     CoreRules,
 )
+from .batch import *  # noqa: F401,F403
 from .melds import *  # noqa: F401,F403
 from .solver import *  # noqa: F401,F403
 from .tabla import *  # noqa: F401,F403
-from . import melds as _melds, solver as _solver, tabla as _tabla
+from . import batch as _batch, melds as _melds, solver as _solver, tabla as _tabla
 
 __all__ = [
     "HIGH_ACE", "JOKER", "KIND_INVALID", "KIND_PAIR", "KIND_RUN", "KIND_SET", "NUM_CODES",
     "NUM_COLOURS", "NUM_NUMBERS", "CoreInputError", "CoreRules",
-    *_melds.__all__, *_solver.__all__, *_tabla.__all__,
+    *_batch.__all__, *_melds.__all__, *_solver.__all__, *_tabla.__all__,
 ]
