@@ -10,6 +10,7 @@ import pytest
 import rummy101
 from rummy101.rules import Rules
 from rummy101.service import api
+from rummy101.service.answer import encode
 from rummy101.service.fast import openings_json
 
 TILES = [f"{c}{n}" for c in "RYBK" for n in range(1, 14)] * 2 + ["*", "*"]
@@ -96,3 +97,104 @@ def test_hint_time_budget_answers_422(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hint_plan, "HINT_SECONDS", -1.0)
     r = TestClient(create_app()).post("/v1/hint", json=EXAMPLES["hint"])
     assert r.status_code == 422 and "more than" in r.json()["error"]
+
+
+# ---- the text-rack fast path of a batch (issue 11): the same answers as the request reader's ----
+ODD_RACKS = ["R1 R1 R1", "R1 X5", "", "   ", "R05 R6 R7", "* * * * * * *", "R1,R2 R3", "R1, R2,,R3 *",
+             "[\"R1\", \"R2\"]", " [\"R1\"]", "Jk R1 r2", "joker JOKER r13 R12 R11", "R1 R2 R\u0665",
+             "R1\x1cR2\x1fR3", "R1\u00a0R2", "JOKERS R1", "r1 y1 b1 k1 * *", "K13 " * 29, "R1 " * 40,
+             "R5 R6 R7 K9", "r5 r6 r7 k9", 5, None, ["R5", "R6", "R7"], ["R5", 6], {"rack": "R5 R6 R7"},
+             {"rack": "R1 R2 R3", "threshold": 3}, {"rack": "R1 R2", "rules": "remi"}]
+
+
+def _slow_path(monkeypatch: pytest.MonkeyPatch, body: object) -> object:
+    """What the batch answered before the fast path: every item through opening_job."""
+    with monkeypatch.context() as m:
+        m.setattr(api, "_text_jobs", lambda *a: {})
+        return _answer(body)
+
+
+def _answer(body: object) -> object:
+    try:
+        return api.solve_opening_body(body)
+    except rummy101.RummyError as exc:
+        return (type(exc), str(exc))
+
+
+def _texts(rules: Rules, n: int, seed: int) -> list[object]:
+    rng = random.Random(seed)
+    out: list[object] = []
+    for rack in _racks(rules, n, seed):
+        text = " ".join(map(str, rack))
+        roll = rng.random()
+        out.append(text.lower() if roll < 0.2 else text.replace(" ", ", ") if roll < 0.3 else text)
+    return out
+
+
+@pytest.mark.parametrize("spec,shared", [
+    ("rummy101", {}),
+    ("rummy101", {"must_use": "R5"}),
+    ("rummy101", {"must_use": "*", "threshold": 60}),
+    ("rummy101(threshold=increasing)", {"threshold": 130, "pairs_threshold": 6}),
+    ("remi", {}),
+    ("remi", {"must_use": "Y7"}),
+    ("classic", {}),
+    ("classic(go_out=narrow)", {}),
+    ("rummy101", {"threshold": -1}),
+    ("remi", {"pairs_threshold": 5}),
+    ("rummy101", {"must_use": "X9"}),
+])
+def test_text_racks_answer_as_the_request_reader_does(monkeypatch: pytest.MonkeyPatch, backend: str,
+                                                      spec: str, shared: dict[str, object]) -> None:
+    rules = Rules.parse(spec)
+    racks = _texts(rules, 40 if backend == "native" else 8, seed=len(spec)) + ODD_RACKS
+    body = {"rules": spec, "racks": racks, **shared}
+    want = _slow_path(monkeypatch, body)
+    assert _answer(body) == want
+    if isinstance(want, dict):  # the service's bytes are the old answer encoded
+        assert api.solve_opening_bodies([body])[0] == encode(want)
+        fast = api._text_jobs(racks, rules, shared, float("inf"))
+        if shared not in ({"threshold": -1}, {"pairs_threshold": 5}, {"must_use": "X9"}):
+            assert len(fast) >= (1 if "must_use" in shared else 30 if backend == "native" else 5)
+
+
+def test_fast_path_on_two_threads_answers_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummy101.service import fast
+
+    if rummy101.backend_name() != "native":
+        pytest.skip("threads only on the native backend")
+    rules = Rules.parse("rummy101")
+    body = {"rules": "rummy101", "racks": _texts(rules, 700, seed=4)}
+    monkeypatch.setattr(fast, "batch_threads", lambda: 1)
+    one = api.solve_opening_bodies([body])[0]
+    monkeypatch.setattr(fast, "batch_threads", lambda: 2)
+    monkeypatch.setattr(api, "batch_threads", lambda: 2)
+    assert api.solve_opening_bodies([body])[0] == one
+    assert one == encode(_slow_path(monkeypatch, body))
+
+
+def test_fast_path_budget_and_time_answers_are_the_old_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    dense = "R1 B2 K2 R3 K3 Y2 Y3 K1 R1 R2 K3 Y1 B1 Y2 B3 B2 Y3 K2 Y1 R3 R2 * * * * * *"
+    body = {"rules": "rummy101", "racks": ["R1 R2 R3 K9", dense, "r5 r6 r7 k9"]}
+    with rummy101.work_budget(50):
+        got = _answer(body)
+        assert got == _slow_path(monkeypatch, body)
+    results = got["results"]  # type: ignore[index]
+    assert "too dense" in results[1]["error"] and results[1]["error"].startswith("item 1: rack R1 B2")
+    assert results[0]["kind"] is None and results[2]["rack"] == "R5 R6 R7 K9"
+    monkeypatch.setattr(api, "BATCH_SECONDS", -1.0)
+    late = _answer(body)
+    assert late == _slow_path(monkeypatch, body)
+    assert all("time budget" in r["error"] for r in late["results"])  # type: ignore[index]
+
+
+def test_http_batch_answers_the_old_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fastapi.testclient import TestClient
+    from rummy101.service.app import create_app
+
+    rules = Rules.parse("rummy101")
+    body = {"rules": "rummy101", "racks": _texts(rules, 30, seed=8) + ODD_RACKS, "must_use": "K9"}
+    with TestClient(create_app()) as client:
+        r = client.post("/v1/solve/opening", json=body)
+    assert r.status_code == 200
+    assert r.content == encode(_slow_path(monkeypatch, body))

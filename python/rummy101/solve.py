@@ -360,6 +360,14 @@ def keeps_card(rules: Rules, pieces: int) -> bool:
     return rules.opts.go_out == "narrow" and pieces != 3
 
 
+def keeps_cards(rules: Rules, sizes: Any) -> Any:
+    """:func:`keeps_card` for an array of rack sizes: a bool array."""
+    sizes = np.asarray(sizes)
+    if rules.keep_discard or rules.opts.go_out != "narrow":
+        return np.full(sizes.shape, rules.keep_discard)
+    return sizes != 3  # CR-4 go_out=narrow: only a hand of three may be melded whole
+
+
 # ---- building answers -----------------------------------------------------------------------
 def _melds(rules: Rules, core_melds: Sequence[tuple[int, Sequence[int], Sequence[int]]]) -> tuple[Meld, ...]:
     return tuple(Meld.from_core(rules, kind, tiles, stand) for kind, tiles, stand in core_melds)
@@ -487,11 +495,7 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
             _must_use(r, _pieces_of(r, sources[int(missing[0])]), must_use)
     cr = _backend.core_rules(r, "open")
     budget = current_budget()
-    sizes = arr.sum(axis=1, dtype=np.int64)
-    if r.keep_discard or r.opts.go_out != "narrow":
-        keeps = np.full(len(items), r.keep_discard)
-    else:  # CR-4 go_out=narrow: a hand of three may be melded whole (keeps_card)
-        keeps = sizes != 3
+    keeps = keeps_cards(r, arr.sum(axis=1, dtype=np.int64))
     results: list[Any] = [None] * len(items)
     for keep in (False, True):  # one batch per keep (classic go_out=narrow mixes them)
         rows = np.flatnonzero(keeps == keep)

@@ -12,10 +12,13 @@ FastAPI, so the CLI works without the ``service`` extra.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from .. import melds as _melds
 from .. import solve as _solve
@@ -35,8 +38,8 @@ from .._validate import (
 )
 from ..errors import RackError, RummyError, WorkBudgetExceeded
 from ..rules import Rules
-from .answer import internal_error
-from .fast import openings_json
+from .answer import encode, internal_error
+from .fast import answers_json, batch_threads, openings_json, rack_text, read_racks
 from .limits import BATCH_SECONDS, MAX_BATCH, MAX_INT, MAX_MELD
 
 __all__ = [
@@ -157,15 +160,8 @@ def solve_jobs(jobs: list[OpeningJob],
     for group in groups.values():
         for start in range(0, len(group), CHUNK):
             members = group[start:start + CHUNK]
-            try:
-                check_stop()
-            except WorkBudgetExceeded as exc:  # out of the quick lane's time: these go on
-                for i in members:              # in the slow lane, one by one
-                    out[i] = exc
-                continue
-            if time.monotonic() > deadline:
-                late = OutOfTime(f"not solved: the request used up its {BATCH_SECONDS:g} s time "
-                                 f"budget; send fewer racks per request")
+            late = _chunk_check(deadline)
+            if late is not None:
                 for i in members:
                     out[i] = late
                 continue
@@ -184,6 +180,73 @@ def solve_jobs(jobs: list[OpeningJob],
     return [a if a is not None else RuntimeError("not answered") for a in out]
 
 
+def _chunk_check(deadline: float) -> Exception | None:
+    """Before each chunk of a batch: the exception its racks get instead of answers, if any
+    (out of the quick lane's time: they go on in the slow lane; past the request's time budget:
+    :class:`OutOfTime`). A server shutting down ends the request (:func:`check_stop`)."""
+    try:
+        check_stop()
+    except WorkBudgetExceeded as exc:
+        return exc
+    if time.monotonic() > deadline:
+        return OutOfTime(f"not solved: the request used up its {BATCH_SECONDS:g} s time "
+                         f"budget; send fewer racks per request")
+    return None
+
+
+def _text_jobs(items: list[Any], rules: Rules, defaults: Mapping[str, Any] | None,
+               deadline: float) -> dict[int, bytes | Exception]:
+    """The fast path of a batch (issue 11): the items that are text racks the token table reads
+    (:func:`.fast.read_racks`) and that hold ``must_use`` when one is given, solved and written
+    as JSON by the core, :data:`CHUNK` racks per call with the same time and stop checks as
+    :func:`solve_jobs`, each chunk split over :func:`.fast.batch_threads` threads. Their answers
+    (or exceptions) by item index; every other item is left to :func:`opening_job`, which
+    answers it or names its mistake as before. Nothing when the shared fields are not valid
+    (every item then gets that mistake from :func:`opening_job`)."""
+    shared = {k: v for k, v in (defaults or {}).items() if v is not None}
+    if "rules" in shared or not any(isinstance(x, str) for x in items):
+        return {}
+    try:  # the shared fields, read as opening_job reads them on each item
+        threshold = read_opt_int(shared, "threshold", lo=0, hi=MAX_INT)
+        pairs_threshold = read_opt_int(shared, "pairs_threshold", lo=0, hi=MAX_INT)
+        if pairs_threshold is not None and not rules.pairs_allowed:
+            return {}
+        must_use = read_piece(shared, "must_use", rules)
+    except RummyError:
+        return {}
+    counts, codes, offsets, ok = read_racks(rules, items)
+    if must_use is not None:
+        ok &= counts[:, int(must_use)] > 0  # not on the rack: opening_job says so
+    rows = np.flatnonzero(ok)
+    if not rows.size:
+        return {}
+    lengths = offsets[1:] - offsets[:-1]
+    codes = codes[np.repeat(ok, lengths)]
+    offsets = np.concatenate(([0], np.cumsum(lengths[rows])))
+    counts = counts[rows]
+    mu = -1 if must_use is None else int(must_use)
+    threads = batch_threads()
+    out: dict[int, bytes | Exception] = {}
+    for start in range(0, rows.size, CHUNK):
+        stop = min(rows.size, start + CHUNK)
+        members = rows[start:stop].tolist()
+        late = _chunk_check(deadline)
+        if late is not None:
+            for i in members:
+                out[i] = late
+            continue
+        answers = answers_json(rules, counts[start:stop], codes[offsets[start]:offsets[stop]],
+                               offsets[start:stop + 1], threshold, pairs_threshold, mu, threads)
+        for k, (i, answer) in enumerate(zip(members, answers, strict=True)):
+            if answer is None:  # this rack spent the work budget
+                rack = codes[offsets[start + k]:offsets[start + k + 1]].tolist()
+                out[i] = WorkBudgetExceeded(f"rack {rack_text(rules, rack)}: "
+                                            f"{_solve.budget_message(_solve.current_budget())}")
+            else:
+                out[i] = answer
+    return out
+
+
 def _spent(answer: dict[str, Any] | Exception) -> dict[str, Any] | Exception:
     """The batch solver answers ``{"error"}`` for a rack that spent its work budget: that is
     a :class:`~rummy101.errors.WorkBudgetExceeded` for the request."""
@@ -194,41 +257,65 @@ def _spent(answer: dict[str, Any] | Exception) -> dict[str, Any] | Exception:
 
 def openings(items: list[Any], default_rules: str | Rules = "rummy101",
              defaults: Mapping[str, Any] | None = None,
-             labels: list[str] | None = None) -> list[dict[str, Any]]:
+             labels: list[str] | None = None, *, raw: bool = False) -> list[Any]:
     """Answer a batch: one answer per item, in order; a bad item gets ``{"error": ...}``.
 
     An item is a rack (string or list of tokens) or an opening request object. Valid items that
-    share rules and thresholds go through the batch solver together. Errors name the item as
-    ``labels[i]`` (default ``"item i"``, counting from 0).
+    share rules and thresholds go through the batch solver together; text racks of the batch's
+    rules that the token table reads are solved and written as JSON by the core (issue 11).
+    Errors name the item as ``labels[i]`` (default ``"item i"``, counting from 0). ``raw``: the
+    answers of that fast path stay JSON bytes (the service sends them as they are).
     """
     def label(i: int) -> str:
         return labels[i] if labels is not None else f"item {i}"
 
-    out: list[dict[str, Any] | None] = [None] * len(items)
+    deadline = time.monotonic() + BATCH_SECONDS
+    out: list[Any] = [None] * len(items)
+    rules = default_rules if isinstance(default_rules, Rules) else read_rules({}, default_rules)
+    for i, done in _text_jobs(items, rules, defaults, deadline).items():
+        out[i] = (done if isinstance(done, bytes)
+                  else {"error": f"{label(i)}: {error_object(done)['error']}"})
     valid: list[tuple[int, OpeningJob]] = []
     for i, item in enumerate(items):
+        if out[i] is not None:
+            continue
         try:
             body = item if isinstance(item, dict) else {"rack": item}
             valid.append((i, opening_job(body, default_rules, defaults, what=label(i))))
         except RummyError as exc:
             out[i] = {"error": f"{label(i)}: {exc}"}
-    for (i, _), answer in zip(valid, solve_jobs([job for _, job in valid]), strict=True):
+    for (i, _), answer in zip(valid, solve_jobs([job for _, job in valid],
+                                                deadline - time.monotonic()), strict=True):
         out[i] = ({"error": f"{label(i)}: {error_object(answer)['error']}"}
                   if isinstance(answer, Exception) else answer)
-    return [a if a is not None else {"error": f"{label(i)}: not answered"}
-            for i, a in enumerate(out)]
+    out = [a if a is not None else {"error": f"{label(i)}: not answered"} for i, a in enumerate(out)]
+    if not raw:
+        fast = [i for i, a in enumerate(out) if isinstance(a, bytes)]
+        if fast:
+            for i, a in zip(fast, json.loads(b"[" + b",".join(out[i] for i in fast) + b"]"),
+                            strict=True):
+                out[i] = a
+    return out
 
 
-def solve_opening_bodies(bodies: list[Any]) -> list[dict[str, Any] | Exception]:
+def _results(answers: list[Any]) -> bytes:
+    """``{"results": [...]}`` as JSON bytes, the answers already written by the core kept as
+    they are (the bytes :func:`.answer.encode` gives for the same object)."""
+    return b'{"results":[' + b",".join(a if isinstance(a, bytes) else encode(a) for a in answers) + b"]}"
+
+
+def solve_opening_bodies(bodies: list[Any]) -> list[dict[str, Any] | bytes | Exception]:
     """Answer many ``POST /v1/solve/opening`` bodies at once (the service coalesces concurrent
     requests this way): single requests share batch-solver calls; each body gets its answer or
-    the exception that :func:`solve_opening_body` would raise."""
-    out: list[dict[str, Any] | Exception | None] = [None] * len(bodies)
+    the exception that :func:`solve_opening_body` would raise. A batch's answer comes as JSON
+    bytes (the same bytes :func:`.answer.encode` gives for :func:`solve_opening_body`'s
+    answer)."""
+    out: list[dict[str, Any] | bytes | Exception | None] = [None] * len(bodies)
     singles: list[tuple[int, OpeningJob]] = []
     for i, body in enumerate(bodies):
         try:
             if isinstance(body, list) or (isinstance(body, dict) and "racks" in body):
-                out[i] = solve_opening_body(body)
+                out[i] = _opening_body(body, raw=True)
             else:
                 singles.append((i, opening_job(body)))
         except Exception as exc:  # noqa: BLE001 - returned to that request
@@ -245,9 +332,16 @@ def solve_opening_body(body: Any) -> dict[str, Any]:
     ``pairs_threshold``, ``must_use``) or a JSON list of request objects; it answers
     ``{"results": [...]}`` with one answer or ``{"error": ...}`` per item, in order.
     """
+    answer: dict[str, Any] = _opening_body(body, raw=False)
+    return answer
+
+
+def _opening_body(body: Any, *, raw: bool) -> Any:
+    """:func:`solve_opening_body`; ``raw``: a batch's answer as JSON bytes (the service's)."""
     if isinstance(body, list):
         _check_batch_size(body, "the batch")
-        return {"results": openings(body)}
+        answers = openings(body, raw=raw)
+        return _results(answers) if raw else {"results": answers}
     if isinstance(body, dict) and "racks" in body:
         obj = read_object(body, "batch request", BATCH_FIELDS)
         racks = obj["racks"]
@@ -261,7 +355,8 @@ def solve_opening_body(body: Any) -> dict[str, Any]:
             raise BadRequest(f"field 'must_use' must be one token such as \"R5\", got "
                              f"{described(obj['must_use'])}")
         shared = {k: obj.get(k) for k in ("threshold", "pairs_threshold", "must_use")}
-        return {"results": openings(racks, rules, shared)}
+        answers = openings(racks, rules, shared, raw=raw)
+        return _results(answers) if raw else {"results": answers}
     return opening(body)
 
 

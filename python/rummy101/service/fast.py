@@ -2,6 +2,11 @@
 solver (``solve_melds_batch``, which releases the GIL) and its results straight into CONTRACT.md
 JSON, without building intermediate ``Meld`` objects.
 
+A batch of text racks goes further (issue 11, "a thin API"): :func:`read_racks` reads them by
+the core's token table in one call, and :func:`answers_json` has the core solve them and write
+each answer's JSON (``opening_answers_json``, the same bytes as :func:`openings_json`'s answer
+encoded), on up to :func:`batch_threads` threads.
+
 It answers exactly what :func:`rummy101.solve_opening` answers (``tests/test_service_fast.py``
 compares them on random racks of every variant, with thresholds and ``must_use``): the best
 runs/sets when they reach the threshold, else enough pairs (R101-8), else ``kind: null`` with the
@@ -16,7 +21,11 @@ best unconstrained selection.
 
 from __future__ import annotations
 
+import json
+import os
+import threading
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
 
@@ -25,10 +34,18 @@ import numpy as np
 from .. import _backend
 from ..errors import WorkBudgetExceeded
 from ..rules import Rules
-from ..solve import BUDGET_SPENT, budget_message, current_budget, keeps_card
+from ..solve import (
+    BUDGET_SPENT,
+    _token_table,
+    budget_message,
+    current_budget,
+    keeps_card,
+    keeps_cards,
+)
 from ..tiles import JOKER_CODE, NUM_CODES, NUM_NUMBERS
+from .limits import MAX_RACK, MAX_RACK_CHARS
 
-__all__ = ["openings_json"]
+__all__ = ["answers_json", "batch_threads", "openings_json", "rack_text", "read_racks"]
 
 _KINDS = {1: "run", 2: "set", 3: "pair"}
 
@@ -137,3 +154,89 @@ def _answer(core: Any, cr: Any, rules: Rules, rules_text: str, tok: Sequence[str
                   for k, tiles, sf in shown],
         "rest": [tok[c] for c in np.repeat(np.arange(NUM_CODES), left).tolist()],
     }
+
+
+# ---- text racks in, JSON out (issue 11) --------------------------------------------------------
+@lru_cache(maxsize=8)
+def _json_tokens(family: str) -> tuple[str, ...]:
+    return tuple(json.dumps(t, ensure_ascii=False)[1:-1] for t in _tokens(family))
+
+
+@lru_cache(maxsize=64)
+def _rules_json(rules: Rules) -> str:
+    return json.dumps(str(rules), ensure_ascii=False)
+
+
+def read_racks(rules: Rules, texts: Sequence[Any]) -> tuple[Any, Any, Any, Any]:
+    """Read the text racks of a batch with the token table (``tokenize_racks``): (counts (n, 53),
+    codes in rack order, offsets (n + 1,), ok (n,)). A rack is ok only when it is a string that
+    ``_validate.read_rack`` would read by its own table (tiles: commas separate tokens too) into
+    the same tiles, at most :data:`MAX_RACK` of them and :data:`MAX_RACK_CHARS` characters, within
+    the set's copies; every other item (a list, an unknown token, a mistake) is left to the
+    request reader, which answers it or names its mistake as before."""
+    table, _ = _token_table(rules.family)
+    read: tuple[Any, Any, Any, Any] = _backend.core().tokenize_racks(
+        texts, table, rules.copies, rules.max_rack_jokers, rules.family == "tiles", MAX_RACK,
+        MAX_RACK_CHARS)
+    return read
+
+
+def rack_text(rules: Rules, codes: Sequence[int]) -> str:
+    """A rack's canonical text, as the answers quote it."""
+    tok = _tokens(rules.family)
+    return " ".join(tok[c] for c in codes)
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def batch_threads() -> int:
+    """Threads that solve one batch chunk at once: natively up to two (the core releases the
+    GIL; the development machine has two cores), one on the pure backend (it holds the GIL)."""
+    if _backend.backend_name() != "native":
+        return 1
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def _pool(workers: int) -> ThreadPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None or _POOL._max_workers < workers:
+            _POOL = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="rummy101-batch")
+        return _POOL
+
+
+def answers_json(rules: Rules, counts: Any, codes: Any, offsets: Any, threshold: int | None,
+                 pairs_threshold: int | None, must_use: int, threads: int = 1) -> list[bytes | None]:
+    """The CONTRACT.md opening answers, as JSON bytes, of racks read by :func:`read_racks` (rows
+    of ``counts``; rack i is ``codes[offsets[i]:offsets[i + 1]]``) that share the thresholds and
+    ``must_use`` (-1: none; when given, every rack holds it). None where a rack spent the work
+    budget (:func:`rummy101.solve.current_budget` nodes per search). ``threads`` > 1 splits the
+    racks between this thread and pool threads (natively the GIL is released while solving)."""
+    n = len(counts)
+    if n == 0:
+        return []
+    core = _backend.core()
+    cr = _backend.core_rules(rules, "open")
+    offsets = offsets - offsets[0]
+    keeps = keeps_cards(rules, offsets[1:] - offsets[:-1]).astype(np.uint8)
+    t = rules.opening_points if threshold is None else threshold
+    p = rules.pairs_opening if pairs_threshold is None else pairs_threshold
+    fixed = (must_use, rules.opening_needs_run, current_budget(), t, p, rules.pairs_allowed,
+             _json_tokens(rules.family), _rules_json(rules))
+
+    def part(lo: int, hi: int) -> list[bytes | None]:
+        return core.opening_answers_json(cr, counts[lo:hi], codes[offsets[lo]:offsets[hi]],  # type: ignore[no-any-return]
+                                         offsets[lo:hi + 1] - offsets[lo], keeps[lo:hi], *fixed)
+
+    threads = max(1, min(threads, n // 16))  # a few racks: not worth a thread hop
+    if threads == 1:
+        return part(0, n)
+    bounds = [n * k // threads for k in range(threads + 1)]
+    futures: list[Future[list[bytes | None]]] = [
+        _pool(threads - 1).submit(part, bounds[k], bounds[k + 1]) for k in range(1, threads)]
+    out = part(bounds[0], bounds[1])
+    for f in futures:
+        out += f.result()
+    return out
