@@ -309,6 +309,10 @@ class Round {
     }
     if (!take_phase_ && sizes_[size_t(cur_)] < 1) throw std::invalid_argument("empty rack");
     turn_table_start_ = int(table_.size());
+    derived_.resize(size_t(n_));
+    face_ = !ocr_.high_ace && ocr_.joker_value < 0 && ocr_.joker_ratio == 0;
+    for (int i = 1; i <= 13; ++i)
+      if (ocr_.run_value[size_t(i)] != i || ocr_.set_value[size_t(i)] != i) face_ = false;
   }
 
   R101RoundResult play(long long max_steps) {
@@ -358,6 +362,15 @@ class Round {
   std::unordered_map<MemoKey, SolveResult, MemoHash> solve_memo_;
   std::unordered_map<MemoKey, PairsResult, MemoHash> pairs_memo_;
   std::vector<Act> legal_;
+  struct Derived {
+    bool valid = false;
+    Counts rack{};
+    int value = 0;
+    int code = -1;
+  };
+  std::vector<Derived> derived_;   // per seat: open_value_now known for this rack
+  Derived pending_;                // set by choose_discard, kept by the discard it chose
+  bool face_ = false;  // engine._face_values: the opening valuation is face value (melds_bound)
 
   // ---- Kit ---------------------------------------------------------------------------------
   static MemoKey key_of(int tag, const Counts& c, bool keep, int must, bool req) {
@@ -535,11 +548,12 @@ class Round {
     return unopened_could_fit(p, t) && opening_possible_with(p, t);
   }
 
-  // engine._opening_possible_with (its cheap bounds only skip the solvers)
+  // engine._opening_possible_with (its cheap bounds only skip the solvers, as melds_bound here)
   bool opening_possible_with(int p, int t) {
     Counts c = racks_[size_t(p)];
     c[size_t(t)] += 1;
     if (pairs(c, true, t).n_pairs >= thr_pairs_) return true;
+    if (face_ && melds_bound(c) < thr_melds_) return false;
     return solve(false, c, true, t, false).value >= thr_melds_;
   }
 
@@ -858,6 +872,8 @@ class Round {
       }
       case R101_DISCARD: {  // engine._discard
         int code = a.t[0];
+        derived_[size_t(p)] = pending_.valid && pending_.code == code ? pending_ : Derived();
+        pending_.valid = false;
         rack[size_t(code)] -= 1;
         sizes_[size_t(p)] -= 1;
         discards_[size_t(p)].push_back(code);
@@ -909,9 +925,70 @@ class Round {
 
   // ---- greedy: strategy.py ---------------------------------------------------------------------
 
+  // Can the rack lay any run or set keeping a tile (R101-5, R101-12)? Every run or set holds a
+  // 3-tile one (a window of a run, three tiles of a set) with at most min(jokers, 2) jokers and
+  // a numbered tile, so this is the scan of min_melds. When it says no, solve_melds can only
+  // return the empty selection (value 0 or, when nothing may be kept, -1): the callers below
+  // that read only "some meld or none" skip the search.
+  static bool any_meld(const Counts& c) {
+    if (total(c) < 4) return false;
+    int jl = std::min(c[J], 2);
+    unsigned m[4], d[4];
+    masks(c, m, d);
+    for (int k = 0; k < 4; ++k) {
+      unsigned mm = m[k], w;
+      if (jl == 0) w = mm & (mm >> 1) & (mm >> 2);
+      else if (jl == 1) w = (mm & (mm >> 1)) | (mm & (mm >> 2)) | ((mm >> 1) & (mm >> 2));
+      else w = mm | (mm >> 1) | (mm >> 2);
+      if (w & 0x7FF) return true;
+    }
+    unsigned sets;
+    if (jl == 0) sets = (m[0] & m[1] & m[2]) | (m[0] & m[1] & m[3]) | (m[0] & m[2] & m[3]) | (m[1] & m[2] & m[3]);
+    else if (jl == 1) sets = (m[0] & (m[1] | m[2] | m[3])) | (m[1] & (m[2] | m[3])) | (m[2] & m[3]);
+    else sets = m[0] | m[1] | m[2] | m[3];
+    return sets != 0;
+  }
+
+  // An upper bound of the opening value of any runs/sets from ``c`` (R101-6, R101-7), valid
+  // when the opening valuation is face value with jokers worth what they stand for (face_):
+  // a numbered tile in a run lies in a 3-tile window of it holding at most min(jokers, 2)
+  // jokers, whose real tiles are on the rack; in a set, with at least 3 - min(jokers, 2) of
+  // its colours on the rack; every copy of such a code counted at its number, each joker 13.
+  // When it is below the threshold the solver cannot reach it: the same answer, no search.
+  int melds_bound(const Counts& c) const {
+    int jl = std::min(c[J], 2);
+    unsigned m[4], d[4];
+    masks(c, m, d);
+    unsigned ok[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 4; ++k) {
+      unsigned mm = m[k], w;
+      if (jl == 0) w = mm & (mm >> 1) & (mm >> 2);
+      else if (jl == 1) w = (mm & (mm >> 1)) | (mm & (mm >> 2)) | ((mm >> 1) & (mm >> 2));
+      else w = mm | (mm >> 1) | (mm >> 2);
+      w &= 0x7FF;
+      ok[k] = (w | (w << 1) | (w << 2)) & mm;  // present numbers inside such a window
+    }
+    unsigned sets;
+    if (jl == 0) sets = (m[0] & m[1] & m[2]) | (m[0] & m[1] & m[3]) | (m[0] & m[2] & m[3]) | (m[1] & m[2] & m[3]);
+    else if (jl == 1) sets = (m[0] & (m[1] | m[2] | m[3])) | (m[1] & (m[2] | m[3])) | (m[2] & m[3]);
+    else sets = m[0] | m[1] | m[2] | m[3];
+    int total = 13 * c[J];
+    for (int k = 0; k < 4; ++k) {
+      unsigned x = (ok[k] | sets) & m[k];
+      while (x) {
+        int i = lowbit_index(x);
+        x &= x - 1;
+        total += c[size_t(k * 13 + i)] * (i + 1);
+      }
+    }
+    return total;
+  }
+
   // strategy.opening_plan (keep_discard on, no run required: rummy101)
   bool opening_plan(const Counts& c, int threshold, int pairs_threshold, int must, Plan* plan) {
-    const SolveResult& r = solve(false, c, true, must, false);
+    bool skip = face_ && threshold > 0 && melds_bound(c) < threshold;
+    static const SolveResult none;
+    const SolveResult& r = skip ? none : solve(false, c, true, must, false);
     if (r.value >= threshold && r.value > 0 && !r.melds.empty()) {
       if (plan) {
         plan->melds = true;
@@ -937,7 +1014,7 @@ class Round {
   // strategy.deadwood
   int deadwood(const Counts& c) {
     int tot = int(rack_value(pcr_, c));
-    if (total(c) < 3) return tot;
+    if (total(c) < 3 || !any_meld(c)) return tot;
     int v = solve(true, c, true, -1, false).value;
     return tot - std::max(v, 0);
   }
@@ -946,6 +1023,7 @@ class Round {
   bool lay_plan(const Counts& c, int must, std::vector<std::pair<int, std::vector<int>>>& melds) {
     melds.clear();
     if (total(c) < 4) return false;
+    if (!any_meld(c)) return false;  // value <= 0: no melds (see any_meld)
     const SolveResult& r = solve(true, c, true, must, false);
     if (r.value <= 0) return false;
     for (const auto& m : r.melds) melds.emplace_back(m.kind, m.tiles);
@@ -1005,7 +1083,8 @@ class Round {
       }
     if (!nreal) return held0;
     if (nreal == 1) return real0;
-    const SolveResult& r = solve(opened, c, true, -1, false);
+    static const SolveResult no_melds;
+    const SolveResult& r = any_meld(c) ? solve(opened, c, true, -1, false) : no_melds;
     int used[NUM_CODES] = {};
     for (const auto& m : r.melds)
       for (int t : m.tiles) used[t] += 1;
@@ -1035,6 +1114,18 @@ class Round {
         have_best = true;
         best0 = k0; best1 = k1; best2 = k2;
         choice = code;
+      }
+    }
+    pending_.valid = false;
+    if (!opened && choice >= 0 && c[size_t(choice)] > used[choice]) {
+      int selected = 0;
+      for (int code = 0; code < NUM_CODES; ++code) selected += used[code];
+      if (total(c) - 1 - selected >= 1) {
+        pending_.valid = true;
+        pending_.rack = c;
+        pending_.rack[size_t(choice)] -= 1;
+        pending_.value = r.value;
+        pending_.code = choice;
       }
     }
     return choice;
@@ -1099,25 +1190,82 @@ class Round {
     }
   }
 
+  // The opening value of the rack a seat starts its turn with (solve_melds, opening valuation,
+  // keep a tile, no must-use), for _take_pays' "opens already" test. Known without a search
+  // when the seat's last discard was a loose tile of a solved rack C (choose_discard): the best
+  // selection of C does not use it, so it stays the best of C minus that tile as long as a tile
+  // is still kept (a selection of the smaller rack is one of C's); or when melds_bound is below
+  // the threshold (then the value only has to be below it too).
+  int open_value_now(int p, const Counts& counts) {
+    if (face_ && melds_bound(counts) < thr_melds_) return -1;
+    const Derived& dv = derived_[size_t(p)];
+    if (dv.valid && dv.rack == counts) return dv.value;
+    return solve(false, counts, true, -1, false).value;
+  }
+
+  // An upper bound of open_value_now (its value, or melds_bound where that skipped the search).
+  int open_value_upper(int p, const Counts& counts) {
+    const Derived& dv = derived_[size_t(p)];
+    if (dv.valid && dv.rack == counts) return dv.value;
+    if (face_) {
+      int b = melds_bound(counts);
+      if (b < thr_melds_) return b;
+    }
+    return open_value_now(p, counts);
+  }
+
+  // The most a single run or set holding the numbered tile t can be worth from the rack c (t
+  // included), at face value (R101-5/6): a best opening of c + t that must use t, less the meld
+  // holding t, is an opening of c keeping a tile, so it is worth at most open value(c) + this.
+  static int best_meld_with(const Counts& c, int t) {
+    int col = t / 13, n0 = t % 13, jk = c[J], best = 0;
+    int colours = 0;
+    for (int k = 0; k < 4; ++k)
+      if (c[size_t(k * 13 + n0)]) ++colours;
+    if (colours + jk >= 3) best = (n0 + 1) * std::min(4, colours + jk);
+    for (int a = 0; a <= n0; ++a) {
+      int missing = 0;
+      for (int x = a; x < n0; ++x)
+        if (!c[size_t(col * 13 + x)]) ++missing;
+      if (missing > jk) continue;
+      int m = missing;
+      for (int b = n0; b < 13; ++b) {
+        if (b > n0 && !c[size_t(col * 13 + b)]) ++m;
+        if (m > jk) break;
+        if (b - a + 1 >= 3) best = std::max(best, (a + 1 + b + 1) * (b - a + 1) / 2);
+      }
+    }
+    return best;
+  }
+
   // GreedyBot._take_pays
   bool take_pays(int p, int t) {
     const Counts& counts = racks_[size_t(p)];
     int opened = opened_[size_t(p)];
     if (opened == NOT_OPENED) {
-      Plan now;
-      bool has_now = opening_plan(counts, thr_melds_, thr_pairs_, -1, &now);
-      if (has_now && now.melds) return false;
+      // opening_plan(counts) ("now"): only its kind matters here
+      int v = open_value_now(p, counts);
+      if (v >= thr_melds_ && v > 0) return false;  // it opens with runs/sets already
+      bool has_now = thr_pairs_ > 0 && pairs(counts, true, -1).n_pairs >= thr_pairs_;
       Counts with_t = counts;
       with_t[size_t(t)] += 1;
-      Plan plan;
-      bool has = opening_plan(with_t, thr_melds_, thr_pairs_, t, &plan);
-      return has && (!has_now || plan.melds);
+      // opening_plan(with_t, must t) is "melds" when its runs/sets reach the threshold, else
+      // "pairs" when its pairs do; the answer is (melds or pairs) without pairs now, melds with
+      // them. Asked in the cheap order: the pairs first, the meld search only when needed.
+      if (!has_now && thr_pairs_ > 0 && pairs(with_t, true, t).n_pairs >= thr_pairs_) return true;
+      if (face_ && melds_bound(with_t) < thr_melds_) return false;
+      if (face_ && t != J && std::max(open_value_upper(p, counts), 0) + best_meld_with(with_t, t) < thr_melds_)
+        return false;
+      int vt = solve(false, with_t, true, t, false).value;
+      return vt >= thr_melds_ && vt > 0;
     }
     if (t == J) return false;
     if (feeding() >> t & 1) return true;
     if (opened == OPEN_PAIRS) return counts[size_t(t)] >= 1;
     Counts with_t = counts;
     with_t[size_t(t)] += 1;
+    // a selection holding t holds a 3-tile run or set with it (fits_new_meld), keeping a tile
+    if (total(with_t) < 4 || !fits_new_meld(counts, t, counts[J])) return false;
     return solve(true, with_t, true, t, false).value > 0;
   }
 
