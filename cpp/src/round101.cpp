@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -370,7 +371,9 @@ class Round {
   };
   std::vector<Derived> derived_;   // per seat: open_value_now known for this rack
   Derived pending_;                // set by choose_discard, kept by the discard it chose
-  bool face_ = false;  // engine._face_values: the opening valuation is face value (melds_bound)
+  bool face_ = false;
+  bool feed_ok_ = false;     // feed_ holds feeding() of the table as it is
+  std::uint64_t feed_ = 0;  // engine._face_values: the opening valuation is face value (melds_bound)
 
   // ---- Kit ---------------------------------------------------------------------------------
   static MemoKey key_of(int tag, const Counts& c, bool keep, int must, bool req) {
@@ -397,6 +400,16 @@ class Round {
     if (it != pairs_memo_.end()) return it->second;
     PairsResult r = max_pairs(c, keep, must);
     return pairs_memo_.emplace(k, std::move(r)).first->second;
+  }
+
+  // max_pairs(c, keep, must).n_pairs >= need, without the search when it cannot be: a pair is
+  // two copies of a code or a tile with a joker (R101-5), so at most sum(count / 2) + jokers
+  // (engine._pairs_bound).
+  bool pairs_reach(const Counts& c, int must, int need) {
+    int bound = c[J];
+    for (int code = 0; code < J; ++code) bound += c[size_t(code)] / 2;
+    if (bound < need) return false;
+    return pairs(c, true, must).n_pairs >= need;
   }
 
   static int total(const Counts& c) {
@@ -552,7 +565,7 @@ class Round {
   bool opening_possible_with(int p, int t) {
     Counts c = racks_[size_t(p)];
     c[size_t(t)] += 1;
-    if (pairs(c, true, t).n_pairs >= thr_pairs_) return true;
+    if (pairs_reach(c, t, thr_pairs_)) return true;
     if (face_ && melds_bound(c) < thr_melds_) return false;
     return solve(false, c, true, t, false).value >= thr_melds_;
   }
@@ -814,6 +827,7 @@ class Round {
         for (int i = 0; i < a.n; ++i) rack[size_t(a.t[i])] -= 1;
         sizes_[size_t(p)] -= a.n;
         table_.push_back(m);
+        feed_ok_ = false;
         if (opened_[size_t(p)] == NOT_OPENED) {
           if (staged_from_ < 0) staged_from_ = int(table_.size()) - 1;
           staged_kind_ = kind == KIND_PAIR ? OPEN_PAIRS : OPEN_MELDS;
@@ -825,6 +839,7 @@ class Round {
         rack[size_t(a.t[0])] -= 1;
         sizes_[size_t(p)] -= 1;
         table_[size_t(a.meld)] = with_added(table_[size_t(a.meld)], a.t[0], a.pos);
+        feed_ok_ = false;
         return;
       }
       case R101_RETRIEVE: {
@@ -832,6 +847,7 @@ class Round {
         rack[size_t(a.t[0])] -= 1;
         rack[J] += 1;
         table_[size_t(a.meld)] = with_released(table_[size_t(a.meld)], a.t[0], a.pos);
+        feed_ok_ = false;
         return;
       }
       case R101_OPEN: {  // engine._open
@@ -852,6 +868,7 @@ class Round {
         rack = snap_.rack;
         sizes_[size_t(p)] = snap_.size;
         table_ = snap_.table;
+        feed_ok_ = false;
         took_ = snap_.took;
         taken_ = snap_.taken;
         taken_base_ = snap_.taken_base;
@@ -981,7 +998,60 @@ class Round {
         total += c[size_t(k * 13 + i)] * (i + 1);
       }
     }
-    return total;
+    return std::min(total, engine_bound(c[J], m, d));
+  }
+
+  static int value13(unsigned mask) {
+    int v = 0;
+    while (mask) {
+      v += lowbit_index(mask) + 1;
+      mask &= mask - 1;
+    }
+    return v;
+  }
+
+  static int bit_length(unsigned x) { return x ? 32 - __builtin_clz(x) : 0; }
+
+  // The first bound of engine._melds_bound: joker-free meldable tiles (every copy) at face value,
+  // plus per joker 13 and one of the largest groups of loose tiles it could join (a colour's,
+  // or a number's; with one joker also twice the highest loose number).
+  static int engine_bound(int jk, const unsigned m[4], const unsigned d[4]) {
+    unsigned sets = (m[0] & m[1] & m[2]) | (m[0] & m[1] & m[3]) | (m[0] & m[2] & m[3]) | (m[1] & m[2] & m[3]);
+    int total = 0;
+    unsigned loose[4] = {0, 0, 0, 0}, loose2[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 4; ++k) {
+      unsigned mm = m[k];
+      if (!mm) continue;
+      unsigned in_run = mm & (((mm << 1) & (mm << 2)) | ((mm << 1) & (mm >> 1)) | ((mm >> 1) & (mm >> 2)));
+      unsigned meldable = in_run | (mm & sets);
+      total += value13(meldable) + value13(meldable & d[k]);
+      loose[k] = mm & ~meldable;
+      loose2[k] = d[k] & ~meldable;
+    }
+    if (!jk) return total;
+    std::vector<int> gains;
+    for (int k = 0; k < 4; ++k)
+      if (m[k]) gains.push_back(value13(loose[k]) + value13(loose2[k]));
+    unsigned left = loose[0] | loose[1] | loose[2] | loose[3];
+    if (jk == 1) {
+      int g = 0;
+      if (left) {
+        g = 2 * bit_length(left);
+        for (int x : gains) g = std::max(g, x);
+      }
+      return total + 13 + g;
+    }
+    while (left) {
+      int n = lowbit_index(left);
+      left &= left - 1;
+      int k = 0;
+      for (int c = 0; c < 4; ++c) k += int(loose[c] >> n & 1) + int(loose2[c] >> n & 1);
+      gains.push_back((n + 1) * k);
+    }
+    std::sort(gains.begin(), gains.end(), std::greater<int>());
+    int first = total + 13 * jk;
+    for (int i = 0; i < jk && i < int(gains.size()); ++i) first += gains[size_t(i)];
+    return first;
   }
 
   // strategy.opening_plan (keep_discard on, no run required: rummy101)
@@ -997,16 +1067,13 @@ class Round {
       }
       return true;
     }
-    if (pairs_threshold > 0) {
-      const PairsResult& pr = pairs(c, true, must);
-      if (pr.n_pairs >= pairs_threshold) {
-        if (plan) {
-          plan->melds = false;
-          plan->list.clear();
-          for (auto [a, b] : pr.pairs) plan->list.emplace_back(KIND_PAIR, std::vector<int>{a, b});
-        }
-        return true;
+    if (pairs_threshold > 0 && pairs_reach(c, must, pairs_threshold)) {
+      if (plan) {
+        plan->melds = false;
+        plan->list.clear();
+        for (auto [a, b] : pairs(c, true, must).pairs) plan->list.emplace_back(KIND_PAIR, std::vector<int>{a, b});
       }
+      return true;
     }
     return false;
   }
@@ -1031,7 +1098,8 @@ class Round {
   }
 
   // strategy._set_additions / Kit.additions / feeding_tiles over the table: a 53-bit set
-  std::uint64_t feeding() const {
+  std::uint64_t feeding() {
+    if (feed_ok_) return feed_;
     std::uint64_t out = 0;
     for (const Meld& m : table_) {
       if (m.kind == KIND_PAIR || m.n < 3) continue;
@@ -1054,7 +1122,8 @@ class Round {
         for (const auto& ad : meld_additions(ocr_, t)) out |= 1ULL << ad.second;
       }
     }
-    return out & ~(1ULL << J);
+    feed_ok_ = true;
+    return feed_ = out & ~(1ULL << J);
   }
 
   // strategy.connections
@@ -1246,13 +1315,13 @@ class Round {
       // opening_plan(counts) ("now"): only its kind matters here
       int v = open_value_now(p, counts);
       if (v >= thr_melds_ && v > 0) return false;  // it opens with runs/sets already
-      bool has_now = thr_pairs_ > 0 && pairs(counts, true, -1).n_pairs >= thr_pairs_;
+      bool has_now = thr_pairs_ > 0 && pairs_reach(counts, -1, thr_pairs_);
       Counts with_t = counts;
       with_t[size_t(t)] += 1;
       // opening_plan(with_t, must t) is "melds" when its runs/sets reach the threshold, else
       // "pairs" when its pairs do; the answer is (melds or pairs) without pairs now, melds with
       // them. Asked in the cheap order: the pairs first, the meld search only when needed.
-      if (!has_now && thr_pairs_ > 0 && pairs(with_t, true, t).n_pairs >= thr_pairs_) return true;
+      if (!has_now && thr_pairs_ > 0 && pairs_reach(with_t, t, thr_pairs_)) return true;
       if (face_ && melds_bound(with_t) < thr_melds_) return false;
       if (face_ && t != J && std::max(open_value_upper(p, counts), 0) + best_meld_with(with_t, t) < thr_melds_)
         return false;

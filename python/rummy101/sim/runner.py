@@ -88,8 +88,26 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     acts = [p.act for p in players]
     observe, legal_actions, apply = state.observation, state.legal_actions, state.apply
     seat = state.current_player
+    native = _native_rounds(r, bots, players)
     try:
         while not state.is_terminal:
+            if native is not None:
+                # Issue 12: the whole round in the C++ core, the same actions as the Python
+                # flow (sim/native_round.py); a round it cannot play, or one that would pass
+                # max_steps, goes to the Python flow below, as does the rest of the game.
+                nr = _native_round(native, state)
+                if nr is not None and steps + nr.steps <= max_steps:
+                    if record == "full":
+                        native.replay_round(state, nr)
+                    else:
+                        native.finish_round(state, nr)
+                    for seat in nr.turn_seats:
+                        if seat != last:
+                            turns[seat] += 1
+                            last = seat
+                    steps += nr.steps
+                    continue
+                native = None
             seat = state.current_player
             apply(acts[seat](LazyObservation(observe, seat), legal_actions()))
             if seat != last:
@@ -118,6 +136,27 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
                       round_scores=round_scores, best=best, finishes=finishes,
                       finishers=finishers, turns=tuple(turns), steps=steps, run_seed=seed,
                       bot_seeds=bot_seeds, game_record=full)
+
+
+def _native_rounds(rules: Rules, bots: Sequence[str | Bot], players: Sequence[Bot]) -> Any:
+    """The native greedy-round module when this game's rounds may be played by it (every seat
+    the registered ``greedy`` bot by name, rummy101 with any options, the native backend,
+    ``RUMMY101_NATIVE_ROUNDS`` not ``0``), else None."""
+    if rules.variant != "rummy101":
+        return None
+    from . import native_round
+    return native_round if native_round.fast_path_applies(rules, bots, players) else None
+
+
+def _native_round(native: Any, state: Any) -> Any:
+    """The state's round played natively, or None where it cannot be (not at a turn boundary,
+    or the core raised: the Python flow then plays it and raises what it raises)."""
+    if not native.at_turn_boundary(state):
+        return None
+    try:
+        return native.play_round(state)
+    except Exception:
+        return None
 
 
 def _check_record(record: str) -> None:
