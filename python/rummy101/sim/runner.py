@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import _backend
 from ..bots import Bot, BotError, bot_names, get_bot
-from ..errors import RulesError
+from ..errors import RulesError, WorkBudgetExceeded
 from ..rules import VARIANTS, Rules
 from .errors import GameFailed, SimError
 from .record import RECORD_KINDS, GameRecord, round_finishes
@@ -155,7 +155,7 @@ def _native_round(native: Any, state: Any) -> Any:
         return None
     try:
         return native.play_round(state)
-    except Exception:
+    except (RuntimeError, ValueError, WorkBudgetExceeded):  # the core's errors
         return None
 
 
