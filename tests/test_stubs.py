@@ -42,7 +42,13 @@ def test_stub_names_match_native_module() -> None:
     assert _stub_names() == native
 
 
+# Native-only: the greedy round in C++ (issue 12) mirrors the Python flow (GreedyBot on the
+# rummy101 engine), which is its pure counterpart; rummy101.sim.native_round uses it only on the
+# native backend.
+NATIVE_ONLY = {"play_greedy_round"}
+
+
 def test_pure_twin_exposes_the_native_functions() -> None:
     pure = _backend._load("pure")
-    missing = {n for n in _stub_names() if not hasattr(pure, n)}
+    missing = {n for n in _stub_names() - NATIVE_ONLY if not hasattr(pure, n)}
     assert not missing, f"rummy101._pure lacks {sorted(missing)}"

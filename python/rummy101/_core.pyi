@@ -5,6 +5,7 @@ each returns. ``tests/test_stubs.py`` checks that this file names exactly what t
 """
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 import numpy as np
 import numpy.typing as npt
 
@@ -83,3 +84,11 @@ def opening_answers_json(cr: CoreRules, counts: npt.NDArray[np.uint8], codes: np
 def tabla_patterns(cr: CoreRules, counts: Sequence[int]) -> list[tuple[int, list[int], list[int], list[Meld]]]: ...
 def tabla_closes(cr: CoreRules, counts: Sequence[int]) -> list[tuple[int, int, int, list[int], list[int], list[Meld]]]: ...
 def tabla_distance(cr: CoreRules, counts: Sequence[int]) -> list[int]: ...
+def play_greedy_round(open_cr: CoreRules, penalty_cr: CoreRules, players: int, increasing: bool,
+                      turn: int, current: int, take_phase: bool, racks: Sequence[Sequence[int]],
+                      stock: Sequence[int], table: Sequence[tuple[int, int, Sequence[int]]],
+                      opened: Sequence[int], opened_turn: Sequence[int], thr_melds: int,
+                      thr_pairs: int, last_discard: int, discards: Sequence[Sequence[int]],
+                      button_left: Sequence[int], button_used: Sequence[int], button_issued: int,
+                      max_steps: int = ...) -> tuple[list[int], list[int], int, bool,
+                                                     tuple[Any, ...]]: ...
