@@ -16,6 +16,7 @@ included).
 from __future__ import annotations
 
 import itertools
+import os
 import sys
 import time
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 import pytest
 from rummy101 import available_backends, using_backend
 from rummy101.sim import play_game
+from rummy101.sim.native_round import ENV_VAR as NATIVE_ROUNDS
 
 VARIANTS = ("rummy101", "remi")
 RANDOM_GAMES = {"rummy101": 20, "remi": 10}   # games per benchmark call with random bots
@@ -64,24 +66,60 @@ def test_rounds_per_second_greedy(benchmark: Any, backend: str, variant: str) ->
     benchmark.extra_info["steps_per_s"] = round(steps / benchmark.stats.stats.mean)
 
 
+def _configs(variant: str, backend: str) -> list[tuple[list[str], str, str | None]]:
+    """(bots, label, RUMMY101_NATIVE_ROUNDS value) to time: random and greedy; on rummy101 with
+    the native backend greedy twice, its rounds in the core (rummy101.sim.native_round, issue 12)
+    and on the Python flow, in the same run."""
+    out: list[tuple[list[str], str, str | None]] = [(["random"] * 4, "random", None)]
+    if variant == "rummy101" and backend == "native":
+        out += [(["greedy"] * 4, "greedy-native", "1"), (["greedy"] * 4, "greedy-python", "0")]
+    else:
+        out.append((["greedy"] * 4, "greedy", None))
+    return out
+
+
+@pytest.mark.skipif("native" not in available_backends(), reason="the native core is not built")
+def test_rounds_per_second_greedy_python_flow(benchmark: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rummy 101 greedy rounds on the Python flow (RUMMY101_NATIVE_ROUNDS=0), beside
+    test_rounds_per_second_greedy's native rounds."""
+    monkeypatch.setenv(NATIVE_ROUNDS, "0")
+    with using_backend("native"):
+        play(["greedy"] * 4, 1)
+        games, _ = benchmark.pedantic(play, args=(["greedy"] * 4, GREEDY_GAMES), rounds=3,
+                                      iterations=1)
+    benchmark.extra_info["rounds_per_s"] = round(games / benchmark.stats.stats.mean, 1)
+
+
 def main(argv: list[str]) -> int:
+    """Plain figures per CPU second of this process (time.process_time: the machine may be
+    shared, so wall time would count other processes' work)."""
     seconds = float(argv[1]) if len(argv) > 1 else 5.0
     variants = (argv[2],) if len(argv) > 2 else VARIANTS
     backends = (argv[3],) if len(argv) > 3 else available_backends()
     for variant in variants:
         for backend in backends:
             with using_backend(backend):
-                for bots, label in ((["random"] * 4, "random"), (["greedy"] * 4, "greedy")):
-                    play(bots, 1, rules=variant)
-                    games = steps = 0
-                    t0 = time.perf_counter()
-                    while time.perf_counter() - t0 < seconds:
-                        g, n = play(bots, 1, rules=variant)
-                        games += g
-                        steps += n
-                    dt = time.perf_counter() - t0
-                    print(f"{variant:8s} {backend:6s} {label:6s} {games / dt:9.1f} rounds/s "
-                          f"{steps / dt:10.0f} steps/s ({games} rounds, {steps} steps, {dt:.1f}s)")
+                for bots, label, native in _configs(variant, backend):
+                    old = os.environ.get(NATIVE_ROUNDS)
+                    if native is not None:
+                        os.environ[NATIVE_ROUNDS] = native
+                    try:
+                        play(bots, 1, rules=variant)
+                        games = steps = 0
+                        t0 = time.process_time()
+                        while time.process_time() - t0 < seconds:
+                            g, n = play(bots, 1, rules=variant)
+                            games += g
+                            steps += n
+                        dt = time.process_time() - t0
+                    finally:
+                        if old is None:
+                            os.environ.pop(NATIVE_ROUNDS, None)
+                        else:
+                            os.environ[NATIVE_ROUNDS] = old
+                    print(f"{variant:8s} {backend:6s} {label:13s} {games / dt:9.1f} rounds/s "
+                          f"{steps / dt:10.0f} steps/s ({games} rounds, {steps} steps, "
+                          f"{dt:.1f} CPU s)")
     return 0
 
 
