@@ -23,9 +23,10 @@ players 2-4, threshold fixed/increasing, button_jokers --, the native backend, a
 
 >>> from rummy101.game import new_game
 >>> s = new_game("rummy101", 5)
->>> nr = play_round(s)
->>> str(nr.actions()[0]), nr.steps == len(nr.codes)
-('run R2 R3 R4', True)
+>>> at_turn_boundary(s)          # the starter's first play phase (R101-2)
+True
+>>> s.apply(s.legal_actions()[0]); at_turn_boundary(s)
+False
 """
 
 from __future__ import annotations
@@ -117,22 +118,28 @@ class NativeRound:
 
     def actions(self) -> list[Action]:
         """The actions as engine :class:`~rummy101.game.actions.Action` objects."""
-        return [_decode(c) for c in self.codes]
+        get = _ACTIONS.get
+        out = [get(c) for c in self.codes]
+        if None in out:
+            out = [_decode(c) for c in self.codes]
+        return out  # type: ignore[return-value]
 
 
 def play_round(s: Any, max_steps: int = 100_000) -> NativeRound:
     """Play the round of ``s`` natively from its turn boundary to the end, greedy in every seat
-    (fresh bots: no plan carried into the current turn). ``s`` is not changed. Raises
+    (fresh bots: no plan carried into the current turn), on the native core whatever the live
+    backend. ``s`` is not changed. Raises
     ``ValueError`` when ``s`` is not a rummy101 State at a turn boundary, and whatever the core
     raises (``WorkBudgetExceeded`` from a solver, ``RuntimeError`` past ``max_steps``)."""
     if not at_turn_boundary(s):
         raise ValueError("play_round needs a rummy101 State at a turn boundary (the start of a "
                          "seat's turn, nothing staged or taken)")
-    core = _backend.core()
+    core = _backend._load("native")  # BackendError naming the fix when it is not built
     x = s.x
     table = [(m.kind, m.owner, list(m.tiles)) for m in s.table]
     got = core.play_greedy_round(
-        _backend.core_rules(s.rules, "open"), _backend.core_rules(s.rules, "penalty"), s.n,
+        _backend.core_rules(s.rules, "open", "native"),
+        _backend.core_rules(s.rules, "penalty", "native"), s.n,
         s.rules.opts.threshold == "increasing", s.turn, s.current, s.phase is Phase.TAKE,
         s.racks, s.stock, table, x.opened, x.opened_turn, x.thr_melds, x.thr_pairs,
         x.last_discard, x.discards, x.button_left, [int(b) for b in x.button_used],
