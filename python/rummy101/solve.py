@@ -267,6 +267,21 @@ def _rules(rules: Rules | str) -> Rules:
     return Rules.parse(rules)
 
 
+# (backend, valuation, id of the Rules) -> (the Rules, its CoreRules): looked up by identity, as a
+# caller passes the same Rules object rack after rack (hashing a Rules costs about 1 us a rack)
+_CORE_RULES: dict[tuple[str, str, int], tuple[Rules, Any]] = {}
+
+
+def _core_rules(rules: Rules, valuation: Literal["open", "penalty"]) -> Any:
+    key = (_backend.backend_name(), valuation, id(rules))
+    hit = _CORE_RULES.get(key)
+    if hit is None or hit[0] is not rules:
+        if len(_CORE_RULES) > 256:
+            _CORE_RULES.clear()
+        hit = _CORE_RULES[key] = (rules, _backend.core_rules(rules, valuation))
+    return hit[1]
+
+
 def _rack(rules: Rules, rack: RackLike) -> list[Piece]:
     return _rack_counts(rules, rack)[0]
 
@@ -300,8 +315,16 @@ def _token_table(family: str) -> tuple[dict[str, int], list[Piece]]:
 
 def _rack_counts(rules: Rules, rack: RackLike) -> tuple[list[Piece], list[int]]:
     """The pieces of a rack and its count vector, supply checked (fast path: the token table)."""
+    source, counts = _rack_source(rules, rack)
+    return list(_pieces_of(rules, source)), counts
+
+
+def _rack_source(rules: Rules, rack: RackLike) -> tuple[tuple[Piece, ...] | str, list[int]]:
+    """A rack's count vector, supply checked, and its source for :func:`_pieces_of`: the text
+    itself when the token table reads it (the pieces are made only when asked for), else the
+    pieces the full parser reads (which raises on any mistake)."""
     if isinstance(rack, str) and rack.isascii() and "," not in rack and "[" not in rack:
-        table, by_code = _token_table(rules.family)
+        table, _ = _token_table(rules.family)
         try:
             codes = list(map(table.__getitem__, rack.split()))
         except KeyError:
@@ -311,12 +334,12 @@ def _rack_counts(rules: Rules, rack: RackLike) -> tuple[list[Piece], list[int]]:
             for c in codes:
                 counts[c] += 1
             if max(counts[:52]) <= rules.copies and counts[52] <= rules.max_rack_jokers:
-                return list(map(by_code.__getitem__, codes)), counts
+                return rack, counts
     pieces = rules.parse_rack(rack)
     if not pieces:
         raise RackError(f"the rack {rack!r} is empty: give at least one "
                         f"{'card' if rules.family == 'cards' else 'tile'}")
-    return pieces, counts_of(int(x) for x in pieces)
+    return tuple(pieces), counts_of(int(x) for x in pieces)
 
 
 def _int_arg(name: str, value: Any, default: int) -> int:
@@ -406,7 +429,7 @@ def _opening_from(rules: Rules, rack: tuple[Piece, ...] | str, threshold: int, p
             return Opening._lazy(rules, rack, "pairs", n_pairs, ("pairs", pairs), threshold,
                                  pairs_threshold)
     if value < 0:  # the constraints (must_use, a run) cannot be met: show the best selection
-        cr = _backend.core_rules(rules, "open")
+        cr = _core_rules(rules, "open")
         value, core_melds = core.solve_melds(cr, counts, keep, -1, False, current_budget())
         value = max(value, 0)
     return Opening._lazy(rules, rack, None, value, ("melds", core_melds), threshold,
@@ -436,13 +459,13 @@ def solve_opening(rules: Rules | str, rack: RackLike, *, threshold: int | None =
     45
     """
     r = _rules(rules)
-    pieces, counts = _rack_counts(r, rack)
+    source, counts = _rack_source(r, rack)
     t, p = _params(r, threshold, pairs_threshold)
-    mu = _must_use(r, pieces, must_use)
-    cr = _backend.core_rules(r, "open")
-    keep = keeps_card(r, len(pieces))
+    mu = -1 if must_use is None else _must_use(r, _pieces_of(r, source), must_use)
+    cr = _core_rules(r, "open")
+    keep = r.keep_discard or keeps_card(r, sum(counts))
     res = _backend.core().solve_melds(cr, counts, keep, mu, r.opening_needs_run, current_budget())
-    return _opening_from(r, tuple(pieces), t, p, mu, res, counts, keep)
+    return _opening_from(r, source, t, p, mu, res, counts, keep)
 
 
 _NO_LIMIT = 1 << 62
@@ -483,8 +506,7 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
     if not ok.all():
         sources = list(items)
         for i in np.flatnonzero(~ok).tolist():  # in order: the first bad rack raises, as before
-            pieces, counts = _rack_counts(r, items[i])
-            sources[i] = tuple(pieces)
+            sources[i], counts = _rack_source(r, items[i])
             arr[i] = counts
     mu = -1
     if must_use is not None:
@@ -493,7 +515,7 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
         missing = np.flatnonzero(arr[:, mu] == 0)
         if missing.size:  # the first rack without it: the same message as solve_opening's
             _must_use(r, _pieces_of(r, sources[int(missing[0])]), must_use)
-    cr = _backend.core_rules(r, "open")
+    cr = _core_rules(r, "open")
     budget = current_budget()
     keeps = keeps_cards(r, arr.sum(axis=1, dtype=np.int64))
     results: list[Any] = [None] * len(items)
@@ -549,7 +571,7 @@ def solve_penalty(rules: Rules | str, rack: RackLike, *, keep: bool = True) -> P
         raise RulesError(f"keep must be True or False, got {keep!r}")
     counts = counts_of(int(x) for x in pieces)
     core = _backend.core()
-    cr = _backend.core_rules(r, "penalty")
+    cr = _core_rules(r, "penalty")
     value, core_melds = core.solve_melds(cr, counts, keep, -1, False, current_budget())
     if value < 0:  # only when keep and the rack is empty, which _rack rejects
         raise RackError(f"no arrangement of {format_tiles(pieces)} keeps a tile")
