@@ -118,11 +118,11 @@ class NativeRound:
 
     def actions(self) -> list[Action]:
         """The actions as engine :class:`~rummy101.game.actions.Action` objects."""
-        get = _ACTIONS.get
-        out = [get(c) for c in self.codes]
-        if None in out:
-            out = [_decode(c) for c in self.codes]
-        return out  # type: ignore[return-value]
+        acts = _ACTIONS
+        try:
+            return [acts[c] for c in self.codes]
+        except KeyError:
+            return [_decode(c) for c in self.codes]
 
 
 def play_round(s: Any, max_steps: int = 100_000) -> NativeRound:
