@@ -5,6 +5,10 @@ Reports requests/s with p50/p99 latency for single opening solves and for hints,
 through the batch endpoint, on each backend (native, pure). Targets (docs/service.md):
 >= 2,000 opening solves/s over HTTP with p99 <= 20 ms, >= 50,000 racks/s through the batch.
 
+Each line also gives the server's CPU time per request (``cpu ms/req``, all its threads, read from
+/proc on Linux) and, for the batch, racks per second of server CPU (``racks/cpu-s``): on a shared
+machine these move less with the load than the wall-clock rates do.
+
     PYTHONPATH=python python bench/bench_service.py                  # both backends, 5 s each
     PYTHONPATH=python python bench/bench_service.py --backend native --duration 10 --workers 2
 
@@ -32,6 +36,26 @@ HOST = "127.0.0.1"  # loopback only, never any other address
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TILES = [f"{c}{n}" for c in "RYBK" for n in range(1, 14)] * 2 + ["*", "*"]
 REQUEST_GRACE = 30.0  # a request still unanswered this long after the deadline is abandoned
+
+
+def session_cpu_seconds(sid: int) -> float | None:
+    """CPU time (user + system) of every live process of session ``sid`` (the server and its
+    workers), from /proc; None where /proc is not there."""
+    if not os.path.isdir("/proc"):
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid:  # field 6 of stat: the session id
+            total += int(fields[11]) + int(fields[12])  # fields 14, 15: utime, stime
+    return total / tick
 
 
 def free_port() -> int:
@@ -155,16 +179,24 @@ async def _drive(port: int, requests: Sequence[bytes], concurrency: int, duratio
 
 
 def run_scenario(port: int, name: str, path: str, bodies: Sequence[Any], concurrency: int,
-                 duration: float, max_requests: int, per_request: int = 1) -> dict[str, Any]:
+                 duration: float, max_requests: int, per_request: int = 1,
+                 server_sid: int | None = None) -> dict[str, Any]:
     requests = [_request(path, json.dumps(b).encode()) for b in bodies]
     # warm-up: caches, thread pool, connection set-up
     asyncio.run(_drive(port, requests, min(concurrency, 4), min(1.0, duration), 200))
+    cpu0 = None if server_sid is None else session_cpu_seconds(server_sid)
     result = asyncio.run(_drive(port, requests, concurrency, duration, max_requests))
+    cpu1 = None if server_sid is None else session_cpu_seconds(server_sid)
     result["scenario"] = name
     result["concurrency"] = concurrency
+    if cpu0 is not None and cpu1 is not None and result["requests"]:
+        result["server_cpu_s"] = round(cpu1 - cpu0, 2)
+        result["cpu_ms_per_request"] = round((cpu1 - cpu0) * 1000 / result["requests"], 3)
     if per_request > 1:
         result["racks_per_request"] = per_request
         result["racks_per_s"] = round(result["requests_per_s"] * per_request, 1)
+        if result.get("server_cpu_s"):
+            result["racks_per_cpu_s"] = round(result["requests"] * per_request / result["server_cpu_s"], 1)
     return result
 
 
@@ -197,22 +229,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             if "opening" in scenarios:
                 row.append(run_scenario(server.port, "opening", "/v1/solve/opening",
                                         [{"rules": "rummy101", "rack": r} for r in racks],
-                                        args.concurrency, args.duration, args.max_requests))
+                                        args.concurrency, args.duration, args.max_requests,
+                                        server_sid=server.proc.pid))
             if "hint" in scenarios:
                 row.append(run_scenario(server.port, "hint", "/v1/hint", hints,
-                                        args.concurrency, args.duration, args.max_requests))
+                                        args.concurrency, args.duration, args.max_requests,
+                                        server_sid=server.proc.pid))
             if "batch" in scenarios:
                 size = args.batch_size if backend == "native" else args.pure_batch_size
                 batches = [{"rules": "rummy101", "racks": random_racks(size, 21, seed=10 + k)}
                            for k in range(4)]
                 row.append(run_scenario(server.port, "batch", "/v1/solve/opening", batches,
                                         max(1, min(4, args.concurrency)), args.duration,
-                                        args.max_requests, per_request=size))
+                                        args.max_requests, per_request=size,
+                                        server_sid=server.proc.pid))
             for r in row:
                 r["backend"] = backend
                 r["workers"] = args.workers
                 results.append(r)
                 extra = f"  racks/s {r['racks_per_s']:>10,.0f}" if "racks_per_s" in r else ""
+                if "cpu_ms_per_request" in r:
+                    extra += f"  cpu ms/req {r['cpu_ms_per_request']:.2f}"
+                if "racks_per_cpu_s" in r:
+                    extra += f"  racks/cpu-s {r['racks_per_cpu_s']:>8,.0f}"
                 print(f"{backend:6s} {r['scenario']:8s} c={r['concurrency']:<3d} "
                       f"req/s {r['requests_per_s']:>9,.1f}  p50 {r['p50_ms']:7.2f} ms  "
                       f"p99 {r['p99_ms']:7.2f} ms  n={r['requests']} errors={r['errors']}{extra}",
