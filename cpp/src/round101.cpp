@@ -23,6 +23,12 @@ constexpr int WIN_FEED_COST = 15;   // strategy.FEED_COST
 constexpr int CONNECT_COST = 3;     // strategy.CONNECT_COST
 
 inline int popcount(unsigned x) { return __builtin_popcount(x); }
+
+// Sorts a few ints in place (std::sort on 3-4 element arrays draws -Warray-bounds from GCC 12).
+inline void sort_small(int* a, int n) {
+  for (int i = 1; i < n; ++i)
+    for (int j = i; j > 0 && a[j - 1] > a[j]; --j) std::swap(a[j - 1], a[j]);
+}
 inline int lowbit_index(unsigned x) { return __builtin_ctz(x); }
 
 // ---- table melds: rummy101.game.table.TableMeld -------------------------------------------
@@ -90,7 +96,7 @@ Meld build_set(int owner, const int* t, int n) {
     else reals[nr++] = t[i];
   }
   if (!nr) bad_meld("not a set");
-  std::sort(reals, reals + nr);
+  sort_small(reals, nr);
   int number = reals[0] % 13;
   bool has[4] = {false, false, false, false};
   for (int i = 0; i < nr; ++i) {
@@ -203,8 +209,8 @@ bool same_key(const Act& a, const Act& b) {
       int x[3], y[3];
       std::copy(a.t, a.t + a.n, x);
       std::copy(b.t, b.t + b.n, y);
-      std::sort(x, x + a.n);
-      std::sort(y, y + b.n);
+      sort_small(x, a.n);
+      sort_small(y, b.n);
       return std::equal(x, x + a.n, y);
     }
     case R101_RUN:
