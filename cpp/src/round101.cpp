@@ -1350,7 +1350,11 @@ class Round {
     if (stock_.empty()) throw std::runtime_error("a take phase with an empty stock");
     bot_enter(p);
     Bot& b = bots_[size_t(p)];
-    if (last_ >= 0 && !b.no_take && take_pays(p, last_) && take_usable(p, last_)) return bare(R101_TAKE);
+    // take_usable's cheap necessary test first (the order of these pure tests is free)
+    if (last_ >= 0 && !b.no_take &&
+        (opened_[size_t(p)] != NOT_OPENED || unopened_could_fit(p, last_)) &&
+        take_pays(p, last_) && take_usable(p, last_))
+      return bare(R101_TAKE);
     if (button && opened_[size_t(p)] == NOT_OPENED) return bare(R101_BUTTON);
     return bare(R101_DRAW);
   }
