@@ -1,4 +1,4 @@
-"""The native greedy round (issue 12; cpp/src/round101.cpp, rummy101.sim.native_round) against
+"""The native greedy round (issue 12; cpp/src/round101.cpp, rummy101.bots.native_greedy) against
 the Python flow, record for record: GreedyBot + strategy deciding on the rummy101 engine.
 
 Every comparison plays the same position both ways and checks every action (as text), the end
@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 from rummy101 import available_backends, using_backend
 from rummy101.bots import get_bot
+from rummy101.bots import native_greedy as native_round
 from rummy101.bots.greedy import GreedyBot
 from rummy101.game import new_game
-from rummy101.sim import native_round, play_game, runner
+from rummy101.sim import play_game, runner
 
 pytestmark = pytest.mark.skipif("native" not in available_backends(),
                                 reason="the native core is not built")

@@ -144,7 +144,7 @@ def _native_rounds(rules: Rules, bots: Sequence[str | Bot], players: Sequence[Bo
     ``RUMMY101_NATIVE_ROUNDS`` not ``0``), else None."""
     if rules.variant != "rummy101":
         return None
-    from . import native_round
+    from ..bots import native_greedy as native_round
     return native_round if native_round.fast_path_applies(rules, bots, players) else None
 
 
