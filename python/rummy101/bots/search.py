@@ -49,6 +49,7 @@ from ..rules import Rules
 from ..tiles import NUM_CODES, Card, Tile
 from .base import Bot, BotError, no_legal_action, register_bot
 from .greedy import GreedyBot
+from .native_greedy import at_turn_boundary, finish_round, native_available, play_round
 from .rollout import FAST_VARIANTS, policy_for
 from .strategy import deadwood, kit_for
 
@@ -165,6 +166,7 @@ class SearchBot(Bot):
         seat = obs["seat"]
         playouts = self.playouts if self.playouts is not None else DEFAULT_PLAYOUTS.get(rules.variant, 200)
         fast = self._fast(rules)
+        native = not fast and rules.variant == "rummy101" and native_available()
         worlds = max(2, playouts // len(cands))
         values = [[0.0] * worlds for _ in cands]
         for w in range(worlds):
@@ -176,7 +178,7 @@ class SearchBot(Bot):
             for i, a in enumerate(cands):
                 st = world.copy()
                 st.apply(a)
-                values[i][w] = self._rollout(st, seat, wseed, fast)
+                values[i][w] = self._rollout(st, seat, wseed, fast, native)
                 self.rollouts += 1
         # Leave greedy's choice only for a candidate whose paired advantage over it (same
         # worlds, same rollout seeds) exceeds ``confidence`` standard errors: with a few dozen
@@ -195,10 +197,12 @@ class SearchBot(Bot):
                 best, best_gain = i, mean
         return cands[best]
 
-    def _rollout(self, st: Any, seat: int, wseed: int, fast: bool) -> float:
+    def _rollout(self, st: Any, seat: int, wseed: int, fast: bool, native: bool = False) -> float:
         """Play every seat to the end of the round; the seat's score (objective). The seat's own
         turn in progress is finished by greedy (the plan the bot itself follows); then greedy bots
-        or, with ``fast``, the fast rollout policy of the variant play every seat."""
+        or, with ``fast``, the fast rollout policy of the variant play every seat. With
+        ``native`` (greedy rollouts of Rummy 101, :func:`native_available`) the greedy round is
+        finished in the C++ core from its first turn boundary: the same actions and score."""
         r0 = st.round
         steps = 0
         if fast:
@@ -217,8 +221,26 @@ class SearchBot(Bot):
                 steps += 1
         else:
             bots = [GreedyBot(random.Random(wseed + q)) for q in range(st.n)]
+            # Issue 12: with ``native`` the round goes to the C++ core at the first turn
+            # boundary where no bot remembers anything (native_greedy.play_round plays fresh
+            # greedy bots, the same actions). Only a turn index other than that of the last
+            # Python step says so: a ``reset`` goes back to the take phase inside the same
+            # turn, and the bot then remembers that it declined the take.
+            acted = -1 if native else None   # the turn of the last Python step (-1: none yet)
             while not st.is_terminal and st.round == r0 and steps < ROLLOUT_STEPS:
+                if acted is not None and st.turn != acted and at_turn_boundary(st):
+                    try:
+                        nr = play_round(st)
+                    except (RuntimeError, ValueError):  # the core's (WorkBudgetExceeded too)
+                        acted = None         # the Python loop plays the rest, as play_game
+                    else:
+                        if steps + nr.steps > ROLLOUT_STEPS:
+                            return 0.0       # the Python loop would cut it here (below)
+                        finish_round(st, nr)  # scored by the engine, as the last apply does
+                        break
                 q = st.current_player
+                if acted is not None:
+                    acted = st.turn
                 st.apply(bots[q].act(st.observation(q), st.legal_actions()))
                 steps += 1
         if len(st.scores) <= r0:
