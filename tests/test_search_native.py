@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from rummy101 import available_backends, using_backend
 from rummy101.bots import SearchBot, get_bot, search
-from rummy101.bots.native_greedy import ENV_VAR
+from rummy101.bots.native_greedy import ENV_VAR, finish_round, play_round, score_round
 from rummy101.game import engine_for, new_game
 from rummy101.sim import play_game
 
@@ -200,6 +200,25 @@ def test_the_step_cut_is_where_the_python_loop_puts_it(monkeypatch: pytest.Monke
                 if cut == n - 1:
                     assert calls, "the cut decided from the native round's steps"
     assert scored >= 8
+
+
+def test_score_round_is_the_engine_scoring_the_end_position() -> None:
+    """The rollout's light ending (``score_round``: the end position's turn, racks and openings,
+    then the engine's R101-13 scoring) gives the round result ``finish_round`` gives (the whole
+    end position), in one-round games and in matches (the next round dealt)."""
+    starts = [st for st, _, _ in rollout_starts(6) if st.phase.value == "take"]  # after discards
+    with using_backend("native"):
+        for st in starts:
+            for rounds in (1, 3):
+                st.match_rounds = rounds
+                a, b = st.copy(), st.copy()
+                nr = play_round(a)
+                deltas = score_round(a, nr)
+                finish_round(b, nr)
+                assert deltas == b.scores[-1] and a.results == b.results
+                assert a.round == b.round == (0 if rounds == 1 else 1)
+                if rounds > 1:  # the next round dealt the same
+                    assert a.racks == b.racks and a.stock == b.stock and a.current == b.current
 
 
 def test_a_core_error_plays_on_in_python(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -48,7 +48,7 @@ from ..game.table import TableMeld
 from ..rules import Rules
 
 __all__ = ["ENV_VAR", "NativeRound", "at_turn_boundary", "fast_path_applies", "finish_round",
-           "native_available", "play_round", "replay_round"]
+           "native_available", "play_round", "replay_round", "score_round"]
 
 #: Set to ``0`` to play every round on the Python flow (docs/simulation.md).
 ENV_VAR = "RUMMY101_NATIVE_ROUNDS"
@@ -191,6 +191,25 @@ def finish_round(s: Any, nr: NativeRound) -> None:
     s.history.extend(nr.actions())
     s.invalidate_legal()
     engine._end_round(s, winner=nr.winner, joker=nr.joker_finish)
+
+
+def score_round(s: Any, nr: NativeRound) -> list[int]:
+    """The round's score deltas (R101-13), scored by the engine as the round's last action
+    scores them: ``s`` (the State :func:`play_round` started from, a throwaway copy such as a
+    search rollout's) takes the end position's turn, racks and openings -- what the engine's
+    scoring reads -- and the engine ends the round on it (its result appended, the next round
+    dealt in a match). The rest of ``s`` (table, stock, history) is left behind: use
+    :func:`finish_round` for a State that goes on."""
+    from ..game.engines.rummy101 import engine
+
+    end = nr.end
+    s.turn = end[0]
+    s.racks = end[2]
+    s.sizes = [sum(r) for r in s.racks]
+    s.x.opened = end[5]
+    s.x.opened_turn = end[6]
+    engine._end_round(s, winner=nr.winner, joker=nr.joker_finish)
+    return s.scores[-1]
 
 
 def replay_round(s: Any, nr: NativeRound) -> None:

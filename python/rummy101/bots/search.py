@@ -49,7 +49,7 @@ from ..rules import Rules
 from ..tiles import NUM_CODES, Card, Tile
 from .base import Bot, BotError, no_legal_action, register_bot
 from .greedy import GreedyBot
-from .native_greedy import at_turn_boundary, finish_round, native_available, play_round
+from .native_greedy import at_turn_boundary, native_available, play_round, score_round
 from .rollout import FAST_VARIANTS, policy_for
 from .strategy import deadwood, kit_for
 
@@ -220,7 +220,7 @@ class SearchBot(Bot):
                 st.apply(a)
                 steps += 1
         else:
-            bots = [GreedyBot(random.Random(wseed + q)) for q in range(st.n)]
+            bots: dict[int, GreedyBot] = {}   # made when a seat first acts (seat q: wseed + q)
             # Issue 12: with ``native`` the round goes to the C++ core at the first turn
             # boundary where no bot remembers anything (native_greedy.play_round plays fresh
             # greedy bots, the same actions). Only a turn index other than that of the last
@@ -236,12 +236,15 @@ class SearchBot(Bot):
                     else:
                         if steps + nr.steps > ROLLOUT_STEPS:
                             return 0.0       # the Python loop would cut it here (below)
-                        finish_round(st, nr)  # scored by the engine, as the last apply does
+                        score_round(st, nr)  # scored by the engine, as the last apply does
                         break
                 q = st.current_player
+                bot = bots.get(q)
+                if bot is None:
+                    bot = bots[q] = GreedyBot(random.Random(wseed + q))
                 if acted is not None:
                     acted = st.turn
-                st.apply(bots[q].act(st.observation(q), st.legal_actions()))
+                st.apply(bot.act(st.observation(q), st.legal_actions()))
                 steps += 1
         if len(st.scores) <= r0:
             return 0.0  # cut: the round did not end
