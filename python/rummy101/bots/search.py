@@ -26,6 +26,10 @@ decides there). Variants whose engine has no ``sample_state`` are played by gree
 Rollouts: Rummy 101 plays them with ``greedy`` bots in every seat; Remi and classic with the
 fast policies of :mod:`rummy101.bots.rollout` (5-7x the rate of greedy rollouts from the same
 positions, ``bench/bench_rollout.py``), which is what keeps a decision under a second there.
+A Rummy 101 greedy rollout is played in Python only to its first turn boundary (a new turn
+index); the C++ core (:mod:`rummy101.bots.native_greedy`) plays the rest of the round, the same
+actions, and the engine scores it: the same values and decisions, ~6x the rate (docs/bots.md;
+native backend, ``RUMMY101_NATIVE_ROUNDS=0`` turns it off).
 
 Options (``get_bot("search:playouts=400:candidates=6")``): ``playouts`` rollouts per decision
 (spread over the candidates, at least 2 worlds; default per variant, :data:`DEFAULT_PLAYOUTS`,
@@ -57,8 +61,8 @@ __all__ = ["SearchBot"]
 
 _CODE = {str(Tile(c)): c for c in range(NUM_CODES)} | {str(Card(c)): c for c in range(52)}
 #: Rollouts per decision by variant when ``playouts`` is not given. CPU per searched decision on
-#: one core (docs/bots.md, "Strength ladder"): Rummy 101 ~0.5 s, Remi ~0.4 s (max ~0.8 s),
-#: classic ~0.16 s (max ~0.3 s).
+#: one core (docs/bots.md, "Strength ladder"): Rummy 101 ~0.5 s with Python rollouts, ~0.06-0.1 s
+#: with native ones, Remi ~0.4 s (max ~0.8 s), classic ~0.16 s (max ~0.3 s).
 DEFAULT_PLAYOUTS = {"rummy101": 200, "remi": 200, "classic": 400}
 _RULES: dict[str, Rules] = {}
 #: A rollout that takes more steps than this is cut (it scores the position as it stands).
