@@ -209,7 +209,8 @@ def score_round(s: Any, nr: NativeRound) -> list[int]:
     s.x.opened = end[5]
     s.x.opened_turn = end[6]
     engine._end_round(s, winner=nr.winner, joker=nr.joker_finish)
-    return s.scores[-1]
+    deltas: list[int] = s.scores[-1]
+    return deltas
 
 
 def replay_round(s: Any, nr: NativeRound) -> None:
