@@ -184,3 +184,25 @@ def test_many_rounds_record_for_record(rules: str) -> None:
     for seed in range(10_000, 11_000):
         compare(new_game(rules, seed), f"{rules} seed {seed}")
     assert mid_round(rules, 400, 77) >= 200
+
+
+def test_finish_round_without_history_and_the_action_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """finish_round(history=False) (play_game's summary records) moves the State as
+    finish_round does except for the history; actions() decodes codes missing from its cache
+    (an empty cache, and one filled while it decodes) to the same actions."""
+    s = new_game("rummy101(players=3)", 21, match_rounds=2)
+    nr = native_round.play_round(s)
+    want = [str(a) for a in nr.actions()]
+    monkeypatch.setattr(native_round, "_ACTIONS", {})
+    assert [str(a) for a in nr.actions()] == want
+    assert native_round._ACTIONS and [str(a) for a in nr.actions()] == want
+    partial = dict(list(native_round._ACTIONS.items())[:3])
+    monkeypatch.setattr(native_round, "_ACTIONS", partial)
+    assert [str(a) for a in nr.actions()] == want
+    full, bare = s.copy(), s.copy()
+    native_round.finish_round(full, nr)
+    native_round.finish_round(bare, nr, history=False)
+    assert bare == full and bare.round == 1, "the next round dealt alike"
+    assert bare.history == s.history and [str(a) for a in full.history[len(s.history):]] == want
+    assert bare.round_results() == full.round_results()
+    assert bare.round_scores() == full.round_scores()

@@ -126,8 +126,13 @@ class NativeRound:
         acts = _ACTIONS
         try:
             return [acts[c] for c in self.codes]
-        except KeyError:
-            return [_decode(c) for c in self.codes]
+        except KeyError:  # decode the codes not cached yet, then the fast lookup again
+            for c in set(self.codes).difference(acts):
+                _decode(c)
+            try:
+                return [acts[c] for c in self.codes]
+            except KeyError:  # the cache was cleared while filling it
+                return [_decode(c) for c in self.codes]
 
 
 def play_round(s: Any, max_steps: int = 100_000) -> NativeRound:
@@ -153,10 +158,13 @@ def play_round(s: Any, max_steps: int = 100_000) -> NativeRound:
     return NativeRound(tuple(codes), tuple(seats), winner, bool(joker), end)
 
 
-def finish_round(s: Any, nr: NativeRound) -> None:
+def finish_round(s: Any, nr: NativeRound, history: bool = True) -> None:
     """Move ``s`` (the State :func:`play_round` started from) to where the Python flow leaves it
     after the round: the end position, the actions in its history, the round scored by the
-    engine (R101-13) and, in a match, the next round dealt."""
+    engine (R101-13) and, in a match, the next round dealt. ``history=False`` leaves the
+    round's actions out of ``s.history`` (nothing else reads them: the engine plays and scores
+    without it; :func:`rummy101.sim.play_game` does so for a summary record, whose State is
+    thrown away)."""
     from ..game.engines.rummy101 import engine
 
     (turn, current, racks, stock_len, table, opened, opened_turn, thr_melds, thr_pairs,
@@ -188,7 +196,8 @@ def finish_round(s: Any, nr: NativeRound) -> None:
     x.staged_from = -1
     x.staged_kind = 0
     x.snap = None
-    s.history.extend(nr.actions())
+    if history:
+        s.history.extend(nr.actions())
     s.invalidate_legal()
     engine._end_round(s, winner=nr.winner, joker=nr.joker_finish)
 

@@ -99,8 +99,14 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
                 if nr is not None and steps + nr.steps <= max_steps:
                     if record == "full":
                         native.replay_round(state, nr)
-                    else:
-                        native.finish_round(state, nr)
+                    elif state.round + 1 >= state.match_rounds:
+                        # the game's last round and a summary record: only the round's
+                        # scores and results are read from here on, so the end position is
+                        # scored as is (racks, openings, turn; R101-13) without rebuilding
+                        # the table, stock and history of a State that is thrown away
+                        native.score_round(state, nr)
+                    else:  # a summary record reads no action history: not decoded
+                        native.finish_round(state, nr, history=False)
                     for seat in nr.turn_seats:
                         if seat != last:
                             turns[seat] += 1
@@ -121,7 +127,7 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
             f"game {index} of the run with seed {seed} (game seed {gseed}, {r}), step {steps}, "
             f"seat {seat} ({names[seat]} bot): {type(exc).__name__}: {exc}. Replay it with "
             f"rummy101.game.new_game({str(r)!r}, {gseed}, match_rounds={match_rounds}) and the "
-            f"{len(getattr(state, 'history', ()))} actions so far; the bots' seeds are "
+            f"{steps} actions so far; the bots' seeds are "
             f"rummy101.sim.bot_seed({seed}, {index}, seat)") from exc
     round_scores = tuple(tuple(int(v) for v in rs) for rs in state.round_scores())
     standings = tuple(int(v) for v in state.standings())
