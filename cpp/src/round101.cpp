@@ -1313,6 +1313,83 @@ class Round {
     return best;
   }
 
+  // An upper bound of solve(opening valuation, c + t, keep a tile, must use t).value for a
+  // numbered t, valid when face_ (R101-5/6/7): a best selection holds a run or set M with t,
+  // and the rest of it is a selection of c - (M - t) keeping a tile, so worth at most ov (the
+  // open value of c, or a bound of it) and at most melds_bound(c - (M - t)). Every run or set
+  // with t that c + t could lay is tried, each of its other tiles real or a joker, so the
+  // bound holds whatever M is. -1 when no run or set holds t (the solver finds none either).
+  int must_use_bound(const Counts& c, int t, int ov) const {
+    int col = t / 13, n0 = t % 13, base = col * 13;
+    Counts rest = c;
+    int best = -1;
+    // runs a..b (numbers 0-based) through n0, three tiles or more
+    int pos[13];
+    for (int a = n0; a >= 0; --a) {
+      for (int b = std::max(n0, a + 2); b < 13; ++b) {
+        int value = (a + 1 + b + 1) * (b - a + 1) / 2;
+        if (value + ov <= best) continue;
+        int n = 0, missing = 0;
+        for (int x = a; x <= b; ++x)
+          if (x != n0) {
+            pos[n++] = x;
+            if (!c[size_t(base + x)]) ++missing;
+          }
+        if (missing > c[J]) continue;
+        best = std::max(best, run_choices(rest, base, pos, n, 0, value, ov));
+      }
+    }
+    // sets of number n0 with t: each other colour absent, real or a joker; 3 or 4 tiles
+    int others[3], no = 0;
+    for (int k = 0; k < 4; ++k)
+      if (k != col) others[no++] = k * 13 + n0;
+    for (int choice = 0; choice < 27; ++choice) {
+      int x = choice, size = 1, jokers = 0;
+      bool ok = true;
+      for (int i = 0; i < 3; ++i, x /= 3) {
+        int how = x % 3;  // 0 absent, 1 real, 2 joker
+        if (how == 1) {
+          if (!c[size_t(others[i])]) ok = false;
+          ++size;
+        } else if (how == 2) {
+          ++jokers;
+          ++size;
+        }
+      }
+      if (!ok || size < 3 || jokers > c[J]) continue;
+      int value = (n0 + 1) * size;
+      if (value + ov <= best) continue;
+      x = choice;
+      for (int i = 0; i < 3; ++i, x /= 3)
+        if (x % 3 == 1) rest[size_t(others[i])] -= 1;
+      rest[J] -= jokers;
+      best = std::max(best, value + std::min(ov, melds_bound(rest)));
+      x = choice;
+      for (int i = 0; i < 3; ++i, x /= 3)
+        if (x % 3 == 1) rest[size_t(others[i])] += 1;
+      rest[J] += jokers;
+    }
+    return best;
+  }
+
+  // must_use_bound's runs: positions pos[i..n) of the run each a real tile (when held) or a
+  // joker (when one is left), the rest of the rack in ``rest`` (restored on return).
+  int run_choices(Counts& rest, int base, const int* pos, int n, int i, int value, int ov) const {
+    if (i == n) return value + std::min(ov, melds_bound(rest));
+    int code = base + pos[i], best = -1;
+    if (rest[size_t(code)]) {
+      rest[size_t(code)] -= 1;
+      best = run_choices(rest, base, pos, n, i + 1, value, ov);
+      rest[size_t(code)] += 1;
+    }
+    if (rest[J]) {
+      rest[J] -= 1;
+      best = std::max(best, run_choices(rest, base, pos, n, i + 1, value, ov));
+      rest[J] += 1;
+    }
+    return best;
+  }
+
   // GreedyBot._take_pays
   bool take_pays(int p, int t) {
     const Counts& counts = racks_[size_t(p)];
@@ -1329,8 +1406,12 @@ class Round {
       // them. Asked in the cheap order: the pairs first, the meld search only when needed.
       if (!has_now && thr_pairs_ > 0 && pairs_reach(with_t, t, thr_pairs_)) return true;
       if (face_ && melds_bound(with_t) < thr_melds_) return false;
-      if (face_ && t != J && std::max(open_value_upper(p, counts), 0) + best_meld_with(with_t, t) < thr_melds_)
-        return false;
+      if (face_ && t != J) {
+        int ov = std::max(open_value_upper(p, counts), 0);
+        if (ov + best_meld_with(with_t, t) < thr_melds_) return false;
+        int ub = must_use_bound(counts, t, ov);
+        if (ub < thr_melds_ || ub <= 0) return false;
+      }
       int vt = solve(false, with_t, true, t, false).value;
       return vt >= thr_melds_ && vt > 0;
     }
