@@ -1395,17 +1395,28 @@ class Round {
     const Counts& counts = racks_[size_t(p)];
     int opened = opened_[size_t(p)];
     if (opened == NOT_OPENED) {
-      // opening_plan(counts) ("now"): only its kind matters here
-      int v = open_value_now(p, counts);
-      if (v >= thr_melds_ && v > 0) return false;  // it opens with runs/sets already
+      // The answer is: not opening with runs/sets now (opening_plan(counts) "now": only its
+      // kind matters here), and opening_plan(with_t, must t) "melds" when its runs/sets reach
+      // the threshold, else "pairs" when its pairs do, taken without pairs now, melds with them.
+      // Asked in the cheap order: the pairs first, then the bounds that say no whatever the
+      // open value now is (with a bound of it), then that value, the meld search last.
       bool has_now = thr_pairs_ > 0 && pairs_reach(counts, -1, thr_pairs_);
       Counts with_t = counts;
       with_t[size_t(t)] += 1;
-      // opening_plan(with_t, must t) is "melds" when its runs/sets reach the threshold, else
-      // "pairs" when its pairs do; the answer is (melds or pairs) without pairs now, melds with
-      // them. Asked in the cheap order: the pairs first, the meld search only when needed.
-      if (!has_now && thr_pairs_ > 0 && pairs_reach(with_t, t, thr_pairs_)) return true;
-      if (face_ && melds_bound(with_t) < thr_melds_) return false;
+      bool pairs_take = !has_now && thr_pairs_ > 0 && pairs_reach(with_t, t, thr_pairs_);
+      if (!pairs_take && face_) {
+        if (melds_bound(with_t) < thr_melds_) return false;
+        if (t != J) {
+          const Derived& dv = derived_[size_t(p)];
+          int ov = std::max(dv.valid && dv.rack == counts ? dv.value : melds_bound(counts), 0);
+          if (ov + best_meld_with(with_t, t) < thr_melds_) return false;
+          int ub = must_use_bound(counts, t, ov);
+          if (ub < thr_melds_ || ub <= 0) return false;
+        }
+      }
+      int v = open_value_now(p, counts);
+      if (v >= thr_melds_ && v > 0) return false;  // it opens with runs/sets already
+      if (pairs_take) return true;
       if (face_ && t != J) {
         int ov = std::max(open_value_upper(p, counts), 0);
         if (ov + best_meld_with(with_t, t) < thr_melds_) return false;
