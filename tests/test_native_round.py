@@ -206,3 +206,23 @@ def test_finish_round_without_history_and_the_action_cache(monkeypatch: pytest.M
     assert bare.history == s.history and [str(a) for a in full.history[len(s.history):]] == want
     assert bare.round_results() == full.round_results()
     assert bare.round_scores() == full.round_scores()
+
+
+def test_a_match_falling_back_mid_way_matches_the_python_flow(monkeypatch: pytest.MonkeyPatch) -> None:
+    """play_game makes the seats' bots only when a round falls back to the Python flow: a core
+    that fails from the second round of a match on gives the Python flow's record."""
+    monkeypatch.setenv(native_round.ENV_VAR, "0")
+    expected = play_game("rummy101(players=3)", ["greedy"] * 3, 6, 1, match_rounds=3)
+    monkeypatch.delenv(native_round.ENV_VAR)
+    real = native_round.play_round
+    calls = []
+
+    def first_only(s: Any, *a: Any) -> Any:
+        calls.append(s.round)
+        if s.round >= 1:
+            raise RuntimeError("no")
+        return real(s, *a)
+
+    monkeypatch.setattr(native_round, "play_round", first_only)
+    assert play_game("rummy101(players=3)", ["greedy"] * 3, 6, 1, match_rounds=3) == expected
+    assert calls == [0, 1], "round 0 native, round 1 falls back, then the Python flow"

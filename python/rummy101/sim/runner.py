@@ -75,20 +75,29 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     names = [b if isinstance(b, str) else getattr(b, "name", type(b).__name__) for b in bots]
     bot_seeds = tuple(bot_seed(seed, index, s) if isinstance(b, str) else None
                       for s, b in enumerate(bots))
-    players = [get_bot(b, random.Random(bs)) if isinstance(b, str) else b
-               for b, bs in zip(bots, bot_seeds)]
+
+    def make_players() -> list[Bot]:
+        return [get_bot(b, random.Random(bs)) if isinstance(b, str) else b
+                for b, bs in zip(bots, bot_seeds)]
+
+    # Issue 12: when every round may be played natively the seats' bots (and their seeded
+    # random.Random, ~7 us each) are made only if a round falls back to the Python flow; bots
+    # made on a shared unseeded generator tell whether the fast path applies.
+    native = None
+    if r.variant == "rummy101" and all(isinstance(b, str) for b in bots):
+        native = _native_rounds(r, bots, [get_bot(str(b), _PROBE_RNG) for b in bots])
+    players = make_players() if native is None else None
     gseed = game_seed(seed, index)
     if match_rounds is None:  # the variant's own match length (classic: to its target, CR-6)
         from ..game import engine_for
         match_rounds = engine_for(r).DEFAULT_MATCH_ROUNDS
     state = _new_game(r, gseed, match_rounds)
-    turns = [0] * len(players)
+    turns = [0] * len(bots)
     last = -1
     steps = 0
-    acts = [p.act for p in players]
+    acts = None if players is None else [p.act for p in players]
     observe, legal_actions, apply = state.observation, state.legal_actions, state.apply
     seat = state.current_player
-    native = _native_rounds(r, bots, players)
     try:
         while not state.is_terminal:
             if native is not None:
@@ -114,6 +123,8 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
                     steps += nr.steps
                     continue
                 native = None
+            if acts is None:
+                acts = [p.act for p in make_players()]
             seat = state.current_player
             apply(acts[seat](LazyObservation(observe, seat), legal_actions()))
             if seat != last:
@@ -142,6 +153,9 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
                       round_scores=round_scores, best=best, finishes=finishes,
                       finishers=finishers, turns=tuple(turns), steps=steps, run_seed=seed,
                       bot_seeds=bot_seeds, game_record=full)
+
+
+_PROBE_RNG = random.Random(0)
 
 
 def _native_rounds(rules: Rules, bots: Sequence[str | Bot], players: Sequence[Bot]) -> Any:
