@@ -9,8 +9,8 @@ Targets on the native backend (issue 12): random play >= 1.2x OpenSpiel's gin ru
 measured in the same run -- bench/bench_openspiel.py times both, alternately, with the step
 defined on each side -- and >= 1,000 rounds/s with greedy bots (measured: 1,231 native rounds
 per CPU second against 157 on the Python flow in one run of ``bench_game.py 5 rummy101 native``,
-1,104 / 1,231 / 791 in three runs at load 1.5-3 where the tree before the last speed work gave
-878 / 1,131 / 844, docs/simulation.md; the rounds in the C++ core, rummy101.sim.native_round)
+766-1,231 in six runs at load 0.8-3 where the tree before the last speed work gave 743-1,131
+alternated with them, 6.3-8.1 against 5.5-6.9 times the Python flow, docs/simulation.md; the rounds in the C++ core, rummy101.sim.native_round)
 (peers once measured elsewhere:
 OpenSpiel gin rummy 390 games/s and 62,700 steps/s; RLCard 14,000-18,000 steps/s). A step is one ``state.apply(action)`` including the bot's choice (and the observation
 the bot is given); a round is one 4-player deal played to its end (Remi: the doubles exchange
