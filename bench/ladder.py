@@ -18,7 +18,8 @@ Works for every variant: in classic Rummy (``--rules classic``) a "round" is one
 match (``--rounds 1``: the game is the first hand; CR-6 scores only its winner), in Remi one
 round (RO-12). ``--jsonl FILE`` appends every seat's record as its deal completes (long runs
 can be stopped and summarised from what finished: ``--summarise FILE``; deals are handed out in
-order, so what finished is the first deals).
+order, so what finished is the first deals; ``--first-deal K`` resumes such a run at deal K,
+appending to the same file).
 """
 
 from __future__ import annotations
@@ -107,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="candidates, comma-separated (options with ':', e.g. search:playouts=400)")
     ap.add_argument("--opponent", default="greedy")
     ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--first-deal", type=int, default=0, metavar="K",
+                    help="resume a stopped --jsonl run: play deals K..DEALS-1 only (deal d is the "
+                         "same game whatever K is)")
     ap.add_argument("--rounds", type=int, default=1, help="rounds per game (a match)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
@@ -123,11 +127,14 @@ def main(argv: list[str] | None = None) -> int:
         for name, seats in rows.items():  # a deal's seats are written together
             print(summary(name, seats) + f"  {len({s.deal for s in seats})} deals")
         return 0
+    if not 0 <= args.first_deal < args.deals:
+        ap.error(f"--first-deal must be from 0 to {args.deals - 1} (--deals), got {args.first_deal}")
     rules = str(Rules.parse(args.rules))
     cands = [b.strip() for b in args.bots.split(",") if b.strip()]
     for b in cands + [args.opponent]:
         get_bot(b)  # fail before any game on a bad name
-    print(f"ladder: {rules}, {args.deals} duplicate deals x {Rules.parse(rules).players} seats "
+    span = f"deals {args.first_deal}..{args.deals - 1} of {args.deals}" if args.first_deal else f"{args.deals} deals"
+    print(f"ladder: {rules}, {span} (duplicate) x {Rules.parse(rules).players} seats "
           f"against {args.opponent}, {args.rounds} round(s) per game, seed {args.seed}")
     print(f"{'bot':28s} {'vs baseline [95% CI]':>28s}  {'pts/round':>8s}  {'finish rate [95% CI]':>22s}  time")
     t0 = time.perf_counter()
@@ -135,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         # deal by deal, every candidate on a deal before the next deal: a run stopped early
         # (--jsonl) has the same first deals for every candidate
         futs = [ex.submit(deal_task, rules, cand, args.opponent, args.seed, d, args.rounds)
-                for d in range(args.deals) for cand in cands]
+                for d in range(args.first_deal, args.deals) for cand in cands]
         rows: dict[str, list[Seat]] = {cand: [] for cand in cands}
         for f in cf.as_completed(futs):
             got = f.result()
