@@ -47,8 +47,9 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import IllegalAction
+from ..errors import IllegalAction, RummyError
 from ..game import engine_for
+from ..game.actions import Action
 from ..rules import Rules
 from ..tiles import NUM_CODES, Card, Tile
 from .base import Bot, BotError, no_legal_action, register_bot
@@ -64,6 +65,9 @@ _CODE = {str(Tile(c)): c for c in range(NUM_CODES)} | {str(Card(c)): c for c in 
 #: one core (docs/bots.md, "Strength ladder"): Rummy 101 ~0.5 s with Python rollouts, ~0.06-0.1 s
 #: with native ones, Remi ~0.4 s (max ~0.8 s), classic ~0.16 s (max ~0.3 s).
 DEFAULT_PLAYOUTS = {"rummy101": 200, "remi": 200, "classic": 400}
+#: Planner turns tried beside greedy's at a Rummy 101 lay-down decision (``turns``; 0: the take
+#: and the discard only, as the ladder rows measured before whole turns).
+DEFAULT_TURNS = 5
 _RULES: dict[str, Rules] = {}
 #: A rollout that takes more steps than this is cut (it scores the position as it stands).
 ROLLOUT_STEPS = 5_000
@@ -76,7 +80,7 @@ class SearchBot(Bot):
 
     def __init__(self, rng: random.Random | None = None, *, playouts: int | None = None,
                  candidates: int = 6, objective: str = "round", confidence: float = 1.0,
-                 rollout: str = "auto") -> None:
+                 rollout: str = "auto", turns: int = DEFAULT_TURNS) -> None:
         super().__init__(rng)
         if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int)
                                      or not 1 <= playouts <= 100_000):
@@ -89,8 +93,11 @@ class SearchBot(Bot):
             raise BotError(f"search: objective must be 'round' or 'margin', got {objective!r}")
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 10:
             raise BotError(f"search: confidence must be a number from 0 to 10, got {confidence!r}")
+        if isinstance(turns, bool) or not isinstance(turns, int) or not 0 <= turns <= 20:
+            raise BotError(f"search: turns must be a whole number from 0 to 20, got {turns!r}")
         self.playouts = playouts
         self.candidates = candidates
+        self.turns = turns
         self.confidence = float(confidence)
         self.objective = objective
         self.rollout = rollout
@@ -99,11 +106,16 @@ class SearchBot(Bot):
         self.search_seconds = 0.0   # time spent in them (wall clock)
         self.search_cpu_seconds = 0.0  # CPU time of this process in them (one core)
         self.rollouts = 0           # rounds played to the end in them
+        self.turn_searches = 0      # of them, whole-turn decisions (Rummy 101, ``turns``)
+        self.turns_chosen = 0       # of those, where a planner turn was played instead of greedy's
+        self._plan: list[Action] = []   # the rest of a chosen whole turn, played step by step
+        self._plan_turn: tuple[Any, Any] = (None, None)   # (round, turn) of that plan
+        self._played: tuple[Any, Any] = (None, None)      # (round, turn) of the last play step
 
     def __repr__(self) -> str:
         return (f"SearchBot(playouts={self.playouts}, candidates={self.candidates}, "
                 f"objective={self.objective!r}, confidence={self.confidence}, "
-                f"rollout={self.rollout!r})")
+                f"turns={self.turns}, rollout={self.rollout!r})")
 
     def _fast(self, rules: Rules) -> bool:
         """Do the rollouts use the fast policies (:mod:`rummy101.bots.rollout`)?"""
@@ -117,7 +129,21 @@ class SearchBot(Bot):
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
         if not legal_actions:
             raise no_legal_action(self, observation)
+        turn = (observation.get("round"), observation.get("turn"))
+        if self._plan:
+            # The rest of a whole turn chosen earlier in this turn: each step is played if the
+            # engine lists it; otherwise the plan is dropped and greedy plays on from here.
+            step = self._plan.pop(0) if turn == self._plan_turn else None
+            found = None if step is None else next((a for a in legal_actions if a == step), None)
+            if found is not None:
+                self._played = turn
+                return found
+            self._plan = []
+            self._greedy._queue = []   # greedy's plan of this turn was not followed: replan
         choice = self._greedy.act(observation, legal_actions)
+        first_play = observation["phase"] == "play" and self._played != turn
+        if observation["phase"] == "play":
+            self._played = turn
         if len(legal_actions) == 1:
             return choice
         spec = observation["rules"]
@@ -127,20 +153,121 @@ class SearchBot(Bot):
         sampler = getattr(engine_for(rules), "sample_state", None)
         if sampler is None:
             return choice
+        t0, c0 = time.perf_counter(), time.process_time()
+        plans: list[list[Action]] | None = None
         if observation["phase"] == "take":
             cands = list(legal_actions)
         elif getattr(choice, "verb", None) == "discard":
             cands = self._discards(rules, observation, legal_actions, choice)
+        elif (first_play and self.turns > 0 and rules.variant == "rummy101"
+              and getattr(choice, "verb", None) != "reset"
+              and not observation["turn_state"].get("staged")):
+            plans = self._turn_plans(observation)
+            if not plans:
+                return choice
+            cands = [choice] + [p[0] for p in plans]
         else:
             return choice
         if len(cands) < 2:
             return choice
-        t0, c0 = time.perf_counter(), time.process_time()
-        best = self._search(rules, sampler, observation, cands, choice)
+        if plans is None:
+            best = self._search(rules, sampler, observation, cands, choice)
+        else:
+            best = self._search_turns(rules, sampler, observation, legal_actions, choice, plans)
         self.decisions += 1
         self.search_seconds += time.perf_counter() - t0
         self.search_cpu_seconds += time.process_time() - c0
         return best
+
+    # ---- whole turns (Rummy 101) ---------------------------------------------------------------
+    def _turn_plans(self, obs: Mapping[str, Any]) -> list[list[Action]]:
+        """The hint planner's turns from the seat's view (``rummy101.hint``), best first, as
+        engine actions: lay steps then the discard, up to ``turns`` + 1 of them (one is often
+        greedy's own turn, dropped later). Empty when the planner has no answer here."""
+        from ..hint.plan import _Planner
+        from ..hint.view import view_from_observation
+
+        try:
+            planner = _Planner(view_from_observation(dict(obs)))
+            # The planner's wall-clock limit (HINT_SECONDS, for the service) would make the
+            # bot's decisions depend on the machine's load; the core's node budget bounds it.
+            planner.deadline = float("inf")
+            turns = planner.turns(self.turns + 1)
+            return [[Action.parse(a) for a in t.actions] for t in turns[:self.turns + 1]]
+        except (RummyError, RuntimeError, ValueError, KeyError):
+            return []
+
+    def _search_turns(self, rules: Rules, sampler: Any, obs: Mapping[str, Any],
+                      legal: Sequence[Any], choice: Any, plans: list[list[Action]]) -> Any:
+        """Greedy's turn (``choice``, the rest played by greedy in the rollout) against whole
+        planner turns, each applied as its full action sequence in every sampled world; the
+        chosen planner turn's remaining actions are queued for the next calls."""
+        seat = obs["seat"]
+        playouts = self.playouts if self.playouts is not None else DEFAULT_PLAYOUTS.get(rules.variant, 200)
+        native = rules.variant == "rummy101" and not self._fast(rules) and native_available()
+        self.turn_searches += 1
+        wseed = self.rng.getrandbits(48)
+        try:
+            world = sampler(obs, random.Random(wseed))
+        except IllegalAction:
+            return choice
+        # Keep the planner turns that are legal here and end somewhere other than greedy's turn
+        # and each other (same rack, table and discard: the same turn in another order).
+        st = world.copy()
+        st.apply(choice)
+        g = GreedyBot(random.Random(wseed + seat))
+        steps = 0
+        while (not st.is_terminal and st.current == seat and st.turn == obs["turn"]
+               and steps < 200):
+            st.apply(g.act(st.observation(seat), st.legal_actions()))
+            steps += 1
+        seen = {_signature(st, seat)}
+        kept: list[list[Action]] = []
+        for plan in plans:
+            st = world.copy()
+            if not _apply_checked(st, plan):
+                continue
+            sig = _signature(st, seat)
+            if sig in seen:
+                continue
+            seen.add(sig)
+            kept.append(plan)
+            if len(kept) == self.turns:
+                break
+        if not kept:
+            return choice
+        n = 1 + len(kept)
+        worlds = max(2, playouts // n)
+        values: list[list[float]] = [[0.0] * worlds for _ in range(n)]
+        alive = [True] * n
+        for w in range(worlds):
+            if w:
+                wseed = self.rng.getrandbits(48)
+                try:
+                    world = sampler(obs, random.Random(wseed))
+                except IllegalAction:
+                    return choice
+            for i in range(n):
+                if not alive[i]:
+                    continue
+                st = world.copy()
+                if i == 0:
+                    st.apply(choice)
+                elif not _apply_checked(st, kept[i - 1], check=False):
+                    alive[i] = False   # dropped for this decision (never seen: the seat's
+                    continue           # options are public, the same in every world)
+                values[i][w] = self._rollout(st, seat, wseed, False, native)
+                self.rollouts += 1
+        best = self._confident_best(values, 0, worlds, alive)
+        if best == 0:
+            return choice
+        plan = kept[best - 1]
+        first = next((a for a in legal if a == plan[0]), None)
+        if first is None:
+            return choice
+        self.turns_chosen += 1
+        self._plan, self._plan_turn = list(plan[1:]), (obs["round"], obs["turn"])
+        return first
 
     # ---- candidates ----------------------------------------------------------------------------
     def _discards(self, rules: Rules, obs: Mapping[str, Any], legal: Sequence[Any],
@@ -184,14 +311,19 @@ class SearchBot(Bot):
                 st.apply(a)
                 values[i][w] = self._rollout(st, seat, wseed, fast, native)
                 self.rollouts += 1
-        # Leave greedy's choice only for a candidate whose paired advantage over it (same
-        # worlds, same rollout seeds) exceeds ``confidence`` standard errors: with a few dozen
-        # worlds and round scores spread over hundreds of points, the best sample mean is often
-        # noise, and following noise plays worse than greedy.
         base = cands.index(choice) if choice in cands else 0
+        return cands[self._confident_best(values, base, worlds)]
+
+    def _confident_best(self, values: list[list[float]], base: int, worlds: int,
+                        alive: Sequence[bool] | None = None) -> int:
+        """The candidate to play: ``base`` (greedy's) unless another's paired advantage over it
+        (same worlds, same rollout seeds) exceeds ``confidence`` standard errors, then the one
+        with the largest mean advantage. With a few dozen worlds and round scores spread over
+        hundreds of points the best sample mean is often noise, and following noise plays worse
+        than greedy."""
         best, best_gain = base, 0.0
-        for i in range(len(cands)):
-            if i == base:
+        for i in range(len(values)):
+            if i == base or (alive is not None and not alive[i]):
                 continue
             diffs = [values[i][w] - values[base][w] for w in range(worlds)]
             mean = sum(diffs) / worlds
@@ -199,7 +331,7 @@ class SearchBot(Bot):
             se = (var / worlds) ** 0.5
             if mean > self.confidence * se and mean > best_gain:
                 best, best_gain = i, mean
-        return cands[best]
+        return best
 
     def _rollout(self, st: Any, seat: int, wseed: int, fast: bool, native: bool = False) -> float:
         """Play every seat to the end of the round; the seat's score (objective). The seat's own
@@ -259,9 +391,31 @@ class SearchBot(Bot):
         return float(deltas[seat] - sum(others) / len(others))
 
 
+def _apply_checked(st: Any, plan: Sequence[Action], check: bool = True) -> bool:
+    """Apply a whole turn to ``st``; False (``st`` then half-played) when a step is refused.
+    With ``check`` every step must also be in the listed legal actions (the engine's own list,
+    not only what ``apply`` accepts)."""
+    try:
+        for a in plan:
+            if check and a not in st.legal_actions():
+                return False
+            st.apply(a)
+    except RummyError:
+        return False
+    return True
+
+
+def _signature(st: Any, seat: int) -> tuple[Any, ...]:
+    """Where a turn of ``seat`` ended: its rack, the table and its last discard."""
+    o = st.observation(seat)
+    return (tuple(sorted(o["rack"])), tuple(tuple(m["tiles"]) for m in o["table"]),
+            tuple(o["discards"][seat][-1:]), st.current == seat, st.is_terminal)
+
+
 def _factory(rng: random.Random, **options: Any) -> SearchBot:
     return SearchBot(rng, **options)
 
 
 register_bot(SearchBot.name, _factory, options={"playouts": int, "candidates": int, "objective": str,
-                                                 "confidence": float, "rollout": str})
+                                                 "confidence": float, "rollout": str,
+                                                 "turns": int})
