@@ -77,15 +77,32 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
                       for s, b in enumerate(bots))
 
     def make_players() -> list[Bot]:
-        return [get_bot(b, random.Random(bs)) if isinstance(b, str) else b
-                for b, bs in zip(bots, bot_seeds)]
+        players = []
+        for s, (b, bs) in enumerate(zip(bots, bot_seeds)):
+            if not isinstance(b, str):
+                players.append(b)
+                continue
+            try:
+                players.append(get_bot(b, random.Random(bs)))
+            except BotError:
+                raise  # a name that does not resolve here (say, on a worker): it says why
+            except Exception as exc:  # the bot's own constructor failed: name the seat
+                raise GameFailed(
+                    f"game {index} of the run with seed {seed}: making the bot of seat {s} "
+                    f"({b}) failed: {type(exc).__name__}: {exc}") from exc
+        return players
 
     # Issue 12: when every round may be played natively the seats' bots (and their seeded
     # random.Random, ~7 us each) are made only if a round falls back to the Python flow; bots
     # made on a shared unseeded generator tell whether the fast path applies.
     native = None
     if r.variant == "rummy101" and all(isinstance(b, str) for b in bots):
-        native = _native_rounds(r, bots, [get_bot(str(b), _PROBE_RNG) for b in bots])
+        try:
+            probes = [get_bot(str(b), _PROBE_RNG) for b in bots]
+        except Exception:  # noqa: BLE001  (a bot that cannot be made: make_players says why)
+            probes = None
+        if probes is not None:
+            native = _native_rounds(r, bots, probes)
     players = make_players() if native is None else None
     gseed = game_seed(seed, index)
     if match_rounds is None:  # the variant's own match length (classic: to its target, CR-6)
@@ -133,6 +150,8 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
             steps += 1
             if steps > max_steps:
                 raise RuntimeError(f"did not end within {max_steps} steps: a bot or the engine loops")
+    except GameFailed:
+        raise
     except Exception as exc:  # any failure inside a game names where it happened
         raise GameFailed(
             f"game {index} of the run with seed {seed} (game seed {gseed}, {r}), step {steps}, "
@@ -212,6 +231,9 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
             get_bot(b)  # resolves registered names, entry points and module paths, here and now
         except BotError as exc:
             bad.append((b, exc))
+        except Exception as exc:  # noqa: BLE001  (the bot's own constructor raised)
+            bad.append((b, BotError(f"bot {b!r}: making it with a random.Random failed: "
+                                    f"{type(exc).__name__}: {exc}")))
     unknown = [b for b, e in bad if str(e).startswith("unknown bot")]
     if unknown:
         raise SimError(f"unknown bot name{'s' if len(unknown) > 1 else ''} "
@@ -219,7 +241,9 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
                        f"{', '.join(bot_names())}, an installed 'rummy101.bots' entry point, or "
                        "'package.module:BotClass'")
     if bad:
-        raise SimError(f"bot {bad[0][0]!r} in {','.join(names)!r}: {bad[0][1]}")
+        name, error = bad[0]
+        msg = str(error) if repr(name) in str(error) else f"bot {name!r}: {error}"
+        raise SimError(f"{msg} (in the bots {','.join(names)!r})")
     if len(names) != r.players:
         raise SimError(f"{len(names)} bots given ({','.join(names)}) but {r} has {r.players} "
                        f"players: give one bot per seat (or set players=N in the rules)")
