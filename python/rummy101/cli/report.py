@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+from pathlib import Path
 from typing import Any
 
 from ..errors import RummyError
-from ..sim.io import read_records
-from ..sim.report import format_report, group_records
+from ..sim.io import check_writable, read_records
+from ..sim.report import drop_duplicates, format_report, group_records
+
+#: The figure formats ``--plot`` writes, by extension.
+PLOT_FORMATS = (".png", ".svg", ".pdf")
 
 __all__ = ["add_subcommands", "run_report"]
 
@@ -22,9 +27,9 @@ def add_subcommands(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "report", help="tables and a plot of simulation results",
         description="Read the records `rummy101 sim --out` wrote (.jsonl summary or full lines, "
-                    "or .csv) and print per seat: points per game (mean with its 95%% Student-t "
+                    "or .csv) and print per seat: points per game (mean with its 95% Student-t "
                     "interval, sd, min, max) and rounds finished and games with the best final "
-                    "standing (rates with 95%% Wilson intervals), one table per rule set and "
+                    "standing (rates with 95% Wilson intervals), one table per rule set and "
                     "line-up of bots. --plot draws the score distributions and the rates with "
                     "their intervals (needs matplotlib: pip install 'rummy101[plot]').")
     p.add_argument("files", nargs="+", metavar="FILE", help="records written by rummy101 sim")
@@ -36,15 +41,28 @@ def add_subcommands(subparsers: Any) -> None:
 
 def run_report(args: argparse.Namespace) -> int:
     """Handler of ``rummy101 report``; returns the exit status."""
-    if args.plot is not None and os.path.exists(args.plot) and not args.force:
-        raise RummyError(f"{args.plot!r} already exists: choose another --plot file, or add "
-                         "--force to overwrite it")
+    if args.plot is not None:  # everything --plot needs is checked before any reading
+        ext = Path(args.plot).suffix.lower()
+        if ext not in PLOT_FORMATS:
+            raise RummyError(f"cannot tell the figure format of {args.plot!r} from its "
+                             f"extension {ext or '(none)'!r}; accepted: {', '.join(PLOT_FORMATS)}")
+        if os.path.exists(args.plot) and not args.force:
+            raise RummyError(f"{args.plot!r} already exists: choose another --plot file, or add "
+                             "--force to overwrite it")
+        check_writable(args.plot)
+        from ..sim.plot import _pyplot
+        _pyplot()  # matplotlib is there, or the message says which extra to install
     records = []
     for path in args.files:
         try:
             records += read_records(path)
         except OSError as exc:
             raise RummyError(f"cannot read {path!r}: {exc.strerror}") from None
+    records, repeats = drop_duplicates(records)
+    if repeats:
+        print(f"rummy101 report: note: {repeats} game{'s' if repeats > 1 else ''} read more than "
+              f"once (same rules, bots, deal and bot seeds: the same file or run given twice) "
+              f"{'are' if repeats > 1 else 'is'} counted once", file=sys.stderr)
     groups = group_records(records)
     print(format_report(groups))
     if args.plot is not None:

@@ -37,7 +37,9 @@ def add_subcommands(subparsers: Any) -> None:
                         f"(variants: {', '.join(VARIANTS)})")
     p.add_argument("--bots", default=None,
                    help=f"comma-separated bot per seat, e.g. greedy,greedy,random,random "
-                        f"(bots: {', '.join(bot_names())}; default: greedy against random bots)")
+                        f"(bots: {', '.join(bot_names())}, an installed 'rummy101.bots' entry "
+                        f"point or 'package.module:BotClass', docs/bots.md; default: greedy "
+                        f"against random bots)")
     p.add_argument("--games", type=int, default=100, help="number of games (>= 1, default 100)")
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     p.add_argument("--workers", type=int, default=None,
@@ -74,12 +76,12 @@ def run_sim(args: argparse.Namespace) -> int:
                           progress=not args.quiet, match_rounds=args.rounds,
                           record=args.record)
         if args.out is not None:
-            write_records(result.records, args.out, overwrite=args.force)
+            try:
+                write_records(result.records, args.out, overwrite=args.force)
+            except OSError as exc:
+                raise SimError(f"cannot write {args.out!r}: {exc.strerror}") from None
     except RummyError as exc:
         print(f"rummy101 sim: error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"rummy101 sim: error: cannot write {args.out!r}: {exc.strerror}", file=sys.stderr)
         return 2
     print(result.summary())
     if args.out is not None:

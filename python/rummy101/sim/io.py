@@ -13,7 +13,7 @@ from typing import TextIO
 from .errors import SimError
 from .record import GameRecord
 
-__all__ = ["OUTPUT_FORMATS", "check_output", "read_records", "write_records"]
+__all__ = ["OUTPUT_FORMATS", "check_output", "check_writable", "read_records", "write_records"]
 
 #: Output formats accepted by :func:`write_records`, chosen by the file extension.
 OUTPUT_FORMATS = (".jsonl", ".csv")
@@ -35,7 +35,24 @@ def check_output(path: str | os.PathLike[str], *, record: str = "summary",
     if not overwrite and p.exists():
         raise SimError(f"{str(path)!r} already exists: choose another --out file, or add "
                        f"--force to overwrite it")
+    check_writable(p)
     return ext[1:]
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Raise :class:`SimError` when ``path`` cannot be written as a file: its folder is
+    missing, is no folder or is not writable, or ``path`` is a folder. Checked before a run so
+    that a long run is not lost at the end (the file itself is not created here)."""
+    p = Path(path)
+    folder = p.parent
+    if p.is_dir():
+        raise SimError(f"cannot write {str(path)!r}: it is a folder; name a file in it")
+    if not folder.exists():
+        raise SimError(f"cannot write {str(path)!r}: the folder {str(folder)!r} does not exist")
+    if not folder.is_dir():
+        raise SimError(f"cannot write {str(path)!r}: {str(folder)!r} is no folder")
+    if not os.access(folder, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise SimError(f"cannot write {str(path)!r}: permission denied")
 
 
 def write_records(records: Iterable[GameRecord], path: str | os.PathLike[str], *,
@@ -84,21 +101,35 @@ def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
         raise SimError(f"cannot tell the format of {str(path)!r} from its extension "
                        f"{ext or '(none)'!r}; accepted: {', '.join(OUTPUT_FORMATS)}")
     out: list[GameRecord] = []
-    with open(p, newline="", encoding="utf-8") as fh:
+    i = 0  # the last line read
+    try:
         if ext == ".csv":
-            for i, row in enumerate(csv.DictReader(fh), start=2):
-                out.append(_read(partial(GameRecord.from_row, row), path, i))
+            with open(p, newline="", encoding="utf-8") as fh:
+                for i, row in enumerate(csv.DictReader(fh), start=2):
+                    out.append(_read(partial(GameRecord.from_row, row), path, i))
         else:
-            for i, line in enumerate(fh, start=1):
-                if line.strip():
-                    out.append(_read(partial(_from_line, line), path, i))
+            with open(p, "rb") as raw:
+                for i, data in enumerate(raw, start=1):
+                    line = data.decode("utf-8")
+                    if line.strip():
+                        out.append(_read(partial(_from_line, line), path, i))
+    except UnicodeDecodeError:
+        where = f"line {i}" if ext == ".jsonl" else "a row"
+        raise SimError(f"{str(path)!r} {where} is not UTF-8 text: give a file written by "
+                       f"`rummy101 sim --out`") from None
+    except csv.Error as exc:
+        raise SimError(f"{str(path)!r} line {i + 1} is no CSV row ({exc}): give a file written "
+                       f"by `rummy101 sim --out`") from None
     if not out:
         raise SimError(f"{str(path)!r} holds no game records")
     return out
 
 
 def _from_line(line: str) -> GameRecord:
-    return GameRecord.from_json(json.loads(line))
+    d = json.loads(line)
+    if not isinstance(d, dict):
+        raise TypeError(f"a JSON {type(d).__name__}, not an object")
+    return GameRecord.from_json(d)
 
 
 def _read(make: Callable[[], GameRecord], path: str | os.PathLike[str], line: int) -> GameRecord:

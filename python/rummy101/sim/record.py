@@ -131,6 +131,7 @@ class GameRecord:
         row["finishers"] = ";".join("" if f is None else str(f) for f in self.finishers)
         row["round_scores"] = ";".join(" ".join(str(v) for v in r) for r in self.round_scores)
         row["run_seed"] = "" if self.run_seed is None else self.run_seed
+        row["game_seed"] = self.seed   # = seed; named as in the JSONL lines (new columns go last)
         return row
 
 

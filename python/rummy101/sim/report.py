@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from .record import GameRecord
 from .stats import _Z95, SeatStats, _stats
 
-__all__ = ["ReportGroup", "format_report", "group_records", "mean_interval", "t_quantile_95"]
+__all__ = ["ReportGroup", "drop_duplicates", "format_report", "group_records", "mean_interval",
+           "t_quantile_95"]
 
 # Cornish-Fisher expansion of Student's t quantile in powers of 1/df (Abramowitz & Stegun
 # 26.7.5) at the 0.975 normal quantile: within 0.005 of the exact value for df >= 3.
@@ -76,6 +77,38 @@ class ReportGroup:
     @property
     def run_seeds(self) -> list[int]:
         return sorted({r.run_seed for r in self.records if r.run_seed is not None})
+
+
+def drop_duplicates(records: Iterable[GameRecord]) -> tuple[list[GameRecord], int]:
+    """The records with every game kept once, in order, and how many repeats were dropped.
+
+    Two records are the same game when they have the same rules, bots, deal seed and bot seeds
+    (and, for lines without bot seeds, the same run seed and game index): a seeded game plays
+    the same every time, so a repeat is the same game read twice (one run's ``.jsonl`` and
+    ``.csv``, or two runs with the same ``--seed``), and counting it twice would narrow the
+    intervals without new evidence.
+
+    >>> from rummy101.sim import simulate
+    >>> recs = simulate("rummy101(players=2)", "greedy,random", 3, seed=1, workers=1,
+    ...                 progress=False).records
+    >>> kept, dropped = drop_duplicates(recs + recs[:2])
+    >>> len(kept), dropped
+    (3, 2)
+    """
+    seen: set[tuple[object, ...]] = set()
+    kept: list[GameRecord] = []
+    dropped = 0
+    for r in records:
+        key: tuple[object, ...] = (r.rules, tuple(r.bots), r.seed, tuple(r.bot_seeds),
+                                   r.rounds)
+        if not any(b is not None for b in r.bot_seeds):
+            key += (r.run_seed, r.game)
+        if key in seen:
+            dropped += 1
+        else:
+            seen.add(key)
+            kept.append(r)
+    return kept, dropped
 
 
 def group_records(records: Iterable[GameRecord]) -> list[ReportGroup]:

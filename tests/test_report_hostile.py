@@ -1,0 +1,126 @@
+"""``rummy101 report`` and ``rummy101 sim --out`` on hostile input (issue 16): files that are no
+simulation records answer one line and exit 2, never a traceback; everything ``--plot`` and
+``--out`` need is checked before any reading or playing; a game read twice is counted once."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+from rummy101 import sim
+from rummy101.cli import main
+from rummy101.sim.report import drop_duplicates, group_records
+
+
+@pytest.fixture(scope="module")
+def result() -> sim.SimResult:
+    return sim.simulate("rummy101(players=2)", "greedy,random", 6, seed=4, workers=1,
+                        progress=False)
+
+
+def report(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["report", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"\xff\xfe not text\n", r"'.*bad.jsonl' line 1 is not UTF-8 text"),
+    (b"[1, 2]\n", r"line 1 is no simulation record \(a JSON list, not an object\)"),
+    (b'{"record": "summary", "game": 3, oops\n', r"line 1 is no simulation record \(Expecting"),
+    (b'{"foo": 1}\n', r"line 1 is no simulation record \(no field 'scores'\)"),
+    (b"\n\n", r"holds no game records"),
+])
+def test_bad_jsonl_says_which_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                   result: sim.SimResult, content: bytes, message: str) -> None:
+    good = tmp_path / "good.jsonl"
+    sim.write_records(result.records, good)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(content)
+    code, out, err = report(capsys, str(bad))
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.startswith("rummy101 report: error: ")
+    assert re.search(message, err), err
+    # a bad line after good ones is named by its number
+    bad.write_bytes(good.read_bytes() + content)
+    if content.strip():
+        code, _, err = report(capsys, str(bad))
+        assert code == 2 and f"line {len(result.records) + 1} " in err, err
+
+
+def test_csv_not_utf8_and_not_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "x.csv"
+    path.write_bytes(b"game,seed\n\xff\n")
+    code, _, err = report(capsys, str(path))
+    assert code == 2 and "is not UTF-8 text" in err
+    path.write_text("game,seed\n1,2\n")
+    code, _, err = report(capsys, str(path))
+    assert code == 2 and "line 2 is no simulation record" in err
+
+
+def test_plot_checks_come_before_reading(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         result: sim.SimResult) -> None:
+    """A bad --plot answers at once (no tables printed, no file made), whatever the records."""
+    data = tmp_path / "games.jsonl"
+    sim.write_records(result.records, data)
+    for plot, message in [(tmp_path / "fig.txt", "cannot tell the figure format of"),
+                          (tmp_path / "fig", "extension '(none)'; accepted: .png, .svg, .pdf"),
+                          (tmp_path / "no" / "fig.png", "the folder '"),
+                          (tmp_path, "accepted: .png")]:
+        code, out, err = report(capsys, str(data), "--plot", str(plot))
+        assert code == 2 and out == "" and message in err, (plot, err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"]
+
+
+def test_a_game_read_twice_is_counted_once(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           result: sim.SimResult) -> None:
+    jsonl, csv_path = tmp_path / "run.jsonl", tmp_path / "run.csv"
+    sim.write_records(result.records, jsonl)
+    sim.write_records(result.records, csv_path)
+    code, once, err = report(capsys, str(jsonl))
+    assert code == 0 and err == "" and once.startswith("6 games of rummy101(players=2)")
+    code, twice, err = report(capsys, str(jsonl), str(csv_path), str(jsonl))
+    assert code == 0 and twice == once
+    assert "note: 12 games read more than once" in err and "counted once" in err
+    # another run (another seed) is other games: all counted
+    other = sim.simulate("rummy101(players=2)", "greedy,random", 6, seed=5, workers=1,
+                         progress=False)
+    kept, dropped = drop_duplicates([*result.records, *other.records, *result.records[:2]])
+    assert dropped == 2 and len(kept) == 12
+    assert group_records(kept)[0].games == 12
+
+
+def test_csv_rows_carry_game_seed(tmp_path: Path, result: sim.SimResult) -> None:
+    path = tmp_path / "run.csv"
+    sim.write_records(result.records, path)
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    for row, rec in zip(rows, result.records):
+        assert int(row["game_seed"]) == rec.game_seed == sim.game_seed(4, rec.game)
+        assert int(row["seed"]) == rec.seed
+    assert sim.read_records(path) == [
+        sim.GameRecord.from_json(json.loads(json.dumps(r.to_json()))) for r in result.records]
+
+
+def test_sim_out_is_checked_before_any_game(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """An --out that cannot be written stops `rummy101 sim` before it plays (not after a long
+    run), with one line saying why."""
+    import rummy101.cli.sim as cli_sim
+
+    def no_games(*args: object, **kwargs: object) -> None:
+        raise AssertionError("simulate ran although --out cannot be written")
+
+    monkeypatch.setattr(cli_sim, "simulate", no_games)
+    (tmp_path / "dir.jsonl").mkdir()
+    (tmp_path / "file").write_text("")
+    for out, message in [(tmp_path / "none" / "x.jsonl", "the folder '"),
+                         (tmp_path / "file" / "x.jsonl", "is no folder"),
+                         (tmp_path / "dir.jsonl", "it is a folder")]:
+        assert main(["sim", "--games", "50", "--quiet", "--force", "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"rummy101 sim: error: cannot write '{out}': ") and message in err
+        assert err.count("\n") == 1
