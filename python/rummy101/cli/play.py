@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -30,7 +31,7 @@ from ..bots import Bot, bot_names, get_bot
 from ..errors import RummyError
 from ..rules import Rules
 
-__all__ = ["HUMAN_SEAT", "add_subcommands", "format_board", "play", "run_play"]
+__all__ = ["HUMAN_SEAT", "BotFailed", "add_subcommands", "format_board", "play", "run_play"]
 
 #: The person's seat.
 HUMAN_SEAT = 0
@@ -67,14 +68,35 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--rounds", type=int, default=None,
                    help="rounds in the match (default: the variant's)")
     p.add_argument("--save", metavar="FILE", default=None,
-                   help="write the game record (rummy101.game.records, replays) here at the end")
+                   help="write the game record (rummy101.game.records, replays) here at the end; "
+                        "an existing file is kept unless --force")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --save file")
     p.set_defaults(func=run_play)
+
+
+class BotFailed(RummyError):
+    """A bot raised or returned an illegal action during ``rummy101 play``; ``state`` is the
+    game so far (``--save`` still writes it)."""
+
+    def __init__(self, message: str, state: Any) -> None:
+        super().__init__(message)
+        self.state = state
 
 
 def run_play(args: argparse.Namespace) -> int:
     """Handler of ``rummy101 play``; returns the exit status."""
+    if args.save is not None:  # checked before the game, not after it
+        from ..sim.io import check_writable
+        if os.path.exists(args.save) and not args.force:
+            raise RummyError(f"--save {args.save!r} already exists: choose another file, or add "
+                             "--force to overwrite it")
+        check_writable(args.save)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    state = play(args.rules, args.bots, seed, match_rounds=args.rounds)
+    failed = None
+    try:
+        state = play(args.rules, args.bots, seed, match_rounds=args.rounds)
+    except BotFailed as exc:
+        state, failed = exc.state, exc
     if args.save is not None:
         from ..game import records
         try:
@@ -83,6 +105,8 @@ def run_play(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise RummyError(f"cannot write --save {args.save!r}: {exc.strerror}") from None
         print(f"game record written to {args.save} (rummy101.game.records.loads replays it)")
+    if failed is not None:
+        raise failed
     return 0
 
 
@@ -102,7 +126,13 @@ def _bots(rules: Rules, bots: str | Sequence[str] | None, seed: int) -> tuple[li
                          f" for seats 1 to {others} (you play seat {HUMAN_SEAT})")
     players: list[Bot | None] = [None]
     for s, name in enumerate(names, start=1):
-        players.append(get_bot(name, random.Random(bot_seed(seed, 0, s))))
+        try:
+            players.append(get_bot(name, random.Random(bot_seed(seed, 0, s))))
+        except RummyError:
+            raise
+        except Exception as exc:  # the bot's own constructor raised
+            raise RummyError(f"making the bot of seat {s} ({name}) failed: "
+                             f"{type(exc).__name__}: {exc}") from exc
     return players, ["you", *names]
 
 
@@ -184,8 +214,13 @@ class _Session:
         bot = self.players[seat]
         assert bot is not None
         obs = LazyObservation(lambda: state.observation(seat))
-        action = bot.act(obs, state.legal_actions())
-        state.apply(action)
+        try:
+            action = bot.act(obs, state.legal_actions())
+            state.apply(action)
+        except Exception as exc:  # the bot's fault: name it; the game so far stays
+            raise BotFailed(f"the bot of seat {seat} ({self.names[seat]}) failed at turn "
+                            f"{state.turn}, after {len(state.history)} actions: "
+                            f"{type(exc).__name__}: {exc}; the game stops here", state) from exc
         self.say(f"  seat {seat} ({self.names[seat]}): {action}")
         self._round_ends()
 
@@ -372,7 +407,12 @@ def format_board(obs: Mapping[str, Any], names: Sequence[str] | None = None) -> 
     names = list(names) if names is not None else [f"seat {s}" for s in range(players)]
     who = obs.get("current_player")
     turn_of = "your turn" if who == me and names[me] == "you" else f"seat {who} to act"
-    head = (f"{obs.get('rules')} · round {obs.get('round')} (of {obs.get('match_rounds')}) · "
+    rounds = obs.get("match_rounds")
+    if isinstance(rounds, int) and rounds >= 1000 and obs.get("target") is not None:
+        of = f"the match goes to {obs['target']} points"   # classic: not a round count (CR-6)
+    else:
+        of = f"of {rounds}"
+    head = (f"{obs.get('rules')} · round {obs.get('round')} ({of}) · "
             f"turn {obs.get('turn')} · {turn_of} ({obs.get('phase')})")
     lines = [head]
     sizes = obs.get("rack_sizes", [])
@@ -381,7 +421,7 @@ def format_board(obs: Mapping[str, Any], names: Sequence[str] | None = None) -> 
     standings = obs.get("standings", [])
     for s, size in enumerate(sizes):
         parts = [f"{'>' if s == who else ' '} seat {s} {names[s] if s < len(names) else ''}"
-                 .rstrip(), f"{size} pieces"]
+                 .rstrip(), f"{size} piece{'s' if size != 1 else ''}"]
         if isinstance(opened, list) and s < len(opened):
             parts.append(f"opened: {opened[s]}" if opened[s] else "not opened")
         if s < len(standings):
@@ -412,6 +452,12 @@ def format_board(obs: Mapping[str, Any], names: Sequence[str] | None = None) -> 
         lines.append(f"discard pile (top last): {_tiles(pile[-8:])}"
                      + (f" (+{len(pile) - 8} below)" if len(pile) > 8 else ""))
     lines.append(f"last discard: {_tiles(obs.get('last_discard'))} · stock: {obs.get('stock')}")
+    taken = obs.get("taken_discards")
+    if isinstance(taken, list) and taken:  # a taken discard leaves its seat's discards
+        shown = [f"seat {d.get('seat')} took {d.get('tile')} from seat {d.get('from')} "
+                 f"(turn {d.get('turn')})" for d in taken[-4:] if isinstance(d, Mapping)]
+        lines.append(("discards taken: " if len(taken) <= 4
+                      else f"discards taken ({len(taken)}, the last 4): ") + "; ".join(shown))
     rack = obs.get("rack") or []
     lines.append(f"your rack ({len(rack)}): {_tiles(rack)}")
     for key, value in obs.items():
