@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 from typing import Any
 
@@ -50,6 +51,11 @@ def run_serve(args: argparse.Namespace) -> int:
     from ..service.server import serve  # needs the service extra, checked above
 
     shown = f"[{args.host}]" if ":" in args.host else args.host
+    problem = _cannot_listen(args.host, args.port)
+    if problem is not None:  # said before the start line, which would claim an address
+        print(f"rummy101 serve: error: cannot listen on http://{shown}:{args.port}: {problem}",
+              file=sys.stderr)
+        return 2
     print(f"rummy101 serve: http://{shown}:{args.port} (backend {backend_name()}, "
           f"{args.workers} worker(s), {args.threads} solve thread(s) each); API document at "
           f"/openapi.json; Ctrl-C or SIGTERM stops it", file=sys.stderr, flush=True)
@@ -57,3 +63,21 @@ def run_serve(args: argparse.Namespace) -> int:
           log_level=args.log_level,
           cors_origins=None if args.cors_origin is None else ",".join(args.cors_origin))
     return 0
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (in use, not an address of this machine), or
+    None. uvicorn binds the same way (``SO_REUSEADDR``) a moment later."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        return f"unknown host ({exc.strerror})"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            return str(exc.strerror or exc)
+    return None
+
