@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,17 @@ def test_sim_out_is_checked_before_any_game(tmp_path: Path, capsys: pytest.Captu
         err = capsys.readouterr().err
         assert err.startswith(f"rummy101 sim: error: cannot write '{out}': ") and message in err
         assert err.count("\n") == 1
+
+
+def test_plot_without_matplotlib_through_the_cli(tmp_path: Path, result: sim.SimResult,
+                                                 capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """`report --plot` without the extra says what to install, before any table, exit 2."""
+    data = tmp_path / "games.jsonl"
+    sim.write_records(result.records, data)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)   # as if it were not installed
+    code, out, err = report(capsys, str(data), "--plot", str(tmp_path / "fig.png"))
+    assert (code, out) == (2, "")
+    assert err == ("rummy101 report: error: --plot needs matplotlib, the optional extra 'plot': "
+                   "pip install 'rummy101[plot]'\n")
+    assert not (tmp_path / "fig.png").exists()
