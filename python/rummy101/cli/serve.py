@@ -29,6 +29,9 @@ def add_subcommands(subparsers: Any) -> None:
                    help="solves running at once per worker (default 4)")
     p.add_argument("--log-level", default="warning",
                    choices=("critical", "error", "warning", "info", "debug"))
+    p.add_argument("--access-log", action="store_true",
+                   help="print a line per request (client, request line, status) on standard "
+                        "error; lowers --log-level to info at most")
     p.add_argument("--cors-origin", action="append", default=None, metavar="ORIGIN",
                    help="a browser origin allowed to call the service (repeatable; default: "
                         "RUMMY101_CORS_ORIGINS, else none: no CORS headers)")
@@ -60,7 +63,7 @@ def run_serve(args: argparse.Namespace) -> int:
           f"{args.workers} worker(s), {args.threads} solve thread(s) each); API document at "
           f"/openapi.json; Ctrl-C or SIGTERM stops it", file=sys.stderr, flush=True)
     serve(args.host, args.port, workers=args.workers, threads=args.threads,
-          log_level=args.log_level,
+          log_level=args.log_level, access_log=args.access_log,
           cors_origins=None if args.cors_origin is None else ",".join(args.cors_origin))
     return 0
 

@@ -19,6 +19,7 @@ at most a second later even if a solve is still running in a worker thread), and
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import os
 from typing import Any
@@ -114,21 +115,32 @@ class GuardedHttp(HttpToolsProtocol):
 
 
 def uvicorn_config(host: str, port: int, *, workers: int = 1, log_level: str = "warning",
-                   **extra: Any) -> uvicorn.Config:
-    """The uvicorn configuration of ``rummy101 serve`` (app :func:`~.app.app_from_env`)."""
+                   access_log: bool = False, **extra: Any) -> uvicorn.Config:
+    """The uvicorn configuration of ``rummy101 serve`` (app :func:`~.app.app_from_env`).
+
+    ``access_log``: uvicorn writes one line per answered request (client, request line, status)
+    on standard error; its lines are at level info, so the log level is lowered to info at most.
+    """
+    if access_log and log_level in ("critical", "error", "warning"):
+        log_level = "info"
+    if "log_config" not in extra:  # uvicorn's, with its access lines on stderr as well
+        log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+        log_config["handlers"]["access"]["stream"] = "ext://sys.stderr"
+        extra["log_config"] = log_config
     return uvicorn.Config(
         "rummy101.service.app:app_from_env", factory=True, host=host, port=port,
-        workers=workers, log_level=log_level, access_log=False, http=GuardedHttp,
+        workers=workers, log_level=log_level, access_log=access_log, http=GuardedHttp,
         timeout_keep_alive=5, timeout_graceful_shutdown=SHUTDOWN_SECONDS, **extra)
 
 
 def serve(host: str, port: int, *, workers: int = 1, threads: int = 4,
-          log_level: str = "warning", cors_origins: str | None = None) -> None:
+          log_level: str = "warning", cors_origins: str | None = None,
+          access_log: bool = False) -> None:
     """Run the service until SIGTERM / SIGINT (see the module docstring)."""
     os.environ["RUMMY101_SERVICE_THREADS"] = str(threads)
     if cors_origins is not None:
         os.environ["RUMMY101_CORS_ORIGINS"] = cors_origins
-    config = uvicorn_config(host, port, workers=workers, log_level=log_level)
+    config = uvicorn_config(host, port, workers=workers, log_level=log_level, access_log=access_log)
     if workers > 1:
         from uvicorn.supervisors import Multiprocess
 
