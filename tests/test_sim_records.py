@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from rummy101 import sim
 from rummy101.bots import get_bot
+from rummy101.errors import NotationError
 from rummy101.game import new_game, playable_variants, records
 
 
@@ -117,7 +118,8 @@ def test_cli_summary_rows_are_the_default_and_say_so(tmp_path: Path,
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert [r["record"] for r in rows] == ["summary", "summary"]
     assert all("actions" not in r and r["game_seed"] == r["seed"] for r in rows)
-    with pytest.raises(Exception, match="lacks the field 'actions'"):
+    # the error says what the line is and how to get records that replay (issue 16)
+    with pytest.raises(NotationError, match=r"summary row .* `--record full`"):
         records.loads(out.read_text().splitlines()[0])
 
 

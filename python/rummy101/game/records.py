@@ -56,6 +56,10 @@ def from_dict(record: dict[str, Any]) -> State:
     fmt = record.get("format", FORMAT)
     if fmt != FORMAT:
         raise NotationError(f"unknown game record format {fmt!r}; accepted: {FORMAT!r}")
+    if "actions" not in record and record.get("record") == "summary":
+        raise NotationError("this is a summary row of `rummy101 sim` (seeds and scores, no actions), "
+                            "not a game record: run the simulation with `--record full` to write "
+                            "records that replay")
     for key in ("rules", "seed", "actions"):
         if key not in record:
             raise NotationError(f"game record lacks the field {key!r} (fields: rules, seed, "
