@@ -17,6 +17,13 @@ finished in the C++ core from the first turn boundary (issue 12), interleaved pa
 CPU time of the searched decisions only (``SearchBot.search_cpu_seconds``); the chosen actions
 must be identical. Printed per pass: searched decisions and rollouts per CPU second, CPU ms per
 decision; then the best pass of each and the ratio.
+
+    PYTHONPATH=python python bench/bench_rollout.py --turns rummy101 --playouts 200 --decisions 40
+
+``--turns``: the search bot's whole-turn decisions (``search:turns=N``, issue 12): the first play
+step of a turn where greedy would lay, open or add, in seeded all-greedy rounds; native
+rollouts. Printed per pass: CPU ms per decision (mean and max, planning included), candidate
+turns tried and how often a planner turn beat greedy's.
 """
 
 from __future__ import annotations
@@ -100,6 +107,55 @@ def search_pass(pos: list[object], playouts: int, native: bool) -> tuple[list[st
     return acts, decisions, rollouts, cpu
 
 
+def turn_positions(rules: str, count: int) -> list[object]:
+    """The first play step of each turn of seeded all-greedy rounds where greedy's step is not a
+    discard or a reset (where ``search`` plans whole turns)."""
+    out: list[object] = []
+    seed = 0
+    while len(out) < count:
+        s = new_game(rules, seed, match_rounds=1)
+        bots = [get_bot("greedy", random.Random(seed * 10 + q)) for q in range(s.n)]
+        seen: set[tuple[int, int]] = set()
+        while not s.is_terminal and len(out) < count:
+            q = s.current_player  # type: ignore[attr-defined]
+            obs = s.observation(q)  # type: ignore[attr-defined]
+            a = bots[q].act(obs, s.legal_actions())  # type: ignore[attr-defined]
+            key = (s.round, s.turn)  # type: ignore[attr-defined]
+            if s.phase.value == "play":  # type: ignore[attr-defined]
+                if (key not in seen and a.verb not in ("discard", "reset")
+                        and not obs["turn_state"]["staged"]):
+                    out.append(s.copy())  # type: ignore[attr-defined]
+                seen.add(key)
+            s.apply(a)  # type: ignore[attr-defined]
+        seed += 1
+    return out
+
+
+def turns_bench(rules: str, playouts: int, turns: int, count: int, passes: int) -> int:
+    pos = turn_positions(rules, count)
+    first: list[str] | None = None
+    for p in range(passes):
+        acts, cpus, tried, chosen = [], [], 0, 0
+        for i, s in enumerate(pos):
+            bot = SearchBot(random.Random(i), playouts=playouts, turns=turns)
+            q = s.current_player  # type: ignore[attr-defined]
+            acts.append(str(bot.act(s.observation(q), s.legal_actions())))  # type: ignore[attr-defined]
+            if bot.decisions:
+                cpus.append(bot.search_cpu_seconds)
+                tried += bot.turn_candidates
+                chosen += bot.turns_chosen
+        if first is None:
+            first = acts
+        elif acts != first:
+            print("DIFFERENT DECISIONS between passes")
+            return 1
+        print(f"pass {p}: {len(pos)} positions, {len(cpus)} searched, CPU ms a decision: mean "
+              f"{1000 * sum(cpus) / max(1, len(cpus)):.0f}, max {1000 * max(cpus, default=0):.0f}; "
+              f"{tried / max(1, len(cpus)):.1f} candidate turns a decision (greedy's included); a planner "
+              f"turn chosen {chosen} times")
+    return 0
+
+
 def search_bench(rules: str, playouts: int, count: int, passes: int) -> int:
     pos = decision_positions(rules, count)
     saved = os.environ.get(ENV_VAR)
@@ -143,10 +199,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--search", metavar="RULES", help="bench the search bot's decisions on these "
                     "Rummy 101 rules, rollouts in Python and native (issue 12)")
+    ap.add_argument("--turns", metavar="RULES", help="bench the search bot's whole-turn decisions "
+                    "on these Rummy 101 rules (issue 12)")
+    ap.add_argument("--turn-candidates", type=int, default=5, help="search:turns=N for --turns")
     ap.add_argument("--playouts", type=int, default=200)
     ap.add_argument("--decisions", type=int, default=40, help="positions for --search")
     ap.add_argument("--passes", type=int, default=2, help="interleaved passes for --search")
     args = ap.parse_args(argv)
+    if args.turns:
+        return turns_bench(args.turns, args.playouts, args.turn_candidates, args.decisions,
+                           args.passes)
     if args.search:
         return search_bench(args.search, args.playouts, args.decisions, args.passes)
     for rules in args.rules:

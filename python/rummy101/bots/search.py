@@ -15,13 +15,26 @@ Decisions searched (all variants):
   the train at each tile the engine allows, the Atu, a tabla declaration (RO-4, RO-9, RO-11);
 * **the discard** (when greedy's next step is a discard): the discards with the least deadwood
   left (the exact solver, penalty values: R101-13 / CR-2 / RO-12), up to ``candidates`` of them,
-  greedy's choice always among them. (Going out now or later, and Remi's lay-down timing, are
-  not searched: greedy lays and goes out as soon as it can.)
+  greedy's choice always among them;
+* **whole turns** (Rummy 101, ``turns`` > 0): at the first play step of a turn where greedy
+  would lay, open, add or retrieve (R101-7/8/9/11), greedy's plan against up to ``turns`` of the
+  hint planner's genuinely different turns from the seat's view (:mod:`rummy101.hint.plan`:
+  holding everything back and discarding, an opening holding a pair or meld back or without its
+  additions, laying without adding, adding without laying, a joker finish...). A planner turn
+  is applied in each world as its whole action sequence, lay steps and the discard (R101-12);
+  one that ends where greedy's turn or another candidate ends is dropped, and so is one the
+  engine refuses. When a planner turn is chosen the bot plays it through: its remaining actions
+  are queued and played on the next calls of the turn, each only if the engine lists it (else
+  the queue is dropped and greedy plays the rest of the turn). So lay-down timing — open now or
+  hold back, add now or keep the tiles — is searched in Rummy 101; going out is one of greedy's
+  or the planner's turns. ``turns=0`` searches the take and the discard only (the ladder rows
+  measured before whole turns).
 
-Every other step (laying, adding, retrieving, opening/lay-down) follows the greedy bot, which
-keeps its plan for the turn; in the rollouts the seat's own turn in progress is finished by
-greedy too. Remi positions with a staged lay-down or a pending tile are not sampled (greedy
-decides there). Variants whose engine has no ``sample_state`` are played by greedy alone.
+Every other step (laying, adding, retrieving, opening/lay-down after greedy's plan won, and all
+of them in Remi and classic) follows the greedy bot, which keeps its plan for the turn; in the
+rollouts the seat's own turn in progress is finished by greedy too. Remi positions with a staged
+lay-down or a pending tile are not sampled (greedy decides there). Variants whose engine has no
+``sample_state`` are played by greedy alone.
 
 Rollouts: Rummy 101 plays them with ``greedy`` bots in every seat; Remi and classic with the
 fast policies of :mod:`rummy101.bots.rollout` (5-7x the rate of greedy rollouts from the same
@@ -37,7 +50,10 @@ chosen for well under 1 s of CPU per decision on one core), ``candidates`` disca
 ``objective`` ``round`` (the seat's score delta of the round) or ``margin`` (that delta minus the
 mean of the others'), ``confidence`` how many standard errors of the paired advantage a
 candidate needs over greedy's choice to be played instead (default 1.0; 0 = the best mean),
-``rollout`` ``auto`` (fast where it exists), ``fast`` or ``greedy``.
+``rollout`` ``auto`` (fast where it exists), ``fast`` or ``greedy``; ``turns`` planner turns
+tried beside greedy's at a Rummy 101 lay-down decision (:data:`DEFAULT_TURNS`; 0 = off). The
+planner runs without its service time limit (``HINT_SECONDS``), so decisions never depend on the
+machine's load; the core's node budget bounds it.
 """
 
 from __future__ import annotations
@@ -108,6 +124,7 @@ class SearchBot(Bot):
         self.rollouts = 0           # rounds played to the end in them
         self.turn_searches = 0      # of them, whole-turn decisions (Rummy 101, ``turns``)
         self.turns_chosen = 0       # of those, where a planner turn was played instead of greedy's
+        self.turn_candidates = 0    # candidate turns tried in them (greedy's included)
         self._plan: list[Action] = []   # the rest of a chosen whole turn, played step by step
         self._plan_turn: tuple[Any, Any] = (None, None)   # (round, turn) of that plan
         self._played: tuple[Any, Any] = (None, None)      # (round, turn) of the last play step
@@ -237,6 +254,7 @@ class SearchBot(Bot):
         if not kept:
             return choice
         n = 1 + len(kept)
+        self.turn_candidates += n
         worlds = max(2, playouts // n)
         values: list[list[float]] = [[0.0] * worlds for _ in range(n)]
         alive = [True] * n
