@@ -366,7 +366,11 @@ class Round {
   std::vector<Bot> bots_;
   bool over_ = false;
   R101RoundResult out_;
-  std::unordered_map<MemoKey, SolveResult, MemoHash> solve_memo_;
+  struct Solved {
+    SolveResult r;
+    bool melds;  // r.melds rebuilt (false: r.value only, solve_value)
+  };
+  std::unordered_map<MemoKey, Solved, MemoHash> solve_memo_;
   std::unordered_map<MemoKey, PairsResult, MemoHash> pairs_memo_;
   std::vector<Act> legal_;
   struct Derived {
@@ -395,9 +399,28 @@ class Round {
   const SolveResult& solve(bool penalty, const Counts& c, bool keep, int must, bool req) {
     MemoKey k = key_of(penalty ? 1 : 0, c, keep, must, req);
     auto it = solve_memo_.find(k);
-    if (it != solve_memo_.end()) return it->second;
+    if (it != solve_memo_.end() && it->second.melds) return it->second.r;
     SolveResult r = solve_melds(penalty ? pcr_ : ocr_, c, keep, must, req);
-    return solve_memo_.emplace(k, std::move(r)).first->second;
+    if (it != solve_memo_.end()) {
+      it->second = Solved{std::move(r), true};
+      return it->second.r;
+    }
+    return solve_memo_.emplace(k, Solved{std::move(r), true}).first->second.r;
+  }
+
+  // solve(...).value for the questions that need no arrangement: the same value search without
+  // the rebuild (solve_melds_value). Its nodes are those of solve_melds before the rebuild, and
+  // the default budget is far above the densest legal rack (DESIGN.md, "Work budget"), so no
+  // answer of the round changes.
+  int solve_value(bool penalty, const Counts& c, bool keep, int must, bool req) {
+    MemoKey k = key_of(penalty ? 1 : 0, c, keep, must, req);
+    auto it = solve_memo_.find(k);
+    if (it != solve_memo_.end()) return it->second.r.value;
+    SolveResult r;
+    int v = solve_melds_value(penalty ? pcr_ : ocr_, c, keep, must, req);
+    r.value = v;
+    solve_memo_.emplace(k, Solved{std::move(r), false});
+    return v;
   }
 
   const PairsResult& pairs(const Counts& c, bool keep, int must) {
@@ -573,7 +596,7 @@ class Round {
     c[size_t(t)] += 1;
     if (pairs_reach(c, t, thr_pairs_)) return true;
     if (face_ && melds_bound(c) < thr_melds_) return false;
-    return solve(false, c, true, t, false).value >= thr_melds_;
+    return solve_value(false, c, true, t, false) >= thr_melds_;
   }
 
   static bool joker_completes(const Counts& rack) {
@@ -1088,7 +1111,7 @@ class Round {
   int deadwood(const Counts& c) {
     int tot = int(rack_value(pcr_, c));
     if (total(c) < 3 || !any_meld(c)) return tot;
-    int v = solve(true, c, true, -1, false).value;
+    int v = solve(true, c, true, -1, false).value;  // choose_discard asks the same
     return tot - std::max(v, 0);
   }
 
@@ -1275,7 +1298,7 @@ class Round {
     if (face_ && melds_bound(counts) < thr_melds_) return -1;
     const Derived& dv = derived_[size_t(p)];
     if (dv.valid && dv.rack == counts) return dv.value;
-    return solve(false, counts, true, -1, false).value;
+    return solve_value(false, counts, true, -1, false);
   }
 
   // An upper bound of open_value_now (its value, or melds_bound where that skipped the search).
@@ -1423,7 +1446,7 @@ class Round {
         int ub = must_use_bound(counts, t, ov);
         if (ub < thr_melds_ || ub <= 0) return false;
       }
-      int vt = solve(false, with_t, true, t, false).value;
+      int vt = solve(false, with_t, true, t, false).value;  // opening_plan asks the same
       return vt >= thr_melds_ && vt > 0;
     }
     if (t == J) return false;
@@ -1433,7 +1456,7 @@ class Round {
     with_t[size_t(t)] += 1;
     // a selection holding t holds a 3-tile run or set with it (fits_new_meld), keeping a tile
     if (total(with_t) < 4 || !fits_new_meld(counts, t, counts[J])) return false;
-    return solve(true, with_t, true, t, false).value > 0;
+    return solve(true, with_t, true, t, false).value > 0;  // lay_plan asks the same
   }
 
   // GreedyBot.act in the take phase (its one-legal-action shortcut gives the same action: draw)

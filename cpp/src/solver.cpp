@@ -469,12 +469,12 @@ struct Solver {
   bool can_meld(int c, int m, int jokers, int first_start = -99) const {
     if (m > 13 && !cr.high_ace) return false;
     if (m <= 13 && ncols[m] + jokers >= 3) return true;
-    for (int s0 = std::max(m - 2, first_start); s0 <= m; ++s0) {
-      if (s0 < 1 || s0 + 2 > last) continue;
-      int miss = 0;  // the other two positions of the window without a tile
-      for (int p = s0; p <= s0 + 2; ++p) miss += p != m && !(pres[c] >> p & 1);
-      if (miss <= jokers) return true;
-    }
+    // the windows s0..s0+2 holding m: the other two positions without a tile, from a bit mask
+    static constexpr int kPc3[8] = {0, 1, 1, 2, 1, 2, 2, 3};
+    uint32_t gap = ~(pres[c] | 1u << m);
+    int hi = std::min(m, last - 2);
+    for (int s0 = std::max({m - 2, first_start, 1}); s0 <= hi; ++s0)
+      if (kPc3[(gap >> s0) & 7] <= jokers) return true;
     return false;
   }
 
@@ -847,6 +847,7 @@ struct Solver {
       tc.pool.push_back(u);
     }
     uint32_t len = uint32_t(tc.pool.size()) - off;
+    if (len > 1)
     std::sort(tc.pool.begin() + off, tc.pool.end(), [](const Trans& a, const Trans& b) {
       if (a.key != b.key) return a.key > b.key;
       if (a.packed != b.packed) return a.packed < b.packed;
@@ -1092,14 +1093,14 @@ struct Solver {
       for (int b_new = 0; b_new <= max_b; ++b_new) {
         if (F.found) return;
         int rest = t - used_r - a_new;
-        int k = nb;
-        if (k + a_new + b_new > 8) continue;  // unreachable: <= 2 real + 6 jokers per colour
-        uint8_t tmp[16];
-        std::memcpy(tmp, base, nb);
-        for (int x = 0; x < a_new; ++x) tmp[k++] = 3;
-        for (int x = 0; x < b_new; ++x) tmp[k++] = uint8_t(new_joker());
-        uint64_t packed = pack(tmp, k);
+        if (nb + a_new + b_new > 8) continue;  // unreachable: <= 2 real + 6 jokers per colour
+        uint64_t packed = 0;
+        bool packed_ok = false;
         int g = gain + a_new * cr.run_value[n] + b_new * jrun[n];
+        // colour(c + 1)'s first bound without s's set tiles (it returns at once, changing
+        // nothing, below F.want): tested here, before packing the runs
+        int ub_child = g + F.ub_after + jrest(n, F.j0, jr - b_new) + F.svw[c] + F.avail_w[c + 1];
+        int setv = cr.set_value[n <= 13 ? n : 1];
         int smax = std::min(rest, 2);
         for (int s = 0; s <= smax; ++s) {
           int lf = rest - s;
@@ -1107,9 +1108,19 @@ struct Solver {
             int used = t - lf + (n == 1 ? res[c] : 0);
             if (used < 1) continue;
           }
+          if (ub_child + s * setv < F.want) continue;
+          if (!packed_ok) {
+            uint8_t tmp[16];
+            int k = nb;
+            std::memcpy(tmp, base, nb);
+            for (int x = 0; x < a_new; ++x) tmp[k++] = 3;
+            for (int x = 0; x < b_new; ++x) tmp[k++] = uint8_t(new_joker());
+            packed = pack(tmp, k);
+            packed_ok = true;
+          }
           F.new_runs[c] = packed;
           F.sv[c] = s;
-          F.svw[c + 1] = F.svw[c] + s * cr.set_value[n <= 13 ? n : 1];
+          F.svw[c + 1] = F.svw[c] + s * setv;
           F.a_new[c] = a_new; F.b_new[c] = b_new; F.s[c] = s;
           colour(F, c + 1, jr - b_new, g, left || (lf > 0 && keep), ran);
           if (F.found) return;
@@ -1166,7 +1177,8 @@ struct Solver {
     return r;
   }
 
-  SolveResult solve() {
+  // melds: rebuild the arrangement (false: the value alone, solve_melds_value)
+  SolveResult solve(bool melds = true) {
     int lim[4] = {0, 0, 0, 0};
     if (cr.high_ace)
       for (int c = 0; c < 4; ++c)
@@ -1190,6 +1202,7 @@ struct Solver {
           }
     SolveResult out;
     if (bestv <= NEG) return out;
+    if (!melds) { out.value = bestv; return out; }
     // (the fresh values of the reservation searched last stay valid when it is the best one)
     if (best_res[0] != res[0] || best_res[1] != res[1] || best_res[2] != res[2] || best_res[3] != res[3])
       set_res(best_res[0], best_res[1], best_res[2], best_res[3]);
@@ -1332,8 +1345,9 @@ void check_solver_input(const CoreRules& cr, const Counts& cnt, int must_use) {
   }
 }
 
-SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run,
-                        long long budget) {
+namespace {
+SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run,
+                       long long budget, bool melds) {
   check_solver_input(cr, counts, must_use);
   check_budget(budget);
   if (must_use >= 0 && counts[must_use] == 0) return SolveResult{};
@@ -1342,7 +1356,7 @@ SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, in
   memo.reset();
   tc.reset();
   Solver s(cr, counts, keep, must_use, require_run, budget, memo, tc);
-  if (must_use < 0 && (cr.joker_ratio == 0 || counts[JOKER] == 0)) return s.solve();
+  if (must_use < 0 && (cr.joker_ratio == 0 || counts[JOKER] == 0)) return s.solve(melds);
   // The suffix bounds come from the same rack without must_use (a run in progress may hold the
   // tile) and without the joker ratio (the tail of a run in progress may break it, RO-7; with no
   // joker on the rack the ratio changes nothing, and the search bounds itself). Without keep and
@@ -1356,7 +1370,18 @@ SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, in
   Solver r(cr0, counts, false, -1, false, budget, memo2, tc2);
   r.nodes = s.nodes;
   s.relax = &r;
-  return s.solve();
+  return s.solve(melds);
+}
+}  // namespace
+
+SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run,
+                        long long budget) {
+  return solve_impl(cr, counts, keep, must_use, require_run, budget, true);
+}
+
+int solve_melds_value(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run,
+                      long long budget) {
+  return solve_impl(cr, counts, keep, must_use, require_run, budget, false).value;
 }
 
 }  // namespace rummy101

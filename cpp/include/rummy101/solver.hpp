@@ -65,6 +65,13 @@ void check_budget(long long budget);  // std::invalid_argument unless budget >= 
 SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, int must_use,
                         bool require_run, long long budget = DEFAULT_WORK_BUDGET);
 
+// solve_melds(...).value without rebuilding the arrangement (the C++ round asks many questions
+// that need the value only; the rebuild was about a quarter of a solve). The value search is the
+// same one, so it expands the nodes solve_melds expands before its rebuild (never more, and it
+// throws BudgetExceeded at the same node when the value search alone spends the budget).
+int solve_melds_value(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run,
+                      long long budget = DEFAULT_WORK_BUDGET);
+
 PairsResult max_pairs(const Counts& counts, bool keep, int must_use,
                       long long budget = DEFAULT_WORK_BUDGET);
 
