@@ -201,15 +201,12 @@ class SearchBot(Bot):
         """The hint planner's turns from the seat's view (``rummy101.hint``), best first, as
         engine actions: lay steps then the discard, up to ``turns`` + 1 of them (one is often
         greedy's own turn, dropped later). Empty when the planner has no answer here."""
-        from ..hint.plan import _Planner
-        from ..hint.view import view_from_observation
+        from ..hint import planned_turns, view_from_observation
 
         try:
-            planner = _Planner(view_from_observation(dict(obs)))
-            # The planner's wall-clock limit (HINT_SECONDS, for the service) would make the
-            # bot's decisions depend on the machine's load; the core's node budget bounds it.
-            planner.deadline = float("inf")
-            turns = planner.turns(self.turns + 1)
+            # No wall-clock limit (the service's HINT_SECONDS would make the bot's decisions
+            # depend on the machine's load); the core's node budget bounds the planner.
+            turns = planned_turns(view_from_observation(dict(obs)), self.turns + 1, seconds=None)
             return [[Action.parse(a) for a in t.actions] for t in turns[:self.turns + 1]]
         except (RummyError, RuntimeError, ValueError, KeyError):
             return []

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from .actions import meld_actions, step_actions, turn_actions
 from .evaluate import evaluate
-from .plan import Hint, Turn, hint
+from .plan import Hint, Turn, hint, planned_turns
 from .view import (
     HINT_FIELDS,
     BadView,
@@ -44,6 +44,7 @@ __all__ = [
     "evaluate",
     "hint",
     "meld_actions",
+    "planned_turns",
     "step_actions",
     "turn_actions",
     "view_from_observation",

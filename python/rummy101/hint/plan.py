@@ -13,6 +13,7 @@ step its engine actions (:mod:`.actions`). Planning stops after
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -621,6 +622,18 @@ class _Planner:
         if len(unique) < wanted:
             collect(self.variant_plans)
         return sorted(unique.values(), key=lambda t: -t.score)
+
+
+def planned_turns(view: SeatView, wanted: int = 1, *,
+                  seconds: float | None = HINT_SECONDS) -> list[Turn]:
+    """The planner's genuinely different turns for ``view``, best first (as :func:`hint` lists
+    them; ``wanted`` more when the usual plays are fewer, :meth:`_Planner.variant_plans`).
+    ``seconds`` is the wall-clock limit (the service's ``HINT_SECONDS``); ``None`` sets none, for
+    a bot whose decisions must not depend on the machine's load: the core's work budget still
+    bounds every search the planner makes."""
+    planner = _Planner(view)
+    planner.deadline = math.inf if seconds is None else time.monotonic() + seconds
+    return planner.turns(wanted)
 
 
 def hint(view: SeatView, alternatives: int = 3) -> Hint:
