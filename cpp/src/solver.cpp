@@ -391,6 +391,7 @@ struct Solver {
   uint64_t rules_fp = 0;    // the fingerprint of the rule-set constants they depend on
   int res[4] = {0, 0, 0, 0};
   uint32_t res_bits = 0;
+  int res_value = 0;  // (res[0] + ... + res[3]) * run_value[14]: the reserved aces at their high end
   Frame frames[16];
   // value-mode pruning (never used when rebuilding, so the arrangement keeps the canonical
   // first-optimum tie-break; the values stay exact because only transitions that cannot beat
@@ -571,7 +572,7 @@ struct Solver {
   // ub_state in two steps: the part without jokers (n <= last), then the jokers.
   int ub_state_runs(int n, const uint64_t* runs) const {
     int u = ubs_fresh[n];
-    if (n >= 2) u += (res[0] + res[1] + res[2] + res[3]) * cr.run_value[14];
+    if (n >= 2) u += res_value;
     for (int c = 0; c < 4; ++c)
       if (runs[c]) u += ubs_run[n][c];
     return u;
@@ -607,7 +608,7 @@ struct Solver {
   int ub_from(int n, int jr) const {
     if (n > last) return 0;
     int u = ub_tiles[n] + jb[n][jr];
-    if (n >= 2) u += (res[0] + res[1] + res[2] + res[3]) * cr.run_value[14];
+    if (n >= 2) u += res_value;
     return u;
   }
 
@@ -795,8 +796,11 @@ struct Solver {
 
   // The transitions of colour c at this number with jr jokers free, best bound first.
   std::pair<uint32_t, uint32_t> transitions(Frame& F, int c, int jr) {
+    if (F.tl_ok[c] >> jr & 1) return {F.tl_off[c][jr], F.tl_len[c][jr]};  // asked in this state
+    return transitions_new(F, c, jr);
+  }
+  __attribute__((noinline)) std::pair<uint32_t, uint32_t> transitions_new(Frame& F, int c, int jr) {
     int n = F.n;
-    if (F.tl_ok[c] >> jr & 1) return {F.tl_off[c][jr], F.tl_len[c][jr]};
     uint32_t meta = uint32_t(n) | uint32_t(c) << 4 | uint32_t(jr) << 6 | uint32_t(F.j0) << 9 | res_bits << 12;
     if (const TransCache::Slot* e = tc.find(F.runs_in[c], meta)) {
       F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = e->off; F.tl_len[c][jr] = e->len;
@@ -1214,6 +1218,7 @@ struct Solver {
   void set_res(int r0, int r1, int r2, int r3) {
     res[0] = r0; res[1] = r1; res[2] = r2; res[3] = r3;
     res_bits = uint32_t(r0) | uint32_t(r1) << 2 | uint32_t(r2) << 4 | uint32_t(r3) << 6;
+    res_value = (r0 + r1 + r2 + r3) * cr.run_value[14];
     reset_fresh();
     if (relax != this) relax->set_res(r0, r1, r2, r3);
   }
