@@ -19,7 +19,8 @@ match (``--rounds 1``: the game is the first hand; CR-6 scores only its winner),
 round (RO-12). ``--jsonl FILE`` appends every seat's record as its deal completes (long runs
 can be stopped and summarised from what finished: ``--summarise FILE``; deals are handed out in
 order, so what finished is the first deals; ``--first-deal K`` resumes such a run at deal K,
-appending to the same file).
+appending to the same file). ``--summarise A.jsonl B.jsonl`` also prints each bot's paired
+difference against the first bot on the deals both played (the same baseline games).
 """
 
 from __future__ import annotations
@@ -100,6 +101,30 @@ def summary(name: str, seats: list[Seat]) -> str:
             f"{pts:+8.1f}  {fin / len(seats):6.1%} [{lo:.1%}, {hi:.1%}]  {timing}")
 
 
+def paired(name_a: str, a: list[Seat], name_b: str, b: list[Seat]) -> str:
+    """Bot A against bot B on the deals both played in every seat: per deal the mean over its
+    seats of A's points minus B's (the same baseline game, so the baseline cancels), the mean over
+    deals ± 1.96 standard errors."""
+    def by_deal(seats: list[Seat]) -> dict[int, dict[int, Seat]]:
+        out: dict[int, dict[int, Seat]] = {}
+        for s in seats:
+            out.setdefault(s.deal, {})[s.seat] = s
+        return out
+    da, db = by_deal(a), by_deal(b)
+    deals = sorted(d for d in set(da) & set(db) if set(da[d]) == set(db[d]))
+    for d in deals:
+        if any(da[d][k].baseline != db[d][k].baseline for k in da[d]):
+            raise SystemExit(f"deal {d}: the baselines differ: not the same deals (seed, rules?)")
+    diffs = [statistics.fmean(da[d][k].points - db[d][k].points for k in da[d]) for d in deals]
+    if len(diffs) < 2:
+        return f"{name_a} - {name_b}: fewer than 2 common deals"
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    same = sum(1 for x in diffs if x == 0)
+    return (f"paired {name_a} - {name_b}: {mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}] "
+            f"points per round over {len(deals)} common deals ({same} with identical points)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -115,17 +140,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--jsonl", help="append each seat's record to this file as deals complete")
-    ap.add_argument("--summarise", metavar="FILE", help="print the table of a --jsonl file and exit")
+    ap.add_argument("--summarise", metavar="FILE", nargs="+",
+                    help="print the table of --jsonl files and exit; with two bots or more, also "
+                         "the paired difference of each bot against the first on their common deals")
     args = ap.parse_args(argv)
     if args.summarise:
         rows: dict[str, list[Seat]] = {}
-        with open(args.summarise) as f:
-            for line in f:
-                if line.strip():
-                    seat = Seat(**json.loads(line))
-                    rows.setdefault(seat.bot, []).append(seat)
+        for path in args.summarise:
+            with open(path) as f:
+                for line in f:
+                    if line.strip():
+                        seat = Seat(**json.loads(line))
+                        rows.setdefault(seat.bot, []).append(seat)
         for name, seats in rows.items():  # a deal's seats are written together
             print(summary(name, seats) + f"  {len({s.deal for s in seats})} deals")
+        names = list(rows)
+        for name in names[1:]:
+            print(paired(name, rows[name], names[0], rows[names[0]]))
         return 0
     if not 0 <= args.first_deal < args.deals:
         ap.error(f"--first-deal must be from 0 to {args.deals - 1} (--deals), got {args.first_deal}")
