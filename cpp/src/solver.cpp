@@ -261,12 +261,13 @@ struct TransCache {
 // the free jokers) and on the rule set; their deduplicated list (before the per-rack bound keys)
 // is kept across racks, per thread and rule set (issue 11: generating it was ~20% of a typical
 // rack). It changes no search order: the per-rack list is the same list, keyed and sorted as before.
-struct RawTrans {
+template <class T>
+struct ListCache {
   struct Slot { uint64_t runs, rules; uint32_t sig; uint32_t off, len; bool used; };
   std::vector<Slot> slots;
-  std::vector<Trans> pool;
+  std::vector<T> pool;
   size_t used = 0;
-  RawTrans() : slots(1 << 10) {}
+  ListCache() : slots(1 << 10) {}
   void clear() { for (auto& sl : slots) sl.used = false; pool.clear(); used = 0; }
   static size_t hash(uint64_t runs, uint64_t rules, uint32_t sig) {
     return size_t(hmix(runs ^ (uint64_t(sig) << 40) ^ sig ^ rules));
@@ -295,6 +296,28 @@ struct RawTrans {
     }
   }
 };
+
+using RawTrans = ListCache<Trans>;
+
+// One choice of one colour at one number in the rebuild's walk (Solver::colour): the runs in
+// progress of that colour after it, the value its runs place, what it does with each run in
+// progress (0 extend with a real tile, 1 with a joker, 2 close), the new runs (real / joker),
+// the tiles it gives to sets, the tiles it leaves on the rack and the jokers it uses.
+struct RItem {
+  uint64_t packed;
+  int dgain;
+  uint8_t acts[8];
+  uint8_t nacts, a_new, b_new, s, lf, jused;
+  bool closed;
+};
+// The rebuild's lists, like RawTrans kept across racks per thread and rule set: a list depends
+// on the rack only through the runs in progress of its colour, the tiles of that colour at its
+// number, the jokers free and the must-use tile (see Solver::make_list).
+using RebuildLists = ListCache<RItem>;
+RebuildLists& rebuild_cache() {
+  thread_local RebuildLists cache;
+  return cache;
+}
 
 // The per-thread raw cache; every entry is keyed by the fingerprint of its rule set too (a solve
 // may use two: the relaxed twin has no joker ratio).
@@ -348,7 +371,6 @@ struct Frame {
   int avail[4];
   uint8_t ext[4][8];
   int acts[4][8];
-  int a_new[4], b_new[4], s[4];
   uint64_t new_runs[4];
   int sv[4];
   int lf[4];
@@ -369,6 +391,8 @@ struct Frame {
   bool found;
   int want;
   Decision dec;
+  uint32_t rl_ok[4], rl_off[4][SJ], rl_len[4][SJ];  // the rebuild's choice lists by (colour, jokers)
+  uint32_t pick[4];  // the rebuild's choice of each colour (index in rpool())
 };
 
 struct Solver {
@@ -1033,47 +1057,111 @@ struct Solver {
   // ---- canonical enumeration (the rebuild; line for line the order of the Python twin) ------
   // Only transitions that cannot reach the optimum (upper bound < wanted value) are cut, so the
   // first transition attaining the optimum is the same as in the unpruned Python enumeration.
+  // The choices of one colour (run actions, new runs, set tiles) depend on the state only
+  // through the jokers free when that colour is decided, yet the walk meets colour c once per
+  // choice of the colours before it: each (colour, jokers) list is made once per number, in
+  // the canonical order, and walked with the same cuts (which change nothing but the work: the
+  // children searched, best() calls and their node counts included, are the same ones in the
+  // same order; callgrind: the walk was ~22% of a greedy-round solve).
+  static std::vector<RItem>& rpool() { return rebuild_cache().pool; }
+
   void colour(Frame& F, int c, int jr, int gain, bool left, bool ran) {
-    if (F.found) return;
     // gain + ub_from(n + 1, 0) + jr * jmax[n] + the sets chosen so far (F.svw[c]) + the best
     // value of the tiles of the colours still to decide (F.avail_w[c])
     if (gain + F.ub_after + jrest(F.n, F.j0, jr) + F.svw[c] + F.avail_w[c] < F.want) return;
-    if (c == 4) { sets(F, jr, gain, left, ran); return; }
-    run_i(F, c, 0, 0, jr, gain, left, ran);
+    colour_in(F, c, jr, gain, left, ran);
   }
 
-  void run_i(Frame& F, int c, int i, int used_r, int jr, int gain, bool left, bool ran) {
-    if (F.found) return;
-    const RunList& lst = F.lst[c];
-    if (i == lst.len) { after_runs(F, c, used_r, jr, gain, left, ran); return; }
-    int st = lst.st[i];
-    int lo = (i > 0 && lst.st[i - 1] == st) ? F.acts[c][i - 1] : 0;
+  // colour() past its bound (which the caller tested)
+  void colour_in(Frame& F, int c, int jr, int gain, bool left, bool ran) {
+    if (c == 4) { sets(F, jr, gain, left, ran); return; }
+    if (!(F.rl_ok[c] >> jr & 1)) make_list(F, c, jr);
+    uint32_t off = F.rl_off[c][jr], end = off + F.rl_len[c][jr];
     int n = F.n;
-    int t = F.avail[c];
-    for (int a = lo; a < 3; ++a) {
-      if (a == 0) {
-        if (used_r < t) {
-          F.acts[c][i] = 0;
-          F.ext[c][i] = uint8_t(ext_real(st));
-          run_i(F, c, i + 1, used_r + 1, jr, gain + cr.run_value[n], left, ran);
-        }
-      } else if (a == 1) {
-        if (jr > 0) {
-          F.acts[c][i] = 1;
-          F.ext[c][i] = uint8_t(ext_joker(st));
-          run_i(F, c, i + 1, used_r, jr - 1, gain + jrun[n], left, ran);
-        }
-      } else {
-        if (closable(st)) {
-          F.acts[c][i] = 2;
-          F.ext[c][i] = 0xff;  // closed
-          run_i(F, c, i + 1, used_r, jr, gain, left, true);
-        }
-      }
+    int setv = cr.set_value[n <= 13 ? n : 1];
+    // colour(c + 1)'s bound without the child's gain, jokers and set tiles
+    int fixed = F.ub_after + F.svw[c] + F.avail_w[c + 1] - F.want;
+    const std::vector<RItem>& pool = rpool();
+    for (uint32_t i = off; i < end; ++i) {
+      const RItem& it = pool[i];  // not used after the call below, which may grow the pool
+      int g = gain + it.dgain;
+      int jr2 = jr - it.jused;
+      if (g + fixed + jrest(n, F.j0, jr2) + it.s * setv < 0) continue;
+      F.new_runs[c] = it.packed;
+      F.sv[c] = it.s;
+      F.svw[c + 1] = F.svw[c] + it.s * setv;
+      F.pick[c] = i;
+      colour_in(F, c + 1, jr2, g, left || (it.lf > 0 && keep), ran || it.closed);
+      if (F.found) return;
     }
   }
 
-  void after_runs(Frame& F, int c, int used_r, int jr, int gain, bool left, bool ran) {
+  // The choices of colour c with jr jokers free, in the order of the Python twin's walk. Besides
+  // the runs in progress and the rule set (rules_fp) they depend on the number (its values, and
+  // whether runs may start or it is the high ace), the tiles of the colour there, the jokers, and
+  // whether the must-use tile is this one (with the reserved aces that count as using it).
+  __attribute__((noinline)) void make_list(Frame& F, int c, int jr) {
+    RebuildLists& rc = rebuild_cache();
+    int n = F.n;
+    bool mu = c == mu_c && n == mu_n;
+    uint32_t sig = uint32_t(n) | uint32_t(jr) << 4 | uint32_t(F.avail[c]) << 7 | uint32_t(mu) << 9 |
+                   uint32_t(mu && n == 1 ? res[c] : 0) << 10;
+    uint32_t off, len;
+    if (const RebuildLists::Slot* e = rc.find(F.runs_in[c], rules_fp, sig)) {
+      off = e->off; len = e->len;
+    } else {
+      std::vector<RItem>& pool = rc.pool;
+      off = uint32_t(pool.size());
+      RItem it{};
+      it.nacts = uint8_t(F.lst[c].len);
+      list_i(F, c, 0, 0, jr, jr, it, pool);
+      len = uint32_t(pool.size()) - off;
+      rc.put(F.runs_in[c], rules_fp, sig, off, len);
+    }
+    F.rl_ok[c] |= 1u << jr;
+    F.rl_off[c][jr] = off;
+    F.rl_len[c][jr] = len;
+  }
+
+  void list_i(Frame& F, int c, int i, int used_r, int jr0, int jr, RItem& it, std::vector<RItem>& out) {
+    const RunList& lst = F.lst[c];
+    if (i == lst.len) { list_after(F, c, used_r, jr0, jr, it, out); return; }
+    int st = lst.st[i];
+    int lo = (i > 0 && lst.st[i - 1] == st) ? it.acts[i - 1] : 0;
+    int n = F.n;
+    int t = F.avail[c];
+    int dg = it.dgain;
+    bool closed = it.closed;
+    for (int a = lo; a < 3; ++a) {
+      if (a == 0) {
+        if (used_r < t) {
+          it.acts[i] = 0;
+          F.ext[c][i] = uint8_t(ext_real(st));
+          it.dgain = dg + cr.run_value[n];
+          list_i(F, c, i + 1, used_r + 1, jr0, jr, it, out);
+        }
+      } else if (a == 1) {
+        if (jr > 0) {
+          it.acts[i] = 1;
+          F.ext[c][i] = uint8_t(ext_joker(st));
+          it.dgain = dg + jrun[n];
+          list_i(F, c, i + 1, used_r, jr0, jr - 1, it, out);
+        }
+      } else {
+        if (closable(st)) {
+          it.acts[i] = 2;
+          F.ext[c][i] = 0xff;  // closed
+          it.dgain = dg;
+          it.closed = true;
+          list_i(F, c, i + 1, used_r, jr0, jr, it, out);
+        }
+      }
+      it.dgain = dg;
+      it.closed = closed;
+    }
+  }
+
+  void list_after(Frame& F, int c, int used_r, int jr0, int jr, const RItem& it0, std::vector<RItem>& out) {
     int n = F.n;
     int t = F.avail[c];
     const RunList& lst = F.lst[c];
@@ -1081,13 +1169,13 @@ struct Solver {
     int nb = 0;
     for (int i = 0; i < lst.len; ++i)
       if (F.ext[c][i] != 0xff) base[nb++] = F.ext[c][i];
+    RItem it = it0;
     if (n == 14) {
       if (used_r != t) return;
-      F.new_runs[c] = pack(base, nb);
-      F.sv[c] = 0;
-      F.svw[c + 1] = F.svw[c];
-      F.a_new[c] = 0; F.b_new[c] = 0; F.s[c] = 0;
-      colour(F, c + 1, jr, gain, left, ran);
+      it.packed = pack(base, nb);
+      it.a_new = 0; it.b_new = 0; it.s = 0; it.lf = 0;
+      it.jused = uint8_t(jr0 - jr);
+      out.push_back(it);
       return;
     }
     bool can_start = n <= last - 2 && n <= 13;
@@ -1095,16 +1183,18 @@ struct Solver {
     for (int a_new = 0; a_new <= max_a; ++a_new) {
       int max_b = can_start ? jr : 0;
       for (int b_new = 0; b_new <= max_b; ++b_new) {
-        if (F.found) return;
         int rest = t - used_r - a_new;
         if (nb + a_new + b_new > 8) continue;  // unreachable: <= 2 real + 6 jokers per colour
-        uint64_t packed = 0;
-        bool packed_ok = false;
-        int g = gain + a_new * cr.run_value[n] + b_new * jrun[n];
-        // colour(c + 1)'s first bound without s's set tiles (it returns at once, changing
-        // nothing, below F.want): tested here, before packing the runs
-        int ub_child = g + F.ub_after + jrest(n, F.j0, jr - b_new) + F.svw[c] + F.avail_w[c + 1];
-        int setv = cr.set_value[n <= 13 ? n : 1];
+        uint8_t tmp[16];
+        int k = nb;
+        std::memcpy(tmp, base, nb);
+        for (int x = 0; x < a_new; ++x) tmp[k++] = 3;
+        for (int x = 0; x < b_new; ++x) tmp[k++] = uint8_t(new_joker());
+        it.packed = pack(tmp, k);
+        it.dgain = it0.dgain + a_new * cr.run_value[n] + b_new * jrun[n];
+        it.a_new = uint8_t(a_new);
+        it.b_new = uint8_t(b_new);
+        it.jused = uint8_t(jr0 - jr + b_new);
         int smax = std::min(rest, 2);
         for (int s = 0; s <= smax; ++s) {
           int lf = rest - s;
@@ -1112,22 +1202,9 @@ struct Solver {
             int used = t - lf + (n == 1 ? res[c] : 0);
             if (used < 1) continue;
           }
-          if (ub_child + s * setv < F.want) continue;
-          if (!packed_ok) {
-            uint8_t tmp[16];
-            int k = nb;
-            std::memcpy(tmp, base, nb);
-            for (int x = 0; x < a_new; ++x) tmp[k++] = 3;
-            for (int x = 0; x < b_new; ++x) tmp[k++] = uint8_t(new_joker());
-            packed = pack(tmp, k);
-            packed_ok = true;
-          }
-          F.new_runs[c] = packed;
-          F.sv[c] = s;
-          F.svw[c + 1] = F.svw[c] + s * setv;
-          F.a_new[c] = a_new; F.b_new[c] = b_new; F.s[c] = s;
-          colour(F, c + 1, jr - b_new, g, left || (lf > 0 && keep), ran);
-          if (F.found) return;
+          it.s = uint8_t(s);
+          it.lf = uint8_t(lf);
+          out.push_back(it);
         }
       }
     }
@@ -1150,9 +1227,10 @@ struct Solver {
       if (sub <= NEG || g + sub != F.want) continue;
       Decision& d = F.dec;
       for (int c = 0; c < 4; ++c) {
-        d.nacts[c] = F.lst[c].len;
-        for (int i = 0; i < F.lst[c].len; ++i) d.acts[c][i] = F.acts[c][i];
-        d.a_new[c] = F.a_new[c]; d.b_new[c] = F.b_new[c]; d.s[c] = F.s[c];
+        const RItem& it = rpool()[F.pick[c]];
+        d.nacts[c] = it.nacts;
+        for (int i = 0; i < it.nacts; ++i) d.acts[c][i] = it.acts[i];
+        d.a_new[c] = it.a_new; d.b_new[c] = it.b_new; d.s[c] = it.s;
         d.sv[c] = F.sv[c];
         d.next_runs[c] = F.new_runs[c];
       }
@@ -1228,6 +1306,8 @@ struct Solver {
     Run conc[4][16];
     int nconc[4] = {0, 0, 0, 0};
     melds.reserve(16);
+    // bounded (~4 MB); cleared only here, where no walk holds an index into it
+    if (rpool().size() > (1u << 17)) rebuild_cache().clear();
     int seq = 0;
     int jr = J;
     bool left = false, ran = false;
@@ -1238,7 +1318,9 @@ struct Solver {
       F.n = n;
       F.j0 = jr;
       F.found = false;
-      for (int c = 0; c < 4; ++c) { F.lst[c] = unpack(runs[c]); F.avail[c] = avail(n, c); }
+      for (int c = 0; c < 4; ++c) {
+        F.lst[c] = unpack(runs[c]); F.runs_in[c] = runs[c]; F.avail[c] = avail(n, c); F.rl_ok[c] = 0;
+      }
       int tv = n <= 13 ? tile_ub[n] : cr.run_value[14];
       F.avail_w[4] = 0;
       for (int c = 3; c >= 0; --c)
