@@ -8,7 +8,8 @@ depends on library internals:
 2. A Mersenne Twister ``random.Random`` seeded with the string ``"rummy101-deal:{seed}:{round}"``
    (string seeding hashes with SHA-512, stable across platforms and Python versions).
 3. Fisher-Yates (Durstenfeld) from the last index down: for ``i = n-1 .. 1`` pick ``j`` uniform in
-   ``0..i`` by rejection sampling on ``getrandbits(i.bit_length())`` and swap items ``i`` and ``j``.
+   ``0..i`` by rejection sampling on ``getrandbits((i + 1).bit_length())`` and swap items ``i`` and
+   ``j``.
 4. Dealing (R101-2): seats in order starting at the round's starter each get the next
    ``hand_size`` tiles from the front of the shuffled list; then the starter gets one more. The
    remaining tiles are the stock; the *last* element is the top of the stock.
@@ -48,12 +49,30 @@ def shuffled_tiles(rules: Rules, seed: int, round_index: int = 0) -> list[int]:
     """The full tile set of ``rules`` shuffled for (seed, round) as described above."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RulesError(f"seed must be a whole number, got {type(seed).__name__} {seed!r}")
-    tiles = [c for c in range(52) for _ in range(rules.copies)] + [JOKER_CODE] * rules.jokers
-    rng = random.Random(f"rummy101-deal:{seed}:{round_index}")
-    for i in range(len(tiles) - 1, 0, -1):
-        j = _below(rng, i + 1)
+    base, steps = _tile_set(rules.copies, rules.jokers)
+    tiles = list(base)
+    draw = random.Random(f"rummy101-deal:{seed}:{round_index}").getrandbits
+    # step 3 with _below written inline (the same getrandbits calls in the same order)
+    for i, k in steps:
+        j = draw(k)
+        while j > i:
+            j = draw(k)
         tiles[i], tiles[j] = tiles[j], tiles[i]
     return tiles
+
+
+_TILE_SETS: dict[tuple[int, int], tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
+
+
+def _tile_set(copies: int, jokers: int) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """Step 1's tile set and step 3's ``(i, (i + 1).bit_length())`` in shuffle order, made once
+    per kind of set."""
+    got = _TILE_SETS.get((copies, jokers))
+    if got is None:
+        tiles = tuple([c for c in range(52) for _ in range(copies)] + [JOKER_CODE] * jokers)
+        got = tiles, tuple((i, (i + 1).bit_length()) for i in range(len(tiles) - 1, 0, -1))
+        _TILE_SETS[(copies, jokers)] = got
+    return got
 
 
 def starter_of(rules: Rules, round_index: int) -> int:
