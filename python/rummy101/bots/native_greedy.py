@@ -48,7 +48,7 @@ from ..game.table import TableMeld
 from ..rules import Rules
 
 __all__ = ["ENV_VAR", "NativeRound", "at_turn_boundary", "fast_path_applies", "finish_round",
-           "native_available", "play_round", "replay_round", "score_round"]
+           "native_available", "play_round", "registered_greedy", "replay_round", "score_round"]
 
 #: Set to ``0`` to play every round on the Python flow (docs/simulation.md).
 ENV_VAR = "RUMMY101_NATIVE_ROUNDS"
@@ -80,6 +80,21 @@ def fast_path_applies(rules: Rules, bots: Sequence[Any], players: Sequence[Any])
     if not all(isinstance(b, str) for b in bots) or not all(type(p) is GreedyBot for p in players):
         return False
     return native_available()
+
+
+def registered_greedy(bots: Sequence[Any]) -> bool:
+    """Is every seat a bot name without options that the registry maps to
+    :class:`~rummy101.bots.greedy.GreedyBot` itself (so :func:`~rummy101.bots.get_bot` would
+    make a ``GreedyBot`` of it)? A cheap sufficient test for :func:`fast_path_applies`'s bot
+    condition, with no bot made; False says nothing (other names may still make greedy bots)."""
+    from .base import _REGISTRY
+    from .greedy import GreedyBot
+    if not bots:
+        return False
+    for b in bots:
+        if not isinstance(b, str) or ":" in b or _REGISTRY.get(b.strip().lower()) is not GreedyBot:
+            return False
+    return True
 
 
 def at_turn_boundary(s: Any) -> bool:
@@ -135,6 +150,10 @@ class NativeRound:
                 return [_decode(c) for c in self.codes]
 
 
+# the Rules of the last play_round (held, so an identity test is safe) and its core rules
+_last_rules: list[Any] = [None, None]
+
+
 def play_round(s: Any, max_steps: int = 100_000) -> NativeRound:
     """Play the round of ``s`` natively from its turn boundary to the end, greedy in every seat
     (fresh bots: no plan carried into the current turn), on the native core whatever the live
@@ -146,11 +165,17 @@ def play_round(s: Any, max_steps: int = 100_000) -> NativeRound:
                          "seat's turn, nothing staged or taken)")
     core = _backend._load("native")  # BackendError naming the fix when it is not built
     x = s.x
-    table = [(m.kind, m.owner, list(m.tiles)) for m in s.table]
+    rules = s.rules
+    if rules is _last_rules[0]:  # the same rules as the last round: its core rules
+        open_cr, penalty_cr, increasing = _last_rules[1]
+    else:
+        open_cr = _backend.core_rules(rules, "open", "native")
+        penalty_cr = _backend.core_rules(rules, "penalty", "native")
+        increasing = rules.opts.threshold == "increasing"
+        _last_rules[:] = [rules, (open_cr, penalty_cr, increasing)]
+    table = [(m.kind, m.owner, list(m.tiles)) for m in s.table] if s.table else []
     got = core.play_greedy_round(
-        _backend.core_rules(s.rules, "open", "native"),
-        _backend.core_rules(s.rules, "penalty", "native"), s.n,
-        s.rules.opts.threshold == "increasing", s.turn, s.current, s.phase is Phase.TAKE,
+        open_cr, penalty_cr, s.n, increasing, s.turn, s.current, s.phase is Phase.TAKE,
         s.racks, s.stock, table, x.opened, x.opened_turn, x.thr_melds, x.thr_pairs,
         x.last_discard, x.discards, x.button_left, [int(b) for b in x.button_used],
         x.button_issued, max_steps)
@@ -165,8 +190,7 @@ def finish_round(s: Any, nr: NativeRound, history: bool = True) -> None:
     round's actions out of ``s.history`` (nothing else reads them: the engine plays and scores
     without it; :func:`rummy101.sim.play_game` does so for a summary record, whose State is
     thrown away)."""
-    from ..game.engines.rummy101 import engine
-
+    engine = _engine()
     (turn, current, racks, stock_len, table, opened, opened_turn, thr_melds, thr_pairs,
      last_discard, discards, button_left, button_used, button_issued, log, took, taken,
      taken_base, turn_table_start) = nr.end
@@ -209,8 +233,7 @@ def score_round(s: Any, nr: NativeRound) -> list[int]:
     scoring reads -- and the engine ends the round on it (its result appended, the next round
     dealt in a match). The rest of ``s`` (table, stock, history) is left behind: use
     :func:`finish_round` for a State that goes on."""
-    from ..game.engines.rummy101 import engine
-
+    engine = _engine()
     end = nr.end
     s.turn = end[0]
     s.racks = end[2]
@@ -220,6 +243,18 @@ def score_round(s: Any, nr: NativeRound) -> list[int]:
     engine._end_round(s, winner=nr.winner, joker=nr.joker_finish)
     deltas: list[int] = s.scores[-1]
     return deltas
+
+
+_ENGINE: Any = None
+
+
+def _engine() -> Any:
+    """The Rummy 101 engine module (imported on first use)."""
+    global _ENGINE
+    if _ENGINE is None:
+        from ..game.engines.rummy101 import engine
+        _ENGINE = engine
+    return _ENGINE
 
 
 def replay_round(s: Any, nr: NativeRound) -> None:

@@ -55,9 +55,43 @@ class LazyObservation(Mapping[str, Any]):
         return len(self._get())
 
 
+_GAME: Any = None
+_NATIVE_GREEDY: Any = None
+_RULES: dict[str, Rules] = {}
+
+
+def _game() -> Any:
+    """The engine package, imported on first use so that sim imports without it."""
+    global _GAME
+    if _GAME is None:
+        from .. import game
+        _GAME = game
+    return _GAME
+
+
+def _native_greedy() -> Any:
+    global _NATIVE_GREEDY
+    if _NATIVE_GREEDY is None:
+        from ..bots import native_greedy
+        _NATIVE_GREEDY = native_greedy
+    return _NATIVE_GREEDY
+
+
+def _parse_rules(spec: str | Rules) -> Rules:
+    """``Rules.parse(spec)``, a text parsed once per process (a Rules is immutable)."""
+    if not isinstance(spec, str):
+        return Rules.parse(spec)
+    r = _RULES.get(spec)
+    if r is None:
+        r = Rules.parse(spec)
+        if len(_RULES) >= 256:
+            _RULES.clear()
+        _RULES[spec] = r
+    return r
+
+
 def _new_game(rules: Rules, seed: int, match_rounds: int | None) -> Any:
-    from ..game import new_game  # the engine; imported late so that sim imports without it
-    return new_game(rules, seed, match_rounds=match_rounds)
+    return _game().new_game(rules, seed, match_rounds=match_rounds)
 
 
 def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: int = 0,
@@ -71,7 +105,7 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     :mod:`rummy101.game.records` dict that replays it).
     """
     _check_record(record)
-    r = Rules.parse(rules)
+    r = _parse_rules(rules)
     names = [b if isinstance(b, str) else getattr(b, "name", type(b).__name__) for b in bots]
     bot_seeds = tuple(bot_seed(seed, index, s) if isinstance(b, str) else None
                       for s, b in enumerate(bots))
@@ -97,17 +131,20 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     # made on a shared unseeded generator tell whether the fast path applies.
     native = None
     if r.variant == "rummy101" and all(isinstance(b, str) for b in bots):
-        try:
-            probes = [get_bot(str(b), _PROBE_RNG) for b in bots]
-        except Exception:  # noqa: BLE001  (a bot that cannot be made: make_players says why)
-            probes = None
-        if probes is not None:
-            native = _native_rounds(r, bots, probes)
+        ng = _native_greedy()
+        if ng.registered_greedy(bots):  # names the registry maps to GreedyBot: no probes made
+            native = ng if ng.native_available() else None
+        else:
+            try:
+                probes = [get_bot(str(b), _PROBE_RNG) for b in bots]
+            except Exception:  # noqa: BLE001  (a bot that cannot be made: make_players says why)
+                probes = None
+            if probes is not None:
+                native = _native_rounds(r, bots, probes)
     players = make_players() if native is None else None
     gseed = game_seed(seed, index)
     if match_rounds is None:  # the variant's own match length (classic: to its target, CR-6)
-        from ..game import engine_for
-        match_rounds = engine_for(r).DEFAULT_MATCH_ROUNDS
+        match_rounds = _game().engine_for(r).DEFAULT_MATCH_ROUNDS
     state = _new_game(r, gseed, match_rounds)
     turns = [0] * len(bots)
     last = -1
@@ -183,7 +220,7 @@ def _native_rounds(rules: Rules, bots: Sequence[str | Bot], players: Sequence[Bo
     ``RUMMY101_NATIVE_ROUNDS`` not ``0``), else None."""
     if rules.variant != "rummy101":
         return None
-    from ..bots import native_greedy as native_round
+    native_round = _native_greedy()
     return native_round if native_round.fast_path_applies(rules, bots, players) else None
 
 
