@@ -226,3 +226,17 @@ def test_a_match_falling_back_mid_way_matches_the_python_flow(monkeypatch: pytes
     monkeypatch.setattr(native_round, "play_round", first_only)
     assert play_game("rummy101(players=3)", ["greedy"] * 3, 6, 1, match_rounds=3) == expected
     assert calls == [0, 1], "round 0 native, round 1 falls back, then the Python flow"
+
+
+def test_registered_greedy_is_the_probe_bots_answer() -> None:
+    """play_game skips making probe bots when registered_greedy says every seat's name makes a
+    GreedyBot; wherever it says so, get_bot makes exactly a GreedyBot (and names that need the
+    probes, such as option specs or other bots, are left to them)."""
+    yes = (["greedy"] * 4, [" Greedy ", "GREEDY"], ["greedy"] * 2)
+    no = (["greedy", "random", "greedy", "greedy"], ["greedy:x=1"] * 4, [], ["search"] * 4,
+          ["greedy", GreedyBot(random.Random(0))])
+    for bots in yes:
+        assert native_round.registered_greedy(bots)
+        assert all(type(get_bot(b)) is GreedyBot for b in bots)
+    for bots in no:
+        assert not native_round.registered_greedy(bots)
