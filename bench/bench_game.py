@@ -11,6 +11,8 @@ defined on each side -- and >= 1,000 rounds/s with greedy bots (measured: 1,231 
 per CPU second against 157 on the Python flow in one run of ``bench_game.py 5 rummy101 native``,
 766-1,231 in six runs at load 0.8-3 where the tree before the last speed work gave 743-1,131
 alternated with them, 6.3-8.1 against 5.5-6.9 times the Python flow, docs/simulation.md; the rounds in the C++ core, rummy101.sim.native_round)
+(the Python share cut, issue 12: callgrind 4.27M -> 3.81M instructions a round with one core
+build; ab_native.py 4 passes: median 930 -> 1,099 at load ~4, 1,237 -> 1,323 at load ~0.8)
 (peers once measured elsewhere:
 OpenSpiel gin rummy 390 games/s and 62,700 steps/s; RLCard 14,000-18,000 steps/s). A step is one ``state.apply(action)`` including the bot's choice (and the observation
 the bot is given); a round is one 4-player deal played to its end (Remi: the doubles exchange
