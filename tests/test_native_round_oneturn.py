@@ -21,22 +21,20 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from rummy101 import available_backends, using_backend
+from rummy101 import available_backends
 from rummy101.bots import native_greedy as native_round
 from rummy101.game import new_game
-from test_native_round import OPTION_SETS, compare, to_boundary
+from test_native_round import (  # _native: the same autouse fixture (native backend, fast path on)
+    OPTION_SETS,
+    _native,  # noqa: F401
+    compare,
+    to_boundary,
+)
 
 pytestmark = pytest.mark.skipif("native" not in available_backends(),
                                 reason="the native core is not built")
 
 J = 52
-
-
-@pytest.fixture(autouse=True)
-def _native(monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.delenv(native_round.ENV_VAR, raising=False)
-    with using_backend("native"):
-        yield
 
 
 def tile_set(s: Any) -> Counter[int]:
