@@ -11,16 +11,19 @@ workers.
 
 from __future__ import annotations
 
-import hashlib
 from hashlib import sha256
 
 __all__ = ["bot_seed", "game_seed"]
 
 
+def _digest63(text: str) -> int:
+    """The first 8 bytes of ``sha256(text)``, big-endian, shifted right by one (below 2**63)."""
+    return int.from_bytes(sha256(text.encode()).digest()[:8], "big") >> 1
+
+
 def _derive(*parts: int | str) -> int:
     """A stable 63-bit integer from ``parts`` (SHA-256, independent of Python's hash seed)."""
-    text = ":".join(str(p) for p in parts).encode()
-    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
+    return _digest63(":".join(str(p) for p in parts))
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -33,14 +36,10 @@ def game_seed(seed: int, index: int) -> int:
     >>> game_seed(0, 0) == game_seed(0, 0), game_seed(0, 0) != game_seed(0, 1)
     (True, True)
     """
-    # _derive("rummy101-game", seed, index) written out (it runs for every game)
-    return int.from_bytes(sha256(f"rummy101-game:{seed!s}:{index!s}".encode()).digest()[:8],
-                          "big") >> 1
+    return _digest63(f"rummy101-game:{seed!s}:{index!s}")  # _derive's text, one f-string
 
 
 def bot_seed(seed: int, index: int, seat: int) -> int:
     """The seed of the ``random.Random`` handed to the bot in ``seat`` in game ``index``:
     ``sha256(f"rummy101-bot:{seed}:{index}:{seat}")`` reduced as in :func:`game_seed`."""
-    # _derive("rummy101-bot", seed, index, seat) written out (it runs for every seat)
-    return int.from_bytes(sha256(f"rummy101-bot:{seed!s}:{index!s}:{seat!s}".encode()).digest()[:8],
-                          "big") >> 1
+    return _digest63(f"rummy101-bot:{seed!s}:{index!s}:{seat!s}")
