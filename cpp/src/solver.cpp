@@ -213,6 +213,7 @@ struct Trans {
   int key;  // gain + rest * w + jrest(n, j0, jr - jused): the part of the value-search bound it decides
   uint8_t rest, jused;
   bool closed;
+  uint8_t need;  // jokers the runs in progress after it need at n+1 and n+2 (need_of), per rack
 };
 
 struct TransCache {
@@ -744,6 +745,31 @@ struct Solver {
   }
   int new_joker() const { return ratio > 0 ? jmul : 0; }
 
+  // The jokers that the runs of colour c in progress at n + 1 (packed) need, at least, to be
+  // completed: a run that cannot close there (shorter than 3 positions, no real tile yet, or
+  // short of real tiles for the joker ratio, RO-7) takes a tile at n + 1, one of length 1 a tile
+  // at n + 2 too, each tile (real or joker) in one run; the real tiles of colour c there cover
+  // some of them, jokers the rest (past the last number: none can, 99). A state whose runs need
+  // more jokers than it has free has the value NEG, so a transition into it is cut (issue 11:
+  // ~89% of the nodes of the 70,873-node dense rack were such states, searched to a leaf).
+  int need_of(int n, int c, uint64_t packed) const {
+    int k1 = 0, k2 = 0;
+    for (uint64_t r = packed; r; r >>= 8) {
+      int st = int(r & 0xff) - 1;
+      if (!closable(st)) ++k1;
+      if (st % 3 == 0) ++k2;  // length 1 (never closable)
+    }
+    if (!k1) return 0;
+    int m = n + 1;
+    if (m > last) return 99;
+    int need = std::max(0, k1 - avail(m, c));
+    if (k2) {
+      if (m + 1 > last) return 99;
+      need += std::max(0, k2 - avail(m + 1, c));
+    }
+    return need;
+  }
+
   int avail(int n, int c) const {
     if (n == 14) return res[c];
     int a = cnt[c * 13 + n - 1];
@@ -801,7 +827,7 @@ struct Solver {
     F.left_in = left;
     F.j0 = jr;
     if (!fits(F, F.ub_after + jb[n][jr] + F.avail_w[0])) return F.best;
-    vcolour(F, 0, jr, 0, ran);
+    vcolour(F, 0, jr, 0, ran, 0);
     return F.best;
   }
 
@@ -872,6 +898,7 @@ struct Solver {
     for (uint32_t i = 0; i < rlen; ++i) {
       Trans u = raw->pool[roff + i];
       u.key = u.gain + u.rest * F.w[c] + jrest(n, F.j0, jr - u.jused);
+      u.need = uint8_t(need_of(n, c, u.packed));
       tc.pool.push_back(u);
     }
     uint32_t len = uint32_t(tc.pool.size()) - off;
@@ -888,14 +915,16 @@ struct Solver {
     return {off, len};
   }
 
-  void vcolour(Frame& F, int c, int jr, int gain, bool ran) {
-    if (c == 4) { vsets(F, jr, gain, ran); return; }
+  // need: the jokers that the runs in progress of the colours < c need at n+1 and n+2 (need_of)
+  void vcolour(Frame& F, int c, int jr, int gain, bool ran, int need) {
+    if (c == 4) { vsets(F, jr, gain, ran, need); return; }
     // bound of a child: gain + its key + (everything that does not depend on the child)
     int fixed = gain + F.ub_after + F.avail_w[c + 1];
     for (int c2 = 0; c2 < c; ++c2) fixed += F.rest[c2] * F.w[c2];
     auto [off, len] = transitions(F, c, jr);
     for (uint32_t i = 0; i < len; ++i) {
       const Trans& t = tc.pool[off + i];
+      if (need + t.need > jr - t.jused) continue;  // no child can be completed (its value is NEG)
       if (!fits(F, fixed + t.key)) break;  // sorted by key, and thr only grows
       F.new_runs[c] = t.packed;
       F.rest[c] = t.rest;
@@ -903,7 +932,7 @@ struct Solver {
       int g2 = gain + t.gain;
       int jr2 = jr - t.jused;
       bool ran2 = ran || t.closed;
-      vcolour(F, c + 1, jr2, g2, ran2);
+      vcolour(F, c + 1, jr2, g2, ran2, need + t.need);
     }
   }
 
@@ -950,7 +979,7 @@ struct Solver {
       if (F.ext[c][i] != 0xff) base[nb++] = F.ext[c][i];
     if (n == 14) {
       if (used_r != t) return;
-      tc.scratch.push_back(Trans{pack(base, nb), gain, 0, 0, uint8_t(F.jr_start[c] - jr), ran});
+      tc.scratch.push_back(Trans{pack(base, nb), gain, 0, 0, uint8_t(F.jr_start[c] - jr), ran, 0});
       return;
     }
     bool can_start = n <= last - 2 && n <= 13;
@@ -976,12 +1005,12 @@ struct Solver {
         for (int x = 0; x < a_new; ++x) tmp[k++] = 3;
         for (int x = 0; x < b_new; ++x) tmp[k++] = uint8_t(new_joker());
         tc.scratch.push_back(Trans{pack(tmp, k), gain + a_new * cr.run_value[n] + b_new * jrun[n], 0,
-                                   uint8_t(rest), uint8_t(used_j + b_new), ran});
+                                   uint8_t(rest), uint8_t(used_j + b_new), ran, 0});
       }
     }
   }
 
-  void vsets(Frame& F, int jr, int gain, bool ran) {
+  void vsets(Frame& F, int jr, int gain, bool ran, int need) {
     int n = F.n;
     bool ran2 = ran && require_run;
     if (n == 14) {
@@ -1019,6 +1048,7 @@ struct Solver {
         if (bm <= thr(F) && bm <= F.ub_cut) break;
       }
       int j2 = jr - ch.js;
+      if (j2 < need) continue;  // the runs in progress need those jokers at n+1 and n+2
       int g = gain + (ch.tot - ch.js) * sval + ch.js * jval;
       if (g + ubj[j2] <= thr(F) && g + ubj[j2] <= F.ub_cut) continue;
       bool left = F.left_in;
@@ -1214,7 +1244,10 @@ struct Solver {
     int n = F.n;
     int tot = F.sv[0] + F.sv[1] + F.sv[2] + F.sv[3];
     int max_js = (n <= 13 && tot > 0) ? jr : 0;
+    int need = 0;
+    for (int c = 0; c < 4; ++c) need += need_of(n, c, F.new_runs[c]);
     for (int js = 0; js <= max_js; ++js) {
+      if (jr - js < need) continue;  // no completion of the runs in progress (value NEG)
       if (!tab.feas[sidx(F.sv, js)]) continue;
       int g = n <= 13 ? gain + tot * cr.set_value[n] + js * jset[n] : gain;
       bool ran2 = ran && require_run;

@@ -243,7 +243,7 @@ class _Solver:
         self.dominance = cr.joker_value == -1 and must_use != JOKER
         self.memo: dict[Any, tuple[int, bool]] = {}
         self.tcache: dict[tuple[int, int, int, int, int, int],
-                          list[tuple[int, int, int, int, int, bool]]] = {}
+                          list[tuple[int, int, int, int, int, bool, int]]] = {}
         self.frames = [_Frame() for _ in range(16)]
         self.res = [0, 0, 0, 0]
         self.res_bits = 0
@@ -511,6 +511,29 @@ class _Solver:
     def new_joker(self) -> int:
         return self.jmul if self.ratio > 0 else 0
 
+    def need_of(self, n: int, c: int, packed: int) -> int:
+        """The jokers the runs of colour c in progress at n + 1 (packed) need, at least (C++ need_of):
+        a run that cannot close there takes a tile at n + 1, one of length 1 a tile at n + 2 too."""
+        k1 = k2 = 0
+        while packed:
+            st = (packed & 0xFF) - 1
+            packed >>= 8
+            if not self.closable(st):
+                k1 += 1
+            if st % 3 == 0:
+                k2 += 1
+        if not k1:
+            return 0
+        m = n + 1
+        if m > self.last:
+            return 99
+        need = max(0, k1 - self.avail(m, c))
+        if k2:
+            if m + 1 > self.last:
+                return 99
+            need += max(0, k2 - self.avail(m + 1, c))
+        return need
+
     def avail(self, n: int, c: int) -> int:
         if n == 14:
             return self.res[c]
@@ -577,7 +600,7 @@ class _Solver:
         F.j0 = jr
         if not self.fits(F, F.ub_after + self.jb[n][jr] + F.avail_w[0]):
             return F.best
-        self.vcolour(F, 0, jr, 0, ran)
+        self.vcolour(F, 0, jr, 0, ran, 0)
         return F.best
 
     @staticmethod
@@ -591,9 +614,9 @@ class _Solver:
         F.ub_cut = max(F.ub_cut, bound)
         return False
 
-    def transitions(self, F: _Frame, c: int, jr: int) -> list[tuple[int, int, int, int, int, bool]]:
+    def transitions(self, F: _Frame, c: int, jr: int) -> list[tuple[int, int, int, int, int, bool, int]]:
         """The transitions of colour c at this number with jr jokers free, best bound first:
-        (key, packed, rest, jused, gain, closed)."""
+        (key, packed, rest, jused, gain, closed, need)."""
         n = F.n
         ck = (F.runs_in[c], n, c, jr, F.j0, self.res_bits)
         hit = self.tcache.get(ck)
@@ -610,26 +633,30 @@ class _Solver:
             if o not in bestg or gain > bestg[o]:
                 bestg[o] = gain
         w, row, j0 = F.w[c], self.jb[n], F.j0
-        out = [(gain + rest * w + row[j0] - row[j0 - (jr - jused)], packed, rest, jused, gain, closed)
+        out = [(gain + rest * w + row[j0] - row[j0 - (jr - jused)], packed, rest, jused, gain, closed,
+                 self.need_of(n, c, packed))
                for (packed, rest, jused, closed), gain in bestg.items()]
         out.sort(key=lambda t: (-t[0], t[1], t[2], t[3], t[5]))
         self.tcache[ck] = out
         return out
 
-    def vcolour(self, F: _Frame, c: int, jr: int, gain: int, ran: bool) -> None:
+    def vcolour(self, F: _Frame, c: int, jr: int, gain: int, ran: bool, need: int) -> None:
+        """need: the jokers the runs in progress of the colours < c need at n+1 and n+2 (need_of)."""
         if c == 4:
-            self.vsets(F, jr, gain, ran)
+            self.vsets(F, jr, gain, ran, need)
             return
         fixed = gain + F.ub_after + F.avail_w[c + 1]
         for c2 in range(c):
             fixed += F.rest[c2] * F.w[c2]
-        for key, packed, rest, jused, tgain, closed in self.transitions(F, c, jr):
+        for key, packed, rest, jused, tgain, closed, tneed in self.transitions(F, c, jr):
+            if need + tneed > jr - jused:
+                continue   # no child can be completed (its value is NEG)
             if not self.fits(F, fixed + key):
                 break   # sorted by key, and thr only grows
             F.new_runs[c] = packed
             F.rest[c] = rest
             F.jused[c] = jused
-            self.vcolour(F, c + 1, jr - jused, gain + tgain, ran or closed)
+            self.vcolour(F, c + 1, jr - jused, gain + tgain, ran or closed, need + tneed)
 
     def vrun(self, F: _Frame, c: int, i: int, used_r: int, jr: int, gain: int, ran: bool,
              out: list[tuple[int, int, int, bool, int]]) -> None:
@@ -690,7 +717,7 @@ class _Solver:
                 tmp = base + [3] * a_new + [self.new_joker()] * b_new
                 out.append((_pack(tmp), rest, used_j + b_new, ran, gain + a_new * rv + b_new * jv))
 
-    def vsets(self, F: _Frame, jr: int, gain: int, ran: bool) -> None:
+    def vsets(self, F: _Frame, jr: int, gain: int, ran: bool, need: int) -> None:
         n = F.n
         ran2 = ran and self.require_run
         if n == 14:
@@ -723,6 +750,8 @@ class _Solver:
                 if bm <= max(F.best, F.alpha) and bm <= F.ub_cut:
                     break
             j2 = jr - js
+            if j2 < need:
+                continue   # the runs in progress need those jokers at n+1 and n+2
             g = gain + (tot - js) * sval + js * jval
             if g + ubj[j2] <= max(F.best, F.alpha) and g + ubj[j2] <= F.ub_cut:
                 continue
@@ -850,7 +879,10 @@ class _Solver:
         tot = sum(F.sv)
         max_js = jr if (n <= 13 and tot > 0) else 0
         new_runs = tuple(F.new_runs)
+        need = sum(self.need_of(n, c, new_runs[c]) for c in range(4))
         for js in range(max_js + 1):
+            if jr - js < need:
+                continue   # no completion of the runs in progress (value NEG)
             if not self.feas[_sidx(F.sv, js)]:
                 continue
             g = gain + tot * self.cr.set_value[n] + js * self.jset[n] if n <= 13 else gain
