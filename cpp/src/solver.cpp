@@ -30,16 +30,32 @@
 //    a tail of >= 3 positions with a real tile is a meld of the fresh suffix; the rest are tails
 //    of 1-2 positions (<= 1 real tile per run at m and at m+1) and joker-only tails, x of whose
 //    jokers are worth <= ja[m][x]; bound = max_x fresh(m, jr-x) + ja[m][x] + those real tiles;
-//  * the keep bound: with nothing left yet, the cheapest remaining tile or joker stays.
+//  * the keep bound: with nothing left yet, the cheapest remaining tile or joker stays;
+//  * the joker need (need_of, issue 11, fifth round): a run in progress that cannot close at m
+//    (shorter than 3 positions, no real tile yet, or short of real tiles for the ratio, RO-7)
+//    takes a tile at m, one of length 1 a tile at m + 1 too, each tile in one run; what the real
+//    tiles of its colour there do not cover are jokers (past the last number: impossible). A
+//    transition into a state whose runs need more jokers than are free is cut, in the value
+//    search and the rebuild alike: that state is worth NEG, whatever the valuation or constraint
+//    (the condition only reads which runs can close, the tiles and the free jokers). Those forced
+//    jokers then count at their value in runs at m and m + 1 (jrun, Remi's 14 and a fixed joker
+//    value included) instead of at the chain bound's U (jfree): the jokers placed at >= n each
+//    keep their own index of U_1..U_j0, so any x - need of them are worth at most the x - need
+//    largest U's; used in the transition keys (one colour's forced jokers) and in the bound of the
+//    next state (all colours'). Measured before it: 89% of the 70,873 nodes of the worst dense
+//    rack were such dead states, each searched to a leaf.
 // Remi reservations of high aces (RO-6) that lack the jokers for their 12s and 13s are skipped.
 // State count per number (the bound asked for in issue 11): a colour holds at most 2 + J runs in
 // progress, each one of S statuses (S = 6 without a joker ratio: length 1/2/3+ x real tile yes/no;
 // Remi: S <= 3 * (rcap + 1) * (J + 1)), so states per number <= C(2+J+S, S)^4 * (J+1) * 4 flags
 // and transitions per state <= prod_c 3^(runs_c) * (new runs) * 81 set choices. Without jokers
 // a colour holds 0-2 runs of 3 lengths (10 run lists), so <= 10^4 * 4 = 40,000 states per number
-// and <= 36^4 transitions each; with J = 6 the count is no useful worst case (C(14,6)^4). What
-// bounds the work is the branch and bound, measured (tests/dense_racks.txt and the random dense
-// racks of bench/dense_search.py, docs/solve.md), and the work budget.
+// and <= 36^4 transitions each; with J = 6 the count is no useful worst case (C(14,6)^4). The
+// joker need narrows the states searched: at number n with jr jokers free, a colour holds at most
+// avail(n, c) + jr runs that cannot close (each takes its own tile at n), and all colours together
+// at most jr more such runs than real tiles can extend. What bounds the work is the branch and
+// bound, measured (tests/dense_racks.txt and the random dense racks of bench/dense_search.py,
+// docs/solve.md: at most 7,428 nodes on the dense set since the fifth round), and the work budget.
 #include "rummy101/solver.hpp"
 
 #include <algorithm>
@@ -214,6 +230,7 @@ struct Trans {
   uint8_t rest, jused;
   bool closed;
   uint8_t need;  // jokers the runs in progress after it need at n+1 and n+2 (need_of), per rack
+  int needv;     // ... and their value there
 };
 
 struct TransCache {
@@ -587,6 +604,15 @@ struct Solver {
   // own index i of U_1..U_j0 (chains one after another), so x of them are worth at most the x
   // largest U_i (the jokers placed at n already may hold the small ones).
   int jrest(int n, int j0, int x) const { return jb[n][j0] - jb[n][j0 - x]; }
+  // jrest when `need` of those x jokers are known to stand in runs at n + 1 and n + 2 (need_of),
+  // worth needv there: the others take the x - need largest U's (any subset of the jokers placed
+  // at >= n is bounded that way, as each joker keeps its own index), so the forced ones count at
+  // their value instead of the chain's (issue 11: a joker that must extend a run at a low number
+  // is worth that number, not the best joker value above it). need > x: no child (cut anyway).
+  int jfree(int n, int j0, int x, int need, int needv) const {
+    if (need > x) return jrest(n, j0, x);
+    return needv + jb[n][j0] - jb[n][j0 - x + need];
+  }
 
   // A sharper bound for a state about to be entered at number n: a tile at n or n+1 of a colour
   // with no run in progress can only join a run starting at n or later (or a set).
@@ -752,7 +778,9 @@ struct Solver {
   // some of them, jokers the rest (past the last number: none can, 99). A state whose runs need
   // more jokers than it has free has the value NEG, so a transition into it is cut (issue 11:
   // ~89% of the nodes of the 70,873-node dense rack were such states, searched to a leaf).
-  int need_of(int n, int c, uint64_t packed) const {
+  // *val: what those jokers are worth there (they stand at n + 1 and n + 2 in runs: jrun).
+  int need_of(int n, int c, uint64_t packed, int* val) const {
+    *val = 0;
     int k1 = 0, k2 = 0;
     for (uint64_t r = packed; r; r >>= 8) {
       int st = int(r & 0xff) - 1;
@@ -763,9 +791,12 @@ struct Solver {
     int m = n + 1;
     if (m > last) return 99;
     int need = std::max(0, k1 - avail(m, c));
+    *val = need * jrun[m];
     if (k2) {
-      if (m + 1 > last) return 99;
-      need += std::max(0, k2 - avail(m + 1, c));
+      if (m + 1 > last) { *val = 0; return 99; }
+      int n2 = std::max(0, k2 - avail(m + 1, c));
+      need += n2;
+      *val += n2 * jrun[m + 1];
     }
     return need;
   }
@@ -827,7 +858,7 @@ struct Solver {
     F.left_in = left;
     F.j0 = jr;
     if (!fits(F, F.ub_after + jb[n][jr] + F.avail_w[0])) return F.best;
-    vcolour(F, 0, jr, 0, ran, 0);
+    vcolour(F, 0, jr, 0, ran, 0, 0);
     return F.best;
   }
 
@@ -897,8 +928,8 @@ struct Solver {
     uint32_t off = uint32_t(tc.pool.size());
     for (uint32_t i = 0; i < rlen; ++i) {
       Trans u = raw->pool[roff + i];
-      u.key = u.gain + u.rest * F.w[c] + jrest(n, F.j0, jr - u.jused);
-      u.need = uint8_t(need_of(n, c, u.packed));
+      u.need = uint8_t(need_of(n, c, u.packed, &u.needv));
+      u.key = u.gain + u.rest * F.w[c] + jfree(n, F.j0, jr - u.jused, u.need, u.needv);
       tc.pool.push_back(u);
     }
     uint32_t len = uint32_t(tc.pool.size()) - off;
@@ -916,8 +947,8 @@ struct Solver {
   }
 
   // need: the jokers that the runs in progress of the colours < c need at n+1 and n+2 (need_of)
-  void vcolour(Frame& F, int c, int jr, int gain, bool ran, int need) {
-    if (c == 4) { vsets(F, jr, gain, ran, need); return; }
+  void vcolour(Frame& F, int c, int jr, int gain, bool ran, int need, int needv) {
+    if (c == 4) { vsets(F, jr, gain, ran, need, needv); return; }
     // bound of a child: gain + its key + (everything that does not depend on the child)
     int fixed = gain + F.ub_after + F.avail_w[c + 1];
     for (int c2 = 0; c2 < c; ++c2) fixed += F.rest[c2] * F.w[c2];
@@ -932,7 +963,7 @@ struct Solver {
       int g2 = gain + t.gain;
       int jr2 = jr - t.jused;
       bool ran2 = ran || t.closed;
-      vcolour(F, c + 1, jr2, g2, ran2, need + t.need);
+      vcolour(F, c + 1, jr2, g2, ran2, need + t.need, needv + t.needv);
     }
   }
 
@@ -979,7 +1010,7 @@ struct Solver {
       if (F.ext[c][i] != 0xff) base[nb++] = F.ext[c][i];
     if (n == 14) {
       if (used_r != t) return;
-      tc.scratch.push_back(Trans{pack(base, nb), gain, 0, 0, uint8_t(F.jr_start[c] - jr), ran, 0});
+      tc.scratch.push_back(Trans{pack(base, nb), gain, 0, 0, uint8_t(F.jr_start[c] - jr), ran, 0, 0});
       return;
     }
     bool can_start = n <= last - 2 && n <= 13;
@@ -1005,12 +1036,12 @@ struct Solver {
         for (int x = 0; x < a_new; ++x) tmp[k++] = 3;
         for (int x = 0; x < b_new; ++x) tmp[k++] = uint8_t(new_joker());
         tc.scratch.push_back(Trans{pack(tmp, k), gain + a_new * cr.run_value[n] + b_new * jrun[n], 0,
-                                   uint8_t(rest), uint8_t(used_j + b_new), ran, 0});
+                                   uint8_t(rest), uint8_t(used_j + b_new), ran, 0, 0});
       }
     }
   }
 
-  void vsets(Frame& F, int jr, int gain, bool ran, int need) {
+  void vsets(Frame& F, int jr, int gain, bool ran, int need, int needv) {
     int n = F.n;
     bool ran2 = ran && require_run;
     if (n == 14) {
@@ -1034,6 +1065,12 @@ struct Solver {
     int ubj[SJ], kb[SJ], sb[SJ][2];
     for (int j = 0; j < SJ; ++j) { kb[j] = UNSET; sb[j][0] = UNSET; sb[j][1] = UNSET; }
     for (int j = 0; j <= jr; ++j) ubj[j] = ub_state_j(n + 1, ubase, j);
+    // the jokers the runs in progress need at n + 1, n + 2 count at their value there (jfree)
+    if (need > 0 && n + 1 <= last)
+      for (int j = need; j <= jr; ++j) {
+        int jv = needv + jb[n + 1][j] - jb[n + 1][need];
+        ubj[j] = std::min(ubase + jv, ub_from(n + 1, 0) + jv);
+      }
     int cur_tot = -1;
     for (const SetChoice& ch : list) {
       // A choice that the first bound cuts without raising ub_cut changes nothing: skip it. The
@@ -1244,8 +1281,8 @@ struct Solver {
     int n = F.n;
     int tot = F.sv[0] + F.sv[1] + F.sv[2] + F.sv[3];
     int max_js = (n <= 13 && tot > 0) ? jr : 0;
-    int need = 0;
-    for (int c = 0; c < 4; ++c) need += need_of(n, c, F.new_runs[c]);
+    int need = 0, needv;
+    for (int c = 0; c < 4; ++c) need += need_of(n, c, F.new_runs[c], &needv);
     for (int js = 0; js <= max_js; ++js) {
       if (jr - js < need) continue;  // no completion of the runs in progress (value NEG)
       if (!tab.feas[sidx(F.sv, js)]) continue;

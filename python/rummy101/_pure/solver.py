@@ -243,7 +243,7 @@ class _Solver:
         self.dominance = cr.joker_value == -1 and must_use != JOKER
         self.memo: dict[Any, tuple[int, bool]] = {}
         self.tcache: dict[tuple[int, int, int, int, int, int],
-                          list[tuple[int, int, int, int, int, bool, int]]] = {}
+                          list[tuple[int, int, int, int, int, bool, int, int]]] = {}
         self.frames = [_Frame() for _ in range(16)]
         self.res = [0, 0, 0, 0]
         self.res_bits = 0
@@ -419,6 +419,13 @@ class _Solver:
         row = self.jb[n]
         return row[j0] - row[j0 - x]
 
+    def jfree(self, n: int, j0: int, x: int, need: int, needv: int) -> int:
+        """jrest when `need` of the x jokers stand in runs at n + 1, n + 2 worth needv (C++ jfree)."""
+        if need > x:
+            return self.jrest(n, j0, x)
+        row = self.jb[n]
+        return needv + row[j0] - row[j0 - x + need]
+
     def reset_fresh(self) -> None:
         self.init_jb()
         self.fresh_v: dict[tuple[int, int, bool, bool], int] = {}
@@ -511,9 +518,10 @@ class _Solver:
     def new_joker(self) -> int:
         return self.jmul if self.ratio > 0 else 0
 
-    def need_of(self, n: int, c: int, packed: int) -> int:
-        """The jokers the runs of colour c in progress at n + 1 (packed) need, at least (C++ need_of):
-        a run that cannot close there takes a tile at n + 1, one of length 1 a tile at n + 2 too."""
+    def need_of(self, n: int, c: int, packed: int) -> tuple[int, int]:
+        """The jokers the runs of colour c in progress at n + 1 (packed) need, at least, and their
+        value there (C++ need_of): a run that cannot close there takes a tile at n + 1, one of
+        length 1 a tile at n + 2 too."""
         k1 = k2 = 0
         while packed:
             st = (packed & 0xFF) - 1
@@ -523,16 +531,19 @@ class _Solver:
             if st % 3 == 0:
                 k2 += 1
         if not k1:
-            return 0
+            return 0, 0
         m = n + 1
         if m > self.last:
-            return 99
+            return 99, 0
         need = max(0, k1 - self.avail(m, c))
+        val = need * self.jrun[m]
         if k2:
             if m + 1 > self.last:
-                return 99
-            need += max(0, k2 - self.avail(m + 1, c))
-        return need
+                return 99, 0
+            n2 = max(0, k2 - self.avail(m + 1, c))
+            need += n2
+            val += n2 * self.jrun[m + 1]
+        return need, val
 
     def avail(self, n: int, c: int) -> int:
         if n == 14:
@@ -600,7 +611,7 @@ class _Solver:
         F.j0 = jr
         if not self.fits(F, F.ub_after + self.jb[n][jr] + F.avail_w[0]):
             return F.best
-        self.vcolour(F, 0, jr, 0, ran, 0)
+        self.vcolour(F, 0, jr, 0, ran, 0, 0)
         return F.best
 
     @staticmethod
@@ -614,9 +625,9 @@ class _Solver:
         F.ub_cut = max(F.ub_cut, bound)
         return False
 
-    def transitions(self, F: _Frame, c: int, jr: int) -> list[tuple[int, int, int, int, int, bool, int]]:
+    def transitions(self, F: _Frame, c: int, jr: int) -> list[tuple[int, int, int, int, int, bool, int, int]]:
         """The transitions of colour c at this number with jr jokers free, best bound first:
-        (key, packed, rest, jused, gain, closed, need)."""
+        (key, packed, rest, jused, gain, closed, need, needv)."""
         n = F.n
         ck = (F.runs_in[c], n, c, jr, F.j0, self.res_bits)
         hit = self.tcache.get(ck)
@@ -632,23 +643,26 @@ class _Solver:
             o = (packed, rest, jused, closed)
             if o not in bestg or gain > bestg[o]:
                 bestg[o] = gain
-        w, row, j0 = F.w[c], self.jb[n], F.j0
-        out = [(gain + rest * w + row[j0] - row[j0 - (jr - jused)], packed, rest, jused, gain, closed,
-                 self.need_of(n, c, packed))
-               for (packed, rest, jused, closed), gain in bestg.items()]
+        w, j0 = F.w[c], F.j0
+        out = []
+        for (packed, rest, jused, closed), gain in bestg.items():
+            need, needv = self.need_of(n, c, packed)
+            out.append((gain + rest * w + self.jfree(n, j0, jr - jused, need, needv), packed, rest, jused,
+                        gain, closed, need, needv))
         out.sort(key=lambda t: (-t[0], t[1], t[2], t[3], t[5]))
         self.tcache[ck] = out
         return out
 
-    def vcolour(self, F: _Frame, c: int, jr: int, gain: int, ran: bool, need: int) -> None:
-        """need: the jokers the runs in progress of the colours < c need at n+1 and n+2 (need_of)."""
+    def vcolour(self, F: _Frame, c: int, jr: int, gain: int, ran: bool, need: int, needv: int) -> None:
+        """need, needv: the jokers the runs in progress of the colours < c need at n+1 and n+2, and
+        their value there (need_of)."""
         if c == 4:
-            self.vsets(F, jr, gain, ran, need)
+            self.vsets(F, jr, gain, ran, need, needv)
             return
         fixed = gain + F.ub_after + F.avail_w[c + 1]
         for c2 in range(c):
             fixed += F.rest[c2] * F.w[c2]
-        for key, packed, rest, jused, tgain, closed, tneed in self.transitions(F, c, jr):
+        for key, packed, rest, jused, tgain, closed, tneed, tneedv in self.transitions(F, c, jr):
             if need + tneed > jr - jused:
                 continue   # no child can be completed (its value is NEG)
             if not self.fits(F, fixed + key):
@@ -656,7 +670,7 @@ class _Solver:
             F.new_runs[c] = packed
             F.rest[c] = rest
             F.jused[c] = jused
-            self.vcolour(F, c + 1, jr - jused, gain + tgain, ran or closed, need + tneed)
+            self.vcolour(F, c + 1, jr - jused, gain + tgain, ran or closed, need + tneed, needv + tneedv)
 
     def vrun(self, F: _Frame, c: int, i: int, used_r: int, jr: int, gain: int, ran: bool,
              out: list[tuple[int, int, int, bool, int]]) -> None:
@@ -717,7 +731,7 @@ class _Solver:
                 tmp = base + [3] * a_new + [self.new_joker()] * b_new
                 out.append((_pack(tmp), rest, used_j + b_new, ran, gain + a_new * rv + b_new * jv))
 
-    def vsets(self, F: _Frame, jr: int, gain: int, ran: bool, need: int) -> None:
+    def vsets(self, F: _Frame, jr: int, gain: int, ran: bool, need: int, needv: int) -> None:
         n = F.n
         ran2 = ran and self.require_run
         if n == 14:
@@ -738,6 +752,10 @@ class _Solver:
         mu_c, mu_n, keep, dominance = self.mu_c, self.mu_n, self.keep, self.dominance
         # the next state's bounds depend on a choice only through its jokers (and left)
         ubj = [self.ub_state_j(n + 1, ubase, j) for j in range(jr + 1)]
+        if need > 0 and n + 1 <= self.last:   # the forced jokers count at their value (jfree)
+            for j in range(need, jr + 1):
+                jv = needv + self.jb[n + 1][j] - self.jb[n + 1][need]
+                ubj[j] = min(ubase + jv, self.ub_from(n + 1, 0) + jv)
         kb: dict[int, int] = {}
         sb: dict[tuple[int, bool], int] = {}
         cur_tot = -1
@@ -879,7 +897,7 @@ class _Solver:
         tot = sum(F.sv)
         max_js = jr if (n <= 13 and tot > 0) else 0
         new_runs = tuple(F.new_runs)
-        need = sum(self.need_of(n, c, new_runs[c]) for c in range(4))
+        need = sum(self.need_of(n, c, new_runs[c])[0] for c in range(4))
         for js in range(max_js + 1):
             if jr - js < need:
                 continue   # no completion of the runs in progress (value NEG)
