@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import pytest
+import rummy101
 from rummy101.errors import IllegalAction
 from rummy101.game import State, engine_for, new_game
 from rummy101.hint import SeatView, generic, hint, view_from_state
@@ -19,6 +20,8 @@ from rummy101.hint.plan import _Planner
 from rummy101.rules import Rules
 from rummy101.service.api import hint as hint_json
 from rummy101.tiles import parse_tiles
+
+PURE = rummy101.backend_name() == "pure"
 
 ISSUE_RACK = "R5 R5 Y7 Y7 B2 B2 K9 K9 * R1 K13 B8 Y3 R12 B10 K4 Y11 R6 B13 K2 Y1 B6"
 LOOSE = ["R1", "K13", "B8", "Y3", "R12", "B10", "K4", "Y11", "R6", "B13", "K2", "Y1", "B6"]
@@ -170,4 +173,8 @@ def test_generic_hints_honour_the_requested_number(rules: str, seed: int) -> Non
             big += len(h["alternatives"]) == 10
         bot = generic._greedy(seed)
         state.apply(bot.act(state.observation(seat), state.legal_actions()))
+        # the pure backend plans each Remi turn ~100x slower: there the game stops once the
+        # checks below hold (the native backend plays the whole 200 steps)
+        if PURE and checked > 10 and (big > 0 or rules.startswith("classic")):
+            break
     assert checked > 10 and (big > 0 or rules.startswith("classic"))  # classic: 7-card hands

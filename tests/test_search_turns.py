@@ -9,10 +9,15 @@ import random
 from typing import Any
 
 import pytest
+import rummy101
 from rummy101.bots import SearchBot, get_bot, search
 from rummy101.game import new_game
 from rummy101.game.actions import Action
 from rummy101.sim import play_game
+
+# playouts of the game-playing tests: on the pure backend every rollout is Python (~8 minutes of
+# CI at 24), so fewer there; the native backend keeps 24
+PLAYOUTS = 8 if rummy101.backend_name() == "pure" else 24
 
 
 def lay_decisions(rules: str, seed: int, limit: int = 200):
@@ -108,7 +113,7 @@ def test_a_chosen_turn_is_played_through() -> None:
     to its discard exactly as planned, and the queue is empty at the end of the turn."""
     chosen = 0
     for seed in range(8):
-        bot = Watched(random.Random(seed), playouts=24, confidence=0.0)
+        bot = Watched(random.Random(seed), playouts=PLAYOUTS, confidence=0.0)
         play(bot, "rummy101", seed)
         for key, plan in bot.chosen.items():
             assert bot.played[key][-len(plan):] == plan
@@ -137,11 +142,11 @@ def test_an_illegal_planned_step_falls_back_to_greedy_and_drops_the_queue() -> N
 
 
 def test_same_seed_same_decisions_and_turns_zero_is_the_old_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    bots = ["search:playouts=24", "greedy", "greedy", "greedy"]
+    bots = [f"search:playouts={PLAYOUTS}", "greedy", "greedy", "greedy"]
     a = play_game("rummy101", bots, 3, 5)
     b = play_game("rummy101", bots, 3, 5)
     assert a == b
-    one, two = Watched(random.Random(3), playouts=24), Watched(random.Random(3), playouts=24)
+    one, two = Watched(random.Random(3), playouts=PLAYOUTS), Watched(random.Random(3), playouts=PLAYOUTS)
     play(one, "rummy101", 4)
     play(two, "rummy101", 4)
     assert one.played == two.played and one.turn_searches > 0
@@ -150,7 +155,7 @@ def test_same_seed_same_decisions_and_turns_zero_is_the_old_search(monkeypatch: 
         raise AssertionError("turns=0 plans no whole turn")
 
     monkeypatch.setattr(SearchBot, "_turn_plans", planned)
-    old = Watched(random.Random(3), playouts=24, turns=0)
+    old = Watched(random.Random(3), playouts=PLAYOUTS, turns=0)
     play(old, "rummy101", 4)
     assert old.turn_searches == 0 and old.decisions > 0
 
