@@ -9,6 +9,7 @@ import pickle
 import random
 
 import pytest
+import rummy101
 from rummy101 import Rules, solve_opening, solve_openings
 from rummy101.errors import NotationError, RackError
 from rummy101.solve import Opening, _rack_counts, _token_table
@@ -201,6 +202,8 @@ def _shared_texts() -> list[str]:
 def test_batch_on_the_shared_racks_equals_the_parser_path(name: str) -> None:
     rules = Rules.parse(name)
     texts = [t for t in _shared_texts() if t.count("*") <= rules.max_rack_jokers]
+    if rummy101.backend_name() == "pure":  # every 8th rack there (the whole files take ~45 s)
+        texts = texts[::8]
     batch = solve_openings(rules, texts)
     assert [o.to_json() for o in batch] == [
         solve_opening(rules, rules.parse_rack(t)).to_json() for t in texts]
