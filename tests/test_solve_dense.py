@@ -107,6 +107,17 @@ def test_dense_parity_and_node_count_slow(case: Any) -> None:
     _parity(case, slow=True)
 
 
+# The work the dense set needs at most since the fifth round (issue 11: the joker-need cut and
+# jfree, cpp/src/solver.cpp): 7,428 nodes (was 70,873). A node count, not a time: the same on
+# every machine and on both backends.
+DENSE_NODE_BOUND = 10_000
+
+
+def test_dense_set_within_the_node_bound() -> None:
+    for case in CASES:
+        _call("native", case, DENSE_NODE_BOUND)  # raises WorkBudgetExceeded beyond the bound
+
+
 @pytest.mark.parametrize("budget", [1, 5, 40, 300])
 def test_small_budgets_run_out_alike(budget: int) -> None:
     """With a small budget every dense rack fails or answers identically on both backends."""
