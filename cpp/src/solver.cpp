@@ -43,7 +43,11 @@
 //    keep their own index of U_1..U_j0, so any x - need of them are worth at most the x - need
 //    largest U's; used in the transition keys (one colour's forced jokers) and in the bound of the
 //    next state (all colours'). Measured before it: 89% of the 70,873 nodes of the worst dense
-//    rack were such dead states, each searched to a leaf.
+//    rack were such dead states, each searched to a leaf;
+//  * the state bound ub_state counts tiles by the jokers free (fifth round too): a tile at n or
+//    n + 1 of a colour with no run in progress, and any tile at >= n + 2, has the jokers of its
+//    meld at >= n, all of them free, so it counts if it fits a meld with jr jokers, and only 4 * jr
+//    of the joker-needing tiles at >= n + 2 count (ub_tiles_j; the argument of init_bounds).
 // Remi reservations of high aces (RO-6) that lack the jokers for their 12s and 13s are skipped.
 // State count per number (the bound asked for in issue 11): a colour holds at most 2 + J runs in
 // progress, each one of S statuses (S = 6 without a joker ratio: length 1/2/3+ x real tile yes/no;
@@ -444,9 +448,8 @@ struct Solver {
   int jmax[16];            // best value of a joker at numbers >= n
   int jb[16][SJ];          // the joker chain bound: the most x jokers placed at numbers >= n are worth
   bool useful[4][15];      // the tile can be in some meld at all
-  bool fresh0[4][15];      // ... in a meld starting at its own number (run window m..m+2, or a set)
-  bool fresh1[4][15];      // ... in a meld starting at m-1 or m (or a set)
-  int ubs_fresh[16], ubs_run[16][4];  // parts of ub_state (init_ub_state)
+  int ub_tiles_j[16][SJ];  // ub_tiles with x jokers free: only 4x of the joker-needing tiles count
+  int ubs_fresh[16][SJ], ubs_run[16][SJ][4];  // parts of ub_state by free jokers (init_ub_state)
 
   Solver(const CoreRules& cr_, const Counts& cnt_, bool keep_, int must_use_, bool require_run_, long long budget_,
          Memo& memo_, TransCache& tc_)
@@ -531,10 +534,11 @@ struct Solver {
       for (int m = 1; m <= 14; ++m) {
         u0[c][m] = can_meld(c, m, 0);
         useful[c][m] = u0[c][m] || (J > 0 && can_meld(c, m, J));
-        fresh0[c][m] = can_meld(c, m, J, m);
-        fresh1[c][m] = can_meld(c, m, J, m - 1);
       }
-    for (int m = 0; m < 16; ++m) { tile_ub[m] = 0; ub_tiles[m] = 0; jmax[m] = 0; }
+    for (int m = 0; m < 16; ++m) {
+      tile_ub[m] = 0; ub_tiles[m] = 0; jmax[m] = 0;
+      for (int x = 0; x < SJ; ++x) ub_tiles_j[m][x] = 0;
+    }
     for (int m = 1; m <= 13; ++m) tile_ub[m] = std::max(cr.run_value[m], cr.set_value[m]);
     if (cr.high_ace) tile_ub[1] = std::max(tile_ub[1], cr.run_value[14]);
     int k = 4 * J;
@@ -560,7 +564,11 @@ struct Solver {
         }
       }
       int extra = 0;
-      for (int q = 0; q < ntop; ++q) extra += top[q];
+      for (int x = 0, q = 0; x < SJ; ++x) {
+        for (; q < std::min(4 * x, ntop); ++q) extra += top[q];
+        ub_tiles_j[m][x] = sure + extra;
+      }
+      for (int q = 4 * (SJ - 1); q < ntop; ++q) extra += top[q];  // (ntop <= 4J: none)
       ub_tiles[m] = sure + extra;
     }
     int jm = 0;
@@ -616,16 +624,21 @@ struct Solver {
 
   // A sharper bound for a state about to be entered at number n: a tile at n or n+1 of a colour
   // with no run in progress can only join a run starting at n or later (or a set).
+  // Its tile part depends on the jokers free, jr: such a tile's meld has its jokers at >= n, so
+  // it fits some meld with jr jokers (can_meld); and a tile at >= n + 2 that needs a joker has a
+  // free one within 2 positions in its run (every window holding it lies in n..), or in its set,
+  // so only 4 * jr of them count (ub_tiles_j). A colour with a run in progress (which may hold
+  // placed jokers) counts its tiles at n, n + 1 as before, when they fit a meld at all (useful).
   int ub_state(int n, const uint64_t* runs, int jr) const {
     if (n > last) return 0;
-    return ub_state_j(n, ub_state_runs(n, runs), jr);
+    return ub_state_j(n, ub_state_runs(n, runs, jr), jr);
   }
-  // ub_state in two steps: the part without jokers (n <= last), then the jokers.
-  int ub_state_runs(int n, const uint64_t* runs) const {
-    int u = ubs_fresh[n];
+  // ub_state in two steps: the tiles and reserved aces (n <= last), then the jokers.
+  int ub_state_runs(int n, const uint64_t* runs, int jr) const {
+    int u = ubs_fresh[n][jr];
     if (n >= 2) u += res_value;
     for (int c = 0; c < 4; ++c)
-      if (runs[c]) u += ubs_run[n][c];
+      if (runs[c]) u += ubs_run[n][jr][c];
     return u;
   }
   int ub_state_j(int n, int base, int jr) const {
@@ -636,22 +649,23 @@ struct Solver {
   // ub_state without the jokers and reserved aces when no colour has a run in progress
   // (ubs_fresh), and what a run in progress of colour c adds (ubs_run).
   void init_ub_state() {
-    for (int n = 1; n <= 14; ++n) {
-      int u = ub_tiles[std::min(n + 2, 15)];
-      for (int c = 0; c < 4; ++c) {
-        int d = 0;
-        for (int m = n; m <= n + 1 && m <= 13; ++m) {
-          int k = cnt[c * 13 + m - 1];
-          if (!k) continue;
-          bool fresh = m == n ? fresh0[c][m] : fresh1[c][m];
-          if (fresh) u += k * tile_ub[m];
-          if (useful[c][m] && !fresh) d += k * tile_ub[m];
-          if (!useful[c][m] && fresh) d -= k * tile_ub[m];
+    for (int n = 1; n <= 14; ++n)
+      for (int x = 0; x <= J; ++x) {
+        int u = ub_tiles_j[std::min(n + 2, 15)][x];
+        for (int c = 0; c < 4; ++c) {
+          int d = 0;
+          for (int m = n; m <= n + 1 && m <= 13; ++m) {
+            int k = cnt[c * 13 + m - 1];
+            if (!k) continue;
+            bool fresh = can_meld(c, m, x, m == n ? m : m - 1);
+            if (fresh) u += k * tile_ub[m];
+            if (useful[c][m] && !fresh) d += k * tile_ub[m];
+            if (!useful[c][m] && fresh) d -= k * tile_ub[m];
+          }
+          ubs_run[n][x][c] = d;
         }
-        ubs_run[n][c] = d;
+        ubs_fresh[n][x] = u;
       }
-      ubs_fresh[n] = u;
-    }
   }
 
   // Upper bound of the value placed at numbers >= n with jr jokers unused (reserved aces are
@@ -1058,18 +1072,17 @@ struct Solver {
     if (F.cols_here + jr < 3) ridx = 0;  // no set can form at this number
     const auto& list = tab.choices[ridx * SJ + jsmax];
     int sval = cr.set_value[n], jval = jset[n];
-    int ubase = n + 1 <= last ? ub_state_runs(n + 1, F.new_runs) : 0;
     // the bounds of the next state depend on the choice only through its jokers (and left):
     // each is computed once per call, when first needed (suffix_bound may search: same order)
     constexpr int UNSET = -(1 << 30) - 7;
     int ubj[SJ], kb[SJ], sb[SJ][2];
     for (int j = 0; j < SJ; ++j) { kb[j] = UNSET; sb[j][0] = UNSET; sb[j][1] = UNSET; }
-    for (int j = 0; j <= jr; ++j) ubj[j] = ub_state_j(n + 1, ubase, j);
+    for (int j = 0; j <= jr; ++j) ubj[j] = ub_state(n + 1, F.new_runs, j);
     // the jokers the runs in progress need at n + 1, n + 2 count at their value there (jfree)
     if (need > 0 && n + 1 <= last)
       for (int j = need; j <= jr; ++j) {
         int jv = needv + jb[n + 1][j] - jb[n + 1][need];
-        ubj[j] = std::min(ubase + jv, ub_from(n + 1, 0) + jv);
+        ubj[j] = std::min(ub_state_runs(n + 1, F.new_runs, j) + jv, ub_from(n + 1, 0) + jv);
       }
     int cur_tot = -1;
     for (const SetChoice& ch : list) {

@@ -291,14 +291,10 @@ class _Solver:
         cr, J, cnt = self.cr, self.J, self.cnt
         u0 = [[False] * 15 for _ in range(4)]
         self.useful = [[False] * 15 for _ in range(4)]
-        self.fresh0 = [[False] * 15 for _ in range(4)]
-        self.fresh1 = [[False] * 15 for _ in range(4)]
         for c in range(4):
             for m in range(1, 15):
                 u0[c][m] = self.can_meld(c, m, 0)
                 self.useful[c][m] = u0[c][m] or (J > 0 and self.can_meld(c, m, J))
-                self.fresh0[c][m] = self.can_meld(c, m, J, m)
-                self.fresh1[c][m] = self.can_meld(c, m, J, m - 1)
         tile_ub = [0] * 16
         ub_tiles = [0] * 16
         jmax = [0] * 16
@@ -307,6 +303,7 @@ class _Solver:
         if cr.high_ace:
             tile_ub[1] = max(tile_ub[1], cr.run_value[14])
         k = 4 * J
+        self.ub_tiles_j = [[0] * SJ for _ in range(16)]
         top: list[int] = []   # values of joker-needing tiles at numbers >= m (the k best count)
         sure = 0
         for m in range(13, 0, -1):
@@ -323,6 +320,7 @@ class _Solver:
             top.sort(reverse=True)
             del top[k:]
             ub_tiles[m] = sure + sum(top)
+            self.ub_tiles_j[m] = [sure + sum(top[:4 * x]) for x in range(SJ)]
         jm = 0
         for m in range(15, 0, -1):
             if m <= 14 and m <= self.last:
@@ -334,33 +332,34 @@ class _Solver:
 
     def init_ub_state(self) -> None:
         cnt, tile_ub = self.cnt, self.tile_ub
-        self.ubs_fresh = [0] * 16
-        self.ubs_run = [[0] * 4 for _ in range(16)]
+        self.ubs_fresh = [[0] * SJ for _ in range(16)]
+        self.ubs_run = [[[0] * 4 for _ in range(SJ)] for _ in range(16)]
         for n in range(1, 15):
-            u = self.ub_tiles[min(n + 2, 15)]
-            for c in range(4):
-                d = 0
-                for m in range(n, min(n + 1, 13) + 1):
-                    k = cnt[c * 13 + m - 1]
-                    if not k:
-                        continue
-                    fresh = self.fresh0[c][m] if m == n else self.fresh1[c][m]
-                    if fresh:
-                        u += k * tile_ub[m]
-                    if self.useful[c][m] and not fresh:
-                        d += k * tile_ub[m]
-                    if not self.useful[c][m] and fresh:
-                        d -= k * tile_ub[m]
-                self.ubs_run[n][c] = d
-            self.ubs_fresh[n] = u
+            for x in range(self.J + 1):
+                u = self.ub_tiles_j[min(n + 2, 15)][x]
+                for c in range(4):
+                    d = 0
+                    for m in range(n, min(n + 1, 13) + 1):
+                        k = cnt[c * 13 + m - 1]
+                        if not k:
+                            continue
+                        fresh = self.can_meld(c, m, x, m if m == n else m - 1)
+                        if fresh:
+                            u += k * tile_ub[m]
+                        if self.useful[c][m] and not fresh:
+                            d += k * tile_ub[m]
+                        if not self.useful[c][m] and fresh:
+                            d -= k * tile_ub[m]
+                    self.ubs_run[n][x][c] = d
+                self.ubs_fresh[n][x] = u
 
-    def ub_state_runs(self, n: int, runs: Sequence[int]) -> int:
-        u = self.ubs_fresh[n]
+    def ub_state_runs(self, n: int, runs: Sequence[int], jr: int) -> int:
+        u = self.ubs_fresh[n][jr]
         if n >= 2:
             u += sum(self.res) * self.cr.run_value[14]
         for c in range(4):
             if runs[c]:
-                u += self.ubs_run[n][c]
+                u += self.ubs_run[n][jr][c]
         return u
 
     def ub_state_j(self, n: int, base: int, jr: int) -> int:
@@ -371,7 +370,7 @@ class _Solver:
     def ub_state(self, n: int, runs: Sequence[int], jr: int) -> int:
         if n > self.last:
             return 0
-        return self.ub_state_j(n, self.ub_state_runs(n, runs), jr)
+        return self.ub_state_j(n, self.ub_state_runs(n, runs, jr), jr)
 
     def ub_from(self, n: int, jr: int) -> int:
         if n > self.last:
@@ -748,14 +747,13 @@ class _Solver:
             ridx = 0   # no set can form at this number
         sval, jval = self.cr.set_value[n], self.jset[n]
         new_runs = tuple(F.new_runs)
-        ubase = self.ub_state_runs(n + 1, new_runs) if n + 1 <= self.last else 0
         mu_c, mu_n, keep, dominance = self.mu_c, self.mu_n, self.keep, self.dominance
         # the next state's bounds depend on a choice only through its jokers (and left)
-        ubj = [self.ub_state_j(n + 1, ubase, j) for j in range(jr + 1)]
+        ubj = [self.ub_state(n + 1, new_runs, j) for j in range(jr + 1)]
         if need > 0 and n + 1 <= self.last:   # the forced jokers count at their value (jfree)
             for j in range(need, jr + 1):
                 jv = needv + self.jb[n + 1][j] - self.jb[n + 1][need]
-                ubj[j] = min(ubase + jv, self.ub_from(n + 1, 0) + jv)
+                ubj[j] = min(self.ub_state_runs(n + 1, new_runs, j) + jv, self.ub_from(n + 1, 0) + jv)
         kb: dict[int, int] = {}
         sb: dict[tuple[int, bool], int] = {}
         cur_tot = -1
