@@ -107,9 +107,9 @@ def test_dense_parity_and_node_count_slow(case: Any) -> None:
     _parity(case, slow=True)
 
 
-# The work the dense set needs at most since the fifth round (issue 11: the joker-need cut and
-# jfree, cpp/src/solver.cpp): 7,428 nodes (was 70,873). A node count, not a time: the same on
-# every machine and on both backends.
+# The work the dense set needs at most since the fifth round (issue 11: the joker-need cut, jfree
+# and the state bound by free jokers, cpp/src/solver.cpp): 5,487 nodes (was 70,873). A node
+# count, not a time: the same on every machine and on both backends.
 DENSE_NODE_BOUND = 10_000
 
 

@@ -59,7 +59,7 @@
 // avail(n, c) + jr runs that cannot close (each takes its own tile at n), and all colours together
 // at most jr more such runs than real tiles can extend. What bounds the work is the branch and
 // bound, measured (tests/dense_racks.txt and the random dense racks of bench/dense_search.py,
-// docs/solve.md: at most 7,428 nodes on the dense set since the fifth round), and the work budget.
+// docs/solve.md: at most 5,487 nodes on the dense set since the fifth round), and the work budget.
 #include "rummy101/solver.hpp"
 
 #include <algorithm>
