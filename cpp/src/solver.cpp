@@ -58,8 +58,15 @@
 // joker need narrows the states searched: at number n with jr jokers free, a colour holds at most
 // avail(n, c) + jr runs that cannot close (each takes its own tile at n), and all colours together
 // at most jr more such runs than real tiles can extend. What bounds the work is the branch and
-// bound, measured (tests/dense_racks.txt and the random dense racks of bench/dense_search.py,
-// docs/solve.md: at most 5,487 nodes on the dense set since the fifth round), and the work budget.
+// bound, measured (tests/dense_racks.txt and bench/dense_search.py, docs/solve.md), and the work
+// budget. Sixth round: random dense racks understate the worst case; hill climbs by node count
+// (dense_search.py --climb) find racks far above the fifth round's 5,487 nodes. The worst found:
+// `B2 B3 K3 R3 R3 Y3 B4 K4 R4 R4 Y4 B5 K5 Y5 Y5 B6 B6 K6 Y6 K7 K7 R8 * * * * * *`, rummy101
+// penalty (jokers 101 each, so no joker dominance), keep, must_use the joker: 138,940 nodes,
+// ~0.3 s (88,165 without must_use); the worst opening 28,583 nodes, Remi opening with
+// require_run 28,022. So the 5 ms asked is NOT bounded: it is ~60x off for penalty racks. A
+// must_use tile that fits no meld at all (meldable, before any search) cost up to 68,092 nodes
+// to prove; now none.
 #include "rummy101/solver.hpp"
 
 #include <algorithm>
@@ -1516,11 +1523,39 @@ void check_solver_input(const CoreRules& cr, const Counts& cnt, int must_use) {
 }
 
 namespace {
+// Can the tile `code` be in any meld at all (RO-6: a run window of its colour holding its
+// position, the ace also at 14 with a high ace, or a set of its number; RO-7: at most J jokers,
+// and real tiles >= ratio * jokers)? Each position counts one real tile, so this only ever says
+// yes too often. A must_use tile that fits no meld is never laid: the rack has no arrangement,
+// known before any search (sixth round, issue 11: proving it by search took up to 68k nodes).
+bool meldable(const CoreRules& cr, const Counts& cnt, int code) {
+  int J = cnt[JOKER], ratio = cr.joker_ratio, c = code / 13, m = code % 13 + 1;
+  auto ok = [&](int real, int jokers) { return jokers <= J && real >= ratio * jokers; };
+  int cols = 0;
+  for (int k = 0; k < 4; ++k) cols += cnt[k * 13 + m - 1] > 0;
+  for (int real = 1; real <= cols; ++real)
+    for (int js = 0; js <= 3; ++js)
+      if (real + js >= 3 && real + js <= 4 && ok(real, js)) return true;
+  int last = cr.high_ace ? 14 : 13;
+  int spots[2] = {m, m == 1 && cr.high_ace ? 14 : -1};
+  for (int pos : spots) {
+    if (pos < 0) continue;
+    for (int s = 1; s <= pos; ++s)
+      for (int e = std::max(pos, s + 2); e <= last; ++e) {
+        int real = 0;
+        for (int p = s; p <= e; ++p) real += cnt[c * 13 + (p <= 13 ? p : 1) - 1] > 0;
+        if (ok(real, e - s + 1 - real)) return true;
+      }
+  }
+  return false;
+}
+
 SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run,
                        long long budget, bool melds) {
   check_solver_input(cr, counts, must_use);
   check_budget(budget);
   if (must_use >= 0 && counts[must_use] == 0) return SolveResult{};
+  if (must_use >= 0 && must_use < JOKER && !meldable(cr, counts, must_use)) return SolveResult{};
   thread_local Memo memo, memo2;
   thread_local TransCache tc, tc2;
   memo.reset();

@@ -1064,6 +1064,32 @@ def _check(cr: CoreRules | None, counts: Sequence[int], must_use: int) -> list[i
     return cnt
 
 
+def _meldable(cr: CoreRules, cnt: Sequence[int], code: int) -> bool:
+    """Can the tile ``code`` be in any meld at all (RO-6: a run window of its colour holding its
+    position, the ace also at 14 with a high ace, or a set of its number; RO-7: at most J jokers,
+    real tiles >= ratio * jokers)? Only ever says yes too often (each position counts one real
+    tile). A must_use tile that fits no meld is never laid: no arrangement, known without a search
+    (cpp/src/solver.cpp meldable, the same test)."""
+    J, ratio, c, m = cnt[JOKER], cr.joker_ratio, code // 13, code % 13 + 1
+
+    def ok(real: int, jokers: int) -> bool:
+        return jokers <= J and real >= ratio * jokers
+
+    cols = sum(1 for k in range(4) if cnt[k * 13 + m - 1] > 0)
+    if any(3 <= real + js <= 4 and ok(real, js) for real in range(1, cols + 1) for js in range(4)):
+        return True
+    last = 14 if cr.high_ace else 13
+    for pos in (m, 14 if m == 1 and cr.high_ace else -1):
+        if pos < 0:
+            continue
+        for s in range(1, pos + 1):
+            for e in range(max(pos, s + 2), last + 1):
+                real = sum(1 for p in range(s, e + 1) if cnt[c * 13 + (p if p <= 13 else 1) - 1] > 0)
+                if ok(real, e - s + 1 - real):
+                    return True
+    return False
+
+
 def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
                 require_run: bool, budget: int = DEFAULT_WORK_BUDGET) -> tuple[int, list[MeldOut]]:
     """Maximum total value of disjoint runs/sets from a count vector (see module docstring).
@@ -1080,6 +1106,8 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
     cnt = _check(cr, counts, must_use)
     budget = _check_budget(budget)
     if must_use >= 0 and cnt[must_use] == 0:
+        return (-1, [])
+    if 0 <= must_use < JOKER and not _meldable(cr, cnt, must_use):
         return (-1, [])
     s = _Solver(cr, cnt, bool(keep), int(must_use), bool(require_run), budget)
     if must_use >= 0 or (cr.joker_ratio > 0 and cnt[JOKER] > 0):
