@@ -99,7 +99,6 @@ def fixed_cases() -> list[tuple[str, str, list[int], bool, int, bool]]:
     sys.path.insert(0, os.path.join(ROOT, "tests"))
     sys.path.insert(0, HERE)
     from rummy101 import Rules
-    from rummy101.tiles import counts_of, parse_tiles
     out: list[tuple[str, str, list[int], bool, int, bool]] = []
     try:
         from _racks import RACK_FILES, WORKLOADS, load_counts
@@ -113,15 +112,8 @@ def fixed_cases() -> list[tuple[str, str, list[int], bool, int, bool]]:
                     out.append((name, val, counts, not keep, present[len(present) // 2], rr))
     except FileNotFoundError:
         print("(shared racks not found: left out)", file=sys.stderr)
-    with open(os.path.join(ROOT, "tests", "dense_racks.txt")) as fh:
-        for text in fh:
-            if not text.strip() or text.startswith("#"):
-                continue
-            head, rack = text.split("|")
-            name, val, keep, mu, rr = head.split()
-            rules = Rules.parse(name)
-            must_use = -1 if mu == "-" else int(rules.parse_rack(mu)[0])
-            out.append((name, val, counts_of(parse_tiles(rack)), keep == "1", must_use, rr == "1"))
+    from report_solve import dense_cases  # the dense set, read as report_solve reads it
+    out.extend((name, val, counts, keep, mu, rr) for name, val, _, counts, keep, mu, rr in dense_cases())
     from test_solve_parity_10k import CORPUS, rack_case
     out.extend(rack_case(i) for i in range(CORPUS))
     return out
