@@ -1084,13 +1084,17 @@ struct Solver {
     constexpr int UNSET = -(1 << 30) - 7;
     int ubj[SJ], kb[SJ], sb[SJ][2];
     for (int j = 0; j < SJ; ++j) { kb[j] = UNSET; sb[j][0] = UNSET; sb[j][1] = UNSET; }
-    for (int j = 0; j <= jr; ++j) ubj[j] = ub_state(n + 1, F.new_runs, j);
-    // the jokers the runs in progress need at n + 1, n + 2 count at their value there (jfree)
-    if (need > 0 && n + 1 <= last)
-      for (int j = need; j <= jr; ++j) {
+    for (int j = 0; j <= jr; ++j) {
+      if (n + 1 > last) { ubj[j] = 0; continue; }
+      int base = ub_state_runs(n + 1, F.new_runs, j);  // once per j (ub_state's first step)
+      if (need > 0 && j >= need) {
+        // the jokers the runs in progress need at n + 1, n + 2 count at their value there (jfree)
         int jv = needv + jb[n + 1][j] - jb[n + 1][need];
-        ubj[j] = std::min(ub_state_runs(n + 1, F.new_runs, j) + jv, ub_from(n + 1, 0) + jv);
+        ubj[j] = std::min(base + jv, ub_from(n + 1, 0) + jv);
+      } else {
+        ubj[j] = ub_state_j(n + 1, base, j);
       }
+    }
     int cur_tot = -1;
     for (const SetChoice& ch : list) {
       // A choice that the first bound cuts without raising ub_cut changes nothing: skip it. The
