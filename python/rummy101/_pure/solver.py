@@ -749,11 +749,15 @@ class _Solver:
         new_runs = tuple(F.new_runs)
         mu_c, mu_n, keep, dominance = self.mu_c, self.mu_n, self.keep, self.dominance
         # the next state's bounds depend on a choice only through its jokers (and left)
-        ubj = [self.ub_state(n + 1, new_runs, j) for j in range(jr + 1)]
-        if need > 0 and n + 1 <= self.last:   # the forced jokers count at their value (jfree)
-            for j in range(need, jr + 1):
-                jv = needv + self.jb[n + 1][j] - self.jb[n + 1][need]
-                ubj[j] = min(self.ub_state_runs(n + 1, new_runs, j) + jv, self.ub_from(n + 1, 0) + jv)
+        ubj = [0] * (jr + 1)
+        if n + 1 <= self.last:
+            for j in range(jr + 1):
+                base = self.ub_state_runs(n + 1, new_runs, j)  # once per j (ub_state's first step)
+                if need > 0 and j >= need:   # the forced jokers count at their value (jfree)
+                    jv = needv + self.jb[n + 1][j] - self.jb[n + 1][need]
+                    ubj[j] = min(base + jv, self.ub_from(n + 1, 0) + jv)
+                else:
+                    ubj[j] = self.ub_state_j(n + 1, base, j)
         kb: dict[int, int] = {}
         sb: dict[tuple[int, bool], int] = {}
         cur_tot = -1
