@@ -24,8 +24,8 @@
 //    there take the small U's (jrest). With few high tiles this is far below x * (best joker
 //    value) (the 6-joker dense openings went from 150k to 2k nodes);
 //  * the suffix bound: fresh(m, j, left, ran) is the exact value of the state at m with no run in
-//    progress (memoized per reservation, computed by this search; with must_use or a joker ratio
-//    by a relaxed twin solver without them, and without keep and require_run, so that each
+//    progress (memoized per reservation, computed by this search; with must_use of a tile or a
+//    joker ratio by a relaxed twin solver without them, and without keep and require_run, so that each
 //    fresh suffix is searched once rather than once per (left, ran)). A state at m with runs in progress is split at m:
 //    a tail of >= 3 positions with a real tile is a meld of the fresh suffix; the rest are tails
 //    of 1-2 positions (<= 1 real tile per run at m and at m+1) and joker-only tails, x of whose
@@ -1565,7 +1565,15 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   memo.reset();
   tc.reset();
   Solver s(cr, counts, keep, must_use, require_run, budget, memo, tc);
-  if (must_use < 0 && (cr.joker_ratio == 0 || counts[JOKER] == 0)) return s.solve(melds);
+  // must_use the joker (issue 11, seventh round): the search's own fresh values bound it. A fresh
+  // suffix at m with j < J jokers free has a joker laid before m, so must_use holds in it; with
+  // j = J none is laid before m, the runs in progress hold no joker, and a joker of their short
+  // tails leaves fewer than J to the fresh suffix (ja's x >= 1), while one in a long tail is a
+  // joker of the fresh suffix's own arrangement. So the bound stays an upper bound, and the
+  // relaxed twin, which searched the fresh suffixes once more without must_use, is not needed
+  // (the worst rack known, a penalty rack that must use the joker: 138,940 -> 88,165 nodes).
+  if ((must_use < 0 || must_use == JOKER) && (cr.joker_ratio == 0 || counts[JOKER] == 0))
+    return s.solve(melds);
   // The suffix bounds come from the same rack without must_use (a run in progress may hold the
   // tile) and without the joker ratio (the tail of a run in progress may break it, RO-7; with no
   // joker on the rack the ratio changes nothing, and the search bounds itself). Without keep and

@@ -1114,9 +1114,10 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
     if 0 <= must_use < JOKER and not _meldable(cr, cnt, must_use):
         return (-1, [])
     s = _Solver(cr, cnt, bool(keep), int(must_use), bool(require_run), budget)
-    if must_use >= 0 or (cr.joker_ratio > 0 and cnt[JOKER] > 0):
-        # The suffix bounds come from the same rack without must_use (a run in progress may hold
-        # the tile) and without the joker ratio (the tail of a run in progress may break it; with
+    if 0 <= must_use < JOKER or (cr.joker_ratio > 0 and cnt[JOKER] > 0):
+        # must_use the joker needs no relaxed twin: the search's own fresh values bound it
+        # (cpp/src/solver.cpp solve_impl says why). The suffix bounds come from the same rack
+        # without must_use of a tile (a run in progress may hold the tile) and without the joker ratio (the tail of a run in progress may break it; with
         # no joker on the rack the ratio changes nothing, and the search bounds itself). Without
         # keep and require_run too (cpp/src/solver.cpp solve_melds says why).
         cr0 = CoreRules(cr.high_ace, 0, cr.run_value, cr.set_value, cr.joker_value)
