@@ -66,7 +66,15 @@
 // ~0.3 s (88,165 without must_use); the worst opening 28,583 nodes, Remi opening with
 // require_run 28,022. So the 5 ms asked is NOT bounded: it is ~60x off for penalty racks. A
 // must_use tile that fits no meld at all (meldable, before any search) cost up to 68,092 nodes
-// to prove; now none.
+// to prove; now none. Seventh round: must_use the joker is bounded by this search's own fresh
+// values (solve_impl), and a state is answered from the memo by a dominating one (a tile left or
+// a run made, one more closable run; best): that rack 138,940 -> 76,112 nodes (the same without
+// must_use 88,165 -> 76,112), the worst opening 18,679, Remi 28,022. A 5-minute climb
+// from there found a worse rack: `B2 B3 K3 R3 R3 Y3 B4 K4 R4 R4 Y4 B5 K5 R5 Y5 Y5 B6 B6 K6 K7 K7 R8
+// * * * * * *`, penalty, no keep, must_use R8: 158,337 nodes, ~0.4 s, so the 5 ms is still ~80x
+// off and the work budget bounds a request. Normalising
+// where fixed-value jokers sit (spare jokers counted at the end) was measured and does not cut
+// nodes: the cost is the proof that the last few points of real tiles are out of reach.
 #include "rummy101/solver.hpp"
 
 #include <algorithm>
@@ -851,6 +859,39 @@ struct Solver {
             uint32_t(n) | uint32_t(jr) << 4 | uint32_t(left) << 8 | uint32_t(ran) << 9 | res_bits << 10};
     if (const Memo::Slot* e = memo.find(key)) {
       if (e->exact || e->value <= alpha) return e->value;
+    }
+    // Flag dominance (issue 11, seventh round): a tile already left (keep) or a run already made
+    // (require_run) only lifts a condition of the terminal, so the same state with the flag set
+    // is worth at least as much; its memoized value (exact or an upper bound) at or below alpha
+    // bounds this state too. Probed in this order on both backends; no node. Both dominances
+    // probe only where jokers are free and without a joker ratio: the racks they pay on (~6,000
+    // of the worst rack's nodes each) are rummy101 joker racks; elsewhere (racks without jokers,
+    // Remi: no node saved on the dense set) they would only cost (callgrind: +1.6-2.8% on Remi).
+    bool dom = ratio == 0 && jr > 0;
+    bool l_up = dom && keep && !left, r_up = dom && require_run && !ran;
+    if (l_up || r_up) {
+      for (int f = 1; f <= 3; ++f) {
+        if (((f & 1) && !l_up) || ((f & 2) && !r_up)) continue;
+        Key k2 = key;
+        k2.misc |= uint32_t(f & 1) << 8 | uint32_t(f >> 1) << 9;
+        if (const Memo::Slot* e = memo.find(k2))
+          if (e->value <= alpha) return e->value;
+      }
+    }
+    // Closable-run dominance (seventh round too): one more run that could close here is worth
+    // at least as much (closing it at n changes nothing else and sets ran), so that state's
+    // memoized value at or below alpha bounds this one. Without a joker ratio the only closable
+    // status is 5, the largest, so it packs at the end of its colour's list.
+    if (dom) {
+      for (int c = 0; c < 4; ++c) {
+        int k = 0;
+        for (uint64_t r = runs[c]; r; r >>= 8) ++k;
+        if (k >= 8) continue;
+        Key k2 = key;
+        k2.runs[c] |= uint64_t(6) << (8 * k);
+        if (const Memo::Slot* e = memo.find(k2))
+          if (e->value <= alpha) return e->value;
+      }
     }
     if (++*nodes > budget) throw BudgetExceeded(budget);  // the node count of the work budget
     Frame& F = frames[n];

@@ -32,7 +32,7 @@ rack runs out at the same budget on either. :func:`work_budget` sets the budget 
 thread / per asyncio task, a ``contextvars`` variable); code that calls the core directly passes
 ``budget=current_budget()``. ``DEFAULT_WORK_BUDGET`` (2,000,000 nodes) refuses no legal rack of at
 most 28 tiles: the slowest we could build or find (tests/dense_racks.txt, docs/solve.md: hill-climbed
-5-6-joker penalty racks) need <= ~139k nodes. To turn a wall-time limit into a budget: native ~2-3M
+5-6-joker penalty racks) need <= ~160k nodes. To turn a wall-time limit into a budget: native ~2-3M
 nodes/s on typical 22-tile racks (~0.5M on dense ones), pure ~10-30k nodes/s (~2-5k on dense
 ones; bench/report_solve.py measures it).
 

@@ -575,6 +575,35 @@ class _Solver:
         e = self.memo.get(key)
         if e is not None and (e[1] or e[0] <= alpha):
             return e[0]
+        # flag dominance (C++ best): the same state with a tile left / a run made is worth at least
+        # as much; its memoized value at or below alpha bounds this one (same probe order, no node;
+        # only with jokers free and no joker ratio, as in C++)
+        l_up = self.ratio == 0 and jr > 0 and self.keep and not left
+        r_up = self.ratio == 0 and jr > 0 and self.require_run and not ran
+        if l_up or r_up:
+            for f in (1, 2, 3):
+                if (f & 1 and not l_up) or (f & 2 and not r_up):
+                    continue
+                e = self.memo.get((n, runs[0], runs[1], runs[2], runs[3], jr, left or f & 1 == 1,
+                                   ran or f & 2 == 2, self.res_bits))
+                if e is not None and e[0] <= alpha:
+                    return e[0]
+        # closable-run dominance (C++ best): one more closable run (status 5, the largest without a
+        # joker ratio, packed last) is worth at least as much
+        if self.ratio == 0 and jr > 0:
+            for c in range(4):
+                k = 0
+                r = runs[c]
+                while r:
+                    k += 1
+                    r >>= 8
+                if k >= 8:
+                    continue
+                rs = list(runs)
+                rs[c] = runs[c] | 6 << (8 * k)
+                e = self.memo.get((n, rs[0], rs[1], rs[2], rs[3], jr, left, ran, self.res_bits))
+                if e is not None and e[0] <= alpha:
+                    return e[0]
         nodes = self.nodes
         nodes[0] += 1
         if nodes[0] > self.budget:   # the node count of the work budget, as in C++
