@@ -466,10 +466,15 @@ struct Solver {
   int ub_tiles_j[16][SJ];  // ub_tiles with x jokers free: only 4x of the joker-needing tiles count
   int ubs_fresh[16][SJ], ubs_run[16][SJ][4];  // parts of ub_state by free jokers (init_ub_state)
 
+  // opt14: the relaxed twin's high aces (see solve_impl): the aces at 14 are optional, up to
+  // the most any reservation holds, so that one search serves every reservation
+  bool opt14;
+
   Solver(const CoreRules& cr_, const Counts& cnt_, bool keep_, int must_use_, bool require_run_, long long budget_,
-         Memo& memo_, TransCache& tc_)
+         Memo& memo_, TransCache& tc_, bool opt14_ = false)
       : cr(cr_), cnt(cnt_), J(cnt_[JOKER]), keep(keep_), must_use(must_use_), require_run(require_run_),
-        ratio(cr_.joker_ratio), tab(set_table(cr_.joker_ratio)), budget(budget_), memo(memo_), tc(tc_) {
+        ratio(cr_.joker_ratio), tab(set_table(cr_.joker_ratio)), budget(budget_), memo(memo_), tc(tc_),
+        opt14(opt14_) {
     if (ratio > 0) { jcap = J; rcap = std::max(1, ratio * J); } else { jcap = 0; rcap = 1; }
     last = cr.high_ace ? 14 : 13;
     jmul = 3 * (rcap + 1);
@@ -477,10 +482,11 @@ struct Solver {
     for (int n = 0; n < 14; ++n) jset[n] = cr.joker_value == -1 ? cr.set_value[n] : cr.joker_value;
     {
       // the constants the lists depend on, interned exactly: their index keys the cache entries
-      std::array<int, 34> k{};
+      std::array<int, 35> k{};
       k[0] = ratio; k[1] = rcap; k[2] = jmul; k[3] = last;
       for (int n = 0; n < 15; ++n) { k[4 + n] = cr.run_value[n]; k[19 + n] = jrun[n]; }
-      thread_local std::vector<std::array<int, 34>> seen;
+      k[34] = opt14;  // its lists at 14 leave aces out
+      thread_local std::vector<std::array<int, 35>> seen;
       thread_local uint64_t era = 0;  // a solver of an older era never meets a newer entry
       size_t i = 0;
       while (i < seen.size() && seen[i] != k) ++i;
@@ -1071,7 +1077,7 @@ struct Solver {
     for (int i = 0; i < lst.len; ++i)
       if (F.ext[c][i] != 0xff) base[nb++] = F.ext[c][i];
     if (n == 14) {
-      if (used_r != t) return;
+      if (used_r != t && !opt14) return;  // reserved aces are laid (the relaxed twin: may be)
       tc.scratch.push_back(Trans{pack(base, nb), gain, 0, 0, uint8_t(F.jr_start[c] - jr), ran, 0, 0});
       return;
     }
@@ -1429,11 +1435,15 @@ struct Solver {
   }
 
   void set_res(int r0, int r1, int r2, int r3) {
+    if (opt14) return;  // the relaxed twin keeps its aces (set_res_now in solve_impl)
+    set_res_now(r0, r1, r2, r3);
+    if (relax != this) relax->set_res(r0, r1, r2, r3);
+  }
+  void set_res_now(int r0, int r1, int r2, int r3) {
     res[0] = r0; res[1] = r1; res[2] = r2; res[3] = r3;
     res_bits = uint32_t(r0) | uint32_t(r1) << 2 | uint32_t(r2) << 4 | uint32_t(r3) << 6;
     res_value = (r0 + r1 + r2 + r3) * cr.run_value[14];
     reset_fresh();
-    if (relax != this) relax->set_res(r0, r1, r2, r3);
   }
 
   void rebuild(int total, std::vector<MeldOut>& melds) {
@@ -1625,7 +1635,17 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   tc2.reset();
   CoreRules cr0 = cr;
   cr0.joker_ratio = 0;
-  Solver r(cr0, counts, false, -1, false, budget, memo2, tc2);
+  // With a high ace (RO-6) the twin holds, at 14, every ace that any reservation may reserve,
+  // and lays any number of them: an upper bound for every reservation at once, so its fresh
+  // values and memo serve them all instead of being searched again per reservation (issue 11,
+  // seventh round: 40% of Remi's nodes on racks_20_plus_2_jokers).
+  Solver r(cr0, counts, false, -1, false, budget, memo2, tc2, cr.high_ace);
+  if (cr.high_ace) {
+    int lim[4];
+    for (int c = 0; c < 4; ++c)
+      lim[c] = std::min({counts[c * 13], counts[c * 13 + 12] + r.J, counts[c * 13 + 11] + r.J});
+    r.set_res_now(lim[0], lim[1], lim[2], lim[3]);
+  }
   r.nodes = s.nodes;
   s.relax = &r;
   return s.solve(melds);

@@ -215,7 +215,7 @@ class _Solver:
 
     def __init__(self, cr: CoreRules, counts: list[int], keep: bool, must_use: int,
                  require_run: bool, budget: int = DEFAULT_WORK_BUDGET,
-                 nodes: list[int] | None = None) -> None:
+                 nodes: list[int] | None = None, opt14: bool = False) -> None:
         self.cr = cr
         self.cnt = counts
         self.J = counts[JOKER]
@@ -248,6 +248,9 @@ class _Solver:
         self.res = [0, 0, 0, 0]
         self.res_bits = 0
         self.relax: _Solver = self
+        # the relaxed twin's high aces (solve_melds): optional at 14, up to the most any
+        # reservation holds, so that one search serves every reservation
+        self.opt14 = opt14
         self.pres = [0, 0, 0, 0]
         for c in range(4):
             for m in range(1, 15):
@@ -734,8 +737,8 @@ class _Solver:
         lst = F.lst[c]
         base = [F.ext[c][i] for i in range(len(lst)) if F.ext[c][i] != -1]
         if n == 14:
-            if used_r != t:
-                return
+            if used_r != t and not self.opt14:
+                return   # reserved aces are laid (the relaxed twin: may be)
             out.append((_pack(base), 0, F.jr_start[c] - jr, ran, gain))
             return
         can_start = n <= self.last - 2 and n <= 13
@@ -953,11 +956,16 @@ class _Solver:
 
     # ---- roots ----------------------------------------------------------------------------
     def set_res(self, res: Sequence[int]) -> None:
+        if self.opt14:
+            return   # the relaxed twin keeps its aces (set_res_now in solve_melds)
+        self.set_res_now(res)
+        if self.relax is not self:
+            self.relax.set_res(res)
+
+    def set_res_now(self, res: Sequence[int]) -> None:
         self.res = list(res)
         self.res_bits = res[0] | res[1] << 2 | res[2] << 4 | res[3] << 6
         self.reset_fresh()
-        if self.relax is not self:
-            self.relax.set_res(res)
 
     def solve(self) -> tuple[int, list[MeldOut]]:
         lim = [0, 0, 0, 0]
@@ -1150,7 +1158,12 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
         # no joker on the rack the ratio changes nothing, and the search bounds itself). Without
         # keep and require_run too (cpp/src/solver.cpp solve_melds says why).
         cr0 = CoreRules(cr.high_ace, 0, cr.run_value, cr.set_value, cr.joker_value)
-        s.relax = _Solver(cr0, cnt, False, -1, False, budget, s.nodes)
+        # With a high ace (RO-6) the twin holds at 14 every ace any reservation may reserve and
+        # lays any number of them: one bound for every reservation (C++ solve_impl says why).
+        r = s.relax = _Solver(cr0, cnt, False, -1, False, budget, s.nodes, bool(cr.high_ace))
+        if cr.high_ace:
+            r.set_res_now([min(cnt[c * 13], cnt[c * 13 + 12] + r.J, cnt[c * 13 + 11] + r.J)
+                           for c in range(4)])
     return s.solve()
 
 
