@@ -574,6 +574,9 @@ class _Solver:
         """The value of a state: exact when > alpha, else an upper bound <= alpha (memoized as such)."""
         if n > self.last:
             return self.terminal(runs, jr, left, ran)
+        # every completion closes the runs in progress (terminal): with one the run is made
+        if self.require_run and (runs[0] | runs[1] | runs[2] | runs[3]):
+            ran = True
         key = (n, runs[0], runs[1], runs[2], runs[3], jr, left, ran, self.res_bits)
         e = self.memo.get(key)
         if e is not None and (e[1] or e[0] <= alpha):
