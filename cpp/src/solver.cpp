@@ -249,7 +249,7 @@ struct Trans {
   int key;  // gain + rest * w + jrest(n, j0, jr - jused): the part of the value-search bound it decides
   uint8_t rest, jused;
   bool closed;
-  uint8_t need;  // jokers the runs in progress after it need at n+1 and n+2 (need_of), per rack
+  uint8_t need;  // jokers the runs in progress after it need at n+1 and n+2 (need_of)
   int needv;     // ... and their value there
 };
 
@@ -962,8 +962,10 @@ struct Solver {
     // what the list depends on besides the runs in progress (see RawTrans)
     bool can_start = n <= last - 2 && n <= 13;
     uint32_t sig = uint32_t(n) | uint32_t(jr) << 4 | uint32_t(F.avail[c]) << 7;
+    // the tiles at n + 1 and n + 2 (the new runs, and need_of, whose result the lists keep)
+    if (n + 1 <= last) sig |= uint32_t(avail(n + 1, c)) << 9;
+    if (n + 2 <= last) sig |= uint32_t(avail(n + 2, c)) << 11;
     if (can_start) {
-      sig |= uint32_t(avail(n + 1, c)) << 9 | uint32_t(avail(n + 2, c)) << 11;
       for (int m = n + 1; m <= std::min(last, n + jr); ++m)
         if (avail(m, c) > 0) sig |= 1u << (13 + m - n - 1);
     }
@@ -993,26 +995,40 @@ struct Solver {
           if (p.packed == t.packed && p.rest == t.rest && p.jused == t.jused && p.closed == t.closed) continue;
         }
         raw->pool.push_back(t);
+        Trans& u = raw->pool.back();
+        u.need = uint8_t(need_of(n, c, u.packed, &u.needv));
       }
       rlen = uint32_t(raw->pool.size()) - roff;
+      // in the order of the per-rack keys without jokers (below): a list of a rack without
+      // jokers is then sorted already, and the others nearly (the per-rack order is total, so
+      // this order changes nothing but the work of sorting)
+      int tv = n <= 13 ? tile_ub[n] : cr.run_value[14];
+      std::sort(raw->pool.begin() + roff, raw->pool.end(), [tv](const Trans& a, const Trans& b) {
+        int ka = a.gain + a.rest * tv, kb = b.gain + b.rest * tv;
+        if (ka != kb) return ka > kb;
+        if (a.packed != b.packed) return a.packed < b.packed;
+        if (a.rest != b.rest) return a.rest < b.rest;
+        if (a.jused != b.jused) return a.jused < b.jused;
+        return a.closed < b.closed;
+      });
       raw->put(F.runs_in[c], rules_fp, sig, roff, rlen);
     }
     uint32_t off = uint32_t(tc.pool.size());
     for (uint32_t i = 0; i < rlen; ++i) {
       Trans u = raw->pool[roff + i];
-      u.need = uint8_t(need_of(n, c, u.packed, &u.needv));
       u.key = u.gain + u.rest * F.w[c] + jfree(n, F.j0, jr - u.jused, u.need, u.needv);
       tc.pool.push_back(u);
     }
     uint32_t len = uint32_t(tc.pool.size()) - off;
-    if (len > 1)
-    std::sort(tc.pool.begin() + off, tc.pool.end(), [](const Trans& a, const Trans& b) {
+    auto by_key = [](const Trans& a, const Trans& b) {
       if (a.key != b.key) return a.key > b.key;
       if (a.packed != b.packed) return a.packed < b.packed;
       if (a.rest != b.rest) return a.rest < b.rest;
       if (a.jused != b.jused) return a.jused < b.jused;
       return a.closed < b.closed;
-    });
+    };
+    if (len > 1 && !std::is_sorted(tc.pool.begin() + off, tc.pool.end(), by_key))
+      std::sort(tc.pool.begin() + off, tc.pool.end(), by_key);
     tc.put(F.runs_in[c], meta, off, len);
     F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = off; F.tl_len[c][jr] = len;
     return {off, len};
