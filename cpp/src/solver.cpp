@@ -50,6 +50,10 @@
 //    meld at >= n, all of them free, so it counts if it fits a meld with jr jokers, and only 4 * jr
 //    of the joker-needing tiles at >= n + 2 count (ub_tiles_j; the argument of init_bounds).
 // Remi reservations of high aces (RO-6) that lack the jokers for their 12s and 13s are skipped.
+// Seventh round (Remi): the relaxed twin holds at 14 every ace any reservation may reserve and
+// lays any number of them (opt14), so its fresh values serve every reservation (it searched them
+// again per reservation: 40% of Remi's nodes on joker racks); with require_run a state with a run
+// in progress counts as having made its run (every run in progress closes), one state not two.
 // State count per number (the bound asked for in issue 11): a colour holds at most 2 + J runs in
 // progress, each one of S statuses (S = 6 without a joker ratio: length 1/2/3+ x real tile yes/no;
 // Remi: S <= 3 * (rcap + 1) * (J + 1)), so states per number <= C(2+J+S, S)^4 * (J+1) * 4 flags
@@ -472,7 +476,7 @@ struct Solver {
   bool opt14;
 
   Solver(const CoreRules& cr_, const Counts& cnt_, bool keep_, int must_use_, bool require_run_, long long budget_,
-         Memo& memo_, TransCache& tc_, bool opt14_ = false)
+         Memo& memo_, TransCache& tc_, bool opt14_ = false, const Solver* like = nullptr)
       : cr(cr_), cnt(cnt_), J(cnt_[JOKER]), keep(keep_), must_use(must_use_), require_run(require_run_),
         ratio(cr_.joker_ratio), tab(set_table(cr_.joker_ratio)), budget(budget_), memo(memo_), tc(tc_),
         opt14(opt14_) {
@@ -501,18 +505,33 @@ struct Solver {
     if (must_use >= 0 && must_use < JOKER) { mu_c = must_use / 13; mu_n = must_use % 13 + 1; }
     else { mu_c = -1; mu_n = -1; }
     dominance = cr.joker_value == -1 && must_use != JOKER;
-    for (int c = 0; c < 4; ++c) {
-      pres[c] = 0;
-      for (int m = 1; m <= 14; ++m)
-        if (count_at(c, m) > 0) pres[c] |= 1u << m;
+    if (like) {
+      // the relaxed twin of the same rack (solve_impl): these tables depend on the tiles and
+      // the values only, not on the joker ratio, keep, must_use or require_run, so copy them
+      std::memcpy(pres, like->pres, sizeof pres);
+      std::memcpy(ncols, like->ncols, sizeof ncols);
+      std::memcpy(tile_ub, like->tile_ub, sizeof tile_ub);
+      std::memcpy(ub_tiles, like->ub_tiles, sizeof ub_tiles);
+      std::memcpy(jmax, like->jmax, sizeof jmax);
+      std::memcpy(useful, like->useful, sizeof useful);
+      std::memcpy(ub_tiles_j, like->ub_tiles_j, sizeof ub_tiles_j);
+      std::memcpy(ubs_fresh, like->ubs_fresh, sizeof ubs_fresh);
+      std::memcpy(ubs_run, like->ubs_run, sizeof ubs_run);
+      std::memcpy(ja, like->ja, sizeof ja);
+    } else {
+      for (int c = 0; c < 4; ++c) {
+        pres[c] = 0;
+        for (int m = 1; m <= 14; ++m)
+          if (count_at(c, m) > 0) pres[c] |= 1u << m;
+      }
+      for (int m = 1; m <= 13; ++m) {
+        ncols[m] = 0;
+        for (int c = 0; c < 4; ++c) ncols[m] += cnt[c * 13 + m - 1] > 0;
+      }
+      init_bounds();
+      init_ub_state();
+      init_ja();
     }
-    for (int m = 1; m <= 13; ++m) {
-      ncols[m] = 0;
-      for (int c = 0; c < 4; ++c) ncols[m] += cnt[c * 13 + m - 1] > 0;
-    }
-    init_bounds();
-    init_ub_state();
-    init_ja();
     // reset_fresh() (the joker chain bound, the keep bound, the fresh values) runs in set_res,
     // which solve() calls before every search
     // A tile that fits no meld stays on the rack in every arrangement, so "keep a tile" holds by
@@ -1659,7 +1678,7 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   // and lays any number of them: an upper bound for every reservation at once, so its fresh
   // values and memo serve them all instead of being searched again per reservation (issue 11,
   // seventh round: 40% of Remi's nodes on racks_20_plus_2_jokers).
-  Solver r(cr0, counts, false, -1, false, budget, memo2, tc2, cr.high_ace);
+  Solver r(cr0, counts, false, -1, false, budget, memo2, tc2, cr.high_ace, &s);
   if (cr.high_ace) {
     int lim[4];
     for (int c = 0; c < 4; ++c)
