@@ -254,3 +254,35 @@ def test_cards_classic_matches_integer_program(backend: str) -> None:
         assert got[0] == reference_best(CLASSIC, counts, keep=False)
         check_arrangement(CLASSIC, "open", counts, False, -1, False, got)
     assert counts_of(parse_cards("AS 2S 3S"))[0] == 1
+
+
+def high_ace_racks(n: int, seed: int) -> list[tuple[list[int], bool, int, bool]]:
+    """Remi racks around the high aces (RO-6): aces, 10-13 and a few low tiles of 2-4 colours,
+    0-2 Jolys (RO-7), so that several reservations of aces for 14 are searched and the relaxed
+    twin (which holds every reservable ace at 14, optional) bounds them all."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        counts = [0] * 53
+        colours = rng.sample(range(4), rng.randint(2, 4))
+        numbers = [1, 1, 10, 11, 12, 12, 13, 13] + rng.sample(range(2, 10), 3)
+        for _ in range(rng.randint(6, 15)):
+            code = rng.choice(colours) * 13 + rng.choice(numbers) - 1
+            counts[code] = min(REMI.copies, counts[code] + 1)
+        counts[52] = rng.choice([0, 1, 2, 2])
+        present = [k for k in range(52) if counts[k]]
+        must_use = rng.choice(present) if present and rng.random() < 0.2 else -1
+        out.append((counts, rng.random() < 0.7, must_use, rng.random() < 0.7))
+    return out
+
+
+def test_remi_high_ace_reservations_match_integer_program(backend: str) -> None:
+    """Seventh round (issue 11): the relaxed twin's fresh values serve every reservation of high
+    aces at once; the optimum stays the integer program's on racks where reservations compete."""
+    core = _backend.core()
+    for counts, keep, mu, rr in high_ace_racks(120, seed=11):
+        cr = _backend.core_rules(REMI, "open")
+        got = core.solve_melds(cr, counts, keep, mu, rr)
+        want = reference_best(REMI, counts, valuation="open", keep=keep, must_use=mu, require_run=rr)
+        assert got[0] == want, (counts, keep, mu, rr, got)
+        check_arrangement(REMI, "open", counts, keep, mu, rr, got)
