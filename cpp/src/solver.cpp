@@ -918,6 +918,7 @@ struct Solver {
         if (k >= 8) continue;
         Key k2 = key;
         k2.runs[c] |= uint64_t(6) << (8 * k);
+        if (require_run) k2.misc |= 1u << 9;  // a state with a run in progress has made its run
         if (const Memo::Slot* e = memo.find(k2))
           if (e->value <= alpha) return e->value;
       }

@@ -607,7 +607,9 @@ class _Solver:
                     continue
                 rs = list(runs)
                 rs[c] = runs[c] | 6 << (8 * k)
-                e = self.memo.get((n, rs[0], rs[1], rs[2], rs[3], jr, left, ran, self.res_bits))
+                # (a state with a run in progress has made its run: the flag is set in its key)
+                e = self.memo.get((n, rs[0], rs[1], rs[2], rs[3], jr, left, ran or self.require_run,
+                                   self.res_bits))
                 if e is not None and e[0] <= alpha:
                     return e[0]
         nodes = self.nodes
