@@ -257,6 +257,15 @@ struct Trans {
   int needv;     // ... and their value there
 };
 
+// The order of two transitions by their outcome (runs after, rest, jokers used, run closed):
+// negative, zero or positive. Equal outcomes are one transition to the rest of the search.
+inline int outcome_cmp(const Trans& a, const Trans& b) {
+  if (a.packed != b.packed) return a.packed < b.packed ? -1 : 1;
+  if (a.rest != b.rest) return a.rest < b.rest ? -1 : 1;
+  if (a.jused != b.jused) return a.jused < b.jused ? -1 : 1;
+  return int(a.closed) - int(b.closed);
+}
+
 struct TransCache {
   struct Slot { uint64_t runs; uint32_t meta; uint32_t gen; uint32_t off, len; };
   std::vector<Slot> slots;
@@ -545,6 +554,9 @@ struct Solver {
 
   uint32_t pres[4];  // bit m: count_at(c, m) > 0 (m = 1..14)
   int ncols[14];     // colours with a tile of number m
+
+  // the best value of a tile at number n in the bounds (14: the high ace at its run value)
+  int tile_w(int n) const { return n <= 13 ? tile_ub[n] : cr.run_value[14]; }
 
   int count_at(int c, int m) const {  // real tiles of colour c usable at run position m
     if (m < 1 || m > last) return 0;
@@ -941,7 +953,7 @@ struct Solver {
     for (int c = 0; c < 4; ++c) F.avail[c] = avail(n, c);
     F.cols_here = 0;
     for (int c = 0; c < 4; ++c) F.cols_here += F.avail[c] > 0;
-    int tv = n <= 13 ? tile_ub[n] : cr.run_value[14];
+    int tv = tile_w(n);
     for (int c = 0; c < 4; ++c) F.w[c] = (useful[c][n] || (n == 1 && useful[c][14])) ? tv : 0;
     F.ub_after = ub_from(n + 1, 0);
     F.avail_w[4] = 0;
@@ -1000,20 +1012,14 @@ struct Solver {
       vrun(F, c, 0, 0, jr, 0, false);
       // keep the best gain of equal outcomes (the rest of the search sees only the outcome)
       std::sort(out.begin(), out.end(), [](const Trans& a, const Trans& b) {
-        if (a.packed != b.packed) return a.packed < b.packed;
-        if (a.rest != b.rest) return a.rest < b.rest;
-        if (a.jused != b.jused) return a.jused < b.jused;
-        if (a.closed != b.closed) return a.closed < b.closed;
-        return a.gain > b.gain;
+        int o = outcome_cmp(a, b);
+        return o ? o < 0 : a.gain > b.gain;
       });
       if (raw->pool.size() > (1u << 18)) raw->clear();  // bounded (6 MB): start over
       roff = uint32_t(raw->pool.size());
       for (size_t i = 0; i < out.size(); ++i) {
         const Trans& t = out[i];
-        if (i > 0) {
-          const Trans& p = out[i - 1];
-          if (p.packed == t.packed && p.rest == t.rest && p.jused == t.jused && p.closed == t.closed) continue;
-        }
+        if (i > 0 && outcome_cmp(out[i - 1], t) == 0) continue;
         raw->pool.push_back(t);
         Trans& u = raw->pool.back();
         u.need = uint8_t(need_of(n, c, u.packed, &u.needv));
@@ -1022,14 +1028,10 @@ struct Solver {
       // in the order of the per-rack keys without jokers (below): a list of a rack without
       // jokers is then sorted already, and the others nearly (the per-rack order is total, so
       // this order changes nothing but the work of sorting)
-      int tv = n <= 13 ? tile_ub[n] : cr.run_value[14];
+      int tv = tile_w(n);
       std::sort(raw->pool.begin() + roff, raw->pool.end(), [tv](const Trans& a, const Trans& b) {
         int ka = a.gain + a.rest * tv, kb = b.gain + b.rest * tv;
-        if (ka != kb) return ka > kb;
-        if (a.packed != b.packed) return a.packed < b.packed;
-        if (a.rest != b.rest) return a.rest < b.rest;
-        if (a.jused != b.jused) return a.jused < b.jused;
-        return a.closed < b.closed;
+        return ka != kb ? ka > kb : outcome_cmp(a, b) < 0;
       });
       raw->put(F.runs_in[c], rules_fp, sig, roff, rlen);
     }
@@ -1040,13 +1042,7 @@ struct Solver {
       tc.pool.push_back(u);
     }
     uint32_t len = uint32_t(tc.pool.size()) - off;
-    auto by_key = [](const Trans& a, const Trans& b) {
-      if (a.key != b.key) return a.key > b.key;
-      if (a.packed != b.packed) return a.packed < b.packed;
-      if (a.rest != b.rest) return a.rest < b.rest;
-      if (a.jused != b.jused) return a.jused < b.jused;
-      return a.closed < b.closed;
-    };
+    auto by_key = [](const Trans& a, const Trans& b) { return a.key != b.key ? a.key > b.key : outcome_cmp(a, b) < 0; };
     if (len > 1 && !std::is_sorted(tc.pool.begin() + off, tc.pool.end(), by_key))
       std::sort(tc.pool.begin() + off, tc.pool.end(), by_key);
     tc.put(F.runs_in[c], meta, off, len);
@@ -1506,7 +1502,7 @@ struct Solver {
       for (int c = 0; c < 4; ++c) {
         F.lst[c] = unpack(runs[c]); F.runs_in[c] = runs[c]; F.avail[c] = avail(n, c); F.rl_ok[c] = 0;
       }
-      int tv = n <= 13 ? tile_ub[n] : cr.run_value[14];
+      int tv = tile_w(n);
       F.avail_w[4] = 0;
       for (int c = 3; c >= 0; --c)
         F.avail_w[c] = F.avail_w[c + 1] + ((useful[c][n] || (n == 1 && useful[c][14])) ? F.avail[c] * tv : 0);
