@@ -349,6 +349,17 @@ def test_cr6_match_goes_on_until_the_target() -> None:
     assert s.is_terminal and s.standings() == [32, 0] and s.legal_actions() == []
 
 
+@pytest.mark.parametrize(("target", "over"), [(12, True), (13, False)])
+def test_cr6_reaching_the_target_exactly_ends_the_match(target: int, over: bool) -> None:
+    """CR-6 at the boundary: a total equal to the target ends the match ("reach 200"); one
+    point short deals the next round."""
+    s = position(f"classic(players=2,target={target})", hands=["QS QH", "KD 2C"], stock="3H QC")
+    s.apply("draw")
+    s.apply("set QS QH QC")                           # the winner scores 10 + 2 = 12
+    assert s.standings() == [12, 0]
+    assert s.is_terminal is over and s.round == (0 if over else 1)
+
+
 def test_cr6_default_match_to_200() -> None:
     s = new_game("classic(players=2)", 3)
     assert s.match_rounds == 10_000 and s.rules.opts.target == 200

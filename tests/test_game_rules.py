@@ -314,6 +314,37 @@ def test_r101_7_additions_count_only_to_staged_melds_and_keep_a_tile() -> None:
     illegal(s, "add K9 to 0@start", "R101-12")
 
 
+def test_r101_7_threshold_boundary_100_refused_101_opens() -> None:
+    """R101-7 at the boundary: one point under the threshold does not open, exactly 101 does; a
+    joker in a run counts as the tile it stands for (R101-6) at the start or in the middle."""
+    s = position(racks=["R13 Y13 B13 K11 K12 K13 * B4 B5 B6 B7 R2", "Y1"])
+    apply_all(s, "set R13 Y13 B13", "run K11 K12 K13", "run * B4 B5", "add B6 to 2@end",
+              "add B7 to 2@end")
+    assert [m.value for m in s.table] == [39, 36, 3 + 4 + 5 + 6 + 7]  # 100
+    assert "open" not in legal(s)
+    illegal(s, "open", "R101-7")
+    t = position(racks=["R13 Y13 B13 K11 K12 K13 B5 * B7 B8 R2", "Y1"])
+    apply_all(t, "set R13 Y13 B13", "run K11 K12 K13", "run B5 * B7", "add B8 to 2@end")
+    assert sum(m.value for m in t.table) == 101
+    apply_all(t, "open", "discard R2")
+    assert t.x.opened == [1, 0]
+
+
+def test_r101_14_increasing_next_opening_must_exceed_the_previous() -> None:
+    """R101-14 at the boundary: after an opening of exactly 101 the next needs 102, so 101 is
+    refused and 102 opens."""
+    rules = "rummy101(players=2,threshold=increasing)"
+    s = position(rules, racks=["R13 Y13 B13 K11 K12 K13 B5 * B7 B8 R2 K1",
+                               "R13 Y13 B13 K11 K12 K13 B5 * B7 B8 B9 B10"])
+    apply_all(s, "set R13 Y13 B13", "run K11 K12 K13", "run B5 * B7", "add B8 to 2@end", "open",
+              "discard R2", "draw")
+    assert s.x.thr_melds == 102
+    apply_all(s, "set R13 Y13 B13", "run K11 K12 K13", "run B5 * B7", "add B8 to 5@end")
+    illegal(s, "open", "R101-14")                 # 101 no longer opens
+    apply_all(s, "reset", "set R13 Y13 B13", "run K11 K12 K13", "run B8 B9 B10", "open")
+    assert s.x.thr_melds == 103 and s.x.opened == [1, 1]
+
+
 # ---- R101-8 pairs -------------------------------------------------------------------------------
 
 def test_r101_8_five_pairs_open_without_points() -> None:

@@ -371,6 +371,29 @@ def test_ro8_laydown_needs_45_and_a_run_in_one_turn() -> None:
     assert t.table == [] and t.sizes[1] == 5
 
 
+@pytest.mark.parametrize(("melds", "rack", "points"), [
+    (["run R12 R13 R1", "run Y2 Y3 Y4"], "R12 R13 R1 Y2 Y3 Y4 K9", 30 + 15),      # high 1: 10
+    (["run R12 R13 *", "run Y2 Y3 Y4"], "R12 R13 * Y2 Y3 Y4 K9", 30 + 15),        # Joly as high 1
+    (["set R1 Y1 B1", "run K2 K3 K4"], "R1 Y1 B1 K2 K3 K4 B9", 30 + 15),          # 1 in a set: 10
+    (["run * R2 R3", "run K11 K12 K13"], "* R2 R3 K11 K12 K13 B9", 15 + 30),      # Joly as low 1
+    (["run R1 R2 R3", "add R4 to 0@end", "run Y2 Y3 Y4", "add Y5 to 1@end"],
+     "R1 R2 R3 R4 Y2 Y3 Y4 Y5 B9", 20 + 20),                                      # low 1: 5
+])
+def test_ro8_laydown_values_at_the_45_boundary(melds: list[str], rack: str, points: int) -> None:
+    """RO-8 lay-down values at the boundary: 1 low 5, 1 high or in a set 10, a Joly the value of
+    the tile it stands for; exactly 45 lays down, 40 does not."""
+    s = position(racks=["R5", rack, "B2", "B3"], phase="play", took="draw")
+    for a in melds:
+        s.apply(a)
+    assert sum(m.value for m in s.table) == points
+    if points >= 45:
+        s.apply("open")
+        assert s.x.laid[1]
+    else:
+        assert "open" not in legal(s)
+        refused(s, "open", "RO-8")
+
+
 # ---- RO-9: after the lay-down --------------------------------------------------------------------
 
 def test_ro9_3_a_laid_player_takes_the_last_discard_freely() -> None:
@@ -505,6 +528,32 @@ def test_ro11_close_patterns_and_scores(rack: str, discard: str, pattern: str, s
     assert (r["pattern"], r["scores"][1]) == (pattern, score)
     assert r["scores"][2] == -200 and r["scores"][3] == -100          # failed tabla, never laid
     assert r["scores"][0] == end_value(codes("R5")[0]) * 0 - 10           # laid nothing: 0 - rack
+
+
+@pytest.mark.parametrize("rack", [
+    "R1 Y2 B3 K4 R5 Y6 B7 K8 R9 Y10 B11 K12 R13 R1 K5",    # Mozaic but 13 and the final 1 both red
+    "R1 Y2 R3 Y4 R5 Y6 R7 Y8 R9 Y10 R11 Y12 R13 R1 K5",    # Bicolor but 13 and the final 1 both red
+    "R1 Y2 B3 Y4 R5 Y6 R7 Y8 R9 Y10 R11 Y12 R13 Y1 K5",    # no neighbours alike, 1-2-3-4 in 3 colours
+])
+def test_ro11_rows_that_are_no_pattern_do_not_close(rack: str) -> None:
+    """RO-11 (interpretation): neighbours along the row include 13 and the final 1; Mozaic needs
+    1-2-3-4 in four colours. Such rows are no pattern (and no runs/sets), so no close."""
+    s = position("remi(doubles=off,atu=off)", racks=["R5 B6", rack, "B2", "B3"], phase="play",
+                 took="draw", tabla=[False, True, False, False], atu=None)
+    assert "close" not in legal(s)
+    refused(s, "close", "RO-11")
+
+
+def test_ro12_joly_finish_in_an_atu_1_game_counts_four_times() -> None:
+    """RO-12: the doublings multiply: a Joly finish (x2) in a game whose Atu is a 1 (x2) is x4;
+    every other seat's score is doubled too."""
+    s = position(racks=["R5 B7", "*", "B2 B3 R1", "Y4 K6"], laid=[True, True, True, False],
+                 phase="play", took="draw", table=[("run", 1, "Y1 Y2 Y3"), ("set", 0, "K13 Y13 B13")],
+                 atu="R1")
+    s.apply("discard *")
+    r = s.round_results()[0]
+    assert r["joker_finish"] and r["atu_double"]
+    assert r["scores"] == [(30 - 10) * 2, (100 + 35) * 4, (0 - 35) * 2, -100 * 2]
 
 
 def test_ro11_simple_close_of_the_joly_atu_starter_with_13_tiles() -> None:
