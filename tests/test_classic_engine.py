@@ -207,6 +207,24 @@ def test_one_action_per_move_and_card_notation() -> None:
     assert all(a.cards for a in s.legal_actions() if a.tiles)
 
 
+@pytest.mark.parametrize(("action", "rule"), [
+    ("discard 9C", "CR-3"),                   # not in the hand
+    ("run 2C 3C 4C", "CR-3"),                 # cards not in the hand
+    ("add 8H to 5@end", "CR-3"),              # no such table meld
+    ("add 8H to 0", "CR-3"),                  # a run needs @start/@end
+    ("add QC to 1@end", "CR-3"),              # a set takes no position
+    ("discard R5", "CR-1"),                   # a tile, not a card of the 52-card deck
+])
+def test_refusals_name_a_rule_and_change_nothing(action: str, rule: str) -> None:
+    """DESIGN.md, Game surface: apply raises IllegalAction naming the rule, state unchanged."""
+    s = position(hands=["8H QC 2D", "2S"], phase="play", melded=[True, False],
+                 table=[("run", 1, "5H 6H 7H"), ("set", 1, "QS QH QD")])
+    before = s.copy()
+    with pytest.raises(IllegalAction, match=rule):
+        s.apply(Action.parse(action) if action == "discard R5" else action)
+    assert s == before
+
+
 # ---- CR-4 going out -------------------------------------------------------------------------
 
 def test_cr4_seed_case_meld_without_discard() -> None:

@@ -610,6 +610,24 @@ def test_illegal_action_text_and_phase_errors() -> None:
         s.apply(bad)
 
 
+@pytest.mark.parametrize(("action", "rule"), [
+    ("discard B9", "R101-3"),                 # not on the rack
+    ("run B1 B2 B3", "R101-3"),               # tiles not on the rack
+    ("add R6 to 7@end", "R101-11"),           # no such table meld
+    ("add R6 to 0", "R101-11"),               # a run needs @start/@end
+    ("add Y5 to 1@end", "R101-11"),           # a set takes no position
+    ("retrieve 7:0 with R6", "R101-9"),       # no such table meld
+    ("reset", "R101-3"),                      # nothing to undo this turn
+    ("open", "R101-7"),                       # already opened
+])
+def test_r101_refusals_name_a_rule_and_change_nothing(action: str, rule: str) -> None:
+    """DESIGN.md, Game surface: apply raises IllegalAction naming the rule (here the turn's rule
+    R101-3 for tiles not on the rack and an empty undo), the state unchanged."""
+    s = position(racks=["R6 Y5 K9 K1", "Y1"], opened=["melds", "melds"],
+                 table=[("run", 1, "R3 R4 R5"), ("set", 1, "R5 B5 K5")])
+    illegal(s, action, rule)
+
+
 def test_observation_hides_other_racks() -> None:
     """The observation shows the own rack and only the sizes of the others, JSON-able."""
     import json

@@ -229,7 +229,7 @@ def apply(s: State, a: Action) -> None:
     x: ClassicData = s.x
     if a.tiles and not a.cards:
         raise IllegalAction(f"{a}: classic Rummy is played with cards such as AS, 10H, QC, not "
-                            "tiles (CONTRACT.md)")
+                            "tiles (CR-1: one 52-card deck; notation: CONTRACT.md)")
     if s.phase is Phase.TAKE:
         if v == "draw":
             if not s.stock:
@@ -268,7 +268,7 @@ def _need(s: State, p: int, codes: Sequence[int], what: str) -> None:
     missing = [CS[c] for c in codes if not hand[c]]
     if missing:
         held = " ".join(CS[c] for c in range(52) if hand[c])
-        raise IllegalAction(f"{what}: {' '.join(missing)} not in the hand (hand: {held})")
+        raise IllegalAction(f"{what}: {' '.join(missing)} not in the hand (hand: {held}) (CR-3)")
 
 
 def _lay(s: State, p: int, a: Action) -> None:
@@ -305,12 +305,12 @@ def _add(s: State, p: int, a: Action) -> None:
                             "this round (the same turn counts) (CR-3)")
     if not 0 <= a.meld < len(s.table):
         raise IllegalAction(f"{a}: there is no table meld {a.meld} (melds are numbered 0.."
-                            f"{len(s.table) - 1})" if s.table else f"{a}: the table is empty")
+                            f"{len(s.table) - 1}) (CR-3)" if s.table else f"{a}: the table is empty (CR-3)")
     m: CardMeld = s.table[a.meld]
     if m.kind == SET and a.pos != -1:
-        raise IllegalAction(f"{a}: a set takes no position: write 'add {CS[code]} to {a.meld}'")
+        raise IllegalAction(f"{a}: a set takes no position: write 'add {CS[code]} to {a.meld}' (CR-3)")
     if m.kind == RUN and a.pos == -1:
-        raise IllegalAction(f"{a}: say where the card goes on run {a.meld}: @start or @end")
+        raise IllegalAction(f"{a}: say where the card goes on run {a.meld}: @start or @end (CR-3)")
     if (code, a.pos) not in m.adds:
         where = "" if a.pos < 0 else (" at the start" if a.pos == 0 else " at the end")
         raise IllegalAction(f"{a}: {CS[code]} does not fit {_KINDS[m.kind]} {m.text()}{where} "

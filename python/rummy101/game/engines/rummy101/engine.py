@@ -871,7 +871,7 @@ def _snapshot(s: State) -> None:
 def _reset(s: State) -> None:
     if s.x.snap is None:
         raise IllegalAction("reset: nothing to undo this turn (reset undoes the turn's plays and a "
-                            "taken discard)")
+                            "taken discard, R101-3)")
     phase, rack, size, table, took, taken, base, last, pile, thr_melds, thr_pairs, logged = s.x.snap
     p = s.current
     s.racks[p] = list(rack)
@@ -911,7 +911,7 @@ def _need_tiles(s: State, p: int, codes: tuple[int, ...], what: object) -> None:
     for c, k in need:
         if rack[c] < k:
             raise IllegalAction(f"{what}: the rack holds {rack[c]} {Tile(c)}, {k} needed "
-                                f"(rack: {' '.join(str(x) for x in s.rack(p))})")
+                                f"(rack: {' '.join(str(x) for x in s.rack(p))}) (R101-3)")
 
 
 def _lay(s: State, p: int, a: Action) -> None:
@@ -921,7 +921,7 @@ def _lay(s: State, p: int, a: Action) -> None:
     if kind == PAIR:
         if not may_lay_pairs(s, p):
             if not s.rules.pairs_allowed:
-                raise IllegalAction(f"{a}: pairs are not melds in {s.rules.variant}")
+                raise IllegalAction(f"{a}: pairs are not melds in {s.rules.variant} (R101-5)")
             raise IllegalAction(f"{a}: a player who opened with runs/sets may lay pairs only after "
                                 "another player has opened with pairs (R101-8)")
         if opened == NOT_OPENED and s.x.staged_kind == OPEN_MELDS:
@@ -952,8 +952,10 @@ def _lay(s: State, p: int, a: Action) -> None:
 
 def _target(s: State, p: int, a: Action) -> TableMeld:
     if not 0 <= a.meld < len(s.table):
+        rule = "R101-11" if a.verb == "add" else "R101-9"
         raise IllegalAction(f"{a}: there is no table meld {a.meld} (melds are numbered 0.."
-                            f"{len(s.table) - 1})" if s.table else f"{a}: the table is empty")
+                            f"{len(s.table) - 1}) ({rule})" if s.table
+                            else f"{a}: the table is empty ({rule})")
     if s.x.opened[p] == NOT_OPENED and not (s.x.staged_from >= 0 and a.meld >= s.x.staged_from):
         raise IllegalAction(f"{a}: adding to table melds or retrieving jokers is allowed only after "
                             "your own opening (R101-11, R101-9); before it, only your staged melds "
@@ -970,9 +972,10 @@ def _add(s: State, p: int, a: Action) -> None:
     pos = a.pos
     if m.kind == SET:
         if pos != -1:
-            raise IllegalAction(f"{a}: a set takes no position: write 'add {a.tiles[0]} to {a.meld}'")
+            raise IllegalAction(f"{a}: a set takes no position: write 'add {a.tiles[0]} to {a.meld}' "
+                                "(R101-11)")
     elif pos == -1:
-        raise IllegalAction(f"{a}: say where the tile goes on run {a.meld}: @start or @end")
+        raise IllegalAction(f"{a}: say where the tile goes on run {a.meld}: @start or @end (R101-11)")
     if (code, pos) not in m.adds:
         raise IllegalAction(f"{a}: {a.tiles[0]} does not fit {KIND_NAMES[m.kind]} {m.text()} "
                             f"{'at the ' + ('start' if pos == 0 else 'end') if pos >= 0 else ''}"
@@ -1014,7 +1017,8 @@ def _retrieve(s: State, p: int, a: Action) -> None:
 
 def _open(s: State, p: int) -> None:
     if s.x.opened[p] != NOT_OPENED:
-        raise IllegalAction(f"open: this player has already opened (with {_OPEN_NAMES[s.x.opened[p]]})")
+        raise IllegalAction(f"open: this player has already opened (with {_OPEN_NAMES[s.x.opened[p]]}) "
+                            "(R101-7)")
     if s.x.staged_from < 0:
         raise IllegalAction("open: nothing is staged; lay runs/sets worth the threshold (R101-7) or "
                             "pairs (R101-8) first")
@@ -1056,7 +1060,7 @@ def _discard(s: State, p: int, a: Action) -> None:
                             "on the rack (R101-4); use it or 'reset'")
     if not rack[code]:
         raise IllegalAction(f"{a}: {a.tiles[0]} is not on the rack "
-                            f"(rack: {' '.join(str(x) for x in s.rack(p))})")
+                            f"(rack: {' '.join(str(x) for x in s.rack(p))}) (R101-3)")
     rack[code] -= 1
     s.sizes[p] -= 1
     s.x.discards[p].append(code)
