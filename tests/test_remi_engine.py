@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from rummy101.game.engines.remi import meld_actions
 from rummy101.game.engines.remi.engine import deal, round_deltas
 from rummy101.game.engines.remi.table import RUN, SET, RemiMeld, end_value
 from rummy101.rules import Rules
-from rummy101.tiles import JOKER_CODE, parse_tiles
+from rummy101.tiles import JOKER_CODE, Tile, parse_tiles
 
 J = JOKER_CODE
 
@@ -214,6 +215,9 @@ def test_ro5_first_turn_is_a_discard_alone_and_the_first_discard_is_never_taken(
     s = new_game("remi(doubles=off,tabla=off)", 5)
     assert s.phase is Phase.PLAY and {a.verb for a in s.legal_actions()} == {"discard"}
     refused(s, "run " + " ".join(str(t) for t in s.rack(0)[:3]), "RO-5")
+    missing = next(str(Tile(c)) for c in range(53) if not s.racks[0][c])
+    with pytest.raises(IllegalAction, match=f"{re.escape(missing)} is not on the rack"):
+        s.apply(f"discard {missing}")            # the reason, not "a discard alone"
     first = next(a for a in s.legal_actions())
     s.apply(first)
     assert s.phase is Phase.TAKE and s.current == 1

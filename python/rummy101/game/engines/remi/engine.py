@@ -743,6 +743,8 @@ def why_illegal(s: State, a: Action) -> str:
                           "laid in a new run/set with two rack tiles or closing the tabla (RO-4)")
         return pre + "first take a tile: draw, take the last discard, break the train or take the Atu (RO-5, RO-9)"
     if x.took == "start":
+        if v == "discard" and not rack[int(a.tiles[0])]:
+            return pre + f"{_TS[int(a.tiles[0])]} is not on the rack (RO-5)"
         return pre + "the first player's first turn is a discard alone (RO-5)"
     if v in ("draw", "take", "break", "atu"):
         return pre + f"one take per turn, and this turn began with {x.took} (RO-5)"
