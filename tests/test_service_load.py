@@ -34,12 +34,13 @@ def server() -> Iterator[hostile.Server]:
 def test_dense_work_does_not_starve_ordinary_solves(server: hostile.Server) -> None:
     """Four dense solves and two dense hints in flight: every ordinary solve is answered 200,
     /health keeps answering, and each dense request is answered (200, or 422 naming the work
-    budget), never dropped."""
+    budget, or for a hint its time limit, which a loaded machine reaches first), never dropped."""
     r = asyncio.run(hostile.dense_load(server.port, duration=6.0))
     assert r["ordinary_n"] >= 10 and r["ordinary_statuses"] == [200]
     assert r["dense"], "the dense requests were answered"
     for path, status, error in r["dense"]:
-        assert status == 200 or (status == 422 and "search nodes" in error), (path, status, error)
+        named = "search nodes" in error or (path == "/v1/hint" and "the hint needs more than" in error)
+        assert status == 200 or (status == 422 and named), (path, status, error)
 
 
 def test_rules_bait_is_refused_and_health_answers(server: hostile.Server) -> None:
