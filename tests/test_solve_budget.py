@@ -125,3 +125,21 @@ def test_fast_path_gives_the_spent_rack_an_error(backend: str) -> None:
         out = openings_json(R101, codes)
     assert out[0] == solve_opening("rummy101", EASY).to_json()
     assert set(out[1]) == {"error"} and "too dense" in out[1]["error"]
+
+
+REMI = Rules.parse("remi")
+
+
+def test_require_run_with_no_run_left_takes_no_node(backend: str) -> None:
+    # Eighth round (issue 11): a state with no run made and none in progress whose tiles at >= n
+    # hold no run window within the free jokers (RO-7 ratio included) is NEG before the memo
+    # (run_need), so a Remi rack that can lay only sets is answered within one node; without the
+    # cut it took 11-100. The same rack with R7 has one run, R7 * R9 (a Joly between two reals).
+    core = _backend.core()
+    cr = _backend.core_rules(REMI, "open")
+    sets_only = counts_of(parse_tiles("R1 Y1 B1 R5 Y5 B5 R9 B9 K9 *"))
+    assert core.solve_melds(cr, sets_only, True, -1, True, 1) == (-1, [])
+    assert core.solve_melds(cr, sets_only, True, -1, False)[0] == 60   # sets without require_run
+    with_run = counts_of(parse_tiles("R1 Y1 B1 R5 Y5 B5 R9 B9 K9 R7 *"))
+    value, melds = core.solve_melds(cr, with_run, True, -1, True)
+    assert value == 60 and (1, [6, 52, 8], [6, 7, 8]) in melds

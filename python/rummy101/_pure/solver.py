@@ -428,8 +428,46 @@ class _Solver:
         row = self.jb[n]
         return needv + row[j0] - row[j0 - x + need]
 
+    def init_run_need(self) -> None:
+        """require_run (RO-8): run_need[n], the fewest jokers a run lying wholly at >= n needs
+        (J + 1: none fits); a state with no run made and none in progress and fewer jokers free is
+        NEG (C++ init_run_need)."""
+        last, ratio = self.last, self.ratio
+        self.run_need = [self.J + 1] * 16
+        for n in range(last, 0, -1):
+            b = self.run_need[n + 1]
+            for c in range(4):
+                if b == 0:
+                    break
+                real = 0
+                for e in range(n, last + 1):
+                    real += 1 if self.avail(e, c) > 0 else 0
+                    ln = e - n + 1
+                    jk = ln - real
+                    if jk >= b:
+                        break
+                    if ln >= 3 and real >= 1 and real >= ratio * jk:
+                        b = jk
+            self.run_need[n] = b
+
+    def init_res_need(self) -> None:
+        """Reserved high aces (RO-6): res_need[n], the jokers their own runs ...-12-13-14 need at
+        12 and 13 (those >= n) beyond the real tiles there (C++ init_res_need)."""
+        self.res_need = [0] * 16
+        for n in range(1, 16):
+            need = 0
+            for c in range(4):
+                for m in (12, 13):
+                    if m >= n and self.res[c] > 0:
+                        need += max(0, self.res[c] - self.avail(m, c))
+            self.res_need[n] = need
+
     def reset_fresh(self) -> None:
         self.init_jb()
+        if self.require_run:
+            self.init_run_need()
+        if self.res_bits:
+            self.init_res_need()
         self.fresh_v: dict[tuple[int, int, bool, bool], int] = {}
         self.g_v: dict[tuple[int, int, bool], int] = {}
         last = self.last
@@ -581,6 +619,22 @@ class _Solver:
         e = self.memo.get(key)
         if e is not None and (e[1] or e[0] <= alpha):
             return e[0]
+        # NEG by a count of jokers (C++ best; never memoized): no run can be made any more
+        # (run_need), or the reserved aces cannot all close their runs (res_need)
+        if self.require_run and not ran and jr < self.run_need[n]:
+            return NEG
+        if self.res_bits and not self.opt14:
+            if jr < self.res_need[n]:
+                return NEG
+            if n >= 13:
+                for c in range(4):
+                    k = 0
+                    r = runs[c]
+                    while r:
+                        k += 1
+                        r >>= 8
+                    if k < self.res[c]:
+                        return NEG
         # flag dominance (C++ best): the same state with a tile left / a run made is worth at least
         # as much; its memoized value at or below alpha bounds this one (same probe order, no node;
         # only with jokers free and no joker ratio, as in C++)
