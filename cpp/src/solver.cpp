@@ -14,6 +14,11 @@
 // reserved aces) (whose deduplicated lists come from a per-thread cache across racks, RawTrans),
 // tries them best bound first, cuts branches by admissible bounds and by
 // dominance, and memoizes exact values or fail-soft upper bounds (fail-low states).
+// Eighth round (C++ only, the same nodes and answers): a list asked with no joker free is the
+// cross-rack list itself (its keys need no jokers: no per-rack copy, sort or lookup), so the
+// cross-rack pool is only cleared between racks; a colour with no run in progress finds its list
+// in a table by (number, colour, jokers) (TransCache::direct) instead of a hash probe; the
+// cross-rack lists leave out the transitions whose runs need more jokers than they leave free.
 // python/rummy101/_pure/solver.py is the line-for-line twin of the value search AND the rebuild
 // (same order, same cuts, same memo), so both expand the same states: a node is one best() call
 // not answered by the memo or a leaf, and the work budget (solver.hpp) runs out at the same node.
@@ -215,6 +220,7 @@ struct Memo {
   std::vector<Slot> slots;
   uint32_t gen = 0;
   size_t used = 0;
+  size_t mask = (1 << 12) - 1;  // slots.size() - 1
   Memo() : slots(1 << 12) { for (auto& s : slots) s.gen = 0; }
   void reset() {
     ++gen; used = 0;
@@ -227,7 +233,7 @@ struct Memo {
     return hmix(h);
   }
   const Slot* find(const Key& k) const {
-    size_t m = slots.size() - 1;
+    size_t m = mask;
     for (size_t i = hash(k) & m;; i = (i + 1) & m) {
       const Slot& s = slots[i];
       if (s.gen != gen) return nullptr;
@@ -236,7 +242,7 @@ struct Memo {
   }
   void put(const Key& k, int v, bool exact) {
     if ((used + 1) * 2 > slots.size()) grow();
-    size_t m = slots.size() - 1;
+    size_t m = mask;
     for (size_t i = hash(k) & m;; i = (i + 1) & m) {
       Slot& s = slots[i];
       if (s.gen != gen) { s.key = k; s.value = v; s.exact = exact; s.gen = gen; ++used; return; }
@@ -247,6 +253,7 @@ struct Memo {
     std::vector<Slot> old;
     old.swap(slots);
     slots.assign(old.size() * 2, Slot{});
+    mask = slots.size() - 1;
     for (auto& s : slots) s.gen = 0;
     uint32_t g = gen;
     used = 0;
@@ -277,6 +284,9 @@ inline int outcome_cmp(const Trans& a, const Trans& b) {
   return int(a.closed) - int(b.closed);
 }
 
+// An offset with this bit is into the cross-rack pool (RawTrans), else into the rack's (TransCache)
+constexpr uint32_t RAW_LIST = 1u << 31;
+
 struct TransCache {
   struct Slot { uint64_t runs; uint32_t meta; uint32_t gen; uint32_t off, len; };
   std::vector<Slot> slots;
@@ -284,14 +294,26 @@ struct TransCache {
   std::vector<Trans> scratch;
   uint32_t gen = 0;
   size_t used = 0;
+  size_t mask = (1 << 9) - 1;  // slots.size() - 1
   TransCache() : slots(1 << 9) { for (auto& s : slots) s.gen = 0; }
   void reset() {
     ++gen; used = 0; pool.clear();
     if (gen == 0) { for (auto& s : slots) s.gen = 0; gen = 1; }
+    new_direct();
+  }
+  // The lists of a colour with no run in progress (most lookups), by (number, colour, jokers
+  // free on entering the state, jokers free), without hashing; valid for one reservation
+  // (new_direct on every set_res), as the keys depend on it (eighth round).
+  struct Direct { uint32_t gen, off, len; };
+  std::array<Direct, 16 * 4 * SJ * SJ> direct{};
+  uint32_t dgen = 1;
+  static int dix(int n, int c, int j0, int jr) { return ((n * 4 + c) * SJ + j0) * SJ + jr; }
+  void new_direct() {
+    if (++dgen == 0) { for (auto& d : direct) d.gen = 0; dgen = 1; }
   }
   static size_t hash(uint64_t runs, uint32_t meta) { return size_t(hmix(runs ^ (uint64_t(meta) << 40) ^ meta)); }
   const Slot* find(uint64_t runs, uint32_t meta) const {
-    size_t m = slots.size() - 1;
+    size_t m = mask;
     for (size_t i = hash(runs, meta) & m;; i = (i + 1) & m) {
       const Slot& s = slots[i];
       if (s.gen != gen) return nullptr;
@@ -300,7 +322,7 @@ struct TransCache {
   }
   void put(uint64_t runs, uint32_t meta, uint32_t off, uint32_t len) {
     if ((used + 1) * 2 > slots.size()) grow();
-    size_t m = slots.size() - 1;
+    size_t m = mask;
     for (size_t i = hash(runs, meta) & m;; i = (i + 1) & m) {
       Slot& s = slots[i];
       if (s.gen != gen) { s = Slot{runs, meta, gen, off, len}; ++used; return; }
@@ -310,6 +332,7 @@ struct TransCache {
     std::vector<Slot> old;
     old.swap(slots);
     slots.assign(old.size() * 2, Slot{});
+    mask = slots.size() - 1;
     for (auto& s : slots) s.gen = 0;
     uint32_t g = gen;
     used = 0;
@@ -329,13 +352,14 @@ struct ListCache {
   std::vector<Slot> slots;
   std::vector<T> pool;
   size_t used = 0;
+  size_t mask = (1 << 10) - 1;  // slots.size() - 1
   ListCache() : slots(1 << 10) {}
   void clear() { for (auto& sl : slots) sl.used = false; pool.clear(); used = 0; }
   static size_t hash(uint64_t runs, uint64_t rules, uint32_t sig) {
     return size_t(hmix(runs ^ (uint64_t(sig) << 40) ^ sig ^ rules));
   }
   const Slot* find(uint64_t runs, uint64_t rules, uint32_t sig) const {
-    size_t m = slots.size() - 1;
+    size_t m = mask;
     for (size_t i = hash(runs, rules, sig) & m;; i = (i + 1) & m) {
       const Slot& sl = slots[i];
       if (!sl.used) return nullptr;
@@ -347,11 +371,12 @@ struct ListCache {
       std::vector<Slot> old;
       old.swap(slots);
       slots.assign(old.size() * 2, Slot{0, 0, 0, 0, 0, false});
+      mask = slots.size() - 1;
       used = 0;
       for (auto& sl : old)
         if (sl.used) put(sl.runs, sl.rules, sl.sig, sl.off, sl.len);
     }
-    size_t m = slots.size() - 1;
+    size_t m = mask;
     for (size_t i = hash(runs, rules, sig) & m;; i = (i + 1) & m) {
       Slot& sl = slots[i];
       if (!sl.used) { sl = Slot{runs, rules, sig, off, len, true}; ++used; return; }
@@ -507,11 +532,13 @@ struct Solver {
     for (int n = 0; n < 14; ++n) jset[n] = cr.joker_value == -1 ? cr.set_value[n] : cr.joker_value;
     {
       // the constants the lists depend on, interned exactly: their index keys the cache entries
-      std::array<int, 35> k{};
+      std::array<int, 48> k{};
       k[0] = ratio; k[1] = rcap; k[2] = jmul; k[3] = last;
       for (int n = 0; n < 15; ++n) { k[4 + n] = cr.run_value[n]; k[19 + n] = jrun[n]; }
       k[34] = opt14;  // its lists at 14 leave aces out
-      thread_local std::vector<std::array<int, 35>> seen;
+      // the set values: with the run values they fix tile_w, which the lists' keys hold
+      for (int n = 1; n <= 13; ++n) k[34 + n] = cr.set_value[n];
+      thread_local std::vector<std::array<int, 48>> seen;
       thread_local uint64_t era = 0;  // a solver of an older era never meets a newer entry
       size_t i = 0;
       while (i < seen.size() && seen[i] != k) ++i;
@@ -521,6 +548,8 @@ struct Solver {
       }
       rules_fp = era << 8 | i;
       raw = &raw_cache();
+      // bounded (6 MB): start over, here where no search holds an index into it
+      if (raw->pool.size() > (1u << 18)) raw->clear();
     }
     if (must_use >= 0 && must_use < JOKER) { mu_c = must_use / 13; mu_n = must_use % 13 + 1; }
     else { mu_c = -1; mu_n = -1; }
@@ -579,13 +608,13 @@ struct Solver {
   bool can_meld(int c, int m, int jokers, int first_start = -99) const {
     if (m > 13 && !cr.high_ace) return false;
     if (m <= 13 && ncols[m] + jokers >= 3) return true;
-    // the windows s0..s0+2 holding m: the other two positions without a tile, from a bit mask
-    static constexpr int kPc3[8] = {0, 1, 1, 2, 1, 2, 2, 3};
-    uint32_t gap = ~(pres[c] | 1u << m);
-    int hi = std::min(m, last - 2);
-    for (int s0 = std::max({m - 2, first_start, 1}); s0 <= hi; ++s0)
-      if (kPc3[(gap >> s0) & 7] <= jokers) return true;
-    return false;
+    // the windows s0..s0+2 holding m (s0 in lo..hi) with at most `jokers` positions without a
+    // tile, from bit masks: bit s0 of ok says how many of s0, s0 + 1, s0 + 2 hold a tile
+    int lo = std::max(std::max(m - 2, first_start), 1), hi = std::min(m, last - 2);
+    if (lo > hi) return false;
+    uint32_t p = pres[c] | 1u << m, p1 = p >> 1, p2 = p >> 2;
+    uint32_t ok = jokers >= 2 ? ~0u : jokers == 1 ? (p & p1) | (p & p2) | (p1 & p2) : p & p1 & p2;
+    return (ok & (((2u << hi) - 1) & ~((1u << lo) - 1))) != 0;
   }
 
   // Bounds: a tile that can be melded without jokers counts at its best value; a tile that
@@ -712,24 +741,29 @@ struct Solver {
 
   // ub_state without the jokers and reserved aces when no colour has a run in progress
   // (ubs_fresh), and what a run in progress of colour c adds (ubs_run).
+  // can_meld(c, m, x, ...) only gains melds as x grows, so each tile is asked for the fewest
+  // jokers x0 that meld it (eighth round: the same tables, a few can_meld calls instead of J + 1)
   void init_ub_state() {
-    for (int n = 1; n <= 14; ++n)
+    for (int n = 1; n <= 14; ++n) {
       for (int x = 0; x <= J; ++x) {
-        int u = ub_tiles_j[std::min(n + 2, 15)][x];
-        for (int c = 0; c < 4; ++c) {
-          int d = 0;
-          for (int m = n; m <= n + 1 && m <= 13; ++m) {
-            int k = cnt[c * 13 + m - 1];
-            if (!k) continue;
-            bool fresh = can_meld(c, m, x, m == n ? m : m - 1);
-            if (fresh) u += k * tile_ub[m];
-            if (useful[c][m] && !fresh) d += k * tile_ub[m];
-            if (!useful[c][m] && fresh) d -= k * tile_ub[m];
-          }
-          ubs_run[n][x][c] = d;
-        }
-        ubs_fresh[n][x] = u;
+        ubs_fresh[n][x] = ub_tiles_j[std::min(n + 2, 15)][x];
+        for (int c = 0; c < 4; ++c) ubs_run[n][x][c] = 0;
       }
+      for (int c = 0; c < 4; ++c)
+        for (int m = n; m <= n + 1 && m <= 13; ++m) {
+          int k = cnt[c * 13 + m - 1];
+          if (!k) continue;
+          int fs = m == n ? m : m - 1, x0 = 0;
+          while (x0 <= J && !can_meld(c, m, x0, fs)) ++x0;
+          int v = k * tile_ub[m];
+          for (int x = 0; x <= J; ++x) {
+            bool fresh = x >= x0;
+            if (fresh) ubs_fresh[n][x] += v;
+            if (useful[c][m] && !fresh) ubs_run[n][x][c] += v;
+            if (!useful[c][m] && fresh) ubs_run[n][x][c] -= v;
+          }
+        }
+    }
   }
 
   // Upper bound of the value placed at numbers >= n with jr jokers unused (reserved aces are
@@ -811,10 +845,30 @@ struct Solver {
     }
   }
 
+  // What a transition list depends on besides the runs in progress, the jokers and the rule set
+  // (see RawTrans): the number, the tiles of the colour at n, n + 1, n + 2, and, where runs may
+  // start, which of n + 1 .. n + 6 hold one (bit m - n - 1; the list keeps those < jr).
+  // Per reservation (reset_fresh), as the reserved aces change the tiles at 1 and 14.
+  uint32_t sig_base[16][4], sig_reach[16][4];
+  void init_sig() {
+    for (int c = 0; c < 4; ++c) {
+      uint32_t a[17] = {}, pres_c = 0;  // a[m]: avail(m, c) (0 past last)
+      for (int m = 1; m <= last; ++m) {
+        a[m] = uint32_t(avail(m, c));
+        if (a[m]) pres_c |= 1u << m;
+      }
+      for (int n = 1; n <= last; ++n) {
+        sig_base[n][c] = uint32_t(n) | a[n] << 7 | a[n + 1] << 9 | a[n + 2] << 11;
+        sig_reach[n][c] = (n <= last - 2 && n <= 13) ? (pres_c >> (n + 1)) & ((1u << (SJ - 1)) - 1) : 0;
+      }
+    }
+  }
+
   void reset_fresh() {
     init_jb();
     if (require_run) init_run_need();
     if (res_bits) init_res_need();  // (read only with reserved aces)
+    init_sig();
     std::memset(fresh_ok, 0, sizeof fresh_ok);
     std::memset(g_ok, 0, sizeof g_ok);
     all_v[last + 1] = 0;
@@ -1048,25 +1102,28 @@ struct Solver {
   // The transitions of colour c at this number with jr jokers free, best bound first.
   std::pair<uint32_t, uint32_t> transitions(Frame& F, int c, int jr) {
     if (F.tl_ok[c] >> jr & 1) return {F.tl_off[c][jr], F.tl_len[c][jr]};  // asked in this state
-    return transitions_new(F, c, jr);
+    if (F.runs_in[c]) return transitions_new(F, c, jr);
+    TransCache::Direct& d = tc.direct[TransCache::dix(F.n, c, F.j0, jr)];
+    if (d.gen != tc.dgen) {
+      std::pair<uint32_t, uint32_t> r = transitions_new(F, c, jr);
+      d = TransCache::Direct{tc.dgen, r.first, r.second};
+      return r;
+    }
+    F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = d.off; F.tl_len[c][jr] = d.len;
+    return {d.off, d.len};
   }
   __attribute__((noinline)) std::pair<uint32_t, uint32_t> transitions_new(Frame& F, int c, int jr) {
     int n = F.n;
+    int tv = tile_w(n);
     uint32_t meta = uint32_t(n) | uint32_t(c) << 4 | uint32_t(jr) << 6 | uint32_t(F.j0) << 9 | res_bits << 12;
-    if (const TransCache::Slot* e = tc.find(F.runs_in[c], meta)) {
-      F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = e->off; F.tl_len[c][jr] = e->len;
-      return {e->off, e->len};
+    if (!(jr == 0 && F.w[c] == tv)) {
+      if (const TransCache::Slot* e = tc.find(F.runs_in[c], meta)) {
+        F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = e->off; F.tl_len[c][jr] = e->len;
+        return {e->off, e->len};
+      }
     }
     // what the list depends on besides the runs in progress (see RawTrans)
-    bool can_start = n <= last - 2 && n <= 13;
-    uint32_t sig = uint32_t(n) | uint32_t(jr) << 4 | uint32_t(F.avail[c]) << 7;
-    // the tiles at n + 1 and n + 2 (the new runs, and need_of, whose result the lists keep)
-    if (n + 1 <= last) sig |= uint32_t(avail(n + 1, c)) << 9;
-    if (n + 2 <= last) sig |= uint32_t(avail(n + 2, c)) << 11;
-    if (can_start) {
-      for (int m = n + 1; m <= std::min(last, n + jr); ++m)
-        if (avail(m, c) > 0) sig |= 1u << (13 + m - n - 1);
-    }
+    uint32_t sig = sig_base[n][c] | uint32_t(jr) << 4 | (sig_reach[n][c] & ((1u << jr) - 1)) << 13;
     uint32_t roff, rlen;
     if (const RawTrans::Slot* e = raw->find(F.runs_in[c], rules_fp, sig)) {
       roff = e->off; rlen = e->len;
@@ -1081,25 +1138,32 @@ struct Solver {
         int o = outcome_cmp(a, b);
         return o ? o < 0 : a.gain > b.gain;
       });
-      if (raw->pool.size() > (1u << 18)) raw->clear();  // bounded (6 MB): start over
       roff = uint32_t(raw->pool.size());
       for (size_t i = 0; i < out.size(); ++i) {
         const Trans& t = out[i];
         if (i > 0 && outcome_cmp(out[i - 1], t) == 0) continue;
-        raw->pool.push_back(t);
-        Trans& u = raw->pool.back();
+        Trans u = t;
         u.need = uint8_t(need_of(n, c, u.packed, &u.needv));
+        // its runs need more jokers than it leaves free: vcolour skips it whatever the other
+        // colours need, so it is left out (eighth round: fewer items to step over)
+        if (u.need > jr - u.jused) continue;
+        u.key = u.gain + u.rest * tv;
+        raw->pool.push_back(u);
       }
       rlen = uint32_t(raw->pool.size()) - roff;
-      // in the order of the per-rack keys without jokers (below): a list of a rack without
-      // jokers is then sorted already, and the others nearly (the per-rack order is total, so
-      // this order changes nothing but the work of sorting)
-      int tv = tile_w(n);
-      std::sort(raw->pool.begin() + roff, raw->pool.end(), [tv](const Trans& a, const Trans& b) {
-        int ka = a.gain + a.rest * tv, kb = b.gain + b.rest * tv;
-        return ka != kb ? ka > kb : outcome_cmp(a, b) < 0;
+      // in the order of the per-rack keys with no joker free (below), whose keys they hold: such
+      // a list is then the per-rack list itself (transitions_new), and the others are nearly
+      // sorted (the per-rack order is total, so this order changes nothing but the work)
+      std::sort(raw->pool.begin() + roff, raw->pool.end(), [](const Trans& a, const Trans& b) {
+        return a.key != b.key ? a.key > b.key : outcome_cmp(a, b) < 0;
       });
       raw->put(F.runs_in[c], rules_fp, sig, roff, rlen);
+    }
+    if (jr == 0 && F.w[c] == tv) {
+      // no joker free: jfree is 0 and the key gain + rest * tile_w(n), so the cross-rack list
+      // is this rack's list, in its order (eighth round: no per-rack copy, sort or lookup)
+      F.tl_ok[c] |= 1u; F.tl_off[c][0] = roff | RAW_LIST; F.tl_len[c][0] = rlen;
+      return {roff | RAW_LIST, rlen};
     }
     uint32_t off = uint32_t(tc.pool.size());
     for (uint32_t i = 0; i < rlen; ++i) {
@@ -1123,8 +1187,12 @@ struct Solver {
     int fixed = gain + F.ub_after + F.avail_w[c + 1];
     for (int c2 = 0; c2 < c; ++c2) fixed += F.rest[c2] * F.w[c2];
     auto [off, len] = transitions(F, c, jr);
+    // the list is this rack's (tc.pool) or the cross-rack one (RAW_LIST); either pool may
+    // grow, and move, in the recursion below, so it is indexed afresh each time
+    const std::vector<Trans>& pool = (off & RAW_LIST) ? raw->pool : tc.pool;
+    off &= ~RAW_LIST;
     for (uint32_t i = 0; i < len; ++i) {
-      const Trans& t = tc.pool[off + i];
+      const Trans& t = pool[off + i];
       if (need + t.need > jr - t.jused) continue;  // no child can be completed (its value is NEG)
       if (!fits(F, fixed + t.key)) break;  // sorted by key, and thr only grows
       F.new_runs[c] = t.packed;
@@ -1309,12 +1377,14 @@ struct Solver {
     // gain + ub_from(n + 1, 0) + jr * jmax[n] + the sets chosen so far (F.svw[c]) + the best
     // value of the tiles of the colours still to decide (F.avail_w[c])
     if (gain + F.ub_after + jrest(F.n, F.j0, jr) + F.svw[c] + F.avail_w[c] < F.want) return;
-    colour_in(F, c, jr, gain, left, ran);
+    colour_in(F, c, jr, gain, left, ran, 0);
   }
 
-  // colour() past its bound (which the caller tested)
-  void colour_in(Frame& F, int c, int jr, int gain, bool left, bool ran) {
-    if (c == 4) { sets(F, jr, gain, left, ran); return; }
+  // colour() past its bound (which the caller tested); need: the jokers the runs in progress
+  // of the colours < c need at n + 1 and n + 2 (need_of, summed here once per choice rather
+  // than at every leaf: eighth round)
+  void colour_in(Frame& F, int c, int jr, int gain, bool left, bool ran, int need) {
+    if (c == 4) { sets(F, jr, gain, left, ran, need); return; }
     if (!(F.rl_ok[c] >> jr & 1)) make_list(F, c, jr);
     uint32_t off = F.rl_off[c][jr], end = off + F.rl_len[c][jr];
     int n = F.n;
@@ -1331,7 +1401,9 @@ struct Solver {
       F.sv[c] = it.s;
       F.svw[c + 1] = F.svw[c] + it.s * setv;
       F.pick[c] = i;
-      colour_in(F, c + 1, jr2, g, left || (it.lf > 0 && keep), ran || it.closed);
+      int nv;
+      int need2 = need + need_of(n, c, it.packed, &nv);
+      colour_in(F, c + 1, jr2, g, left || (it.lf > 0 && keep), ran || it.closed, need2);
       if (F.found) return;
     }
   }
@@ -1352,6 +1424,7 @@ struct Solver {
     } else {
       std::vector<RItem>& pool = rc.pool;
       off = uint32_t(pool.size());
+      F.lst[c] = unpack(F.runs_in[c]);
       RItem it{};
       it.nacts = uint8_t(F.lst[c].len);
       list_i(F, c, 0, 0, jr, jr, it, pool);
@@ -1450,14 +1523,12 @@ struct Solver {
     }
   }
 
-  void sets(Frame& F, int jr, int gain, bool left, bool ran) {
+  void sets(Frame& F, int jr, int gain, bool left, bool ran, int need) {
     int n = F.n;
     int tot = F.sv[0] + F.sv[1] + F.sv[2] + F.sv[3];
     int max_js = (n <= 13 && tot > 0) ? jr : 0;
-    int need = 0, needv;
-    for (int c = 0; c < 4; ++c) need += need_of(n, c, F.new_runs[c], &needv);
-    for (int js = 0; js <= max_js; ++js) {
-      if (jr - js < need) continue;  // no completion of the runs in progress (value NEG)
+    // js > jr - need leaves the runs in progress without their jokers (value NEG): not tried
+    for (int js = 0, top = std::min(max_js, jr - need); js <= top; ++js) {
       if (!tab.feas[sidx(F.sv, js)]) continue;
       int g = n <= 13 ? gain + tot * cr.set_value[n] + js * jset[n] : gain;
       bool ran2 = ran && require_run;
@@ -1489,16 +1560,17 @@ struct Solver {
 
   // ---- roots -------------------------------------------------------------------------------
   // a run being built by the rebuild (fixed arrays: no allocation until it becomes a MeldOut)
+  // (codes in bytes: a Run is copied and sorted per number, eighth round)
   struct Run {
     int st, start, seq, len;
-    int tiles[15], stand[15];
+    uint8_t tiles[15], stand[15];
     MeldOut meld() const {
       return MeldOut{KIND_RUN, std::vector<int>(tiles, tiles + len), std::vector<int>(stand, stand + len)};
     }
   };
   static Run new_run(int st, int start, int seq, int tile, int stand) {
     Run r;
-    r.st = st; r.start = start; r.seq = seq; r.len = 1; r.tiles[0] = tile; r.stand[0] = stand;
+    r.st = st; r.start = start; r.seq = seq; r.len = 1; r.tiles[0] = uint8_t(tile); r.stand[0] = uint8_t(stand);
     return r;
   }
 
@@ -1545,6 +1617,7 @@ struct Solver {
     res[0] = r0; res[1] = r1; res[2] = r2; res[3] = r3;
     res_bits = uint32_t(r0) | uint32_t(r1) << 2 | uint32_t(r2) << 4 | uint32_t(r3) << 6;
     res_value = (r0 + r1 + r2 + r3) * cr.run_value[14];
+    tc.new_direct();
     reset_fresh();
   }
 
@@ -1566,7 +1639,7 @@ struct Solver {
       F.j0 = jr;
       F.found = false;
       for (int c = 0; c < 4; ++c) {
-        F.lst[c] = unpack(runs[c]); F.runs_in[c] = runs[c]; F.avail[c] = avail(n, c); F.rl_ok[c] = 0;
+        F.runs_in[c] = runs[c]; F.avail[c] = avail(n, c); F.rl_ok[c] = 0;  // (F.lst: make_list)
       }
       int tv = tile_w(n);
       F.avail_w[4] = 0;
@@ -1576,7 +1649,7 @@ struct Solver {
       F.ub_after = ub_from(n + 1, 0);
       colour(F, 0, jr, 0, left, ran);
       if (!F.found) throw std::logic_error("solve_melds: rebuild lost the optimum");
-      const Decision d = F.dec;
+      const Decision& d = F.dec;  // frames[n] is not written again in this walk
       int num = n <= 13 ? n : 1;
       for (int c = 0; c < 4; ++c) {
         Run keep_list[16];
@@ -1586,8 +1659,8 @@ struct Solver {
           int a = d.acts[c][i];
           if (a == 2) { melds.push_back(run.meld()); continue; }
           int code = c * 13 + num - 1;
-          run.tiles[run.len] = a == 0 ? code : JOKER;
-          run.stand[run.len++] = code;
+          run.tiles[run.len] = uint8_t(a == 0 ? code : JOKER);
+          run.stand[run.len++] = uint8_t(code);
           run.st = a == 0 ? ext_real(run.st) : ext_joker(run.st);
           keep_list[nk++] = run;
         }

@@ -1,0 +1,46 @@
+// Standalone driver of the native solver for profilers (callgrind, perf): no Python in the way.
+//   g++ -O3 -g -std=c++17 -Icpp/include bench/solve_driver.cpp cpp/src/solver.cpp -o /tmp/solve_driver
+//   PYTHONPATH=python:bench python bench/callgrind_solve.py --dump DIR   (writes DIR/<file>.<workload>.txt)
+//   valgrind --tool=callgrind /tmp/solve_driver DIR/racks_22.txt.rummy101-opening.txt 3 [values|melds]
+// Input: line 1 "high_ace ratio joker_value keep require_run", line 2 the 15 run values, line 3
+// the 14 set values, then one rack a line (53 counts). Solves every rack `passes` times and prints
+// a checksum of the answers (so the work cannot be optimised away).
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "rummy101/solver.hpp"
+
+using namespace rummy101;
+
+int main(int argc, char** argv) {
+  if (argc < 3) { std::fprintf(stderr, "usage: solve_driver FILE PASSES [values]\n"); return 2; }
+  FILE* f = std::fopen(argv[1], "r");
+  if (!f) return 2;
+  int ha, ratio, jv, keep, rr;
+  if (std::fscanf(f, "%d %d %d %d %d", &ha, &ratio, &jv, &keep, &rr) != 5) return 2;
+  std::vector<int> rv(15), sv(14);
+  for (int& x : rv) if (std::fscanf(f, "%d", &x) != 1) return 2;
+  for (int& x : sv) if (std::fscanf(f, "%d", &x) != 1) return 2;
+  CoreRules cr(ha != 0, ratio, rv, sv, jv);
+  std::vector<Counts> racks;
+  for (;;) {
+    Counts c{};
+    bool ok = true;
+    for (int j = 0; j < NUM_CODES && ok; ++j) ok = std::fscanf(f, "%d", &c[size_t(j)]) == 1;
+    if (!ok) break;
+    racks.push_back(c);
+  }
+  std::fclose(f);
+  int passes = std::atoi(argv[2]);
+  bool values = argc > 3 && argv[3][0] == 'v';
+  long long sum = 0;
+  for (int p = 0; p < passes; ++p)
+    for (const Counts& c : racks) {
+      if (values) { sum += solve_melds_value(cr, c, keep != 0, -1, rr != 0); continue; }
+      SolveResult r = solve_melds(cr, c, keep != 0, -1, rr != 0);
+      sum += r.value * 7 + long(r.melds.size());
+    }
+  std::printf("%zu racks x %d passes, checksum %lld\n", racks.size(), passes, sum);
+  return 0;
+}
