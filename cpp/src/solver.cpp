@@ -1100,7 +1100,7 @@ struct Solver {
   }
 
   // The transitions of colour c at this number with jr jokers free, best bound first.
-  std::pair<uint32_t, uint32_t> transitions(Frame& F, int c, int jr) {
+  __attribute__((always_inline)) std::pair<uint32_t, uint32_t> transitions(Frame& F, int c, int jr) {
     if (F.tl_ok[c] >> jr & 1) return {F.tl_off[c][jr], F.tl_len[c][jr]};  // asked in this state
     if (F.runs_in[c]) return transitions_new(F, c, jr);
     TransCache::Direct& d = tc.direct[TransCache::dix(F.n, c, F.j0, jr)];
