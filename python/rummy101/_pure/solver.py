@@ -133,6 +133,11 @@ def _pack(sts: Sequence[int]) -> int:
     return k
 
 
+def _run_count(k: int) -> int:
+    """How many runs a packed run list holds (one non-zero byte each, _pack)."""
+    return (k.bit_length() + 7) >> 3
+
+
 def _unpack(k: int) -> list[int]:
     out = []
     while k:
@@ -628,12 +633,7 @@ class _Solver:
                 return NEG
             if n >= 13:
                 for c in range(4):
-                    k = 0
-                    r = runs[c]
-                    while r:
-                        k += 1
-                        r >>= 8
-                    if k < self.res[c]:
+                    if _run_count(runs[c]) < self.res[c]:
                         return NEG
         # flag dominance (C++ best): the same state with a tile left / a run made is worth at least
         # as much; its memoized value at or below alpha bounds this one (same probe order, no node;
@@ -652,11 +652,7 @@ class _Solver:
         # joker ratio, packed last) is worth at least as much
         if self.ratio == 0 and jr > 0:
             for c in range(4):
-                k = 0
-                r = runs[c]
-                while r:
-                    k += 1
-                    r >>= 8
+                k = _run_count(runs[c])
                 if k >= 8:
                     continue
                 rs = list(runs)
