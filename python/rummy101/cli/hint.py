@@ -51,10 +51,13 @@ def _request(args: argparse.Namespace) -> Any:
     if args.inline is not None:
         return loads(args.inline, what="--json")
     if args.request is not None:
+        # bytes: loads says "not UTF-8 text (bad byte at offset N)" instead of a traceback
         if args.request == "-":
-            return loads(sys.stdin.read(), what="standard input")
+            stdin = sys.stdin
+            return loads(stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read(),
+                         what="standard input")
         try:
-            with open(args.request, encoding="utf-8") as fh:
+            with open(args.request, "rb") as fh:
                 text = fh.read()
         except OSError as exc:
             raise RummyError(f"cannot read --request {args.request!r}: {exc.strerror}") from None

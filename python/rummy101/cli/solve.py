@@ -133,12 +133,13 @@ def run_solve(args: argparse.Namespace) -> int:
         print(_dump(answer, args.pretty))
         return 0
     _check_no_single_options(args)
-    stream: IO[str]
+    # Lines are read as bytes: a line that is not UTF-8 gets its own {"error"} answer
+    # (loads names the bad byte) instead of stopping the batch with a decoding traceback.
+    stream: IO[Any]
     if args.input == "-":
-        stream = sys.stdin
-        return _jsonl(args, stream)
+        return _jsonl(args, getattr(sys.stdin, "buffer", sys.stdin))
     try:
-        stream = open(args.input, encoding="utf-8")  # noqa: SIM115
+        stream = open(args.input, "rb")  # noqa: SIM115
     except OSError as exc:
         raise RummyError(f"cannot read --input {args.input!r}: {exc.strerror}") from None
     with stream:
@@ -155,7 +156,7 @@ def _check_no_single_options(args: argparse.Namespace) -> None:
                              f"line's JSON object")
 
 
-def _jsonl(args: argparse.Namespace, stream: IO[str]) -> int:
+def _jsonl(args: argparse.Namespace, stream: IO[Any]) -> int:
     read_rules({"rules": args.rules}, args.rules)  # a bad --rules fails before any line
     bad = total = 0
     for answer in answer_lines(args.op, stream, args.rules):
@@ -170,10 +171,10 @@ def _jsonl(args: argparse.Namespace, stream: IO[str]) -> int:
     return 0
 
 
-def _chunks(lines: Iterable[str], size: int) -> Iterator[list[str]]:
-    chunk: list[str] = []
+def _chunks(lines: Iterable[str | bytes], size: int) -> Iterator[list[str | bytes]]:
+    chunk: list[str | bytes] = []
     for line in lines:
-        chunk.append(line.rstrip("\r\n"))
+        chunk.append(line.rstrip("\r\n") if isinstance(line, str) else line.rstrip(b"\r\n"))
         if len(chunk) >= size:
             yield chunk
             chunk = []
@@ -181,7 +182,7 @@ def _chunks(lines: Iterable[str], size: int) -> Iterator[list[str]]:
         yield chunk
 
 
-def answer_lines(op: str, lines: Iterable[str],
+def answer_lines(op: str, lines: Iterable[str | bytes],
                  rules: str = "rummy101") -> Iterator[dict[str, Any]]:
     """One answer per input line, in order (``op``: opening, penalty or tabla).
 

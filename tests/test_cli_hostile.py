@@ -1,0 +1,66 @@
+"""The command line against hostile input (newcomer round 9): bytes that are not UTF-8, a Remi
+deal that opens with the doubles exchange, worker and game counts that would exhaust the
+machine. Each answers a one-line message and exit status 2 (or a per-line ``{"error"}``),
+never a traceback."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from rummy101.cli import main
+
+BINARY = b"\xca\xfe\x00\xff\xfe junk \x80\n\x81\x82"
+
+
+def test_jsonl_lines_that_are_not_utf8_get_their_own_error(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b'{"rack": "R1 R2 R3"}\n\xff\xfe\n{"rack": "R4 R5 R6"}\n')
+    assert main(["solve", "opening", "--jsonl", "--input", str(path)]) == 2
+    out, err = capsys.readouterr()
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line.get("rack") for line in lines] == ["R1 R2 R3", None, "R4 R5 R6"]
+    assert lines[1] == {"error": "line 2 is not UTF-8 text (bad byte at offset 0)"}
+    assert "1 of 3 lines had errors" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("op", ["opening", "penalty", "tabla"])
+def test_a_binary_jsonl_file_answers_every_line(capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path, op: str) -> None:
+    path = tmp_path / "junk.bin"
+    path.write_bytes(BINARY)
+    assert main(["solve", op, "--jsonl", "--input", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["error"] for line in out.splitlines()] == [
+        "line 1 is not UTF-8 text (bad byte at offset 0)",
+        "line 2 is not UTF-8 text (bad byte at offset 0)"]
+    assert "Traceback" not in err
+
+
+def test_jsonl_from_binary_standard_input(capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b'{"rack": "R1"}\n\xff\n')))
+    assert main(["solve", "opening", "--jsonl"]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert json.loads(out[0])["rack"] == "R1"
+    assert json.loads(out[1]) == {"error": "line 2 is not UTF-8 text (bad byte at offset 0)"}
+
+
+def test_hint_request_file_that_is_not_utf8(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    path = tmp_path / "junk.bin"
+    path.write_bytes(BINARY)
+    assert main(["hint", "--request", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"rummy101 hint: error: --request '{path}' is not UTF-8 text (bad byte at offset 0)\n"
+
+
+def test_hint_request_from_binary_standard_input(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(BINARY)))
+    assert main(["hint", "--request", "-"]) == 2
+    err = capsys.readouterr().err
+    assert err == "rummy101 hint: error: standard input is not UTF-8 text (bad byte at offset 0)\n"
