@@ -64,3 +64,28 @@ def test_hint_request_from_binary_standard_input(capsys: pytest.CaptureFixture[s
     assert main(["hint", "--request", "-"]) == 2
     err = capsys.readouterr().err
     assert err == "rummy101 hint: error: standard input is not UTF-8 text (bad byte at offset 0)\n"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hint_new_game_of_a_remi_deal_that_opens_with_the_doubles_exchange(
+        capsys: pytest.CaptureFixture[str], seed: int) -> None:
+    from rummy101.game import new_game
+
+    state = new_game("remi", seed)
+    assert "decline" in [str(a) for a in state.legal_actions()]  # the exchange (RO-3)
+    assert main(["hint", "--new-game", str(seed), "--rules", "remi"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["stage"] == "exchange" and answer["seat"] == state.current_player
+    assert answer["turn"]["actions"][0] in [str(a) for a in state.legal_actions()]
+
+
+@pytest.mark.parametrize("rules", ["rummy101", "classic", "remi"])
+def test_hint_new_game_equals_the_hint_from_the_seats_observation(
+        capsys: pytest.CaptureFixture[str], rules: str) -> None:
+    from rummy101.game import new_game
+    from rummy101.service import api
+
+    state = new_game(rules, 7)  # remi seed 7: no doubles to announce, the first turn is play
+    assert main(["hint", "--new-game", "7", "--rules", rules]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got == api.hint({"observation": state.observation(state.current_player)})

@@ -1,4 +1,5 @@
-"""``rummy101 hint``: the recommended Rummy 101 turn for one seat (see :mod:`rummy101.hint`).
+"""``rummy101 hint``: the recommended turn for one seat (see :mod:`rummy101.hint`; Remi and
+classic: :mod:`rummy101.hint.generic`).
 
 The request is the JSON body of ``POST /v1/hint`` (a seat's view, an engine observation or a
 game record), read from ``--request FILE`` (``-`` for standard input) or given inline with
@@ -28,17 +29,19 @@ __all__ = ["add_subcommands", "run_hint"]
 def add_subcommands(subparsers: Any) -> None:
     """Add ``hint`` to the ``rummy101`` tree."""
     p = subparsers.add_parser(
-        "hint", help="recommended Rummy 101 turn for one seat",
+        "hint", help="recommended turn for the seat to move (Rummy 101, Remi, classic)",
         description="The recommended full turn (take, open or lay, add, retrieve jokers, discard) "
                     "with a reason per step, the engine actions that play it, and the next-best "
-                    "alternatives. Input: the JSON body of POST /v1/hint.")
+                    "alternatives. Input: the JSON body of POST /v1/hint. Rummy 101 has its "
+                    "own planner; Remi and classic get the turn their greedy bot plays.")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--request", metavar="FILE", default=None,
                      help="read the JSON request from FILE ('-' for standard input)")
     src.add_argument("--json", dest="inline", metavar="JSON", default=None,
                      help="the JSON request inline")
     src.add_argument("--new-game", type=int, metavar="SEED", default=None,
-                     help="hint the first turn of a new game dealt with this seed")
+                     help="hint the first turn of a new game dealt with this seed (with "
+                          "--rules; a Remi deal's first turn may be the doubles exchange, RO-3)")
     p.add_argument("--rules", default="rummy101",
                    help="rule set for --new-game (default rummy101)")
     p.add_argument("--alternatives", type=int, default=None,
@@ -63,10 +66,13 @@ def _request(args: argparse.Namespace) -> Any:
             raise RummyError(f"cannot read --request {args.request!r}: {exc.strerror}") from None
         return loads(text, what=f"--request {args.request!r}")
     if args.new_game is not None:
-        from ..game import new_game
+        from ..game import new_game, records
 
+        # The game record, not the seat's observation: a Remi deal starts with the doubles
+        # exchange (RO-3), where an observation cannot be sampled; from a record the hint is
+        # the same wherever an observation works (docs/service.md).
         state = new_game(args.rules, args.new_game)
-        return {"observation": state.observation(state.current_player)}
+        return {"record": json.loads(records.dumps(state))}
     print("(no request given: answering the built-in example)", file=sys.stderr)
     return dict(EXAMPLES["hint"])
 
