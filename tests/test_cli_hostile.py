@@ -89,3 +89,50 @@ def test_hint_new_game_equals_the_hint_from_the_seats_observation(
     assert main(["hint", "--new-game", "7", "--rules", rules]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got == api.hint({"observation": state.observation(state.current_player)})
+
+
+def _no_simulation(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the simulation started")
+
+
+@pytest.mark.parametrize("games", ["100001", "99999999999999999999"])
+def test_sim_refuses_more_games_than_a_run_holds_before_playing(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, games: str) -> None:
+    from rummy101.cli import sim
+
+    monkeypatch.setattr(sim, "simulate", _no_simulation)  # 10**20 games once grew 1.5 GB in 12 s
+    assert main(["sim", "--games", games]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"rummy101 sim: error: --games {games} is more than one run holds: "
+                          f"at most 100,000 games")
+    assert err.count("\n") == 1
+
+
+def test_sim_refuses_a_fork_bomb_of_workers(capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from rummy101.cli import sim
+
+    monkeypatch.setattr(sim, "simulate", _no_simulation)
+    assert main(["sim", "--games", "2", "--workers", "100000"]) == 2
+    assert capsys.readouterr().err == (
+        f"rummy101 sim: error: --workers 100000 would start 100000 processes on "
+        f"{os.cpu_count()} CPU(s): give at most {4 * (os.cpu_count() or 1)} (4 per CPU)\n")
+
+
+def test_sim_starts_no_more_processes_than_games(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import concurrent.futures as cf
+
+    sizes: list[int | None] = []
+
+    class Recording(cf.ProcessPoolExecutor):
+        def __init__(self, max_workers: int | None = None, **kwargs: object) -> None:
+            sizes.append(max_workers)
+            super().__init__(max_workers, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cf, "ProcessPoolExecutor", Recording)
+    assert main(["sim", "--games", "2", "--workers", "8", "--quiet"]) == 0
+    assert "2 games of rummy101" in capsys.readouterr().out
+    assert sizes == [2]

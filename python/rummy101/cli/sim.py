@@ -12,6 +12,7 @@ as the ``func`` default of the subparser and returns the exit status (0 ok, 2 ba
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -20,7 +21,17 @@ from ..errors import RummyError
 from ..rules import VARIANTS, Rules
 from ..sim import OUTPUT_FORMATS, RECORD_KINDS, SimError, check_output, simulate, write_records
 
-__all__ = ["add_subcommands", "run_sim"]
+__all__ = ["MAX_GAMES", "add_subcommands", "max_workers", "run_sim"]
+
+# One run keeps every game's summary in memory until it prints the tables (about 30 KB a game),
+# and --games 10**20 once grew to 1.5 GB in 12 s before a single game was played.
+MAX_GAMES = 100_000
+
+
+def max_workers() -> int:
+    """At most 4 worker processes per CPU: --workers 100000 once forked until the machine's
+    load average passed 70."""
+    return 4 * (os.cpu_count() or 1)
 
 
 def add_subcommands(subparsers: Any) -> None:
@@ -40,10 +51,12 @@ def add_subcommands(subparsers: Any) -> None:
                         f"(bots: {', '.join(bot_names())}, an installed 'rummy101.bots' entry "
                         f"point or 'package.module:BotClass', docs/bots.md; default: greedy "
                         f"against random bots)")
-    p.add_argument("--games", type=int, default=100, help="number of games (>= 1, default 100)")
+    p.add_argument("--games", type=int, default=100,
+                   help=f"number of games (1 to {MAX_GAMES:,}, default 100)")
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     p.add_argument("--workers", type=int, default=None,
-                   help="worker processes (default: CPU count; 1 = no pool)")
+                   help="worker processes (default: CPU count; 1 = no pool; at most 4 per "
+                        "CPU, and never more than --games)")
     p.add_argument("--rounds", type=int, default=None,
                    help="rounds per game, played as a match (default: the variant's — 1 for "
                         "rummy101 and remi; classic plays each match to its target, CR-6)")
@@ -63,6 +76,7 @@ def add_subcommands(subparsers: Any) -> None:
 def run_sim(args: argparse.Namespace) -> int:
     """Handler of ``rummy101 sim``; returns the exit status."""
     try:
+        workers = _workers(args.games, args.workers)
         if args.out is not None:
             # Check the output file before playing, not after a long run.
             check_output(args.out, record=args.record, overwrite=args.force)
@@ -72,7 +86,7 @@ def run_sim(args: argparse.Namespace) -> int:
         if bots is None:  # built-in default: one greedy bot against random bots in every other seat
             players = Rules.parse(args.rules).players
             bots = ",".join(["greedy"] + ["random"] * (players - 1))
-        result = simulate(args.rules, bots, args.games, args.seed, workers=args.workers,
+        result = simulate(args.rules, bots, args.games, args.seed, workers=workers,
                           progress=not args.quiet, match_rounds=args.rounds,
                           record=args.record)
         if args.out is not None:
@@ -89,3 +103,19 @@ def run_sim(args: argparse.Namespace) -> int:
         print(f"wrote {result.games} records to {args.out} ({kind}; "
               f"`rummy101 report {args.out}` tabulates them)")
     return 0
+
+
+def _workers(games: int, workers: int | None) -> int | None:
+    """The worker count to run with: bounded by the CPUs and by the games (the results do not
+    depend on it); counts below 1 are left to :func:`rummy101.sim.simulate` to refuse."""
+    if games > MAX_GAMES:
+        raise SimError(f"--games {games} is more than one run holds: at most {MAX_GAMES:,} games "
+                       f"(each game's summary stays in memory until the tables are printed); "
+                       f"run several simulations with different --seed values instead")
+    if workers is not None and workers > max_workers():
+        raise SimError(f"--workers {workers} would start {workers} processes on "
+                       f"{os.cpu_count() or 1} CPU(s): give at most {max_workers()} "
+                       f"(4 per CPU)")
+    if games < 1 or (workers is not None and workers < 1):
+        return workers
+    return min(games, workers if workers is not None else (os.cpu_count() or 1))
