@@ -450,7 +450,10 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
             if seat is not None and seat != obs.get("seat"):
                 raise BadRequest(f"field 'seat' is {seat} but the observation is seat "
                                  f"{short(obs.get('seat'))}'s: a hint needs the seat's own view")
-            if obs.get("current_player") != obs.get("seat") or obs.get("phase") == "over":
+            if obs.get("phase") == "over":
+                raise BadRequest("the observed game is over (phase \"over\"): there is no turn "
+                                 "to hint")
+            if obs.get("current_player") != obs.get("seat"):
                 raise BadRequest("the observation is not at its seat's turn: a hint is for the "
                                  "seat to move")
             return generic.hint_for_observation(obs, alternatives)

@@ -1,0 +1,40 @@
+"""A hint asked for a finished game (newcomer round 9): every variant and both ways of sending
+the game (record or observation) answer 422 saying the game is over, over HTTP."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+from rummy101.bots import get_bot
+from rummy101.game import new_game
+from rummy101.game.records import dumps
+from rummy101.service.app import create_app
+
+
+def finished(rules: str, seed: int):  # type: ignore[no-untyped-def]
+    state = new_game(rules, seed)
+    bots = [get_bot("greedy", random.Random(i)) for i in range(state.rules.players)]
+    while not state.is_terminal:
+        seat = state.current_player
+        state.apply(bots[seat].act(state.observation(seat), state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("rules", ["rummy101(players=2)", "remi(players=2)", "classic(players=2)"])
+def test_a_finished_game_has_no_turn_to_hint(rules: str) -> None:
+    state = finished(rules, 3)
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    for body in ({"record": json.loads(dumps(state))}, {"record": dumps(state)}):
+        r = client.post("/v1/hint", json=body)
+        assert r.status_code == 422
+        assert r.json() == {"error": "the game of field 'record' is over: there is no turn to hint"}
+    for seat in range(state.rules.players):
+        r = client.post("/v1/hint", json={"observation": state.observation(seat)})
+        assert r.status_code == 422
+        error = r.json()["error"]
+        assert 'the observed game is' in error and 'phase "over"' in error, error
