@@ -274,3 +274,53 @@ def test_action_texts_are_described_for_a_person(page: object) -> None:
     assert got[0] == "Lay the whole run R3 * R5 R6 * R8"
     assert got[1] == "Lay the whole run R3 * R5 R6 * R8 (the retrieved Joly at place 4)"
     assert got[2] == "Add R6 to meld 3 (end)" and got[3] == "Retrieve the joker of meld 2 with R11"
+
+
+_OVERFLOW = """() => { const w = window.innerWidth, out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > w + 0.5) out.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className} ends at ${Math.round(r.right)}`);
+  }
+  return {scroll: document.documentElement.scrollWidth, width: w, out: out.slice(0, 6)}; }"""
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_a_phone_screen_needs_no_sideways_scrolling(browser: object, server: str,
+                                                    width: int) -> None:
+    """Newcomer round 9: at 390 px the typed move's Play button ended at 446 px; at 320 the
+    header's tabs, and the replay form's file input (393 px), stuck out too."""
+    ctx = browser.new_context(viewport={"width": width, "height": 844})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    try:
+        pg.goto(server + "/")
+        pg.wait_for_selector("body[data-ready=true]")
+        start(pg, "rummy101", 2, 7)
+        pg.click("[data-testid=hint]")
+        pg.wait_for_selector("[data-testid=hint-steps]")
+        shot(pg, f"07-phone-{width}")
+        got = pg.evaluate(_OVERFLOW)
+        assert got["scroll"] <= width and not got["out"], got
+        pg.click("[data-testid=tab-replay]")
+        got = pg.evaluate(_OVERFLOW)
+        assert got["scroll"] <= width and not got["out"], got
+    finally:
+        ctx.close()
+
+
+_CONTRAST = """(el) => {
+  const rgb = (s) => s.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => { const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  let node = el, bg = getComputedStyle(node).backgroundColor;
+  while (node && (bg === 'transparent' || rgb(bg)[3] === 0)) { node = node.parentElement; bg = node ? getComputedStyle(node).backgroundColor : 'rgb(255, 255, 255)'; }
+  const a = lum(rgb(getComputedStyle(el).color)), b = lum(rgb(bg));
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); }"""
+
+
+def test_the_header_tabs_stay_readable_under_the_pointer(page: object) -> None:
+    """Newcomer round 9: the buttons' hover background (cream) painted the dark header's tabs,
+    leaving white text on cream (contrast 1.1) under the mouse and after a tap on a phone."""
+    for tab in ("tab-play", "tab-replay"):
+        page.hover(f"[data-testid={tab}]")  # type: ignore[attr-defined]
+        ratio = page.eval_on_selector(f"[data-testid={tab}]", _CONTRAST)  # type: ignore[attr-defined]
+        assert ratio >= 4.5, (tab, ratio)
