@@ -136,3 +136,27 @@ def test_sim_starts_no_more_processes_than_games(capsys: pytest.CaptureFixture[s
     assert main(["sim", "--games", "2", "--workers", "8", "--quiet"]) == 0
     assert "2 games of rummy101" in capsys.readouterr().out
     assert sizes == [2]
+
+
+def test_play_on_a_strict_utf8_standard_input_fed_bytes(capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a strict decoder (a UTF-8 locale other than C.UTF-8, or PYTHONIOENCODING=utf-8)
+    a binary file piped into ``rummy101 play`` raised UnicodeDecodeError."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(BINARY), encoding="utf-8",
+                                                      errors="strict"))
+    assert main(["play", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("rummy101 play: error: the input is not utf-8 text (invalid continuation "
+                   "byte); give text in that encoding\n")
+
+
+def test_ctrl_c_says_it_was_interrupted(capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummy101.cli import sim
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim, "simulate", interrupted)  # where a long run is when Ctrl-C lands
+    assert main(["sim", "--games", "5000", "--workers", "1"]) == 130
+    assert capsys.readouterr().err == "\nrummy101 sim: interrupted\n"

@@ -73,5 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError:
             pass
         return 0
-    except KeyboardInterrupt:
+    except UnicodeDecodeError as exc:  # a strict-locale standard input fed bytes (play, --jsonl)
+        print(f"{PROG} {args.command}: error: the input is not {exc.encoding} text "
+              f"({exc.reason}); give text in that encoding", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C: a line saying so, not a silent exit (nor a traceback)
+        print(f"\n{PROG} {args.command}: interrupted", file=sys.stderr)
         return 130
