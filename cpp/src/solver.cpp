@@ -19,6 +19,11 @@
 // cross-rack pool is only cleared between racks; a colour with no run in progress finds its list
 // in a table by (number, colour, jokers) (TransCache::direct) instead of a hash probe; the
 // cross-rack lists leave out the transitions whose runs need more jokers than they leave free.
+// Ninth round (C++ only, the same nodes and answers; joker racks): the colour of vcolour is a
+// template argument, so its four nested loops are one function (no call per transition), with
+// the tile part of the bound carried down; a colour with no run in progress keeps its list only
+// in the direct table (no probe or entry in the per-rack hash); vsets computes the first bound
+// of every choice size from one prefix maximum per call instead of a loop per size.
 // python/rummy101/_pure/solver.py is the line-for-line twin of the value search AND the rebuild
 // (same order, same cuts, same memo), so both expand the same states: a node is one best() call
 // not answered by the memo or a leaf, and the work budget (solver.hpp) runs out at the same node.
@@ -1082,7 +1087,7 @@ struct Solver {
     F.left_in = left;
     F.j0 = jr;
     if (!fits(F, F.ub_after + jb[n][jr] + F.avail_w[0])) return F.best;
-    vcolour(F, 0, jr, 0, ran, 0, 0);
+    vcolour<0>(F, jr, 0, ran, 0, 0, 0);
     return F.best;
   }
 
@@ -1116,7 +1121,9 @@ struct Solver {
     int n = F.n;
     int tv = tile_w(n);
     uint32_t meta = uint32_t(n) | uint32_t(c) << 4 | uint32_t(jr) << 6 | uint32_t(F.j0) << 9 | res_bits << 12;
-    if (!(jr == 0 && F.w[c] == tv)) {
+    // (a colour with no run in progress comes from transitions()' direct table, which keeps
+    // its list: no hash probe, no entry; ninth round)
+    if (F.runs_in[c] && !(jr == 0 && F.w[c] == tv)) {
       if (const TransCache::Slot* e = tc.find(F.runs_in[c], meta)) {
         F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = e->off; F.tl_len[c][jr] = e->len;
         return {e->off, e->len};
@@ -1175,17 +1182,26 @@ struct Solver {
     auto by_key = [](const Trans& a, const Trans& b) { return a.key != b.key ? a.key > b.key : outcome_cmp(a, b) < 0; };
     if (len > 1 && !std::is_sorted(tc.pool.begin() + off, tc.pool.end(), by_key))
       std::sort(tc.pool.begin() + off, tc.pool.end(), by_key);
-    tc.put(F.runs_in[c], meta, off, len);
+    if (F.runs_in[c]) tc.put(F.runs_in[c], meta, off, len);
     F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = off; F.tl_len[c][jr] = len;
     return {off, len};
   }
 
-  // need: the jokers that the runs in progress of the colours < c need at n+1 and n+2 (need_of)
-  void vcolour(Frame& F, int c, int jr, int gain, bool ran, int need, int needv) {
-    if (c == 4) { vsets(F, jr, gain, ran, need, needv); return; }
+  // need: the jokers that the runs in progress of the colours < c need at n+1 and n+2 (need_of);
+  // restw: the sum of F.rest[c2] * F.w[c2] over those colours. The colour is a template
+  // argument (ninth round: the four nested loops are one function, no call per transition)
+  template <int c>
+  __attribute__((always_inline)) void vcolour(Frame& F, int jr, int gain, bool ran, int need, int needv, int restw) {
+    if constexpr (c == 4) {
+      vsets(F, jr, gain, ran, need, needv);
+    } else {
+      vcolour_body<c>(F, jr, gain, ran, need, needv, restw);
+    }
+  }
+  template <int c>
+  void vcolour_body(Frame& F, int jr, int gain, bool ran, int need, int needv, int restw) {
     // bound of a child: gain + its key + (everything that does not depend on the child)
-    int fixed = gain + F.ub_after + F.avail_w[c + 1];
-    for (int c2 = 0; c2 < c; ++c2) fixed += F.rest[c2] * F.w[c2];
+    int fixed = gain + F.ub_after + F.avail_w[c + 1] + restw;
     auto [off, len] = transitions(F, c, jr);
     // the list is this rack's (tc.pool) or the cross-rack one (RAW_LIST); either pool may
     // grow, and move, in the recursion below, so it is indexed afresh each time
@@ -1201,7 +1217,7 @@ struct Solver {
       int g2 = gain + t.gain;
       int jr2 = jr - t.jused;
       bool ran2 = ran || t.closed;
-      vcolour(F, c + 1, jr2, g2, ran2, need + t.need, needv + t.needv);
+      vcolour<c + 1>(F, jr2, g2, ran2, need + t.need, needv + t.needv, restw + t.rest * F.w[c]);
     }
   }
 
@@ -1301,16 +1317,33 @@ struct Solver {
     constexpr int UNSET = -(1 << 30) - 7;
     int ubj[SJ], kb[SJ], sb[SJ][2];
     for (int j = 0; j < SJ; ++j) { kb[j] = UNSET; sb[j][0] = UNSET; sb[j][1] = UNSET; }
-    for (int j = 0; j <= jr; ++j) {
-      if (n + 1 > last) { ubj[j] = 0; continue; }
-      int base = ub_state_runs(n + 1, F.new_runs, j);  // once per j (ub_state's first step)
-      if (need > 0 && j >= need) {
-        // the jokers the runs in progress need at n + 1, n + 2 count at their value there (jfree)
-        int jv = needv + jb[n + 1][j] - jb[n + 1][need];
-        ubj[j] = std::min(base + jv, ub_from(n + 1, 0) + jv);
-      } else {
-        ubj[j] = ub_state_j(n + 1, base, j);
+    if (n + 1 > last) {
+      for (int j = 0; j <= jr; ++j) ubj[j] = 0;
+    } else {
+      bool has[4];
+      for (int c = 0; c < 4; ++c) has[c] = F.new_runs[c] != 0;
+      int rv = n + 1 >= 2 ? res_value : 0;
+      for (int j = 0; j <= jr; ++j) {
+        // ub_state_runs(n + 1, F.new_runs, j), once per j (ub_state's first step)
+        int base = ubs_fresh[n + 1][j] + rv;
+        for (int c = 0; c < 4; ++c)
+          if (has[c]) base += ubs_run[n + 1][j][c];
+        if (need > 0 && j >= need) {
+          // the jokers the runs in progress need at n + 1, n + 2 count at their value there (jfree)
+          int jv = needv + jb[n + 1][j] - jb[n + 1][need];
+          ubj[j] = std::min(base + jv, F.ub_after + jv);
+        } else {
+          ubj[j] = ub_state_j(n + 1, base, j);
+        }
       }
+    }
+    // the first bound of a choice of tot tiles, js of them jokers, is tot * sval + term[js]
+    // with term[js] = js * (jval - sval) + ubj[jr - js]; pm[k] = max of term[0..k] (ninth
+    // round: one pass per call instead of one loop per size)
+    int pm[SJ];
+    for (int js = 0; js <= jsmax; ++js) {
+      int t = js * (jval - sval) + ubj[jr - js];
+      pm[js] = js == 0 ? t : std::max(pm[js - 1], t);
     }
     int cur_tot = -1;
     for (const SetChoice& ch : list) {
@@ -1319,10 +1352,7 @@ struct Solver {
       // none after it does (thr only grows).
       if (ch.tot != cur_tot) {
         cur_tot = ch.tot;
-        int bm = NEG;
-        for (int js = 0; js <= std::min(int(ch.tot), jsmax); ++js)
-          bm = std::max(bm, (ch.tot - js) * sval + js * jval + ubj[jr - js]);
-        bm += gain;
+        int bm = ch.tot * sval + pm[std::min(int(ch.tot), jsmax)] + gain;
         if (bm <= thr(F) && bm <= F.ub_cut) break;
       }
       int j2 = jr - ch.js;
