@@ -160,3 +160,48 @@ def test_ctrl_c_says_it_was_interrupted(capsys: pytest.CaptureFixture[str],
     monkeypatch.setattr(sim, "simulate", interrupted)  # where a long run is when Ctrl-C lands
     assert main(["sim", "--games", "5000", "--workers", "1"]) == 130
     assert capsys.readouterr().err == "\nrummy101 sim: interrupted\n"
+
+
+def _no_server(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the server started")
+
+
+@pytest.mark.parametrize(("argv", "env", "source", "origin"), [
+    (["--cors-origin", "https://app.example/"], None, "--cors-origin", "https://app.example/"),
+    (["--cors-origin", "http://localhost:3000", "--cors-origin", "app.example"], None,
+     "--cors-origin", "app.example"),
+    ([], "https://a.example, ftp://b.example", "RUMMY101_CORS_ORIGINS", "ftp://b.example"),
+])
+def test_serve_refuses_cors_origins_no_browser_sends(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str],
+        env: str | None, source: str, origin: str) -> None:
+    """An origin with a trailing slash or a path never equals a browser's Origin header: the
+    page meant to be allowed silently got no CORS headers."""
+    pytest.importorskip("uvicorn")
+    from rummy101.service import server
+
+    monkeypatch.setattr(server, "serve", _no_server)
+    if env is None:
+        monkeypatch.delenv("RUMMY101_CORS_ORIGINS", raising=False)
+    else:
+        monkeypatch.setenv("RUMMY101_CORS_ORIGINS", env)
+    assert main(["serve", "--port", "1", *argv]) == 2
+    assert capsys.readouterr().err == (
+        f"rummy101 serve: error: {source} {origin!r} is not a browser origin: give "
+        f"scheme://host[:port] with nothing after it, e.g. https://app.example or "
+        f"http://localhost:3000\n")
+
+
+def test_serve_warns_about_the_any_origin(capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("uvicorn")
+    from rummy101.service import server
+
+    calls: list[object] = []
+    monkeypatch.setattr(server, "serve", lambda *a, **k: calls.append(k["cors_origins"]))
+    monkeypatch.setattr("rummy101.cli.serve._cannot_listen", lambda host, port: None)
+    assert main(["serve", "--cors-origin", "*", "--cors-origin", "http://[::1]:8080"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("rummy101 serve: warning: CORS origin '*': every web page may call "
+                          "this service\n")
+    assert calls == ["*,http://[::1]:8080"]

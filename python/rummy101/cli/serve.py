@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import socket
 import sys
 from typing import Any
@@ -46,6 +48,7 @@ def run_serve(args: argparse.Namespace) -> int:
         raise RummyError(f"--workers {args.workers} is out of range (1-64)")
     if not 1 <= args.threads <= 256:
         raise RummyError(f"--threads {args.threads} is out of range (1-256)")
+    _check_origins(args.cors_origin)
     try:
         require_service_extra(server=True)
     except ServiceUnavailable as exc:
@@ -84,3 +87,27 @@ def _cannot_listen(host: str, port: int) -> str | None:
             return str(exc.strerror or exc)
     return None
 
+
+
+# What a browser sends in its Origin header: scheme://host[:port], nothing after it. An origin
+# written with a path or a trailing slash ('https://app.example/') never matches one, so the
+# service would silently send no CORS headers to the page meant to be allowed.
+_ORIGIN = re.compile(r"https?://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?")
+
+
+def _check_origins(given: list[str] | None) -> None:
+    """Refuse CORS origins no browser sends (``--cors-origin`` or ``RUMMY101_CORS_ORIGINS``);
+    warn that ``*`` lets every web page call the service."""
+    if given is None:
+        source = "RUMMY101_CORS_ORIGINS"
+        origins = [o.strip() for o in os.environ.get(source, "").split(",") if o.strip()]
+    else:
+        source, origins = "--cors-origin", given
+    for origin in origins:
+        if origin == "*":
+            print("rummy101 serve: warning: CORS origin '*': every web page may call this "
+                  "service", file=sys.stderr)
+        elif not _ORIGIN.fullmatch(origin):
+            raise RummyError(f"{source} {origin!r} is not a browser origin: give "
+                             f"scheme://host[:port] with nothing after it, e.g. "
+                             f"https://app.example or http://localhost:3000")
