@@ -205,3 +205,16 @@ def test_serve_warns_about_the_any_origin(capsys: pytest.CaptureFixture[str],
     assert err.startswith("rummy101 serve: warning: CORS origin '*': every web page may call "
                           "this service\n")
     assert calls == ["*,http://[::1]:8080"]
+
+
+def test_help_texts_say_what_each_command_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """The top help claimed every command answers JSON (sim and report print tables); tabla's
+    help offered a Rummy 101 rule set, which tabla refuses."""
+    assert main(["--help"]) == 0
+    top = " ".join(capsys.readouterr().out.split())
+    assert "Every command answers JSON" not in top and "sim and report print tables" in top
+    assert main(["solve", "tabla", "--help"]) == 0
+    tabla = " ".join(capsys.readouterr().out.split())
+    assert "rummy101(" not in tabla and "tabla exists only in Remi" in tabla
+    assert main(["hint", "--help"]) == 0
+    assert "Remi and classic" in " ".join(capsys.readouterr().out.split())

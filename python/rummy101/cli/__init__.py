@@ -36,8 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Play, solve and simulate tile and card Rummy (Rummy 101, Romanian Remi, "
-                    "classic card Rummy). Every command answers JSON; exit status 0 on success, "
-                    "2 on bad input.")
+                    "classic card Rummy). solve, meld, hint and demo answer JSON; sim and "
+                    "report print tables; exit status 0 on success, 2 on bad input, 130 on "
+                    "Ctrl-C.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--backend", choices=("auto", "native", "pure"), default=None,
                         help="core backend to use (default: RUMMY101_BACKEND or auto)")

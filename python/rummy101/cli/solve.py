@@ -31,6 +31,9 @@ __all__ = ["add_subcommands", "answer_lines", "run_meld", "run_solve"]
 
 CHUNK = 4096  # opening lines solved together through the batch solver
 
+# the rules example in each solver's --rules help: an option of the solver's default variant
+_EXAMPLE_OPTIONS = {"rummy101": "rummy101(threshold=increasing)", "remi": "remi(players=2)"}
+
 
 def add_subcommands(subparsers: Any) -> None:
     """Add ``solve`` (opening, penalty, tabla) and ``meld`` to the ``rummy101`` tree."""
@@ -62,8 +65,11 @@ def add_subcommands(subparsers: Any) -> None:
     p.set_defaults(func=run_solve, op="penalty")
 
     p = kinds.add_parser("tabla", help="Remi close on the rack (RO-11)",
-                         description="The best close on the rack of a Remi rack (RO-11).")
-    _common(p, "remi", variants)
+                         description="Closing on the rack in Remi (tabla, RO-11): for 15 "
+                                     "tiles every discard that closes and its best pattern; for "
+                                     "14, the patterns the rack forms; with the distance to each "
+                                     "pattern.")
+    _common(p, "remi", "remi (tabla exists only in Remi)")
     p.set_defaults(func=run_solve, op="tabla")
 
     p = subparsers.add_parser("meld", help="check one meld: legal?, value, jokers, additions",
@@ -79,7 +85,7 @@ def add_subcommands(subparsers: Any) -> None:
 
 def _common(p: argparse.ArgumentParser, rules: str, variants: str) -> None:
     p.add_argument("--rules", default=rules,
-                   help=f"rule set, e.g. {rules} or 'rummy101(threshold=increasing)' "
+                   help=f"rule set, e.g. {rules} or '{_EXAMPLE_OPTIONS[rules]}' "
                         f"(variants: {variants}; default {rules})")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--rack", default=None,
