@@ -38,3 +38,19 @@ def test_a_finished_game_has_no_turn_to_hint(rules: str) -> None:
         assert r.status_code == 422
         error = r.json()["error"]
         assert 'the observed game is' in error and 'phase "over"' in error, error
+
+
+def test_the_web_pages_game_over_has_no_hint_and_says_so() -> None:
+    """A finished game on the page's API said 'it is not your turn' for a hint."""
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    view = client.post("/v1/games", json={"rules": "classic(players=2,target=50)", "seed": 4,
+                                          "bots": ["random"]}).json()
+    for _ in range(300):
+        if view["over"]:
+            break
+        view = client.post(f"/v1/games/{view['id']}/play-hint", json={}).json()
+    assert view["over"]
+    for r in (client.get(f"/v1/games/{view['id']}/hint"),
+              client.post(f"/v1/games/{view['id']}/play-hint", json={})):
+        assert r.status_code == 422
+        assert r.json() == {"error": "the game is over: there is no turn to hint; start a new one"}

@@ -239,7 +239,9 @@ class Game:
             return {"available": False,
                     "message": f"no hint yet for {s.rules.variant}: hints cover "
                                f"{', '.join(HINT_VARIANTS)} only"}
-        if s.is_terminal or s.current_player != self.seat:
+        if s.is_terminal:
+            raise RummyError("the game is over: there is no turn to hint; start a new one")
+        if s.current_player != self.seat:
             raise RummyError("a hint is for your turn, and it is not your turn")
         with work_budget(full_nodes()):
             answer = _hint_json(s, self.seat, 3)
