@@ -218,3 +218,19 @@ def test_help_texts_say_what_each_command_does(capsys: pytest.CaptureFixture[str
     assert "rummy101(" not in tabla and "tabla exists only in Remi" in tabla
     assert main(["hint", "--help"]) == 0
     assert "Remi and classic" in " ".join(capsys.readouterr().out.split())
+
+
+def test_report_of_absurd_scores_says_so(capsys: pytest.CaptureFixture[str],
+                                         tmp_path: Path) -> None:
+    """A score of 10**400 parsed as an int and the mean raised OverflowError (a traceback)."""
+    out = tmp_path / "games.jsonl"
+    assert main(["sim", "--games", "2", "--workers", "1", "--quiet", "--out", str(out)]) == 0
+    line = json.loads(out.read_text().splitlines()[0])
+    line["scores"] = [10**400] + line["scores"][1:]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(line) + "\n")
+    capsys.readouterr()
+    assert main(["report", str(bad)]) == 2
+    assert capsys.readouterr().err == (
+        f"rummy101 report: error: the scores in '{bad}' are too large to average (beyond 1e308 "
+        f"points): give files written by `rummy101 sim --out`\n")

@@ -63,8 +63,14 @@ def run_report(args: argparse.Namespace) -> int:
         print(f"rummy101 report: note: {repeats} game{'s' if repeats > 1 else ''} read more than "
               f"once (same rules, bots, deal and bot seeds: the same file or run given twice) "
               f"{'are' if repeats > 1 else 'is'} counted once", file=sys.stderr)
-    groups = group_records(records)
-    print(format_report(groups))
+    try:
+        groups = group_records(records)
+        text = format_report(groups)
+    except OverflowError:  # a score of 10**400 reads as an int, then cannot be averaged
+        raise RummyError(f"the scores in {', '.join(map(repr, args.files))} are too large to "
+                         f"average (beyond 1e308 points): give files written by `rummy101 sim "
+                         f"--out`") from None
+    print(text)
     if args.plot is not None:
         from ..sim.plot import plot_report
         plot_report(groups, args.plot)
