@@ -324,3 +324,25 @@ def test_the_header_tabs_stay_readable_under_the_pointer(page: object) -> None:
         page.hover(f"[data-testid={tab}]")  # type: ignore[attr-defined]
         ratio = page.eval_on_selector(f"[data-testid={tab}]", _CONTRAST)  # type: ignore[attr-defined]
         assert ratio >= 4.5, (tab, ratio)
+
+
+def test_a_refusal_is_on_screen_where_the_move_was_typed(browser: object, server: str) -> None:
+    """Newcomer round 9: on a phone the refusal was drawn at the top of a 2,000 px page while the
+    person typed at the rack, out of sight; it now stays pinned in view."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    try:
+        pg.goto(server + "/")
+        pg.wait_for_selector("body[data-ready=true]")
+        start(pg, "rummy101", 2, 7)
+        pg.fill("[data-testid=typed-move]", "set R1 Y1 K13")
+        pg.press("[data-testid=typed-move]", "Enter")
+        pg.wait_for_selector("[data-testid=message]:not([hidden])")
+        idle(pg)
+        box = pg.eval_on_selector("[data-testid=message]", """m => {
+            const r = m.getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight]; }""")
+        assert 0 <= box[0] and box[1] <= box[2], box
+        assert "R101-5" in pg.inner_text("[data-testid=message]")
+        shot(pg, "08-phone-refused")
+    finally:
+        ctx.close()
