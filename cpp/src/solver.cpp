@@ -23,7 +23,8 @@
 // template argument, so its four nested loops are one function (no call per transition), with
 // the tile part of the bound carried down; a colour with no run in progress keeps its list only
 // in the direct table (no probe or entry in the per-rack hash); vsets computes the first bound
-// of every choice size from one prefix maximum per call instead of a loop per size.
+// of every choice size from one prefix maximum per call instead of a loop per size; best()
+// hashes its memo key once for the probe and the entry.
 // python/rummy101/_pure/solver.py is the line-for-line twin of the value search AND the rebuild
 // (same order, same cuts, same memo), so both expand the same states: a node is one best() call
 // not answered by the memo or a leaf, and the work budget (solver.hpp) runs out at the same node.
@@ -237,18 +238,21 @@ struct Memo {
                  (uint64_t(k.misc) << 32);
     return hmix(h);
   }
-  const Slot* find(const Key& k) const {
+  const Slot* find(const Key& k) const { return find(k, hash(k)); }
+  // h: hash(k), computed once by the caller for its find and put (ninth round)
+  const Slot* find(const Key& k, uint64_t h) const {
     size_t m = mask;
-    for (size_t i = hash(k) & m;; i = (i + 1) & m) {
+    for (size_t i = h & m;; i = (i + 1) & m) {
       const Slot& s = slots[i];
       if (s.gen != gen) return nullptr;
       if (s.key == k) return &s;
     }
   }
-  void put(const Key& k, int v, bool exact) {
+  void put(const Key& k, int v, bool exact) { put(k, v, exact, hash(k)); }
+  void put(const Key& k, int v, bool exact, uint64_t h) {
     if ((used + 1) * 2 > slots.size()) grow();
     size_t m = mask;
-    for (size_t i = hash(k) & m;; i = (i + 1) & m) {
+    for (size_t i = h & m;; i = (i + 1) & m) {
       Slot& s = slots[i];
       if (s.gen != gen) { s.key = k; s.value = v; s.exact = exact; s.gen = gen; ++used; return; }
       if (s.key == k) { s.value = v; s.exact = exact; return; }
@@ -1010,7 +1014,8 @@ struct Solver {
     if (require_run && (runs[0] | runs[1] | runs[2] | runs[3])) ran = true;
     Key key{{runs[0], runs[1], runs[2], runs[3]},
             uint32_t(n) | uint32_t(jr) << 4 | uint32_t(left) << 8 | uint32_t(ran) << 9 | res_bits << 10};
-    if (const Memo::Slot* e = memo.find(key)) {
+    uint64_t kh = Memo::hash(key);
+    if (const Memo::Slot* e = memo.find(key, kh)) {
       if (e->exact || e->value <= alpha) return e->value;
     }
     // States whose value is NEG by a count of jokers (eighth round; never memoized, so tested
@@ -1065,8 +1070,8 @@ struct Solver {
     F.alpha = alpha;
     SOLVER_STAT(++g_states);
     int v = enumerate(F, n, runs, jr, left, ran);
-    if (v > alpha) memo.put(key, v, true);
-    else { v = std::max(F.best, F.ub_cut); memo.put(key, v, v <= NEG); }  // fail-soft upper bound
+    if (v > alpha) memo.put(key, v, true, kh);
+    else { v = std::max(F.best, F.ub_cut); memo.put(key, v, v <= NEG, kh); }  // fail-soft upper bound
     return v;
   }
 
