@@ -234,3 +234,15 @@ def test_report_of_absurd_scores_says_so(capsys: pytest.CaptureFixture[str],
     assert capsys.readouterr().err == (
         f"rummy101 report: error: the scores in '{bad}' are too large to average (beyond 1e308 "
         f"points): give files written by `rummy101 sim --out`\n")
+
+
+def test_play_refuses_a_huge_line_without_reading_it_as_an_action(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 9 MB line took 32 s and 700 MB to refuse, echoed twice (18 MB of output)."""
+    line = "discard " + "R1 " * 300_000
+    monkeypatch.setattr("sys.stdin", io.StringIO(line + "\nquit\n"))
+    assert main(["play", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert len(out) < 5000
+    assert "not played: a line of 900007 characters is no action" in out
+    assert "leaving the game" in out

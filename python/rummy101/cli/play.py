@@ -35,6 +35,9 @@ __all__ = ["HUMAN_SEAT", "BotFailed", "add_subcommands", "format_board", "play",
 
 #: The person's seat.
 HUMAN_SEAT = 0
+# The longest line read as a command: the longest action (a meld of a whole rack) is under 100
+# characters. A 9 MB line once took 32 s and 700 MB to refuse, and was echoed twice.
+MAX_LINE = 1000
 
 HELP = """\
 type an action as listed (e.g. 'draw', 'run R3 R4 R5', 'add R6 to 0@end', 'discard K7'),
@@ -247,12 +250,18 @@ class _Session:
         if not line:
             self.out.write("\n")
             return None
-        self.out.write(line if line.endswith("\n") else line + "\n")  # echo: a readable log
-        return line.rstrip("\n")
+        text = line.rstrip("\n")
+        shown = text if len(text) <= MAX_LINE else f"{text[:80]}..."
+        self.out.write(shown + "\n")  # echo: a readable log
+        return text
 
     # -- commands ------------------------------------------------------------------------------
     def _command(self, text: str) -> bool:
         """Run one typed line; False ends the game."""
+        if len(text) > MAX_LINE:
+            self.say(f"not played: a line of {len(text)} characters is no action (actions are "
+                     f"short, e.g. 'discard R5'; 'legal' lists them)")
+            return True
         low = text.lower()
         if not text:
             return True
