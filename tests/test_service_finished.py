@@ -54,3 +54,20 @@ def test_the_web_pages_game_over_has_no_hint_and_says_so() -> None:
               client.post(f"/v1/games/{view['id']}/play-hint", json={})):
         assert r.status_code == 422
         assert r.json() == {"error": "the game is over: there is no turn to hint; start a new one"}
+
+
+@pytest.mark.parametrize("charset", ["latin-1", "utf-16", "iso-8859-1"])
+def test_a_body_declared_in_another_charset_is_refused_not_misread(charset: str) -> None:
+    """'application/json; charset=latin-1' was accepted, then its bytes were read as UTF-8: an
+    é in the body answered 'not UTF-8 text', blaming the client's correct encoding."""
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    r = client.post("/v1/validate/meld", content='{"meld": "R1 R2 R3"}'.encode(charset),
+                    headers={"content-type": f"application/json; charset={charset}"})
+    assert r.status_code == 415
+    assert r.json()["error"] == (f"the body is read as UTF-8, the encoding of JSON (got "
+                                 f"'application/json; charset={charset}'): send charset=utf-8 or "
+                                 f"no charset")
+    for ok in ("utf-8", "UTF-8", '"utf-8"', "utf8"):
+        r = client.post("/v1/validate/meld", content=b'{"meld": "R1 R2 R3"}',
+                        headers={"content-type": f"application/json; charset={ok}"})
+        assert r.status_code == 200, (ok, r.text)

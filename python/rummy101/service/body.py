@@ -37,12 +37,18 @@ def check_content_type(value: bytes | str | None) -> None:
     ``charset=utf-8`` allowed). Anything else answers 415: a browser may send ``text/plain``
     to any address without asking, but not ``application/json``."""
     text = value.decode("latin-1") if isinstance(value, bytes) else (value or "")
-    media = text.split(";", 1)[0].strip().lower()
+    media, *params = (part.strip().lower() for part in text.split(";"))
     if media != "application/json":
         got = f"got {text[:60]!r}" if text else "no Content-Type was sent"
         raise HttpError(415, f"the body must be JSON sent as Content-Type: application/json "
                              f"({got}); e.g. curl --json '{{...}}' or -H 'Content-Type: "
                              f"application/json'")
+    for param in params:  # JSON is UTF-8 (RFC 8259): another declared charset would be misread
+        name, _, charset = param.partition("=")
+        charset = charset.strip().strip('"')
+        if name.strip() == "charset" and charset not in ("utf-8", "utf8"):
+            raise HttpError(415, f"the body is read as UTF-8, the encoding of JSON (got "
+                                 f"{text[:60]!r}): send charset=utf-8 or no charset")
 
 
 def check_length(length: bytes | str | None) -> None:
