@@ -352,14 +352,20 @@ def _setup_readline(complete: Callable[[str, int], str | None]) -> Any:
 
 
 def hint_text(state: Any) -> str:
-    """The hint for seat 0's turn, as lines of text: ``rummy101.hint`` through the same request
-    as ``rummy101 hint`` / ``POST /v1/hint`` (the seat's observation); other variants have none
-    yet."""
-    if state.rules.variant != "rummy101":
-        return f"no hint for this variant yet ({state.rules.variant}): hints cover Rummy 101"
+    """The hint for seat 0's turn, as lines of text: the same request as ``rummy101 hint`` /
+    ``POST /v1/hint``. Rummy 101: its planner on the seat's observation; Remi and classic: the
+    variant's greedy turn from the game record (the same answer as from the observation, and
+    it also covers Remi's exchange of doubles, RO-3, where no observation can be sampled)."""
     from ..service import api
+
+    if state.rules.variant == "rummy101":
+        body: dict[str, Any] = {"observation": state.observation(HUMAN_SEAT)}
+    else:
+        from ..game import records
+
+        body = {"record": json.loads(records.dumps(state))}
     try:
-        answer = api.hint({"observation": state.observation(HUMAN_SEAT), "alternatives": 0})
+        answer = api.hint({**body, "alternatives": 0})
     except RummyError as exc:
         return f"no hint here: {exc}"
     turn = answer["turn"]
@@ -371,6 +377,13 @@ def hint_text(state: Any) -> str:
     if "penalty_if_round_ended" in ev:
         lines.append(f"  then: {ev.get('tiles_left')} tiles left, penalty "
                      f"{ev['penalty_if_round_ended']} if the round ended now")
+    elif ev.get("finishes"):
+        lines.append("  then: the round ends, you finish")
+    elif "deadwood" in ev:
+        lines.append(f"  then: {ev.get('pieces_left')} pieces left, {ev['deadwood']} points of "
+                     f"deadwood")
+    if turn.get("next"):
+        lines.append(f"  ({turn['next']})")
     return "\n".join(lines)
 
 
