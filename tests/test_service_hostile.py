@@ -35,7 +35,8 @@ RAW_BODIES: list[tuple[bytes, str]] = [
     (b"\xff\xfe\x00garbage", "UTF-8"),
     (b"NaN", "JSON"),
     (b'{"rack": "R1", "threshold": Infinity}', "JSON"),
-    (b'{"threshold": ' + b"9" * 5000 + b"}", "JSON"),
+    (b'{"threshold": ' + b"9" * 5000 + b"}", "5,000 digits"),  # not Python's own advice
+    (b'{"rack": "R1", "threshold": -' + b"1" * 500_000 + b"}", "at most 100 digits"),
     (_nest(100_000).encode(), ""),
     (b"null", ""),
     (b"true", ""),

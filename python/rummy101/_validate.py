@@ -104,6 +104,24 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+class _LongNumber(ValueError):
+    def __init__(self, digits: int) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+#: Digits an integer literal may have in a request (every number the service reads fits in 20;
+#: Python refuses to read more than 4,300 with a message about its own settings).
+MAX_INT_DIGITS = 100
+
+
+def _parse_int(literal: str) -> int:
+    digits = len(literal) - literal.startswith("-")
+    if digits > MAX_INT_DIGITS:
+        raise _LongNumber(digits)
+    return int(literal)
+
+
 def loads(text: str | bytes, what: str = "request body") -> Any:
     """Parse JSON strictly (no NaN/Infinity, no key given twice in one object); every failure
     is a :class:`BadRequest`.
@@ -118,6 +136,10 @@ def loads(text: str | bytes, what: str = "request body") -> Any:
     Traceback (most recent call last):
     ...
     rummy101._validate.BadRequest: request body gives the key "rack" twice in one object; give each key once
+    >>> loads('{"threshold": ' + "9" * 5000 + '}')
+    Traceback (most recent call last):
+    ...
+    rummy101._validate.BadRequest: request body holds an integer of 5,000 digits; numbers here have at most 100 digits
     """
     if isinstance(text, (bytes, bytearray)):
         try:
@@ -127,7 +149,11 @@ def loads(text: str | bytes, what: str = "request body") -> Any:
     if not text.strip():
         raise BadRequest(f"{what} is empty: send a JSON object")
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys,
+                          parse_int=_parse_int)
+    except _LongNumber as exc:
+        raise BadRequest(f"{what} holds an integer of {exc.digits:,} digits; numbers here have "
+                         f"at most {MAX_INT_DIGITS} digits") from None
     except _DuplicateKey as exc:
         raise BadRequest(f"{what} gives the key {short(exc.key)} twice in one object; give each "
                          f"key once") from None
