@@ -246,3 +246,21 @@ def test_play_refuses_a_huge_line_without_reading_it_as_an_action(
     assert len(out) < 5000
     assert "not played: a line of 900007 characters is no action" in out
     assert "leaving the game" in out
+
+
+def test_a_rack_pasted_where_a_command_goes_is_not_echoed_whole(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """argparse quotes an invalid choice whole: 30,000 characters of 'R1 R1 ...'."""
+    rack = " ".join(["R1"] * 10_000)
+    assert main(["solve", rack]) == 2
+    _, err = capsys.readouterr()
+    assert "invalid choice" in err and "cut: the message is 30,0" in err
+    assert len(err) < 800
+    assert main(["solve", "openin"]) == 2  # a short message stays whole
+    assert "'openin' (choose from 'opening', 'penalty', 'tabla')" in capsys.readouterr().err
+
+
+def test_a_meld_that_is_too_long_is_called_a_meld(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["meld", " ".join(["R1"] * 10_000)]) == 2
+    err = capsys.readouterr().err
+    assert "at most 2000 are accepted (a meld holds at most" in err and "rack" not in err

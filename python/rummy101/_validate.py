@@ -228,8 +228,10 @@ def parse_rack_value(value: Any, rules: Rules, field: str = "rack",
     tokens: list[Any] | None
     if isinstance(value, str):
         if len(value) > MAX_RACK_CHARS:
-            raise BadRequest(f"field {field!r} is {len(value)} characters long; a rack holds at "
-                             f"most {max_size} tiles ({MAX_RACK_CHARS} characters)")
+            noun = "meld" if field == "meld" else "rack"
+            raise BadRequest(f"field {field!r} is {len(value)} characters long; at most "
+                             f"{MAX_RACK_CHARS} are accepted (a {noun} holds at most {max_size} "
+                             f"tiles)")
         # a JSON list inside the string ('["R1","*"]') is left to tiles.parse_tiles
         tokens = None if value.lstrip().startswith("[") else value.replace(",", " ").split()
     elif isinstance(value, list):

@@ -17,6 +17,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .. import __version__
 from .._backend import set_backend
@@ -31,9 +32,25 @@ PROG = "rummy101"
 _COMMANDS = (solve, hint, sim, report, play, serve, demo)
 
 
+#: Characters of a usage error shown; argparse quotes a bad argument whole ("invalid choice:
+#: 'R1 R1 ...'"), which for a rack pasted in the wrong place is pages of output.
+MAX_ERROR_CHARS = 300
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with usage errors cut to :data:`MAX_ERROR_CHARS` (the subcommands' parsers are
+    of this class too)."""
+
+    def error(self, message: str) -> NoReturn:
+        if len(message) > MAX_ERROR_CHARS:
+            message = (f"{message[:MAX_ERROR_CHARS - 60]}... (cut: the message is "
+                       f"{len(message):,} characters long)")
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole ``rummy101`` argparse tree."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description="Play, solve and simulate tile and card Rummy (Rummy 101, Romanian Remi, "
                     "classic card Rummy). solve, meld, hint and demo answer JSON; sim and "
