@@ -95,7 +95,7 @@ def _no_simulation(*args: object, **kwargs: object) -> None:
     raise AssertionError("the simulation started")
 
 
-@pytest.mark.parametrize("games", ["100001", "99999999999999999999"])
+@pytest.mark.parametrize("games", ["10000001", "99999999999999999999"])
 def test_sim_refuses_more_games_than_a_run_holds_before_playing(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, games: str) -> None:
     from rummy101.cli import sim
@@ -104,7 +104,7 @@ def test_sim_refuses_more_games_than_a_run_holds_before_playing(
     assert main(["sim", "--games", games]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"rummy101 sim: error: --games {games} is more than one run holds: "
-                          f"at most 100,000 games")
+                          f"at most 10,000,000 games")
     assert err.count("\n") == 1
 
 
@@ -264,3 +264,20 @@ def test_a_meld_that_is_too_long_is_called_a_meld(capsys: pytest.CaptureFixture[
     assert main(["meld", " ".join(["R1"] * 10_000)]) == 2
     err = capsys.readouterr().err
     assert "at most 2000 are accepted (a meld holds at most" in err and "rack" not in err
+
+
+def test_the_library_refuses_what_the_cli_refuses_before_any_game() -> None:
+    """simulate() itself: 10**20 games grew 1.5 GB before a game, workers=100000 forked until
+    the load average passed 70."""
+    import os
+
+    from rummy101.sim import MAX_GAMES, SimError, max_workers, simulate
+
+    bots = ["random"] * 4
+    with pytest.raises(SimError, match=f"at most {MAX_GAMES:,}"):
+        simulate("rummy101", bots, 10**20)
+    with pytest.raises(SimError, match=r"give at most \d+ \(4 per CPU\)"):
+        simulate("rummy101", bots, 2, workers=max_workers() + 1)
+    assert max_workers() == 4 * (os.cpu_count() or 1)
+    r = simulate("rummy101", bots, 1, workers=max_workers(), progress=False)  # one process
+    assert r.games == 1

@@ -19,19 +19,18 @@ from typing import Any
 from ..bots import bot_names
 from ..errors import RummyError
 from ..rules import VARIANTS, Rules
-from ..sim import OUTPUT_FORMATS, RECORD_KINDS, SimError, check_output, simulate, write_records
+from ..sim import (
+    MAX_GAMES,
+    OUTPUT_FORMATS,
+    RECORD_KINDS,
+    SimError,
+    check_output,
+    max_workers,
+    simulate,
+    write_records,
+)
 
 __all__ = ["MAX_GAMES", "add_subcommands", "max_workers", "run_sim"]
-
-# One run keeps every game's summary in memory until it prints the tables (about 30 KB a game),
-# and --games 10**20 once grew to 1.5 GB in 12 s before a single game was played.
-MAX_GAMES = 100_000
-
-
-def max_workers() -> int:
-    """At most 4 worker processes per CPU: --workers 100000 once forked until the machine's
-    load average passed 70."""
-    return 4 * (os.cpu_count() or 1)
 
 
 def add_subcommands(subparsers: Any) -> None:
@@ -110,7 +109,8 @@ def _workers(games: int, workers: int | None) -> int | None:
     depend on it); counts below 1 are left to :func:`rummy101.sim.simulate` to refuse."""
     if games > MAX_GAMES:
         raise SimError(f"--games {games} is more than one run holds: at most {MAX_GAMES:,} games "
-                       f"(each game's summary stays in memory until the tables are printed); "
+                       f"(each game's summary stays in memory until the tables are printed, "
+                       f"about 1 KB a Rummy 101 game); "
                        f"run several simulations with different --seed values instead")
     if workers is not None and workers > max_workers():
         raise SimError(f"--workers {workers} would start {workers} processes on "

@@ -30,11 +30,12 @@ from __future__ import annotations
 from .errors import GameFailed, SimError
 from .io import OUTPUT_FORMATS, check_output, read_records, write_records
 from .record import RECORD_KINDS, GameRecord, finish_type, round_finishes
-from .runner import MAX_STEPS, LazyObservation, play_game, simulate
+from .runner import MAX_GAMES, MAX_STEPS, LazyObservation, max_workers, play_game, simulate
 from .seeds import bot_seed, game_seed
 from .stats import SeatStats, SimResult, format_summary, wilson_interval
 
 __all__ = [
+    "MAX_GAMES",
     "MAX_STEPS",
     "OUTPUT_FORMATS",
     "RECORD_KINDS",
@@ -49,6 +50,7 @@ __all__ = [
     "finish_type",
     "format_summary",
     "game_seed",
+    "max_workers",
     "play_game",
     "read_records",
     "round_finishes",
