@@ -232,8 +232,16 @@ def test_report_of_absurd_scores_says_so(capsys: pytest.CaptureFixture[str],
     capsys.readouterr()
     assert main(["report", str(bad)]) == 2
     assert capsys.readouterr().err == (
-        f"rummy101 report: error: the scores in '{bad}' are too large to average (beyond 1e308 "
-        f"points): give files written by `rummy101 sim --out`\n")
+        f"rummy101 report: error: {str(bad)!r} line 1 is no simulation record (a score or count "
+        f"of 401 digits; they are at most 1,000,000,000 here): give a file written by "
+        f"`rummy101 sim --out`\n")
+    from rummy101.sim import SimError, read_records
+
+    with pytest.raises(SimError, match="401 digits"):  # the library's reader, not only the CLI
+        read_records(bad)
+    line["scores"] = [10**9] + line["scores"][1:]  # the limit itself is read
+    bad.write_text(json.dumps(line) + "\n")
+    assert read_records(bad)[0].scores[0] == 10**9
 
 
 def test_play_refuses_a_huge_line_without_reading_it_as_an_action(

@@ -132,9 +132,20 @@ def _from_line(line: str) -> GameRecord:
     return GameRecord.from_json(d)
 
 
+#: Points a score (or turns, steps) may have in a record read back: no game comes near (a Rummy 101 round costs
+#: a seat at most a few thousand), and a score of 10**400 read as an int cannot be averaged.
+MAX_RECORD_SCORE = 10**9
+
+
 def _read(make: Callable[[], GameRecord], path: str | os.PathLike[str], line: int) -> GameRecord:
     try:
-        return make()
+        rec = make()
+        worst = max((abs(v) for v in (*rec.scores, *(x for r in rec.round_scores for x in r),
+                                      *rec.turns, rec.steps)), default=0)
+        if worst > MAX_RECORD_SCORE:
+            raise ValueError(f"a score or count of {len(str(worst)):,} digits; they are at most "
+                             f"{MAX_RECORD_SCORE:,} here")
+        return rec
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         what = f"no field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise SimError(f"{str(path)!r} line {line} is no simulation record ({what}): give a "
