@@ -36,7 +36,7 @@ RAW_BODIES: list[tuple[bytes, str]] = [
     (b"NaN", "JSON"),
     (b'{"rack": "R1", "threshold": Infinity}', "JSON"),
     (b'{"threshold": ' + b"9" * 5000 + b"}", "5,000 digits"),  # not Python's own advice
-    (b'{"rack": "R1", "threshold": -' + b"1" * 500_000 + b"}", "at most 100 digits"),
+    (b'{"rack": "R1", "threshold": -' + b"1" * 500_000 + b"}", "no field accepts a number"),
     (_nest(100_000).encode(), ""),
     (b"null", ""),
     (b"true", ""),

@@ -110,9 +110,10 @@ class _LongNumber(ValueError):
         self.digits = digits
 
 
-#: Digits an integer literal may have in a request (every number the service reads fits in 20;
-#: Python refuses to read more than 4,300 with a message about its own settings).
-MAX_INT_DIGITS = 100
+#: Digits an integer literal may have in a request: Python's own limit for reading one (which
+#: it reports with advice about its settings). Shorter numbers are read, so that the field they
+#: are in names its range (every number the service accepts fits in 20 digits).
+MAX_INT_DIGITS = 4300
 
 
 def _parse_int(literal: str) -> int:
@@ -139,7 +140,7 @@ def loads(text: str | bytes, what: str = "request body") -> Any:
     >>> loads('{"threshold": ' + "9" * 5000 + '}')
     Traceback (most recent call last):
     ...
-    rummy101._validate.BadRequest: request body holds an integer of 5,000 digits; numbers here have at most 100 digits
+    rummy101._validate.BadRequest: request body holds an integer of 5,000 digits; no field accepts a number that long
     """
     if isinstance(text, (bytes, bytearray)):
         try:
@@ -152,8 +153,8 @@ def loads(text: str | bytes, what: str = "request body") -> Any:
         return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys,
                           parse_int=_parse_int)
     except _LongNumber as exc:
-        raise BadRequest(f"{what} holds an integer of {exc.digits:,} digits; numbers here have "
-                         f"at most {MAX_INT_DIGITS} digits") from None
+        raise BadRequest(f"{what} holds an integer of {exc.digits:,} digits; no field accepts "
+                         f"a number that long") from None
     except _DuplicateKey as exc:
         raise BadRequest(f"{what} gives the key {short(exc.key)} twice in one object; give each "
                          f"key once") from None
