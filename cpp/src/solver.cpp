@@ -517,6 +517,7 @@ struct Solver {
   // first-optimum tie-break; the values stay exact because only transitions that cannot beat
   // the best one already found, or that are dominated, are skipped)
   bool dominance;          // joker worth its position and no "use a joker" constraint
+  bool jpad;               // a fixed joker value and no joker ratio (suffix_bound pads short tails)
   int tile_ub[16];         // best value of a useful tile at number n
   int ub_tiles[16];        // sum over numbers >= n of useful tiles * their best value
   int jmax[16];            // best value of a joker at numbers >= n
@@ -563,6 +564,7 @@ struct Solver {
     if (must_use >= 0 && must_use < JOKER) { mu_c = must_use / 13; mu_n = must_use % 13 + 1; }
     else { mu_c = -1; mu_n = -1; }
     dominance = cr.joker_value == -1 && must_use != JOKER;
+    jpad = cr.joker_value >= 0 && ratio == 0;
     if (like) {
       // the relaxed twin of the same rack (solve_impl): these tables depend on the tiles and
       // the values only, not on the joker ratio, keep, must_use or require_run, so copy them
@@ -880,6 +882,7 @@ struct Solver {
     init_sig();
     std::memset(fresh_ok, 0, sizeof fresh_ok);
     std::memset(g_ok, 0, sizeof g_ok);
+    std::memset(h_n, 0, sizeof h_n);
     all_v[last + 1] = 0;
     min_v[last + 1] = 1 << 29;
     for (int m = last; m >= 1; --m) {
@@ -926,14 +929,73 @@ struct Solver {
     }
     int g = g0;
     if (g <= NEG) return NEG;
+    if (!jpad || m + 2 > last || res_bits || jr >= s.J) {
+      for (int c = 0; c < 4; ++c) {
+        if (!runs[c]) continue;
+        int k = 0;
+        for (uint64_t r = runs[c]; r; r >>= 8) ++k;
+        g += std::min(k, avail(m, c)) * cr.run_value[m];
+        if (m + 1 <= last) g += std::min(k, avail(m + 1, c)) * cr.run_value[m + 1];
+      }
+      return g;
+    }
+    // A fixed joker value and no joker ratio (issue 11, ninth round): a short tail holding a
+    // real tile, padded with jokers after it (at most m + 2 <= last), is a run of the fresh
+    // suffix, so a completion of this state is worth at most v * jr + max over j <= jr + p of
+    // (fresh(m, j) - v * j) (hpad) plus the real tiles of the tails not padded, p the padding
+    // jokers. Per colour the tails of r of its k runs are padded (at most pc jokers: a tail of
+    // one position, which only a run of length >= 2 may have, takes two and holds a tile at m)
+    // and the others' tiles count as above (tc); cost[p]: the least sum of tc with p jokers.
+    constexpr int INF = 1 << 29;
+    const int room = s.J - jr;
+    int cost[SJ], nxt[SJ];
+    cost[0] = 0;
+    for (int p = 1; p <= room; ++p) cost[p] = INF;
     for (int c = 0; c < 4; ++c) {
       if (!runs[c]) continue;
-      int k = 0;
-      for (uint64_t r = runs[c]; r; r >>= 8) ++k;
-      g += std::min(k, avail(m, c)) * cr.run_value[m];
-      if (m + 1 <= last) g += std::min(k, avail(m + 1, c)) * cr.run_value[m + 1];
+      int k = 0, k1 = 0;
+      for (uint64_t r = runs[c]; r; r >>= 8) {
+        ++k;
+        if ((int(r & 0xFF) - 1) % 3 == 0) ++k1;
+      }
+      const int am = avail(m, c), am1 = avail(m + 1, c);
+      for (int p = 0; p <= room; ++p) nxt[p] = INF;
+      for (int r = 0; r <= k; ++r) {
+        const int a1 = std::min(std::min(am, r), k - k1);
+        const int pc = 2 * a1 + std::min(r - a1, am + am1 - a1);
+        const int tcv = std::min(k - r, am) * cr.run_value[m] + std::min(k - r, am1) * cr.run_value[m + 1];
+        for (int p = 0; p + pc <= room; ++p)
+          if (cost[p] + tcv < nxt[p + pc]) nxt[p + pc] = cost[p] + tcv;
+      }
+      for (int p = 0; p <= room; ++p) cost[p] = nxt[p];
     }
-    return g;
+    const int v = cr.joker_value;
+    int b = NEG;
+    for (int p = 0; p <= room; ++p) {
+      if (cost[p] >= INF) continue;
+      const int h = s.hpad(m, left, jr + p);
+      const int u = h <= NEG ? NEG : v * jr + h + cost[p];
+      if (b == NEG || u < b) b = u;
+    }
+    return b;
+  }
+  // hpad(m, left, j): the most fresh(m, j') - v * j' over j' <= j (fixed joker value v), computed
+  // on demand in order of j (the fresh values it asks for may search: the same order in both twins)
+  int h_v[16][2][SJ];
+  int h_n[16][2];
+  int hpad(int m, bool left, int j) {
+    int* lst = h_v[m][left];
+    int& len = h_n[m][left];
+    const int v = cr.joker_value;
+    while (len <= j) {
+      const int i = len;
+      const int f = fresh(m, i, left, require_run);
+      int h = f > NEG ? f - v * i : NEG;
+      if (i > 0 && lst[i - 1] > h) h = lst[i - 1];
+      lst[i] = h;
+      len = i + 1;
+    }
+    return lst[j];
   }
 
   int st_real(int st) const { return (st / 3) % (rcap + 1); }

@@ -246,6 +246,7 @@ class _Solver:
         else:
             self.mu_c, self.mu_n = -1, -1
         self.dominance = cr.joker_value == -1 and must_use != JOKER
+        self.jpad = cr.joker_value >= 0 and self.ratio == 0
         self.memo: dict[Any, tuple[int, bool]] = {}
         self.tcache: dict[tuple[int, int, int, int, int, int],
                           list[tuple[int, int, int, int, int, bool, int, int]]] = {}
@@ -475,6 +476,7 @@ class _Solver:
             self.init_res_need()
         self.fresh_v: dict[tuple[int, int, bool, bool], int] = {}
         self.g_v: dict[tuple[int, int, bool], int] = {}
+        self.h_v: dict[tuple[int, bool], list[int]] = {}
         last = self.last
         self.all_v = [0] * 16
         self.min_v = [0] * 16
@@ -526,18 +528,67 @@ class _Solver:
             self.g_v[gk] = g
         if g <= NEG:
             return NEG
+        if not self.jpad or m + 2 > self.last or self.res_bits or jr >= s.J:
+            for c in range(4):
+                k = _run_count(runs[c])
+                if not k:
+                    continue
+                g += min(k, self.avail(m, c)) * self.cr.run_value[m]
+                if m + 1 <= self.last:
+                    g += min(k, self.avail(m + 1, c)) * self.cr.run_value[m + 1]
+            return g
+        # fixed joker value, no joker ratio (issue 11, ninth round): a short tail holding a real
+        # tile, padded with jokers at its end, is a run of the fresh suffix; per colour the tails
+        # of r of its runs are padded (at most pc jokers) and the real tiles of the others count
+        # (tc); cost[p]: the least tc of all colours with p jokers of padding
+        J, rv = s.J, self.cr.run_value
+        room = J - jr
+        cost = [0] + [1 << 29] * room
         for c in range(4):
             rc = runs[c]
             if not rc:
                 continue
-            k = 0
+            k = k1 = 0
             while rc:
                 k += 1
+                if ((rc & 0xFF) - 1) % 3 == 0:
+                    k1 += 1
                 rc >>= 8
-            g += min(k, self.avail(m, c)) * self.cr.run_value[m]
-            if m + 1 <= self.last:
-                g += min(k, self.avail(m + 1, c)) * self.cr.run_value[m + 1]
-        return g
+            am, am1 = self.avail(m, c), self.avail(m + 1, c)
+            nxt = [1 << 29] * (room + 1)
+            for r in range(k + 1):
+                a1 = min(am, r, k - k1)
+                pc = 2 * a1 + min(r - a1, am + am1 - a1)
+                tc = min(k - r, am) * rv[m] + min(k - r, am1) * rv[m + 1]
+                for p in range(room + 1 - pc):
+                    if cost[p] + tc < nxt[p + pc]:
+                        nxt[p + pc] = cost[p] + tc
+            cost = nxt
+        v = self.cr.joker_value
+        b = NEG
+        for p in range(room + 1):
+            if cost[p] >= 1 << 29:
+                continue
+            h = s.hpad(m, left, jr + p)
+            u = NEG if h <= NEG else v * jr + h + cost[p]
+            b = u if b == NEG or u < b else b
+        return b
+
+    def hpad(self, m: int, left: bool, j: int) -> int:
+        """The most fresh(m, j') - v * j' over j' <= j (a fixed joker value v; C++ hpad), computed
+        on demand in order of j (the fresh values it asks for may search: the same order)."""
+        lst = self.h_v.get((m, left))
+        if lst is None:
+            lst = self.h_v[(m, left)] = []
+        v = self.cr.joker_value
+        while len(lst) <= j:
+            i = len(lst)
+            f = self.fresh(m, i, left, self.require_run)
+            h = f - v * i if f > NEG else NEG
+            if i > 0 and lst[i - 1] > h:
+                h = lst[i - 1]
+            lst.append(h)
+        return lst[j]
 
     # ---- run statuses ---------------------------------------------------------------------
     def st_real(self, st: int) -> int:
