@@ -8,9 +8,10 @@ times): one or two random edits a step (a tile moved to a neighbouring number or
 dropped or added, a tile turned into a joker or back, keep or must_use changed; --fixed keeps
 the rules and valuation), kept when the search needs at least as many nodes, all within the
 limits. Random racks rarely meet the worst shapes; a climb from them does within minutes.
+--start LINE (repeatable) climbs from that line instead (e.g. the worst of tests/dense_racks.txt).
 
     PYTHONPATH=python:bench python bench/dense_search.py [--racks 2000] [--seed 1] [--top 10]
-        [--climb 300] [--climb-from 3] [--fixed]
+        [--climb 300] [--climb-from 3] [--fixed] [--start LINE]
 """
 
 from __future__ import annotations
@@ -54,7 +55,16 @@ def main() -> None:
     ap.add_argument("--climb", type=float, default=0.0, help="seconds of hill climbing per start")
     ap.add_argument("--climb-from", type=int, default=3, help="climb from this many slowest racks")
     ap.add_argument("--fixed", action="store_true", help="climb within the start's rules and valuation")
+    ap.add_argument("--start", action="append", default=[], metavar="LINE",
+                    help="climb from this tests/dense_racks.txt line instead of random racks (repeatable)")
     args = ap.parse_args()
+    if args.start:
+        mod = _backend._load("native")
+        for k, line in enumerate(args.start):
+            print(f"start:   {line_nodes(mod, line):7d} nodes  {line}", flush=True)
+            n, line = climb(mod, line, random.Random(args.seed * 1000 + k), args.climb, args.fixed)
+            print(f"climbed: {n:7d} nodes  {line}", flush=True)
+        return
     rng = random.Random(args.seed)
     mod = _backend._load("native")
     found: list[tuple[float, str]] = []

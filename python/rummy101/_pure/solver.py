@@ -246,7 +246,8 @@ class _Solver:
         else:
             self.mu_c, self.mu_n = -1, -1
         self.dominance = cr.joker_value == -1 and must_use != JOKER
-        self.jpad = cr.joker_value >= 0 and self.ratio == 0
+        # (only with >= 4 jokers: below, the bound costs more than it cuts; C++ jpad)
+        self.jpad = cr.joker_value >= 0 and self.ratio == 0 and self.J >= 4
         self.memo: dict[Any, tuple[int, bool]] = {}
         self.tcache: dict[tuple[int, int, int, int, int, int],
                           list[tuple[int, int, int, int, int, bool, int, int]]] = {}
@@ -561,8 +562,7 @@ class _Solver:
                 pc = 2 * a1 + min(r - a1, am + am1 - a1)
                 tc = min(k - r, am) * rv[m] + min(k - r, am1) * rv[m + 1]
                 for p in range(room + 1 - pc):
-                    if cost[p] + tc < nxt[p + pc]:
-                        nxt[p + pc] = cost[p] + tc
+                    nxt[p + pc] = min(nxt[p + pc], cost[p] + tc)
             cost = nxt
         v = self.cr.joker_value
         b = NEG
