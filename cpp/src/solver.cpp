@@ -42,6 +42,11 @@
 //    a tail of >= 3 positions with a real tile is a meld of the fresh suffix; the rest are tails
 //    of 1-2 positions (<= 1 real tile per run at m and at m+1) and joker-only tails, x of whose
 //    jokers are worth <= ja[m][x]; bound = max_x fresh(m, jr-x) + ja[m][x] + those real tiles;
+//    ninth round: with a fixed joker value v, no joker ratio and >= 4 jokers, a short tail
+//    holding a real tile is padded with jokers after it (to m + 2 <= last) into a run of the fresh
+//    suffix instead, so x dropped and p padding jokers give <= v * jr + (fresh(m, jr - x + p) -
+//    v * (jr - x + p)); per colour the tails of some runs are padded and the real tiles of the
+//    others count as before (the least of them by padding jokers, a small knapsack);
 //  * the keep bound: with nothing left yet, the cheapest remaining tile or joker stays;
 //  * the joker need (need_of, issue 11, fifth round): a run in progress that cannot close at m
 //    (shorter than 3 positions, no real tile yet, or short of real tiles for the ratio, RO-7)
@@ -102,6 +107,13 @@
 // off and the work budget bounds a request. Normalising
 // where fixed-value jokers sit (spare jokers counted at the end) was measured and does not cut
 // nodes: the cost is the proof that the last few points of real tiles are out of reach.
+// Ninth round: measured in an instrumented pure twin, those fail-low states were cut by the
+// suffix bound or ub_state at a median 14 points above their value, the suffix bound loose by
+// the real tiles at m and m + 1 that it adds to a fresh suffix which may hold them too. The
+// padded suffix bound (above) halves the nodes of every such rack: the R8 rack 158,337 -> 70,951,
+// the keep / must_use `*` rack 76,112 -> 38,804; the worst found now (a 280 s climb from the R8
+// rack: the same rack with keep, 161,371 nodes before) needs 72,145 nodes, ~0.25 s: the
+// 5 ms is still ~30-50x off for penalty racks with six jokers, and the work budget bounds a request.
 #include "rummy101/solver.hpp"
 
 #include <algorithm>
@@ -884,7 +896,7 @@ struct Solver {
     init_sig();
     std::memset(fresh_ok, 0, sizeof fresh_ok);
     std::memset(g_ok, 0, sizeof g_ok);
-    std::memset(h_n, 0, sizeof h_n);
+    if (jpad) std::memset(h_n, 0, sizeof h_n);  // (read only with jpad)
     all_v[last + 1] = 0;
     min_v[last + 1] = 1 << 29;
     for (int m = last; m >= 1; --m) {
@@ -931,16 +943,19 @@ struct Solver {
     }
     int g = g0;
     if (g <= NEG) return NEG;
-    if (!jpad || m + 2 > last || res_bits || jr >= s.J) {
-      for (int c = 0; c < 4; ++c) {
-        if (!runs[c]) continue;
-        int k = 0;
-        for (uint64_t r = runs[c]; r; r >>= 8) ++k;
-        g += std::min(k, avail(m, c)) * cr.run_value[m];
-        if (m + 1 <= last) g += std::min(k, avail(m + 1, c)) * cr.run_value[m + 1];
-      }
-      return g;
+    if (jpad && m + 2 <= last && !res_bits && jr < s.J) return padded_bound(m, runs, jr, left);
+    for (int c = 0; c < 4; ++c) {
+      if (!runs[c]) continue;
+      int k = 0;
+      for (uint64_t r = runs[c]; r; r >>= 8) ++k;
+      g += std::min(k, avail(m, c)) * cr.run_value[m];
+      if (m + 1 <= last) g += std::min(k, avail(m + 1, c)) * cr.run_value[m + 1];
     }
+    return g;
+  }
+  // (out of line: the racks it serves are few, and suffix_bound stays small for the others)
+  __attribute__((noinline)) int padded_bound(int m, const uint64_t* runs, int jr, bool left) {
+    Solver& s = *relax;
     // A fixed joker value and no joker ratio (issue 11, ninth round): a short tail holding a
     // real tile, padded with jokers after it (at most m + 2 <= last), is a run of the fresh
     // suffix, so a completion of this state is worth at most v * jr + max over j <= jr + p of
