@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
-import sys
+
+from _ab import alternate, run_child
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -51,11 +51,7 @@ for name in _racks.RACK_FILES:
 
 
 def run(pydir: str, seconds: float) -> dict[str, float]:
-    env = dict(os.environ, PYTHONPATH=pydir)
-    code = CHILD.format(bench=HERE, seconds=seconds)
-    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True,
-                         text=True).stdout
-    return {k: float(v) for k, v in (line.split() for line in out.splitlines() if line.strip())}
+    return {k: float(v) for k, v in run_child(pydir, CHILD.format(bench=HERE, seconds=seconds))}
 
 
 def main() -> int:
@@ -66,13 +62,9 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=5.0)
     a = ap.parse_args()
     res: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
-    for p in range(a.passes):
-        order = [("old", a.old), ("new", a.new)]
-        if p % 2:
-            order.reverse()
-        for label, d in order:
-            for k, v in run(d, a.seconds).items():
-                res[label].setdefault(k, []).append(v)
+    for label, d in alternate(a.old, a.new, a.passes):
+        for k, v in run(d, a.seconds).items():
+            res[label].setdefault(k, []).append(v)
     print(f"{'figure':28s} {'old (median, runs)':>34s} {'new (median, runs)':>34s} {'new/old':>8s}")
     for k in res["old"]:
         o, n = res["old"][k], res["new"][k]

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
+
+from _ab import alternate, run_child
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -39,14 +39,8 @@ for name in _racks.RACK_FILES:
 
 
 def run(tree: str, passes: int) -> dict[tuple[str, str], float]:
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
-    out = subprocess.run([sys.executable, "-c", CHILD.format(bench=HERE, passes=passes)], env=env, check=True,
-                         capture_output=True, text=True).stdout
-    res = {}
-    for line in out.splitlines():
-        name, w, v = line.split()
-        res[(name, w)] = float(v)
-    return res
+    lines = run_child(os.path.abspath(tree), CHILD.format(bench=HERE, passes=passes))
+    return {(name, w): float(v) for name, w, v in lines}
 
 
 def main() -> None:
@@ -57,13 +51,9 @@ def main() -> None:
     ap.add_argument("--passes", type=int, default=3)
     a = ap.parse_args()
     best: dict[str, dict[tuple[str, str], float]] = {"old": {}, "new": {}}
-    for i in range(a.rounds):
-        order = [("old", a.old), ("new", a.new)]
-        if i % 2:
-            order.reverse()
-        for tag, tree in order:
-            for k, v in run(tree, a.passes).items():
-                best[tag][k] = max(best[tag].get(k, 0.0), v)
+    for tag, tree in alternate(a.old, a.new, a.rounds):
+        for k, v in run(tree, a.passes).items():
+            best[tag][k] = max(best[tag].get(k, 0.0), v)
     print(f"{'file':28} {'workload':18} {'old racks/s':>12} {'new racks/s':>12} {'new/old':>8}")
     for k in best["old"]:
         o, n = best["old"][k], best["new"][k]
