@@ -72,7 +72,7 @@ def _request(args: argparse.Namespace) -> Any:
         # exchange (RO-3), where an observation cannot be sampled; from a record the hint is
         # the same wherever an observation works (docs/service.md).
         state = new_game(args.rules, args.new_game)
-        return {"record": json.loads(records.dumps(state))}
+        return {"record": records.to_dict(state)}
     print("(no request given: answering the built-in example)", file=sys.stderr)
     return dict(EXAMPLES["hint"])
 

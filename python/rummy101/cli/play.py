@@ -363,7 +363,7 @@ def hint_text(state: Any) -> str:
     else:
         from ..game import records
 
-        body = {"record": json.loads(records.dumps(state))}
+        body = {"record": records.to_dict(state)}
     try:
         answer = api.hint({**body, "alternatives": 0})
     except RummyError as exc:
