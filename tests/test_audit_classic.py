@@ -51,6 +51,14 @@ def pos(rules: str = "classic(players=2)", *, hands: list[str], stock: str = "2C
     return s
 
 
+def _games(native: int) -> int:
+    """How many bot-played games a recomputation test plays: all on the native core, a quarter
+    (at least 2) on the pure backend, which is some 15x slower (whole file < 20 s on native)."""
+    from rummy101 import _backend
+
+    return native if _backend.backend_name() == "native" else max(2, native // 4)
+
+
 def legal(s: Any) -> set[str]:
     return {str(a) for a in s.legal_actions()}
 
@@ -65,7 +73,8 @@ def refused(s: Any, action: str, rule: str) -> None:
 
 def play(s: Any, *actions: str) -> None:
     for a in actions:
-        assert str(Action.parse(a, s.rules)) in legal(s), f"{a!r} not legal; legal: {sorted(legal(s))}"
+        got = legal(s)
+        assert str(Action.parse(a, s.rules)) in got, f"{a!r} not legal; legal: {sorted(got)}"
         s.apply(a)
 
 
@@ -76,7 +85,8 @@ def test_cr1_four_players_seven_cards_up_card_and_23_stock() -> None:
     s = new_game("classic", 21)
     assert s.n == 4 and s.sizes == [7, 7, 7, 7]
     assert len(s.x.pile) == 1 and len(s.stock) == 23
-    every = sorted(s.stock + s.x.pile + [c for r in s.racks for c in range(52) for _ in range(r[c])])
+    held = [c for r in s.racks for c in range(52) for _ in range(r[c])]
+    every = sorted(s.stock + s.x.pile + held)
     assert every == list(range(52))
     assert s.observation(1)["stock"] == 23                     # the stock count is public
 
@@ -96,7 +106,7 @@ def test_cr1_up_card_is_the_next_card_after_the_deal() -> None:
     assert s.x.pile == [stock[-1]] and s.stock == stock[:-1]
 
 
-# ---- CR-2 values and aces -------------------------------------------------------------------------
+# ---- CR-2 values and aces ------------------------------------------------------------------------
 
 def test_cr2_no_card_after_a_king_and_ace_only_before_two() -> None:
     """CR-2: kings high: nothing after a king (no ace); aces low: an ace only before a 2."""
@@ -157,7 +167,7 @@ def test_cr3_a_meld_stays_open_for_others_lay_offs() -> None:
     assert s.table[0].text() == "4S 5S 6S 7S"
 
 
-# ---- CR-4 going out -------------------------------------------------------------------------------
+# ---- CR-4 going out ------------------------------------------------------------------------------
 
 def test_cr4_seed_case_without_discard_in_both_modes() -> None:
     """CR-4 seed example: holding QC QS and drawing QH, meld all three and go out (both modes)."""
@@ -230,3 +240,48 @@ def test_cr6_first_to_200_wins_the_match() -> None:
         play(s, "run 5S 6S 7S", "discard 2C")
         assert s.standings() == [before + 10, 0]
         assert s.is_terminal is over
+
+
+# ---- CR-6 recomputed independently over bot-played matches -----------------------------------
+
+def test_cr6_scores_recomputed_over_played_matches() -> None:
+    """CR-6 (with CR-2, CR-4, CR-5): in 6 three-player matches to 200 played by the greedy bot (a
+    tenth of the moves random), each round scores only its winner, the card values (A 1, J Q K
+    10) left in the other hands, or nothing for a drawn round; the match ends on the round that
+    first takes a total to 200."""
+    import random
+
+    from rummy101.bots import get_bot
+
+    seen: set[str] = set()
+    for seed in range(_games(6)):
+        s = new_game("classic(players=3)", seed)
+        rng = random.Random(seed)
+        bots = [get_bot("greedy", random.Random(seed * 10 + q)) for q in range(s.n)]
+        totals = [0] * s.n
+        while not s.is_terminal:
+            p = s.current
+            acts = s.legal_actions()
+            a = bots[p].act(s.observation(p), acts) if rng.random() < 0.9 else rng.choice(acts)
+            n_results = len(s.round_results())
+            hands = [r[:] for r in s.racks]
+            for c in a.tiles:
+                hands[p][int(c)] -= 1
+            s.apply(a)
+            if len(s.round_results()) == n_results:
+                continue
+            r = s.round_results()[-1]
+            left = [sum(min(c % 13 + 1, 10) * h[c] for c in range(52)) for h in hands]
+            if sum(hands[p][:52]) == 0:
+                want = [sum(left) if q == p else 0 for q in range(s.n)]
+                seen.add(r["out"])
+            else:
+                want = [0] * s.n
+                seen.add("drawn")
+            assert r["scores"] == want, (seed, r)
+            assert max(totals) < 200
+            totals = [t + d for t, d in zip(totals, want, strict=True)]
+            assert s.is_terminal == (max(totals) >= 200)
+        assert s.standings() == totals
+    if _games(6) == 6:                        # the full run meets these kinds
+        assert {"discard", "drawn"} <= seen

@@ -57,6 +57,14 @@ def pos(rules: str = "rummy101(players=2)", *, racks: list[str], stock: str = "K
     return s
 
 
+def _games(native: int) -> int:
+    """How many bot-played games a recomputation test plays: all on the native core, a quarter
+    (at least 2) on the pure backend, which is some 15x slower (whole file < 20 s on native)."""
+    from rummy101 import _backend
+
+    return native if _backend.backend_name() == "native" else max(2, native // 4)
+
+
 def legal(s: Any) -> set[str]:
     return {str(a) for a in s.legal_actions()}
 
@@ -191,7 +199,8 @@ def test_r101_4_no_draw_after_take_and_no_take_after_draw() -> None:
     "set R5 Y6 B5",          # two numbers
 ])
 def test_r101_5_invalid_melds(action: str) -> None:
-    """R101-5: runs are one colour, consecutive, within 1..13 (1 low only); sets distinct colours."""
+    """R101-5: runs are one colour, consecutive, within 1..13 (1 low only); sets of distinct
+    colours."""
     s = pos(racks=["R1 R2 R5 Y6 R7 R7 B7 R12 R13 B5 * K9", "B1"], opened=["melds", None])
     with pytest.raises(IllegalAction, match="R101-5"):
         s.apply(action)
@@ -226,7 +235,8 @@ def test_r101_5_two_jokers_are_no_pair_but_two_pairs_may_share_a_tile() -> None:
 # ---- R101-6 values ------------------------------------------------------------------------------
 
 def test_r101_6_joker_in_a_meld_is_worth_its_tile() -> None:
-    """R101-6: a joker in a meld is worth the tile it stands for (start, middle, end of a run; set)."""
+    """R101-6: a joker in a meld is worth the tile it stands for (start, middle, end of a run;
+    set; pair)."""
     assert TableMeld.build(RUN, 0, tuple(int(t) for t in parse_tiles("* R2 R3"))).value == 6
     assert TableMeld.build(RUN, 0, tuple(int(t) for t in parse_tiles("R11 R12 *"))).value == 36
     assert TableMeld.build(RUN, 0, tuple(int(t) for t in parse_tiles("R4 * * R7"))).value == 22
@@ -281,7 +291,8 @@ def test_r101_8_four_pairs_do_not_open_five_with_jokers_do() -> None:
     refused(s, "run K9 * K11", "R101-8")     # no mixing a run into a pairs opening
     play(s, "reset")
     t = pos(racks=["R1 R1 Y2 Y2 B3 B3 K4 * K9 * K11", "B2"])
-    play(t, "pair R1 R1", "pair Y2 Y2", "pair B3 B3", "pair K4 *", "pair K9 *", "open", "discard K11")
+    play(t, "pair R1 R1", "pair Y2 Y2", "pair B3 B3", "pair K4 *", "pair K9 *", "open",
+         "discard K11")
     assert t.x.opened[0] == 2
 
 
@@ -412,7 +423,8 @@ def test_r101_13_finish_on_the_last_stock_tile_is_a_finish() -> None:
 
 def test_r101_13_exhausted_every_player_pays_penalty() -> None:
     """R101-13: stock exhausted: no winner; unopened 202, opened the sum, pairs twice the sum."""
-    s = pos("rummy101(players=3)", racks=["R7 R9 K2", "Y2 Y3", "B4 *"], opened=[None, "melds", "pairs"],
+    s = pos("rummy101(players=3)", racks=["R7 R9 K2", "Y2 Y3", "B4 *"],
+            opened=[None, "melds", "pairs"],
             phase="take", stock="B13")
     play(s, "draw", "discard K2")
     assert s.round_results()[0]["end"] == "exhausted"
@@ -487,3 +499,58 @@ def test_r101_14_fixed_mode_pairs_stay_at_five() -> None:
     s = pos(racks=["R1 R1 Y2 Y2 B3 B3 K4 K4 R5 R5 Y6 Y6 K13", "B1"])
     play(s, *[f"pair {t} {t}" for t in ("R1", "Y2", "B3", "K4", "R5", "Y6")], "open")
     assert (s.x.thr_melds, s.x.thr_pairs) == (101, 5)
+
+
+# ---- R101-13 recomputed independently over bot-played rounds ---------------------------------
+
+def test_r101_13_scores_recomputed_over_played_rounds() -> None:
+    """R101-13 (with R101-6/R101-8/R101-12): in 40 rounds played by the greedy bot (a tenth of
+    the moves random), every round's scores equal the table of R101-13 recomputed here from the
+    racks before the last discard: who opened (tracked from the `open` actions), joker finish,
+    one-turn finish, penalties (202 / values with a joker 101 / twice for pairs)."""
+    import random
+
+    from rummy101.bots import get_bot
+
+    seen: set[str] = set()
+    for seed in range(_games(40)):
+        s = new_game("rummy101(players=3,button_jokers=1)", seed)
+        rng = random.Random(seed)
+        bots = [get_bot("greedy", random.Random(seed * 10 + q)) for q in range(s.n)]
+        opened: dict[int, tuple[str, int]] = {}
+        while not s.is_terminal:
+            p = s.current
+            acts = s.legal_actions()
+            a = bots[p].act(s.observation(p), acts) if rng.random() < 0.9 else rng.choice(acts)
+            if a.verb == "reset":
+                a = next((b for b in acts if b.verb != "reset"), a)
+            if a.verb == "open":
+                kind = "pairs" if s.table[-1].kind == PAIR else "melds"
+                opened[p] = (kind, s.turn)
+            if a.verb != "discard":
+                s.apply(a)
+                continue
+            racks = [r[:] for r in s.racks]
+            racks[p][int(a.tiles[0])] -= 1
+            turn = s.turn
+            s.apply(a)
+            if not s.is_terminal:
+                continue
+            r = s.round_results()[-1]
+            pens = []
+            for q in range(s.n):
+                v = sum((101 if c == 52 else c % 13 + 1) * racks[q][c] for c in range(53))
+                kind = opened.get(q, (None, 0))[0]
+                pens.append(202 if kind is None else 2 * v if kind == "pairs" else v)
+            if sum(racks[p]) == 0:
+                joker = int(a.tiles[0]) == 52
+                one = opened[p][1] == turn and all(q not in opened for q in range(s.n) if q != p)
+                m = (2 if joker else 1) * (2 if one else 1)
+                want = [101 * m if q == p else -pens[q] * m for q in range(s.n)]
+                seen.add("joker" if joker else "finish")
+            else:
+                want = [-x for x in pens]
+                seen.add("exhausted")
+            assert r["scores"] == want, (seed, r)
+    if _games(40) == 40:                        # the full run meets these kinds
+        assert {"finish", "joker"} <= seen

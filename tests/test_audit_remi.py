@@ -61,6 +61,14 @@ def pos(rules: str = "remi(doubles=off)", *, racks: list[str], stock: str = "K2 
     return s
 
 
+def _games(native: int) -> int:
+    """How many bot-played games a recomputation test plays: all on the native core, a quarter
+    (at least 2) on the pure backend, which is some 15x slower (whole file < 20 s on native)."""
+    from rummy101 import _backend
+
+    return native if _backend.backend_name() == "native" else max(2, native // 4)
+
+
 def legal(s: Any) -> set[str]:
     return {str(a) for a in s.legal_actions()}
 
@@ -118,7 +126,8 @@ def test_ro2_twin_counted_from_the_dealt_racks() -> None:
 
 def test_ro3_a_1_is_a_big_double() -> None:
     """RO-3: 1 is big: R1 R1 is swapped only for 10-13 or 1 doubles, never a small one."""
-    s = pos("remi", racks=["R1 R1 R5", "Y10 Y10 B3 B3", "K4 K4", "Y1 Y1"], phase="exchange", current=0)
+    s = pos("remi", racks=["R1 R1 R5", "Y10 Y10 B3 B3", "K4 K4", "Y1 Y1"], phase="exchange",
+            current=0)
     s.x.ex_queue = [1, 2, 3]
     play(s, "announce R1")
     assert s.current == 1 and legal(s) == {"accept Y10", "decline"}
@@ -156,7 +165,8 @@ def test_ro4_atu_must_go_into_a_new_meld_not_onto_an_old_one() -> None:
             table=[("run", 0, "K10 K11 K12")])
     assert "atu" not in legal(s)
     refused(s, "atu", "RO-4")
-    t = pos(racks=["R5", "K11 K12 R7 R8 R9 B5", "B2", "B3"], atu="K13", laid=[True, True, False, False],
+    t = pos(racks=["R5", "K11 K12 R7 R8 R9 B5", "B2", "B3"], atu="K13",
+            laid=[True, True, False, False],
             table=[("run", 0, "Y10 Y11 Y12")])
     play(t, "atu", "run R7 R8 R9", "run K11 K12 K13", "discard B5")
     assert t.round_results()[0]["atu_finish"]
@@ -199,7 +209,8 @@ def test_ro6_the_14_tile_run_takes_nothing_more() -> None:
 def test_ro6_invalid_melds(meld: str) -> None:
     """RO-6: 1 never in the middle (13-1-2, also through a Joly); sets of distinct colours; runs of
     one colour."""
-    s = pos(racks=["R5", "R13 R1 R2 * R7 R7 B7 R5 Y6 K9", "B2", "B3"], laid=[True, True, False, False],
+    s = pos(racks=["R5", "R13 R1 R2 * R7 R7 B7 R5 Y6 K9", "B2", "B3"],
+            laid=[True, True, False, False],
             phase="play")
     refused(s, meld, "RO-6")
 
@@ -241,7 +252,8 @@ def test_ro8_laydown_values_with_a_joly(melds: list[str], value: int) -> None:
 
 
 def test_ro8_run_and_set_at_exactly_45_lay_down() -> None:
-    """RO-8: one run (15) + a set of 10s (30) = 45 lay down; with a set of 9s (15) = 30 they do not."""
+    """RO-8: one run (15) + a set of 10s (30) = 45 lay down; with a set of 9s (15), 30 do
+    not."""
     s = pos(racks=["R5", "R2 R3 R4 Y10 B10 K10 Y9 B9 K9 K1", "B2", "B3"], phase="play")
     play(s, "run R2 R3 R4", "set Y9 B9 K9")
     refused(s, "open", "RO-8")
@@ -300,7 +312,7 @@ def test_ro9_5_retrieved_joly_credit_goes_to_who_relaid_it() -> None:
     assert r["scores"] == [15 - 5, 100 + 70, 0 - 5, -100]
 
 
-# ---- RO-10 restrictions ----------------------------------------------------------------------------
+# ---- RO-10 restrictions --------------------------------------------------------------------------
 
 def test_ro10_tabla_player_takes_the_last_discard_freely() -> None:
     """RO-10: a player who declared tabla may always take the last discard (no lay-down needed)."""
@@ -325,7 +337,7 @@ def test_ro10_announced_players_with_three_or_fewer_tiles() -> None:
     assert s.observation(0)["announced"] == [1, 2]
 
 
-# ---- RO-11 tabla ----------------------------------------------------------------------------------
+# ---- RO-11 tabla ---------------------------------------------------------------------------------
 
 def test_ro11_third_own_turn_still_declares_the_fourth_does_not() -> None:
     """RO-11: within the player's own first three turns."""
@@ -344,7 +356,7 @@ def test_ro11_tabla_player_never_retrieves() -> None:
     refused(s, "retrieve 0:2 with R11", "RO-11")
 
 
-# ---- RO-12 scoring ----------------------------------------------------------------------------------
+# ---- RO-12 scoring -------------------------------------------------------------------------------
 
 def test_ro12_exhausted_game_scores_without_the_closing_bonus() -> None:
     """RO-12: exhausted game: laid minus rack for those laid down, -100 never laid, -200 failed
@@ -398,7 +410,7 @@ def test_ro12_twin_in_a_won_game_is_flat_50() -> None:
     assert s.round_results()[0]["scores"][1] == 2 * (100 + 15) + 50
 
 
-# ---- RO-13 finishing ------------------------------------------------------------------------------
+# ---- RO-13 finishing -----------------------------------------------------------------------------
 
 def test_ro13_finish_ends_the_game_at_once() -> None:
     """RO-13: the first player to empty the rack wins and the game ends; nobody plays after."""
@@ -407,3 +419,61 @@ def test_ro13_finish_ends_the_game_at_once() -> None:
     assert legal(s) == {"discard K1", "reset"}
     play(s, "discard K1")
     assert s.is_terminal and s.phase is Phase.OVER and s.legal_actions() == []
+
+
+# ---- RO-12 recomputed independently over bot-played games ------------------------------------
+
+def test_ro12_scores_recomputed_over_played_games() -> None:
+    """RO-12 (with RO-2, RO-11, RO-13): in 40 games played by the greedy bot (a tenth of the moves
+    random), every seat's score equals RO-12 recomputed here from the final table (who laid each
+    tile, end values) and racks: 100 + laid (x2 Joly finish) for an etalat finisher, the pattern
+    for a tabla close, laid - rack, -100 never laid, -200 failed tabla, +50 twin, x2 Atu 1."""
+    import random
+
+    from rummy101.bots import get_bot
+    from rummy101.game.engines.remi.table import end_value
+
+    patterns = {"simple": 400, "mozaic": 800, "bicolor": 1600, "monocolor": 3200}
+    seen: set[str] = set()
+    for seed in range(_games(40)):
+        s = new_game("remi(players=3)", seed)
+        rng = random.Random(seed)
+        bots = [get_bot("greedy", random.Random(seed * 10 + q)) for q in range(s.n)]
+        last = None
+        while not s.is_terminal:
+            p = s.current
+            acts = s.legal_actions()
+            a = bots[p].act(s.observation(p), acts) if rng.random() < 0.9 else rng.choice(acts)
+            if a.verb == "reset":
+                a = next((b for b in acts if b.verb != "reset"), a)
+            last = a
+            s.apply(a)
+        r = s.round_results()[-1]
+        x = s.x
+        laid = [0] * s.n
+        for m in s.table:
+            for c, b in zip(m.tiles, m.by, strict=True):
+                laid[b] += end_value(c)
+        atu1 = 0 <= x.atu < J and x.atu % 13 == 0
+        w = r["winner"]
+        joker = (w is not None and last is not None and last.verb == "discard"
+                 and int(last.tiles[0]) == J)
+        want = []
+        for q in range(s.n):
+            if q == w and r["pattern"]:
+                d = patterns[r["pattern"]] * (2 if joker else 1)
+            elif q == w:
+                d = (100 + laid[q]) * (2 if joker else 1)
+            elif x.tabla[q]:
+                d = -200
+            elif not x.laid[q]:
+                d = -100
+            else:
+                d = laid[q] - sum(end_value(c) * s.racks[q][c] for c in range(53))
+            if x.twin == q:
+                d += 50
+            want.append(2 * d if atu1 else d)
+        assert r["scores"] == want, (seed, r)
+        seen.add(r["pattern"] or ("exhausted" if w is None else "etalat"))
+    if _games(40) == 40:                        # the full run meets these kinds
+        assert {"etalat", "simple"} <= seen
