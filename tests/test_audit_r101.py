@@ -554,3 +554,23 @@ def test_r101_13_scores_recomputed_over_played_rounds() -> None:
             assert r["scores"] == want, (seed, r)
     if _games(40) == 40:                        # the full run meets these kinds
         assert {"finish", "joker"} <= seen
+
+
+def test_r101_13_match_standings_are_the_sum_of_round_deltas() -> None:
+    """R101-13 interpretation: per-round deltas and cumulative standings over a match; R101-2:
+    each round is a fresh deal with the next starter (22 tiles, no take)."""
+    import random
+
+    from rummy101.bots import get_bot
+
+    s = new_game("rummy101(players=3)", 4, match_rounds=3)
+    bots = [get_bot("greedy", random.Random(q)) for q in range(s.n)]
+    starters = []
+    while not s.is_terminal:
+        if s.turn == 0 and s.x.took == "start" and (not starters or starters[-1][0] != s.round):
+            starters.append((s.round, s.current, s.sizes[s.current]))
+        p = s.current
+        s.apply(bots[p].act(s.observation(p), s.legal_actions()))
+    assert [(c, n) for _, c, n in starters] == [(0, 22), (1, 22), (2, 22)]
+    assert len(s.round_scores()) == 3
+    assert s.standings() == [sum(r[q] for r in s.round_scores()) for q in range(3)]
