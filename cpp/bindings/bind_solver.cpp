@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <climits>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -15,9 +16,62 @@ using namespace rummy101;
 
 namespace {
 
+// ---- the one-rack call (issue 11, tenth round) -----------------------------------------------
+// solve_melds is called once per rack by the public API, the bots and the engines, so its own
+// cost counts: pybind11's std::vector<int> caster, its dispatcher and py::cast of the answer
+// took ~3,100 of the ~25,100 instructions an empty rack cost from Python (callgrind). A list or
+// tuple of 53 exact ints in 0..64 (what every
+// caller in the package passes) is read directly (solve_melds_vectorcall below); anything else
+// goes through pybind11's caster and to_counts as before, so the values read and the errors
+// raised are unchanged.
+
+// The counts of a list or tuple of 53 exact ints in 0..64, or false (the caller falls back).
+bool read_counts_fast(PyObject* o, Counts& out) {
+  if (!PyList_CheckExact(o) && !PyTuple_CheckExact(o)) return false;
+  if (PySequence_Fast_GET_SIZE(o) != NUM_CODES) return false;
+  PyObject** items = PySequence_Fast_ITEMS(o);
+  for (int i = 0; i < NUM_CODES; ++i) {
+    PyObject* x = items[i];
+    if (!PyLong_CheckExact(x)) return false;
+    int overflow = 0;
+    long v = PyLong_AsLongAndOverflow(x, &overflow);
+    if (overflow || v < 0 || v > 64) return false;
+    out[size_t(i)] = int(v);
+  }
+  return true;
+}
+
+// A new list of ints (a new reference), or throws with the Python error set.
+PyObject* int_list(const std::vector<int>& v) {
+  PyObject* out = PyList_New(Py_ssize_t(v.size()));
+  if (!out) throw py::error_already_set();
+  for (size_t i = 0; i < v.size(); ++i) {
+    PyObject* x = PyLong_FromLong(v[i]);
+    if (!x) {
+      Py_DECREF(out);
+      throw py::error_already_set();
+    }
+    PyList_SET_ITEM(out, Py_ssize_t(i), x);
+  }
+  return out;
+}
+
+// (value, [(kind, tiles, stand_for), ...]): the same objects py::make_tuple built, made directly.
 py::tuple to_py(const SolveResult& r) {
-  py::list melds;
-  for (const auto& m : r.melds) melds.append(py::make_tuple(m.kind, py::cast(m.tiles), py::cast(m.stand)));
+  py::list melds(r.melds.size());
+  for (size_t i = 0; i < r.melds.size(); ++i) {
+    const auto& m = r.melds[i];
+    py::object tiles = py::reinterpret_steal<py::object>(int_list(m.tiles));
+    py::object stand = py::reinterpret_steal<py::object>(int_list(m.stand));
+    py::object kind = py::reinterpret_steal<py::object>(PyLong_FromLong(m.kind));
+    if (!kind) throw py::error_already_set();
+    PyObject* t = PyTuple_New(3);
+    if (!t) throw py::error_already_set();
+    PyTuple_SET_ITEM(t, 0, kind.release().ptr());
+    PyTuple_SET_ITEM(t, 1, tiles.release().ptr());
+    PyTuple_SET_ITEM(t, 2, stand.release().ptr());
+    PyList_SET_ITEM(melds.ptr(), Py_ssize_t(i), t);
+  }
   return py::make_tuple(r.value, melds);
 }
 
@@ -191,6 +245,58 @@ void opening_json(const OpeningJob& job, const Counts& counts, const uint8_t* co
   s += "]}";
 }
 
+// solve_melds as a plain vectorcall function (issue 11, tenth round): pybind11's dispatcher cost
+// ~2,000 instructions a call on top of the search. A call with 5 or 6 positional arguments of
+// the exact types (a CoreRules, a list or tuple of 53 ints, True/False, ints) is answered here;
+// any other call (keywords, numpy values, bad input) goes to the pybind11 function, which reads
+// and checks its arguments and raises its errors as before.
+py::object* solve_melds_checked = nullptr;  // the pybind11 function (module lifetime, never freed)
+std::string solve_melds_doc;
+
+bool exact_bool(PyObject* o, bool& out) {
+  if (o == Py_True) { out = true; return true; }
+  if (o == Py_False) { out = false; return true; }
+  return false;
+}
+
+bool exact_int(PyObject* o, long long lo, long long hi, long long& out) {
+  if (!PyLong_CheckExact(o)) return false;
+  int overflow = 0;
+  out = PyLong_AsLongLongAndOverflow(o, &overflow);
+  return !overflow && out >= lo && out <= hi;
+}
+
+PyObject* solve_melds_vectorcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  py::detail::make_caster<CoreRules> cr;
+  Counts counts{};
+  bool keep = false, require_run = false;
+  long long must_use = 0, budget = DEFAULT_WORK_BUDGET;
+  bool fast = kwnames == nullptr && (nargs == 5 || nargs == 6) && cr.load(args[0], false) &&
+              read_counts_fast(args[1], counts) && exact_bool(args[2], keep) &&
+              exact_int(args[3], INT_MIN, INT_MAX, must_use) && exact_bool(args[4], require_run) &&
+              (nargs == 5 || exact_int(args[5], LLONG_MIN, LLONG_MAX, budget));
+  if (!fast) return PyObject_Vectorcall(solve_melds_checked->ptr(), args, size_t(nargs), kwnames);
+  try {
+    const CoreRules& rules = py::detail::cast_op<const CoreRules&>(cr);
+    SolveResult r;
+    {
+      py::gil_scoped_release release;
+      r = solve_melds(rules, counts, keep, int(must_use), require_run, budget);
+    }
+    return to_py(r).release().ptr();
+  } catch (py::error_already_set& e) {
+    e.restore();
+    return nullptr;
+  } catch (...) {
+    py::detail::try_translate_exceptions();  // the module's translators, as pybind11 would
+    return nullptr;
+  }
+}
+
+PyMethodDef solve_melds_def = {"solve_melds", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(
+                                                  &solve_melds_vectorcall)),
+                               METH_FASTCALL | METH_KEYWORDS, nullptr};
+
 std::string shape_text(const py::array& a) {
   std::string shape = "(";
   for (py::ssize_t i = 0; i < a.ndim(); ++i) {
@@ -234,6 +340,12 @@ void register_solver(py::module_& m) {
       py::arg("budget") = DEFAULT_WORK_BUDGET,
       "Maximum total value of disjoint runs/sets: (value, [(kind, tiles, stand_for), ...]); (-1, []) if none.\n"
       "Raises rummy101.errors.WorkBudgetExceeded when the search needs more than `budget` nodes.");
+  // the same function behind the plain vectorcall entry (solve_melds_vectorcall above)
+  solve_melds_checked = new py::object(m.attr("solve_melds"));
+  solve_melds_doc = py::str(solve_melds_checked->attr("__doc__"));
+  solve_melds_def.ml_doc = solve_melds_doc.c_str();
+  py::object name = m.attr("__name__");
+  m.attr("solve_melds") = py::reinterpret_steal<py::object>(PyCFunction_NewEx(&solve_melds_def, nullptr, name.ptr()));
 
   m.def(
       "solve_melds_batch",
