@@ -1864,6 +1864,20 @@ void check_solver_input(const CoreRules& cr, const Counts& cnt, int must_use) {
       throw std::invalid_argument("joker_ratio " + std::to_string(cr.joker_ratio) + " with " +
                                   std::to_string(cnt[JOKER]) + " jokers is beyond the solver's limits");
   }
+  if (cnt[JOKER] > 0 && cr.joker_value == -1) {
+    // The joker bounds and dominance take a joker worth its position to be worth no less further
+    // up a run. Every rule set's values hold it (python/rummy101/rules.py); arbitrary ones may
+    // not (random decreasing values gave wrong optima on 75 of 6,000 small racks, checked by
+    // brute force), so they are refused, by the pure twin too (issue 11, tenth round).
+    int last = cr.high_ace ? 14 : 13;
+    for (int n = 1; n < last; ++n)
+      if (cr.run_value[n] > cr.run_value[n + 1])
+        throw std::invalid_argument(
+            "a joker worth the tile it stands for (joker_value -1) needs run values that never decrease "
+            "from 1 to " + std::to_string(last) + "; run_value[" + std::to_string(n) + "] = " +
+            std::to_string(cr.run_value[n]) + " > run_value[" + std::to_string(n + 1) + "] = " +
+            std::to_string(cr.run_value[n + 1]));
+  }
 }
 
 namespace {

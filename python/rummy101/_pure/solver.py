@@ -1208,6 +1208,17 @@ def _check(cr: CoreRules | None, counts: Sequence[int], must_use: int) -> list[i
         if 2 + 3 * rcap + 3 * (rcap + 1) * cnt[JOKER] > 254:
             raise CoreInputError(f"joker_ratio {cr.joker_ratio} with {cnt[JOKER]} jokers is beyond "
                                  "the solver's limits")
+    if cr is not None and cnt[JOKER] > 0 and cr.joker_value == -1:
+        # the search's joker bounds and dominance take a joker worth its position to be worth no
+        # less further up a run; every rule set's values hold it (rules.py), arbitrary ones may
+        # not (then values came out wrong), so they are refused (cpp/src/solver.cpp, the same)
+        last = 14 if cr.high_ace else 13
+        for n in range(1, last):
+            if cr.run_value[n] > cr.run_value[n + 1]:
+                raise CoreInputError(
+                    "a joker worth the tile it stands for (joker_value -1) needs run values that "
+                    f"never decrease from 1 to {last}; run_value[{n}] = {cr.run_value[n]} > "
+                    f"run_value[{n + 1}] = {cr.run_value[n + 1]}")
     return cnt
 
 
