@@ -13,6 +13,9 @@ melds), not with the service's validator: a schema-valid body that breaks one of
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -164,3 +167,18 @@ def test_semantic_reading_is_not_vacuous() -> None:
         "seat": 0, "rack": "R1", "table": [{"owner": 1, "tiles": "R3 R4 R5"}],
         "players": [{"seat": 1, "opened": "melds"}]})
     assert json.dumps(APP.openapi())  # the document is JSON
+
+
+def test_openapi_document_is_the_same_in_every_process() -> None:
+    """FastAPI lists the methods of the GET/DELETE games route in set order, which string hashing
+    changes from process to process; the document (and the operations the schema test above
+    generates, which pytest-xdist compares between its workers) must not change with it."""
+    code = ("import hashlib, json; from rummy101.service.app import create_app; "
+            "print(hashlib.sha256(json.dumps(create_app().openapi()).encode()).hexdigest())")
+    digests = set()
+    for seed in ("1", "3"):  # seeds that ordered GET and DELETE differently before the fix
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                             timeout=120, check=True)
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1

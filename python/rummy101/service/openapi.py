@@ -94,13 +94,26 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         doc = get_openapi(title=app.title, version=app.version,
                           description=f"{app.description}\n\n{_LIMITS}\n\n{SEMANTIC_RULES}",
                           routes=app.routes)
-    seen: set[str] = set()
+    # FastAPI lists a route's methods in the order of a set (string hashes, so per process):
+    # put them in OpenAPI's order, so that the document, its operation ids and the operations
+    # the schema tests generate are the same in every process (pytest-xdist compares them)
+    order = {m: i for i, m in enumerate(("get", "put", "post", "delete", "options", "head", "patch", "trace"))}
     for path, ops in doc.get("paths", {}).items():
-        for method, op in ops.items():
-            if isinstance(op, dict) and op.get("operationId") in seen:
-                op["operationId"] = f"{op['operationId']}_{method}"
+        doc["paths"][path] = dict(sorted(ops.items(), key=lambda kv: order.get(kv[0], len(order))))
+    # one route, several methods: FastAPI gives them all the id it made from one of them
+    # (`..._get` or `..._delete`, whichever the set gave first); each gets its own method's
+    count: dict[str, int] = {}
+    for ops in doc.get("paths", {}).values():
+        for op in ops.values():
             if isinstance(op, dict) and "operationId" in op:
-                seen.add(op["operationId"])
+                count[op["operationId"]] = count.get(op["operationId"], 0) + 1
+    for ops in doc.get("paths", {}).values():
+        for method, op in ops.items():
+            if isinstance(op, dict) and count.get(op.get("operationId", ""), 0) > 1:
+                base = op["operationId"]
+                for m in order:
+                    base = base.removesuffix(f"_{m}")
+                op["operationId"] = f"{base}_{method}"
     models: list[type[BaseModel]] = [s.ErrorAnswer, s.Health, s.Info, *GAME_MODELS]
     for resp, _, _ in OPERATIONS.values():
         models += resp if isinstance(resp, list) else [resp]
