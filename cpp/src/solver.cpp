@@ -25,6 +25,12 @@
 // in the direct table (no probe or entry in the per-rack hash); vsets computes the first bound
 // of every choice size from one prefix maximum per call instead of a loop per size; best()
 // hashes its memo key once for the probe and the entry.
+// Tenth round (C++ only, the same nodes and answers; the fixed cost of a call): the constants of
+// a rule set (joker values, best tile values, ja, the list fingerprint, the set table) are kept
+// per thread (rules_const) instead of rebuilt per call; the rack is read once into bit masks and
+// packed counts (pres, acnt, avm), from which the per-rack tables are built over the tiles
+// present and up to J jokers, and avail() is one field; a colour with no tile at a number and no
+// joker free takes the cross-rack list as it is. An empty rack: ~15,000 -> ~3,600 instructions.
 // python/rummy101/_pure/solver.py is the line-for-line twin of the value search AND the rebuild
 // (same order, same cuts, same memo), so both expand the same states: a node is one best() call
 // not answered by the memo or a leaf, and the work budget (solver.hpp) runs out at the same node.
@@ -503,6 +509,102 @@ struct Frame {
   uint32_t pick[4];  // the rebuild's choice of each colour (index in rpool())
 };
 
+// ---- the constants of a rule set ---------------------------------------------------------------
+// What a Solver takes from its rule set alone: the joker values, the best value of a tile per
+// number, the joker-tail bound ja and the fingerprint that keys the cross-rack lists. Computed
+// once per rule set and thread instead of once per call (issue 11, tenth round: filling the
+// 48-int fingerprint and searching for it was ~1,000 of the ~15,000 instructions of an empty rack).
+struct RulesConst {
+  CoreRules cr;          // the key: the rule set, whether its aces at 14 are optional (opt14), and
+  bool opt14 = false;    // rcap, which depends on the jokers of the rack when a joker ratio applies
+  int rcap = 0;
+  uint64_t era = ~0ULL;  // fp is valid while era == fp_era() (the interning below starts over)
+  uint64_t fp = 0;
+  uint64_t stamp = 0;    // last use (0: empty slot)
+  const SetTable* tab = nullptr;  // set_table(joker_ratio) (without its lock per call)
+  int jrun[15], jset[14];
+  int tile_ub[16];       // the best value of a tile of number n (1..13; 14: the high ace) in the bounds
+  int jpos[16];          // the best value of a joker standing at number p (a run, or a set at <= 13)
+  int ja[16][SJ];        // see Solver::ja
+};
+
+inline bool same_rules(const CoreRules& a, const CoreRules& b) {
+  return a.high_ace == b.high_ace && a.joker_ratio == b.joker_ratio && a.joker_value == b.joker_value &&
+         a.run_value == b.run_value && a.set_value == b.set_value;
+}
+
+uint64_t& fp_era() {
+  thread_local uint64_t era = 0;  // a solver of an older era never meets a newer entry
+  return era;
+}
+
+// The constants the cross-rack lists depend on, interned exactly: their index keys the cache
+// entries (bounded: a full list starts a new era, where the lists are cleared)
+uint64_t intern_rules(const std::array<int, 48>& k) {
+  thread_local std::vector<std::array<int, 48>> seen;
+  size_t i = 0;
+  while (i < seen.size() && seen[i] != k) ++i;
+  if (i == seen.size()) {
+    if (seen.size() >= 64) { seen.clear(); raw_cache().clear(); ++fp_era(); i = 0; }
+    seen.push_back(k);
+  }
+  return fp_era() << 8 | i;
+}
+
+// The thread's constants of a rule set, least recently used out. A solve has at most two solvers
+// alive (the relaxed twin), each holding its entry: the two most recently used, so with four
+// slots an entry is never replaced while its solver lives.
+const RulesConst& rules_const(const CoreRules& cr, bool opt14, int rcap) {
+  thread_local std::array<RulesConst, 4> slots;
+  thread_local uint64_t clock = 0;
+  RulesConst* e = nullptr;
+  RulesConst* lru = &slots[0];
+  for (RulesConst& s : slots) {
+    if (s.stamp && s.opt14 == opt14 && s.rcap == rcap && same_rules(s.cr, cr)) { e = &s; break; }
+    if (s.stamp < lru->stamp) lru = &s;
+  }
+  const int last = cr.high_ace ? 14 : 13;
+  if (!e) {
+    e = lru;
+    e->cr = cr; e->opt14 = opt14; e->rcap = rcap; e->era = ~0ULL;
+    e->tab = &set_table(cr.joker_ratio);
+    for (int n = 0; n < 15; ++n) e->jrun[n] = cr.joker_value == -1 ? cr.run_value[n] : cr.joker_value;
+    for (int n = 0; n < 14; ++n) e->jset[n] = cr.joker_value == -1 ? cr.set_value[n] : cr.joker_value;
+    for (int m = 0; m < 16; ++m) e->tile_ub[m] = 0;
+    for (int m = 1; m <= 13; ++m) e->tile_ub[m] = std::max(cr.run_value[m], cr.set_value[m]);
+    if (cr.high_ace) e->tile_ub[1] = std::max(e->tile_ub[1], cr.run_value[14]);
+    e->tile_ub[14] = cr.run_value[14];
+    for (int p = 0; p < 16; ++p)
+      e->jpos[p] = p > 14 ? 0 : p <= 13 ? std::max(e->jrun[p], e->jset[p]) : e->jrun[p];
+    // ja[m][x]: x jokers of short tails at m are worth at most the sum over i < x of the best
+    // joker value at m .. m + i + 1 (Solver::suffix_bound)
+    for (int m = 1; m <= 15; ++m) {
+      int acc = 0, pm = 0;
+      e->ja[m][0] = 0;
+      for (int x = 1; x < SJ; ++x) {
+        int p = std::min(m + x, last);  // a joker of a short tail may stand at m + 1
+        if (m <= last) pm = std::max(pm, e->jrun[p]);
+        acc += pm;
+        e->ja[m][x] = acc;
+      }
+    }
+  }
+  if (e->era != fp_era()) {
+    // the constants the lists depend on; the set values fix tile_w with the run values, and the
+    // lists' keys hold it; opt14's lists at 14 leave aces out
+    std::array<int, 48> k{};
+    int ratio = cr.joker_ratio;
+    k[0] = ratio; k[1] = rcap; k[2] = 3 * (rcap + 1); k[3] = last;
+    for (int n = 0; n < 15; ++n) { k[4 + n] = cr.run_value[n]; k[19 + n] = e->jrun[n]; }
+    k[34] = opt14;
+    for (int n = 1; n <= 13; ++n) k[34 + n] = cr.set_value[n];
+    e->fp = intern_rules(k);
+    e->era = fp_era();
+  }
+  e->stamp = ++clock;
+  return *e;
+}
+
 struct Solver {
   const CoreRules& cr;
   const Counts& cnt;
@@ -513,6 +615,7 @@ struct Solver {
   int ratio, jcap, rcap, last, jmul;
   int jrun[15], jset[14];
   int mu_c, mu_n;
+  const RulesConst* rk;  // the rule set's constants (rules_const; alive while this solver is)
   const SetTable& tab;
   long long budget;
   long long own_nodes = 0;
@@ -530,13 +633,23 @@ struct Solver {
   // the best one already found, or that are dominated, are skipped)
   bool dominance;          // joker worth its position and no "use a joker" constraint
   bool jpad;               // a fixed joker value and no joker ratio (suffix_bound pads short tails)
+  // The tables below are filled for x <= J jokers only (no search asks for more)
   int tile_ub[16];         // best value of a useful tile at number n
   int ub_tiles[16];        // sum over numbers >= n of useful tiles * their best value
-  int jmax[16];            // best value of a joker at numbers >= n
   int jb[16][SJ];          // the joker chain bound: the most x jokers placed at numbers >= n are worth
-  bool useful[4][15];      // the tile can be in some meld at all
-  int ub_tiles_j[16][SJ];  // ub_tiles with x jokers free: only 4x of the joker-needing tiles count
+  int scratch_row[SJ];     // (ub_tiles_j[1] and [2], which nothing reads)
   int ubs_fresh[16][SJ], ubs_run[16][SJ][4];  // parts of ub_state by free jokers (init_ub_state)
+
+  // The rack as bit masks and packed counts (tenth round: the tables are built from these, over
+  // the tiles present, instead of over every number and colour, and avail() is one field)
+  uint32_t pres[4];   // bit m: colour c has a tile at run position m (1..14; 14: the ace, with a high ace)
+  uint64_t acnt0[4];  // 4-bit field m (m = 1..13): the tiles of colour c and number m
+  uint64_t acnt[4];   // 4-bit field m (m = 1..14): avail(m, c) under the reservation (set_res_now)
+  uint32_t avm[4];    // bit m: avail(m, c) > 0
+  uint32_t ge[4];     // ge[k] (k = 1..3), bit m (1..13): >= k colours have a tile of number m
+  // bit m (1..14): the tile fits some meld at all, with <= J jokers (useful) or none (u0)
+  // ("w": bit 1 also when the ace fits at 14, as the bounds count it)
+  uint32_t useful[4], usefw[4], u0w[4];
 
   // opt14: the relaxed twin's high aces (see solve_impl): the aces at 14 are optional, up to
   // the most any reservation holds, so that one search serves every reservation
@@ -545,34 +658,20 @@ struct Solver {
   Solver(const CoreRules& cr_, const Counts& cnt_, bool keep_, int must_use_, bool require_run_, long long budget_,
          Memo& memo_, TransCache& tc_, bool opt14_ = false, const Solver* like = nullptr)
       : cr(cr_), cnt(cnt_), J(cnt_[JOKER]), keep(keep_), must_use(must_use_), require_run(require_run_),
-        ratio(cr_.joker_ratio), tab(set_table(cr_.joker_ratio)), budget(budget_), memo(memo_), tc(tc_),
+        ratio(cr_.joker_ratio), rk(&rules_const(cr_, opt14_, rcap_of(cr_.joker_ratio, cnt_[JOKER]))),
+        tab(*rk->tab), budget(budget_), memo(memo_), tc(tc_),
         opt14(opt14_) {
-    if (ratio > 0) { jcap = J; rcap = std::max(1, ratio * J); } else { jcap = 0; rcap = 1; }
+    jcap = ratio > 0 ? J : 0;
+    rcap = rcap_of(ratio, J);
     last = cr.high_ace ? 14 : 13;
     jmul = 3 * (rcap + 1);
-    for (int n = 0; n < 15; ++n) jrun[n] = cr.joker_value == -1 ? cr.run_value[n] : cr.joker_value;
-    for (int n = 0; n < 14; ++n) jset[n] = cr.joker_value == -1 ? cr.set_value[n] : cr.joker_value;
-    {
-      // the constants the lists depend on, interned exactly: their index keys the cache entries
-      std::array<int, 48> k{};
-      k[0] = ratio; k[1] = rcap; k[2] = jmul; k[3] = last;
-      for (int n = 0; n < 15; ++n) { k[4 + n] = cr.run_value[n]; k[19 + n] = jrun[n]; }
-      k[34] = opt14;  // its lists at 14 leave aces out
-      // the set values: with the run values they fix tile_w, which the lists' keys hold
-      for (int n = 1; n <= 13; ++n) k[34 + n] = cr.set_value[n];
-      thread_local std::vector<std::array<int, 48>> seen;
-      thread_local uint64_t era = 0;  // a solver of an older era never meets a newer entry
-      size_t i = 0;
-      while (i < seen.size() && seen[i] != k) ++i;
-      if (i == seen.size()) {
-        if (seen.size() >= 64) { seen.clear(); raw_cache().clear(); ++era; i = 0; }  // bounded
-        seen.push_back(k);
-      }
-      rules_fp = era << 8 | i;
-      raw = &raw_cache();
-      // bounded (6 MB): start over, here where no search holds an index into it
-      if (raw->pool.size() > (1u << 18)) raw->clear();
-    }
+    std::memcpy(jrun, rk->jrun, sizeof jrun);
+    std::memcpy(jset, rk->jset, sizeof jset);
+    std::memcpy(tile_ub, rk->tile_ub, sizeof tile_ub);
+    rules_fp = rk->fp;
+    raw = &raw_cache();
+    // bounded (6 MB): start over, here where no search holds an index into it
+    if (raw->pool.size() > (1u << 18)) raw->clear();
     if (must_use >= 0 && must_use < JOKER) { mu_c = must_use / 13; mu_n = must_use % 13 + 1; }
     else { mu_c = -1; mu_n = -1; }
     dominance = cr.joker_value == -1 && must_use != JOKER;
@@ -583,117 +682,149 @@ struct Solver {
       // the relaxed twin of the same rack (solve_impl): these tables depend on the tiles and
       // the values only, not on the joker ratio, keep, must_use or require_run, so copy them
       std::memcpy(pres, like->pres, sizeof pres);
-      std::memcpy(ncols, like->ncols, sizeof ncols);
-      std::memcpy(tile_ub, like->tile_ub, sizeof tile_ub);
-      std::memcpy(ub_tiles, like->ub_tiles, sizeof ub_tiles);
-      std::memcpy(jmax, like->jmax, sizeof jmax);
+      std::memcpy(acnt0, like->acnt0, sizeof acnt0);
+      std::memcpy(ge, like->ge, sizeof ge);
       std::memcpy(useful, like->useful, sizeof useful);
-      std::memcpy(ub_tiles_j, like->ub_tiles_j, sizeof ub_tiles_j);
+      std::memcpy(usefw, like->usefw, sizeof usefw);
+      std::memcpy(u0w, like->u0w, sizeof u0w);
+      std::memcpy(ub_tiles, like->ub_tiles, sizeof ub_tiles);
       std::memcpy(ubs_fresh, like->ubs_fresh, sizeof ubs_fresh);
       std::memcpy(ubs_run, like->ubs_run, sizeof ubs_run);
-      std::memcpy(ja, like->ja, sizeof ja);
+      for (int c = 0; c < 4; ++c) { acnt[c] = acnt0[c]; avm[c] = pres[c] & 0x3ffe; }
     } else {
-      for (int c = 0; c < 4; ++c) {
-        pres[c] = 0;
-        for (int m = 1; m <= 14; ++m)
-          if (count_at(c, m) > 0) pres[c] |= 1u << m;
-      }
-      for (int m = 1; m <= 13; ++m) {
-        ncols[m] = 0;
-        for (int c = 0; c < 4; ++c) ncols[m] += cnt[c * 13 + m - 1] > 0;
-      }
+      init_tiles();
       init_bounds();
       init_ub_state();
-      init_ja();
     }
     // reset_fresh() (the joker chain bound, the keep bound, the fresh values) runs in set_res,
     // which solve() calls before every search
     // A tile that fits no meld stays on the rack in every arrangement, so "keep a tile" holds by
     // itself: drop the flag from the search (same values, fewer states).
     if (keep)
-      for (int code = 0; code < JOKER && keep; ++code) {
-        int c = code / 13, m = code % 13 + 1;
-        if (cnt[code] > 0 && !useful[c][m] && !(m == 1 && useful[c][14])) keep = false;
-      }
+      for (int c = 0; c < 4; ++c)
+        if (pres[c] & 0x3ffe & ~usefw[c]) keep = false;
   }
 
-  uint32_t pres[4];  // bit m: count_at(c, m) > 0 (m = 1..14)
-  int ncols[14];     // colours with a tile of number m
+  // the most real tiles a run status counts (RO-7: real >= ratio * jokers)
+  static int rcap_of(int ratio, int J) { return ratio > 0 ? std::max(1, ratio * J) : 1; }
 
   // the best value of a tile at number n in the bounds (14: the high ace at its run value)
-  int tile_w(int n) const { return n <= 13 ? tile_ub[n] : cr.run_value[14]; }
+  int tile_w(int n) const { return tile_ub[n]; }
 
-  int count_at(int c, int m) const {  // real tiles of colour c usable at run position m
-    if (m < 1 || m > last) return 0;
-    return cnt[c * 13 + (m <= 13 ? m : 1) - 1];
+  // The masks and packed counts of the rack, and which tiles fit a meld (useful): a run window
+  // s..s+2 (1 <= s <= last - 2) of its colour holding it, with at most `jokers` of the other two
+  // positions empty, or a set of its number with >= 3 - jokers colours (RO-6, RO-7: each
+  // position counts one real tile, so the ratio is left to the search; necessary conditions)
+  void init_tiles() {
+    for (int c = 0; c < 4; ++c) {
+      uint64_t a = pack_row(&cnt[c * 13]);
+      acnt0[c] = acnt[c] = a;
+      uint32_t p = nonzero_fields(a);
+      if (last == 14) p |= (p >> 1 & 1) << 14;
+      pres[c] = p;
+      avm[c] = p & 0x3ffe;  // (no reservation yet)
+    }
+    uint32_t a = pres[0] & 0x3ffe, b = pres[1] & 0x3ffe, c = pres[2] & 0x3ffe, d = pres[3] & 0x3ffe;
+    ge[0] = 0x3ffe;
+    ge[1] = a | b | c | d;
+    ge[2] = (a & b) | (c & d) | ((a | b) & (c | d));
+    ge[3] = (a & b & (c | d)) | (c & d & (a | b));
+    const uint32_t W = ((1u << (last - 1)) - 1) & ~1u;  // the window starts 1..last-2
+    const uint32_t setJ = ge[std::max(0, 3 - J)];
+    for (int k = 0; k < 4; ++k) {
+      uint32_t u0 = run_cover(pres[k], 0, W) | ge[3];
+      uint32_t uj = run_cover(pres[k], std::min(J, 2), W) | setJ;
+      useful[k] = uj;
+      usefw[k] = uj | (uj >> 13 & 2);
+      u0w[k] = u0 | (u0 >> 13 & 2);
+    }
   }
-
-  // Can the tile (c, m) be in any meld with at most `jokers` jokers? (necessary conditions:
-  // a 3-window of its colour, or 3 colours at its number, completed by jokers)
-  bool can_meld(int c, int m, int jokers, int first_start = -99) const {
-    if (m > 13 && !cr.high_ace) return false;
-    if (m <= 13 && ncols[m] + jokers >= 3) return true;
-    // the windows s0..s0+2 holding m (s0 in lo..hi) with at most `jokers` positions without a
-    // tile, from bit masks: bit s0 of ok says how many of s0, s0 + 1, s0 + 2 hold a tile
-    int lo = std::max(std::max(m - 2, first_start), 1), hi = std::min(m, last - 2);
-    if (lo > hi) return false;
-    uint32_t p = pres[c] | 1u << m, p1 = p >> 1, p2 = p >> 2;
-    uint32_t ok = jokers >= 2 ? ~0u : jokers == 1 ? (p & p1) | (p & p2) | (p1 & p2) : p & p1 & p2;
-    return (ok & (((2u << hi) - 1) & ~((1u << lo) - 1))) != 0;
+  // The 13 counts of a colour (0..2 each, check_solver_input) as the 4-bit fields 1..13: two
+  // ints a load, v0 | v1 << 32 folded to v0 | v1 << 4 (tenth round: a third of the loop's cost)
+  static uint64_t pack_row(const int* row) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t a = 0;
+    for (int i = 0; i < 12; i += 2) {
+      uint64_t x;
+      std::memcpy(&x, row + i, sizeof x);
+      a |= ((x | x >> 28) & 0xff) << (4 * i);
+    }
+    return (a | uint64_t(row[12]) << 48) << 4;
+#else
+    uint64_t a = 0;
+    for (int m = 1; m <= 13; ++m) a |= uint64_t(row[m - 1]) << (4 * m);
+    return a;
+#endif
+  }
+  // bit i: the 4-bit field i of a (each 0..3) is not 0 (the field bits gathered in four steps)
+  static uint32_t nonzero_fields(uint64_t a) {
+    uint64_t t = (a | a >> 1) & 0x1111111111111111ULL;
+    t = (t | t >> 3) & 0x0303030303030303ULL;
+    t = (t | t >> 6) & 0x000f000f000f000fULL;
+    t = (t | t >> 12) & 0x000000ff000000ffULL;
+    return uint32_t(t | t >> 24) & 0xffff;
+  }
+  // bit m: a window s..s+2 (a bit of W) holding m has at most j of its other two positions empty
+  static uint32_t run_cover(uint32_t p, int j, uint32_t W) {
+    uint32_t p1 = p >> 1, p2 = p >> 2;
+    if (j >= 2) return W | W << 1 | W << 2;
+    if (j == 1) return ((p1 | p2) & W) | ((p | p2) & W) << 1 | ((p | p1) & W) << 2;
+    return (p1 & p2 & W) | ((p & p2) & W) << 1 | ((p & p1) & W) << 2;
+  }
+  // The fewest jokers x that meld the tile (c, m) (m <= 13, on the rack) in a set or in a run
+  // starting at >= fs; J + 1 when more than J
+  int min_jokers(int c, int m, int fs) const {
+    int x = (ge[3] >> m & 1) ? 0 : (ge[2] >> m & 1) ? 1 : 2;  // a set: 3 - colours at m
+    uint32_t p = pres[c] | 1u << m;
+    for (int s = std::max(std::max(m - 2, fs), 1), hi = std::min(m, last - 2); s <= hi && x > 0; ++s)
+      x = std::min(x, 3 - int(0xE994u >> (2 * (p >> s & 7)) & 3));  // (3 - tiles in s..s+2: a 2-bit table)
+    return std::min(x, J + 1);
   }
 
   // Bounds: a tile that can be melded without jokers counts at its best value; a tile that
   // needs a joker sits in a meld with a joker, and a meld with k jokers holds at most 4k such
   // tiles (<= 2 real tiles on each side of every joker in a run, <= 3 in a set), so only the
   // 4 * J most valuable of those count.
+  // ub_tiles_j[m][x], ub_tiles with x jokers free (only 4x of the joker-needing tiles count), is
+  // the part of ubs_fresh[m - 2][x] at >= m (init_ub_state): written there directly.
+  // (Rows of SJ entries, a constant count the compiler stores in a few moves; tenth round)
   void init_bounds() {
-    bool u0[4][15];
-    for (int c = 0; c < 4; ++c)
-      for (int m = 1; m <= 14; ++m) {
-        u0[c][m] = can_meld(c, m, 0);
-        useful[c][m] = u0[c][m] || (J > 0 && can_meld(c, m, J));
-      }
-    for (int m = 0; m < 16; ++m) {
-      tile_ub[m] = 0; ub_tiles[m] = 0; jmax[m] = 0;
-      for (int x = 0; x < SJ; ++x) ub_tiles_j[m][x] = 0;
-    }
-    for (int m = 1; m <= 13; ++m) tile_ub[m] = std::max(cr.run_value[m], cr.set_value[m]);
-    if (cr.high_ace) tile_ub[1] = std::max(tile_ub[1], cr.run_value[14]);
+    ub_tiles[14] = ub_tiles[15] = 0;
+    for (int n = 12; n <= 14; ++n)
+      for (int x = 0; x < SJ; ++x) ubs_fresh[n][x] = 0;  // (ub_tiles_j[14] and [15]: nothing)
+    const uint32_t nums = ge[1];
     int k = 4 * J;
     int top[64];  // values of joker-needing tiles at numbers >= m, descending (at most k kept)
     int ntop = 0, sure = 0;
     for (int m = 13; m >= 1; --m) {
-      for (int c = 0; c < 4; ++c) {
-        int n_t = cnt[c * 13 + m - 1];
-        if (!n_t) continue;
-        bool sure_u = u0[c][m] || (m == 1 && u0[c][14]);
-        bool any_u = useful[c][m] || (m == 1 && useful[c][14]);
-        if (sure_u) { sure += n_t * tile_ub[m]; continue; }
-        if (!any_u) continue;
-        for (int x = 0; x < n_t; ++x) {
-          int v = tile_ub[m];
-          int pos = ntop;
-          while (pos > 0 && top[pos - 1] < v) --pos;
-          if (pos >= k) continue;
-          int end = std::min(ntop, k - 1);
-          for (int q = end; q > pos; --q) top[q] = top[q - 1];
-          top[pos] = v;
-          ntop = std::min(ntop + 1, k);
+      if (nums >> m & 1)
+        for (int c = 0; c < 4; ++c) {
+          int n_t = cnt[c * 13 + m - 1];
+          if (!n_t) continue;
+          if (u0w[c] >> m & 1) { sure += n_t * tile_ub[m]; continue; }
+          if (!(usefw[c] >> m & 1)) continue;
+          for (int x = 0; x < n_t; ++x) {
+            int v = tile_ub[m];
+            int pos = ntop;
+            while (pos > 0 && top[pos - 1] < v) --pos;
+            if (pos >= k) continue;
+            int end = std::min(ntop, k - 1);
+            for (int q = end; q > pos; --q) top[q] = top[q - 1];
+            top[pos] = v;
+            ntop = std::min(ntop + 1, k);
+          }
+        }
+      int extra = 0;
+      int* utj = m >= 3 ? ubs_fresh[m - 2] : scratch_row;  // ub_tiles_j[m]
+      if (!ntop) {  // (no tile that needs a joker: most racks, and every one without a joker)
+        for (int x = 0; x < SJ; ++x) utj[x] = sure;
+      } else {
+        for (int x = 0, q = 0; x < SJ; ++x) {
+          for (; q < std::min(4 * x, ntop); ++q) extra += top[q];
+          utj[x] = sure + extra;
         }
       }
-      int extra = 0;
-      for (int x = 0, q = 0; x < SJ; ++x) {
-        for (; q < std::min(4 * x, ntop); ++q) extra += top[q];
-        ub_tiles_j[m][x] = sure + extra;
-      }
-      for (int q = 4 * (SJ - 1); q < ntop; ++q) extra += top[q];  // (ntop <= 4J: none)
-      ub_tiles[m] = sure + extra;
-    }
-    int jm = 0;
-    for (int m = 15; m >= 1; --m) {
-      if (m <= 14 && m <= last) jm = std::max(jm, jrun[m]);
-      if (m <= 13) jm = std::max(jm, jset[m]);
-      jmax[m] = jm;
+      ub_tiles[m] = sure + extra;  // (ntop <= 4J <= 4 (SJ - 1): every kept tile)
     }
   }
 
@@ -703,24 +834,17 @@ struct Solver {
   // best joker value there; a joker above R sits in a run whose part above R is jokers only, a
   // chain R+1, R+2, ... So the i-th joker of a chain is worth at most
   // U_i = max(VL, jrun[R+1..min(R+i, last)]), U is non-decreasing, and x jokers in any number of
-  // chains are worth at most U_1 + ... + U_x = jb[n][x] (<= x * jmax[n]).
+  // chains are worth at most U_1 + ... + U_x = jb[n][x].
   void init_jb() {
-    int hi[17];  // hi[m]: the highest number in m..last holding a real tile, m - 1 if none
-    hi[last + 1] = last;
-    for (int m = last; m >= 1; --m) {
-      bool any = false;
-      for (int c = 0; c < 4; ++c) any = any || avail(m, c) > 0;
-      hi[m] = hi[m + 1] > m ? hi[m + 1] : (any ? m : m - 1);
-    }
+    const uint32_t nums = avm[0] | avm[1] | avm[2] | avm[3];  // the numbers holding a real tile
     for (int n = 1; n <= 15; ++n) {
-      int top = n <= last ? hi[n] : n - 1;
-      int pm = 0;
-      for (int p = n; p <= std::min(top, last); ++p) {
-        pm = std::max(pm, jrun[p]);
-        if (p <= 13) pm = std::max(pm, jset[p]);
-      }
       jb[n][0] = 0;
-      for (int i = 1; i < SJ; ++i) {
+      if (!J) continue;
+      uint32_t h = n <= last ? nums >> n << n : 0;
+      int top = h ? 31 - __builtin_clz(h) : n - 1;
+      int pm = 0;
+      for (int p = n; p <= std::min(top, last); ++p) pm = std::max(pm, rk->jpos[p]);
+      for (int i = 1; i <= J; ++i) {
         if (top + i <= last) pm = std::max(pm, jrun[top + i]);
         jb[n][i] = jb[n][i - 1] + pm;
       }
@@ -743,7 +867,7 @@ struct Solver {
   // A sharper bound for a state about to be entered at number n: a tile at n or n+1 of a colour
   // with no run in progress can only join a run starting at n or later (or a set).
   // Its tile part depends on the jokers free, jr: such a tile's meld has its jokers at >= n, so
-  // it fits some meld with jr jokers (can_meld); and a tile at >= n + 2 that needs a joker has a
+  // it fits some meld with jr jokers (min_jokers); and a tile at >= n + 2 that needs a joker has a
   // free one within 2 positions in its run (every window holding it lies in n..), or in its set,
   // so only 4 * jr of them count (ub_tiles_j). A colour with a run in progress (which may hold
   // placed jokers) counts its tiles at n, n + 1 as before, when they fit a meld at all (useful).
@@ -766,29 +890,27 @@ struct Solver {
 
   // ub_state without the jokers and reserved aces when no colour has a run in progress
   // (ubs_fresh), and what a run in progress of colour c adds (ubs_run).
-  // can_meld(c, m, x, ...) only gains melds as x grows, so each tile is asked for the fewest
-  // jokers x0 that meld it (eighth round: the same tables, a few can_meld calls instead of J + 1)
+  // A tile (c, m) counts in the states at n = m and n = m - 1, with its run starting at >= n:
+  // a tile fits more melds as the jokers x grow, so for x >= its fewest jokers x0
+  // (min_jokers) it counts in ubs_fresh, and below x0 in ubs_run when it fits a meld at all
+  // (a tile that fits none has x0 = J + 1). Tenth round: a loop over the tiles present, not
+  // over every number and colour.
   void init_ub_state() {
-    for (int n = 1; n <= 14; ++n) {
-      for (int x = 0; x <= J; ++x) {
-        ubs_fresh[n][x] = ub_tiles_j[std::min(n + 2, 15)][x];
-        for (int c = 0; c < 4; ++c) ubs_run[n][x][c] = 0;
-      }
-      for (int c = 0; c < 4; ++c)
-        for (int m = n; m <= n + 1 && m <= 13; ++m) {
-          int k = cnt[c * 13 + m - 1];
-          if (!k) continue;
-          int fs = m == n ? m : m - 1, x0 = 0;
-          while (x0 <= J && !can_meld(c, m, x0, fs)) ++x0;
-          int v = k * tile_ub[m];
-          for (int x = 0; x <= J; ++x) {
-            bool fresh = x >= x0;
-            if (fresh) ubs_fresh[n][x] += v;
-            if (useful[c][m] && !fresh) ubs_run[n][x][c] += v;
-            if (!useful[c][m] && fresh) ubs_run[n][x][c] -= v;
-          }
+    // (ubs_fresh[n] holds ub_tiles_j[n + 2] already: init_bounds)
+    for (int n = 1; n <= 14; ++n)
+      for (int x = 0; x <= J; ++x) std::memset(ubs_run[n][x], 0, sizeof ubs_run[n][x]);
+    for (int c = 0; c < 4; ++c)
+      for (uint32_t b = pres[c] & 0x3ffe; b; b &= b - 1) {
+        int m = __builtin_ctz(b);
+        int v = cnt[c * 13 + m - 1] * tile_ub[m];
+        bool u = useful[c] >> m & 1;
+        for (int n = m; n >= std::max(m - 1, 1); --n) {
+          int x0 = min_jokers(c, m, n);
+          for (int x = x0; x <= J; ++x) ubs_fresh[n][x] += v;
+          if (u)
+            for (int x = 0; x < x0 && x <= J; ++x) ubs_run[n][x][c] += v;
         }
-    }
+      }
   }
 
   // Upper bound of the value placed at numbers >= n with jr jokers unused (reserved aces are
@@ -806,24 +928,11 @@ struct Solver {
   // by splitting every run at m: a tail of >= 3 positions holding a real tile is a meld of the
   // fresh suffix; what is left are tails of 1-2 positions (real tiles at m and m+1, at most one
   // per run, a joker among them at m or m + 1) and joker-only tails starting at m: x such jokers
-  // are worth at most ja[m][x] = sum over i < x of the best joker value at m .. m + i + 1.
+  // are worth at most ja[m][x] = sum over i < x of the best joker value at m .. m + i + 1
+  // (rules only: RulesConst::ja).
   Solver* relax = this;  // the solver whose fresh values bound this one (must_use: without it)
   int fresh_v[16][SJ][2][2];
   uint8_t fresh_ok[16][SJ][2][2];
-  int ja[16][SJ];
-
-  void init_ja() {
-    for (int m = 1; m <= 15; ++m) {
-      int acc = 0, pm = 0;
-      ja[m][0] = 0;
-      for (int x = 1; x < SJ; ++x) {
-        int p = std::min(m + x, last);  // a joker of a short tail may stand at m + 1
-        if (m <= last) pm = std::max(pm, jrun[p]);
-        acc += pm;
-        ja[m][x] = acc;
-      }
-    }
-  }
   int g_v[16][SJ][2];
   uint8_t g_ok[16][SJ][2];
   // keep (R101-12): with nothing left on the rack yet, one item at >= m stays: every tile and
@@ -845,7 +954,7 @@ struct Solver {
       for (int c = 0; c < 4 && b > 0; ++c) {
         int real = 0;
         for (int e = n; e <= last; ++e) {
-          real += avail(e, c) > 0;
+          real += avm[c] >> e & 1;
           int len = e - n + 1, jk = len - real;
           if (jk >= b) break;
           if (len >= 3 && real >= 1 && real >= ratio * jk) b = jk;
@@ -870,38 +979,18 @@ struct Solver {
     }
   }
 
-  // What a transition list depends on besides the runs in progress, the jokers and the rule set
-  // (see RawTrans): the number, the tiles of the colour at n, n + 1, n + 2, and, where runs may
-  // start, which of n + 1 .. n + 6 hold one (bit m - n - 1; the list keeps those < jr).
-  // Per reservation (reset_fresh), as the reserved aces change the tiles at 1 and 14.
-  uint32_t sig_base[16][4], sig_reach[16][4];
-  void init_sig() {
-    for (int c = 0; c < 4; ++c) {
-      uint32_t a[17] = {}, pres_c = 0;  // a[m]: avail(m, c) (0 past last)
-      for (int m = 1; m <= last; ++m) {
-        a[m] = uint32_t(avail(m, c));
-        if (a[m]) pres_c |= 1u << m;
-      }
-      for (int n = 1; n <= last; ++n) {
-        sig_base[n][c] = uint32_t(n) | a[n] << 7 | a[n + 1] << 9 | a[n + 2] << 11;
-        sig_reach[n][c] = (n <= last - 2 && n <= 13) ? (pres_c >> (n + 1)) & ((1u << (SJ - 1)) - 1) : 0;
-      }
-    }
-  }
-
   void reset_fresh() {
     init_jb();
     if (require_run) init_run_need();
     if (res_bits) init_res_need();  // (read only with reserved aces)
-    init_sig();
     std::memset(fresh_ok, 0, sizeof fresh_ok);
     std::memset(g_ok, 0, sizeof g_ok);
     if (jpad) std::memset(h_n, 0, sizeof h_n);  // (read only with jpad)
     all_v[last + 1] = 0;
     min_v[last + 1] = 1 << 29;
+    const uint64_t sum = acnt[0] + acnt[1] + acnt[2] + acnt[3];  // (4-bit fields: <= 8 tiles each)
     for (int m = last; m >= 1; --m) {
-      int v = m <= 13 ? tile_ub[m] : cr.run_value[14], a = 0;
-      for (int c = 0; c < 4; ++c) a += avail(m, c);
+      int v = tile_w(m), a = int(sum >> (4 * m) & 15);
       all_v[m] = all_v[m + 1] + a * v;
       min_v[m] = a > 0 ? std::min(min_v[m + 1], v) : min_v[m + 1];
     }
@@ -937,7 +1026,7 @@ struct Solver {
       g0 = NEG;
       for (int x = 0; x <= jr; ++x) {
         int f = s.fresh(m, jr - x, left, rr);
-        if (f > NEG) g0 = std::max(g0, f + ja[m][x]);
+        if (f > NEG) g0 = std::max(g0, f + rk->ja[m][x]);
       }
       g_ok[m][jr][left] = 1;
     }
@@ -1063,12 +1152,9 @@ struct Solver {
     return need;
   }
 
-  int avail(int n, int c) const {
-    if (n == 14) return res[c];
-    int a = cnt[c * 13 + n - 1];
-    if (n == 1) a -= res[c];
-    return a;
-  }
+  // the real tiles of colour c at number n (1..last) for runs and sets: the reserved aces
+  // (RO-6) are at 14, not at 1 (one field of acnt, set_res_now)
+  int avail(int n, int c) const { return int(acnt[c] >> (4 * n) & 15); }
 
   int terminal(const uint64_t* runs, int jr, bool left, bool ran) const {
     for (int c = 0; c < 4; ++c) {
@@ -1163,7 +1249,7 @@ struct Solver {
     F.cols_here = 0;
     for (int c = 0; c < 4; ++c) F.cols_here += F.avail[c] > 0;
     int tv = tile_w(n);
-    for (int c = 0; c < 4; ++c) F.w[c] = (useful[c][n] || (n == 1 && useful[c][14])) ? tv : 0;
+    for (int c = 0; c < 4; ++c) F.w[c] = (usefw[c] >> n & 1) ? tv : 0;
     F.ub_after = ub_from(n + 1, 0);
     F.avail_w[4] = 0;
     for (int c = 3; c >= 0; --c) F.avail_w[c] = F.avail_w[c + 1] + F.avail[c] * F.w[c];
@@ -1205,16 +1291,23 @@ struct Solver {
     int n = F.n;
     int tv = tile_w(n);
     uint32_t meta = uint32_t(n) | uint32_t(c) << 4 | uint32_t(jr) << 6 | uint32_t(F.j0) << 9 | res_bits << 12;
+    // no joker free: jfree is 0 and the key gain + rest * F.w[c], which is the cross-rack list's
+    // gain + rest * tile_w(n) when the tile counts at tile_w(n) or the colour has no tile here
+    // (rest 0; tenth round: no per-rack copy for the colours absent at n either)
+    const bool raw_is_list = jr == 0 && (F.w[c] == tv || F.avail[c] == 0);
     // (a colour with no run in progress comes from transitions()' direct table, which keeps
     // its list: no hash probe, no entry; ninth round)
-    if (F.runs_in[c] && !(jr == 0 && F.w[c] == tv)) {
+    if (F.runs_in[c] && !raw_is_list) {
       if (const TransCache::Slot* e = tc.find(F.runs_in[c], meta)) {
         F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = e->off; F.tl_len[c][jr] = e->len;
         return {e->off, e->len};
       }
     }
     // what the list depends on besides the runs in progress (see RawTrans)
-    uint32_t sig = sig_base[n][c] | uint32_t(jr) << 4 | (sig_reach[n][c] & ((1u << jr) - 1)) << 13;
+    // the number, the tiles of the colour at n, n + 1, n + 2 (acnt's fields), and where runs may
+    // start which of n + 1 .. n + jr hold one (avm; bit m - n - 1)
+    uint32_t reach = n <= last - 2 && n <= 13 ? avm[c] >> (n + 1) & ((1u << jr) - 1) : 0;
+    uint32_t sig = uint32_t(n) | uint32_t(jr) << 4 | uint32_t(acnt[c] >> (4 * n) & 0xfff) << 7 | reach << 19;
     uint32_t roff, rlen;
     if (const RawTrans::Slot* e = raw->find(F.runs_in[c], rules_fp, sig)) {
       roff = e->off; rlen = e->len;
@@ -1250,9 +1343,9 @@ struct Solver {
       });
       raw->put(F.runs_in[c], rules_fp, sig, roff, rlen);
     }
-    if (jr == 0 && F.w[c] == tv) {
-      // no joker free: jfree is 0 and the key gain + rest * tile_w(n), so the cross-rack list
-      // is this rack's list, in its order (eighth round: no per-rack copy, sort or lookup)
+    if (raw_is_list) {
+      // the cross-rack list is this rack's list, in its order (eighth round: no per-rack copy,
+      // sort or lookup)
       F.tl_ok[c] |= 1u; F.tl_off[c][0] = roff | RAW_LIST; F.tl_len[c][0] = rlen;
       return {roff | RAW_LIST, rlen};
     }
@@ -1488,7 +1581,7 @@ struct Solver {
   static std::vector<RItem>& rpool() { return rebuild_cache().pool; }
 
   void colour(Frame& F, int c, int jr, int gain, bool left, bool ran) {
-    // gain + ub_from(n + 1, 0) + jr * jmax[n] + the sets chosen so far (F.svw[c]) + the best
+    // gain + ub_from(n + 1, 0) + jrest(n, j0, jr) + the sets chosen so far (F.svw[c]) + the best
     // value of the tiles of the colours still to decide (F.avail_w[c])
     if (gain + F.ub_after + jrest(F.n, F.j0, jr) + F.svw[c] + F.avail_w[c] < F.want) return;
     colour_in(F, c, jr, gain, left, ran, 0);
@@ -1731,6 +1824,10 @@ struct Solver {
     res[0] = r0; res[1] = r1; res[2] = r2; res[3] = r3;
     res_bits = uint32_t(r0) | uint32_t(r1) << 2 | uint32_t(r2) << 4 | uint32_t(r3) << 6;
     res_value = (r0 + r1 + r2 + r3) * cr.run_value[14];
+    for (int c = 0; c < 4; ++c) {  // the reserved aces move from 1 to 14
+      acnt[c] = acnt0[c] - (uint64_t(res[c]) << 4) + (uint64_t(res[c]) << 56);
+      avm[c] = (pres[c] & 0x3ffc) | uint32_t(avail(1, c) > 0) << 1 | uint32_t(res[c] > 0) << 14;
+    }
     tc.new_direct();
     reset_fresh();
   }
@@ -1758,7 +1855,7 @@ struct Solver {
       int tv = tile_w(n);
       F.avail_w[4] = 0;
       for (int c = 3; c >= 0; --c)
-        F.avail_w[c] = F.avail_w[c + 1] + ((useful[c][n] || (n == 1 && useful[c][14])) ? F.avail[c] * tv : 0);
+        F.avail_w[c] = F.avail_w[c + 1] + ((usefw[c] >> n & 1) ? F.avail[c] * tv : 0);
       F.svw[0] = 0;
       F.ub_after = ub_from(n + 1, 0);
       colour(F, 0, jr, 0, left, ran);
@@ -1847,7 +1944,9 @@ void check_budget(long long budget) {
 }
 
 void check_solver_input(const CoreRules& cr, const Counts& cnt, int must_use) {
-  for (int code = 0; code < JOKER; ++code)
+  int bad = 0;  // (one pass without a branch per code; the message names the first such code)
+  for (int code = 0; code < JOKER; ++code) bad |= cnt[code] > SOLVER_MAX_COPIES;
+  for (int code = 0; code < JOKER && bad; ++code)
     if (cnt[code] > SOLVER_MAX_COPIES)
       throw std::invalid_argument("the solver takes at most " + std::to_string(SOLVER_MAX_COPIES) +
                                   " copies of a tile; code " + std::to_string(code) + " has " +
