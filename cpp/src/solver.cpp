@@ -1910,14 +1910,16 @@ struct Solver {
         for (int c = 0; c < 4; ++c) { s2[c] = s[c] - ((mask >> c) & 1); if (s2[c] < 0) neg = true; }
         if (neg || jg > j) continue;
         if (!tab.feas[sidx(s2, j - jg)]) continue;
-        MeldOut m{KIND_SET, {}, {}};
+        // (in arrays first: a set has <= 4 tiles, and its vectors are allocated once, at their size;
+        // tenth round: growing them tile by tile was ~2% of a racks_22 opening)
+        int tiles[4], stand[4], k = 0;
         int left_j = jg;
         for (int c = 0; c < 4; ++c) {
           int code = c * 13 + n - 1;
-          if ((mask >> c) & 1) { m.tiles.push_back(code); m.stand.push_back(code); }
-          else if (left_j > 0) { m.tiles.push_back(JOKER); m.stand.push_back(code); --left_j; }
+          if ((mask >> c) & 1) { tiles[k] = code; stand[k++] = code; }
+          else if (left_j > 0) { tiles[k] = JOKER; stand[k++] = code; --left_j; }
         }
-        out.push_back(std::move(m));
+        out.push_back(MeldOut{KIND_SET, std::vector<int>(tiles, tiles + k), std::vector<int>(stand, stand + k)});
         for (int c = 0; c < 4; ++c) s[c] = s2[c];
         j -= jg;
         done = true;
