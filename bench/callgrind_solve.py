@@ -6,8 +6,10 @@ For each (rack file, workload) it runs valgrind's callgrind on a child that solv
 `passes` times through ``solve_melds`` (per-rack calls, as bench/_racks.py's workloads), counting
 only inside ``rummy101::solve_melds*``, once with 1 pass and once with 3; the difference over
 2 x racks is the steady cost per rack (the first pass's table builds and cross-rack caches left
-out). ``--dump DIR`` writes the same racks and rules as input files of bench/solve_driver.cpp, a
-standalone driver without Python for line-level profiles (``callgrind_annotate --auto=yes``).
+out). ``--empty`` adds a row per workload for 300 empty racks: the fixed cost of a call (the
+tables built per call, the set-up of the search), which every rack pays. ``--dump DIR`` writes the
+same racks and rules as input files of bench/solve_driver.cpp, a standalone driver without Python
+for line-level profiles (``callgrind_annotate --auto=yes``).
 """
 
 from __future__ import annotations
@@ -20,14 +22,18 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+EMPTY = "empty"  # the pseudo file of --empty: 300 racks without a tile
+N_EMPTY = 300
 
 
 def child(file: str, workload: str, passes: int) -> None:
     sys.path.insert(0, HERE)
     import _racks
     call, rules = _racks.solver(workload, "native")
-    arr = _racks.load_counts(file, rules)
-    rows = [list(map(int, r)) for r in arr]
+    if file == EMPTY:
+        rows = [[0] * 53 for _ in range(N_EMPTY)]
+    else:
+        rows = [list(map(int, r)) for r in _racks.load_counts(file, rules)]
     for _ in range(passes):
         for r in rows:
             call(r)
@@ -66,9 +72,10 @@ def count(file: str, workload: str, passes: int, toggle: str) -> int:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--child", nargs=3)
-    ap.add_argument("--files", nargs="*", default=["racks_22.txt", "racks_20_plus_2_jokers.txt"])
+    ap.add_argument("--files", nargs="*", default=["racks_14.txt", "racks_22.txt", "racks_20_plus_2_jokers.txt"])
     ap.add_argument("--workloads", nargs="*", default=["rummy101-opening", "remi-laydown", "rummy101-penalty"])
     ap.add_argument("--toggle", default="rummy101::solve_melds*")
+    ap.add_argument("--empty", action="store_true", help="also the fixed cost: 300 empty racks per workload")
     ap.add_argument("--dump", metavar="DIR", help="write the racks and rules for bench/solve_driver.cpp instead")
     a = ap.parse_args()
     if a.dump:
@@ -79,9 +86,12 @@ def main() -> None:
         return
     sys.path.insert(0, HERE)
     import _racks
-    for file in a.files:
-        with open(os.path.join(_racks.shared_dir(), file)) as f:
-            n = sum(1 for line in f if line.strip())
+    for file in a.files + ([EMPTY] if a.empty else []):
+        if file == EMPTY:
+            n = N_EMPTY
+        else:
+            with open(os.path.join(_racks.shared_dir(), file)) as f:
+                n = sum(1 for line in f if line.strip())
         for w in a.workloads:
             one, three = (count(file, w, p, a.toggle) for p in (1, 3))
             print(f"{file:28s} {w:18s} {(three - one) / (2 * n):12,.0f} instructions/rack", flush=True)

@@ -2,6 +2,8 @@
 //   g++ -O3 -g -std=c++17 -Icpp/include bench/solve_driver.cpp cpp/src/solver.cpp -o /tmp/solve_driver
 //   PYTHONPATH=python:bench python bench/callgrind_solve.py --dump DIR   (writes DIR/<file>.<workload>.txt)
 //   valgrind --tool=callgrind /tmp/solve_driver DIR/racks_22.txt.rummy101-opening.txt 3 [values|melds]
+// The fixed cost of a call (tenth round): the same with a file of empty racks (the 3 header lines
+// of a dumped file, then lines of 53 zeros), or bench/callgrind_solve.py --empty.
 // Input: line 1 "high_ace ratio joker_value keep require_run", line 2 the 15 run values, line 3
 // the 14 set values, then one rack a line (53 counts). Solves every rack `passes` times and prints
 // a checksum of the answers (so the work cannot be optimised away).
