@@ -771,15 +771,6 @@ struct Solver {
     if (j == 1) return ((p1 | p2) & W) | ((p | p2) & W) << 1 | ((p | p1) & W) << 2;
     return (p1 & p2 & W) | ((p & p2) & W) << 1 | ((p & p1) & W) << 2;
   }
-  // The fewest jokers x that meld the tile (c, m) (m <= 13, on the rack) in a set or in a run
-  // starting at >= fs; J + 1 when more than J
-  int min_jokers(int c, int m, int fs) const {
-    int x = (ge[3] >> m & 1) ? 0 : (ge[2] >> m & 1) ? 1 : 2;  // a set: 3 - colours at m
-    uint32_t p = pres[c] | 1u << m;
-    for (int s = std::max(std::max(m - 2, fs), 1), hi = std::min(m, last - 2); s <= hi && x > 0; ++s)
-      x = std::min(x, 3 - int(0xE994u >> (2 * (p >> s & 7)) & 3));  // (3 - tiles in s..s+2: a 2-bit table)
-    return std::min(x, J + 1);
-  }
 
   // Bounds: a tile that can be melded without jokers counts at its best value; a tile that
   // needs a joker sits in a meld with a joker, and a meld with k jokers holds at most 4k such
@@ -867,7 +858,7 @@ struct Solver {
   // A sharper bound for a state about to be entered at number n: a tile at n or n+1 of a colour
   // with no run in progress can only join a run starting at n or later (or a set).
   // Its tile part depends on the jokers free, jr: such a tile's meld has its jokers at >= n, so
-  // it fits some meld with jr jokers (min_jokers); and a tile at >= n + 2 that needs a joker has a
+  // it fits some meld with jr jokers (init_ub_state); and a tile at >= n + 2 that needs a joker has a
   // free one within 2 positions in its run (every window holding it lies in n..), or in its set,
   // so only 4 * jr of them count (ub_tiles_j). A colour with a run in progress (which may hold
   // placed jokers) counts its tiles at n, n + 1 as before, when they fit a meld at all (useful).
@@ -892,25 +883,39 @@ struct Solver {
   // (ubs_fresh), and what a run in progress of colour c adds (ubs_run).
   // A tile (c, m) counts in the states at n = m and n = m - 1, with its run starting at >= n:
   // a tile fits more melds as the jokers x grow, so for x >= its fewest jokers x0
-  // (min_jokers) it counts in ubs_fresh, and below x0 in ubs_run when it fits a meld at all
+  // (in a set, or a run window starting at >= n) it counts in ubs_fresh, and below x0 in ubs_run
+  // when it fits a meld at all
   // (a tile that fits none has x0 = J + 1). Tenth round: a loop over the tiles present, not
   // over every number and colour.
   void init_ub_state() {
     // (ubs_fresh[n] holds ub_tiles_j[n + 2] already: init_bounds)
     for (int n = 1; n <= 14; ++n)
       for (int x = 0; x <= J; ++x) std::memset(ubs_run[n][x], 0, sizeof ubs_run[n][x]);
-    for (int c = 0; c < 4; ++c)
-      for (uint32_t b = pres[c] & 0x3ffe; b; b &= b - 1) {
+    const uint32_t W = ((1u << (last - 1)) - 1) & ~1u;  // the window starts 1..last-2
+    for (int c = 0; c < 4; ++c) {
+      const uint32_t p = pres[c];
+      if (!(p & 0x3ffe)) continue;
+      // bit m: a run window holding m, starting at m (a) or at m - 1 or m (b), lacks at most
+      // 0 / 1 / 2 of its other two positions: the fewest jokers of a run starting at >= n for
+      // every tile at once (n is m or m - 1; tenth round: one window test per tile, no loop)
+      const uint32_t p1 = p >> 1, p2 = p >> 2, q = p << 1;
+      const uint32_t a0 = p1 & p2 & W, a1 = (p1 | p2) & W, a2 = W;
+      const uint32_t b0 = a0 | (q & p1 & W << 1), b1 = a1 | ((q | p1) & W << 1), b2 = W | W << 1;
+      for (uint32_t b = p & 0x3ffe; b; b &= b - 1) {
         int m = __builtin_ctz(b);
         int v = cnt[c * 13 + m - 1] * tile_ub[m];
         bool u = useful[c] >> m & 1;
+        int xs = (ge[3] >> m & 1) ? 0 : (ge[2] >> m & 1) ? 1 : 2;  // a set: 3 - colours at m
         for (int n = m; n >= std::max(m - 1, 1); --n) {
-          int x0 = min_jokers(c, m, n);
+          uint32_t k0 = n == m ? a0 : b0, k1 = n == m ? a1 : b1, k2 = n == m ? a2 : b2;
+          int xr = (k0 >> m & 1) ? 0 : (k1 >> m & 1) ? 1 : (k2 >> m & 1) ? 2 : 3;
+          int x0 = std::min(std::min(xs, xr), J + 1);
           for (int x = x0; x <= J; ++x) ubs_fresh[n][x] += v;
           if (u)
             for (int x = 0; x < x0 && x <= J; ++x) ubs_run[n][x][c] += v;
         }
       }
+    }
   }
 
   // Upper bound of the value placed at numbers >= n with jr jokers unused (reserved aces are
