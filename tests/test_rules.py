@@ -173,3 +173,20 @@ def test_each_variant_has_its_own_options_record() -> None:
     import pickle
 
     assert pickle.loads(pickle.dumps(r)) == r
+
+
+def test_parse_keeps_one_rule_set_per_text() -> None:
+    """Rules.parse reads a text once (solve_opening("rummy101", rack) used to parse it per rack);
+    errors are not kept, and the texts kept are bounded."""
+    from rummy101 import rules as rules_module
+
+    assert Rules.parse("remi(players=3)") is Rules.parse("remi(players=3)")
+    assert Rules.parse("remi(players=3)") == Rules.parse("remi( players = 3 )")
+    for _ in range(2):
+        with pytest.raises(RulesError, match="unknown variant"):
+            Rules.parse("rummy102")
+    assert "rummy102" not in rules_module._PARSED
+    for a in range(20):  # 400 distinct texts of one rule set
+        for b in range(20):
+            assert Rules.parse(" " * a + "classic" + " " * b).variant == "classic"
+    assert len(rules_module._PARSED) <= rules_module._PARSED_MAX

@@ -230,6 +230,12 @@ def _quote(text: str, limit: int = 80) -> str:
     return repr(text if len(text) <= limit else text[:limit - 3] + "...")
 
 
+
+# Rules.parse's texts already read (bounded: cleared when full)
+_PARSED: dict[str, Rules] = {}
+_PARSED_MAX = 256
+
+
 @dataclass(frozen=True, kw_only=True)
 class Rules:
     """A complete, validated rule set. Build one with :meth:`parse` or :func:`get_rules`.
@@ -274,9 +280,23 @@ class Rules:
         """Load a rule set from ``"variant"`` or ``"variant(opt=value,...)"``."""
         if isinstance(spec, Rules):
             return spec
-        if not isinstance(spec, str):
-            raise RulesError(f"rules must be a string such as 'rummy101' or 'remi(players=3)', "
-                             f"got {type(spec).__name__} {spec!r}")
+        if isinstance(spec, str):
+            # a rule set is immutable, so one parse serves every call with the same text
+            # (solve_opening("rummy101", rack) parsed it per rack: ~5 us, a third of a typical
+            # rack's solve); errors are not kept, so a bad text is refused every time
+            known = _PARSED.get(spec)
+            if known is not None:
+                return known
+            rules = cls._parse_text(spec)
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            _PARSED[spec] = rules
+            return rules
+        raise RulesError(f"rules must be a string such as 'rummy101' or 'remi(players=3)', "
+                         f"got {type(spec).__name__} {spec!r}")
+
+    @classmethod
+    def _parse_text(cls, spec: str) -> Rules:
         if len(spec) > MAX_SPEC_CHARS:
             raise RulesError(f"rules text is {len(spec)} characters long; at most "
                              f"{MAX_SPEC_CHARS} are read (e.g. 'rummy101(threshold=increasing)')")
