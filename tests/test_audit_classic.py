@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rummy101 import IllegalAction, Rules, RulesError
-from rummy101.game import Action, Phase, new_game
+from audit_helpers import games_to_play, legal, play, refused
+from rummy101 import Rules, RulesError
+from rummy101.game import Phase, new_game
 from rummy101.game.deal import deal_tiles
 from rummy101.game.engines.classic.table import RUN, SET, CardMeld
 from rummy101.tiles import parse_cards
@@ -49,33 +50,6 @@ def pos(rules: str = "classic(players=2)", *, hands: list[str], stock: str = "2C
     s.x.turnovers = turnovers
     s.invalidate_legal()
     return s
-
-
-def _games(native: int) -> int:
-    """How many bot-played games a recomputation test plays: all on the native core, a quarter
-    (at least 2) on the pure backend, which is some 15x slower (whole file < 20 s on native)."""
-    from rummy101 import _backend
-
-    return native if _backend.backend_name() == "native" else max(2, native // 4)
-
-
-def legal(s: Any) -> set[str]:
-    return {str(a) for a in s.legal_actions()}
-
-
-def refused(s: Any, action: str, rule: str) -> None:
-    before = s.copy()
-    with pytest.raises(IllegalAction, match=rule):
-        s.apply(action)
-    assert s == before
-    assert str(Action.parse(action, s.rules)) not in legal(s)
-
-
-def play(s: Any, *actions: str) -> None:
-    for a in actions:
-        got = legal(s)
-        assert str(Action.parse(a, s.rules)) in got, f"{a!r} not legal; legal: {sorted(got)}"
-        s.apply(a)
 
 
 # ---- CR-1 setup ---------------------------------------------------------------------------------
@@ -254,7 +228,7 @@ def test_cr6_scores_recomputed_over_played_matches() -> None:
     from rummy101.bots import get_bot
 
     seen: set[str] = set()
-    for seed in range(_games(6)):
+    for seed in range(games_to_play(6)):
         s = new_game("classic(players=3)", seed)
         rng = random.Random(seed)
         bots = [get_bot("greedy", random.Random(seed * 10 + q)) for q in range(s.n)]
@@ -283,5 +257,5 @@ def test_cr6_scores_recomputed_over_played_matches() -> None:
             totals = [t + d for t, d in zip(totals, want, strict=True)]
             assert s.is_terminal == (max(totals) >= 200)
         assert s.standings() == totals
-    if _games(6) == 6:                        # the full run meets these kinds
+    if games_to_play(6) == 6:                        # the full run meets these kinds
         assert {"discard", "drawn"} <= seen

@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from audit_helpers import games_to_play, legal, play, refused
 from rummy101 import IllegalAction, Rules, RulesError
-from rummy101.game import Action, Phase, new_game
+from rummy101.game import Phase, new_game
 from rummy101.game.deal import deal_tiles
 from rummy101.game.table import PAIR, RUN, SET, TableMeld
 from rummy101.tiles import parse_tiles
@@ -55,32 +56,6 @@ def pos(rules: str = "rummy101(players=2)", *, racks: list[str], stock: str = "K
         s.x.discards[(current - 1) % n].append(s.x.last_discard)
     s.invalidate_legal()
     return s
-
-
-def _games(native: int) -> int:
-    """How many bot-played games a recomputation test plays: all on the native core, a quarter
-    (at least 2) on the pure backend, which is some 15x slower (whole file < 20 s on native)."""
-    from rummy101 import _backend
-
-    return native if _backend.backend_name() == "native" else max(2, native // 4)
-
-
-def legal(s: Any) -> set[str]:
-    return {str(a) for a in s.legal_actions()}
-
-
-def refused(s: Any, action: str, rule: str) -> None:
-    before = s.copy()
-    with pytest.raises(IllegalAction, match=rule):
-        s.apply(action)
-    assert s == before
-    assert str(Action.parse(action)) not in legal(s)
-
-
-def play(s: Any, *actions: str) -> None:
-    for a in actions:
-        assert str(Action.parse(a)) in legal(s), f"{a!r} not legal; legal: {sorted(legal(s))}"
-        s.apply(a)
 
 
 # ---- R101-1 players and tiles ----------------------------------------------------------------
@@ -513,7 +488,7 @@ def test_r101_13_scores_recomputed_over_played_rounds() -> None:
     from rummy101.bots import get_bot
 
     seen: set[str] = set()
-    for seed in range(_games(40)):
+    for seed in range(games_to_play(40)):
         s = new_game("rummy101(players=3,button_jokers=1)", seed)
         rng = random.Random(seed)
         bots = [get_bot("greedy", random.Random(seed * 10 + q)) for q in range(s.n)]
@@ -552,7 +527,7 @@ def test_r101_13_scores_recomputed_over_played_rounds() -> None:
                 want = [-x for x in pens]
                 seen.add("exhausted")
             assert r["scores"] == want, (seed, r)
-    if _games(40) == 40:                        # the full run meets these kinds
+    if games_to_play(40) == 40:                        # the full run meets these kinds
         assert {"finish", "joker"} <= seen
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from audit_helpers import games_to_play, legal, play, refused
 from rummy101 import IllegalAction, Rules, RulesError
-from rummy101.game import Action, Phase, new_game
+from rummy101.game import Phase, new_game
 from rummy101.game.engines.remi.engine import deal, round_deltas
 from rummy101.game.engines.remi.table import RUN, SET, RemiMeld
 from rummy101.tiles import JOKER_CODE, parse_tiles
@@ -59,32 +60,6 @@ def pos(rules: str = "remi(doubles=off)", *, racks: list[str], stock: str = "K2 
     x.snap = None
     s.invalidate_legal()
     return s
-
-
-def _games(native: int) -> int:
-    """How many bot-played games a recomputation test plays: all on the native core, a quarter
-    (at least 2) on the pure backend, which is some 15x slower (whole file < 20 s on native)."""
-    from rummy101 import _backend
-
-    return native if _backend.backend_name() == "native" else max(2, native // 4)
-
-
-def legal(s: Any) -> set[str]:
-    return {str(a) for a in s.legal_actions()}
-
-
-def refused(s: Any, action: str, rule: str) -> None:
-    before = s.copy()
-    with pytest.raises(IllegalAction, match=rule.replace(".", r"\.")):
-        s.apply(action)
-    assert s == before
-    assert str(Action.parse(action)) not in legal(s)
-
-
-def play(s: Any, *actions: str) -> None:
-    for a in actions:
-        assert str(Action.parse(a)) in legal(s), f"{a!r} not legal; legal: {sorted(legal(s))}"
-        s.apply(a)
 
 
 # ---- RO-1 players and tiles -----------------------------------------------------------------
@@ -423,7 +398,7 @@ def test_ro13_finish_ends_the_game_at_once() -> None:
 
 # ---- RO-12 recomputed independently over bot-played games ------------------------------------
 
-def test_ro12_scores_recomputed_over_played_games() -> None:
+def test_ro12_scores_recomputed_over_playedgames_to_play() -> None:
     """RO-12 (with RO-2, RO-11, RO-13): in 40 games played by the greedy bot (a tenth of the moves
     random), every seat's score equals RO-12 recomputed here from the final table (who laid each
     tile, end values) and racks: 100 + laid (x2 Joly finish) for an etalat finisher, the pattern
@@ -435,7 +410,7 @@ def test_ro12_scores_recomputed_over_played_games() -> None:
 
     patterns = {"simple": 400, "mozaic": 800, "bicolor": 1600, "monocolor": 3200}
     seen: set[str] = set()
-    for seed in range(_games(40)):
+    for seed in range(games_to_play(40)):
         s = new_game("remi(players=3)", seed)
         rng = random.Random(seed)
         bots = [get_bot("greedy", random.Random(seed * 10 + q)) for q in range(s.n)]
@@ -475,5 +450,5 @@ def test_ro12_scores_recomputed_over_played_games() -> None:
             want.append(2 * d if atu1 else d)
         assert r["scores"] == want, (seed, r)
         seen.add(r["pattern"] or ("exhausted" if w is None else "etalat"))
-    if _games(40) == 40:                        # the full run meets these kinds
+    if games_to_play(40) == 40:                        # the full run meets these kinds
         assert {"etalat", "simple"} <= seen

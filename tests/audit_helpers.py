@@ -1,0 +1,40 @@
+"""What the three rules-audit files (tests/test_audit_*.py) share: how many bot-played games a
+recomputation test plays, and the legal / refused / play checks on a game state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rummy101 import IllegalAction
+from rummy101.game import Action
+
+
+def games_to_play(native: int) -> int:
+    """How many bot-played games a recomputation test plays: all on the native core, a quarter
+    (at least 2) on the pure backend, which is some 15x slower (whole file < 20 s on native)."""
+    from rummy101 import _backend
+
+    return native if _backend.backend_name() == "native" else max(2, native // 4)
+
+
+def legal(s: Any) -> set[str]:
+    return {str(a) for a in s.legal_actions()}
+
+
+def refused(s: Any, action: str, rule: str) -> None:
+    """The action is refused citing ``rule`` (an ID such as RO-9.3, matched literally), the state
+    is left as it was, and the action is not among the legal ones."""
+    before = s.copy()
+    with pytest.raises(IllegalAction, match=rule.replace(".", r"\.")):
+        s.apply(action)
+    assert s == before
+    assert str(Action.parse(action, s.rules)) not in legal(s)
+
+
+def play(s: Any, *actions: str) -> None:
+    """Apply the actions in turn, each checked to be legal first."""
+    for a in actions:
+        got = legal(s)
+        assert str(Action.parse(a, s.rules)) in got, f"{a!r} not legal; legal: {sorted(got)}"
+        s.apply(a)
