@@ -268,6 +268,21 @@ def test_a_rack_pasted_where_a_command_goes_is_not_echoed_whole(
     assert "'openin' (choose from 'opening', 'penalty', 'tabla')" in capsys.readouterr().err
 
 
+def test_a_bare_rack_after_solve_points_to_rack(capsys: pytest.CaptureFixture[str]) -> None:
+    """A newcomer's first try, `rummy101 solve opening R10 R11 R12`, says where the rack goes."""
+    assert main(["solve", "opening", "R10", "R11", "R12"]) == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: R10 R11 R12; a rack goes after --rack" in err
+    assert "rummy101 solve opening --rack 'R10 R11 R12'" in err
+    assert main(["solve", "opening", "AS", "KS", "QS"]) == 2
+    assert "solve opening --rules classic --rack 'AS KS QS'" in capsys.readouterr().err
+    assert main(["solve", "R10", "R11"]) == 2  # in place of the solver's name
+    assert "a rack goes after --rack" in capsys.readouterr().err
+    for argv in (["solve", "opening", "foo"], ["sim", "--games", "5", "R1"]):
+        assert main(argv) == 2  # not tiles, or not a solve command: no pointer
+        assert "--rack" not in capsys.readouterr().err
+
+
 def test_a_meld_that_is_too_long_is_called_a_meld(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["meld", " ".join(["R1"] * 10_000)]) == 2
     err = capsys.readouterr().err

@@ -41,11 +41,39 @@ class _Parser(argparse.ArgumentParser):
     """argparse with usage errors cut to :data:`MAX_ERROR_CHARS` (the subcommands' parsers are
     of this class too)."""
 
+    #: the command line being read (main sets it on the top parser): the --rack pointer below
+    #: is for the solve commands only
+    argv: Sequence[str] = ()
+
     def error(self, message: str) -> NoReturn:
+        hint = _rack_hint(message) if self.prog != PROG or "solve" in self.argv else ""
         if len(message) > MAX_ERROR_CHARS:
             message = (f"{message[:MAX_ERROR_CHARS - 60]}... (cut: the message is "
                        f"{len(message):,} characters long)")
-        super().error(message)
+        super().error(message + hint)
+
+
+def _rack_hint(message: str) -> str:
+    """A pointer to ``--rack`` when the words argparse did not take read as tiles or cards: a
+    rack typed bare after ``solve opening`` (or in place of the solver's name)."""
+    for head in ("unrecognized arguments: ", "argument SOLVER: invalid choice: "):
+        if message.startswith(head):
+            words = message[len(head):].split(" (choose from")[0].strip("'").split()
+            break
+    else:
+        return ""
+    if not words or len(words) > 200:
+        return ""
+    from ..tiles import parse_cards, parse_tiles
+
+    rack = " ".join(words[:8]) + (" ..." if len(words) > 8 else "")
+    for parse, rules in ((parse_tiles, ""), (parse_cards, "--rules classic ")):
+        try:
+            parse(" ".join(words))
+        except (RummyError, ValueError):
+            continue
+        return f"; a rack goes after --rack, in quotes: {PROG} solve opening {rules}--rack '{rack}'"
+    return ""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input)."""
     parser = build_parser()
+    parser.argv = list(sys.argv[1:] if argv is None else argv)  # type: ignore[attr-defined]
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a usage error (already printed)
