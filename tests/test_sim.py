@@ -120,3 +120,13 @@ def test_greedy_beats_random() -> None:
             assert r.finishers == (None,)
         else:
             assert r.finishers[0] == r.best  # a finisher gains, every other seat loses
+
+
+@pytest.mark.parametrize("rules, rule", [("rummy101(players=2)", "R101-13"),
+                                         ("remi(players=2)", "RO-10"),
+                                         ("classic(players=2)", "CR-5")])
+def test_summary_cites_the_variants_exhaustion_rule(rules: str, rule: str) -> None:
+    """A round with no winner ends by R101-13, RO-10 (the stock out after its one reshuffle) or
+    CR-5 (the second exhaustion), whichever game was simulated."""
+    text = sim.format_summary(sim.simulate(rules, "random,random", 2, 3, workers=1, progress=False))
+    assert "stock exhausted with no winner" in text and f"({rule}); round endings" in text

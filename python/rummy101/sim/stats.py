@@ -179,8 +179,12 @@ def format_summary(result: SimResult) -> str:
     out += [line(r) for r in rows]
     rounds = result.rounds
     ex = result.exhausted
+    # the rule that ends a round with no winner: R101-13, RO-10 (the stock runs out after its one
+    # reshuffle) or CR-5 (the second exhaustion), by the variant simulated
+    variant = result.rules.split("(", 1)[0].strip().lower()
+    rule = {"remi": "RO-10", "classic": "CR-5"}.get(variant, "R101-13")
     out.append(f"rounds: {rounds}; finished {rounds - ex}, stock exhausted with no winner {ex} "
-               f"(R101-13); round endings: "
+               f"({rule}); round endings: "
                + (", ".join(f"{k} {v}" for k, v in result.finish_counts.items()) or "-"))
     parts = {p for k in result.finish_counts for p in _KIND_PARTS if p in k}
     if parts:
