@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -56,24 +57,68 @@ PyObject* int_list(const std::vector<int>& v) {
   return out;
 }
 
+// One meld (kind, tiles, stand_for) as a new tuple of a new int and two new lists.
+template <class It>
+PyObject* meld_tuple(int kind_v, It tiles_b, It tiles_e, It stand_b) {
+  std::vector<int> tiles(tiles_b, tiles_e), stand(stand_b, stand_b + (tiles_e - tiles_b));
+  py::object t_list = py::reinterpret_steal<py::object>(int_list(tiles));
+  py::object s_list = py::reinterpret_steal<py::object>(int_list(stand));
+  py::object kind = py::reinterpret_steal<py::object>(PyLong_FromLong(kind_v));
+  if (!kind) throw py::error_already_set();
+  PyObject* t = PyTuple_New(3);
+  if (!t) throw py::error_already_set();
+  PyTuple_SET_ITEM(t, 0, kind.release().ptr());
+  PyTuple_SET_ITEM(t, 1, t_list.release().ptr());
+  PyTuple_SET_ITEM(t, 2, s_list.release().ptr());
+  return t;
+}
+
 // (value, [(kind, tiles, stand_for), ...]): the same objects py::make_tuple built, made directly.
 py::tuple to_py(const SolveResult& r) {
   py::list melds(r.melds.size());
   for (size_t i = 0; i < r.melds.size(); ++i) {
     const auto& m = r.melds[i];
-    py::object tiles = py::reinterpret_steal<py::object>(int_list(m.tiles));
-    py::object stand = py::reinterpret_steal<py::object>(int_list(m.stand));
-    py::object kind = py::reinterpret_steal<py::object>(PyLong_FromLong(m.kind));
-    if (!kind) throw py::error_already_set();
-    PyObject* t = PyTuple_New(3);
-    if (!t) throw py::error_already_set();
-    PyTuple_SET_ITEM(t, 0, kind.release().ptr());
-    PyTuple_SET_ITEM(t, 1, tiles.release().ptr());
-    PyTuple_SET_ITEM(t, 2, stand.release().ptr());
-    PyList_SET_ITEM(melds.ptr(), Py_ssize_t(i), t);
+    PyList_SET_ITEM(melds.ptr(), Py_ssize_t(i), meld_tuple(m.kind, m.tiles.begin(), m.tiles.end(), m.stand.begin()));
   }
   return py::make_tuple(r.value, melds);
 }
+
+// ---- packed batch answers (issue 11, eleventh round) --------------------------------------------
+// solve_openings keeps one answer object per rack and builds its melds only when they are read.
+// As Python lists, a batch's melds were ~20 container objects a rack, kept alive until the
+// answers are built: their allocation and the garbage collector's passes over them were ~1/3 of
+// the batch's cost above the solver (callgrind, racks_22). SolvedMelds keeps them packed, a
+// byte per field (kind, length, then the codes and what they stand for), ~10 bytes a meld.
+struct SolvedMelds {
+  std::vector<uint8_t> data;    // per meld: kind, len, tiles[len], stand[len]
+  std::vector<uint32_t> start;  // rack i's melds: data[start[i], start[i + 1])
+  std::vector<uint16_t> count;  // melds of rack i
+
+  void add(const SolveResult& r) {
+    for (const MeldOut& m : r.melds) {
+      data.push_back(uint8_t(m.kind));
+      data.push_back(uint8_t(m.tiles.size()));
+      for (int x : m.tiles) data.push_back(uint8_t(x));
+      for (int x : m.stand) data.push_back(uint8_t(x));
+    }
+    start.push_back(uint32_t(data.size()));
+    count.push_back(uint16_t(r.melds.size()));
+  }
+
+  py::list melds(py::ssize_t i) const {
+    py::ssize_t n = py::ssize_t(count.size());
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) throw py::index_error("SolvedMelds index out of range");
+    py::list out(count[size_t(i)]);
+    const uint8_t* p = data.data() + start[size_t(i)];
+    for (py::ssize_t k = 0; k < py::ssize_t(count[size_t(i)]); ++k) {
+      int kind = p[0], len = p[1];
+      PyList_SET_ITEM(out.ptr(), k, meld_tuple(kind, p + 2, p + 2 + len, p + 2 + len));
+      p += 2 + 2 * len;
+    }
+    return out;
+  }
+};
 
 // ---- batch front end (issue 11, "a thin API") -------------------------------------------------
 // tokenize_racks reads text racks by a token table handed over from Python (built there from
@@ -389,6 +434,59 @@ void register_solver(py::module_& m) {
       py::arg("budget") = DEFAULT_WORK_BUDGET,
       "solve_melds on every row of a (n, 53) uint8 array, with the GIL released while solving; a rack\n"
       "that spends its budget (each rack has its own) gets (BUDGET_SPENT, []).");
+
+  py::class_<SolvedMelds>(m, "SolvedMelds",
+                          "The melds of a batch's racks (solve_melds_packed), packed until read:\n"
+                          "melds[i] is rack i's list of (kind, tiles, stand_for), as solve_melds gives it.")
+      .def("__len__", [](const SolvedMelds& s) { return s.count.size(); })
+      .def("__getitem__", &SolvedMelds::melds, py::arg("i"));
+
+  m.def(
+      "solve_melds_packed",
+      [](const CoreRules& cr, py::array_t<uint8_t, py::array::c_style | py::array::forcecast> counts, bool keep,
+         int must_use, bool require_run, long long budget) {
+        check_budget(budget);
+        if (counts.ndim() != 2 || counts.shape(1) != NUM_CODES)
+          throw std::invalid_argument("counts must have shape (n, 53), got " + shape_text(counts));
+        py::ssize_t n = counts.shape(0);
+        std::vector<Counts> racks(static_cast<size_t>(n));
+        auto buf = counts.unchecked<2>();
+        for (py::ssize_t i = 0; i < n; ++i)
+          for (int j = 0; j < NUM_CODES; ++j) {
+            int v = buf(i, j);
+            if (v > 64) throw std::invalid_argument("tile count out of range at code " + std::to_string(j));
+            racks[size_t(i)][j] = v;
+          }
+        py::array_t<int64_t> values(n);
+        int64_t* vp = values.mutable_data();
+        auto packed = std::make_unique<SolvedMelds>();
+        packed->start.reserve(size_t(n) + 1);
+        packed->count.reserve(size_t(n));
+        packed->data.reserve(size_t(n) * 48);
+        packed->start.push_back(0);
+        {
+          py::gil_scoped_release release;
+          for (py::ssize_t i = 0; i < n; ++i) {
+            SolveResult r;
+            try {
+              r = solve_melds(cr, racks[size_t(i)], keep, must_use, require_run, budget);
+            } catch (const BudgetExceeded&) {
+              r = SolveResult{};
+              r.value = BUDGET_SPENT;  // this rack only; the others keep their answers
+            }
+            vp[i] = r.value;
+            packed->add(r);
+          }
+        }
+        py::array_t<int32_t> sizes(n);
+        std::copy(packed->count.begin(), packed->count.end(), sizes.mutable_data());
+        return py::make_tuple(values, sizes, py::cast(std::move(packed)));
+      },
+      py::arg("cr"), py::arg("counts"), py::arg("keep"), py::arg("must_use"), py::arg("require_run"),
+      py::arg("budget") = DEFAULT_WORK_BUDGET,
+      "solve_melds_batch with the answers packed: (values (n,) int64, sizes (n,) int32: melds per\n"
+      "rack, melds: SolvedMelds, melds[i] built when read). A rack that spends its budget (each rack\n"
+      "has its own) gets the value BUDGET_SPENT and no melds.");
 
   m.def(
       "max_pairs",

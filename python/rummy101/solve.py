@@ -97,7 +97,8 @@ class Opening:
 
     __slots__ = ("_f",)
     # _f = (rules, kind, value, threshold, pairs_threshold, core, rack source, [rack, melds, rest]):
-    # core is ("melds", core melds) or ("pairs", core pairs); the rack source is the text of a
+    # core is ("melds", core melds), ("pairs", core pairs) or ("batch", SolvedMelds, i) (rack i's
+    # melds of a solve_openings batch, packed in the core until read); the rack source is the text of a
     # rack read by the token table, or None when the rack is given; the list holds the fields
     # built so far (None: not yet)
     _f: tuple[Any, ...]
@@ -110,9 +111,9 @@ class Opening:
 
     @classmethod
     def _lazy(cls, rules: Rules, rack: tuple[Piece, ...] | str, kind: OpeningKind, value: int,
-              core: tuple[str, Sequence[Any]], threshold: int, pairs_threshold: int) -> Opening:
-        """An answer whose melds and rest are built from ``core`` (("melds", core melds) or
-        ("pairs", core pairs)) when first read; ``rack`` is the pieces, or a text rack that the
+              core: tuple[Any, ...], threshold: int, pairs_threshold: int) -> Opening:
+        """An answer whose melds and rest are built from ``core`` (("melds", core melds),
+        ("pairs", core pairs) or ("batch", SolvedMelds, i)) when first read; ``rack`` is the pieces, or a text rack that the
         token table reads (read again when the rack is first asked for)."""
         o = _NEW(cls)
         if rack.__class__ is str:
@@ -153,7 +154,7 @@ class Opening:
         built = self._f[7]
         if built[1] is None:
             rules = self._f[0]
-            form, items = self._f[5]
+            form, items = _core_items(self._f[5])
             if form == "pairs":
                 built[1] = tuple(Meld.from_core(rules, "pair", [a, b], [a, a]) for a, b in items)
             else:
@@ -164,7 +165,7 @@ class Opening:
     def rest(self) -> tuple[Piece, ...]:
         built = self._f[7]
         if built[2] is None:
-            form, items = self._f[5]
+            form, items = _core_items(self._f[5])
             used = [c for p in items for c in p] if form == "pairs" else [c for m in items for c in m[1]]
             built[2] = _rest(self._f[0], self.rack, used)
         return built[2]  # type: ignore[no-any-return]
@@ -199,6 +200,13 @@ class Opening:
         return {"rules": str(self.rules), "rack": format_tiles(self.rack), "kind": self.kind,
                 "value": self.value, "melds": [m.to_json() for m in self.melds],
                 "rest": [str(t) for t in self.rest]}
+
+
+def _core_items(core: tuple[Any, ...]) -> tuple[str, Sequence[Any]]:
+    """(form, items) of an answer's core: a batch's melds are read from the core's packing."""
+    if core[0] == "batch":
+        return "melds", core[1][core[2]]
+    return core[0], core[1]
 
 
 _NEW = object.__new__
@@ -413,13 +421,13 @@ def _pairs_bound(rules: Rules, counts: list[int]) -> int:
 
 
 def _opening_from(rules: Rules, rack: tuple[Piece, ...] | str, threshold: int, pairs_threshold: int,
-                  mu: int, melds_result: tuple[int, list[Any]], counts: list[int], keep: bool) -> Opening:
-    """The opening of one rack from its core ``solve_melds`` answer (``rack``: its pieces, or a
-    text rack the token table reads)."""
-    value, core_melds = melds_result
-    if value >= threshold and core_melds:
-        return Opening._lazy(rules, rack, "melds", value, ("melds", core_melds), threshold,
-                             pairs_threshold)
+                  mu: int, value: int, found: tuple[Any, ...], n_melds: int, counts: list[int],
+                  keep: bool) -> Opening:
+    """The opening of one rack from its core ``solve_melds`` answer: ``value``, ``found`` (the
+    melds as an answer's core, ("melds", core melds) or ("batch", SolvedMelds, i)) and their
+    number (``rack``: its pieces, or a text rack the token table reads)."""
+    if value >= threshold and n_melds:
+        return Opening._lazy(rules, rack, "melds", value, found, threshold, pairs_threshold)
     core = _backend.core()
     # a pair is two equal real tiles or a real tile and a joker: fewer than the pairs needed
     # possible at all, and the pairs search (whose answer could not be used) is not run
@@ -432,8 +440,8 @@ def _opening_from(rules: Rules, rack: tuple[Piece, ...] | str, threshold: int, p
         cr = _core_rules(rules, "open")
         value, core_melds = core.solve_melds(cr, counts, keep, -1, False, current_budget())
         value = max(value, 0)
-    return Opening._lazy(rules, rack, None, value, ("melds", core_melds), threshold,
-                         pairs_threshold)
+        found = ("melds", core_melds)
+    return Opening._lazy(rules, rack, None, value, found, threshold, pairs_threshold)
 
 
 def _params(rules: Rules, threshold: Any, pairs_threshold: Any) -> tuple[int, int]:
@@ -464,8 +472,8 @@ def solve_opening(rules: Rules | str, rack: RackLike, *, threshold: int | None =
     mu = -1 if must_use is None else _must_use(r, _pieces_of(r, source), must_use)
     cr = _core_rules(r, "open")
     keep = r.keep_discard or keeps_card(r, sum(counts))
-    res = _backend.core().solve_melds(cr, counts, keep, mu, r.opening_needs_run, current_budget())
-    return _opening_from(r, source, t, p, mu, res, counts, keep)
+    value, melds = _backend.core().solve_melds(cr, counts, keep, mu, r.opening_needs_run, current_budget())
+    return _opening_from(r, source, t, p, mu, value, ("melds", melds), len(melds), counts, keep)
 
 
 _NO_LIMIT = 1 << 62
@@ -488,7 +496,9 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
 
     Text racks are read by the core's token table in one call (``tokenize_racks``); a rack with
     any other token, form or mistake goes through :meth:`Rules.parse_rack` as in
-    :func:`solve_opening`, so answers and error messages are the same.
+    :func:`solve_opening`, so answers and error messages are the same. The answers' melds stay
+    packed in the core (about 10 bytes a meld, shared by the answers of one call) until an
+    answer's ``melds``, ``rest`` or JSON is first read.
 
     >>> [o.kind for o in solve_openings("rummy101", ["R1 R2 R3 K9", "R5 R5 Y7 Y7 B2 B2 K9 K9 * K1 K2"])]
     [None, 'pairs']
@@ -518,15 +528,22 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
     cr = _core_rules(r, "open")
     budget = current_budget()
     keeps = keeps_cards(r, arr.sum(axis=1, dtype=np.int64))
-    results: list[Any] = [None] * len(items)
-    for keep in (False, True):  # one batch per keep (classic go_out=narrow mixes them)
-        rows = np.flatnonzero(keeps == keep)
-        if rows.size == len(items):
-            results = core.solve_melds_batch(cr, arr, keep, mu, r.opening_needs_run, budget)
-        elif rows.size:
-            part = core.solve_melds_batch(cr, arr[rows], keep, mu, r.opening_needs_run, budget)
-            for i, res in zip(rows.tolist(), part, strict=True):
-                results[i] = res
+    # the melds stay packed in the core (SolvedMelds) until an answer's melds are read
+    n = len(items)
+    rows = np.flatnonzero(keeps)
+    if rows.size in (0, n):  # one batch per keep (classic go_out=narrow mixes them)
+        values_a, sizes_a, packed = core.solve_melds_packed(cr, arr, rows.size == n, mu,
+                                                            r.opening_needs_run, budget)
+        values, sizes = values_a.tolist(), sizes_a.tolist()
+        refs: list[tuple[str, Any, int]] = [("batch", packed, i) for i in range(n)]
+    else:
+        values, sizes, refs = [0] * n, [0] * n, [("batch", None, 0)] * n
+        for keep in (False, True):
+            part_rows = np.flatnonzero(keeps == keep).tolist()
+            v, z, packed = core.solve_melds_packed(cr, arr[part_rows], keep, mu, r.opening_needs_run,
+                                                   budget)
+            for j, i in enumerate(part_rows):
+                values[i], sizes[i], refs[i] = int(v[j]), int(z[j]), ("batch", packed, j)
     # at most this many pairs per rack (_pairs_bound): below the pairs needed, no pairs search
     pairs_bound = ((arr[:, :52] // 2).sum(axis=1, dtype=np.int64) + arr[:, 52]).tolist()
     need = max(1, p) if r.pairs_allowed else _NO_LIMIT
@@ -534,18 +551,18 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
     melds_kind: OpeningKind = "melds"
     out: list[Opening | None] = []
     spent: list[int] = []
-    for i, res in enumerate(results):
-        value, core_melds = res
-        if value >= t and core_melds:
-            out.append(lazy(r, sources[i], melds_kind, value, ("melds", core_melds), t, p))
+    for i, value in enumerate(values):
+        if value >= t and sizes[i]:
+            out.append(lazy(r, sources[i], melds_kind, value, refs[i], t, p))
         elif value >= 0 and pairs_bound[i] < need:
-            out.append(lazy(r, sources[i], None, value, ("melds", core_melds), t, p))
+            out.append(lazy(r, sources[i], None, value, refs[i], t, p))
         elif value == BUDGET_SPENT:
             out.append(None)
             spent.append(i)
         else:
             try:
-                out.append(_opening_from(r, sources[i], t, p, mu, res, arr[i].tolist(), bool(keeps[i])))
+                out.append(_opening_from(r, sources[i], t, p, mu, value, refs[i], sizes[i],
+                                         arr[i].tolist(), bool(keeps[i])))
             except WorkBudgetExceeded:
                 out.append(None)
                 spent.append(i)

@@ -22,11 +22,13 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from ..errors import WorkBudgetExceeded
 from ._common import JOKER, KIND_RUN, KIND_SET, NUM_CODES, CoreInputError, CoreRules, to_counts
 
-__all__ = ["BUDGET_SPENT", "DEFAULT_WORK_BUDGET", "UNLIMITED_BUDGET", "max_pairs", "solve_melds",
-           "solve_melds_batch"]
+__all__ = ["BUDGET_SPENT", "DEFAULT_WORK_BUDGET", "UNLIMITED_BUDGET", "SolvedMelds", "max_pairs",
+           "solve_melds", "solve_melds_batch", "solve_melds_packed"]
 
 NEG = -(1 << 40)
 MAX_COPIES = 2   # the solver's input limit: real tiles per code (R101-1, RO-1, CR-1 sets)
@@ -1299,6 +1301,40 @@ def solve_melds_batch(cr: CoreRules, counts: Any, keep: bool, must_use: int,
         except WorkBudgetExceeded:
             out.append((BUDGET_SPENT, []))
     return out
+
+
+class SolvedMelds:
+    """The melds of a batch's racks (``solve_melds_packed``): ``melds[i]`` is rack i's list of
+    ``(kind, tiles, stand_for)`` as ``solve_melds`` gives it, a new list at each read. Twin of
+    the native class, which keeps them packed in bytes until read."""
+
+    __slots__ = ("_melds",)
+
+    def __init__(self, melds: list[list[MeldOut]]) -> None:
+        self._melds = melds
+
+    def __len__(self) -> int:
+        return len(self._melds)
+
+    def __getitem__(self, i: int) -> list[MeldOut]:
+        if not isinstance(i, int):
+            raise TypeError(f"SolvedMelds indices must be integers, not {type(i).__name__}")
+        try:
+            melds = self._melds[i]
+        except IndexError:
+            raise IndexError("SolvedMelds index out of range") from None
+        return [(kind, list(tiles), list(stand)) for kind, tiles, stand in melds]
+
+
+def solve_melds_packed(cr: CoreRules, counts: Any, keep: bool, must_use: int, require_run: bool,
+                       budget: int = DEFAULT_WORK_BUDGET) -> tuple[Any, Any, SolvedMelds]:
+    """``solve_melds_batch`` with the answers packed: ``(values, sizes, melds)``, values (n,)
+    int64, sizes (n,) int32 (melds per rack), melds a :class:`SolvedMelds`. A rack that spends its
+    budget (each rack has its own) gets the value ``BUDGET_SPENT`` and no melds."""
+    out = solve_melds_batch(cr, counts, keep, must_use, require_run, budget)
+    values = np.array([v for v, _ in out], dtype=np.int64)
+    sizes = np.array([len(m) for _, m in out], dtype=np.int32)
+    return values, sizes, SolvedMelds([m for _, m in out])
 
 
 # ---- pairs (R101-8) ---------------------------------------------------------------------------
