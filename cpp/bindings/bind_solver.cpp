@@ -351,6 +351,22 @@ std::string shape_text(const py::array& a) {
   return shape + (a.ndim() == 1 ? ",)" : ")");
 }
 
+// The racks of a (n, 53) count array (solve_melds_batch, solve_melds_packed).
+std::vector<Counts> rack_rows(const py::array_t<uint8_t, py::array::c_style | py::array::forcecast>& counts) {
+  if (counts.ndim() != 2 || counts.shape(1) != NUM_CODES)
+    throw std::invalid_argument("counts must have shape (n, 53), got " + shape_text(counts));
+  py::ssize_t n = counts.shape(0);
+  std::vector<Counts> racks(static_cast<size_t>(n));
+  auto buf = counts.unchecked<2>();
+  for (py::ssize_t i = 0; i < n; ++i)
+    for (int j = 0; j < NUM_CODES; ++j) {
+      int v = buf(i, j);
+      if (v > 64) throw std::invalid_argument("tile count out of range at code " + std::to_string(j));
+      racks[size_t(i)][j] = v;
+    }
+  return racks;
+}
+
 }  // namespace
 
 void register_solver(py::module_& m) {
@@ -397,24 +413,8 @@ void register_solver(py::module_& m) {
       [](const CoreRules& cr, py::array_t<uint8_t, py::array::c_style | py::array::forcecast> counts, bool keep,
          int must_use, bool require_run, long long budget) {
         check_budget(budget);
-        if (counts.ndim() != 2 || counts.shape(1) != NUM_CODES) {
-          std::string shape = "(";
-          for (py::ssize_t i = 0; i < counts.ndim(); ++i) {
-            if (i) shape += ", ";
-            shape += std::to_string(counts.shape(i));
-          }
-          shape += counts.ndim() == 1 ? ",)" : ")";
-          throw std::invalid_argument("counts must have shape (n, 53), got " + shape);
-        }
-        py::ssize_t n = counts.shape(0);
-        std::vector<Counts> racks(static_cast<size_t>(n));
-        auto buf = counts.unchecked<2>();
-        for (py::ssize_t i = 0; i < n; ++i)
-          for (int j = 0; j < NUM_CODES; ++j) {
-            int v = buf(i, j);
-            if (v > 64) throw std::invalid_argument("tile count out of range at code " + std::to_string(j));
-            racks[size_t(i)][j] = v;
-          }
+        std::vector<Counts> racks = rack_rows(counts);
+        py::ssize_t n = py::ssize_t(racks.size());
         std::vector<SolveResult> out(static_cast<size_t>(n));
         {
           py::gil_scoped_release release;
@@ -446,17 +446,8 @@ void register_solver(py::module_& m) {
       [](const CoreRules& cr, py::array_t<uint8_t, py::array::c_style | py::array::forcecast> counts, bool keep,
          int must_use, bool require_run, long long budget) {
         check_budget(budget);
-        if (counts.ndim() != 2 || counts.shape(1) != NUM_CODES)
-          throw std::invalid_argument("counts must have shape (n, 53), got " + shape_text(counts));
-        py::ssize_t n = counts.shape(0);
-        std::vector<Counts> racks(static_cast<size_t>(n));
-        auto buf = counts.unchecked<2>();
-        for (py::ssize_t i = 0; i < n; ++i)
-          for (int j = 0; j < NUM_CODES; ++j) {
-            int v = buf(i, j);
-            if (v > 64) throw std::invalid_argument("tile count out of range at code " + std::to_string(j));
-            racks[size_t(i)][j] = v;
-          }
+        std::vector<Counts> racks = rack_rows(counts);
+        py::ssize_t n = py::ssize_t(racks.size());
         py::array_t<int64_t> values(n);
         int64_t* vp = values.mutable_data();
         auto packed = std::make_unique<SolvedMelds>();
