@@ -51,3 +51,19 @@ def test_max_pairs(benchmark, backend: str) -> None:  # type: ignore[no-untyped-
     racks = [[int(x) for x in row] for row in arr]
     fn = _backend._load(backend).max_pairs
     benchmark(lambda: [fn(r, True, -1) for r in racks])
+
+
+@pytest.mark.parametrize("copies", [1, 100])
+def test_solve_openings_native(benchmark, copies: int) -> None:  # type: ignore[no-untyped-def]
+    """The public batch on text racks: racks_22 once (300 racks) and 100 times (30,000), where
+    the answers alive at once weigh on allocation and the garbage collector (docs/solve.md)."""
+    if "native" not in BACKENDS:
+        pytest.skip("native core not built")
+    from rummy101 import Rules, solve_openings
+    from rummy101.tiles import format_tiles
+    rules = Rules.parse("rummy101")
+    texts = [format_tiles(rules.parse_rack([rules.piece(c) for c in range(53) for _ in range(int(row[c]))]))
+             for row in load_counts("racks_22.txt", rules)] * copies
+    benchmark.extra_info["racks"] = len(texts)
+    with _backend.using_backend("native"):
+        benchmark.pedantic(solve_openings, (rules, texts), rounds=3 if copies > 1 else 10)
