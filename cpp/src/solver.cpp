@@ -153,6 +153,11 @@ struct SetTable {
   // choices[ridx * SJ + jr]: every feasible (tiles per colour <= rest, jokers <= jr) for the
   // value search, most tiles first; ridx = rest vector in base 3 (rest capped at 2).
   std::vector<SetChoice> choices[81 * SJ];
+  // any[box * SJ + j]: some tiles per colour within box and some jokers <= j split into sets
+  // (feas). box = sum over c of (lo_c * 3 + hi_c) * 9^c, the tiles of colour c in [lo_c, hi_c]
+  // (the rebuild's walk, Solver::colour_in: the colours decided give exactly their tiles, the
+  // others up to what they have, so a choice under which no leaf is feasible is walked past)
+  std::vector<uint8_t> any;
 };
 
 // Sets: 3-4 tiles, distinct colours, >= 1 real tile, real >= ratio * jokers (RO-7).
@@ -203,6 +208,27 @@ SetTable build_set_table(int ratio) {
                                         uint8_t(a + b + c + d + j)});
               }
       std::stable_sort(out.begin(), out.end(), [](const SetChoice& x, const SetChoice& y) { return x.tot > y.tot; });
+    }
+  }
+  t.any.assign(6561 * SJ, 0);
+  for (int box = 0; box < 6561; ++box) {
+    int lo[4], hi[4];
+    bool ok = true;
+    for (int c = 0, b = box; c < 4; ++c, b /= 9) {
+      lo[c] = b % 9 / 3; hi[c] = b % 3;
+      if (lo[c] > hi[c]) ok = false;
+    }
+    if (!ok) continue;
+    for (int j = 0; j < SJ; ++j) {
+      bool f = j > 0 && t.any[box * SJ + j - 1];
+      for (int a = lo[0]; a <= hi[0] && !f; ++a)
+        for (int b = lo[1]; b <= hi[1] && !f; ++b)
+          for (int c = lo[2]; c <= hi[2] && !f; ++c)
+            for (int d = lo[3]; d <= hi[3] && !f; ++d) {
+              int sv[4] = {a, b, c, d};
+              f = t.feas[sidx(sv, j)];
+            }
+      t.any[box * SJ + j] = f;
     }
   }
   return t;
@@ -417,17 +443,33 @@ using RawTrans = ListCache<Trans>;
 // progress of that colour after it, the value its runs place, what it does with each run in
 // progress (0 extend with a real tile, 1 with a joker, 2 close), the new runs (real / joker),
 // the tiles it gives to sets, the tiles it leaves on the rack and the jokers it uses.
+// Eleventh round: besides, what the walk reads of an item, computed once per list: val (dgain +
+// the value of its set tiles, which the list's rules and number fix), smax (the largest val of
+// this item and the ones after it in its list) and the counts need_of reads of the runs after it.
 struct RItem {
   uint64_t packed;
   int dgain;
+  int val, smax;
   uint8_t acts[8];
   uint8_t nacts, a_new, b_new, s, lf, jused;
   bool closed;
+  uint8_t k1, k2;  // runs after it that cannot close / of length 1 (need_of)
 };
 // The rebuild's lists, like RawTrans kept across racks per thread and rule set: a list depends
 // on the rack only through the runs in progress of its colour, the tiles of that colour at its
-// number, the jokers free and the must-use tile (see Solver::make_list).
-using RebuildLists = ListCache<RItem>;
+// number, the jokers free and the must-use tile (see Solver::make_list). Eleventh round: the
+// lists of a colour with no run in progress (most of them) are found by their signature in a
+// table (direct), without hashing; an entry is valid for its rule set and until clear().
+struct RebuildLists : ListCache<RItem> {
+  struct Direct { uint64_t rules; uint32_t gen, off, len; };
+  static constexpr int NSIG = 1 << 12;  // Solver::make_list's sig (n, jr, avail, mu, res) < 2^12
+  std::array<Direct, NSIG> direct{};
+  uint32_t dgen = 1;
+  void clear() {
+    ListCache<RItem>::clear();
+    if (++dgen == 0) { for (auto& d : direct) d.gen = 0; dgen = 1; }
+  }
+};
 RebuildLists& rebuild_cache() {
   thread_local RebuildLists cache;
   return cache;
@@ -466,6 +508,8 @@ inline RunList unpack(uint64_t k) {
   while (k) { r.st[r.len++] = uint8_t((k & 0xff) - 1); k >>= 8; }
   return r;
 }
+
+constexpr uint32_t NO_PICK = ~0u;
 
 struct Decision {
   int acts[4][8];
@@ -506,7 +550,12 @@ struct Frame {
   int want;
   Decision dec;
   uint32_t rl_ok[4], rl_off[4][SJ], rl_len[4][SJ];  // the rebuild's choice lists by (colour, jokers)
-  uint32_t pick[4];  // the rebuild's choice of each colour (index in rpool())
+  uint32_t pick[4];  // the rebuild's choice of each colour (index in rpool(); NO_PICK: the empty one)
+  uint32_t trivial;  // bit c: colour c has no tile here and no run in progress (Solver::colour_in)
+  int setv;          // the value of a set tile at this number
+  // the box of SetTable::any with the colours < c decided (ivl[c]); colour c undecided adds
+  // ivl_cap[c] (its tiles in [0, min(avail, 2)]), decided with s set tiles s * ivl_w[c]
+  int ivl[5], ivl_cap[4], ivl_w[4];
 };
 
 // ---- the constants of a rule set ---------------------------------------------------------------
@@ -1157,6 +1206,19 @@ struct Solver {
     return need;
   }
 
+  // need_of's count from the two counts of the runs (the rebuild's items carry them, RItem)
+  int need_from(int n, int c, int k1, int k2) const {
+    if (!k1) return 0;
+    int m = n + 1;
+    if (m > last) return 99;
+    int need = std::max(0, k1 - avail(m, c));
+    if (k2) {
+      if (m + 1 > last) return 99;
+      need += std::max(0, k2 - avail(m + 1, c));
+    }
+    return need;
+  }
+
   // the real tiles of colour c at number n (1..last) for runs and sets: the reserved aces
   // (RO-6) are at 14, not at 1 (one field of acnt, set_res_now)
   int avail(int n, int c) const { return int(acnt[c] >> (4 * n) & 15); }
@@ -1583,39 +1645,70 @@ struct Solver {
   // the canonical order, and walked with the same cuts (which change nothing but the work: the
   // children searched, best() calls and their node counts included, are the same ones in the
   // same order; callgrind: the walk was ~22% of a greedy-round solve).
-  static std::vector<RItem>& rpool() { return rebuild_cache().pool; }
+  // the thread's rebuild lists (rebuild_cache), fetched once per rebuild (eleventh round: the
+  // thread_local behind it cost a __tls_get_addr call per use in the Python module)
+  RebuildLists* rl = nullptr;
+  std::vector<RItem>& rpool() const { return rl->pool; }
 
-  void colour(Frame& F, int c, int jr, int gain, bool left, bool ran) {
-    // gain + ub_from(n + 1, 0) + jrest(n, j0, jr) + the sets chosen so far (F.svw[c]) + the best
-    // value of the tiles of the colours still to decide (F.avail_w[c])
-    if (gain + F.ub_after + jrest(F.n, F.j0, jr) + F.svw[c] + F.avail_w[c] < F.want) return;
-    colour_in(F, c, jr, gain, left, ran, 0);
+  // The walk of one number: colour 0's choices, for each of them colour 1's, ..., then sets()
+  // (the leaves), depth first in the canonical order, until sets() finds the optimum. A choice
+  // is walked past when it cannot reach the wanted value: the bound of the colours after it,
+  // gain + ub_from(n + 1, 0) + jrest(n, j0, jr) + the sets chosen so far (F.svw) + the best
+  // value of the tiles of the colours still to decide (F.avail_w), fails, or (eleventh round)
+  // when no leaf below it can pass sets()'s first tests: the runs in progress of the colours
+  // decided need more jokers than are left (sets() tries js <= jr - need), or no split into sets
+  // is feasible for any set tiles of the colours still to decide and any js <= jr - need
+  // (SetTable::any). Neither cut calls anything: the leaves that reach a bound with a call
+  // (suffix_bound, best) are the same, in the same order. Each choice's part of the bound is
+  // read from its list (RItem::val; smax: when no choice from one on can pass, the rest of the
+  // list is skipped).
+  void colour(Frame& F, int jr, bool left, bool ran) {
+    if (F.ub_after + jrest(F.n, F.j0, jr) + F.avail_w[0] < F.want) return;
+    colour_in(F, 0, jr, 0, left, ran, 0);
   }
 
-  // colour() past its bound (which the caller tested); need: the jokers the runs in progress
-  // of the colours < c need at n + 1 and n + 2 (need_of, summed here once per choice rather
-  // than at every leaf: eighth round)
+  // colour() past its bound; need: the jokers the runs in progress of the colours < c need at
+  // n + 1 and n + 2 (need_of; eighth round)
   void colour_in(Frame& F, int c, int jr, int gain, bool left, bool ran, int need) {
+    // a colour with no tile here, no run in progress and no joker free has one choice, the
+    // empty one (val 0, no joker, no need, no set tile), which passes when the bound below does
+    // with val 0 and jused 0: taken without its list (eleventh round; F.pick: NO_PICK)
+    if (jr == 0)
+      while (c < 4 && (F.trivial >> c & 1)) {
+        if (gain + F.ub_after + F.svw[c] + F.avail_w[c + 1] < F.want) return;
+        F.new_runs[c] = 0;
+        F.sv[c] = 0;
+        F.svw[c + 1] = F.svw[c];
+        F.ivl[c + 1] = F.ivl[c];  // (ivl_cap[c] = 0)
+        F.pick[c] = NO_PICK;
+        ++c;
+      }
     if (c == 4) { sets(F, jr, gain, left, ran, need); return; }
     if (!(F.rl_ok[c] >> jr & 1)) make_list(F, c, jr);
-    uint32_t off = F.rl_off[c][jr], end = off + F.rl_len[c][jr];
-    int n = F.n;
-    int setv = cr.set_value[n <= 13 ? n : 1];
-    // colour(c + 1)'s bound without the child's gain, jokers and set tiles
-    int fixed = F.ub_after + F.svw[c] + F.avail_w[c + 1] - F.want;
+    const uint32_t off = F.rl_off[c][jr], end = off + F.rl_len[c][jr];
+    const int n = F.n;
+    const int setv = F.setv;
+    // a choice passes when gain + dgain + ub_after + svw[c] + s * setv + avail_w[c + 1] +
+    // jrest(n, j0, jr - jused) >= want, that is val - jbr[jused] >= lim
+    const int* jbr = &jb[n][F.j0 - jr];  // jrest(n, j0, jr - jused) = jb[n][j0] - jbr[jused]
+    const int lim = F.want - gain - F.ub_after - F.svw[c] - F.avail_w[c + 1] - jb[n][F.j0];
+    const int jtop = jbr[0];  // (jbr[jused] >= jbr[0])
     const std::vector<RItem>& pool = rpool();
     for (uint32_t i = off; i < end; ++i) {
       const RItem& it = pool[i];  // not used after the call below, which may grow the pool
-      int g = gain + it.dgain;
-      int jr2 = jr - it.jused;
-      if (g + fixed + jrest(n, F.j0, jr2) + it.s * setv < 0) continue;
+      if (it.smax - jtop < lim) break;
+      if (it.val - jbr[it.jused] < lim) continue;
+      const int jr2 = jr - it.jused;
+      const int need2 = it.k1 ? need + need_from(n, c, it.k1, it.k2) : need;
+      if (need2 > jr2) continue;
+      const int ivl = F.ivl[c] - F.ivl_cap[c] + it.s * F.ivl_w[c];  // colour c's: exactly it.s
+      if (!tab.any[ivl * SJ + std::min(jr2 - need2, SJ - 1)]) continue;
       F.new_runs[c] = it.packed;
       F.sv[c] = it.s;
       F.svw[c + 1] = F.svw[c] + it.s * setv;
+      F.ivl[c + 1] = ivl;
       F.pick[c] = i;
-      int nv;
-      int need2 = need + need_of(n, c, it.packed, &nv);
-      colour_in(F, c + 1, jr2, g, left || (it.lf > 0 && keep), ran || it.closed, need2);
+      colour_in(F, c + 1, jr2, gain + it.dgain, left || (it.lf > 0 && keep), ran || it.closed, need2);
       if (F.found) return;
     }
   }
@@ -1624,28 +1717,56 @@ struct Solver {
   // the runs in progress and the rule set (rules_fp) they depend on the number (its values, and
   // whether runs may start or it is the high ace), the tiles of the colour there, the jokers, and
   // whether the must-use tile is this one (with the reserved aces that count as using it).
-  __attribute__((noinline)) void make_list(Frame& F, int c, int jr) {
-    RebuildLists& rc = rebuild_cache();
+  // (the lookups inline, the making out of line: build_list)
+  void make_list(Frame& F, int c, int jr) {
+    RebuildLists& rc = *rl;
     int n = F.n;
     bool mu = c == mu_c && n == mu_n;
     uint32_t sig = uint32_t(n) | uint32_t(jr) << 4 | uint32_t(F.avail[c]) << 7 | uint32_t(mu) << 9 |
                    uint32_t(mu && n == 1 ? res[c] : 0) << 10;
     uint32_t off, len;
-    if (const RebuildLists::Slot* e = rc.find(F.runs_in[c], rules_fp, sig)) {
+    RebuildLists::Direct* d = F.runs_in[c] || sig >= RebuildLists::NSIG ? nullptr : &rc.direct[sig];
+    const RebuildLists::Slot* e;
+    if (d && d->gen == rc.dgen && d->rules == rules_fp) {
+      off = d->off; len = d->len;
+    } else if (!d && (e = rc.find(F.runs_in[c], rules_fp, sig))) {
       off = e->off; len = e->len;
     } else {
-      std::vector<RItem>& pool = rc.pool;
-      off = uint32_t(pool.size());
-      F.lst[c] = unpack(F.runs_in[c]);
-      RItem it{};
-      it.nacts = uint8_t(F.lst[c].len);
-      list_i(F, c, 0, 0, jr, jr, it, pool);
-      len = uint32_t(pool.size()) - off;
-      rc.put(F.runs_in[c], rules_fp, sig, off, len);
+      off = build_list(F, c, jr);
+      len = uint32_t(rc.pool.size()) - off;
+      if (d) *d = RebuildLists::Direct{rules_fp, rc.dgen, off, len};
+      else rc.put(F.runs_in[c], rules_fp, sig, off, len);
     }
     F.rl_ok[c] |= 1u << jr;
     F.rl_off[c][jr] = off;
     F.rl_len[c][jr] = len;
+  }
+
+  // appends the list of make_list to the pool, returns its offset
+  __attribute__((noinline)) uint32_t build_list(Frame& F, int c, int jr) {
+    std::vector<RItem>& pool = rl->pool;
+    const int n = F.n;
+    const uint32_t off = uint32_t(pool.size());
+    F.lst[c] = unpack(F.runs_in[c]);
+    RItem it{};
+    it.nacts = uint8_t(F.lst[c].len);
+    list_i(F, c, 0, 0, jr, jr, it, pool);
+    // the parts of the walk's bound and of need_of that the list fixes (eleventh round)
+    const int setv = cr.set_value[n <= 13 ? n : 1];
+    int smax = NEG;
+    for (uint32_t i = uint32_t(pool.size()); i-- > off;) {
+      RItem& x = pool[i];
+      x.val = x.dgain + x.s * setv;
+      smax = std::max(smax, x.val);
+      x.smax = smax;
+      x.k1 = x.k2 = 0;
+      for (uint64_t r = x.packed; r; r >>= 8) {
+        int st = int(r & 0xff) - 1;
+        if (!closable(st)) ++x.k1;
+        if (st % 3 == 0) ++x.k2;  // length 1 (never closable)
+      }
+    }
+    return off;
   }
 
   void list_i(Frame& F, int c, int i, int used_r, int jr0, int jr, RItem& it, std::vector<RItem>& out) {
@@ -1753,12 +1874,13 @@ struct Solver {
       if (sub <= NEG || g + sub != F.want) continue;
       Decision& d = F.dec;
       for (int c = 0; c < 4; ++c) {
+        d.sv[c] = F.sv[c];
+        d.next_runs[c] = F.new_runs[c];
+        if (F.pick[c] == NO_PICK) { d.nacts[c] = d.a_new[c] = d.b_new[c] = d.s[c] = 0; continue; }
         const RItem& it = rpool()[F.pick[c]];
         d.nacts[c] = it.nacts;
         for (int i = 0; i < it.nacts; ++i) d.acts[c][i] = it.acts[i];
         d.a_new[c] = it.a_new; d.b_new[c] = it.b_new; d.s[c] = it.s;
-        d.sv[c] = F.sv[c];
-        d.next_runs[c] = F.new_runs[c];
       }
       d.js = js;
       d.next_jr = jr - js;
@@ -1843,7 +1965,8 @@ struct Solver {
     int nconc[4] = {0, 0, 0, 0};
     melds.reserve(16);
     // bounded (~4 MB); cleared only here, where no walk holds an index into it
-    if (rpool().size() > (1u << 17)) rebuild_cache().clear();
+    rl = &rebuild_cache();
+    if (rl->pool.size() > (1u << 17)) rl->clear();
     int seq = 0;
     int jr = J;
     bool left = false, ran = false;
@@ -1863,11 +1986,22 @@ struct Solver {
         F.avail_w[c] = F.avail_w[c + 1] + ((usefw[c] >> n & 1) ? F.avail[c] * tv : 0);
       F.svw[0] = 0;
       F.ub_after = ub_from(n + 1, 0);
-      colour(F, 0, jr, 0, left, ran);
+      F.setv = cr.set_value[n <= 13 ? n : 1];
+      F.trivial = 0;
+      for (int c = 0; c < 4; ++c)
+        if (!runs[c] && !F.avail[c] && !(c == mu_c && n == mu_n)) F.trivial |= 1u << c;
+      F.ivl[0] = 0;
+      for (int c = 0, p = 1; c < 4; ++c, p *= 9) {
+        F.ivl_cap[c] = std::min(F.avail[c], 2) * p;
+        F.ivl_w[c] = 4 * p;
+        F.ivl[0] += F.ivl_cap[c];
+      }
+      colour(F, jr, left, ran);
       if (!F.found) throw std::logic_error("solve_melds: rebuild lost the optimum");
       const Decision& d = F.dec;  // frames[n] is not written again in this walk
       int num = n <= 13 ? n : 1;
       for (int c = 0; c < 4; ++c) {
+        if (!d.nacts[c] && !d.a_new[c] && !d.b_new[c]) { nconc[c] = 0; continue; }  // no run
         Run keep_list[16];
         int nk = 0;
         for (int i = 0; i < d.nacts[c]; ++i) {
@@ -1884,11 +2018,12 @@ struct Solver {
         for (int x = 0; x < d.a_new[c]; ++x) keep_list[nk++] = new_run(3, n, seq++, code, code);
         for (int x = 0; x < d.b_new[c]; ++x) keep_list[nk++] = new_run(new_joker(), n, seq++, JOKER, code);
         // (st, start, seq) is a total order (seq is unique)
-        std::sort(keep_list, keep_list + nk, [](const Run& a, const Run& b) {
-          if (a.st != b.st) return a.st < b.st;
-          if (a.start != b.start) return a.start < b.start;
-          return a.seq < b.seq;
-        });
+        if (nk > 1)
+          std::sort(keep_list, keep_list + nk, [](const Run& a, const Run& b) {
+            if (a.st != b.st) return a.st < b.st;
+            if (a.start != b.start) return a.start < b.start;
+            return a.seq < b.seq;
+          });
         std::copy(keep_list, keep_list + nk, conc[c]);
         nconc[c] = nk;
       }
