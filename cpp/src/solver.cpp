@@ -510,11 +510,35 @@ inline RunList unpack(uint64_t k) {
 }
 
 constexpr uint32_t NO_PICK = ~0u;
+constexpr int IVL_P[4] = {1, 9, 81, 729};  // SetTable::any: the place of colour c in a box
 
+// A meld of the rebuild before it becomes a MeldOut (codes in bytes), ordered as MeldOut is
+// (kind, stand, tiles; each lexicographically, a prefix first). Every meld holds >= 3 of the
+// <= 52 * SOLVER_MAX_COPIES + SOLVER_MAX_JOKERS tiles of a rack.
+struct MeldRec {
+  uint8_t kind, len;
+  uint8_t tiles[15], stand[15];
+  bool operator<(const MeldRec& o) const {
+    if (kind != o.kind) return kind < o.kind;
+    int c = lex(stand, len, o.stand, o.len);
+    if (c) return c < 0;
+    return lex(tiles, len, o.tiles, o.len) < 0;
+  }
+  static int lex(const uint8_t* a, int na, const uint8_t* b, int nb) {
+    for (int i = 0, m = std::min(na, nb); i < m; ++i)
+      if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return na - nb;
+  }
+  MeldOut meld() const {
+    return MeldOut{kind, std::vector<int>(tiles, tiles + len), std::vector<int>(stand, stand + len)};
+  }
+};
+constexpr int MAX_MELDS = (52 * SOLVER_MAX_COPIES + SOLVER_MAX_JOKERS) / 3;
+
+// (eleventh round: the choices by their index in the rebuild's pool, read when the arrangement
+// is materialised, instead of copies of their actions; NO_PICK: the empty choice)
 struct Decision {
-  int acts[4][8];
-  int nacts[4];
-  int a_new[4], b_new[4], s[4];
+  uint32_t pick[4];
   int sv[4];
   int js;
   uint64_t next_runs[4];
@@ -554,8 +578,8 @@ struct Frame {
   uint32_t trivial;  // bit c: colour c has no tile here and no run in progress (Solver::colour_in)
   int setv;          // the value of a set tile at this number
   // the box of SetTable::any with the colours < c decided (ivl[c]); colour c undecided adds
-  // ivl_cap[c] (its tiles in [0, min(avail, 2)]), decided with s set tiles s * ivl_w[c]
-  int ivl[5], ivl_cap[4], ivl_w[4];
+  // ivl_cap[c] (its tiles in [0, min(avail, 2)]), decided with s set tiles s * 4 * IVL_P[c]
+  int ivl[5], ivl_cap[4];
 };
 
 // ---- the constants of a rule set ---------------------------------------------------------------
@@ -1701,7 +1725,7 @@ struct Solver {
       const int jr2 = jr - it.jused;
       const int need2 = it.k1 ? need + need_from(n, c, it.k1, it.k2) : need;
       if (need2 > jr2) continue;
-      const int ivl = F.ivl[c] - F.ivl_cap[c] + it.s * F.ivl_w[c];  // colour c's: exactly it.s
+      const int ivl = F.ivl[c] - F.ivl_cap[c] + it.s * 4 * IVL_P[c];  // colour c's: exactly it.s
       if (!tab.any[ivl * SJ + std::min(jr2 - need2, SJ - 1)]) continue;
       F.new_runs[c] = it.packed;
       F.sv[c] = it.s;
@@ -1874,13 +1898,9 @@ struct Solver {
       if (sub <= NEG || g + sub != F.want) continue;
       Decision& d = F.dec;
       for (int c = 0; c < 4; ++c) {
+        d.pick[c] = F.pick[c];
         d.sv[c] = F.sv[c];
         d.next_runs[c] = F.new_runs[c];
-        if (F.pick[c] == NO_PICK) { d.nacts[c] = d.a_new[c] = d.b_new[c] = d.s[c] = 0; continue; }
-        const RItem& it = rpool()[F.pick[c]];
-        d.nacts[c] = it.nacts;
-        for (int i = 0; i < it.nacts; ++i) d.acts[c][i] = it.acts[i];
-        d.a_new[c] = it.a_new; d.b_new[c] = it.b_new; d.s[c] = it.s;
       }
       d.js = js;
       d.next_jr = jr - js;
@@ -1898,8 +1918,12 @@ struct Solver {
   struct Run {
     int st, start, seq, len;
     uint8_t tiles[15], stand[15];
-    MeldOut meld() const {
-      return MeldOut{KIND_RUN, std::vector<int>(tiles, tiles + len), std::vector<int>(stand, stand + len)};
+    MeldRec rec() const {
+      MeldRec r;
+      r.kind = uint8_t(KIND_RUN); r.len = uint8_t(len);
+      std::memcpy(r.tiles, tiles, sizeof tiles);
+      std::memcpy(r.stand, stand, sizeof stand);
+      return r;
     }
   };
   static Run new_run(int st, int start, int seq, int tile, int stand) {
@@ -1963,7 +1987,10 @@ struct Solver {
     uint64_t runs[4] = {0, 0, 0, 0};
     Run conc[4][16];
     int nconc[4] = {0, 0, 0, 0};
-    melds.reserve(16);
+    // the melds as they are made, sorted and turned into MeldOuts at the end (eleventh round: the
+    // sort compares bytes in place instead of vectors, and each MeldOut is made once, in order)
+    MeldRec recs[MAX_MELDS];
+    int nrec = 0;
     // bounded (~4 MB); cleared only here, where no walk holds an index into it
     rl = &rebuild_cache();
     if (rl->pool.size() > (1u << 17)) rl->clear();
@@ -1977,37 +2004,36 @@ struct Solver {
       F.n = n;
       F.j0 = jr;
       F.found = false;
-      for (int c = 0; c < 4; ++c) {
-        F.runs_in[c] = runs[c]; F.avail[c] = avail(n, c); F.rl_ok[c] = 0;  // (F.lst: make_list)
-      }
-      int tv = tile_w(n);
+      const int tv = tile_w(n);
       F.avail_w[4] = 0;
-      for (int c = 3; c >= 0; --c)
-        F.avail_w[c] = F.avail_w[c + 1] + ((usefw[c] >> n & 1) ? F.avail[c] * tv : 0);
+      F.trivial = 0;
+      F.ivl[0] = 0;
+      for (int c = 3; c >= 0; --c) {
+        const int a = avail(n, c);
+        F.runs_in[c] = runs[c]; F.avail[c] = a; F.rl_ok[c] = 0;  // (F.lst: make_list)
+        F.avail_w[c] = F.avail_w[c + 1] + ((usefw[c] >> n & 1) ? a * tv : 0);
+        if (!(runs[c] | a)) F.trivial |= 1u << c;
+        F.ivl_cap[c] = std::min(a, 2) * IVL_P[c];
+        F.ivl[0] += F.ivl_cap[c];
+      }
+      if (n == mu_n) F.trivial &= ~(1u << mu_c);  // (the must-use tile's list may be empty)
       F.svw[0] = 0;
       F.ub_after = ub_from(n + 1, 0);
       F.setv = cr.set_value[n <= 13 ? n : 1];
-      F.trivial = 0;
-      for (int c = 0; c < 4; ++c)
-        if (!runs[c] && !F.avail[c] && !(c == mu_c && n == mu_n)) F.trivial |= 1u << c;
-      F.ivl[0] = 0;
-      for (int c = 0, p = 1; c < 4; ++c, p *= 9) {
-        F.ivl_cap[c] = std::min(F.avail[c], 2) * p;
-        F.ivl_w[c] = 4 * p;
-        F.ivl[0] += F.ivl_cap[c];
-      }
       colour(F, jr, left, ran);
       if (!F.found) throw std::logic_error("solve_melds: rebuild lost the optimum");
       const Decision& d = F.dec;  // frames[n] is not written again in this walk
       int num = n <= 13 ? n : 1;
       for (int c = 0; c < 4; ++c) {
-        if (!d.nacts[c] && !d.a_new[c] && !d.b_new[c]) { nconc[c] = 0; continue; }  // no run
+        if (d.pick[c] == NO_PICK) continue;  // (no run in progress, none started)
+        const RItem& it = rpool()[d.pick[c]];
+        if (!it.nacts && !it.a_new && !it.b_new) continue;  // no run (nconc[c] is 0)
         Run keep_list[16];
         int nk = 0;
-        for (int i = 0; i < d.nacts[c]; ++i) {
+        for (int i = 0; i < it.nacts; ++i) {
           Run& run = conc[c][i];
-          int a = d.acts[c][i];
-          if (a == 2) { melds.push_back(run.meld()); continue; }
+          int a = it.acts[i];
+          if (a == 2) { recs[nrec++] = run.rec(); continue; }
           int code = c * 13 + num - 1;
           run.tiles[run.len] = uint8_t(a == 0 ? code : JOKER);
           run.stand[run.len++] = uint8_t(code);
@@ -2015,8 +2041,8 @@ struct Solver {
           keep_list[nk++] = run;
         }
         int code = c * 13 + num - 1;
-        for (int x = 0; x < d.a_new[c]; ++x) keep_list[nk++] = new_run(3, n, seq++, code, code);
-        for (int x = 0; x < d.b_new[c]; ++x) keep_list[nk++] = new_run(new_joker(), n, seq++, JOKER, code);
+        for (int x = 0; x < it.a_new; ++x) keep_list[nk++] = new_run(3, n, seq++, code, code);
+        for (int x = 0; x < it.b_new; ++x) keep_list[nk++] = new_run(new_joker(), n, seq++, JOKER, code);
         // (st, start, seq) is a total order (seq is unique)
         if (nk > 1)
           std::sort(keep_list, keep_list + nk, [](const Run& a, const Run& b) {
@@ -2027,7 +2053,7 @@ struct Solver {
         std::copy(keep_list, keep_list + nk, conc[c]);
         nconc[c] = nk;
       }
-      if (n <= 13) split_sets(n, d.sv, d.js, melds);
+      if (n <= 13) nrec = split_sets(n, d.sv, d.js, recs, nrec);
       for (int c = 0; c < 4; ++c) runs[c] = d.next_runs[c];
       jr = d.next_jr;
       left = d.next_left;
@@ -2035,11 +2061,14 @@ struct Solver {
       want -= d.gain;
     }
     for (int c = 0; c < 4; ++c)
-      for (int i = 0; i < nconc[c]; ++i) melds.push_back(conc[c][i].meld());
-    std::sort(melds.begin(), melds.end());
+      for (int i = 0; i < nconc[c]; ++i) recs[nrec++] = conc[c][i].rec();
+    std::sort(recs, recs + nrec);
+    melds.reserve(size_t(nrec));
+    for (int i = 0; i < nrec; ++i) melds.push_back(recs[i].meld());
   }
 
-  void split_sets(int n, const int* sv, int js, std::vector<MeldOut>& out) const {
+  // appends the sets of n to out[k..], returns the new count
+  int split_sets(int n, const int* sv, int js, MeldRec* out, int k_out) const {
     int s[4] = {sv[0], sv[1], sv[2], sv[3]};
     int j = js;
     while (s[0] + s[1] + s[2] + s[3] > 0 || j > 0) {
@@ -2050,16 +2079,16 @@ struct Solver {
         for (int c = 0; c < 4; ++c) { s2[c] = s[c] - ((mask >> c) & 1); if (s2[c] < 0) neg = true; }
         if (neg || jg > j) continue;
         if (!tab.feas[sidx(s2, j - jg)]) continue;
-        // (in arrays first: a set has <= 4 tiles, and its vectors are allocated once, at their size;
-        // tenth round: growing them tile by tile was ~2% of a racks_22 opening)
-        int tiles[4], stand[4], k = 0;
+        MeldRec& r = out[k_out++];
+        int k = 0;
         int left_j = jg;
         for (int c = 0; c < 4; ++c) {
-          int code = c * 13 + n - 1;
-          if ((mask >> c) & 1) { tiles[k] = code; stand[k++] = code; }
-          else if (left_j > 0) { tiles[k] = JOKER; stand[k++] = code; --left_j; }
+          uint8_t code = uint8_t(c * 13 + n - 1);
+          if ((mask >> c) & 1) { r.tiles[k] = code; r.stand[k++] = code; }
+          else if (left_j > 0) { r.tiles[k] = uint8_t(JOKER); r.stand[k++] = code; --left_j; }
         }
-        out.push_back(MeldOut{KIND_SET, std::vector<int>(tiles, tiles + k), std::vector<int>(stand, stand + k)});
+        r.kind = uint8_t(KIND_SET);
+        r.len = uint8_t(k);
         for (int c = 0; c < 4; ++c) s[c] = s2[c];
         j -= jg;
         done = true;
@@ -2067,6 +2096,7 @@ struct Solver {
       }
       if (!done) throw std::logic_error("solve_melds: set split failed");
     }
+    return k_out;
   }
 };
 
