@@ -1688,26 +1688,35 @@ struct Solver {
   // list is skipped).
   void colour(Frame& F, int jr, bool left, bool ran) {
     if (F.ub_after + jrest(F.n, F.j0, jr) + F.avail_w[0] < F.want) return;
-    colour_in(F, 0, jr, 0, left, ran, 0);
+    colour_in<0>(F, jr, 0, left, ran, 0);
   }
 
   // colour() past its bound; need: the jokers the runs in progress of the colours < c need at
-  // n + 1 and n + 2 (need_of; eighth round)
-  void colour_in(Frame& F, int c, int jr, int gain, bool left, bool ran, int need) {
-    // a colour with no tile here, no run in progress and no joker free has one choice, the
-    // empty one (val 0, no joker, no need, no set tile), which passes when the bound below does
-    // with val 0 and jused 0: taken without its list (eleventh round; F.pick: NO_PICK)
-    if (jr == 0)
-      while (c < 4 && (F.trivial >> c & 1)) {
+  // n + 1 and n + 2 (need_of; eighth round). The colour is a template argument (eleventh round:
+  // the four levels are one function, no call per choice).
+  template <int c>
+  void colour_in(Frame& F, int jr, int gain, bool left, bool ran, int need) {
+    if constexpr (c == 4) {
+      sets(F, jr, gain, left, ran, need);
+    } else {
+      // a colour with no tile here, no run in progress and no joker free has one choice, the
+      // empty one (val 0, no joker, no need, no set tile), which passes when the bound below
+      // does with val 0 and jused 0: taken without its list (eleventh round; F.pick: NO_PICK)
+      if (jr == 0 && (F.trivial >> c & 1)) {
         if (gain + F.ub_after + F.svw[c] + F.avail_w[c + 1] < F.want) return;
         F.new_runs[c] = 0;
         F.sv[c] = 0;
         F.svw[c + 1] = F.svw[c];
         F.ivl[c + 1] = F.ivl[c];  // (ivl_cap[c] = 0)
         F.pick[c] = NO_PICK;
-        ++c;
+        colour_in<c + 1>(F, jr, gain, left, ran, need);
+        return;
       }
-    if (c == 4) { sets(F, jr, gain, left, ran, need); return; }
+      colour_list<c>(F, jr, gain, left, ran, need);
+    }
+  }
+  template <int c>
+  void colour_list(Frame& F, int jr, int gain, bool left, bool ran, int need) {
     if (!(F.rl_ok[c] >> jr & 1)) make_list(F, c, jr);
     const uint32_t off = F.rl_off[c][jr], end = off + F.rl_len[c][jr];
     const int n = F.n;
@@ -1732,7 +1741,7 @@ struct Solver {
       F.svw[c + 1] = F.svw[c] + it.s * setv;
       F.ivl[c + 1] = ivl;
       F.pick[c] = i;
-      colour_in(F, c + 1, jr2, gain + it.dgain, left || (it.lf > 0 && keep), ran || it.closed, need2);
+      colour_in<c + 1>(F, jr2, gain + it.dgain, left || (it.lf > 0 && keep), ran || it.closed, need2);
       if (F.found) return;
     }
   }
