@@ -158,6 +158,11 @@ struct SetTable {
   // (the rebuild's walk, Solver::colour_in: the colours decided give exactly their tiles, the
   // others up to what they have, so a choice under which no leaf is feasible is walked past)
   std::vector<uint8_t> any;
+  // split[sidx(s, j)]: the sets the rebuild lays for s tiles per colour and j jokers, in order:
+  // each time the first group (decomposition order) whose removal leaves a feasible rest
+  // (eleventh round: a table instead of the search per number; ok false: infeasible)
+  struct Split { bool ok; uint8_t cnt; uint8_t mask[8], jg[8]; };
+  std::array<Split, SET_TABLE> split{};
 };
 
 // Sets: 3-4 tiles, distinct colours, >= 1 real tile, real >= ratio * jokers (RO-7).
@@ -210,6 +215,31 @@ SetTable build_set_table(int ratio) {
       std::stable_sort(out.begin(), out.end(), [](const SetChoice& x, const SetChoice& y) { return x.tot > y.tot; });
     }
   }
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b)
+      for (int c = 0; c < 3; ++c)
+        for (int d = 0; d < 3; ++d)
+          for (int j0 = 0; j0 < SJ; ++j0) {
+            int s[4] = {a, b, c, d}, j = j0;
+            SetTable::Split& sp = t.split[sidx(s, j)];
+            sp.ok = t.feas[sidx(s, j)];
+            while (sp.ok && (s[0] + s[1] + s[2] + s[3] > 0 || j > 0)) {
+              bool done = false;
+              for (auto [mask, jg] : t.groups) {
+                int s2[4];
+                bool neg = false;
+                for (int q = 0; q < 4; ++q) { s2[q] = s[q] - ((mask >> q) & 1); if (s2[q] < 0) neg = true; }
+                if (neg || jg > j) continue;
+                if (!t.feas[sidx(s2, j - jg)]) continue;
+                sp.mask[sp.cnt] = uint8_t(mask); sp.jg[sp.cnt++] = uint8_t(jg);
+                for (int q = 0; q < 4; ++q) s[q] = s2[q];
+                j -= jg;
+                done = true;
+                break;
+              }
+              if (!done || sp.cnt == 8) sp.ok = false;  // (neither happens: feas is closed so)
+            }
+          }
   t.any.assign(6561 * SJ, 0);
   for (int box = 0; box < 6561; ++box) {
     int lo[4], hi[4];
@@ -2078,32 +2108,20 @@ struct Solver {
 
   // appends the sets of n to out[k..], returns the new count
   int split_sets(int n, const int* sv, int js, MeldRec* out, int k_out) const {
-    int s[4] = {sv[0], sv[1], sv[2], sv[3]};
-    int j = js;
-    while (s[0] + s[1] + s[2] + s[3] > 0 || j > 0) {
-      bool done = false;
-      for (auto [mask, jg] : tab.groups) {
-        int s2[4];
-        bool neg = false;
-        for (int c = 0; c < 4; ++c) { s2[c] = s[c] - ((mask >> c) & 1); if (s2[c] < 0) neg = true; }
-        if (neg || jg > j) continue;
-        if (!tab.feas[sidx(s2, j - jg)]) continue;
-        MeldRec& r = out[k_out++];
-        int k = 0;
-        int left_j = jg;
-        for (int c = 0; c < 4; ++c) {
-          uint8_t code = uint8_t(c * 13 + n - 1);
-          if ((mask >> c) & 1) { r.tiles[k] = code; r.stand[k++] = code; }
-          else if (left_j > 0) { r.tiles[k] = uint8_t(JOKER); r.stand[k++] = code; --left_j; }
-        }
-        r.kind = uint8_t(KIND_SET);
-        r.len = uint8_t(k);
-        for (int c = 0; c < 4; ++c) s[c] = s2[c];
-        j -= jg;
-        done = true;
-        break;
+    const SetTable::Split& sp = tab.split[sidx(sv, js)];
+    if (!sp.ok) throw std::logic_error("solve_melds: set split failed");
+    for (int x = 0; x < sp.cnt; ++x) {
+      const int mask = sp.mask[x];
+      MeldRec& r = out[k_out++];
+      int k = 0;
+      int left_j = sp.jg[x];
+      for (int c = 0; c < 4; ++c) {
+        uint8_t code = uint8_t(c * 13 + n - 1);
+        if ((mask >> c) & 1) { r.tiles[k] = code; r.stand[k++] = code; }
+        else if (left_j > 0) { r.tiles[k] = uint8_t(JOKER); r.stand[k++] = code; --left_j; }
       }
-      if (!done) throw std::logic_error("solve_melds: set split failed");
+      r.kind = uint8_t(KIND_SET);
+      r.len = uint8_t(k);
     }
     return k_out;
   }
