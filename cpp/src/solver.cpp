@@ -31,6 +31,18 @@
 // packed counts (pres, acnt, avm), from which the per-rack tables are built over the tiles
 // present and up to J jokers, and avail() is one field; a colour with no tile at a number and no
 // joker free takes the cross-rack list as it is. An empty rack: ~15,000 -> ~3,600 instructions.
+// Eleventh round (C++ only, the same best() calls in the same order, the same answers; the
+// rebuild): its walk reached ~60 leaves a racks_22 opening for ~13 best() calls. Cut where no
+// leaf below a choice can pass sets()'s first tests, which call nothing: the runs in progress
+// need more jokers than are left (half of the leaves), or no set split is feasible for any set
+// tiles of the colours still open (SetTable::any); a colour with no tile, no run and no joker
+// free takes its one empty choice without a list; the walk's colour is a template argument
+// (colour_in<c>), each list carries its items' bound terms (RItem val/smax/k1/k2) and the lists
+// of colours with no run in progress are found in a direct table; the thread's lists are fetched
+// once per rebuild (a __tls_get_addr per use in the module); the melds are byte records until
+// sorted (MeldRec), the sets of a number split by a table (SetTable::split). The rebuild of a
+// racks_22 opening (bench/solve_driver.cpp, melds minus values): 29.4M -> 18.0M instructions
+// for 900 racks (docs/solve.md, eleventh round).
 // python/rummy101/_pure/solver.py is the line-for-line twin of the value search AND the rebuild
 // (same order, same cuts, same memo), so both expand the same states: a node is one best() call
 // not answered by the memo or a leaf, and the work budget (solver.hpp) runs out at the same node.
