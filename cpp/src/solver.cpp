@@ -1051,6 +1051,10 @@ struct Solver {
   // are worth at most ja[m][x] = sum over i < x of the best joker value at m .. m + i + 1
   // (rules only: RulesConst::ja).
   Solver* relax = this;  // the solver whose fresh values bound this one (must_use: without it)
+  // the fresh values that bound a state are this search's own with a tile left and a run made
+  // (flags that only lift conditions of the terminal), whatever its flags: one value, not four
+  // (one Joly, solve_impl)
+  bool own_relax = false;
   int fresh_v[16][SJ][2][2];
   uint8_t fresh_ok[16][SJ][2][2];
   int g_v[16][SJ][2];
@@ -1136,13 +1140,14 @@ struct Solver {
   // An upper bound of the state (m, runs, jr, left, ran) for m <= last (exact with no runs).
   int suffix_bound(int m, const uint64_t* runs, int jr, bool left, bool ran) {
     Solver& s = *relax;
+    if (own_relax) { left = true; ran = true; }
     if (!(runs[0] | runs[1] | runs[2] | runs[3])) return s.fresh(m, jr, left, ran);
     // aces reserved for the high end must be laid; from 13 on a short tail may hold them, which
     // the fresh suffix (that has to lay them itself) does not allow: no bound there
     if (m >= 13 && (res[0] | res[1] | res[2] | res[3])) return 1 << 29;
     int& g0 = g_v[m][jr][left];
     if (!g_ok[m][jr][left]) {
-      bool rr = require_run;  // the runs in progress close: the suffix has a run
+      bool rr = require_run || own_relax;  // the runs in progress close: the suffix has a run
       g0 = NEG;
       for (int x = 0; x <= jr; ++x) {
         int f = s.fresh(m, jr - x, left, rr);
@@ -1303,10 +1308,74 @@ struct Solver {
     return 0;
   }
 
+  // The value of a state at 14 (the high ace, RO-6; issue 11, eleventh round): no run starts
+  // there and no set forms, so each run in progress takes an ace of its colour, takes a joker
+  // or closes, the aces at 14 are all laid (the relaxed twin: any of them), and every run then
+  // closes (terminal). Its exact value is computed here, a leaf like terminal(), instead of
+  // searched as a node: per colour the (aces, jokers) its runs can take, then the colours
+  // together by jokers (at most 8 runs, 2 aces, J jokers).
+  int leaf14(const uint64_t* runs, int jr, bool left, bool ran) const {
+    int tot[SJ];  // tot[u]: the most value with u jokers at 14 over the colours so far (NEG: none)
+    tot[0] = 0;
+    for (int u = 1; u <= jr; ++u) tot[u] = NEG;
+    const int rv = cr.run_value[14], jv = jrun[14];
+    bool any = false;
+    for (int c = 0; c < 4; ++c) {
+      const int t = avail(14, c);
+      if (!runs[c]) {
+        if (t > 0 && !opt14) return NEG;  // aces with no run to take them
+        continue;
+      }
+      any = true;
+      // f[a]: bit u when the runs so far can take a aces and u jokers
+      uint32_t f[3] = {1u, 0u, 0u};
+      const uint32_t jm = (2u << jr) - 1;  // u <= jr
+      for (uint64_t r = runs[c]; r; r >>= 8) {
+        const int st = int(r & 0xff) - 1;
+        const bool cl = closable(st), er = closable(ext_real(st)), ej = closable(ext_joker(st));
+        uint32_t g[3] = {0u, 0u, 0u};
+        for (int a = 0; a <= std::min(t, 2); ++a) {
+          if (!f[a]) continue;
+          if (cl) g[a] |= f[a];
+          if (ej) g[a] |= (f[a] << 1) & jm;
+          if (er && a + 1 <= std::min(t, 2)) g[a + 1] |= f[a];
+        }
+        f[0] = g[0]; f[1] = g[1]; f[2] = g[2];
+      }
+      int cv[SJ];
+      for (int u = 0; u <= jr; ++u) cv[u] = NEG;
+      for (int a = opt14 ? 0 : t; a <= std::min(t, 2); ++a)
+        for (uint32_t b = f[a]; b; b &= b - 1) {
+          const int u = __builtin_ctz(b);
+          cv[u] = std::max(cv[u], a * rv + u * jv);
+        }
+      int nt[SJ];
+      for (int u = 0; u <= jr; ++u) nt[u] = NEG;
+      for (int u1 = 0; u1 <= jr; ++u1) {
+        if (tot[u1] <= NEG) continue;
+        for (int u2 = 0; u1 + u2 <= jr; ++u2)
+          if (cv[u2] > NEG) nt[u1 + u2] = std::max(nt[u1 + u2], tot[u1] + cv[u2]);
+      }
+      for (int u = 0; u <= jr; ++u) tot[u] = nt[u];
+    }
+    // the terminal's conditions on what is left (a run in progress closes: the run is made)
+    int b = NEG;
+    for (int u = 0; u <= jr; ++u) {
+      if (tot[u] <= NEG) continue;
+      const int j2 = jr - u;
+      if (keep && !left && j2 == 0) continue;
+      if (require_run && !(ran || any)) continue;
+      if (must_use == JOKER && j2 == J) continue;
+      b = std::max(b, tot[u]);
+    }
+    return b;
+  }
+
   // The value of a state: exact when it is > alpha; otherwise an upper bound <= alpha (the state
   // cannot help the caller). The memo remembers which (exact value or upper bound).
   int best(int n, const uint64_t* runs, int jr, bool left, bool ran, int alpha) {
     if (n > last) return terminal(runs, jr, left, ran);
+    if (n == 14) return leaf14(runs, jr, left, ran);  // (last == 14)
     // Every completion closes the runs in progress (terminal), so with one the run is made: one
     // state, not two by the flag (same value; issue 11, seventh round: -6% of Remi's nodes)
     if (require_run && (runs[0] | runs[1] | runs[2] | runs[3])) ran = true;
@@ -2238,6 +2307,16 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   // (the worst rack known, a penalty rack that must use the joker: 138,940 -> 88,165 nodes).
   if ((must_use < 0 || must_use == JOKER) && (cr.joker_ratio == 0 || counts[JOKER] == 0))
     return s.solve(melds);
+  // One joker and a ratio <= 2 (Remi's Joly, RO-7; issue 11, eleventh round): a meld of >= 3
+  // tiles with one joker has >= 2 real tiles, so the ratio forbids no meld and the tail of a run
+  // in progress is a meld of this search's own fresh suffix. No relaxed twin then: the suffix
+  // bound takes this search's fresh values with a tile left and a run made (own_relax), one per
+  // (m, jokers) as the twin's were, and they are states of this search (its memo), not a second
+  // search of the rack.
+  if (must_use < 0 && counts[JOKER] == 1 && cr.joker_ratio <= 2) {
+    s.own_relax = true;
+    return s.solve(melds);
+  }
   // The suffix bounds come from the same rack without must_use (a run in progress may hold the
   // tile) and without the joker ratio (the tail of a run in progress may break it, RO-7; with no
   // joker on the rack the ratio changes nothing, and the search bounds itself). Without keep and

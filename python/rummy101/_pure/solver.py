@@ -257,6 +257,9 @@ class _Solver:
         self.res = [0, 0, 0, 0]
         self.res_bits = 0
         self.relax: _Solver = self
+        # the fresh values that bound a state are this search's own with a tile left and a run
+        # made, whatever its flags (one Joly: solve_melds; C++ own_relax)
+        self.own_relax = False
         # the relaxed twin's high aces (solve_melds): optional at 14, up to the most any
         # reservation holds, so that one search serves every reservation
         self.opt14 = opt14
@@ -513,6 +516,8 @@ class _Solver:
 
     def suffix_bound(self, m: int, runs: Sequence[int], jr: int, left: bool, ran: bool) -> int:
         s = self.relax
+        if self.own_relax:
+            left = ran = True
         if not (runs[0] | runs[1] | runs[2] | runs[3]):
             return s.fresh(m, jr, left, ran)
         # aces reserved for the high end must be laid; from 13 on a short tail may hold them,
@@ -522,7 +527,7 @@ class _Solver:
         gk = (m, jr, left)
         g = self.g_v.get(gk)
         if g is None:
-            rr = self.require_run
+            rr = self.require_run or self.own_relax
             g = NEG
             for x in range(jr + 1):
                 f = s.fresh(m, jr - x, left, rr)
@@ -665,11 +670,68 @@ class _Solver:
             return NEG
         return 0
 
+    def leaf14(self, runs: Sequence[int], jr: int, left: bool, ran: bool) -> int:
+        """The exact value of a state at 14 (the high ace, RO-6; C++ leaf14): each run in progress
+        takes an ace of its colour, a joker or closes, the aces at 14 are all laid (the relaxed
+        twin: any of them) and every run then closes; a leaf, not a node."""
+        tot = [0] + [NEG] * jr   # the most value with u jokers at 14 over the colours so far
+        rv, jv = self.cr.run_value[14], self.jrun[14]
+        any_run = False
+        for c in range(4):
+            t = self.avail(14, c)
+            if not runs[c]:
+                if t > 0 and not self.opt14:
+                    return NEG   # aces with no run to take them
+                continue
+            any_run = True
+            ta = min(t, 2)
+            f = [{0}, set(), set()]   # f[a]: the joker counts u with which the runs take a aces
+            for st in _unpack(runs[c]):
+                cl = self.closable(st)
+                er = self.closable(self.ext_real(st))
+                ej = self.closable(self.ext_joker(st))
+                g: list[set[int]] = [set(), set(), set()]
+                for a in range(ta + 1):
+                    if cl:
+                        g[a] |= f[a]
+                    if ej:
+                        g[a] |= {u + 1 for u in f[a] if u + 1 <= jr}
+                    if er and a + 1 <= ta:
+                        g[a + 1] |= f[a]
+                f = g
+            cv = [NEG] * (jr + 1)
+            for a in range(0 if self.opt14 else t, ta + 1):
+                for u in f[a]:
+                    cv[u] = max(cv[u], a * rv + u * jv)
+            nt = [NEG] * (jr + 1)
+            for u1 in range(jr + 1):
+                if tot[u1] <= NEG:
+                    continue
+                for u2 in range(jr + 1 - u1):
+                    if cv[u2] > NEG:
+                        nt[u1 + u2] = max(nt[u1 + u2], tot[u1] + cv[u2])
+            tot = nt
+        b = NEG
+        for u in range(jr + 1):
+            if tot[u] <= NEG:
+                continue
+            j2 = jr - u
+            if self.keep and not left and j2 == 0:
+                continue
+            if self.require_run and not (ran or any_run):
+                continue
+            if self.must_use == JOKER and j2 == self.J:
+                continue
+            b = max(b, tot[u])
+        return b
+
     # ---- value search ---------------------------------------------------------------------
     def best(self, n: int, runs: Sequence[int], jr: int, left: bool, ran: bool, alpha: int) -> int:
         """The value of a state: exact when > alpha, else an upper bound <= alpha (memoized as such)."""
         if n > self.last:
             return self.terminal(runs, jr, left, ran)
+        if n == 14:
+            return self.leaf14(runs, jr, left, ran)   # (last == 14)
         # every completion closes the runs in progress (terminal): with one the run is made
         if self.require_run and (runs[0] | runs[1] | runs[2] | runs[3]):
             ran = True
@@ -1270,7 +1332,11 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
     if 0 <= must_use < JOKER and not _meldable(cr, cnt, must_use):
         return (-1, [])
     s = _Solver(cr, cnt, bool(keep), int(must_use), bool(require_run), budget)
-    if 0 <= must_use < JOKER or (cr.joker_ratio > 0 and cnt[JOKER] > 0):
+    if must_use < 0 and cnt[JOKER] == 1 and 0 < cr.joker_ratio <= 2:
+        # one Joly (RO-7): the ratio forbids no meld, so no relaxed twin; the suffix bound takes
+        # this search's own fresh values with a tile left and a run made (C++ solve_impl)
+        s.own_relax = True
+    elif 0 <= must_use < JOKER or (cr.joker_ratio > 0 and cnt[JOKER] > 0):
         # must_use the joker needs no relaxed twin: the search's own fresh values bound it
         # (cpp/src/solver.cpp solve_impl says why). The suffix bounds come from the same rack
         # without must_use of a tile (a run in progress may hold the tile) and without the joker ratio (the tail of a run in progress may break it; with
