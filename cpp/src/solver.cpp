@@ -1126,9 +1126,10 @@ struct Solver {
     return b;
   }
   int fresh(int m, int j, bool l, bool r) {
-    // without keep (or require_run) the flag changes no value: one search serves both
-    if (!keep) l = false;
-    if (!require_run) r = false;
+    // without keep (or require_run) the flag changes no value: one search serves both; with
+    // own_relax both are set (upper bounds of the other three, eleventh round)
+    l = keep && (l || own_relax);
+    r = require_run && (r || own_relax);
     uint8_t& ok = fresh_ok[m][j][l][r];
     if (!ok) {
       static const uint64_t empty[4] = {0, 0, 0, 0};
@@ -1140,14 +1141,13 @@ struct Solver {
   // An upper bound of the state (m, runs, jr, left, ran) for m <= last (exact with no runs).
   int suffix_bound(int m, const uint64_t* runs, int jr, bool left, bool ran) {
     Solver& s = *relax;
-    if (own_relax) { left = true; ran = true; }
     if (!(runs[0] | runs[1] | runs[2] | runs[3])) return s.fresh(m, jr, left, ran);
     // aces reserved for the high end must be laid; from 13 on a short tail may hold them, which
     // the fresh suffix (that has to lay them itself) does not allow: no bound there
     if (m >= 13 && (res[0] | res[1] | res[2] | res[3])) return 1 << 29;
     int& g0 = g_v[m][jr][left];
     if (!g_ok[m][jr][left]) {
-      bool rr = require_run || own_relax;  // the runs in progress close: the suffix has a run
+      bool rr = require_run;  // the runs in progress close: the suffix has a run
       g0 = NEG;
       for (int x = 0; x <= jr; ++x) {
         int f = s.fresh(m, jr - x, left, rr);
@@ -1314,7 +1314,7 @@ struct Solver {
   // closes (terminal). Its exact value is computed here, a leaf like terminal(), instead of
   // searched as a node: per colour the (aces, jokers) its runs can take, then the colours
   // together by jokers (at most 8 runs, 2 aces, J jokers).
-  int leaf14(const uint64_t* runs, int jr, bool left, bool ran) const {
+  __attribute__((noinline)) int leaf14(const uint64_t* runs, int jr, bool left, bool ran) const {
     int tot[SJ];  // tot[u]: the most value with u jokers at 14 over the colours so far (NEG: none)
     tot[0] = 0;
     for (int u = 1; u <= jr; ++u) tot[u] = NEG;
@@ -1374,8 +1374,8 @@ struct Solver {
   // The value of a state: exact when it is > alpha; otherwise an upper bound <= alpha (the state
   // cannot help the caller). The memo remembers which (exact value or upper bound).
   int best(int n, const uint64_t* runs, int jr, bool left, bool ran, int alpha) {
-    if (n > last) return terminal(runs, jr, left, ran);
-    if (n == 14) return leaf14(runs, jr, left, ran);  // (last == 14)
+    // (one test on the path of every call: n >= 14 is past the last number, or 14 with a high ace)
+    if (n >= 14) return n > last ? terminal(runs, jr, left, ran) : leaf14(runs, jr, left, ran);
     // Every completion closes the runs in progress (terminal), so with one the run is made: one
     // state, not two by the flag (same value; issue 11, seventh round: -6% of Remi's nodes)
     if (require_run && (runs[0] | runs[1] | runs[2] | runs[3])) ran = true;

@@ -502,11 +502,10 @@ class _Solver:
         return b
 
     def fresh(self, m: int, j: int, left: bool, ran: bool) -> int:
-        # without keep (or require_run) the flag changes no value: one search serves both
-        if not self.keep:
-            left = False
-        if not self.require_run:
-            ran = False
+        # without keep (or require_run) the flag changes no value: one search serves both; with
+        # own_relax both are set (upper bounds of the other three)
+        left = self.keep and (left or self.own_relax)
+        ran = self.require_run and (ran or self.own_relax)
         key = (m, j, left, ran)
         v = self.fresh_v.get(key)
         if v is None:
@@ -516,8 +515,6 @@ class _Solver:
 
     def suffix_bound(self, m: int, runs: Sequence[int], jr: int, left: bool, ran: bool) -> int:
         s = self.relax
-        if self.own_relax:
-            left = ran = True
         if not (runs[0] | runs[1] | runs[2] | runs[3]):
             return s.fresh(m, jr, left, ran)
         # aces reserved for the high end must be laid; from 13 on a short tail may hold them,
@@ -527,7 +524,7 @@ class _Solver:
         gk = (m, jr, left)
         g = self.g_v.get(gk)
         if g is None:
-            rr = self.require_run or self.own_relax
+            rr = self.require_run
             g = NEG
             for x in range(jr + 1):
                 f = s.fresh(m, jr - x, left, rr)
