@@ -43,6 +43,18 @@
 // sorted (MeldRec), the sets of a number split by a table (SetTable::split). The rebuild of a
 // racks_22 opening (bench/solve_driver.cpp, melds minus values): 29.4M -> 18.0M instructions
 // for 900 racks (docs/solve.md, eleventh round).
+// Eleventh round (Remi; nodes, both backends): a state at 14 (the high ace) is a leaf, leaf14: no
+// run starts there and no set forms, so its exact value is a small count per colour (each run
+// takes an ace, a joker or closes) instead of a node (5% of Remi's nodes); and a rack with one
+// Joly has no relaxed twin: with one joker and a ratio <= 2 every meld of >= 3 tiles meets RO-7,
+// so the tails of runs in progress are melds of this search's own fresh suffix, and the suffix
+// bound takes its own fresh values with a tile left and a run made (own_relax: one value per
+// (m, jokers), like the twin's, but states of this search's memo rather than a second search).
+// Remi lay-down nodes (solve_driver, melds) racks_22 17,346 -> 15,858, racks_20_plus_2_jokers
+// 37,726 -> 35,928, racks_14 6,943 -> 6,214; Remi / rummy101 opening in callgrind instructions
+// (bench/callgrind_solve.py) 1.52x -> 1.44x (racks_22), 1.57x -> 1.55x (racks_20_plus_2_jokers).
+// Two-joker racks keep the twin: a tail with both jokers may break the ratio; bounding such a
+// tail by the run values of its <= 5 positions instead (no twin) cost +10%.
 // python/rummy101/_pure/solver.py is the line-for-line twin of the value search AND the rebuild
 // (same order, same cuts, same memo), so both expand the same states: a node is one best() call
 // not answered by the memo or a leaf, and the work budget (solver.hpp) runs out at the same node.
