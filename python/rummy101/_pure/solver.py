@@ -761,8 +761,8 @@ class _Solver:
                 if e is not None and e[0] <= alpha:
                     return e[0]
         # closable-run dominance (C++ best): one more closable run (status 5, the largest without a
-        # joker ratio, packed last) is worth at least as much
-        if self.ratio == 0 and jr > 0:
+        # joker ratio, packed last) is worth at least as much (not in Remi's relaxed twin, opt14)
+        if self.ratio == 0 and jr > 0 and not self.opt14:
             for c in range(4):
                 k = _run_count(runs[c])
                 if k >= 8:
