@@ -1346,6 +1346,10 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
         if cr.high_ace:
             r.set_res_now([min(cnt[c * 13], cnt[c * 13 + 12] + r.J, cnt[c * 13 + 11] + r.J)
                            for c in range(4)])
+    else:
+        # with jokers, the suffix bound takes the fresh values with a tile left and a run made
+        # (C++ solve_impl says why)
+        s.own_relax = cnt[JOKER] > 0
     return s.solve()
 
 
