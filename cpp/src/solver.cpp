@@ -57,6 +57,11 @@
 // (racks_22), 1.57x -> 1.51x (racks_20_plus_2_jokers).
 // Two-joker racks keep the twin: a tail with both jokers may break the ratio; bounding such a
 // tail by the run values of its <= 5 positions instead (no twin) cost +10%.
+// Eleventh round (jokers without a ratio; nodes, both backends): the plain search of a rack with
+// jokers takes own_relax too (solve_impl): one fresh search per (m, jokers) instead of up to four
+// by (left, ran). rummy101 opening nodes (solve_driver, melds) racks_22 9,656 -> 9,468,
+// racks_20_plus_2_jokers 21,649 -> 19,351, the dense set 289,617 -> 280,178; racks without a
+// joker keep the four exact values (relaxed, they cost more nodes than they saved).
 // python/rummy101/_pure/solver.py is the line-for-line twin of the value search AND the rebuild
 // (same order, same cuts, same memo), so both expand the same states: a node is one best() call
 // not answered by the memo or a leaf, and the work budget (solver.hpp) runs out at the same node.
