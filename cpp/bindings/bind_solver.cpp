@@ -42,17 +42,18 @@ bool read_counts_fast(PyObject* o, Counts& out) {
   return true;
 }
 
-// A new list of ints (a new reference), or throws with the Python error set.
-PyObject* int_list(const std::vector<int>& v) {
-  PyObject* out = PyList_New(Py_ssize_t(v.size()));
+// A new list of the ints in [b, e) (a new reference), or throws with the Python error set.
+template <class It>
+PyObject* int_list(It b, It e) {
+  PyObject* out = PyList_New(Py_ssize_t(e - b));
   if (!out) throw py::error_already_set();
-  for (size_t i = 0; i < v.size(); ++i) {
-    PyObject* x = PyLong_FromLong(v[i]);
+  for (Py_ssize_t i = 0; b != e; ++b, ++i) {
+    PyObject* x = PyLong_FromLong(long(*b));
     if (!x) {
       Py_DECREF(out);
       throw py::error_already_set();
     }
-    PyList_SET_ITEM(out, Py_ssize_t(i), x);
+    PyList_SET_ITEM(out, i, x);
   }
   return out;
 }
@@ -60,9 +61,8 @@ PyObject* int_list(const std::vector<int>& v) {
 // One meld (kind, tiles, stand_for) as a new tuple of a new int and two new lists.
 template <class It>
 PyObject* meld_tuple(int kind_v, It tiles_b, It tiles_e, It stand_b) {
-  std::vector<int> tiles(tiles_b, tiles_e), stand(stand_b, stand_b + (tiles_e - tiles_b));
-  py::object t_list = py::reinterpret_steal<py::object>(int_list(tiles));
-  py::object s_list = py::reinterpret_steal<py::object>(int_list(stand));
+  py::object t_list = py::reinterpret_steal<py::object>(int_list(tiles_b, tiles_e));
+  py::object s_list = py::reinterpret_steal<py::object>(int_list(stand_b, stand_b + (tiles_e - tiles_b)));
   py::object kind = py::reinterpret_steal<py::object>(PyLong_FromLong(kind_v));
   if (!kind) throw py::error_already_set();
   PyObject* t = PyTuple_New(3);
