@@ -188,3 +188,25 @@ def test_hunted_racks_whose_must_use_tile_fits_no_meld_need_no_node() -> None:
     assert len(hunted) == 2
     for case in hunted:
         assert _call("native", case, 1) == _call("pure", case, 1) == (-1, [])
+
+
+# Remi lay-downs (keep, require_run, RO-8) with one Joly run without the joker ratio (RO-7: one
+# Joly in a meld of >= 3 tiles always meets it; issue 11, twelfth round) and without the memo
+# dominance probes; on these shared racks (racks_14 lines 81, 147, 240, 293, racks_22 lines 17
+# and 179) a backend that probed them, or kept the ratio in one backend only, spends 1-3 nodes
+# fewer or more than the other.
+ONE_JOLY_REMI = (
+    "R7 Y3 Y4 Y5 Y10 B6 B8 K6 K7 K8 K9 K10 K12 *",
+    "R3 R4 R7 R11 Y7 Y7 B9 B11 B11 B12 B13 K2 K3 *",
+    "R1 R10 R12 R13 Y7 Y9 B5 B6 B8 K2 K4 K5 K9 *",
+    "R2 R3 R4 R7 R13 Y6 Y7 Y7 Y13 B1 B2 B3 B7 *",
+    "R3 R4 R6 R7 R7 R8 R9 Y1 Y6 Y8 Y9 Y11 Y13 B7 B12 K2 K6 K9 K10 K12 K12 *",
+    "R1 R6 R7 R11 Y1 Y3 Y3 Y4 Y9 Y10 B1 B3 B7 B10 B13 K3 K3 K4 K5 K5 K11 *",
+)
+
+
+@pytest.mark.parametrize("rack", ONE_JOLY_REMI)
+def test_one_joly_remi_lay_down_spends_the_same_nodes(rack: str) -> None:
+    remi = Rules.parse("remi")
+    n = same_budget_edge((remi, "open", counts_of(parse_tiles(rack)), True, -1, True, rack))
+    assert n > 1
