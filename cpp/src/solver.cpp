@@ -171,6 +171,7 @@ namespace rummy101 {
 namespace {
 
 constexpr int NEG = -(1 << 30);
+constexpr int STOP = 1 << 29;  // no stop value (Frame::stop); as an alpha, no bound passes it
 constexpr int SJ = SOLVER_MAX_JOKERS + 1;
 constexpr int SET_TABLE = 81 * SJ;
 
@@ -610,6 +611,7 @@ struct Decision {
 
 struct Frame {
   int n;
+  int stop;        // a value this state cannot exceed: once reached, its search ends (twelfth round)
   RunList lst[4];
   int avail[4];
   uint8_t ext[4][8];
@@ -1392,7 +1394,7 @@ struct Solver {
 
   // The value of a state: exact when it is > alpha; otherwise an upper bound <= alpha (the state
   // cannot help the caller). The memo remembers which (exact value or upper bound).
-  int best(int n, const uint64_t* runs, int jr, bool left, bool ran, int alpha) {
+  int best(int n, const uint64_t* runs, int jr, bool left, bool ran, int alpha, int beta = STOP) {
     // (one test on the path of every call: n >= 14 is past the last number, or 14 with a high ace)
     if (n >= 14) return n > last ? terminal(runs, jr, left, ran) : leaf14(runs, jr, left, ran);
     // Every completion closes the runs in progress (terminal), so with one the run is made: one
@@ -1458,6 +1460,11 @@ struct Solver {
     if (++*nodes > budget) throw BudgetExceeded(budget);  // the node count of the work budget
     Frame& F = frames[n];
     F.alpha = alpha;
+    // Stop values (issue 11, twelfth round): beta bounds this state's value from above (a
+    // parent's stop less the gain of the transition into it, or the suffix bound of the state,
+    // vsets). A search that finds beta (above alpha, so exactly) has its value: the rest of its
+    // transitions are not tried (found()).
+    F.stop = beta;
     SOLVER_STAT(++g_states);
     int v = enumerate(F, n, runs, jr, left, ran);
     if (v > alpha) memo.put(key, v, true, kh);
@@ -1490,6 +1497,15 @@ struct Solver {
   // Same optimum as the canonical enumeration below (which the rebuild walks); only the order
   // differs and transitions that cannot beat the best found so far, or are dominated, are cut.
   static int thr(const Frame& F) { return std::max(F.best, F.alpha); }
+  // the stop value of a child reached with gain g (best(), twelfth round)
+  static int sub_stop(const Frame& F, int g) { return F.stop == STOP ? STOP : F.stop - g; }
+  // a value found: the best so far; at the stop value (and above alpha, so exact) no other
+  // transition is tried (every bound fails against an alpha of STOP)
+  static void found(Frame& F, int v) {
+    if (v <= F.best) return;
+    F.best = v;
+    if (v >= F.stop && v > F.alpha) F.alpha = STOP;
+  }
   // Can a branch with this upper bound beat thr? If not it is cut, and its bound is kept: the
   // largest cut bound (with the best value found) bounds the state when it fails low, which
   // is tighter than alpha and lets later visits with a lower alpha reuse the memo entry.
@@ -1703,8 +1719,8 @@ struct Solver {
     if (n == 14) {
       if (!fits(F, gain + ub_state(n + 1, F.new_runs, jr))) return;
       SOLVER_STAT(++g_leaves);
-      int sub = best(n + 1, F.new_runs, jr, F.left_in, ran2, thr(F) - gain);
-      if (sub > NEG && gain + sub > F.best) F.best = gain + sub;
+      int sub = best(n + 1, F.new_runs, jr, F.left_in, ran2, thr(F) - gain, sub_stop(F, gain));
+      if (sub > NEG) found(F, gain + sub);
       return;
     }
     int r[4];
@@ -1764,6 +1780,7 @@ struct Solver {
       bool left = F.left_in;
       bool ok = true;
       bool real_left_out = false;
+      int cb = STOP;
       for (int c = 0; c < 4; ++c) {
         int lf = F.rest[c] - ch.sv[c];
         if (lf > 0) {
@@ -1787,10 +1804,11 @@ struct Solver {
         int& sbv = sb[j2][left];
         if (sbv == UNSET) sbv = suffix_bound(n + 1, F.new_runs, j2, left, ran2);
         if (!fits(F, g + sbv)) continue;
+        cb = sbv;
       }
       SOLVER_STAT(++g_leaves);
-      int sub = best(n + 1, F.new_runs, jr - ch.js, left, ran2, thr(F) - g);
-      if (sub > NEG && g + sub > F.best) F.best = g + sub;
+      int sub = best(n + 1, F.new_runs, jr - ch.js, left, ran2, thr(F) - g, std::min(cb, sub_stop(F, g)));
+      if (sub > NEG) found(F, g + sub);
     }
   }
 
@@ -2083,6 +2101,10 @@ struct Solver {
         lim[c] = std::min({cnt[c * 13], cnt[c * 13 + 12] + J, cnt[c * 13 + 11] + J});
     int bestv = NEG;
     int best_res[4] = {-1, -1, -1, -1};
+    // (twelfth round) the relaxed twin's value of the whole rack bounds every reservation's
+    // (twelfth round) the relaxed twin's value of the whole rack bounds the search from above,
+    // unless it holds aces at 14 that the rack has at 1 (set_res_now of opt14)
+    const bool use_top = relax != this && !(lim[0] | lim[1] | lim[2] | lim[3]);
     const uint64_t empty[4] = {0, 0, 0, 0};
     for (int r0 = 0; r0 <= lim[0]; ++r0)
       for (int r1 = 0; r1 <= lim[1]; ++r1)
@@ -2095,7 +2117,8 @@ struct Solver {
               need += std::max(0, rr[c] - cnt[c * 13 + 11]) + std::max(0, rr[c] - cnt[c * 13 + 12]);
             if (need > J) continue;
             set_res(r0, r1, r2, r3);
-            int v = best(1, empty, J, false, false, bestv);
+            const int top = use_top ? relax->fresh(1, J, false, false) : STOP;
+            int v = best(1, empty, J, false, false, bestv, top);
             if (v > bestv) { bestv = v; best_res[0] = r0; best_res[1] = r1; best_res[2] = r2; best_res[3] = r3; }
           }
     SolveResult out;

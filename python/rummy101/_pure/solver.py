@@ -31,6 +31,7 @@ __all__ = ["BUDGET_SPENT", "DEFAULT_WORK_BUDGET", "UNLIMITED_BUDGET", "SolvedMel
            "solve_melds", "solve_melds_batch", "solve_melds_packed"]
 
 NEG = -(1 << 40)
+STOP = 1 << 29  # no stop value (C++ STOP); as an alpha, no bound passes it
 MAX_COPIES = 2   # the solver's input limit: real tiles per code (R101-1, RO-1, CR-1 sets)
 MAX_JOKERS = 6   # 2 in the set + up to 4 joker-button jokers (R101-10: one per player)
 
@@ -178,6 +179,7 @@ class _Frame:
         "rest",
         "runs_in",
         "s",
+        "stop",
         "sv",
         "svw",
         "ub_after",
@@ -210,6 +212,7 @@ class _Frame:
         self.j0 = 0
         self.best = NEG
         self.alpha = NEG
+        self.stop = STOP
         self.ub_cut = NEG
         self.found = False
         self.want = 0
@@ -723,8 +726,10 @@ class _Solver:
         return b
 
     # ---- value search ---------------------------------------------------------------------
-    def best(self, n: int, runs: Sequence[int], jr: int, left: bool, ran: bool, alpha: int) -> int:
-        """The value of a state: exact when > alpha, else an upper bound <= alpha (memoized as such)."""
+    def best(self, n: int, runs: Sequence[int], jr: int, left: bool, ran: bool, alpha: int,
+             beta: int = STOP) -> int:
+        """The value of a state: exact when > alpha, else an upper bound <= alpha (memoized as such).
+        ``beta`` bounds the value from above: found (above alpha), the search of the state ends."""
         if n > self.last:
             return self.terminal(runs, jr, left, ran)
         if n == 14:
@@ -781,6 +786,7 @@ class _Solver:
             raise WorkBudgetExceeded(budget_message(self.budget), self.budget)
         F = self.frames[n]
         F.alpha = alpha
+        F.stop = beta   # (C++ best: stop values, twelfth round)
         v = self.enumerate(F, n, runs, jr, left, ran)
         if v > alpha:
             self.memo[key] = (v, True)
@@ -816,6 +822,21 @@ class _Solver:
     @staticmethod
     def thr(F: _Frame) -> int:
         return max(F.best, F.alpha)
+
+    @staticmethod
+    def sub_stop(F: _Frame, g: int) -> int:
+        """The stop value of a child reached with gain g (C++ sub_stop)."""
+        return STOP if F.stop == STOP else F.stop - g
+
+    @staticmethod
+    def found_value(F: _Frame, v: int) -> None:
+        """A value found (C++ found): at the stop value, and above alpha, no other transition is
+        tried (every bound fails against an alpha of STOP)."""
+        if v <= F.best:
+            return
+        F.best = v
+        if v >= F.stop and v > F.alpha:
+            F.alpha = STOP
 
     @staticmethod
     def fits(F: _Frame, bound: int) -> bool:
@@ -936,9 +957,10 @@ class _Solver:
         if n == 14:
             if not self.fits(F, gain + self.ub_state(n + 1, F.new_runs, jr)):
                 return
-            sub = self.best(n + 1, tuple(F.new_runs), jr, F.left_in, ran2, self.thr(F) - gain)
-            if sub > NEG and gain + sub > F.best:
-                F.best = gain + sub
+            sub = self.best(n + 1, tuple(F.new_runs), jr, F.left_in, ran2, self.thr(F) - gain,
+                            self.sub_stop(F, gain))
+            if sub > NEG:
+                self.found_value(F, gain + sub)
             return
         r = [min(F.rest[c], 2) for c in range(4)]
         ridx = ((r[0] * 3 + r[1]) * 3 + r[2]) * 3 + r[3]
@@ -998,6 +1020,7 @@ class _Solver:
                 continue
             if not self.fits(F, g + ubj[j2]):
                 continue
+            cb = STOP
             if n + 1 <= self.last:
                 if keep and not left:
                     k = kb.get(j2)
@@ -1010,9 +1033,10 @@ class _Solver:
                     b = sb[(j2, left)] = self.suffix_bound(n + 1, new_runs, j2, left, ran2)
                 if not self.fits(F, g + b):
                     continue
-            sub = self.best(n + 1, new_runs, j2, left, ran2, self.thr(F) - g)
-            if sub > NEG and g + sub > F.best:
-                F.best = g + sub
+                cb = b   # the child's suffix bound is its stop value too (C++ vsets)
+            sub = self.best(n + 1, new_runs, j2, left, ran2, self.thr(F) - g, min(cb, self.sub_stop(F, g)))
+            if sub > NEG:
+                self.found_value(F, g + sub)
 
     # ---- canonical enumeration (the rebuild; same order as C++ colour/run_i/after_runs/sets) --
     def colour(self, F: _Frame, c: int, jr: int, gain: int, left: bool, ran: bool) -> None:
@@ -1142,6 +1166,9 @@ class _Solver:
                 lim[c] = min(self.cnt[c * 13], self.cnt[c * 13 + 12] + self.J, self.cnt[c * 13 + 11] + self.J)
         bestv = NEG
         best_res = (-1, -1, -1, -1)
+        # the relaxed twin's value of the whole rack bounds the search, unless it holds aces at 14
+        # that the rack has at 1 (C++ solve)
+        use_top = self.relax is not self and not any(lim)
         for r0 in range(lim[0] + 1):
             for r1 in range(lim[1] + 1):
                 for r2 in range(lim[2] + 1):
@@ -1153,7 +1180,8 @@ class _Solver:
                         if need > self.J:
                             continue
                         self.set_res((r0, r1, r2, r3))
-                        v = self.best(1, _EMPTY, self.J, False, False, bestv)
+                        top = self.relax.fresh(1, self.J, False, False) if use_top else STOP
+                        v = self.best(1, _EMPTY, self.J, False, False, bestv, top)
                         if v > bestv:
                             bestv = v
                             best_res = (r0, r1, r2, r3)
