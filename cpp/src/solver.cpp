@@ -151,6 +151,22 @@
 // the keep / must_use `*` rack 76,112 -> 38,804; the worst found now (a 280 s climb from the R8
 // rack: the same rack with keep, 161,371 nodes before) needs 72,145 nodes, ~0.25 s: the
 // 5 ms is still ~30-50x off for penalty racks with six jokers, and the work budget bounds a request.
+// Twelfth round (both backends, node for node): stop values. best() takes beta, an upper bound of
+// the state's value: the parent's stop less the gain of the transition (a child cannot be worth
+// more than its parent's bound allows), the child's suffix bound (vsets), and at the root the
+// relaxed twin's value of the whole rack (when the twin's rack is the rack: no aces moved to 14).
+// A search that finds a value >= beta and > alpha has found its exact value and tries no other
+// transition (found(): alpha becomes STOP, so every later bound fails). With a relaxed twin that
+// is tight (Remi's two-Joly racks: the lay-down equals the relaxed value on 191 of the 200
+// racks_20_plus_2_jokers racks), the proof that nothing better exists is skipped. Remi lay-down
+// nodes racks_20_plus_2_jokers 35,957 -> 32,867, racks_22 15,854 -> 15,544; the dense set
+// 280,178 -> 241,551, its worst rack (a penalty rack that must use R8) 72,145 -> 53,448.
+// A value found at or below alpha is only an upper bound (fail-soft) and never stops a search.
+// Measured and left: the relaxed twin's fresh value as the stop of every state with no run in
+// progress (the suffix bound already passes it down: -0.2% of Remi's nodes, one more probe a
+// node); the keep bound and the jokers' bound as stops too (no node); the rebuild's children
+// stopped at the value wanted (no node); a twin with jokers worth 0 bounding penalty racks' fresh
+// states (v * jokers + its value: tight, but the twin itself cost 31,076 nodes on the worst rack).
 #include "rummy101/solver.hpp"
 
 #include <algorithm>
