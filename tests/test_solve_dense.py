@@ -192,11 +192,9 @@ def test_hunted_racks_whose_must_use_tile_fits_no_meld_need_no_node() -> None:
         assert _call("native", case, 1) == _call("pure", case, 1) == (-1, [])
 
 
-# Remi lay-downs (keep, require_run, RO-8) with one Joly run without the joker ratio (RO-7: one
-# Joly in a meld of >= 3 tiles always meets it; issue 11, twelfth round) and without the memo
-# dominance probes; on these shared racks (racks_14 lines 81, 147, 240, 293, racks_22 lines 17
-# and 179) a backend that probed them, or kept the ratio in one backend only, spends 1-3 nodes
-# fewer or more than the other.
+# Remi lay-downs (keep, require_run, RO-8) with one Joly: on these shared racks (racks_14 lines
+# 81, 147, 240, 293, racks_22 lines 17 and 179) a backend that probed the memo dominances there
+# (which both leave to racks without a joker ratio) spends 1-3 nodes fewer or more than the other.
 ONE_JOLY_REMI = (
     "R7 Y3 Y4 Y5 Y10 B6 B8 K6 K7 K8 K9 K10 K12 *",
     "R3 R4 R7 R11 Y7 Y7 B9 B11 B11 B12 B13 K2 K3 *",
@@ -212,3 +210,33 @@ def test_one_joly_remi_lay_down_spends_the_same_nodes(rack: str) -> None:
     remi = Rules.parse("remi")
     n = same_budget_edge((remi, "open", counts_of(parse_tiles(rack)), True, -1, True, rack))
     assert n > 1
+
+
+# Which optimal arrangement a rack gets is part of the answer: these one-Joly Remi racks tie
+# between arrangements, and a search without the joker ratio (a run status without its real
+# tiles, tried in the twelfth round of issue 11 and withdrawn) returned the other one
+# (found by an independent hunt against the integer program; values unchanged).
+PINNED_REMI = (
+    # R6 R7 R8 R9 * | R8 R9 R10 R11 R12 | B6 .. B13
+    ("open", "R6 R7 R8 R8 R9 R9 R10 R11 R12 B6 B7 B8 B9 B10 B11 B12 B13 *", False, True, 130,
+     [(1, [5, 6, 7, 8, 52], [5, 6, 7, 8, 9]), (1, [7, 8, 9, 10, 11], [7, 8, 9, 10, 11]),
+      (1, [31, 32, 33, 34, 35, 36, 37, 38], [31, 32, 33, 34, 35, 36, 37, 38])]),
+    # R2 R3 * R5 .. R12 | R7 .. R13 | K8 .. K12 | R6 Y6 K6
+    ("penalty", "R2 R3 R5 R6 R6 R7 R7 R8 R8 R9 R9 R10 R10 R11 R11 R12 R12 R13 Y5 Y6 K6 K8 K9 K10 K11 K12 *",
+     False, False, 225,
+     [(1, [1, 2, 52, 4, 5, 6, 7, 8, 9, 10, 11], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]),
+      (1, [6, 7, 8, 9, 10, 11, 12], [6, 7, 8, 9, 10, 11, 12]), (1, [46, 47, 48, 49, 50], [46, 47, 48, 49, 50]),
+      (2, [5, 18, 44], [5, 18, 44])]),
+)
+
+
+@pytest.mark.parametrize("backend", ["native", "pure"])
+@pytest.mark.parametrize("case", PINNED_REMI, ids=["open", "penalty"])
+def test_one_joly_remi_ties_keep_their_arrangement(backend: str, case: Any) -> None:
+    val, rack, keep, rr, value, melds = case
+    remi = Rules.parse("remi")
+    mod = _backend._load(backend)
+    got = mod.solve_melds(_backend.core_rules(remi, val, backend), counts_of(parse_tiles(rack)), keep, -1, rr,
+                          1 << 40)
+    assert got[0] == value
+    assert [(k, list(t), list(sf)) for k, t, sf in got[1]] == melds

@@ -1444,9 +1444,7 @@ struct Solver {
     // Remi: no node saved on the dense set) they would only cost (callgrind: +1.6-2.8% on Remi).
     // Nor in Remi's relaxed twin (opt14; eleventh round): there they saved 29 of its ~20,000
     // nodes on racks_20_plus_2_jokers and cost four memo probes a node (-2.3% instructions off).
-    // Nor with a high ace: Remi with one Joly runs without its ratio (solve_impl, twelfth round),
-    // where they cut 4 of ~8,500 nodes on racks_22 and cost +0.8% instructions.
-    bool dom = ratio == 0 && jr > 0 && !opt14 && !cr.high_ace;
+    bool dom = ratio == 0 && jr > 0 && !opt14;
     bool l_up = dom && keep && !left, r_up = dom && require_run && !ran;
     if (l_up || r_up) {
       for (int f = 1; f <= 3; ++f) {
@@ -2359,17 +2357,7 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   thread_local TransCache tc, tc2;
   memo.reset();
   tc.reset();
-  // At most one joker and a ratio <= 2 (Remi's Joly, RO-7; issue 11, twelfth round): a meld of
-  // >= 3 tiles with one joker has >= 2 real tiles, so the ratio forbids no meld and the search
-  // runs without it: a run status is then (length, real tile yes/no), 6 statuses instead of
-  // 3 x (rcap + 1) x 2 = 18. The same melds are feasible, so the same values and arrangements;
-  // Remi lay-down nodes change by -0.1% (racks_22), instructions by -0.8% to -1.0% (a smaller
-  // status per run, one rule set's constants less in the thread's cache).
-  CoreRules cr_noratio;
-  const bool drop_ratio = cr.joker_ratio > 0 && cr.joker_ratio <= 2 && counts[JOKER] <= 1;
-  if (drop_ratio) { cr_noratio = cr; cr_noratio.joker_ratio = 0; }
-  const CoreRules& crs = drop_ratio ? cr_noratio : cr;
-  Solver s(crs, counts, keep, must_use, require_run, budget, memo, tc);
+  Solver s(cr, counts, keep, must_use, require_run, budget, memo, tc);
   // must_use the joker (issue 11, seventh round): the search's own fresh values bound it. A fresh
   // suffix at m with j < J jokers free has a joker laid before m, so must_use holds in it; with
   // j = J none is laid before m, the runs in progress hold no joker, and a joker of their short
@@ -2377,13 +2365,23 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   // joker of the fresh suffix's own arrangement. So the bound stays an upper bound, and the
   // relaxed twin, which searched the fresh suffixes once more without must_use, is not needed
   // (the worst rack known, a penalty rack that must use the joker: 138,940 -> 88,165 nodes).
-  if ((must_use < 0 || must_use == JOKER) && (crs.joker_ratio == 0 || counts[JOKER] == 0)) {
+  if ((must_use < 0 || must_use == JOKER) && (cr.joker_ratio == 0 || counts[JOKER] == 0)) {
     // With jokers on the rack, the suffix bound takes the fresh values with a tile left and a
     // run made (own_relax, as for one Joly below): upper bounds of the other three, and one
     // fresh search per (m, jokers) instead of up to four (issue 11, eleventh round; nodes on the
     // rummy101 opening: racks_22 -1.9%, racks_20_plus_2_jokers -10.6%, the dense set -3.3%; on
     // racks without a joker it cost more nodes than it saved, so they keep the exact four).
     s.own_relax = counts[JOKER] > 0;
+    return s.solve(melds);
+  }
+  // One joker and a ratio <= 2 (Remi's Joly, RO-7; issue 11, eleventh round): a meld of >= 3
+  // tiles with one joker has >= 2 real tiles, so the ratio forbids no meld and the tail of a run
+  // in progress is a meld of this search's own fresh suffix. No relaxed twin then: the suffix
+  // bound takes this search's fresh values with a tile left and a run made (own_relax), one per
+  // (m, jokers) as the twin's were, and they are states of this search (its memo), not a second
+  // search of the rack.
+  if (must_use < 0 && counts[JOKER] == 1 && cr.joker_ratio <= 2) {
+    s.own_relax = true;
     return s.solve(melds);
   }
   // The suffix bounds come from the same rack without must_use (a run in progress may hold the

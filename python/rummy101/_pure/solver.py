@@ -754,10 +754,9 @@ class _Solver:
                         return NEG
         # flag dominance (C++ best): the same state with a tile left / a run made is worth at least
         # as much; its memoized value at or below alpha bounds this one (same probe order, no node;
-        # only with jokers free, no joker ratio and no high ace, as in C++)
-        dom = self.ratio == 0 and jr > 0 and not self.opt14 and not self.cr.high_ace
-        l_up = dom and self.keep and not left
-        r_up = dom and self.require_run and not ran
+        # only with jokers free and no joker ratio, as in C++)
+        l_up = self.ratio == 0 and jr > 0 and self.keep and not left
+        r_up = self.ratio == 0 and jr > 0 and self.require_run and not ran
         if l_up or r_up:
             for f in (1, 2, 3):
                 if (f & 1 and not l_up) or (f & 2 and not r_up):
@@ -768,7 +767,7 @@ class _Solver:
                     return e[0]
         # closable-run dominance (C++ best): one more closable run (status 5, the largest without a
         # joker ratio, packed last) is worth at least as much (not in Remi's relaxed twin, opt14)
-        if dom:
+        if self.ratio == 0 and jr > 0 and not self.opt14:
             for c in range(4):
                 k = _run_count(runs[c])
                 if k >= 8:
@@ -1357,12 +1356,12 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
         return (-1, [])
     if 0 <= must_use < JOKER and not _meldable(cr, cnt, must_use):
         return (-1, [])
-    if 0 < cr.joker_ratio <= 2 and cnt[JOKER] <= 1:
-        # at most one Joly (RO-7): the ratio forbids no meld of >= 3 tiles, so the search runs
-        # without it (C++ solve_impl says why)
-        cr = CoreRules(cr.high_ace, 0, cr.run_value, cr.set_value, cr.joker_value)
     s = _Solver(cr, cnt, bool(keep), int(must_use), bool(require_run), budget)
-    if 0 <= must_use < JOKER or (cr.joker_ratio > 0 and cnt[JOKER] > 0):
+    if must_use < 0 and cnt[JOKER] == 1 and 0 < cr.joker_ratio <= 2:
+        # one Joly (RO-7): the ratio forbids no meld, so no relaxed twin; the suffix bound takes
+        # this search's own fresh values with a tile left and a run made (C++ solve_impl)
+        s.own_relax = True
+    elif 0 <= must_use < JOKER or (cr.joker_ratio > 0 and cnt[JOKER] > 0):
         # must_use the joker needs no relaxed twin: the search's own fresh values bound it
         # (cpp/src/solver.cpp solve_impl says why). The suffix bounds come from the same rack
         # without must_use of a tile (a run in progress may hold the tile) and without the joker ratio (the tail of a run in progress may break it; with
