@@ -159,7 +159,7 @@
 // transition (found(): alpha becomes STOP, so every later bound fails). With a relaxed twin that
 // is tight (Remi's two-Joly racks: the lay-down equals the relaxed value on 191 of the 200
 // racks_20_plus_2_jokers racks), the proof that nothing better exists is skipped. Remi lay-down
-// nodes racks_20_plus_2_jokers 35,957 -> 32,867, racks_22 15,854 -> 15,544; the dense set
+// nodes racks_20_plus_2_jokers 35,957 -> 32,920, racks_22 15,858 -> 15,555; the dense set
 // 280,178 -> 241,551, its worst rack (a penalty rack that must use R8) 72,145 -> 53,448.
 // A value found at or below alpha is only an upper bound (fail-soft) and never stops a search.
 // Measured and left: the relaxed twin's fresh value as the stop of every state with no run in
