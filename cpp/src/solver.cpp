@@ -2115,7 +2115,6 @@ struct Solver {
         lim[c] = std::min({cnt[c * 13], cnt[c * 13 + 12] + J, cnt[c * 13 + 11] + J});
     int bestv = NEG;
     int best_res[4] = {-1, -1, -1, -1};
-    // (twelfth round) the relaxed twin's value of the whole rack bounds every reservation's
     // (twelfth round) the relaxed twin's value of the whole rack bounds the search from above,
     // unless it holds aces at 14 that the rack has at 1 (set_res_now of opt14)
     const bool use_top = relax != this && !(lim[0] | lim[1] | lim[2] | lim[3]);
