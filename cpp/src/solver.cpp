@@ -1944,14 +1944,13 @@ struct Solver {
   // appends the list of make_list to the pool, returns its offset
   __attribute__((noinline)) uint32_t build_list(Frame& F, int c, int jr) {
     std::vector<RItem>& pool = rl->pool;
-    const int n = F.n;
     const uint32_t off = uint32_t(pool.size());
     F.lst[c] = unpack(F.runs_in[c]);
     RItem it{};
     it.nacts = uint8_t(F.lst[c].len);
     list_i(F, c, 0, 0, jr, jr, it, pool);
     // the parts of the walk's bound and of need_of that the list fixes (eleventh round)
-    const int setv = cr.set_value[n <= 13 ? n : 1];
+    const int setv = F.setv;  // (set by rebuild() for this number)
     int smax = NEG;
     for (uint32_t i = uint32_t(pool.size()); i-- > off;) {
       RItem& x = pool[i];
