@@ -9,7 +9,9 @@ only inside ``rummy101::solve_melds*``, once with 1 pass and once with 3; the di
 out). ``--empty`` adds a row per workload for 300 empty racks: the fixed cost of a call (the
 tables built per call, the set-up of the search), which every rack pays. ``--dump DIR`` writes the
 same racks and rules as input files of bench/solve_driver.cpp, a standalone driver without Python
-for line-level profiles (``callgrind_annotate --auto=yes``).
+for line-level profiles (``callgrind_annotate --auto=yes``); with ``--dense`` also one file per rack
+of tests/dense_racks.txt (``dense.NNN.txt``, its rules, constraints and must_use), for the driver's
+node counters (built with ``-DRUMMY101_SOLVER_STATS``).
 """
 
 from __future__ import annotations
@@ -39,12 +41,20 @@ def child(file: str, workload: str, passes: int) -> None:
             call(r)
 
 
-def dump(out_dir: str, files: list[str], workloads: list[str]) -> None:
+def dump(out_dir: str, files: list[str], workloads: list[str], dense: bool = False) -> None:
     """The input files of bench/solve_driver.cpp: rules, constraints and racks of each (file, workload)."""
     sys.path.insert(0, HERE)
     import _racks
     from rummy101 import Rules
     os.makedirs(out_dir, exist_ok=True)
+    if dense:
+        import report_solve
+        for i, (name, val, _, counts, keep, mu, rr) in enumerate(report_solve.dense_cases()):
+            ha, ratio, rv, sv, jv = Rules.parse(name).params(val).args()  # type: ignore[arg-type]
+            with open(os.path.join(out_dir, f"dense.{i:03d}.txt"), "w") as f:
+                f.write(f"{int(ha)} {ratio} {jv} {int(keep)} {int(rr)} {mu}\n")
+                f.write(" ".join(map(str, rv)) + "\n" + " ".join(map(str, sv)) + "\n")
+                f.write(" ".join(map(str, counts)) + "\n")
     for file in files:
         for w in workloads:
             spec, val, keep, rr = _racks.WORKLOADS[w]
@@ -77,9 +87,10 @@ def main() -> None:
     ap.add_argument("--toggle", default="rummy101::solve_melds*")
     ap.add_argument("--empty", action="store_true", help="also the fixed cost: 300 empty racks per workload")
     ap.add_argument("--dump", metavar="DIR", help="write the racks and rules for bench/solve_driver.cpp instead")
+    ap.add_argument("--dense", action="store_true", help="with --dump: also one file per tests/dense_racks.txt rack")
     a = ap.parse_args()
     if a.dump:
-        dump(a.dump, a.files, a.workloads)
+        dump(a.dump, a.files, a.workloads, a.dense)
         return
     if a.child:
         child(a.child[0], a.child[1], int(a.child[2]))

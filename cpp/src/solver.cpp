@@ -177,7 +177,10 @@
 #include <string>
 
 #ifdef RUMMY101_SOLVER_STATS
-long g_states = 0, g_leaves = 0;  // profiling counters of a standalone build
+// profiling counters of a standalone build (bench/solve_driver.cpp prints them): nodes, leaves,
+// the nodes of the relaxed twin, the nodes inside fresh-suffix searches (thirteenth round)
+long g_states = 0, g_leaves = 0, g_twin_states = 0, g_fresh_states = 0;
+int g_fresh_depth = 0;
 #define SOLVER_STAT(x) (x)
 #else
 #define SOLVER_STAT(x) ((void)0)
@@ -1092,6 +1095,7 @@ struct Solver {
   // (flags that only lift conditions of the terminal), whatever its flags: one value, not four
   // (one Joly, solve_impl)
   bool own_relax = false;
+  bool twin = false;  // this is a relaxed twin (solve_impl; read by the profiling counters only)
   int fresh_v[16][SJ][2][2];
   uint8_t fresh_ok[16][SJ][2][2];
   int g_v[16][SJ][2];
@@ -1170,7 +1174,9 @@ struct Solver {
     uint8_t& ok = fresh_ok[m][j][l][r];
     if (!ok) {
       static const uint64_t empty[4] = {0, 0, 0, 0};
+      SOLVER_STAT(++g_fresh_depth);
       fresh_v[m][j][l][r] = best(m, empty, j, l, r, NEG);
+      SOLVER_STAT(--g_fresh_depth);
       ok = 1;
     }
     return fresh_v[m][j][l][r];
@@ -1480,6 +1486,8 @@ struct Solver {
     // transitions are not tried (found()).
     F.stop = beta;
     SOLVER_STAT(++g_states);
+    SOLVER_STAT(g_twin_states += twin);
+    SOLVER_STAT(g_fresh_states += g_fresh_depth > 0);
     int v = enumerate(F, n, runs, jr, left, ran);
     if (v > alpha) memo.put(key, v, true, kh);
     else { v = std::max(F.best, F.ub_cut); memo.put(key, v, v <= NEG, kh); }  // fail-soft upper bound
@@ -2404,6 +2412,7 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
     r.set_res_now(lim[0], lim[1], lim[2], lim[3]);
   }
   r.nodes = s.nodes;
+  r.twin = true;
   s.relax = &r;
   return s.solve(melds);
 }
