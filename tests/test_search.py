@@ -76,7 +76,7 @@ def test_options_and_errors() -> None:
     assert isinstance(bot, SearchBot) and (bot.playouts, bot.candidates) == (30, 3)
     with pytest.raises(BotError, match="has no option 'depth'.*playouts"):
         get_bot("search:depth=3")
-    with pytest.raises(BotError, match="expected a int"):
+    with pytest.raises(BotError, match="expected a whole number"):
         get_bot("search:playouts=many")
     with pytest.raises(BotError, match="playouts must be a whole number from 1"):
         get_bot("search:playouts=0")

@@ -84,9 +84,13 @@ def _with_options(spec: str, rng: random.Random) -> Bot:
         try:
             options[k] = accepted[k](v.strip())
         except ValueError:
-            raise BotError(f"option {k}={v.strip()!r} of bot {key!r}: expected a "
-                           f"{accepted[k].__name__}") from None
+            kind = _KINDS.get(accepted[k], f"a {accepted[k].__name__}")
+            raise BotError(f"option {k}={v.strip()!r} of bot {key!r}: expected {kind}") from None
     return _REGISTRY[key](rng, **options)
+
+
+#: how an option's type reads in an error ("expected a whole number")
+_KINDS: dict[Any, str] = {int: "a whole number", float: "a number", str: "a text"}
 
 
 def bot_names() -> list[str]:

@@ -22,6 +22,7 @@ from .._validate import loads
 from ..errors import RummyError
 from ..service import api
 from ..service.examples import EXAMPLES
+from ._args import flag_names, seed
 
 __all__ = ["add_subcommands", "run_hint"]
 
@@ -39,7 +40,7 @@ def add_subcommands(subparsers: Any) -> None:
                      help="read the JSON request from FILE ('-' for standard input)")
     src.add_argument("--json", dest="inline", metavar="JSON", default=None,
                      help="the JSON request inline")
-    src.add_argument("--new-game", type=int, metavar="SEED", default=None,
+    src.add_argument("--new-game", type=seed, metavar="SEED", default=None,
                      help="hint the first turn of a new game dealt with this seed (with "
                           "--rules; a Remi deal's first turn may be the doubles exchange, RO-3)")
     p.add_argument("--rules", default="rummy101",
@@ -84,6 +85,7 @@ def run_hint(args: argparse.Namespace) -> int:
         if not isinstance(body, dict):
             raise RummyError("--alternatives needs a JSON object request")
         body = {**body, "alternatives": args.alternatives}
-    answer = api.hint(body)
+    with flag_names({"alternatives": "--alternatives"}):
+        answer = api.hint(body)
     print(json.dumps(answer, ensure_ascii=False, indent=2 if args.pretty else None))
     return 0

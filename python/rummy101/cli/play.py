@@ -30,6 +30,7 @@ from typing import Any, TextIO
 from ..bots import Bot, bot_names, get_bot
 from ..errors import RummyError
 from ..rules import Rules
+from ._args import rounds, seed
 
 __all__ = ["HUMAN_SEAT", "BotFailed", "add_subcommands", "format_board", "play", "run_play"]
 
@@ -66,9 +67,9 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--bots", default=None,
                    help=f"comma-separated bots for seats 1.. (bots: {', '.join(bot_names())} or "
                         "'package.module:BotClass'; default: greedy in every other seat)")
-    p.add_argument("--seed", type=int, default=None,
+    p.add_argument("--seed", type=seed, default=None,
                    help="deal game 0 of `rummy101 sim --seed SEED` (default: a random seed)")
-    p.add_argument("--rounds", type=int, default=None,
+    p.add_argument("--rounds", type=rounds, default=None,
                    help="rounds in the match (default: the variant's)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="write the game record (rummy101.game.records, replays) here at the end; "

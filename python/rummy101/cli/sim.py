@@ -29,6 +29,7 @@ from ..sim import (
     simulate,
     write_records,
 )
+from ._args import rounds, seed
 
 __all__ = ["MAX_GAMES", "add_subcommands", "max_workers", "run_sim"]
 
@@ -52,11 +53,11 @@ def add_subcommands(subparsers: Any) -> None:
                         f"against random bots)")
     p.add_argument("--games", type=int, default=100,
                    help=f"number of games (1 to {MAX_GAMES:,}, default 100)")
-    p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    p.add_argument("--seed", type=seed, default=0, help="base seed (default 0)")
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: CPU count; 1 = no pool; at most 4 per "
                         "CPU, and never more than --games)")
-    p.add_argument("--rounds", type=int, default=None,
+    p.add_argument("--rounds", type=rounds, default=None,
                    help="rounds per game, played as a match (default: the variant's — 1 for "
                         "rummy101 and remi; classic plays each match to its target, CR-6)")
     p.add_argument("--out", default=None,

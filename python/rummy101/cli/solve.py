@@ -26,6 +26,7 @@ from ..errors import RummyError
 from ..rules import VARIANTS
 from ..service import api
 from ..service.examples import DEMO_RACK, DEMO_REMI_RACK, EXAMPLES
+from ._args import flag_names
 
 __all__ = ["add_subcommands", "answer_lines", "run_meld", "run_solve"]
 
@@ -98,6 +99,11 @@ def _common(p: argparse.ArgumentParser, rules: str, variants: str) -> None:
     p.add_argument("--pretty", action="store_true", help="indent the JSON output (single rack)")
 
 
+#: the request fields that come from flags (an error about one names the flag)
+_FLAGS = {"rack": "--rack", "rules": "--rules", "threshold": "--threshold",
+          "pairs_threshold": "--pairs-threshold", "must_use": "--must-use", "keep": "--keep"}
+
+
 def _dump(obj: Any, pretty: bool = False) -> str:
     return json.dumps(obj, ensure_ascii=False, indent=2 if pretty else None)
 
@@ -135,7 +141,8 @@ def run_solve(args: argparse.Namespace) -> int:
     if not args.jsonl:
         if args.input != "-":
             raise RummyError("--input FILE is read only with --jsonl")
-        answer = _op_for(args)(_single_request(args))
+        with flag_names(_FLAGS):
+            answer = _op_for(args)(_single_request(args))
         print(_dump(answer, args.pretty))
         return 0
     _check_no_single_options(args)

@@ -1,0 +1,67 @@
+"""Argument types and error wording shared by the subcommands.
+
+A value argparse accepts as ``int`` may still be out of range for what it feeds (a seed that a
+game record, and so ``hint --new-game``, cannot hold; zero rounds). These types refuse it while
+parsing, so the message names the flag the person typed rather than an internal field.
+
+>>> seed("-1")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: -1 is not a seed: a whole number from 0 to 9223372036854775807
+>>> rounds("0")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: 0 is not a number of rounds: a whole number from 1 to 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+
+from ..errors import RummyError
+
+__all__ = ["SEED_MAX", "flag_names", "rounds", "seed"]
+
+#: The largest seed: what a game record (JSON, 64-bit) holds, and what ``hint --new-game``,
+#: ``sim --seed`` and ``play --seed`` accept alike.
+SEED_MAX = 2**63 - 1
+#: The most rounds in a match (``new_game``'s limit).
+ROUNDS_MAX = 10_000
+
+
+def _whole(text: str, what: str, lo: int, hi: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not lo <= value <= hi:
+        raise argparse.ArgumentTypeError(f"{text} is not {what}: a whole number from {lo} to {hi}")
+    return value
+
+
+def seed(text: str) -> int:
+    """``--seed`` / ``--new-game``: a whole number from 0 to :data:`SEED_MAX`."""
+    return _whole(text, "a seed", 0, SEED_MAX)
+
+
+def rounds(text: str) -> int:
+    """``--rounds``: a whole number from 1 to :data:`ROUNDS_MAX`."""
+    return _whole(text, "a number of rounds", 1, ROUNDS_MAX)
+
+
+@contextmanager
+def flag_names(flags: Mapping[str, str]) -> Iterator[None]:
+    """An error about the request field ``name`` names the flag ``flags[name]`` instead (the CLI
+    builds the service's request from its flags, whose checks name the JSON field)."""
+    try:
+        yield
+    except RummyError as exc:
+        text = str(exc)
+        for field, flag in flags.items():
+            text = re.sub(rf"\bfield '{re.escape(field)}'", flag, text)
+        if text != str(exc):
+            exc.args = (text,)
+        raise
