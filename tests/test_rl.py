@@ -362,3 +362,33 @@ def test_bots_are_not_limited_by_the_table_slots() -> None:
         obs, _, term, trunc, _ = g.step(int((discards or legal)[0]))
         done = term or trunc
     assert len(g.game.table) > 1
+
+
+def test_without_the_rl_extra_the_error_says_what_to_install() -> None:
+    """docs/rl.md's first line without pettingzoo/gymnasium: a ModuleNotFoundError naming the
+    extra, not a bare 'No module named gymnasium' from inside the package (a child process, with
+    both packages hidden by an import hook, so this process's imports stay as they are)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "class Hide:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('gymnasium', 'pettingzoo'):\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Hide())\n"
+        "import rummy101.rl as rl\n"
+        "for make in (lambda: rl.env('rummy101(players=2)'), lambda: rl.gym_env('remi')):\n"
+        "    try:\n"
+        "        make()\n"
+        "    except ModuleNotFoundError as e:\n"
+        "        print(e.name, '|', e)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         check=True).stdout.splitlines()
+    assert len(out) == 2
+    for line in out:
+        assert line.startswith("gymnasium |") and "pip install 'rummy101[rl]'" in line

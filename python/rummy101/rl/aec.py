@@ -10,13 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # type: ignore[import-untyped]
 
 from ..rules import Rules
+from ._extra import missing_extra
 from .session import Session
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # type: ignore[import-untyped]
+except ImportError as exc:  # the rl extra is not installed
+    raise missing_extra(exc) from exc
 
 __all__ = ["RummyAEC", "env", "parallel_env"]
 

@@ -9,14 +9,19 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from ..bots import Bot, get_bot
 from ..errors import RulesError
 from ..rules import Rules
+from ._extra import missing_extra
 from .session import Session
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as exc:  # the rl extra is not installed
+    raise missing_extra(exc) from exc
 
 __all__ = ["RummyGym"]
 
