@@ -268,3 +268,124 @@ def test_check_stop_ends_work_at_shutdown_and_at_the_lane_deadline() -> None:
         with pytest.raises(ShuttingDown):
             check_stop()
     check_stop()  # outside a server nothing stops
+
+
+# ---- no request holds the slow lane for nobody, or waits in it without end ---------------------
+def _slow_lane(many: object) -> batching.Coalescer:
+    """A slow-lane coalescer (one thread, full budget) around ``many``."""
+    lanes = batching.Lanes(threads=2)
+    lanes.slow_threads = 1
+    return lanes.coalescer(many, max_items=1).escalate  # type: ignore[arg-type,return-value]
+
+
+def test_a_request_whose_client_left_is_dropped_before_it_runs() -> None:
+    """A queued request whose client disconnects answers ClientGone and never runs; the one
+    running goes on and is answered."""
+    import threading
+
+    ran: list[str] = []
+    release = threading.Event()
+
+    def many(bodies: list[str]) -> list[str]:
+        ran.extend(bodies)
+        release.wait(10)
+        return [b.upper() for b in bodies]
+
+    async def main() -> tuple[object, object]:
+        lane = _slow_lane(many)
+        left = asyncio.Event()
+
+        async def gone() -> None:
+            await left.wait()
+
+        first = asyncio.ensure_future(lane.submit("a", gone))
+        await asyncio.sleep(0.1)  # "a" is running
+        second = asyncio.ensure_future(lane.submit("b", gone=lambda: asyncio.sleep(0.05)))
+        await asyncio.sleep(0.3)  # its client has gone
+        third = asyncio.ensure_future(lane.submit("c"))  # queued behind "b"
+        release.set()
+        return await first, await asyncio.gather(second, third, return_exceptions=True)
+
+    a, (b, c) = asyncio.run(main())  # type: ignore[misc]
+    assert a == b'"A"' and c == b'"C"'  # (answers are JSON-encoded in the worker thread)
+    assert isinstance(b, batching.ClientGone)
+    assert ran == ["a", "c"]  # "b" never ran
+
+
+def test_running_work_whose_clients_all_left_is_told_to_stop() -> None:
+    """The work of a request whose client disconnects sees stop_requested() and check_stop()
+    raises at its next check: a batch stops at its next chunk instead of running to its end."""
+    import time
+
+    from rummy101._cancel import ShuttingDown, check_stop
+
+    stopped: list[str] = []
+
+    def many(bodies: list[str]) -> list[str]:
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            try:
+                check_stop()
+            except ShuttingDown as exc:
+                stopped.append(str(exc))
+                return ["stopped"] * len(bodies)
+            time.sleep(0.01)
+        return ["ran to the end"] * len(bodies)
+
+    async def main() -> object:
+        lane = _slow_lane(many)
+        got = asyncio.ensure_future(lane.submit("a", gone=lambda: asyncio.sleep(0.1)))
+        return (await asyncio.gather(got, return_exceptions=True))[0]
+
+    t0 = time.monotonic()
+    result = asyncio.run(main())
+    assert isinstance(result, batching.ClientGone)
+    for _ in range(200):  # the worker thread notices within a check or two
+        if stopped:
+            break
+        time.sleep(0.01)
+    assert stopped and "client" in stopped[0], stopped
+    assert time.monotonic() - t0 < 5
+
+
+def test_a_request_that_waited_too_long_for_a_thread_answers_busy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Behind work that holds the lane's one thread, a request that waited more than
+    MAX_WAIT_SECONDS answers Busy (429) instead of running then."""
+    import time
+
+    monkeypatch.setattr(batching, "MAX_WAIT_SECONDS", 0.2)
+    ran: list[str] = []
+
+    def many(bodies: list[str]) -> list[str]:
+        ran.extend(bodies)
+        time.sleep(0.5 if bodies == ["slow"] else 0)
+        return bodies
+
+    async def main() -> list[object]:
+        lane = _slow_lane(many)
+        first = asyncio.ensure_future(lane.submit("slow"))
+        await asyncio.sleep(0.05)
+        return await asyncio.gather(first, lane.submit("late"), return_exceptions=True)
+
+    slow, late = asyncio.run(main())
+    assert slow == b'"slow"'
+    assert isinstance(late, batching.Busy) and "waited" in str(late), late
+    assert ran == ["slow"]
+
+
+def test_a_batch_time_budget_counts_from_the_request_arrival() -> None:
+    """A batch that already waited its whole budget for a thread answers every item 'not
+    solved', saying how long it waited, instead of holding the lane for 20 s more."""
+    import threading
+    import time
+
+    from rummy101._cancel import watching
+    from rummy101.service import api
+    from rummy101.service.limits import BATCH_SECONDS
+
+    with watching(threading.Event(), arrived=time.monotonic() - BATCH_SECONDS - 1):
+        out = api.openings(["R1 R2 R3", {"rack": "K1 K2 K3"}])
+    assert all("used up its 20 s time budget, 21 s of it waiting" in a["error"] for a in out), out
+    with watching(threading.Event(), arrived=time.monotonic()):
+        assert all("error" not in a for a in api.openings(["R1 R2 R3", {"rack": "K1 K2 K3"}]))

@@ -110,3 +110,85 @@ def test_clients_that_do_not_read_their_answers_are_disconnected(server: hostile
     r = hostile.unread(server, clients=8, wait=120.0)
     assert r["unread_still_held"] == 0, r
     assert r["unread_rss_growth_mb"] < 200, r
+
+
+def _raw_exchange(port: int, data: bytes, answers: int = 1, limit: float = 20.0) -> bytes:
+    """Send ``data`` on one connection; what came back once ``answers`` status lines arrived or
+    the server closed the connection."""
+    import socket
+    import time
+
+    with socket.create_connection(("127.0.0.1", port), timeout=limit) as s:
+        try:
+            s.sendall(data)
+        except OSError:  # the server answered and closed while we were still sending
+            pass
+        got = b""
+        end = time.monotonic() + limit
+        while got.count(b"HTTP/1.1 ") < answers and time.monotonic() < end:
+            try:
+                chunk = s.recv(65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            got += chunk
+        return got
+
+
+def test_request_headers_are_capped(server: hostile.Server) -> None:
+    """A request line and headers over MAX_HEAD_BYTES answer 431 and close the connection,
+    sent at once or dribbled (httptools holds any amount: 50 connections with 20 MB headers
+    took the process from 69 MB to 1 GB); headers under the cap, a 4 MB body sent in one piece
+    with its headers, and pipelined requests are answered as before."""
+    from rummy101.service.limits import MAX_HEAD_BYTES
+
+    big = b"GET /health HTTP/1.1\r\nHost: t\r\nX-A: " + b"a" * MAX_HEAD_BYTES + b"\r\n\r\n"
+    got = _raw_exchange(server.port, big)
+    assert got.startswith(b"HTTP/1.1 431 ") and b"65536 bytes" in got, got[:200]
+    # the same, never finished: refused as soon as the cap is passed, not after 20 MB
+    rss0 = server.rss()
+    endless = b"GET /health HTTP/1.1\r\nHost: t\r\nX-A: " + b"a" * (8 * 1024 * 1024)
+    assert _raw_exchange(server.port, endless).startswith(b"HTTP/1.1 431 ")
+    assert server.rss() - rss0 < 50 * 1024 * 1024
+    ok = b"GET /health HTTP/1.1\r\nHost: t\r\nX-A: " + b"a" * (MAX_HEAD_BYTES - 1000) + b"\r\n\r\n"
+    assert _raw_exchange(server.port, ok).startswith(b"HTTP/1.1 200 ")
+    body = b'{"meld": "R1 R2 R3"' + b" " * (MAX_BODY_BYTES - 100) + b'}'
+    post = (b"POST /v1/validate/meld HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+    assert _raw_exchange(server.port, post).startswith(b"HTTP/1.1 200 ")
+    one = (b'POST /v1/validate/meld HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n'
+           b'Content-Length: 20\r\n\r\n{"meld": "R1 R2 R3"}')
+    assert _raw_exchange(server.port, one * 20, answers=20).count(b"HTTP/1.1 200 ") == 20
+
+
+@pytest.mark.skipif(backend_name() != "native",
+                    reason="a pure batch chunk of dense racks runs for minutes between the checks "
+                           "that stop it; the cancelling code is the same on both backends")
+def test_batches_whose_clients_left_free_the_slow_lane(server: hostile.Server) -> None:
+    """Clients that send 10,000-rack batches of dense racks and give up after a second: their
+    batches are cancelled (queued ones dropped, the running one stopped at its next chunk), so
+    a small batch sent next is answered in seconds (it took 82 s behind four of them)."""
+    import time
+
+    import httpx
+
+    dense = "B2 B3 K3 R3 R3 Y3 B4 K4 R4 R4 Y4 B5 K5 R5 Y5 Y5 B6 B6 K6 K7 K7 R8 * * * * * *"
+    base = f"http://127.0.0.1:{server.port}"
+
+    async def main() -> tuple[float, int]:
+        async with httpx.AsyncClient(base_url=base, timeout=1.0) as hostile_client:
+            async def leave() -> None:
+                try:
+                    await hostile_client.post("/v1/solve/opening", json={"racks": [dense] * 10_000})
+                except httpx.TimeoutException:
+                    pass
+            await asyncio.gather(*(leave() for _ in range(3)))
+        async with httpx.AsyncClient(base_url=base, timeout=60.0) as client:
+            t0 = time.monotonic()
+            r = await client.post("/v1/solve/opening", json={"racks": ["R1 R2 R3", "K1 K2 K3"]})
+            return time.monotonic() - t0, r.status_code
+
+    seconds, status = asyncio.run(main())
+    assert status == 200
+    assert seconds < 10, seconds  # a liveness bound, far above the ~0.2 s it takes

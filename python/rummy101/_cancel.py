@@ -1,5 +1,5 @@
-"""Stopping long work cooperatively: when the server shuts down, and when a request outstays
-its lane.
+"""Stopping long work cooperatively: when the server shuts down, when a request outstays its
+lane, and when every client of the work has disconnected.
 
 A worker thread runs a request's operation inside :func:`watching` with the server's stop event
 (and, in the quick lane, a time limit); long loops (batch chunks, hint planning) call
@@ -27,12 +27,16 @@ from collections.abc import Iterator
 
 from .errors import RummyError, WorkBudgetExceeded
 
-__all__ = ["ShuttingDown", "check_stop", "stop_requested", "watching"]
+__all__ = ["ShuttingDown", "check_stop", "queued", "stop_requested", "waited", "watching"]
 
 _STOP: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar(
     "rummy101_service_stop", default=None)
 _DEADLINE: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar(
     "rummy101_service_lane_deadline", default=None)
+_ABANDONED: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar(
+    "rummy101_service_abandoned", default=None)
+_ARRIVED: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar(
+    "rummy101_service_arrived", default=None)  # (arrived, started)
 
 
 class ShuttingDown(RummyError):
@@ -40,26 +44,51 @@ class ShuttingDown(RummyError):
 
 
 @contextlib.contextmanager
-def watching(event: threading.Event, seconds: float | None = None) -> Iterator[None]:
-    """Within the block, :func:`stop_requested` reports ``event``, and :func:`check_stop` ends
-    the work after ``seconds`` (None: no limit)."""
+def watching(event: threading.Event, seconds: float | None = None, *,
+             abandoned: threading.Event | None = None,
+             arrived: float | None = None) -> Iterator[None]:
+    """Within the block, :func:`stop_requested` reports ``event`` (and ``abandoned``: every
+    client of the work has gone), :func:`check_stop` ends the work after ``seconds`` (None: no
+    limit), and :func:`waited` counts from ``arrived`` (the ``time.monotonic()`` at which the
+    request came in; None: from now)."""
     token = _STOP.set(event)
     limit = _DEADLINE.set(None if seconds is None else (time.monotonic() + seconds, seconds))
+    gone = _ABANDONED.set(abandoned)
+    came = _ARRIVED.set(None if arrived is None else (arrived, time.monotonic()))
     try:
         yield
     finally:
+        _ARRIVED.reset(came)
+        _ABANDONED.reset(gone)
         _DEADLINE.reset(limit)
         _STOP.reset(token)
 
 
 def stop_requested() -> bool:
-    event = _STOP.get()
-    return event is not None and event.is_set()
+    event, gone = _STOP.get(), _ABANDONED.get()
+    return (event is not None and event.is_set()) or (gone is not None and gone.is_set())
+
+
+def waited() -> float:
+    """Seconds since the request being worked on came in (0 outside :func:`watching` or
+    without an arrival time): a batch's time budget counts from there, so that time spent
+    waiting for a thread is part of it."""
+    times = _ARRIVED.get()
+    return 0.0 if times is None else max(0.0, time.monotonic() - times[0])
+
+
+def queued() -> float:
+    """Of :func:`waited`, the seconds the request waited before its work started."""
+    times = _ARRIVED.get()
+    return 0.0 if times is None else max(0.0, times[1] - times[0])
 
 
 def check_stop() -> None:
     """Raise :class:`ShuttingDown` once the server is going down, and
     :class:`~rummy101.errors.WorkBudgetExceeded` once the block's time is up."""
+    gone = _ABANDONED.get()
+    if gone is not None and gone.is_set():
+        raise ShuttingDown("the client of this request has gone; its work was stopped")
     if stop_requested():
         raise ShuttingDown("the service is shutting down; this request was not finished, retry "
                            "later")

@@ -16,7 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .._validate import BadRequest
 from ..errors import RummyError
 from .answer import encode, internal_error
-from .batching import Busy, Coalescer, Lanes
+from .batching import Busy, ClientGone, Coalescer, Lanes
 from .body import BodyBudget, HttpError, parse_body, receive_body
 from .limits import MAX_BODY_BYTES_IN_FLIGHT, MAX_IN_FLIGHT
 
@@ -36,15 +36,20 @@ class Service:
         self.bodies = BodyBudget(max_body_bytes_in_flight)
 
     async def process(self, read: Callable[[], Awaitable[bytes]], runner: Coalescer,
-                      path: str) -> tuple[int, Any]:
-        """Read, parse and answer one request: (status, JSON payload)."""
+                      path: str, receive: Receive | None = None) -> tuple[int, Any]:
+        """Read, parse and answer one request: (status, JSON payload). With ``receive`` (the
+        request's, its body read), a client that disconnects while its request is in the slow
+        lane cancels it there (:class:`~.batching.Coalescer`; status 499, which nobody reads)."""
         try:
             raw = await read()
             try:
                 body = await parse_body(raw, self.lanes.limiter)
             except BadRequest as exc:
                 return 400, {"error": str(exc)}
-            return 200, await runner.submit(body)
+            gone = None if receive is None else (lambda: _disconnected(receive))
+            return 200, await runner.submit(body, gone)
+        except ClientGone as exc:
+            return 499, {"error": str(exc)}
         except HttpError as exc:
             return exc.status, {"error": exc.message}
         except Busy as exc:
@@ -68,11 +73,17 @@ class Service:
         try:
             status, payload = await self.process(
                 lambda: receive_body(scope, receive, self.bodies, held), runner,
-                str(scope.get("path"))[:100])
+                str(scope.get("path"))[:100], receive)
         finally:
             self.in_flight -= 1
             self.bodies.give(held[0])
-        return status, payload, status in (408, 413, 415, 429) or (status == 400 and not held[0])
+        return status, payload, status in (408, 413, 415, 429, 499) or (status == 400 and not held[0])
+
+
+async def _disconnected(receive: Receive) -> None:
+    """Returns once the client has disconnected (the request's body already read)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 class FrontDoor:

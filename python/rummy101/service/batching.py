@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
@@ -26,6 +27,7 @@ from ..solve import work_budget
 from .answer import encode
 from .limits import (
     MAX_PENDING,
+    MAX_WAIT_SECONDS,
     NATIVE_QUICK_NODES,
     NATIVE_QUICK_SECONDS,
     NATIVE_SOLVE_NODES,
@@ -34,13 +36,32 @@ from .limits import (
     PURE_SOLVE_NODES,
 )
 
-__all__ = ["Busy", "Coalescer", "Lanes", "full_nodes", "quick_nodes", "quick_seconds"]
+__all__ = ["Busy", "ClientGone", "Coalescer", "Lanes", "full_nodes", "quick_nodes", "quick_seconds"]
 
 Many = Callable[[list[Any]], list[Any]]  # answers (or exceptions) for many bodies, in order
 
 
 class Busy(Exception):
     """Too many requests are waiting for a solver thread."""
+
+
+class ClientGone(Exception):
+    """The client disconnected while its request waited or ran in the slow lane."""
+
+
+#: returns once the request's client has disconnected (Service.process: its ASGI receive)
+Gone = Callable[[], Awaitable[None]]
+
+
+class _Client:
+    """A request's client while the request is queued or running: how to learn that it
+    disconnected, and whether it did."""
+
+    __slots__ = ("gone", "left")
+
+    def __init__(self, gone: Gone) -> None:
+        self.gone = gone
+        self.left = False
 
 
 def quick_nodes() -> int:
@@ -69,6 +90,30 @@ def _encoded(many: Many) -> Many:
     def run(bodies: list[Any]) -> list[Any]:
         return [r if isinstance(r, BaseException) else encode(r) for r in many(bodies)]
     return run
+
+
+def _watch(fut: asyncio.Future[Any], client: _Client) -> None:
+    """Cancel ``fut`` (and mark the client as left) if its client disconnects before it is
+    done; one task per request in the slow lane only (the quick lane answers too soon for a
+    watch to be worth its cost, ~20 us a request)."""
+    watcher = asyncio.ensure_future(client.gone())
+
+    def client_left(task: asyncio.Future[None]) -> None:
+        if not task.cancelled() and task.exception() is None and not fut.done():
+            client.left = True
+            fut.cancel()
+
+    watcher.add_done_callback(client_left)
+    fut.add_done_callback(lambda _: watcher.cancel())
+
+
+def _all_cancelled(futs: list[asyncio.Future[Any]],
+                   event: threading.Event) -> Callable[[asyncio.Future[Any]], None]:
+    """A done-callback for each of ``futs`` that sets ``event`` once all are cancelled."""
+    def done(_: asyncio.Future[Any]) -> None:
+        if all(f.cancelled() for f in futs):
+            event.set()
+    return done
 
 
 class Lanes:
@@ -126,6 +171,13 @@ class Coalescer:
     With ``escalate`` (the slow lane), a body whose answer spent the quick budget, or that
     ``heavy(body)`` says is big work (a batch), is handed to that other coalescer, which has
     its own threads and the full budget.
+
+    No request holds a lane for long on behalf of nobody, or waits in it without end: a body
+    whose request was cancelled (its client disconnected) is dropped before it runs, and a call
+    whose requests have all been cancelled is told to stop (:func:`~rummy101._cancel.check_stop`
+    between core searches); a body that has waited more than :data:`~.limits.MAX_WAIT_SECONDS`
+    since its request arrived answers :class:`Busy` (429) instead of running; and a batch's
+    time budget counts from that arrival (:func:`~rummy101._cancel.waited`).
     """
 
     def __init__(self, many: Many, lanes: Lanes,
@@ -145,65 +197,110 @@ class Coalescer:
         self.nodes = nodes
         self.escalate = escalate
         self.heavy = heavy
-        self.pending: deque[tuple[Any, asyncio.Future[Any]]] = deque()
+        # (body, its request's future, when the request arrived: time.monotonic())
+        self.pending: deque[tuple[Any, asyncio.Future[Any], float, _Client | None]] = deque()
         self.running = 0
         self.tasks: set[asyncio.Task[None]] = set()
 
-    async def submit(self, body: Any) -> Any:
+    async def submit(self, body: Any, gone: Gone | None = None) -> Any:
+        """The answer to ``body``. ``gone`` (returns once the client has disconnected) is
+        watched while the body is in the slow lane: a disconnect there cancels the request
+        (:class:`ClientGone`), and its work with it."""
         if self.lanes.stopping.is_set():
             raise Busy("the service is shutting down; retry later")
         if self.escalate is not None and self.heavy(body):
-            return await self.escalate.submit(body)
+            return await self.escalate.submit(body, gone)
         if len(self.pending) >= self.max_pending:
             raise Busy(f"the service is busy ({len(self.pending)} requests waiting); retry later")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._enqueue(body, fut)
-        result = await fut
+        client = None if gone is None else _Client(gone)
+        self._enqueue(body, fut, time.monotonic(), client)
+        try:
+            result = await fut  # (a cancelled request cancels fut: _drain then drops the body)
+        except asyncio.CancelledError:
+            if client is not None and client.left:
+                raise ClientGone("the client closed the connection before the answer") from None
+            raise
         if isinstance(result, WorkBudgetExceeded):
             raise _budget_answer(result)
         if isinstance(result, BaseException):
             raise result
         return result
 
-    def _enqueue(self, body: Any, fut: asyncio.Future[Any]) -> None:
-        self.pending.append((body, fut))
+    def _enqueue(self, body: Any, fut: asyncio.Future[Any], arrived: float,
+                 client: _Client | None) -> None:
+        self.pending.append((body, fut, arrived, client))
+        if self.escalate is None and client is not None:  # the slow lane watches its clients
+            _watch(fut, client)
         if self.running < self.max_running:
             self.running += 1
             task = asyncio.get_running_loop().create_task(self._drain())
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
-    def _call(self, bodies: list[Any]) -> list[Any]:
+    def _call(self, bodies: list[Any], abandoned: threading.Event, arrived: float) -> list[Any]:
         seconds = None if self.escalate is None else quick_seconds()
-        with work_budget(self.nodes()), watching(self.lanes.stopping, seconds):
+        with (work_budget(self.nodes()),
+              watching(self.lanes.stopping, seconds, abandoned=abandoned, arrived=arrived)):
             return self.many(bodies)
+
+    def _next(self) -> tuple[Any, asyncio.Future[Any], float, _Client | None] | None:
+        """The next body to run, past those whose requests are gone or waited too long."""
+        while self.pending:
+            entry = self.pending.popleft()
+            _, fut, arrived, _ = entry
+            if fut.done():  # the request was cancelled (its client disconnected)
+                continue
+            wait = time.monotonic() - arrived
+            if wait > MAX_WAIT_SECONDS:
+                fut.set_result(Busy(
+                    f"the request waited {wait:.0f} s for a solver thread (dense racks and "
+                    f"batches share a few; the most a request waits is {MAX_WAIT_SECONDS:g} s); "
+                    f"retry later, or send fewer racks per batch"))
+                continue
+            return entry
+        return None
 
     async def _drain(self) -> None:
         try:
             while self.pending and not self.lanes.stopping.is_set():
-                batch = [self.pending.popleft()]  # at least one, then up to max_items in weight
-                load = self.weigh(batch[0][0])
+                first = self._next()  # at least one, then up to max_items in weight
+                if first is None:
+                    break
+                batch = [first]
+                load = self.weigh(first[0])
                 while self.pending and load + self.weigh(self.pending[0][0]) <= self.max_items:
-                    load += self.weigh(self.pending[0][0])
-                    batch.append(self.pending.popleft())
+                    entry = self._next()
+                    if entry is None:
+                        break
+                    load += self.weigh(entry[0])
+                    batch.append(entry)
+                # every request of the call cancelled: the work stops at its next check
+                abandoned = threading.Event()
+                gone = _all_cancelled([f for _, f, _, _ in batch], abandoned)
+                for _, fut, _, _ in batch:
+                    fut.add_done_callback(gone)
                 try:
                     results = await anyio.to_thread.run_sync(
-                        self._call, [b for b, _ in batch], limiter=self.limiter())
+                        self._call, [b for b, _, _, _ in batch], abandoned,
+                        min(a for _, _, a, _ in batch), limiter=self.limiter())
                 except Exception as exc:  # noqa: BLE001 - handed to every waiting request
                     results = [exc] * len(batch)
+                for _, fut, _, _ in batch:
+                    fut.remove_done_callback(gone)
                 if not isinstance(results, list) or len(results) != len(batch):
                     wrong = RuntimeError("the operation gave a wrong number of answers")
                     results = [wrong] * len(batch)
-                for (body, fut), result in zip(batch, results, strict=True):
+                for (body, fut, arrived, client), result in zip(batch, results, strict=True):
                     if fut.done():
                         continue
                     if (self.escalate is not None and isinstance(result, WorkBudgetExceeded)
                             and not self.lanes.stopping.is_set()):
-                        self.escalate._enqueue(body, fut)  # dense: the slow lane takes it
+                        self.escalate._enqueue(body, fut, arrived, client)  # dense: the slow lane
                     else:
                         fut.set_result(result)
             while self.pending:  # shutting down: nothing more is started
-                _, fut = self.pending.popleft()
+                fut = self.pending.popleft()[1]
                 if not fut.done():
                     fut.set_result(Busy("the service is shutting down; retry later"))
         finally:

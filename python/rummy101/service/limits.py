@@ -32,6 +32,7 @@ __all__ = [
     "MAX_BATCH",
     "MAX_BODY_BYTES",
     "MAX_BODY_BYTES_IN_FLIGHT",
+    "MAX_HEAD_BYTES",
     "MAX_HINT_RACK",
     "MAX_INT",
     "MAX_IN_FLIGHT",
@@ -42,6 +43,7 @@ __all__ = [
     "MAX_RULES_CHARS",
     "MAX_TABLE_MELDS",
     "MAX_TABLE_TILES",
+    "MAX_WAIT_SECONDS",
     "NATIVE_QUICK_NODES",
     "NATIVE_QUICK_SECONDS",
     "NATIVE_SOLVE_NODES",
@@ -56,9 +58,11 @@ MAX_BATCH = 10_000       # racks in one batch request
 MAX_BODY_BYTES = 4 * 1024 * 1024  # bytes of one HTTP request body
 BATCH_SECONDS = 20.0     # solving time of one batch request; items left then get an error
 MAX_PENDING = 4_096      # requests waiting per operation before the service answers 429 busy
+MAX_WAIT_SECONDS = 20.0  # a request that waited this long for a solver thread answers 429 busy
 MAX_IN_FLIGHT = 256      # requests one server process holds at once (reading, queued, solving)
 MAX_BODY_BYTES_IN_FLIGHT = 32 * 1024 * 1024  # bytes of request bodies held at once per process
 HEADER_SECONDS = 10.0    # a request's headers must arrive within this time of its first byte
+MAX_HEAD_BYTES = 64 * 1024  # bytes of a request's line and headers; more answers 431
 BODY_SECONDS = 10.0      # a request's body must arrive within this time of its headers
 WRITE_SECONDS = 10.0     # an answer the client does not read for this long: it is disconnected
 SHUTDOWN_SECONDS = 3     # grace for requests in flight on SIGTERM; then they are cancelled

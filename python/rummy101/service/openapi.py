@@ -30,10 +30,12 @@ from .limits import (
     BODY_SECONDS,
     MAX_BATCH,
     MAX_BODY_BYTES,
+    MAX_HEAD_BYTES,
     MAX_HINT_RACK,
     MAX_IN_FLIGHT,
     MAX_RACK,
     MAX_RULES_CHARS,
+    MAX_WAIT_SECONDS,
 )
 from .request_schema import RULES, SEMANTIC_RULES, request_schemas
 
@@ -136,7 +138,10 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
                                "or oversized rack, oversized batch, a position the rules do not "
                                "allow, or a solve over the work budget (the limit is named)."),
         "429": _error_response("The service is saturated (too many requests or request bytes "
-                               "held, or too many waiting for a solver); retry later."),
+                               "held, too many waiting for a solver, or this one waited "
+                               f"{MAX_WAIT_SECONDS:g} s for one); retry later."),
+        "431": _error_response(f"The request line and headers are longer than {MAX_HEAD_BYTES} "
+                               "bytes (the connection is closed)."),
     }
     for path, (resp, example_names, description) in OPERATIONS.items():
         op = doc["paths"][path]["post"]

@@ -8,7 +8,10 @@ keep-alive connections. :class:`GuardedHttp` (uvicorn's httptools protocol) adds
 * its body must arrive within :data:`~.limits.BODY_SECONDS` of the headers, else the service
   answers 408 (when no answer was started) and closes the connection;
 * a client that stops reading its answer (the write buffer stays full for
-  :data:`~.limits.WRITE_SECONDS`) is disconnected, so unread answers do not pile up in memory.
+  :data:`~.limits.WRITE_SECONDS`) is disconnected, so unread answers do not pile up in memory;
+* a request line and headers longer than :data:`~.limits.MAX_HEAD_BYTES` answer 431 and close
+  the connection (httptools would hold any amount: 50 connections sending 20 MB headers took
+  the process from 69 MB to 1 GB).
 
 :func:`serve` starts uvicorn with that protocol, a graceful shutdown of
 :data:`~.limits.SHUTDOWN_SECONDS` (requests still running then are cancelled, and the process ends
@@ -27,14 +30,14 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from .limits import BODY_SECONDS, HEADER_SECONDS, SHUTDOWN_SECONDS, WRITE_SECONDS
+from .limits import BODY_SECONDS, HEADER_SECONDS, MAX_HEAD_BYTES, SHUTDOWN_SECONDS, WRITE_SECONDS
 
 __all__ = ["GuardedHttp", "serve", "uvicorn_config"]
 
 
-def _timeout_answer(message: str) -> bytes:
+def _closing_answer(status: bytes, message: str) -> bytes:
     body = json.dumps({"error": message}).encode()
-    return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+    return (b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json\r\n"
             b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
             + body)
 
@@ -45,9 +48,43 @@ class GuardedHttp(HttpToolsProtocol):
     header_seconds = HEADER_SECONDS
     body_seconds = BODY_SECONDS
     write_seconds = WRITE_SECONDS
+    max_head_bytes = MAX_HEAD_BYTES
 
     _guard: asyncio.TimerHandle | None = None
     _write_guard: asyncio.TimerHandle | None = None
+    # the request line and headers being read: bytes so far, the last 3 bytes (a blank line
+    # split between two reads)
+    _head_open = True
+    _head_bytes = 0
+    _head_tail = b""
+
+    def data_received(self, data: bytes) -> None:
+        if self._head_open:
+            end = data.find(b"\r\n\r\n")
+            if end < 0 and self._head_tail:
+                edge = (self._head_tail + data[:3]).find(b"\r\n\r\n")
+                if edge >= 0:
+                    end = edge - len(self._head_tail)
+            self._head_bytes += len(data) if end < 0 else end + 4
+            if self._head_bytes > self.max_head_bytes:
+                self._head_too_large()
+                return
+            if end < 0:
+                self._head_tail = (self._head_tail + data)[-3:]
+            else:
+                self._head_open = False
+        super().data_received(data)
+
+    def _head_too_large(self) -> None:
+        self._head_open = False
+        self._disarm()
+        if not self.transport.is_closing():
+            self.transport.write(_closing_answer(
+                b"431 Request Header Fields Too Large",
+                f"the request line and headers are longer than {self.max_head_bytes} bytes, "
+                f"the most accepted"))
+            self.logger.info("closing a connection: its request headers are too large")
+            self.transport.close()
 
     def _arm(self, seconds: float, what: str) -> None:
         self._disarm()
@@ -65,7 +102,8 @@ class GuardedHttp(HttpToolsProtocol):
         started = self.cycle is not None and (self.cycle.response_started
                                               or self.cycle.response_complete)
         if what == "body" and not started:  # the app then sees a disconnect; its answer is dropped
-            self.transport.write(_timeout_answer(
+            self.transport.write(_closing_answer(
+                b"408 Request Timeout",
                 f"the request body did not arrive within {self.body_seconds:g} s of its headers"))
         self.logger.info("closing a connection: its request %s did not arrive in time", what)
         self.transport.close()
@@ -82,11 +120,13 @@ class GuardedHttp(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         super().on_headers_complete()
+        self._head_open = False
         self._arm(self.body_seconds, "body")
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
         self._disarm()
+        self._head_open, self._head_bytes, self._head_tail = True, 0, b""  # the next request
 
     # an answer must be read: the write buffer may stay full for write_seconds at most
     def pause_writing(self) -> None:
