@@ -235,3 +235,24 @@ def test_saturated_service_answers_429_not_5xx() -> None:
 
     codes = asyncio.run(main())
     assert set(codes) <= {200, 429} and 429 in codes and 200 in codes
+
+
+@pytest.mark.parametrize("raw", [b'{"rack": "R1", "threshold": 1e999}', b"1e999999", b"[-1e400]"])
+def test_numbers_too_large_for_a_float_answer_400(client: TestClient, raw: bytes) -> None:
+    """JSON has no Infinity: ``1e999`` was read as one and answered 422 'got a number Infinity'."""
+    r = client.post("/v1/solve/opening", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "too large to hold" in r.json()["error"], r.text
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate", "br"])
+def test_compressed_bodies_answer_415(client: TestClient, encoding: str) -> None:
+    """A compressed body was read as raw bytes ('not UTF-8 text'), and a plain one labelled
+    compressed was accepted: any Content-Encoding but identity answers 415 naming it."""
+    import gzip
+
+    r = client.post("/v1/solve/opening", content=gzip.compress(b'{"rack": "R1 R2 R3"}'),
+                    headers={"content-type": "application/json", "content-encoding": encoding})
+    assert r.status_code == 415 and encoding in r.json()["error"], r.text
+    plain = client.post("/v1/solve/opening", content=b'{"rack": "R1 R2 R3"}',
+                        headers={"content-type": "application/json", "content-encoding": "identity"})
+    assert plain.status_code == 200

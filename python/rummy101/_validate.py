@@ -123,6 +123,15 @@ def _parse_int(literal: str) -> int:
     return int(literal)
 
 
+def _parse_float(text: str) -> float:
+    """A JSON number with a fraction or exponent; one too large for a float (``1e999``) would be
+    read as Infinity, which JSON has not: refused like ``Infinity`` itself."""
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"the number {text[:40]} is too large to hold (Infinity)")
+    return value
+
+
 def loads(text: str | bytes, what: str = "request body") -> Any:
     """Parse JSON strictly (no NaN/Infinity, no key given twice in one object); every failure
     is a :class:`BadRequest`.
@@ -141,6 +150,10 @@ def loads(text: str | bytes, what: str = "request body") -> Any:
     Traceback (most recent call last):
     ...
     rummy101._validate.BadRequest: request body holds an integer of 5,000 digits; no field accepts a number that long
+    >>> loads('{"threshold": 1e999}')
+    Traceback (most recent call last):
+    ...
+    rummy101._validate.BadRequest: request body is not acceptable JSON: the number 1e999 is too large to hold (Infinity)
     """
     if isinstance(text, (bytes, bytearray)):
         try:
@@ -151,7 +164,7 @@ def loads(text: str | bytes, what: str = "request body") -> Any:
         raise BadRequest(f"{what} is empty: send a JSON object")
     try:
         return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys,
-                          parse_int=_parse_int)
+                          parse_int=_parse_int, parse_float=_parse_float)
     except _LongNumber as exc:
         raise BadRequest(f"{what} holds an integer of {exc.digits:,} digits; no field accepts "
                          f"a number that long") from None

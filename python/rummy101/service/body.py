@@ -88,12 +88,18 @@ async def receive_body(scope: Scope, receive: Receive, budget: BodyBudget,
     ``budget`` (the caller gives them back)."""
     length = None
     content_type = None
+    encoding = b"identity"
     for name, value in scope.get("headers", ()):
         if name == b"content-length":
             length = value
         elif name == b"content-type":
             content_type = value
+        elif name == b"content-encoding":
+            encoding = value
     check_content_type(content_type)
+    if encoding.strip().lower() not in (b"identity", b""):
+        raise HttpError(415, f"the body must be sent as it is, not compressed (got Content-Encoding: "
+                             f"{encoding[:40].decode('latin-1')!r})")
     check_length(length)
     chunks: list[bytes] = []
     size = 0
