@@ -389,3 +389,51 @@ def test_a_batch_time_budget_counts_from_the_request_arrival() -> None:
     assert all("used up its 20 s time budget, 21 s of it waiting" in a["error"] for a in out), out
     with watching(threading.Event(), arrived=time.monotonic()):
         assert all("error" not in a for a in api.openings(["R1 R2 R3", {"rack": "K1 K2 K3"}]))
+
+
+def test_requests_still_reading_their_bodies_do_not_take_the_in_flight_slots() -> None:
+    """Bodies that never arrive (a byte a second, for the body timeout) hold reading slots, not
+    the in-flight ones: with more stalled readers than in-flight slots an ordinary request is
+    still answered, and readers past their own cap answer 429 (256 dribbled bodies used to lock
+    every POST out for 10 s at a time)."""
+    app = create_app(threads=1)
+    service = app.state.service
+    service.max_in_flight, service.max_reading = 3, 6
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+             "scheme": "http", "path": "/v1/validate/meld", "raw_path": b"/v1/validate/meld",
+             "query_string": b"", "root_path": "", "client": ("t", 1), "server": ("t", 80),
+             "headers": [(b"content-type", b"application/json"), (b"content-length", b"20")]}
+
+    async def main() -> tuple[list[int], int, list[int]]:
+        stall = asyncio.Event()
+
+        async def never() -> dict[str, object]:  # the body never comes, then the client leaves
+            await stall.wait()
+            return {"type": "http.disconnect"}
+
+        async def stalled() -> int:
+            sent: list[dict[str, object]] = []
+
+            async def send(message: dict[str, object]) -> None:
+                sent.append(message)
+
+            await app(dict(scope), never, send)  # type: ignore[arg-type]
+            return int(sent[0]["status"])  # type: ignore[call-overload]
+
+        readers = [asyncio.ensure_future(stalled()) for _ in range(5)]
+        await asyncio.sleep(0.2)
+        transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            r = await client.post("/v1/validate/meld", json={"meld": "R1 R2 R3"})
+        readers += [asyncio.ensure_future(stalled()) for _ in range(2)]
+        await asyncio.sleep(0.2)
+        early = [t.result() for t in readers if t.done()]
+        stall.set()
+        late = await asyncio.gather(*(t for t in readers if not t.done()))
+        return early, r.status_code, list(late)
+
+    early, status, late = asyncio.run(main())
+    assert status == 200  # five stalled readers hold none of the three in-flight slots
+    assert early == [429]  # the seventh reader was over the reading cap
+    assert late == [400] * 6  # the others, once their clients left
+    assert service.in_flight == 0 and service.reading == 0

@@ -18,7 +18,7 @@ from ..errors import RummyError
 from .answer import encode, internal_error
 from .batching import Busy, ClientGone, Coalescer, Lanes
 from .body import BodyBudget, HttpError, parse_body, receive_body
-from .limits import MAX_BODY_BYTES_IN_FLIGHT, MAX_IN_FLIGHT
+from .limits import MAX_BODY_BYTES_IN_FLIGHT, MAX_IN_FLIGHT, MAX_READING
 
 __all__ = ["FrontDoor", "Service"]
 
@@ -28,11 +28,14 @@ class Service:
     and body bytes it holds at once."""
 
     def __init__(self, threads: int, max_in_flight: int = MAX_IN_FLIGHT,
-                 max_body_bytes_in_flight: int = MAX_BODY_BYTES_IN_FLIGHT) -> None:
+                 max_body_bytes_in_flight: int = MAX_BODY_BYTES_IN_FLIGHT,
+                 max_reading: int = MAX_READING) -> None:
         self.lanes = Lanes(threads)
         self.stopping = self.lanes.stopping  # set when the server shuts down
         self.max_in_flight = max_in_flight
-        self.in_flight = 0
+        self.in_flight = 0  # requests whose bodies have arrived (queued or solving)
+        self.max_reading = max_reading
+        self.reading = 0  # requests reading their bodies
         self.bodies = BodyBudget(max_body_bytes_in_flight)
 
     async def process(self, read: Callable[[], Awaitable[bytes]], runner: Coalescer,
@@ -63,19 +66,39 @@ class Service:
                      runner: Coalescer) -> tuple[int, Any, bool]:
         """Answer one operation request: (status, payload, close the connection after it).
 
-        At most ``max_in_flight`` requests are held at once (more answer 429 without reading
-        their bodies) and at most ``bodies.limit`` bytes of their bodies."""
-        if self.in_flight >= self.max_in_flight:
-            return 429, {"error": f"the service holds {self.in_flight} requests, the most it "
+        At most ``max_in_flight`` requests whose bodies have arrived are held at once (queued
+        or solving; more answer 429, without reading their bodies when the cap is reached
+        already) and at most ``bodies.limit`` bytes of bodies. Requests still reading their
+        bodies are capped apart, at ``max_reading``: a body dribbled a byte a second holds its
+        slot for the whole body timeout, and 256 of them used to lock every POST out (a hostile
+        probe); they now need four times the sockets, and never take the slots of requests
+        that have arrived."""
+        if self.in_flight >= self.max_in_flight or self.reading >= self.max_reading:
+            held_now = max(self.in_flight, self.reading)
+            return 429, {"error": f"the service holds {held_now} requests, the most it "
                                   f"takes at once; retry later"}, True
         held = [0]
-        self.in_flight += 1
+        counted = [False]
+
+        async def read() -> bytes:
+            self.reading += 1
+            try:
+                raw = await receive_body(scope, receive, self.bodies, held)
+            finally:
+                self.reading -= 1
+            if self.in_flight >= self.max_in_flight:
+                raise HttpError(429, f"the service holds {self.in_flight} requests, the most it "
+                                     f"takes at once; retry later")
+            self.in_flight += 1
+            counted[0] = True
+            return raw
+
         try:
-            status, payload = await self.process(
-                lambda: receive_body(scope, receive, self.bodies, held), runner,
-                str(scope.get("path"))[:100], receive)
+            status, payload = await self.process(read, runner, str(scope.get("path"))[:100],
+                                                 receive)
         finally:
-            self.in_flight -= 1
+            if counted[0]:
+                self.in_flight -= 1
             self.bodies.give(held[0])
         return status, payload, status in (408, 413, 415, 429, 499) or (status == 400 and not held[0])
 

@@ -254,9 +254,9 @@ class Coalescer:
             wait = time.monotonic() - arrived
             if wait > MAX_WAIT_SECONDS:
                 fut.set_result(Busy(
-                    f"the request waited {wait:.0f} s for a solver thread (dense racks and "
-                    f"batches share a few; the most a request waits is {MAX_WAIT_SECONDS:g} s); "
-                    f"retry later, or send fewer racks per batch"))
+                    f"the request waited more than {MAX_WAIT_SECONDS:g} s for a solver thread "
+                    f"(dense racks and batches share a few); retry later, or send fewer racks "
+                    f"per batch"))
                 continue
             return entry
         return None

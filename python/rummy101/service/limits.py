@@ -40,6 +40,7 @@ __all__ = [
     "MAX_PENDING",
     "MAX_RACK",
     "MAX_RACK_CHARS",
+    "MAX_READING",
     "MAX_RULES_CHARS",
     "MAX_TABLE_MELDS",
     "MAX_TABLE_TILES",
@@ -59,7 +60,8 @@ MAX_BODY_BYTES = 4 * 1024 * 1024  # bytes of one HTTP request body
 BATCH_SECONDS = 20.0     # solving time of one batch request; items left then get an error
 MAX_PENDING = 4_096      # requests waiting per operation before the service answers 429 busy
 MAX_WAIT_SECONDS = 20.0  # a request that waited this long for a solver thread answers 429 busy
-MAX_IN_FLIGHT = 256      # requests one server process holds at once (reading, queued, solving)
+MAX_IN_FLIGHT = 256      # requests one server process holds at once once their bodies arrived
+MAX_READING = 1_024      # requests reading their bodies at once (each for BODY_SECONDS at most)
 MAX_BODY_BYTES_IN_FLIGHT = 32 * 1024 * 1024  # bytes of request bodies held at once per process
 HEADER_SECONDS = 10.0    # a request's headers must arrive within this time of its first byte
 MAX_HEAD_BYTES = 64 * 1024  # bytes of a request's line and headers; more answers 431
