@@ -11,7 +11,10 @@ keep-alive connections. :class:`GuardedHttp` (uvicorn's httptools protocol) adds
   :data:`~.limits.WRITE_SECONDS`) is disconnected, so unread answers do not pile up in memory;
 * a request line and headers longer than :data:`~.limits.MAX_HEAD_BYTES` answer 431 and close
   the connection (httptools would hold any amount: 50 connections sending 20 MB headers took
-  the process from 69 MB to 1 GB).
+  the process from 69 MB to 1 GB). The bytes are counted per read from the socket, up to the
+  blank line that ends the headers; a request pipelined behind another in the same read is
+  counted from the next read on, so it may pass the cap by the rest of that read (at most one
+  read, 256 KiB).
 
 :func:`serve` starts uvicorn with that protocol, a graceful shutdown of
 :data:`~.limits.SHUTDOWN_SECONDS` (requests still running then are cancelled, and the process ends
