@@ -136,15 +136,3 @@ def test_non_ascii_card_tokens_are_refused(token: str) -> None:
 
 def test_suit_symbols_stay_accepted() -> None:
     assert [str(c) for c in parse_cards("A♠ 10♥ Q♦ 2♣")] == ["AS", "10H", "QD", "2C"]
-
-
-@pytest.mark.parametrize("items", [["R1", 5], ["R1", "R2", 0], [5, "*"]])
-def test_a_list_mixing_texts_and_codes_is_refused(items: list[object]) -> None:
-    """``["R1", 5]`` solved the rack R1 R6 (5 read as R6's code) where a person likely meant a
-    number: a list holds texts or codes, not both."""
-    from rummy101.errors import NotationError
-    from rummy101.tiles import parse_tiles
-
-    with pytest.raises(NotationError, match="is a number among tile texts"):
-        parse_tiles(items)  # type: ignore[arg-type]
-    assert [str(t) for t in parse_tiles([0, 1, 52])] == ["R1", "R2", "*"]

@@ -237,7 +237,6 @@ def _parse_many(items: str | Iterable[object], kind: type[Tile | Card]) -> list[
         tokens: Sequence[object] = split_tokens(items)
     elif isinstance(items, Iterable):
         tokens = list(items)
-        _no_codes_among_texts(tokens, "tile" if kind is Tile else "card")
     else:
         raise NotationError(
             f"expected a rack as a string or a list of tokens, got {type(items).__name__} {items!r}"
@@ -258,18 +257,6 @@ def _parse_many(items: str | Iterable[object], kind: type[Tile | Card]) -> list[
             raise NotationError(f"token {pos} of {len(tokens)} ({tok!r}) is not a {what}{note}: "
                                 f"{_TILE_HELP if kind is Tile else _CARD_HELP}") from exc
     return out
-
-
-def _no_codes_among_texts(tokens: Sequence[object], what: str) -> None:
-    """A list holds texts (``"R5"``) or codes (0-52, DESIGN.md), not both: ``["R1", 5]`` read 5
-    as the code of R6, where the person likely meant a number."""
-    if not any(isinstance(t, str) for t in tokens):
-        return
-    for pos, tok in enumerate(tokens, start=1):
-        if isinstance(tok, int) and not isinstance(tok, (bool, Tile, Card)):
-            raise NotationError(
-                f"token {pos} of {len(tokens)} ({tok!r}) is a number among {what} texts: write "
-                f"each {what} as text (e.g. 'R5'), or give all of them as codes 0-52, not both")
 
 
 def _non_ascii(token: str) -> str | None:
