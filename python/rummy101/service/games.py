@@ -184,6 +184,19 @@ class Game:
                 moves.append(self._note(seat, str(action)))
         return moves
 
+    def _bots_after(self, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The bots' moves after the person's ``moves``. The person's moves stay played when a bot
+        fails (its search over the budget, the server stopping): the error says so, and the next
+        request for the game (:meth:`GameStore.view`) lets the bots go on from where they stopped
+        (before, the game waited for a bot forever and refused every action as out of turn)."""
+        try:
+            return self.play_bots()
+        except RummyError as exc:
+            played = ", ".join(repr(m["action"]) for m in moves)
+            raise RummyError(f"your move {played} was played, but then the bots stopped: {exc}; "
+                             f"ask for the game (GET /v1/games/{self.id}) to let them go "
+                             f"on") from exc
+
     def status(self) -> str:
         s = self.state
         if s.is_terminal:
@@ -228,10 +241,12 @@ class Game:
         if s.is_terminal:
             raise RummyError("the game is over; start a new one")
         if s.current_player != self.seat:
-            raise RummyError(f"it is seat {s.current_player}'s turn, not yours")
+            raise RummyError(f"it is seat {s.current_player}'s turn, not yours: the bots have not "
+                             f"finished their turns; ask for the game (GET /v1/games/{self.id}) "
+                             f"to let them go on")
         s.apply(text)  # IllegalAction / NotationError: the engine left the state unchanged
         moves = [self._note(self.seat, str(s.history[-1]))]
-        return self.view(moves + self.play_bots())
+        return self.view(moves + self._bots_after(moves))
 
     def hint(self) -> dict[str, Any]:
         s = self.state
@@ -276,7 +291,7 @@ class Game:
         # the notes above were numbered after the whole turn: number them in order
         for i, m in enumerate(moves):
             m["n"] = len(trial.history) - len(played) + i + 1
-        view = self.view(moves + self.play_bots())
+        view = self.view(moves + self._bots_after(moves))
         view["played_hint"] = {"steps": steps, "actions": played}
         return view
 
@@ -555,15 +570,21 @@ class GameStore:
         game = Game(_new_id(), new_game(rules, seed), seat, bots, shown)
         self._add(self.games, game, self.max_games)
         with self._locked(game):
-            return game.view(game.play_bots())
+            try:
+                return game.view(game.play_bots())
+            except BaseException:  # the id was never given out: drop the game
+                with self._lock:
+                    self.games.pop(game.id, None)
+                raise
 
     def game(self, gid: str) -> Game:
         return self._get(self.games, gid, "game")
 
     def view(self, gid: str) -> dict[str, Any]:
+        """The person's view; bots that stopped during an earlier request move on first."""
         game = self.game(gid)
         with self._locked(game):
-            return game.view()
+            return game.view(game.play_bots())
 
     def act(self, gid: str, body: Any) -> dict[str, Any]:
         obj = read_object(body, "action request", ACTION_FIELDS)
