@@ -4,13 +4,19 @@ the wrong type. (tests/test_web_api.py has the ordinary hostile bodies and ids.)
 
 from __future__ import annotations
 
+import json
+import random
+import tracemalloc
 from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
+from rummy101.bots import get_bot
 from rummy101.errors import RummyError, WorkBudgetExceeded
+from rummy101.game import new_game
+from rummy101.game import records as game_records
 from rummy101.service import games as g
 from rummy101.service.app import create_app
 
@@ -78,3 +84,41 @@ def test_a_bot_failing_while_a_game_starts_leaves_no_game_behind(
     with pytest.raises(WorkBudgetExceeded):
         store.create({"rules": "rummy101(players=2)", "seat": 1, "seed": 3})
     assert list(store.games) == [view["id"]]
+
+
+def _long_record(rules: str, seed: int, actions: int) -> dict[str, Any]:
+    """A record of random play, cut at ``actions`` actions (as long as the service replays)."""
+    state = new_game(rules, seed)
+    bots = [get_bot("random", random.Random(i)) for i in range(state.n)]
+    while not state.is_terminal and len(state.history) < actions:
+        seat = state.current_player
+        state.apply(bots[seat].act(state.observation(seat), state.legal_actions()))
+    record = json.loads(game_records.dumps(state))
+    return {k: record[k] for k in ("format", "rules", "seed", "match_rounds", "actions")}
+
+
+def test_a_long_replay_holds_memory_in_proportion_to_its_turns() -> None:
+    """A replay keeps the position before every turn. Those copies used to carry the whole action
+    history and every round's results, so memory grew with the square of the record: this
+    3,500-action classic record held 38 MB, and 16 replays of 5,000 actions over a gigabyte.
+    Now about 3 KB per turn."""
+    record = _long_record("classic(players=2)", 1, 3500)
+    assert len(record["actions"]) == 3500
+    store = g.GameStore()
+    tracemalloc.start()
+    try:
+        summary = store.load_replay({"record": record})
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    turns = len(summary["turns"])
+    assert turns > 1500
+    assert held < turns * 5000, f"{held / 1e6:.1f} MB for {turns} turns"
+    # the positions are whole: each turn replays from its own start to the next one's
+    replay = store.replays[summary["id"]]
+    for i in (0, turns // 2, turns - 2):
+        state = replay.starts[i].copy()
+        for action in summary["turns"][i]["actions"]:
+            state.apply(action)
+        assert state == replay.starts[i + 1]
+        assert store.replay_turn(summary["id"], i)["played"] == summary["turns"][i]["actions"]
