@@ -122,3 +122,17 @@ def test_a_long_replay_holds_memory_in_proportion_to_its_turns() -> None:
             state.apply(action)
         assert state == replay.starts[i + 1]
         assert store.replay_turn(summary["id"], i)["played"] == summary["turns"][i]["actions"]
+
+
+def test_a_turn_that_is_no_number_is_named_in_words(client: TestClient) -> None:
+    """``/turns/1e3`` answered the repr of pydantic's error list ("invalid request: [{'type':
+    'int_parsing', 'loc': ('path', 'turn'), …"); now it says which value is wrong and why."""
+    record = _long_record("rummy101(players=2)", 2, 40)
+    rid = client.post("/v1/replays", json={"record": record}).json()["id"]
+    for bad in ("1e3", "x", "1.5", "%F0%9F%82%A1"):
+        r = client.get(f"/v1/replays/{rid}/turns/{bad}")
+        assert r.status_code == 422, (bad, r.text)
+        error = r.json()["error"]
+        assert error.startswith("path segment 'turn' is ") and "valid integer" in error, error
+        assert "{" not in error and "'type'" not in error, error
+    assert client.get(f"/v1/replays/{rid}/turns/0").status_code == 200

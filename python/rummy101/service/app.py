@@ -40,6 +40,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__, backend_name
+from .._validate import short
 from ..errors import RummyError
 from . import api
 from .answer import encode
@@ -56,6 +57,30 @@ Operation = Callable[[Any], Any]
 
 def _json_response(payload: Any, status: int = 200) -> Response:
     return Response(content=encode(payload), status_code=status, media_type="application/json")
+
+
+_PLACES = {"path": "path segment", "query": "query parameter", "header": "header",
+           "cookie": "cookie", "body": "body field"}
+
+
+def _validation_message(errors: Sequence[Any]) -> str:
+    """FastAPI's validation errors (a path segment that is no number…) in words: which value
+    is wrong, what it was, what it should be; not the repr of pydantic's error list.
+
+    >>> print(_validation_message([{"loc": ("path", "turn"), "input": "1e3",
+    ...                             "msg": "Input should be a valid integer"}]))
+    path segment 'turn' is "1e3": it should be a valid integer
+    """
+    parts = []
+    for e in list(errors)[:3]:
+        loc = [str(x) for x in e.get("loc", ())] or ["request"]
+        where = _PLACES.get(loc[0], loc[0])
+        name = ".".join(loc[1:])
+        msg = str(e.get("msg", "is not valid"))
+        msg = "it s" + msg[len("Input s"):] if msg.startswith("Input should") else msg
+        parts.append(f"{where} {name!r} is {short(e.get('input'), 40)}: {msg}" if name
+                     else f"{where}: {msg}")
+    return "; ".join(parts) or "invalid request"
 
 
 def _error(status: int, message: str) -> Response:
@@ -149,7 +174,7 @@ def create_app(*, threads: int = 4, cors_origins: Sequence[str] = (),
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
-        return _error(422, f"invalid request: {str(exc.errors())[:300]}")
+        return _error(422, _validation_message(exc.errors()))
 
     @app.exception_handler(RummyError)
     async def rummy_error(request: Request, exc: RummyError) -> Response:
