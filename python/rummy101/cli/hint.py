@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from typing import Any
 
@@ -43,8 +44,8 @@ def add_subcommands(subparsers: Any) -> None:
     src.add_argument("--new-game", type=seed, metavar="SEED", default=None,
                      help="hint the first turn of a new game dealt with this seed (with "
                           "--rules; a Remi deal's first turn may be the doubles exchange, RO-3)")
-    p.add_argument("--rules", default="rummy101",
-                   help="rule set for --new-game (default rummy101)")
+    p.add_argument("--rules", default=None,
+                   help="rule set for --new-game (default rummy101); a request names its own")
     p.add_argument("--alternatives", type=int, default=None,
                    help="how many next-best turns to list (0-10, default 3)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON output")
@@ -72,7 +73,7 @@ def _request(args: argparse.Namespace) -> Any:
         # The game record, not the seat's observation: a Remi deal starts with the doubles
         # exchange (RO-3), where an observation cannot be sampled; from a record the hint is
         # the same wherever an observation works (docs/service.md).
-        state = new_game(args.rules, args.new_game)
+        state = new_game(args.rules or "rummy101", args.new_game)
         return {"record": records.to_dict(state)}
     print("(no request given: answering the built-in example)", file=sys.stderr)
     return dict(EXAMPLES["hint"])
@@ -80,6 +81,11 @@ def _request(args: argparse.Namespace) -> Any:
 
 def run_hint(args: argparse.Namespace) -> int:
     """Handler of ``rummy101 hint``; returns the exit status."""
+    if args.rules is not None and args.new_game is None:
+        # read only with --new-game: without it the answer would silently be for other rules
+        raise RummyError(f"--rules applies to --new-game only (a request names its own rules, "
+                         f"the built-in example is Rummy 101): rummy101 hint --new-game SEED "
+                         f"--rules {shlex.quote(args.rules)}")
     body = _request(args)
     if args.alternatives is not None:
         if not isinstance(body, dict):

@@ -23,7 +23,7 @@ from typing import IO, Any
 
 from .._validate import BadRequest, loads, read_rules, type_name
 from ..errors import RummyError
-from ..rules import VARIANTS
+from ..rules import VARIANTS, Rules
 from ..service import api
 from ..service.examples import DEMO_RACK, DEMO_REMI_RACK, EXAMPLES
 from ._args import flag_names
@@ -31,6 +31,11 @@ from ._args import flag_names
 __all__ = ["add_subcommands", "answer_lines", "run_meld", "run_solve"]
 
 CHUNK = 4096  # opening lines solved together through the batch solver
+
+#: The built-in example of a classic solve or meld check (cards, not tiles): a hand of eight
+#: cards holding a run and a set (CR-2), and one of its melds.
+CLASSIC_DEMO_HAND = "AS 2S 3S 7H 7D 7C QH KC"
+CLASSIC_DEMO_MELD = "7H 7D 7C"
 
 # the rules example in each solver's --rules help: an option of the solver's default variant
 _EXAMPLE_OPTIONS = {"rummy101": "rummy101(threshold=increasing)", "remi": "remi(players=2)"}
@@ -122,6 +127,8 @@ def _single_request(args: argparse.Namespace) -> dict[str, Any]:
         rack = DEMO_REMI_RACK if args.op == "tabla" else DEMO_RACK
         if args.op == "tabla" and args.rules == "remi":
             rack = EXAMPLES["tabla"]["rack"]
+        elif _variant(args.rules) == "classic":
+            rack = CLASSIC_DEMO_HAND
         print(f"(no --rack given: solving the built-in example rack {rack!r})", file=sys.stderr)
     body: dict[str, Any] = {"rules": args.rules, "rack": rack}
     if args.op == "opening":
@@ -237,11 +244,20 @@ def answer_lines(op: str, lines: Iterable[str | bytes],
         base += len(chunk)
 
 
+def _variant(rules: str) -> str | None:
+    """The variant a --rules text names (None when it names none: the solver then says why)."""
+    try:
+        return Rules.parse(rules).variant
+    except RummyError:
+        return None
+
+
 def run_meld(args: argparse.Namespace) -> int:
     """Handler of ``rummy101 meld``."""
     tiles = args.tiles
     if tiles is None:
-        tiles = " ".join(EXAMPLES["meld"]["meld"])
+        tiles = (CLASSIC_DEMO_MELD if _variant(args.rules) == "classic"
+                 else " ".join(EXAMPLES["meld"]["meld"]))
         print(f"(no meld given: checking the built-in example {tiles!r})", file=sys.stderr)
     print(_dump(api.validate_meld({"rules": args.rules, "meld": tiles}), args.pretty))
     return 0

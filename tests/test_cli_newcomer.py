@@ -1,0 +1,65 @@
+"""What a newcomer typed on a fresh install and tripped over (one test per finding).
+
+Each test runs the command line in-process through ``rummy101.cli.main``: exit status 0 on
+success, 2 on a usage error with a one-line message on standard error (no traceback).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rummy101.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- built-in examples follow --rules --------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "opening", "--rules", "classic"],
+    ["solve", "penalty", "--rules", "classic"],
+    ["solve", "penalty", "--rules", "classic(players=2)"],
+    ["meld", "--rules", "classic"],
+])
+def test_builtin_example_of_a_classic_solve_is_a_hand_of_cards(
+        capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """`rummy101 solve opening --rules classic` (no --rack) used to solve the Rummy 101 example
+    rack and fail with "--rack: token 1 of 22 ('R10') is not a card", blaming a flag the user
+    never gave."""
+    code, out, err = run(capsys, argv)
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["rules"].startswith("classic")
+    assert "built-in example" in err and "R10" not in err
+
+
+def test_builtin_example_of_a_remi_solve_keeps_its_rules(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, ["solve", "opening", "--rules", "remi"])
+    assert code == 0 and json.loads(out)["rules"] == "remi"
+
+
+# --- hint --rules ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["hint", "--rules", "remi"],
+    ["hint", "--rules", "classic", "--json", '{"seat": 0, "rack": "R1 R2 R3"}'],
+])
+def test_hint_rules_without_new_game_is_refused(capsys: pytest.CaptureFixture[str],
+                                                argv: list[str]) -> None:
+    """`rummy101 hint --rules remi` answered the built-in Rummy 101 example ("rules":
+    "rummy101") without a word: --rules is read only with --new-game."""
+    code, out, err = run(capsys, argv)
+    assert code == 2 and out == ""
+    assert "--rules" in err and "--new-game" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_hint_rules_with_new_game_still_works(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, ["hint", "--rules", "remi", "--new-game", "3"])
+    assert code == 0 and json.loads(out)["rules"].startswith("remi")
