@@ -280,7 +280,7 @@ def test_a_bare_rack_after_solve_points_to_rack(capsys: pytest.CaptureFixture[st
     assert "a rack goes after --rack" in capsys.readouterr().err
     for argv in (["solve", "opening", "foo"], ["sim", "--games", "5", "R1"]):
         assert main(argv) == 2  # not tiles, or not a solve command: no pointer
-        assert "--rack" not in capsys.readouterr().err
+        assert "a rack goes after --rack" not in capsys.readouterr().err
 
 
 def test_a_meld_that_is_too_long_is_called_a_meld(capsys: pytest.CaptureFixture[str]) -> None:

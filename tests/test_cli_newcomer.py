@@ -63,3 +63,31 @@ def test_hint_rules_without_new_game_is_refused(capsys: pytest.CaptureFixture[st
 def test_hint_rules_with_new_game_still_works(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, ["hint", "--rules", "remi", "--new-game", "3"])
     assert code == 0 and json.loads(out)["rules"].startswith("remi")
+
+
+# --- an unknown option after a command names that command ------------------------------------
+
+def test_a_mistyped_option_names_the_command_and_the_option_meant(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`rummy101 sim --gmaes 10` printed the top-level usage (`rummy101 [-h] [--version] ...
+    COMMAND`) and "rummy101: error: unrecognized arguments", which lists none of sim's options."""
+    code, out, err = run(capsys, ["sim", "--gmaes", "10"])
+    assert code == 2 and out == ""
+    assert "usage: rummy101 sim" in err
+    assert "rummy101 sim: error: unrecognized arguments: --gmaes 10" in err
+    assert "did you mean --games?" in err
+
+
+def test_a_top_level_option_after_the_command_says_where_it_goes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, ["sim", "--backend", "pure"])
+    assert code == 2
+    assert "rummy101 --backend pure sim" in err
+
+
+def test_a_stray_rack_after_solve_still_points_at_rack(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, ["solve", "opening", "R10", "R11", "R12"])
+    assert code == 2
+    assert "unrecognized arguments: R10 R11 R12; a rack goes after --rack" in err
+    assert "usage: rummy101 solve opening" in err

@@ -14,6 +14,7 @@ standard error (never a traceback for a user mistake).
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from collections.abc import Sequence
@@ -46,7 +47,8 @@ class _Parser(argparse.ArgumentParser):
     argv: Sequence[str] = ()
 
     def error(self, message: str) -> NoReturn:
-        hint = _rack_hint(message) if self.prog != PROG or "solve" in self.argv else ""
+        solve = self.prog.startswith(f"{PROG} solve") or (self.prog == PROG and "solve" in self.argv)
+        hint = _rack_hint(message) if solve else ""
         if len(message) > MAX_ERROR_CHARS:
             message = (f"{message[:MAX_ERROR_CHARS - 60]}... (cut: the message is "
                        f"{len(message):,} characters long)")
@@ -76,6 +78,47 @@ def _rack_hint(message: str) -> str:
     return ""
 
 
+def _options(parser: argparse.ArgumentParser) -> list[str]:
+    return [o for action in parser._actions for o in action.option_strings]
+
+
+def _unrecognized(top: argparse.ArgumentParser, leaf: argparse.ArgumentParser,
+                  extras: Sequence[str], command: str) -> str:
+    """The usage error for arguments no parser took, with a pointer for each mistyped option:
+    the option it resembles, or where an option of ``rummy101`` itself (before the command) or
+    of the command (after it) goes."""
+    hints: list[str] = []
+    leaf_options = [o for o in _options(leaf) if o.startswith("--")]
+    for i, token in enumerate(extras):
+        if not token.startswith("-") or token == "-":
+            continue
+        name = token.split("=", 1)[0]
+        moved = [token]
+        if "=" not in token and i + 1 < len(extras) and not extras[i + 1].startswith("-"):
+            moved.append(extras[i + 1])
+        if name in _options(top):
+            hints.append(f"{name} is an option of {PROG} itself and goes before the command: "
+                         f"{PROG} {' '.join(moved)} {command}")
+        elif name in _options(leaf):
+            hints.append(f"{name} is an option of '{command}' and goes after it: "
+                         f"{PROG} {command} {' '.join(moved)}")
+        else:
+            close = difflib.get_close_matches(name, leaf_options, n=1, cutoff=0.6)
+            if close:
+                hints.append(f"did you mean {close[0]}?")
+    return f"unrecognized arguments: {' '.join(extras)}" + "".join(f"; {h}" for h in hints)
+
+
+def _set_leaf(parser: argparse.ArgumentParser) -> None:
+    """Each (sub)command parser records itself (``cli_parser``): the deepest one parsed wins, so
+    an argument nobody took is reported with the usage of the command it was typed after."""
+    parser.set_defaults(cli_parser=parser)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _set_leaf(sub)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole ``rummy101`` argparse tree."""
     parser = _Parser(
@@ -90,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in _COMMANDS:
         module.add_subcommands(sub)
+    _set_leaf(parser)
     return parser
 
 
@@ -98,7 +142,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     parser.argv = list(sys.argv[1:] if argv is None else argv)  # type: ignore[attr-defined]
     try:
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        if extras:
+            leaf = getattr(args, "cli_parser", parser)
+            command = leaf.prog[len(PROG):].strip()
+            if leaf is parser or not command:
+                parser.error(f"unrecognized arguments: {' '.join(extras)}")
+            leaf.error(_unrecognized(parser, leaf, extras, command))
     except SystemExit as exc:  # --help, --version, or a usage error (already printed)
         return exc.code if isinstance(exc.code, int) else 2
     if args.command is None:
