@@ -346,3 +346,89 @@ def test_a_refusal_is_on_screen_where_the_move_was_typed(browser: object, server
         shot(pg, "08-phone-refused")
     finally:
         ctx.close()
+
+
+def _context(browser: object, server: str) -> tuple[object, object]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready=true]")
+    return ctx, pg
+
+
+def test_a_reload_reopens_the_game(browser: object, server: str) -> None:
+    """A reload (or a phone's browser reloading a tab in the background) showed the empty setup
+    form: the game went on on the server, out of the person's reach. The tab now remembers its
+    game and reopens it as the server has it, rack order included."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 3)
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        idle(pg)
+        pg.click("[data-testid=sort-sets]")  # type: ignore[attr-defined]
+        before, status = rack(pg), pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        moves = pg.inner_text("[data-testid=log]")  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
+        assert rack(pg) == before
+        assert pg.inner_text("[data-testid=status]") == status  # type: ignore[attr-defined]
+        assert pg.inner_text("[data-testid=log]") == moves  # type: ignore[attr-defined]
+        assert pg.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
+        shot(pg, "09-reloaded")
+    finally:
+        ctx.close()
+
+
+def test_a_game_gone_from_the_server_says_to_start_a_new_one(browser: object,
+                                                             server: str) -> None:
+    """The game was dropped on the server (idle for an hour, evicted, deleted): a move says so
+    and what to do, and a reload says why the game did not come back."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 5)
+        gid = pg.evaluate("sessionStorage.getItem('rummy101.game')")  # type: ignore[attr-defined]
+        assert re.fullmatch(r"[0-9a-f]{16}", gid or ""), gid
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
+        req = urllib.request.Request(f"{server}/v1/games/{gid}", method="DELETE")
+        with urllib.request.urlopen(req, timeout=10):
+            pass
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
+        message = pg.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
+        assert f"no game {gid}" in message and "Start a new game" in message, message
+        shot(pg, "10-game-gone")
+        pg.evaluate(f"sessionStorage.setItem('rummy101.game', '{gid}')")  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
+        message = pg.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
+        assert message.startswith("Your game could not be reopened: no game"), message
+        assert pg.is_hidden("#game")  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]  # forgotten: the next load is quiet
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        assert pg.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()
+
+
+def test_a_new_game_that_cannot_start_says_why(browser: object, server: str) -> None:
+    """"New game" with a seed the service refuses, or with the service gone, showed nothing at
+    all: the message box lived inside the game area, hidden until a game had started."""
+    ctx, pg = _context(browser, server)
+    try:
+        pg.fill("#seed", "1e30")  # type: ignore[attr-defined]  # a number input takes it
+        pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
+        message = pg.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
+        assert message.startswith("No new game: field 'seed'"), message
+        shot(pg, "11-new-game-refused")
+        pg.fill("#seed", "")  # type: ignore[attr-defined]
+        pg.route("**/v1/games", lambda route: route.abort())  # type: ignore[attr-defined]
+        pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+        pg.wait_for_function(  # type: ignore[attr-defined]
+            "document.querySelector('[data-testid=message]').textContent.includes('did not answer')")
+        assert pg.is_visible("[data-testid=message]")  # type: ignore[attr-defined]
+        assert pg.is_hidden("#game")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

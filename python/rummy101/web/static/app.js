@@ -45,8 +45,7 @@ async function main() {
   } catch (err) {
     const m = document.getElementById("message");
     m.hidden = false;
-    m.textContent = err.message;
-    document.getElementById("game").hidden = false;
+    m.textContent = `The page could not start: ${err.message}`;
   }
 }
 

@@ -56,6 +56,12 @@ export function describe(text) {
 
 const key = (tokens) => [...tokens].sort().join(" ");
 
+// The game this tab plays, so that a reload (or a browser restoring the tab) reopens it.
+const GAME_KEY = "rummy101.game";
+const remember = (id) => { try { sessionStorage.setItem(GAME_KEY, id); } catch { /* private mode */ } };
+const forget = () => { try { sessionStorage.removeItem(GAME_KEY); } catch { /* private mode */ } };
+const remembered = () => { try { return sessionStorage.getItem(GAME_KEY); } catch { return null; } };
+
 export class PlayPanel {
   constructor() {
     this.options = null;
@@ -90,6 +96,7 @@ export class PlayPanel {
     $("hint").addEventListener("click", () => this.showHint());
     $("play-hint").addEventListener("click", () => this.playHint());
     $("download").addEventListener("click", () => this.download());
+    await this.reopen();
     const rack = $("rack");
     rack.addEventListener("dragover", (ev) => ev.preventDefault());
     rack.addEventListener("drop", (ev) => {
@@ -164,16 +171,40 @@ export class PlayPanel {
     const seed = $("seed").value === "" ? undefined : Number($("seed").value);
     await this.run(async () => {
       const view = await api.create({ rules: this.rulesText(), bots, seed });
-      $("game").hidden = false;
-      $("hint-out").replaceChildren();
-      this.rack = new RackOrder(view.id);
-      this.setView(view);
+      this.show(view);
       $("rack").querySelector("button")?.focus();
-    });
+    }, "No new game");
   }
 
-  // Run one request at a time; an error shows the service's message (the engine's, with its rule).
-  async run(work) {
+  show(view) {
+    $("game").hidden = false;
+    $("hint-out").replaceChildren();
+    this.rack = new RackOrder(view.id);
+    this.setView(view);
+    remember(view.id);
+  }
+
+  // After a reload: the game this tab was playing, as the server has it now.
+  async reopen() {
+    const id = remembered();
+    if (!id) return;
+    await this.run(async () => this.show(await api.view(id)), "Your game could not be reopened");
+  }
+
+  // After a failed request: a refused move changed nothing, but a bot that stopped after the
+  // person's move, or a meld laid before one of its additions failed, did; show the game as the
+  // server has it (the message stays).
+  async resync() {
+    if (!this.view) return;
+    try {
+      const view = await api.view(this.view.id);
+      if (view.actions_played !== this.view.actions_played || view.your_turn !== this.view.your_turn) this.setView(view, true);
+    } catch { /* the message already says what went wrong */ }
+  }
+
+  // Run one request at a time; an error shows the service's message (the engine's, with its
+  // rule) after `what` failed: "Not played", "No hint"...
+  async run(work, what = "Not played") {
     if (this.busy) return false;
     this.busy = true;
     this.setMessage(null);
@@ -183,7 +214,12 @@ export class PlayPanel {
       await work();
       return true;
     } catch (err) {
-      this.setMessage(err.message);
+      let text = err.message;
+      if (err.status === 404 && /^no game /.test(text)) {  // expired or evicted: say what to do
+        forget();
+        text += ". Start a new game above.";
+      }
+      this.setMessage(text, what);
       return false;
     } finally {
       this.busy = false;
@@ -192,10 +228,10 @@ export class PlayPanel {
     }
   }
 
-  setMessage(text) {
+  setMessage(text, what = "Not played") {
     const m = $("message");
     m.hidden = !text;
-    m.textContent = text ? `Not played: ${text}` : "";
+    m.textContent = text ? `${what}: ${text}` : "";
   }
 
   setView(view, keepHint = false) {
@@ -343,10 +379,12 @@ export class PlayPanel {
   }
 
   async send(text) {
-    return this.run(async () => {
+    const ok = await this.run(async () => {
       const view = await api.act(this.view.id, text);
       this.setView(view);
     });
+    if (!ok) await this.resync();
+    return ok;
   }
 
   control(what) {
@@ -372,7 +410,7 @@ export class PlayPanel {
     const have = counts(sel);
     const part = lays.find((a) => [...counts(a.pieces)].every(([t, c]) => (have.get(t) || 0) >= c));
     if (!part) return this.send(`meld ${sel.join(" ")}`);
-    return this.run(async () => {
+    const ok = await this.run(async () => {
       let view = await api.act(this.view.id, part.text);
       const meldId = view.observation.table[view.observation.table.length - 1].id;
       const rest = [...sel];
@@ -388,6 +426,8 @@ export class PlayPanel {
       this.setView(view);
       if (rest.length) this.setMessage(`${rest.join(" ")} could not be added to meld ${meldId}`);
     });
+    if (!ok) await this.resync();
+    return ok;
   }
 
   async showHint() {
@@ -408,16 +448,17 @@ export class PlayPanel {
       this.hintMarks = { tiles: [...tiles], melds };
       this.renderRack();
       this.renderTable();
-    });
+    }, "No hint");
   }
 
   async playHint() {
-    await this.run(async () => {
+    const ok = await this.run(async () => {
       const view = await api.playHint(this.view.id);
       this.setView(view);
       const out = $("hint-out");
       out.replaceChildren(h("p", { class: "help", text: "Played:" }), renderSteps(view.played_hint.steps, null));
     });
+    if (!ok) await this.resync();
   }
 
   renderLog() {
@@ -467,7 +508,7 @@ export class PlayPanel {
       const a = h("a", { href: url, download: `rummy101-${this.view.variant}-${this.view.seed}.json` });
       document.body.append(a); a.click(); a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
-    });
+    }, "No record");
   }
 }
 
