@@ -40,8 +40,9 @@ def add_subcommands(subparsers: Any) -> None:
         "sim", help="simulate seeded games between bots",
         description="Play N seeded games between bots, print a per-seat summary (rounds finished "
                     "and games with the best final score, each with a 95% Wilson interval, kept "
-                    "apart because a round whose stock runs out has no winner (R101-13); scores, "
-                    "finish types, turns per round) and optionally write one record per game. "
+                    "apart because a round whose stock runs out has no winner (R101-13); the mean "
+                    "score with its 95% Student-t interval, sd, min, max; finish types, turns "
+                    "per round) and optionally write one record per game. "
                     "Results depend only on --seed, never on --workers.")
     p.add_argument("--rules", default="rummy101",
                    help=f"rule set, e.g. rummy101 or 'rummy101(players=2)' "

@@ -46,7 +46,7 @@ class SeatStats:
     ``finished`` rounds this seat finished, of ``rounds`` played (``finish_rate`` and its 95%
     Wilson interval ``finish_ci95``); ``best`` games in which the seat had the strictly highest
     final standing, of ``games`` (``best_rate``, ``best_ci95``); ``finishes`` the finished
-    rounds by finish type."""
+    rounds by finish type; ``mean_score`` with its 95% Student-t interval ``mean_ci95``."""
 
     seat: int
     bot: str
@@ -64,6 +64,8 @@ class SeatStats:
     max_score: int
     finishes: dict[str, int]       # rounds this seat finished, by finish type
     mean_turns_per_round: float
+    #: the mean score's 95% Student-t interval (nan, nan with one game), as ``rummy101 report``
+    mean_ci95: tuple[float, float] = (math.nan, math.nan)
 
 
 @dataclass
@@ -110,6 +112,8 @@ class SimResult:
 
 
 def _stats(records: Sequence[GameRecord], bots: Sequence[str]) -> tuple[list[SeatStats], int, dict[str, int]]:
+    from .report import t_quantile_95  # report imports this module
+
     n = len(records)
     seats: list[SeatStats] = []
     for s, name in enumerate(bots):
@@ -126,6 +130,7 @@ def _stats(records: Sequence[GameRecord], bots: Sequence[str]) -> tuple[list[Sea
                 if who == s:
                     fin[kind] = fin.get(kind, 0) + 1
         finished = sum(fin.values())
+        half = t_quantile_95(n - 1) * sd / math.sqrt(n) if n > 1 else math.nan
         seats.append(SeatStats(
             seat=s, bot=name, games=n, rounds=rounds, finished=finished,
             finish_rate=finished / rounds if rounds else 0.0,
@@ -134,7 +139,8 @@ def _stats(records: Sequence[GameRecord], bots: Sequence[str]) -> tuple[list[Sea
             mean_score=mean, sd_score=sd,
             min_score=min(scores) if scores else 0, max_score=max(scores) if scores else 0,
             finishes=dict(sorted(fin.items())),
-            mean_turns_per_round=turns / rounds if rounds else 0.0))
+            mean_turns_per_round=turns / rounds if rounds else 0.0,
+            mean_ci95=(mean - half, mean + half)))
     ties = sum(1 for r in records if r.best is None)
     counts: dict[str, int] = {}
     for r in records:
@@ -159,7 +165,7 @@ def format_summary(result: SimResult) -> str:
     head = (f"{result.games} games of {result.rules}, seed {result.seed}; "
             f"bots {','.join(result.bots)}")
     cols = ("seat", "bot", "finished", "finish rate", "95% CI (Wilson)", "best score",
-            "best rate", "95% CI (Wilson)", "mean score", "sd", "min", "max", "turns/round",
+            "best rate", "95% CI (Wilson)", "mean score", "95% CI (t)", "sd", "min", "max", "turns/round",
             "finishes")
     rows = []
     for st in result.seats:
@@ -168,6 +174,8 @@ def format_summary(result: SimResult) -> str:
                      f"[{st.finish_ci95[0]:.3f}, {st.finish_ci95[1]:.3f}]",
                      f"{st.best}/{st.games}", f"{st.best_rate:.3f}",
                      f"[{st.best_ci95[0]:.3f}, {st.best_ci95[1]:.3f}]", f"{st.mean_score:.1f}",
+                     "-" if math.isnan(st.mean_ci95[0])
+                     else f"[{st.mean_ci95[0]:.1f}, {st.mean_ci95[1]:.1f}]",
                      f"{st.sd_score:.1f}", str(st.min_score), str(st.max_score),
                      f"{st.mean_turns_per_round:.1f}", fin))
     left = (1, len(cols) - 1)
