@@ -130,3 +130,17 @@ def test_summary_cites_the_variants_exhaustion_rule(rules: str, rule: str) -> No
     CR-5 (the second exhaustion), whichever game was simulated."""
     text = sim.format_summary(sim.simulate(rules, "random,random", 2, 3, workers=1, progress=False))
     assert "stock exhausted with no winner" in text and f"({rule}); round endings" in text
+
+
+@pytest.mark.parametrize("rules, finish, other", [("rummy101(players=2)", "R101-12", "CR-"),
+                                                  ("remi(players=2)", "RO-13", "R101-"),
+                                                  ("classic(players=2)", "CR-4", "R101-")])
+def test_summary_legend_cites_the_variants_finish_rule(rules: str, finish: str,
+                                                        other: str) -> None:
+    """The legend under the table ("finished = rounds won by finishing (...)", "normal = ...")
+    cited Rummy 101's R101-12 for a Remi or classic run too."""
+    text = sim.format_summary(sim.simulate(rules, "greedy,greedy", 4, 3, workers=1,
+                                           progress=False))
+    legend = text.split("round endings:", 1)[1]
+    assert f"finished = rounds won by finishing ({finish})" in legend
+    assert other not in legend

@@ -149,14 +149,22 @@ def _stats(records: Sequence[GameRecord], bots: Sequence[str]) -> tuple[list[Sea
     return seats, ties, dict(sorted(counts.items()))
 
 
-#: What each part of a finish kind means (sim.record.finish_type), for the summary's legend.
+#: What each part of a finish kind means (sim.record.finish_type), for the summary's legend,
+#: with the rule of the variant simulated (Remi's and classic's entries replace these).
 _KIND_PARTS = {
-    "normal": "laid out, no feature below (R101-12, RO-13)",
+    "normal": "laid out, no feature below (R101-12)",
     "atu": "took the Atu to finish (RO-4)",
     "tabla": "tabla close on the rack (RO-11)",
     "one_turn": "the whole hand in one turn (R101-12)",
-    "joker": "last discard a joker / Joly (R101-12, RO-12)",
+    "joker": "last discard a joker (R101-12)",
 }
+_VARIANT_KIND_PARTS = {
+    "remi": {"normal": "laid out (etalat), no feature below (RO-13)",
+             "joker": "last discard a Joly (RO-12)"},
+    "classic": {"normal": "went out (CR-4)"},
+}
+#: The rule by which a finisher wins the round, per variant.
+_FINISH_RULE = {"rummy101": "R101-12", "remi": "RO-13", "classic": "CR-4"}
 
 
 def format_summary(result: SimResult) -> str:
@@ -194,12 +202,15 @@ def format_summary(result: SimResult) -> str:
     out.append(f"rounds: {rounds}; finished {rounds - ex}, stock exhausted with no winner {ex} "
                f"({rule}); round endings: "
                + (", ".join(f"{k} {v}" for k, v in result.finish_counts.items()) or "-"))
+    meaning = {**_KIND_PARTS, **_VARIANT_KIND_PARTS.get(variant, {})}
     parts = {p for k in result.finish_counts for p in _KIND_PARTS if p in k}
     if parts:
         out.append("finish kinds (sim.finish_type): "
-                   + "; ".join(f"{p} = {_KIND_PARTS[p]}" for p in _KIND_PARTS if p in parts))
-    out.append("finished = rounds won by finishing (R101-12); best score = games with the "
-               f"strictly highest final standing, which after an exhausted round means losing "
-               f"least, not winning; no unique best score: {result.ties} "
+                   + "; ".join(f"{p} = {meaning[p]}" for p in _KIND_PARTS if p in parts))
+    best = ("the strictly highest final standing of the match (CR-6)" if variant == "classic"
+            else "the strictly highest final standing, which after an exhausted round means "
+                 "losing least, not winning")
+    out.append(f"finished = rounds won by finishing ({_FINISH_RULE.get(variant, 'R101-12')}); "
+               f"best score = games with {best}; no unique best score: {result.ties} "
                f"game{'' if result.ties == 1 else 's'}")
     return "\n".join(out)
