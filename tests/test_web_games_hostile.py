@@ -136,3 +136,21 @@ def test_a_turn_that_is_no_number_is_named_in_words(client: TestClient) -> None:
         assert error.startswith("path segment 'turn' is ") and "valid integer" in error, error
         assert "{" not in error and "'type'" not in error, error
     assert client.get(f"/v1/replays/{rid}/turns/0").status_code == 200
+
+
+def test_a_replay_keeps_who_played_each_seat(client: TestClient) -> None:
+    """A record from GET /v1/games/{id}/record names the seats (["you", "greedy"]); the replay
+    dropped them, so "Analyse this game" showed "seat 0" and "seat 1" instead of you and the bot.
+    A "seats" that does not fit the record is refused, naming the field."""
+    view = client.post("/v1/games", json={"rules": "rummy101(players=2)", "seed": 3}).json()
+    record = client.get(f"/v1/games/{view['id']}/record").json()
+    assert record["seats"] == ["you", "greedy"]
+    r = client.post("/v1/replays", json={"record": record})
+    assert r.status_code == 200, r.text
+    assert r.json()["seats"] == ["you", "greedy"]
+    assert client.get(f"/v1/replays/{r.json()['id']}").json()["seats"] == ["you", "greedy"]
+    for bad in (["you"], "you,greedy", ["you", 5], ["you", ""], ["you", "x" * 41]):
+        r = client.post("/v1/replays", json={"record": {**record, "seats": bad}})
+        assert r.status_code == 422 and "'seats'" in r.json()["error"], (bad, r.text)
+    del record["seats"]
+    assert client.post("/v1/replays", json={"record": record}).json()["seats"] is None

@@ -78,6 +78,7 @@ MAX_REPLAYS = 16           # replays held at once; likewise
 IDLE_SECONDS = 3600.0      # a game or replay untouched this long is dropped
 MAX_ACTION_CHARS = 200     # characters of one action text
 MAX_RECORD_ACTIONS = 5000  # actions of a record loaded for replay
+MAX_SEAT_CHARS = 40        # characters of a seat's name in a record's "seats"
 MAX_BOT_STEPS = 20_000     # bot actions played in one request (a whole classic match fits)
 GAME_THREADS = 2           # worker threads that run game requests (bot moves, hints, replays)
 MAX_GAME_WAITING = 64      # game requests waiting for a thread; more answer 429
@@ -346,6 +347,15 @@ class Replay:
                              f"accepted: {_records.FORMAT!r}")
         clean = {k: record[k] for k in ("format", "rules", "seed", "match_rounds", "actions")
                  if k in record}
+        seats = record.get("seats")
+        if seats is not None:  # who played each seat (GET /v1/games/{id}/record adds it)
+            if not (isinstance(seats, list) and len(seats) == rules.players
+                    and all(isinstance(x, str) and 0 < len(x) <= MAX_SEAT_CHARS for x in seats)):
+                raise BadRequest(f"field 'record': 'seats' must list who played each of the "
+                                 f"{rules.players} seats (texts of 1 to {MAX_SEAT_CHARS} "
+                                 f"characters, e.g. [\"you\", \"greedy\"]), got "
+                                 f"{type_name(seats)} {short(seats)}")
+            clean["seats"] = seats
         state = new_game(rules, record["seed"], match_rounds=record.get("match_rounds"))
         starts: list[State] = []
         turns: list[tuple[int, list[str]]] = []
