@@ -154,3 +154,13 @@ def test_a_replay_keeps_who_played_each_seat(client: TestClient) -> None:
         assert r.status_code == 422 and "'seats'" in r.json()["error"], (bad, r.text)
     del record["seats"]
     assert client.post("/v1/replays", json={"record": record}).json()["seats"] is None
+
+
+def test_a_game_lost_to_a_restart_is_explained() -> None:
+    """Games live in the server's memory: after a restart the page's game answered 'it never
+    existed, was idle …, or was evicted', none of which had happened. The restart is named too."""
+    old = g.GameStore()
+    gid = old.create({"rules": "rummy101(players=2)", "seed": 1})["id"]
+    with pytest.raises(g.NotFound) as err:
+        g.GameStore().view(gid)  # a new process: a new store
+    assert f"no game {gid}" in str(err.value) and "restarted" in str(err.value)

@@ -566,9 +566,10 @@ class GameStore:
             item = table.get(key)
             if item is None:
                 raise NotFound(f"no {what} {key}: it never existed, was idle for more than "
-                               f"{self.idle_seconds:g} s, or was evicted by newer ones (at most "
+                               f"{self.idle_seconds:g} s, was evicted by newer ones (at most "
                                f"{self.max_games if what == 'game' else self.max_replays} are "
-                               f"kept)")
+                               f"kept), or the service restarted (it keeps {what}s in memory "
+                               f"only)")
             table.move_to_end(key)
             item.used = self.clock()
             return item
