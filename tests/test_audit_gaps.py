@@ -1,0 +1,100 @@
+"""Rule checks that no audit test could fail before: the conformance audit of 2026-12-03 planted
+one change per rule point in a copy of the engines (mutation testing) and ran the engine tests on
+it. Each test here fails on its planted change (named in its docstring) and passes on the engines
+as they are: the engines were right, the tests were missing. Four of the changes survived every
+engine test (RO-9.5, RO-11 twice, RO-10); two (R101-8, RO-4) were caught only by the broad
+brute-force files (test_game_exact.py, test_remi_atu.py), not by a test naming the rule.
+Positions are built by hand, as in the other audit files; each test names the rule it checks."""
+
+from __future__ import annotations
+
+from audit_helpers import legal, play, refused
+from test_audit_r101 import pos as r101_pos
+from test_audit_remi import pos as remi_pos
+
+# ---- Rummy 101 ---------------------------------------------------------------------------------
+
+
+def test_r101_8_no_pair_beside_staged_runs_and_sets() -> None:
+    """R101-8 (one opening is runs/sets or five pairs, never a mix): with a run staged, a pair is
+    refused, and with pairs staged a run is refused; nothing changes. (Planted change:
+    ``_lay`` accepting a pair beside staged runs/sets.)"""
+    s = r101_pos(racks=["R10 R11 R12 K5 K5 Y13 B13 K13 R1 B2", "R2 R3"])
+    play(s, "run R10 R11 R12")
+    refused(s, "pair K5 K5", "R101-8")
+    t = r101_pos(racks=["R10 R11 R12 K5 K5 Y13 B13 K13 R1 B2", "R2 R3"])
+    play(t, "pair K5 K5")
+    refused(t, "run R10 R11 R12", "R101-8")
+
+
+# ---- Remi ----------------------------------------------------------------------------------------
+
+
+def test_ro9_5_retrieval_needs_a_tile_left_for_the_discard() -> None:
+    """RO-9.5 with RO-13: the retrieved Joly is re-laid at once with two rack tiles and a tile must
+    stay for the discard, so a rack of three (R11 Y7 B7) may not retrieve the Joly of R9-R10-*
+    (the set * Y7 B7 would empty it); with a fourth tile it may. (Planted change:
+    retrieval offered from three tiles.)"""
+    three = remi_pos(racks=["R5", "R11 Y7 B7", "B2", "B3"], laid=[True, True, False, False],
+                     phase="play", table=[("run", 0, "R9 R10 *")])
+    assert not any(a.startswith("retrieve") for a in legal(three))
+    refused(three, "retrieve 0:2 with R11", "RO-9.5")
+    four = remi_pos(racks=["R5", "R11 Y7 B7 K9", "B2", "B3"], laid=[True, True, False, False],
+                    phase="play", table=[("run", 0, "R9 R10 *")])
+    play(four, "retrieve 0:2 with R11", "set * Y7 B7", "discard K9")
+    assert four.round_results()[0]["winner"] == 1
+
+
+def test_ro4_atu_added_to_an_old_meld_does_not_finish() -> None:
+    """RO-4: the Atu is laid in a new run/set with at least two rack tiles. Here the Atu may be
+    taken (K11 K12 K13 is a new run), but the player puts K11, K12 and the Atu K13 onto the table
+    run K8-K9-K10 instead: the rack is down to B5, yet the discard is refused. (Planted change:
+    the last discard of an Atu turn allowed without the Atu in a new meld.)"""
+    s = remi_pos(racks=["R5", "K11 K12 R7 R8 R9 B5", "B2", "B3"], atu="K13",
+                 laid=[True, True, False, False], table=[("run", 0, "K8 K9 K10")])
+    play(s, "atu", "run R7 R8 R9", "add K11 to 0@end", "add K12 to 0@end", "add K13 to 0@end")
+    assert s.sizes[1] == 1
+    refused(s, "discard B5", "RO-4")
+    play(s, "reset", "atu", "run R7 R8 R9", "run K11 K12 K13", "discard B5")
+    r = s.round_results()[0]
+    assert r["winner"] == 1 and r["atu_finish"]
+
+
+def test_ro11_a_laid_down_player_may_not_declare_tabla() -> None:
+    """RO-11: a tabla player never lays down, so a player who has laid down cannot declare tabla,
+    even within his first three turns. (Planted change: tabla offered to a laid-down
+    player.)"""
+    s = remi_pos(racks=["R5", "R1 R2 R3 Y7 B1", "B2", "B3"], laid=[False, True, False, False],
+                 own_turns=2)
+    assert "tabla" not in legal(s)
+    refused(s, "tabla", "RO-11")
+    unlaid = remi_pos(racks=["R5", "R1 R2 R3 Y7 B1", "B2", "B3"], own_turns=2)
+    assert "tabla" in legal(unlaid)
+
+
+RACK = "R10 R11 B10 K10 Y10 Y3 Y4 Y5 K1 K7 B2 B4 Y9 R3"     # R12 from the train lays R10-R12
+
+
+def test_ro11_no_tabla_after_taking_a_discard_for_the_laydown() -> None:
+    """RO-11 with RO-10: a player not laid down who took the last discard must use it in his
+    lay-down this turn, and a tabla player never lays down: so no tabla declaration after the take
+    (it is declared before any play of the turn). (Planted change: tabla offered
+    after such a take.)"""
+    s = remi_pos(racks=["R5", RACK, "B2", "B3"], train="K9 R12", own_turns=2)
+    assert "tabla" in legal(s)
+    play(s, "take")
+    assert "tabla" not in legal(s)
+    refused(s, "tabla", "RO-11")
+
+
+def test_ro10_open_refused_while_the_taken_discard_is_on_the_rack() -> None:
+    """RO-10: a player not laid down takes the last discard only to use it in the lay-down that
+    turn. Y10-B10-K10 (30) and Y3-Y4-Y5 (15) are a lay-down of 45 with a run, but the taken R12 is
+    not in it: 'open' is refused naming RO-10, and allowed once R10-R11-R12 is staged too.
+    (Planted change: 'open' offered with the taken tile still on the rack.)"""
+    s = remi_pos(racks=["R5", RACK, "B2", "B3"], train="K9 R12")
+    play(s, "take", "set Y10 B10 K10", "run Y3 Y4 Y5")
+    assert "open" not in legal(s)
+    refused(s, "open", "RO-10")
+    play(s, "run R10 R11 R12", "open", "discard K7")
+    assert s.x.laid[1] and s.current == 2
