@@ -164,3 +164,27 @@ def test_a_game_lost_to_a_restart_is_explained() -> None:
     with pytest.raises(g.NotFound) as err:
         g.GameStore().view(gid)  # a new process: a new store
     assert f"no game {gid}" in str(err.value) and "restarted" in str(err.value)
+
+
+@pytest.mark.parametrize("seed", [7, 8, 9])
+def test_a_hint_after_melds_laid_but_not_yet_opened(seed: int) -> None:
+    """A person building a Rummy 101 opening lays a meld, then asks for a hint: the page said
+    'No hint: the observed turn has a staged opening: 'open' or 'reset' it first' (the planner
+    plans whole turns). The hint now plans the turn from its start, taking the staged melds back
+    first (a 'reset' step), and play-hint plays it."""
+    store = g.GameStore()
+    view = store.create({"rules": "rummy101(players=2)", "seed": seed})
+    gid = view["id"]
+    meld = next(a for a in view["legal"] if a.split()[0] in ("run", "set"))
+    view = store.act(gid, {"action": meld})
+    assert view["observation"]["turn_state"]["staged"] and "reset" in view["legal"]
+    hint = store.hint(gid)
+    assert hint["available"]
+    first = hint["turn"]["steps"][0]
+    assert first["step"] == "reset" and first["actions"] == ["reset"] and first["reason"]
+    assert hint["turn"]["actions"][0] == "reset"
+    assert all(t["actions"][0] == "reset" for t in hint["alternatives"])
+    after = store.play_hint(gid)
+    assert after["played_hint"]["actions"][0] == "reset"
+    assert after["played_hint"]["actions"][1:] == hint["turn"]["actions"][1:]
+    assert after["over"] or (after["your_turn"] and after["observation"]["phase"] == "take")

@@ -259,8 +259,24 @@ class Game:
             raise RummyError("the game is over: there is no turn to hint; start a new one")
         if s.current_player != self.seat:
             raise RummyError("a hint is for your turn, and it is not your turn")
+        start, lead = s, []
+        if s.rules.variant == "rummy101" \
+                and (s.observation(self.seat).get("turn_state") or {}).get("staged") \
+                and "reset" in (str(a) for a in s.legal_actions()):
+            # Rummy 101: melds laid this turn that do not open yet. The planner plans whole
+            # turns and refuses a half-built opening; plan the turn from its start instead.
+            start = s.copy()
+            start.apply("reset")
+            lead = ["reset"]
         with work_budget(full_nodes()):
-            answer = _hint_json(s, self.seat, 3)
+            answer = _hint_json(start, self.seat, 3)
+        if lead:
+            step = {"step": "reset", "actions": lead,
+                    "reason": "the melds laid this turn do not open yet; the hint plans the "
+                              "whole turn from its start, so they are taken back first"}
+            for turn in (answer["turn"], *answer.get("alternatives", ())):
+                turn["steps"] = [dict(step), *turn["steps"]]
+                turn["actions"] = lead + turn["actions"]
         return {"available": True, **answer}
 
     def play_hint(self) -> dict[str, Any]:
@@ -274,6 +290,10 @@ class Game:
         played: list[str] = []
         steps = list(first["turn"]["steps"])
         actions = list(first["turn"]["actions"])
+        if actions[:1] == ["reset"]:  # a staged opening taken back (hint)
+            trial.apply("reset")
+            played.append("reset")
+            actions = actions[1:]
         if actions and actions[0] == "draw":
             trial.apply("draw")
             played.append("draw")
