@@ -8,7 +8,9 @@ Positions are built by hand, as in the other audit files; each test names the ru
 
 from __future__ import annotations
 
+import pytest
 from audit_helpers import legal, play, refused
+from rummy101 import IllegalAction
 from test_audit_r101 import pos as r101_pos
 from test_audit_remi import pos as remi_pos
 
@@ -98,3 +100,30 @@ def test_ro10_open_refused_while_the_taken_discard_is_on_the_rack() -> None:
     refused(s, "open", "RO-10")
     play(s, "run R10 R11 R12", "open", "discard K7")
     assert s.x.laid[1] and s.current == 2
+
+
+def test_ro4_tabla_close_after_the_atu_does_not_discard_the_atu() -> None:
+    """RO-4 with RO-11: a tabla player takes the Atu only as the last tile he needs to close, so
+    the closing discard is not the Atu itself. With K9 as the Atu, R1-R3 Y4-Y6 B7-B9 K10-K13 and
+    Y7 on the rack: discarding Y7 closes with the Atu in K9-K13, while discarding K9 would leave
+    a closed rack (Y4-Y7) without the Atu. The refusal names RO-4, not "no tabla pattern" (the
+    engine said "discarding K9 leaves no tabla pattern (RO-11)", which is not so). (Planted
+    change: any closing discard offered after taking the Atu; it survived every engine test.)"""
+    rack = "R1 R2 R3 Y4 Y5 Y6 B7 B8 B9 K10 K11 K12 K13 Y7"
+    s = remi_pos(racks=["R5", rack, "B2", "B3"], atu="K9", tabla=[False, True, False, False])
+    play(s, "atu")
+    assert legal(s) == {"close", "reset"}
+    with pytest.raises(IllegalAction, match=r"close.*\(RO-4") as err:        # not yet announced
+        s.apply("discard Y7")
+    assert "lay" not in str(err.value)                    # a tabla player never lays (RO-11)
+    play(s, "close")
+    got = {a for a in legal(s) if a.startswith("discard")}
+    assert "discard Y7" in got and "discard K9" not in got
+    with pytest.raises(IllegalAction, match=r"RO-4") as err:
+        s.apply("discard K9")
+    assert "no tabla pattern" not in str(err.value)
+    refused(s, "discard K9", "RO-4")
+    play(s, "discard Y7")
+    r = s.round_results()[0]
+    assert (r["winner"], r["finish"], r["pattern"], r["atu_finish"]) == (1, "tabla", "simple", True)
+    assert r["scores"][1] == 400

@@ -778,8 +778,16 @@ def why_illegal(s: State, a: Action) -> str:
         if not rack[c]:
             return pre + f"{_TS[c]} is not on the rack (RO-5)"
         if x.closing:
+            if x.atu_turn and c == x.atu and rack[c] < 2 and any(
+                    d == c for d, *_ in rack_closes(s.rules, rack)):
+                # RO-4: the Atu is taken as the last tile needed to close, so it stays in the close
+                return pre + (f"the Atu {_TS[c]} was taken as the last tile needed to close, so it "
+                              "cannot be the closing discard (RO-4)")
             return pre + f"discarding {_TS[c]} leaves no tabla pattern (RO-11)"
         if x.atu_turn:
+            if x.tabla[p]:                               # RO-11: a tabla player never lays
+                return pre + ("after taking the Atu the turn must close on the rack: announce "
+                              "'close', then discard (RO-4, RO-11)")
             return pre + "after taking the Atu the turn must finish: lay everything but one tile (RO-4)"
         if x.staged_from >= 0:
             return pre + "the staged lay-down is not committed: 'open' it or 'reset' (RO-8)"
