@@ -188,3 +188,15 @@ def test_a_hint_after_melds_laid_but_not_yet_opened(seed: int) -> None:
     assert after["played_hint"]["actions"][0] == "reset"
     assert after["played_hint"]["actions"][1:] == hint["turn"]["actions"][1:]
     assert after["over"] or (after["your_turn"] and after["observation"]["phase"] == "take")
+
+
+def test_a_play_hint_body_that_is_not_empty_is_named(client: TestClient) -> None:
+    """'the body of play-hint is an empty JSON object {}' read as a statement about the request
+    the client had sent; it now says what the body must be and quotes what came."""
+    gid = client.post("/v1/games", json={"rules": "rummy101(players=2)", "seed": 2}).json()["id"]
+    for body, shown in (([], "a list []"), ({"x": 1}, 'an object {"x": 1}'), (5, "a number 5")):
+        r = client.post(f"/v1/games/{gid}/play-hint", json=body)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"] == ("the body of play-hint must be an empty JSON object {}, "
+                                     f"got {shown}"), r.text
+    assert client.post(f"/v1/games/{gid}/play-hint", json={}).status_code == 200

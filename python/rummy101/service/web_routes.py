@@ -25,7 +25,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import Response
 
 from .._cancel import watching
-from .._validate import BadRequest
+from .._validate import BadRequest, short, type_name
 from ..errors import RummyError
 from .answer import encode, internal_error
 from .asgi import Service
@@ -155,7 +155,8 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
     async def play_hint(game_id: str, request: Request) -> Response:
         body, error = await _read(service, request)
         if error is None and body not in ({}, None):
-            error = _json({"error": "the body of play-hint is an empty JSON object {}"}, 422)
+            error = _json({"error": f"the body of play-hint must be an empty JSON object {{}}, "
+                                    f"got {type_name(body)} {short(body)}"}, 422)
         return error or await lane.run(store.play_hint, game_id)
 
     @app.get("/v1/games/{game_id}/record", tags=tags, summary="The game record so far")
