@@ -432,3 +432,17 @@ def test_a_new_game_that_cannot_start_says_why(browser: object, server: str) -> 
         assert pg.is_hidden("#game")  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+def test_loading_an_empty_or_broken_record_says_what_to_do(page: object) -> None:
+    """Load with nothing pasted answered 'the record is not JSON: Unexpected end of JSON input'."""
+    page.click("[data-testid=tab-replay]")  # type: ignore[attr-defined]
+    page.click("[data-testid=replay-load]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-message]:not([hidden])")  # type: ignore[attr-defined]
+    message = page.inner_text("[data-testid=replay-message]")  # type: ignore[attr-defined]
+    assert message.startswith("Nothing to load: paste a game record"), message
+    page.fill("[data-testid=replay-input]", "{not json")  # type: ignore[attr-defined]
+    page.click("[data-testid=replay-load]")  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "document.querySelector('[data-testid=replay-message]').textContent.startsWith('Not loaded')")
+    assert "not JSON" in page.inner_text("[data-testid=replay-message]")  # type: ignore[attr-defined]

@@ -21,8 +21,9 @@ export class ReplayPanel {
       ev.preventDefault();
       const file = $("record-file").files[0];
       const text = file ? await file.text() : $("record-text").value;
+      if (!text.trim()) { this.message("Nothing to load: paste a game record (its JSON, e.g. from Download record) or choose a file."); return; }
       let record;
-      try { record = JSON.parse(text); } catch (err) { this.message(`the record is not JSON: ${err.message}`); return; }
+      try { record = JSON.parse(text); } catch (err) { this.message(`Not loaded: the record is not JSON (${err.message}).`); return; }
       this.load(record);
     });
     $("replay-first").addEventListener("click", () => this.show(0));
