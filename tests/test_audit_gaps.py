@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from audit_helpers import legal, play, refused
 from rummy101 import IllegalAction
+from test_audit_classic import pos as classic_pos
 from test_audit_r101 import pos as r101_pos
 from test_audit_remi import pos as remi_pos
 
@@ -127,3 +128,48 @@ def test_ro4_tabla_close_after_the_atu_does_not_discard_the_atu() -> None:
     r = s.round_results()[0]
     assert (r["winner"], r["finish"], r["pattern"], r["atu_finish"]) == (1, "tabla", "simple", True)
     assert r["scores"][1] == 400
+
+
+# ---- refusals name the rule that is broken ------------------------------------------------------
+
+
+def test_cr2_cr3_only_a_wrap_around_run_is_refused_for_the_ace() -> None:
+    """CR-2 / CR-3: 'run QC 10S 6C' is no run because the cards are not consecutive in one suit
+    (CR-3); the engine said "aces are low and kings high: Q-K-A and K-A-2 are no runs (CR-2)" for
+    every would-be run starting at a queen or king. Q-K-A and K-A-2 still name CR-2."""
+    s = classic_pos(hands=["QC 10S 6C KS AS 2S QS 9D", "5C"], phase="play")
+    with pytest.raises(IllegalAction, match=r"CR-3") as err:
+        s.apply("run QC 10S 6C")
+    assert "ace" not in str(err.value)
+    with pytest.raises(IllegalAction, match=r"CR-3") as err:
+        s.apply("run KS 10S 6C")
+    assert "ace" not in str(err.value)
+    refused(s, "run QS KS AS", "CR-2")
+    refused(s, "run KS AS 2S", "CR-2")
+
+
+def test_ro6_refusals_of_non_melds_say_they_are_no_melds() -> None:
+    """RO-6 / RO-13: a 'run' that is no run on a rack of three is refused as no run, not as "a tile
+    must stay on the rack" (RO-13 applies to melds only); a 'lay' of tiles that are no run is not
+    answered with steps that would lay them "one at a time" (the engine suggested 'run K13 R6 B8;
+    add R3 to 0@end; ...', none of them legal); 'retrieve' from a meld that is not there names
+    RO-9.5, not RO-9.2 (adding)."""
+    s = remi_pos(racks=["R5", "K12 Y13 R9", "B2", "B3"], laid=[True, True, False, False],
+                 phase="play")
+    with pytest.raises(IllegalAction, match=r"RO-6") as err:
+        s.apply("run K12 Y13 R9")
+    assert "must stay" not in str(err.value)
+    refused(s, "run K12 Y13 R9", "RO-6")
+    t = remi_pos(racks=["R5", "R12 R13 R1", "B2", "B3"], laid=[True, True, False, False],
+                 phase="play")
+    refused(t, "run R12 R13 R1", "RO-13")                    # a run: the discard rule applies
+    u = remi_pos(racks=["R5", "K13 R6 B8 R3 R5 Y2 K9", "B2", "B3"], laid=[True, True, False, False],
+                 phase="play")
+    with pytest.raises(IllegalAction, match=r"RO-6") as err:
+        u.apply("lay K13 R6 B8 R3 R5 Y2")
+    assert "step by step" not in str(err.value) and "run K13" not in str(err.value)
+    v = remi_pos(racks=["R5", "R2 R3 R4 R5 R6 R7 K9", "B2", "B3"], laid=[True, True, False, False],
+                 phase="play")
+    with pytest.raises(IllegalAction, match=r"step by step: run R2 R3 R4; add R5 to 0@end"):
+        v.apply("lay R2 R3 R4 R5 R6 R7")                     # a real run: the steps are shown
+    refused(u, "retrieve 0:1 with R3", "RO-9.5")

@@ -101,9 +101,12 @@ def _build(kind: int, owner: int, cards: tuple[int, ...]) -> CardMeld:
             raise ValueError("a run has at least 3 cards (CR-3)")
         first = cards[0]
         suit, rank0 = divmod(first, 13)
-        if rank0 + n > 13:
-            raise ValueError("aces are low and kings high: Q-K-A and K-A-2 are no runs (CR-2)")
-        if any(c != first + i for i, c in enumerate(cards)):
+        if rank0 + n > 13 or any(c != first + i for i, c in enumerate(cards)):
+            # CR-2 names only the runs that go round the king to the ace (Q-K-A, K-A-2); any other
+            # cards are simply not consecutive in one suit (CR-3)
+            if all(c // 13 == suit for c in cards) and all(
+                    (cards[i] + 1) % 13 == cards[i + 1] % 13 for i in range(n - 1)):
+                raise ValueError("aces are low and kings high: Q-K-A and K-A-2 are no runs (CR-2)")
             raise ValueError("a run is consecutive cards of one suit in ascending order (CR-3)")
         adds = []
         if rank0 > 0:

@@ -809,6 +809,7 @@ def why_illegal(s: State, a: Action) -> str:
         tiles = tuple(int(t) for t in a.tiles)
         if not any(t == tiles for t, _n in lay_melds(s.rules)):
             try:
+                RemiMeld.build(s.rules, RUN, p, tiles, (p,) * len(tiles), (0,) * len(tiles))
                 steps = "; ".join(str(b) for b in meld_actions("run", tiles, len(s.table)))
                 return pre + (f"lay only the runs that single additions cannot build; lay this "
                               f"one step by step: {steps} (RO-6, RO-7)")
@@ -819,7 +820,14 @@ def why_illegal(s: State, a: Action) -> str:
             return pre + "a tile must stay on the rack for the discard (RO-13)"
         return pre + "the rack does not hold these tiles (RO-6, RO-7)"
     if v in ("run", "set"):
-        if s.sizes[p] < 4:
+        tiles = tuple(int(t) for t in a.tiles)
+        try:                                             # RO-13 is about melds only
+            RemiMeld.build(s.rules, SET if v == "set" else RUN, p, tiles, (p,) * len(tiles),
+                           (0,) * len(tiles))
+            meld = len(tiles) == 3
+        except ValueError:
+            meld = False
+        if meld and s.sizes[p] < 4:
             return pre + "a tile must stay on the rack for the discard (RO-13)"
         return pre + (f"{' '.join(str(t) for t in a.tiles)} is not a {v} the rack can lay "
                       "(runs of one colour, 1 low or high but never 13-1-2; sets of distinct "
@@ -827,7 +835,7 @@ def why_illegal(s: State, a: Action) -> str:
                       "the rack) (RO-6, RO-7)")
     if v in ("add", "retrieve"):
         if not 0 <= a.meld < len(s.table):
-            return pre + f"there is no table meld {a.meld} (RO-9.2)"
+            return pre + f"there is no table meld {a.meld} ({'RO-9.2' if v == 'add' else 'RO-9.5'})"
         if not x.laid[p]:
             return pre + ("before the lay-down only the staged melds grow and no Joly is retrieved "
                           "(RO-8, RO-9)")
