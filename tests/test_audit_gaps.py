@@ -173,3 +173,17 @@ def test_ro6_refusals_of_non_melds_say_they_are_no_melds() -> None:
     with pytest.raises(IllegalAction, match=r"step by step: run R2 R3 R4; add R5 to 0@end"):
         v.apply("lay R2 R3 R4 R5 R6 R7")                     # a real run: the steps are shown
     refused(u, "retrieve 0:1 with R3", "RO-9.5")
+
+
+def test_r101_11_refused_addition_reads_cleanly() -> None:
+    """R101-11: the refusal of a tile that does not fit a run says where, then the rule, with a
+    space between (it read "... at the start(R101-11: ...")."""
+    s = r101_pos(racks=["B6 K9 K9", "R2 R3"], opened=["melds", "melds"],
+                 table=[("run", 1, "R3 R4 R5")])
+    with pytest.raises(IllegalAction, match=r"does not fit run R3 R4 R5 at the end \(R101-11"):
+        s.apply("add B6 to 0@end")
+    refused(s, "add B6 to 0@end", "R101-11")
+    t = r101_pos(racks=["B6 K9 K9", "R2 R3"], opened=["melds", "melds"],
+                 table=[("set", 1, "R7 Y7 B7")])
+    with pytest.raises(IllegalAction, match=r"does not fit set R7 Y7 B7 \(R101-11"):
+        t.apply("add B6 to 0")

@@ -977,8 +977,8 @@ def _add(s: State, p: int, a: Action) -> None:
     elif pos == -1:
         raise IllegalAction(f"{a}: say where the tile goes on run {a.meld}: @start or @end (R101-11)")
     if (code, pos) not in m.adds:
-        raise IllegalAction(f"{a}: {a.tiles[0]} does not fit {KIND_NAMES[m.kind]} {m.text()} "
-                            f"{'at the ' + ('start' if pos == 0 else 'end') if pos >= 0 else ''}"
+        raise IllegalAction(f"{a}: {a.tiles[0]} does not fit {KIND_NAMES[m.kind]} {m.text()}"
+                            f"{' at the ' + ('start' if pos == 0 else 'end') if pos >= 0 else ''} "
                             "(R101-11: R2 before or R6 after R3-R4-R5, not B6; the missing colour "
                             "of a 3-tile set)")
     _need_tiles(s, p, (code,), a)
