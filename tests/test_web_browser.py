@@ -426,8 +426,7 @@ def test_a_new_game_that_cannot_start_says_why(browser: object, server: str) -> 
         pg.fill("#seed", "")  # type: ignore[attr-defined]
         pg.route("**/v1/games", lambda route: route.abort())  # type: ignore[attr-defined]
         pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
-        pg.wait_for_function(  # type: ignore[attr-defined]
-            "document.querySelector('[data-testid=message]').textContent.includes('did not answer')")
+        pg.wait_for_selector("[data-testid=message]:has-text('did not answer')")  # type: ignore[attr-defined]
         assert pg.is_visible("[data-testid=message]")  # type: ignore[attr-defined]
         assert pg.is_hidden("#game")  # type: ignore[attr-defined]
     finally:
@@ -443,6 +442,34 @@ def test_loading_an_empty_or_broken_record_says_what_to_do(page: object) -> None
     assert message.startswith("Nothing to load: paste a game record"), message
     page.fill("[data-testid=replay-input]", "{not json")  # type: ignore[attr-defined]
     page.click("[data-testid=replay-load]")  # type: ignore[attr-defined]
-    page.wait_for_function(  # type: ignore[attr-defined]
-        "document.querySelector('[data-testid=replay-message]').textContent.startsWith('Not loaded')")
+    page.wait_for_selector("[data-testid=replay-message]:has-text('Not loaded')")  # type: ignore[attr-defined]
     assert "not JSON" in page.inner_text("[data-testid=replay-message]")  # type: ignore[attr-defined]
+
+
+_SLOW_FETCH = """() => { const fetch0 = window.fetch;
+    window.fetch = (...args) => new Promise((ok) => setTimeout(ok, 1500)).then(() => fetch0(...args)); }"""
+
+
+def test_a_slow_answer_says_the_page_is_waiting(browser: object, server: str) -> None:
+    """Search bots (seconds on the pure backend) kept a request open while the page only
+    disabled its buttons under a status line still saying 'Your turn': it looked stuck. A slow
+    answer now says what the page waits for, on the status line and on the New game button."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 7)
+        status = pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        pg.evaluate(_SLOW_FETCH)  # type: ignore[attr-defined]
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=status].waiting")  # type: ignore[attr-defined]
+        assert "bots move on the server" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        shot(pg, "12-waiting")
+        idle(pg)
+        after = pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        assert after.startswith("Your turn") and after != status or "over" in after, after
+        assert pg.is_hidden("[data-testid=status].waiting")  # type: ignore[attr-defined]
+        pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=new-game]:has-text('Starting…')")  # type: ignore[attr-defined]
+        idle(pg)
+        assert pg.inner_text("[data-testid=new-game]") == "New game"  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

@@ -56,6 +56,13 @@ export function describe(text) {
 
 const key = (tokens) => [...tokens].sort().join(" ");
 
+// What the status line says while a request takes a while, by what a failure would say.
+const DOING = {
+  "Not played": "Playing your move; the bots move on the server…",
+  "No hint": "Working out a hint…",
+  "Your game could not be reopened": "Reopening your game…",
+};
+
 // The game this tab plays, so that a reload (or a browser restoring the tab) reopens it.
 const GAME_KEY = "rummy101.game";
 const remember = (id) => { try { sessionStorage.setItem(GAME_KEY, id); } catch { /* private mode */ } };
@@ -210,6 +217,13 @@ export class PlayPanel {
     this.setMessage(null);
     document.body.classList.add("busy");
     this.renderControls();
+    // A slow answer (search bots, the pure-Python backend) says so on the status line and the
+    // New game button: the disabled buttons alone looked like a page that had stopped working.
+    const slow = setTimeout(() => {
+      $("status").textContent = DOING[what] || "Waiting for the service…";
+      $("status").classList.add("waiting");
+      if (what === "No new game") $("new-game").textContent = "Starting…";
+    }, 400);
     try {
       await work();
       return true;
@@ -222,6 +236,10 @@ export class PlayPanel {
       this.setMessage(text, what);
       return false;
     } finally {
+      clearTimeout(slow);
+      $("status").classList.remove("waiting");
+      $("new-game").textContent = "New game";
+      if (this.view) $("status").textContent = this.view.status;
       this.busy = false;
       document.body.classList.remove("busy");
       this.renderControls();
