@@ -200,3 +200,44 @@ def test_a_play_hint_body_that_is_not_empty_is_named(client: TestClient) -> None
         assert r.json()["error"] == ("the body of play-hint must be an empty JSON object {}, "
                                      f"got {shown}"), r.text
     assert client.post(f"/v1/games/{gid}/play-hint", json={}).status_code == 200
+
+
+def test_a_game_request_does_not_wait_for_a_thread_without_end() -> None:
+    """The games' two threads were held by slow requests (search bots: up to a second a move
+    natively, 20-30 s on the pure backend) and up to 64 more waited behind them with no limit,
+    so a person's click could wait minutes. A request that waited the lane's wait limit for a
+    thread now answers 429 'retry later' (the page retries), as the solver lanes do."""
+    import threading
+
+    import anyio
+    from rummy101.service.asgi import Service
+    from rummy101.service.web_routes import GameLane
+
+    lane = GameLane(Service(threads=1), threads=1, max_wait=0.3)
+    release = threading.Event()
+    started = threading.Event()
+
+    def hold() -> dict[str, bool]:
+        started.set()
+        release.wait(30)
+        return {"held": True}
+
+    async def main() -> tuple[int, bytes, int]:
+        async with anyio.create_task_group() as tg:
+            first: list[Any] = []
+
+            async def run_first() -> None:
+                first.append(await lane.run(hold))
+
+            tg.start_soon(run_first)
+            await anyio.to_thread.run_sync(started.wait, 10)
+            second = await lane.run(lambda: {"second": True})
+            release.set()
+        return second.status_code, second.body, first[0].status_code
+
+    status, body, first_status = anyio.run(main)
+    assert first_status == 200
+    assert status == 429, body
+    error = json.loads(body)["error"]
+    assert "waited more than 0.3 s" in error and "retry" in error, error
+    assert lane.waiting == 0

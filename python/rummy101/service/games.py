@@ -82,6 +82,7 @@ MAX_SEAT_CHARS = 40        # characters of a seat's name in a record's "seats"
 MAX_BOT_STEPS = 20_000     # bot actions played in one request (a whole classic match fits)
 GAME_THREADS = 2           # worker threads that run game requests (bot moves, hints, replays)
 MAX_GAME_WAITING = 64      # game requests waiting for a thread; more answer 429
+MAX_GAME_WAIT_SECONDS = 20.0  # a game request that waited this long for a thread answers 429
 MISTAKE_POINTS = 10.0      # a turn scoring this far below the hint's is marked a mistake
 MAX_SEED = 2**63 - 1
 #: Bots a page may choose, and the options they run with here: ``search`` is bounded to 40
@@ -94,7 +95,8 @@ LIMITS: dict[str, float] = {
     "max_games": MAX_GAMES, "max_replays": MAX_REPLAYS, "game_idle_seconds": IDLE_SECONDS,
     "max_action_chars": MAX_ACTION_CHARS, "max_record_actions": MAX_RECORD_ACTIONS,
     "max_bot_steps": MAX_BOT_STEPS, "game_threads": GAME_THREADS,
-    "max_game_waiting": MAX_GAME_WAITING, "mistake_points": MISTAKE_POINTS,
+    "max_game_waiting": MAX_GAME_WAITING, "game_wait_seconds": MAX_GAME_WAIT_SECONDS,
+    "mistake_points": MISTAKE_POINTS,
 }
 
 GAME_FIELDS = ("rules", "bots", "seat", "seed")

@@ -6,7 +6,8 @@
 * ``/v1/games…`` and ``/v1/replays…``: JSON, bodies read like the operations' (JSON content type,
   size limits, strict JSON; :mod:`.body`), the work done in the games' own worker threads
   (:data:`~.games.GAME_THREADS`), never on the event loop; at most
-  :data:`~.games.MAX_GAME_WAITING` requests wait for one, more answer 429.
+  :data:`~.games.MAX_GAME_WAITING` requests wait for one, more answer 429, and so does one that
+  waited :data:`~.games.MAX_GAME_WAIT_SECONDS` (slow bots must not make a click wait minutes).
 
 Errors: 404 unknown game or replay, 422 a refused action or request (the engine's rule-cited
 message), 429 the game is busy with another request or too many wait, 400/413/415 as for every
@@ -30,7 +31,15 @@ from ..errors import RummyError
 from .answer import encode, internal_error
 from .asgi import Service
 from .body import HttpError, parse_body, receive_body
-from .games import GAME_THREADS, MAX_GAME_WAITING, GameBusy, GameStore, NotFound, options
+from .games import (
+    GAME_THREADS,
+    MAX_GAME_WAIT_SECONDS,
+    MAX_GAME_WAITING,
+    GameBusy,
+    GameStore,
+    NotFound,
+    options,
+)
 
 __all__ = ["GameLane", "add_game_routes"]
 
@@ -44,12 +53,15 @@ class GameLane:
     """The worker threads of game requests and the count of those waiting for one."""
 
     def __init__(self, service: Service, threads: int = GAME_THREADS,
-                 max_waiting: int = MAX_GAME_WAITING) -> None:
+                 max_waiting: int = MAX_GAME_WAITING,
+                 max_wait: float = MAX_GAME_WAIT_SECONDS) -> None:
         self.service = service
         self.threads = threads
         self.max_waiting = max_waiting
+        self.max_wait = max_wait
         self.waiting = 0
         self._limiter: anyio.CapacityLimiter | None = None
+        self._run: anyio.CapacityLimiter | None = None
 
     @property
     def limiter(self) -> anyio.CapacityLimiter:
@@ -74,12 +86,24 @@ class GameLane:
         if self.waiting >= self.max_waiting:
             return _json({"error": f"{self.waiting} game requests are waiting, the most this "
                                    f"service queues; retry later"}, 429)
+        limiter = self.limiter
+        if self._run is None:  # the threads themselves, one per place held in `limiter`
+            self._run = anyio.CapacityLimiter(self.threads)
         self.waiting += 1
         try:
-            status, payload = await anyio.to_thread.run_sync(self._call, fn, args,
-                                                             limiter=self.limiter)
+            with anyio.move_on_after(self.max_wait) as waited:
+                await limiter.acquire()
         finally:
             self.waiting -= 1
+        if waited.cancelled_caught:  # no place in time: the place was not taken
+            return _json({"error": f"the request waited more than {self.max_wait:g} s for a "
+                                   f"game thread (the games share {self.threads}); retry "
+                                   f"later"}, 429)
+        try:
+            status, payload = await anyio.to_thread.run_sync(self._call, fn, args,
+                                                             limiter=self._run)
+        finally:
+            limiter.release()
         return _json(payload, status)
 
 
