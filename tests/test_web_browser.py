@@ -473,3 +473,25 @@ def test_a_slow_answer_says_the_page_is_waiting(browser: object, server: str) ->
         assert pg.inner_text("[data-testid=new-game]") == "New game"  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+def test_analyse_this_game_when_the_record_cannot_come_says_why(browser: object,
+                                                                server: str) -> None:
+    """'Analyse this game' with the game gone from the server (or the server down) threw an
+    unhandled error in the page and showed nothing; it now says why in the message box."""
+    ctx, pg = _context(browser, server)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))  # type: ignore[attr-defined]
+    try:
+        start(pg, "rummy101", 2, 5)
+        gid = pg.evaluate("sessionStorage.getItem('rummy101.game')")  # type: ignore[attr-defined]
+        req = urllib.request.Request(f"{server}/v1/games/{gid}", method="DELETE")
+        with urllib.request.urlopen(req, timeout=10):
+            pass
+        pg.click("#analyse-game")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
+        message = pg.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
+        assert message.startswith(f"No analysis: no game {gid}"), message
+        assert pg.is_visible("#play-panel") and not errors, errors  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

@@ -34,7 +34,13 @@ async function main() {
   replay.init();
   document.getElementById("analyse-game").addEventListener("click", async () => {
     if (!play.view) return;
-    const record = await api.record(play.view.id);
+    let record;
+    try {
+      record = await api.record(play.view.id);
+    } catch (err) {  // the game gone from the server, the server gone: say so where the click was
+      play.setMessage(err.message, "No analysis");
+      return;
+    }
     document.getElementById("record-text").value = JSON.stringify(record);
     select(document.getElementById("tab-replay"));
     await replay.load(record);
