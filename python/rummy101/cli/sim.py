@@ -24,6 +24,7 @@ from ..sim import (
     OUTPUT_FORMATS,
     RECORD_KINDS,
     SimError,
+    SimInterrupted,
     check_output,
     max_workers,
     simulate,
@@ -87,9 +88,18 @@ def run_sim(args: argparse.Namespace) -> int:
         if bots is None:  # built-in default: one greedy bot against random bots in every other seat
             players = Rules.parse(args.rules).players
             bots = ",".join(["greedy"] + ["random"] * (players - 1))
-        result = simulate(args.rules, bots, args.games, args.seed, workers=workers,
-                          progress=not args.quiet, match_rounds=args.rounds,
-                          record=args.record)
+        interrupted = None
+        try:
+            result = simulate(args.rules, bots, args.games, args.seed, workers=workers,
+                              progress=not args.quiet, match_rounds=args.rounds,
+                              record=args.record)
+        except SimInterrupted as exc:  # Ctrl-C: keep the games done (game 0 on, no gap)
+            if exc.partial is None:
+                print(f"\nrummy101 sim: interrupted before game 0 had finished; "
+                      f"nothing to summarise{'' if args.out is None else ' or write'}",
+                      file=sys.stderr)
+                return 130
+            result, interrupted = exc.partial, exc
         if args.out is not None:
             try:
                 write_records(result.records, args.out, overwrite=args.force)
@@ -103,6 +113,13 @@ def run_sim(args: argparse.Namespace) -> int:
         kind = "full game records" if args.record == "full" else "summary rows"
         print(f"wrote {result.games} records to {args.out} ({kind}; "
               f"`rummy101 report {args.out}` tabulates them)")
+    if interrupted is not None:
+        print(f"\nrummy101 sim: interrupted: the summary "
+              f"{'above holds' if args.out is None else 'and the file above hold'} games 0 "
+              f"to {result.games - 1} of the {interrupted.games:,} asked "
+              f"(the same games as in any run of --seed {args.seed}), not the whole run",
+              file=sys.stderr)
+        return 130
     return 0
 
 

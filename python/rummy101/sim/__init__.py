@@ -27,7 +27,7 @@ pool, Dask), and records are aggregated in game order.
 
 from __future__ import annotations
 
-from .errors import GameFailed, SimError
+from .errors import GameFailed, SimError, SimInterrupted
 from .io import OUTPUT_FORMATS, check_output, read_records, write_records
 from .record import RECORD_KINDS, GameRecord, finish_type, round_finishes
 from .runner import MAX_GAMES, MAX_STEPS, LazyObservation, max_workers, play_game, simulate
@@ -44,6 +44,7 @@ __all__ = [
     "LazyObservation",
     "SeatStats",
     "SimError",
+    "SimInterrupted",
     "SimResult",
     "bot_seed",
     "check_output",

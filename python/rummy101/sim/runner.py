@@ -7,7 +7,9 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 import random
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -15,7 +17,7 @@ from .. import _backend
 from ..bots import Bot, BotError, bot_names, get_bot
 from ..errors import RulesError, WorkBudgetExceeded
 from ..rules import VARIANTS, Rules
-from .errors import GameFailed, SimError
+from .errors import GameFailed, SimError, SimInterrupted
 from .record import RECORD_KINDS, GameRecord, round_finishes
 from .seeds import bot_seed, game_seed
 from .stats import SimResult, _stats
@@ -360,34 +362,97 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
     bar = _progress(games, progress)
     results: dict[int, list[GameRecord]] = {}
     try:
+        _run_chunks(chunks, args, match_rounds, backend, record, nworkers, executor, bar,
+                    results)
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, SimInterrupted):
+            raise
+        done: list[GameRecord] = []
+        for k in range(len(chunks)):  # the games finished from game 0 on, without a gap
+            if k not in results:
+                break
+            done += results[k]
+        raise SimInterrupted(_result(r, names, seed, done) if done else None, games) from None
+    return _result(r, names, seed, [rec for k in range(len(chunks)) for rec in results[k]])
+
+
+def _result(r: Rules, names: tuple[str, ...], seed: int,
+            records: list[GameRecord]) -> SimResult:
+    seats, ties, counts = _stats(records, names)
+    return SimResult(rules=str(r), bots=names, seed=seed, records=records, seats=seats, ties=ties,
+                     finish_counts=counts)
+
+
+def _run_pool(chunks: list[tuple[int, int]], args: tuple[str, tuple[str, ...], int],
+              match_rounds: int | None, backend: str, record: str, nworkers: int,
+              executor: cf.Executor | None, bar: Any, results: dict[int, list[GameRecord]]) -> None:
+    """The chunks on an executor. Ctrl-C only raises a flag here (checked between short waits),
+    so that no KeyboardInterrupt lands inside the executor's locks: one raised there (a second
+    Ctrl-C while the first is handled) can leave a future's lock held and hang the shutdown.
+    A chunk whose worker was interrupted (a terminal's Ctrl-C reaches the workers too) counts as
+    the interrupt; the chunks finished by then stay in ``results``, then KeyboardInterrupt."""
+    interrupted = False
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        nonlocal interrupted
+        interrupted = True
+
+    old = (signal.signal(signal.SIGINT, on_sigint)
+           if threading.current_thread() is threading.main_thread() else None)
+    own = executor is None
+    ex = cf.ProcessPoolExecutor(max_workers=nworkers) if executor is None else executor
+    futures: dict[cf.Future[list[GameRecord]], int] = {}
+    try:
+        for k, (a, b) in enumerate(chunks):
+            if interrupted:
+                break
+            futures[ex.submit(_play_chunk, *args, a, b, match_rounds, backend, record)] = k
+        pending = set(futures)
+        while pending and not interrupted:
+            done, pending = cf.wait(pending, timeout=0.25, return_when=cf.FIRST_COMPLETED)
+            for fut in done:
+                k = futures[fut]
+                try:
+                    results[k] = fut.result()
+                except BaseException as exc:
+                    if not (interrupted or isinstance(exc, KeyboardInterrupt)):
+                        raise
+                    interrupted = True
+                    continue
+                if bar is not None:
+                    bar.update(chunks[k][1] - chunks[k][0])
+        if interrupted:
+            raise KeyboardInterrupt
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        for f, k in futures.items():  # chunks done but not yet read
+            if k not in results and f.done() and not f.cancelled() and f.exception() is None:
+                results[k] = f.result()
+        raise
+    finally:
+        try:
+            if own:
+                ex.shutdown(wait=True, cancel_futures=True)
+        finally:
+            if old is not None:
+                signal.signal(signal.SIGINT, old)
+
+
+def _run_chunks(chunks: list[tuple[int, int]], args: tuple[str, tuple[str, ...], int],
+                match_rounds: int | None, backend: str, record: str, nworkers: int,
+                executor: cf.Executor | None, bar: Any, results: dict[int, list[GameRecord]]) -> None:
+    """Play the chunks into ``results`` (chunk index -> its records), on this process or an
+    executor; on Ctrl-C ``results`` holds the chunks that had finished."""
+    try:
         if executor is None and nworkers == 1:
             for k, (a, b) in enumerate(chunks):
                 results[k] = _play_chunk(*args, a, b, match_rounds, backend, record)
                 if bar is not None:
                     bar.update(b - a)
         else:
-            own = executor is None
-            ex = cf.ProcessPoolExecutor(max_workers=nworkers) if executor is None else executor
-            futures: dict[cf.Future[list[GameRecord]], int] = {}
-            try:
-                for k, (a, b) in enumerate(chunks):
-                    futures[ex.submit(_play_chunk, *args, a, b, match_rounds, backend, record)] = k
-                for fut in cf.as_completed(futures):
-                    k = futures[fut]
-                    results[k] = fut.result()
-                    if bar is not None:
-                        bar.update(chunks[k][1] - chunks[k][0])
-            except BaseException:
-                for f in futures:
-                    f.cancel()
-                raise
-            finally:
-                if own:
-                    ex.shutdown(wait=True, cancel_futures=True)
+            _run_pool(chunks, args, match_rounds, backend, record, nworkers, executor, bar,
+                      results)
     finally:
         if bar is not None:
             bar.close()
-    records = [rec for k in range(len(chunks)) for rec in results[k]]
-    seats, ties, counts = _stats(records, names)
-    return SimResult(rules=str(r), bots=names, seed=seed, records=records, seats=seats, ties=ties,
-                     finish_counts=counts)

@@ -1,0 +1,100 @@
+"""Ctrl-C during a simulation keeps the games finished so far (from game 0 on, without a gap)
+instead of throwing the whole run away: `simulate` raises `SimInterrupted` (a
+KeyboardInterrupt) carrying them, and `rummy101 sim` prints their summary, writes them to
+--out and exits 130. The interrupt is a KeyboardInterrupt raised inside game N, as Ctrl-C
+raises it in the game being played."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rummy101 import sim
+from rummy101.cli import main
+from rummy101.sim import runner
+
+RULES, BOTS = "rummy101(players=2)", "random,random"
+
+
+@pytest.fixture
+def ctrl_c_at(monkeypatch: pytest.MonkeyPatch) -> Any:
+    def arm(game: int) -> None:
+        play = runner.play_game
+
+        def play_or_interrupt(rules: Any, bots: Any, seed: int, index: int, **kw: Any) -> Any:
+            if index == game:
+                raise KeyboardInterrupt
+            return play(rules, bots, seed, index, **kw)
+        monkeypatch.setattr(runner, "play_game", play_or_interrupt)
+    return arm
+
+
+def lines(res: sim.SimResult) -> list[str]:
+    return [json.dumps(r.to_json()) for r in res.records]
+
+
+def test_serial_run_keeps_the_chunks_before_the_interrupt(ctrl_c_at: Any) -> None:
+    full = sim.simulate(RULES, BOTS, 40, seed=5, workers=1, progress=False)
+    ctrl_c_at(23)
+    with pytest.raises(sim.SimInterrupted) as info:
+        sim.simulate(RULES, BOTS, 40, seed=5, workers=1, progress=False)
+    assert isinstance(info.value, KeyboardInterrupt) and info.value.games == 40
+    part = info.value.partial
+    assert part is not None and part.games == 20  # chunks of 5: games 0-19 had finished
+    assert lines(part) == lines(full)[:20]
+    assert [st.best for st in part.seats] == [
+        sum(1 for r in full.records[:20] if r.best == s) for s in range(2)]
+
+
+def test_executor_run_keeps_a_gapless_prefix_and_restores_sigint(ctrl_c_at: Any) -> None:
+    full = sim.simulate(RULES, BOTS, 40, seed=5, workers=1, progress=False)
+    ctrl_c_at(23)
+    before = signal.getsignal(signal.SIGINT)
+    with cf.ThreadPoolExecutor(2) as ex, pytest.raises(sim.SimInterrupted) as info:
+        sim.simulate(RULES, BOTS, 40, seed=5, workers=2, executor=ex, progress=False)
+    assert signal.getsignal(signal.SIGINT) is before
+    part = info.value.partial
+    n = 0 if part is None else part.games
+    assert n <= 23
+    if part is not None:
+        assert lines(part) == lines(full)[:n]
+
+
+def test_interrupt_in_the_first_game_has_nothing_to_keep(ctrl_c_at: Any) -> None:
+    ctrl_c_at(0)
+    with pytest.raises(sim.SimInterrupted) as info:
+        sim.simulate(RULES, BOTS, 40, seed=5, workers=1, progress=False)
+    assert info.value.partial is None
+
+
+def argv(out: Path) -> list[str]:
+    return ["sim", "--rules", RULES, "--bots", BOTS, "--games", "40", "--seed", "5",
+            "--workers", "1", "--out", str(out), "-q"]
+
+
+def test_cli_writes_and_summarises_the_games_done_and_exits_130(
+        ctrl_c_at: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv(tmp_path / "full.jsonl")) == 0
+    capsys.readouterr()
+    ctrl_c_at(23)
+    assert main(argv(tmp_path / "cut.jsonl")) == 130
+    out, err = capsys.readouterr()
+    assert out.startswith("20 games of rummy101(players=2), seed 5")
+    assert "wrote 20 records to" in out
+    assert "interrupted" in err and "games 0 to 19 of the 40 asked" in err
+    assert "Traceback" not in err
+    full = (tmp_path / "full.jsonl").read_text().splitlines()
+    assert (tmp_path / "cut.jsonl").read_text().splitlines() == full[:20]
+
+
+def test_cli_interrupted_before_any_game_writes_nothing(
+        ctrl_c_at: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ctrl_c_at(0)
+    assert main(argv(tmp_path / "cut.jsonl")) == 130
+    out, err = capsys.readouterr()
+    assert out == "" and "interrupted before game 0 had finished" in err
+    assert not (tmp_path / "cut.jsonl").exists()
