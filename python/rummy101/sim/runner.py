@@ -324,6 +324,13 @@ def _progress(total: int, enabled: bool) -> Any:
     if not enabled or not sys.stderr.isatty():
         return None
     from tqdm import tqdm  # type: ignore[import-untyped]
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except (AttributeError, OSError, ValueError):
+        size = os.terminal_size((0, 0))
+    if 0 in size:  # a terminal that reports no size: tqdm would draw a bar 0 wide, or hide it
+        return tqdm(total=total, unit="game", file=sys.stderr, ncols=size.columns or 80,
+                    nrows=size.lines or 24)
     return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
 
 
