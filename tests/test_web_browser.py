@@ -495,3 +495,32 @@ def test_analyse_this_game_when_the_record_cannot_come_says_why(browser: object,
         assert pg.is_visible("#play-panel") and not errors, errors  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+def test_an_answer_that_never_comes_is_given_up_with_a_message(browser: object,
+                                                              server: str) -> None:
+    """A request whose answer never came (the network gone, a hung server) kept the page busy
+    for good: its requests go one at a time, so every later click queued behind it. After 120 s
+    (the page's clock is run forward here) it is given up and the message says so."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    try:
+        pg.clock.install()  # type: ignore[attr-defined]
+        pg.goto(server + "/")  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        start(pg, "rummy101", 2, 7)
+        pg.route("**/play-hint", lambda route: None)  # type: ignore[attr-defined]  # never answered
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        pg.clock.run_for(1_000)  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=status].waiting")  # type: ignore[attr-defined]
+        pg.clock.run_for(121_000)  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=message]:has-text('did not answer within 120 s')")  # type: ignore[attr-defined]
+        idle(pg)
+        pg.unroute("**/play-hint")  # type: ignore[attr-defined]
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]  # the page works again
+        pg.clock.run_for(1_000)  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=message][hidden]", state="attached")  # type: ignore[attr-defined]
+        idle(pg)
+        assert "Your turn" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

@@ -29,20 +29,32 @@ async function send(method, path, body) {
   }
 }
 
+// An answer that has not come after this long never will (the network went away, the server
+// hangs): the request is given up with a message, so that the page (whose requests go one at a
+// time) does not wait behind it for good. The service's own limits end its requests sooner.
+export const TIMEOUT_MS = 120_000;
+
 async function once(method, path, body) {
-  const init = { method, headers: {} };
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), TIMEOUT_MS);
+  const init = { method, headers: {}, signal: abort.signal };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
   let response;
-  try {
-    response = await fetch(path, init);
-  } catch (err) {
-    throw new ApiError(0, `the service did not answer (${err.message}); is rummy101 serve running?`);
-  }
   let data = null;
-  try { data = await response.json(); } catch { data = null; }
+  try {
+    try {
+      response = await fetch(path, init);
+    } catch (err) {
+      if (abort.signal.aborted) throw new ApiError(0, `the service did not answer within ${TIMEOUT_MS / 1000} s; is the network or rummy101 serve down? Try again`);
+      throw new ApiError(0, `the service did not answer (${err.message}); is rummy101 serve running?`);
+    }
+    try { data = await response.json(); } catch { data = null; }
+  } finally {
+    clearTimeout(timer);
+  }
   if (!response.ok) {
     const text = data && data.error ? data.error : `HTTP ${response.status}`;
     throw new ApiError(response.status, text);
