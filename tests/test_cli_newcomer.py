@@ -91,3 +91,24 @@ def test_a_stray_rack_after_solve_still_points_at_rack(
     assert code == 2
     assert "unrecognized arguments: R10 R11 R12; a rack goes after --rack" in err
     assert "usage: rummy101 solve opening" in err
+
+
+# --- a rack or meld typed without quotes ------------------------------------------------------
+
+def test_an_unquoted_rack_after_rack_is_quoted_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    """`solve opening --rack R1 R2 R3` pointed to `--rack 'R2 R3'`, dropping the R1 that
+    --rack had taken."""
+    code, _, err = run(capsys, ["solve", "opening", "--rack", "R1", "R2", "R3"])
+    assert code == 2
+    assert "rummy101 solve opening --rack 'R1 R2 R3'" in err
+
+
+def test_an_unquoted_meld_says_to_quote_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """`rummy101 meld R9 R10 '*'` said only "unrecognized arguments: R10 *"."""
+    code, _, err = run(capsys, ["meld", "--rules", "remi", "R9", "R10", "*"])
+    assert code == 2
+    assert "rummy101 meld --rules remi 'R9 R10 *'" in err
+    code, _, err = run(capsys, ["meld", "R9", "R10", "R11"])
+    assert "rummy101 meld 'R9 R10 R11'" in err
+    code, _, err = run(capsys, ["meld", "R9", "foo"])  # not tiles: no pointer
+    assert code == 2 and "in quotes" not in err

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -45,36 +46,51 @@ class _Parser(argparse.ArgumentParser):
     #: the command line being read (main sets it on the top parser): the --rack pointer below
     #: is for the solve commands only
     argv: Sequence[str] = ()
+    #: for a pointer to quotes (main sets them on the command's parser): the words the rack or
+    #: meld argument took, and the --rules given when not the command's default
+    taken: Sequence[str] = ()
+    rules: str | None = None
 
     def error(self, message: str) -> NoReturn:
-        solve = self.prog.startswith(f"{PROG} solve") or (self.prog == PROG and "solve" in self.argv)
-        hint = _rack_hint(message) if solve else ""
+        if self.prog.startswith(f"{PROG} solve") or (self.prog == PROG and "solve" in self.argv):
+            command = self.prog if self.prog.count(" ") >= 2 else f"{PROG} solve opening"
+            hint = _rack_hint(message, command, self.taken, self.rules)
+        elif self.prog == f"{PROG} meld":
+            hint = _rack_hint(message, self.prog, self.taken, self.rules, meld=True)
+        else:
+            hint = ""
         if len(message) > MAX_ERROR_CHARS:
             message = (f"{message[:MAX_ERROR_CHARS - 60]}... (cut: the message is "
                        f"{len(message):,} characters long)")
         super().error(message + hint)
 
 
-def _rack_hint(message: str) -> str:
-    """A pointer to ``--rack`` when the words argparse did not take read as tiles or cards: a
-    rack typed bare after ``solve opening`` (or in place of the solver's name)."""
+def _rack_hint(message: str, command: str, taken: Sequence[str] = (), rules: str | None = None,
+               meld: bool = False) -> str:
+    """A pointer to quotes when the words argparse did not take, after those the rack (or meld)
+    argument took, read as tiles or cards: a rack typed bare after ``solve opening`` (or in
+    place of the solver's name, or after ``--rack`` without quotes), a meld without quotes."""
     for head in ("unrecognized arguments: ", "argument SOLVER: invalid choice: "):
         if message.startswith(head):
             words = message[len(head):].split(" (choose from")[0].strip("'").split()
             break
     else:
         return ""
+    words = [w for t in taken for w in t.split()] + words
     if not words or len(words) > 200:
         return ""
     from ..tiles import parse_cards, parse_tiles
 
     rack = " ".join(words[:8]) + (" ..." if len(words) > 8 else "")
-    for parse, rules in ((parse_tiles, ""), (parse_cards, "--rules classic ")):
+    for parse, classic in ((parse_tiles, ""), (parse_cards, "--rules classic ")):
         try:
             parse(" ".join(words))
         except (RummyError, ValueError):
             continue
-        return f"; a rack goes after --rack, in quotes: {PROG} solve opening {rules}--rack '{rack}'"
+        flag = f"--rules {shlex.quote(rules)} " if rules is not None else classic
+        if meld:
+            return f"; a meld goes in quotes: {command} {flag}'{rack}'"
+        return f"; a rack goes after --rack, in quotes: {command} {flag}--rack '{rack}'"
     return ""
 
 
@@ -148,6 +164,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             command = leaf.prog[len(PROG):].strip()
             if leaf is parser or not command:
                 parser.error(f"unrecognized arguments: {' '.join(extras)}")
+            if isinstance(leaf, _Parser):  # what a pointer to quotes needs
+                taken = getattr(args, "rack", None) or getattr(args, "tiles", None)
+                leaf.taken = [taken] if isinstance(taken, str) else []
+                rules = getattr(args, "rules", None)
+                leaf.rules = rules if rules != leaf.get_default("rules") else None
             leaf.error(_unrecognized(parser, leaf, extras, command))
     except SystemExit as exc:  # --help, --version, or a usage error (already printed)
         return exc.code if isinstance(exc.code, int) else 2
