@@ -7,6 +7,7 @@ success, 2 on a usage error with a one-line message on standard error (no traceb
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from rummy101.cli import main
@@ -112,3 +113,23 @@ def test_an_unquoted_meld_says_to_quote_it(capsys: pytest.CaptureFixture[str]) -
     assert "rummy101 meld 'R9 R10 R11'" in err
     code, _, err = run(capsys, ["meld", "R9", "foo"])  # not tiles: no pointer
     assert code == 2 and "in quotes" not in err
+
+
+# --- a folder where a file goes ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["", "runs.jsonl"])
+def test_a_folder_given_as_out_is_called_a_folder(capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Any, name: str) -> None:
+    """`rummy101 sim --out /tmp` said "cannot tell the output format of '/tmp' from its
+    extension '(none)'", and a folder named runs.jsonl "already exists ... add --force"."""
+    folder = tmp_path / name if name else tmp_path
+    folder.mkdir(exist_ok=True)
+    code, out, err = run(capsys, ["sim", "--games", "1", "--out", str(folder)])
+    assert code == 2 and out == ""
+    assert "is a folder" in err and "--force" not in err and "extension" not in err
+
+
+def test_a_folder_given_to_report_is_called_a_folder(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Any) -> None:
+    code, _, err = run(capsys, ["report", str(tmp_path)])
+    assert code == 2 and "is a folder" in err and "extension" not in err

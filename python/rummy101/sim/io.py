@@ -26,6 +26,9 @@ def check_output(path: str | os.PathLike[str], *, record: str = "summary",
     Raises :class:`SimError` saying what to change."""
     p = Path(path)
     ext = p.suffix.lower()
+    if p.is_dir():
+        raise SimError(f"cannot write {str(path)!r}: it is a folder; name a file in it, e.g. "
+                       f"{str(p / 'results.jsonl')!r}")
     if ext not in OUTPUT_FORMATS:
         raise SimError(f"cannot tell the output format of {str(path)!r} from its extension "
                        f"{ext or '(none)'!r}; accepted: {', '.join(OUTPUT_FORMATS)}")
@@ -97,6 +100,9 @@ def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
     row that is no simulation record, and ``OSError`` when the file cannot be read."""
     p = Path(path)
     ext = p.suffix.lower()
+    if p.is_dir():
+        raise SimError(f"cannot read {str(path)!r}: it is a folder; give the .jsonl or .csv "
+                       f"files in it")
     if ext not in OUTPUT_FORMATS:
         raise SimError(f"cannot tell the format of {str(path)!r} from its extension "
                        f"{ext or '(none)'!r}; accepted: {', '.join(OUTPUT_FORMATS)}")
