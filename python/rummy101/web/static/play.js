@@ -78,6 +78,7 @@ export class PlayPanel {
     this.meld = null;        // selected table meld id
     this.joker = null;       // [meld id, index] of a selected table joker
     this.busy = false;
+    this.failure = null;     // the error of the last request that failed
     this.hintMarks = { tiles: new Set(), melds: new Set() };
     this.focus = 0;
   }
@@ -202,7 +203,8 @@ export class PlayPanel {
   // person's move, or a meld laid before one of its additions failed, did; show the game as the
   // server has it (the message stays).
   async resync() {
-    if (!this.view) return;
+    // no answer at all (status 0) or no game (404): asking again would only wait or fail again
+    if (!this.view || !this.failure || this.failure.status === 0 || this.failure.status === 404) return;
     try {
       const view = await api.view(this.view.id);
       if (view.actions_played !== this.view.actions_played || view.your_turn !== this.view.your_turn) this.setView(view, true);
@@ -214,6 +216,7 @@ export class PlayPanel {
   async run(work, what = "Not played") {
     if (this.busy) return false;
     this.busy = true;
+    this.failure = null;
     this.setMessage(null);
     document.body.classList.add("busy");
     this.renderControls();
@@ -228,6 +231,7 @@ export class PlayPanel {
       await work();
       return true;
     } catch (err) {
+      this.failure = err;
       let text = err.message;
       if (err.status === 404 && /^no game /.test(text)) {  // expired or evicted: say what to do
         forget();
