@@ -6,6 +6,7 @@ success, 2 on a usage error with a one-line message on standard error (no traceb
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
@@ -133,3 +134,19 @@ def test_a_folder_given_to_report_is_called_a_folder(capsys: pytest.CaptureFixtu
                                                      tmp_path: Any) -> None:
     code, _, err = run(capsys, ["report", str(tmp_path)])
     assert code == 2 and "is a folder" in err and "extension" not in err
+
+
+# --- play's help about the hint ----------------------------------------------------------------
+
+@pytest.mark.parametrize("rules", ["remi", "classic(players=2)"])
+def test_play_help_does_not_limit_the_hint_to_rummy101(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, rules: str) -> None:
+    """`help` in a Remi or classic game said "?  the hint for this turn (Rummy 101)", and
+    docs/play.md that other variants answer "no hint for this variant yet"; `?` answers a hint
+    in every variant."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("help\n?\nquit\n"))
+    bots = "greedy" if rules.startswith("classic") else "greedy,greedy,greedy"
+    assert main(["play", "--rules", rules, "--bots", bots, "--seed", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "the hint for this turn (Rummy 101)" not in out
+    assert "\nhint:\n" in out and "no hint" not in out

@@ -5,7 +5,7 @@ person's own observation (``state.observation(0)``), never from the state: the o
 stay hidden. The person types actions in their text form (``draw``, ``run R3 R4 R5``,
 ``discard K7``...) or the number of an action in the ``legal`` list; tab completes the legal
 actions when ``readline`` is available and the input is a terminal. Commands: ``?`` the hint
-(Rummy 101), ``undo`` (the engine's ``reset``: undo this turn's plays where the rules allow),
+(every variant, as ``rummy101 hint``), ``undo`` (the engine's ``reset``: undo this turn's plays where the rules allow),
 ``board``, ``legal``, ``help``, ``quit``.
 
 The game and the bots are seeded as game 0 of ``rummy101 sim --seed SEED``: the deal is
@@ -43,7 +43,7 @@ MAX_LINE = 1000
 HELP = """\
 type an action as listed (e.g. 'draw', 'run R3 R4 R5', 'add R6 to 0@end', 'discard K7'),
 or its number in the 'legal' list; tab completes the legal actions. Commands:
-  ?        the hint for this turn (Rummy 101)
+  ?        the hint for this turn (the answer of 'rummy101 hint')
   undo     take back this turn's plays (the engine's 'reset', where the rules allow it)
   board    draw the board again        legal   list every legal action, numbered
   help     this text                   quit    leave the game (also end of input)"""
