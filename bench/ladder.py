@@ -10,7 +10,8 @@ opponent bot (``--opponent``, default greedy) in the other seats; the *baseline*
 deal with the opponent bot in seat ``k`` too (every seat the same bot, same bot seeds). The paired
 difference of seat ``k``'s points (candidate − baseline) removes the luck of the deal; the
 differences of one deal are averaged over its seats (the cluster) and the interval is the mean
-over deals ± 1.96 standard errors (deals are independent; seats of one deal are not). Also
+over deals ± t(0.975, deals − 1) standard errors (Student's t: with few deals 1.96 is too
+narrow; deals are independent, seats of one deal are not). Also
 printed: points per round, finish rate (rounds the candidate won by finishing, Wilson interval)
 and the mean decision time of search bots.
 
@@ -40,6 +41,7 @@ from rummy101.bots import get_bot
 from rummy101.game import new_game
 from rummy101.rules import Rules
 from rummy101.sim import bot_seed, game_seed, wilson_interval
+from rummy101.sim.report import t_quantile_95
 
 
 @dataclass
@@ -88,7 +90,8 @@ def summary(name: str, seats: list[Seat]) -> str:
         by_deal.setdefault(s.deal, []).append(s.points - s.baseline)
     cluster = [statistics.fmean(v) for v in by_deal.values()]
     mean = statistics.fmean(cluster)
-    half = 1.96 * statistics.stdev(cluster) / math.sqrt(len(cluster)) if len(cluster) > 1 else math.inf
+    half = (t_quantile_95(len(cluster) - 1) * statistics.stdev(cluster) / math.sqrt(len(cluster))
+            if len(cluster) > 1 else math.inf)
     pts = statistics.fmean(s.points for s in seats)
     fin = sum(s.finished for s in seats)
     lo, hi = wilson_interval(fin, len(seats))
@@ -104,7 +107,7 @@ def summary(name: str, seats: list[Seat]) -> str:
 def paired(name_a: str, a: list[Seat], name_b: str, b: list[Seat]) -> str:
     """Bot A against bot B on the deals both played in every seat: per deal the mean over its
     seats of A's points minus B's (the same baseline game, so the baseline cancels), the mean over
-    deals ± 1.96 standard errors."""
+    deals ± t(0.975, deals − 1) standard errors."""
     def by_deal(seats: list[Seat]) -> dict[int, dict[int, Seat]]:
         out: dict[int, dict[int, Seat]] = {}
         for s in seats:
@@ -119,7 +122,7 @@ def paired(name_a: str, a: list[Seat], name_b: str, b: list[Seat]) -> str:
     if len(diffs) < 2:
         return f"{name_a} - {name_b}: fewer than 2 common deals"
     mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    half = t_quantile_95(len(diffs) - 1) * statistics.stdev(diffs) / math.sqrt(len(diffs))
     same = sum(1 for x in diffs if x == 0)
     return (f"paired {name_a} - {name_b}: {mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}] "
             f"points per round over {len(deals)} common deals ({same} with identical points)")
