@@ -348,6 +348,13 @@ def test_a_refusal_is_on_screen_where_the_move_was_typed(browser: object, server
         ctx.close()
 
 
+def _drop_game(server: str, gid: str) -> None:
+    """Delete a game on the server behind the page's back (as an hour idle or an eviction does)."""
+    req = urllib.request.Request(f"{server}/v1/games/{gid}", method="DELETE")
+    with urllib.request.urlopen(req, timeout=10):
+        pass
+
+
 def _context(browser: object, server: str) -> tuple[object, object]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     pg = ctx.new_page()
@@ -391,9 +398,7 @@ def test_a_game_gone_from_the_server_says_to_start_a_new_one(browser: object,
         assert re.fullmatch(r"[0-9a-f]{16}", gid or ""), gid
         pg.reload()  # type: ignore[attr-defined]
         pg.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
-        req = urllib.request.Request(f"{server}/v1/games/{gid}", method="DELETE")
-        with urllib.request.urlopen(req, timeout=10):
-            pass
+        _drop_game(server, gid)
         pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
         pg.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
         message = pg.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
@@ -485,9 +490,7 @@ def test_analyse_this_game_when_the_record_cannot_come_says_why(browser: object,
     try:
         start(pg, "rummy101", 2, 5)
         gid = pg.evaluate("sessionStorage.getItem('rummy101.game')")  # type: ignore[attr-defined]
-        req = urllib.request.Request(f"{server}/v1/games/{gid}", method="DELETE")
-        with urllib.request.urlopen(req, timeout=10):
-            pass
+        _drop_game(server, gid)
         pg.click("#analyse-game")  # type: ignore[attr-defined]
         pg.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
         message = pg.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
