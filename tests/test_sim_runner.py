@@ -345,3 +345,22 @@ def test_progress_bar_only_on_a_terminal(race: None, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(sys, "stderr", pipe)
     sim.simulate("rummy101", "coin,coin,coin,coin", 5, seed=1, workers=1)
     assert pipe.getvalue() == ""
+
+
+def test_progress_lines_when_not_a_terminal(race: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run logged to a file (nohup, a batch job) showed nothing until its end: it now gets a
+    plain line (no carriage returns) at most every LOG_EVERY_SECONDS, here every chunk."""
+    from rummy101.sim import runner
+    monkeypatch.setattr(runner, "LOG_EVERY_SECONDS", 0.0)
+    pipe = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", pipe)
+    sim.simulate("rummy101", "coin,coin,coin,coin", 6, seed=1, workers=1)
+    lines = pipe.getvalue().splitlines()
+    assert lines and "\r" not in pipe.getvalue(), pipe.getvalue()
+    assert all(line.startswith("sim: ") and "/6 games" in line and "s left" in line
+               for line in lines), lines
+    assert not any(line.startswith("sim: 6/6") for line in lines)  # the summary says the end
+    quiet = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    sim.simulate("rummy101", "coin,coin,coin,coin", 6, seed=1, workers=1, progress=False)
+    assert quiet.getvalue() == ""

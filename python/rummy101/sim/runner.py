@@ -10,6 +10,7 @@ import random
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -320,9 +321,39 @@ def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
     return [(i, min(games, i + size)) for i in range(0, games, size)]
 
 
+#: seconds between progress lines when standard error is not a terminal (a log file, nohup)
+LOG_EVERY_SECONDS = 60.0
+
+
+class _LogLines:
+    """Progress for a standard error that is not a terminal (a run under nohup or logged to a
+    file, where a bar's carriage returns make one endless line): a plain line at most every
+    :data:`LOG_EVERY_SECONDS`, none for a run that ends sooner."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done = total, 0
+        self.start = self.last = time.monotonic()
+
+    def update(self, n: int) -> None:
+        self.done += n
+        now = time.monotonic()
+        if now - self.last < LOG_EVERY_SECONDS or self.done >= self.total:
+            return
+        self.last = now
+        spent = now - self.start
+        left = spent * (self.total - self.done) / self.done if self.done else float("nan")
+        print(f"sim: {self.done:,}/{self.total:,} games ({self.done / self.total:.1%}), "
+              f"{spent:,.0f} s so far, about {left:,.0f} s left", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        pass
+
+
 def _progress(total: int, enabled: bool) -> Any:
-    if not enabled or not sys.stderr.isatty():
+    if not enabled:
         return None
+    if not sys.stderr.isatty():
+        return _LogLines(total)
     from tqdm import tqdm  # type: ignore[import-untyped]
     try:
         size = os.get_terminal_size(sys.stderr.fileno())
@@ -345,7 +376,8 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
     * ``executor``: any :class:`concurrent.futures.Executor` to run on instead (a
       ``ThreadPoolExecutor``, a ``ProcessPoolExecutor``, or Dask's ``client.get_executor()``);
       it is not shut down. ``workers`` then only sizes the chunks.
-    * ``progress``: a tqdm bar on standard error, shown only when it is a terminal.
+    * ``progress``: a tqdm bar on standard error when it is a terminal; otherwise (a log file,
+      nohup) a plain line at most every :data:`LOG_EVERY_SECONDS` (60 s) of a longer run.
     * ``match_rounds``: rounds per game (a match; ``best`` is the best cumulative standing);
       default the variant's (one round of rummy101 and remi; classic plays to its target,
       CR-6, with this as a cap when given).
