@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import select
 import sys
 
 import pytest
@@ -21,8 +22,15 @@ def test_bar_is_drawn_on_a_terminal_of_unknown_width(monkeypatch: pytest.MonkeyP
         term = io.TextIOWrapper(os.fdopen(slave, "wb", buffering=0), write_through=True)
         monkeypatch.setattr(sys, "stderr", term)
         sim.simulate("rummy101(players=2)", "random,random", 3, seed=1, workers=1)
-        os.set_blocking(master, False)
-        shown = os.read(master, 65536).decode()
+        # the pty hands the output over asynchronously and possibly in several reads: read
+        # until the bar's end shows or nothing more comes for 5 s
+        chunks: list[bytes] = []
+        while b"3/3" not in b"".join(chunks) and select.select([master], [], [], 5.0)[0]:
+            chunk = os.read(master, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        shown = b"".join(chunks).decode()
     finally:
         os.close(master)
     assert "3/3" in shown and "game" in shown
