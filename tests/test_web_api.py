@@ -213,13 +213,15 @@ def test_huge_body_is_refused(client: TestClient) -> None:
 
 
 def test_too_many_games_evicts_the_least_recently_used(client: TestClient) -> None:
+    """One client (this test client's address) holds MAX_GAMES_PER_CLIENT games at most; its
+    next evicts its own least recently used (tests/test_service_games_clients.py: several)."""
     first = new(client, rules="rummy101(players=2)", seed=1)["id"]
     second = new(client, rules="rummy101(players=2)", seed=2)["id"]
     client.get(f"/v1/games/{first}")  # used: the second is now the oldest
-    for i in range(g.MAX_GAMES - 1):
+    for i in range(g.MAX_GAMES_PER_CLIENT - 1):
         new(client, rules="rummy101(players=2)", seed=100 + i)
     store = client.app.state.games  # type: ignore[attr-defined]
-    assert len(store.games) == g.MAX_GAMES
+    assert len(store.games) == g.MAX_GAMES_PER_CLIENT
     assert client.get(f"/v1/games/{first}").status_code == 200
     r = client.get(f"/v1/games/{second}")
     assert r.status_code == 404 and "evicted" in r.json()["error"]
@@ -240,3 +242,5 @@ def test_idle_games_are_dropped_and_a_busy_game_answers_busy() -> None:
 def test_info_lists_the_games_limits(client: TestClient) -> None:
     limits = client.get("/v1/info").json()["limits"]
     assert limits["max_games"] == g.MAX_GAMES and limits["game_idle_seconds"] == g.IDLE_SECONDS
+    assert limits["max_games_per_client"] == g.MAX_GAMES_PER_CLIENT
+    assert limits["max_replays_per_client"] == g.MAX_REPLAYS_PER_CLIENT

@@ -14,9 +14,18 @@ turns; :meth:`Replay.turn` analyses one turn: the position before it, the moves 
 recommendation, both turns scored by the hint's evaluation (:mod:`rummy101.hint.evaluate`) and a
 mistake mark when the played turn scores at least :data:`MISTAKE_POINTS` below the hint's.
 
-:class:`GameStore` holds at most :data:`MAX_GAMES` games and :data:`MAX_REPLAYS` replays; one
-idle for :data:`IDLE_SECONDS` is dropped, and a new one beyond the count evicts the least
-recently used. Each game and replay has a lock: one request works on it at a time (another gets
+:class:`GameStore` holds at most :data:`MAX_GAMES` games and :data:`MAX_REPLAYS` replays, and
+knows which client started each (the service passes the client's address,
+:func:`.web_routes.client_of`). One idle for :data:`IDLE_SECONDS` is dropped. A client holding
+:data:`MAX_GAMES_PER_CLIENT` games that starts another evicts its own least recently used one;
+when the store is full, a new game evicts the least recently used game of the client holding the
+most (the one starting it counts the game it asks for; of equals, the one whose least recently
+used game is the oldest). So a client that starts games in a loop evicts its own, and a person
+with one game keeps it as long as anyone holds more. Replays likewise
+(:data:`MAX_REPLAYS_PER_CLIENT`). Clients whose games are all gone leave no trace; a game's 404
+says why it went (evicted and why, idle, deleted) for the latest :data:`EVICTIONS_REMEMBERED`
+gone. An unknown client (``None``: the server gave no address) is not held to the per-client
+caps. Each game and replay has a lock: one request works on it at a time (another gets
 :class:`GameBusy`, answered 429). Everything here is synchronous and runs in worker threads
 (:mod:`.app` hands it to the games' own thread limiter), never on the event loop.
 
@@ -29,6 +38,11 @@ recently used. Each game and replay has a lock: one request works on it at a tim
 ... except RummyError as exc:
 ...     print(type(exc).__name__, "R101-" in str(exc))
 IllegalAction True
+>>> small = GameStore(max_games=2, max_games_per_client=2)
+>>> mine = [small.create({"rules": "rummy101(players=2)"}, client="a")["id"] for _ in range(2)]
+>>> theirs = small.create({"rules": "rummy101(players=2)"}, client="b")["id"]
+>>> sorted(small.games) == sorted([mine[1], theirs])  # "a" held the most: its oldest went
+True
 """
 
 from __future__ import annotations
@@ -42,7 +56,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from .._cancel import check_stop
 from .._validate import BadRequest, loads, read_int, read_object, read_rules, short, type_name
@@ -60,8 +74,10 @@ __all__ = [
     "LIMITS",
     "MAX_ACTION_CHARS",
     "MAX_GAMES",
+    "MAX_GAMES_PER_CLIENT",
     "MAX_RECORD_ACTIONS",
     "MAX_REPLAYS",
+    "MAX_REPLAYS_PER_CLIENT",
     "MISTAKE_POINTS",
     "Game",
     "GameBusy",
@@ -73,8 +89,11 @@ __all__ = [
 
 log = logging.getLogger("rummy101.service")
 
-MAX_GAMES = 64             # games held at once; a new one evicts the least recently used
+MAX_GAMES = 64             # games held at once (GameStore: which one a new one evicts)
+MAX_GAMES_PER_CLIENT = 16  # games one client holds; its next evicts its least recently used
 MAX_REPLAYS = 16           # replays held at once; likewise
+MAX_REPLAYS_PER_CLIENT = 4  # replays one client holds; likewise
+EVICTIONS_REMEMBERED = 256  # ids of the latest games (and replays) gone whose 404 says why
 IDLE_SECONDS = 3600.0      # a game or replay untouched this long is dropped
 MAX_ACTION_CHARS = 200     # characters of one action text
 MAX_RECORD_ACTIONS = 5000  # actions of a record loaded for replay
@@ -93,6 +112,8 @@ ANALYSIS_VARIANTS = ("rummy101",)                # replays scored by the hint's 
 
 LIMITS: dict[str, float] = {
     "max_games": MAX_GAMES, "max_replays": MAX_REPLAYS, "game_idle_seconds": IDLE_SECONDS,
+    "max_games_per_client": MAX_GAMES_PER_CLIENT,
+    "max_replays_per_client": MAX_REPLAYS_PER_CLIENT,
     "max_action_chars": MAX_ACTION_CHARS, "max_record_actions": MAX_RECORD_ACTIONS,
     "max_bot_steps": MAX_BOT_STEPS, "game_threads": GAME_THREADS,
     "max_game_waiting": MAX_GAME_WAITING, "game_wait_seconds": MAX_GAME_WAIT_SECONDS,
@@ -128,7 +149,8 @@ class GameBusy(RummyError):
 def _bot_names() -> list[str]:
     from ..bots import bot_names  # the bots' registry (imported when the first game starts)
 
-    return [b for b in BOTS if b in bot_names()]
+    known = bot_names()  # reads the installed entry points: about 20 ms, so once
+    return [b for b in BOTS if b in known]
 
 
 def options() -> dict[str, Any]:
@@ -552,48 +574,121 @@ def _read_id(value: str, what: str) -> str:
     return value
 
 
+class _Table(Generic[T]):
+    """The games (or the replays) of a store and who started each (module docstring).
+
+    ``items`` holds them least recently used first, ``clients`` the ids each client holds in the
+    same order; a client whose last one goes leaves ``clients``. ``gone`` says why each of the
+    latest :data:`EVICTIONS_REMEMBERED` ids that went (evicted, idle, deleted) went, for its 404.
+    The caller holds the store's lock."""
+
+    def __init__(self, what: str, limit: int, per_client: int) -> None:
+        self.what = what
+        self.limit = max(1, limit)
+        self.per_client = max(1, per_client)
+        self.items: OrderedDict[str, T] = OrderedDict()
+        self.owner: dict[str, str | None] = {}
+        self.clients: dict[str | None, OrderedDict[str, None]] = {}
+        self.gone: OrderedDict[str, str] = OrderedDict()
+
+    def add(self, item: T, client: str | None) -> None:
+        mine = self.clients.get(client)
+        while client is not None and mine and len(mine) >= self.per_client:
+            self.drop(next(iter(mine)), f"it was evicted: its client started another {self.what} "
+                                        f"while holding {self.per_client}, the most one client "
+                                        f"keeps, and it was that client's least recently used")
+        while len(self.items) >= self.limit:
+            self.drop(self._fullest(client), f"it was evicted: the service held its "
+                                             f"{self.limit} {self.what}s and the client that "
+                                             f"started it held the most of them; it was that "
+                                             f"client's least recently used")
+        self.items[item.id] = item
+        self.owner[item.id] = client
+        self.clients.setdefault(client, OrderedDict())[item.id] = None
+
+    def _fullest(self, creator: str | None) -> str:
+        """The least recently used id of the client holding the most (the creator counting the
+        one it asks for; of equals, the one whose least recently used is the oldest)."""
+        def rank(entry: tuple[str | None, OrderedDict[str, None]]) -> tuple[int, float]:
+            client, ids = entry
+            return (len(ids) + (client == creator), -self.items[next(iter(ids))].used)
+
+        return next(iter(max(self.clients.items(), key=rank)[1]))
+
+    def touch(self, key: str) -> T | None:
+        item = self.items.get(key)
+        if item is not None:
+            self.items.move_to_end(key)
+            self.clients[self.owner[key]].move_to_end(key)
+        return item
+
+    def drop(self, key: str, why: str | None) -> bool:
+        """Forget ``key``; ``why``, when given, is what its 404 says from now on."""
+        if self.items.pop(key, None) is None:
+            return False
+        client = self.owner.pop(key)
+        ids = self.clients[client]
+        del ids[key]
+        if not ids:
+            del self.clients[client]
+        if why is not None:
+            log.info("%s %s dropped: %s", self.what, key, why)
+            self.gone[key] = why
+            while len(self.gone) > EVICTIONS_REMEMBERED:
+                self.gone.popitem(last=False)
+        return True
+
+    def sweep(self, now: float, idle_seconds: float) -> None:
+        for key in [k for k, v in self.items.items() if now - v.used > idle_seconds]:
+            self.drop(key, f"it was idle for more than {idle_seconds:g} s")
+
+
 class GameStore:
-    """The games and replays of one app, bounded in count and idle time (module docstring)."""
+    """The games and replays of one app, bounded in count, count per client and idle time
+    (module docstring). ``client`` is who starts a game or replay (the service passes the
+    client's address); ``None``, an unknown client, is not held to the per-client caps."""
 
     def __init__(self, max_games: int = MAX_GAMES, max_replays: int = MAX_REPLAYS,
                  idle_seconds: float = IDLE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 max_games_per_client: int = MAX_GAMES_PER_CLIENT,
+                 max_replays_per_client: int = MAX_REPLAYS_PER_CLIENT) -> None:
         self.max_games = max_games
         self.max_replays = max_replays
         self.idle_seconds = idle_seconds
         self.clock = clock
-        self.games: OrderedDict[str, Game] = OrderedDict()
-        self.replays: OrderedDict[str, Replay] = OrderedDict()
-        self._lock = threading.Lock()  # guards the two dicts (not the games themselves)
+        self._games: _Table[Game] = _Table("game", max_games, max_games_per_client)
+        self._replays: _Table[Replay] = _Table("replay", max_replays, max_replays_per_client)
+        self.games = self._games.items      # id -> Game, least recently used first
+        self.replays = self._replays.items  # id -> Replay, likewise
+        self._lock = threading.Lock()  # guards the two tables (not the games themselves)
 
     # -- bookkeeping
-    def _sweep(self, table: OrderedDict[str, Any]) -> None:
-        now = self.clock()
-        for key in [k for k, g in table.items() if now - g.used > self.idle_seconds]:
-            del table[key]
-
-    def _add(self, table: OrderedDict[str, T], item: T, limit: int) -> None:
+    def _add(self, table: _Table[T], item: T, client: str | None) -> None:
         with self._lock:
-            self._sweep(table)
-            while len(table) >= limit:
-                old, _ = table.popitem(last=False)
-                log.info("evicted %s (the least recently used of %d)", old, limit)
-            item.used = self.clock()
-            table[item.id] = item
+            now = self.clock()
+            table.sweep(now, self.idle_seconds)
+            table.add(item, client)
+            item.used = now
 
-    def _get(self, table: OrderedDict[str, T], key: str, what: str) -> T:
+    def _get(self, table: _Table[T], key: str) -> T:
+        what = table.what
         key = _read_id(key, what)
         with self._lock:
-            self._sweep(table)
-            item = table.get(key)
+            now = self.clock()
+            table.sweep(now, self.idle_seconds)
+            item = table.touch(key)
             if item is None:
+                why = table.gone.get(key)
+                if why is not None:
+                    raise NotFound(f"no {what} {key}: {why}")
                 raise NotFound(f"no {what} {key}: it never existed, was idle for more than "
-                               f"{self.idle_seconds:g} s, was evicted by newer ones (at most "
-                               f"{self.max_games if what == 'game' else self.max_replays} are "
-                               f"kept), or the service restarted (it keeps {what}s in memory "
-                               f"only)")
-            table.move_to_end(key)
-            item.used = self.clock()
+                               f"{self.idle_seconds:g} s, was evicted (one client keeps at most "
+                               f"{table.per_client} {what}s, the service {table.limit}: a new one "
+                               f"evicts the least recently used of the client holding the "
+                               f"most), was deleted, or the service restarted (it keeps "
+                               f"{what}s in memory only)")
+            item.used = now
             return item
 
     @contextmanager
@@ -607,7 +702,8 @@ class GameStore:
             item.lock.release()
 
     # -- games
-    def create(self, body: Any) -> dict[str, Any]:
+    def create(self, body: Any, client: str | None = None) -> dict[str, Any]:
+        """A new game for ``client`` (who starts it: the per-client cap and eviction)."""
         obj = read_object(body, "new game request", GAME_FIELDS)
         rules = read_rules(obj, "rummy101")
         if rules.variant not in playable_variants():
@@ -625,17 +721,17 @@ class GameStore:
                            for seat_ in range(rules.players)]
         shown = ["you" if i == seat else names[i] for i in range(rules.players)]
         game = Game(_new_id(), new_game(rules, seed), seat, bots, shown)
-        self._add(self.games, game, self.max_games)
+        self._add(self._games, game, client)
         with self._locked(game):
             try:
                 return game.view(game.play_bots())
             except BaseException:  # the id was never given out: drop the game
                 with self._lock:
-                    self.games.pop(game.id, None)
+                    self._games.drop(game.id, None)
                 raise
 
     def game(self, gid: str) -> Game:
-        return self._get(self.games, gid, "game")
+        return self._get(self._games, gid)
 
     def view(self, gid: str) -> dict[str, Any]:
         """The person's view; bots that stopped during an earlier request move on first."""
@@ -674,23 +770,25 @@ class GameStore:
     def delete(self, gid: str) -> dict[str, Any]:
         key = _read_id(gid, "game")
         with self._lock:
-            if self.games.pop(key, None) is None:
-                raise NotFound(f"no game {key}")
+            if not self._games.drop(key, "it was deleted"):
+                why = self._games.gone.get(key)
+                raise NotFound(f"no game {key}" + (f": {why}" if why else ""))
         return {"deleted": key}
 
     # -- replays
-    def load_replay(self, body: Any) -> dict[str, Any]:
+    def load_replay(self, body: Any, client: str | None = None) -> dict[str, Any]:
+        """A new replay for ``client`` (as :meth:`create`)."""
         replay = Replay.load(_new_id(), body)
-        self._add(self.replays, replay, self.max_replays)
+        self._add(self._replays, replay, client)
         return replay.summary()
 
     def replay(self, rid: str) -> dict[str, Any]:
-        rep = self._get(self.replays, rid, "replay")
+        rep = self._get(self._replays, rid)
         with self._locked(rep):
             return rep.summary()
 
     def replay_turn(self, rid: str, turn: int) -> dict[str, Any]:
-        rep = self._get(self.replays, rid, "replay")
+        rep = self._get(self._replays, rid)
         with self._locked(rep):
             return rep.turn(turn)
 

@@ -21,8 +21,10 @@ from .games import (
     IDLE_SECONDS,
     MAX_ACTION_CHARS,
     MAX_GAMES,
+    MAX_GAMES_PER_CLIENT,
     MAX_RECORD_ACTIONS,
     MAX_REPLAYS,
+    MAX_REPLAYS_PER_CLIENT,
     MAX_SEED,
     options,
 )
@@ -232,9 +234,12 @@ _GAME_ANSWERS: dict[tuple[str, str], type[BaseModel]] = {
     ("/v1/replays/{replay_id}", "get"): s.ReplaySummary,
     ("/v1/replays/{replay_id}/turns/{turn}", "get"): s.ReplayTurn,
 }
-_GAMES_TEXT = (f"Games live on the server: at most {MAX_GAMES} games and {MAX_REPLAYS} replays "
-               f"(a new one evicts the least recently used), each dropped after "
-               f"{IDLE_SECONDS:g} s idle; one request at a time per game (another answers 429). "
+_GAMES_TEXT = (f"Games live on the server: at most {MAX_GAMES} games and {MAX_REPLAYS} replays, "
+               f"{MAX_GAMES_PER_CLIENT} games and {MAX_REPLAYS_PER_CLIENT} replays per client "
+               f"address (a client's next one evicts its own least recently used; a full "
+               f"server evicts the least recently used of the client holding the most), each "
+               f"dropped after {IDLE_SECONDS:g} s idle; one request at a time per game (another "
+               f"answers 429). "
                "Bots move on the server, in worker threads, until it is your turn.")
 
 
@@ -252,7 +257,8 @@ def _document_games(doc: dict[str, Any], errors: dict[str, Any]) -> None:
             "200": {"description": "The answer.",
                     "content": {"application/json": {"schema": _ref(model)}}},
             "404": _error_response("No game or replay with that id (never made, idle too "
-                                   "long, or evicted), or no such turn."),
+                                   "long, evicted or deleted: the message says which when "
+                                   "it knows), or no such turn."),
             "422": _error_response("A refused action (the engine's message cites the rule; "
                                    "the game is unchanged) or request; a path parameter of "
                                    "the wrong type."),

@@ -9,6 +9,9 @@
   :data:`~.games.MAX_GAME_WAITING` requests wait for one, more answer 429, and so does one that
   waited :data:`~.games.MAX_GAME_WAIT_SECONDS` (slow bots must not make a click wait minutes).
 
+Games and replays belong to the client that started them (:func:`client_of`, its address): the
+store caps what one client holds and evicts from the client holding the most (:mod:`.games`).
+
 Errors: 404 unknown game or replay, 422 a refused action or request (the engine's rule-cited
 message), 429 the game is busy with another request or too many wait, 400/413/415 as for every
 POST of the service.
@@ -16,7 +19,8 @@ POST of the service.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import ipaddress
+from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any
 
@@ -41,7 +45,7 @@ from .games import (
     options,
 )
 
-__all__ = ["GameLane", "add_game_routes"]
+__all__ = ["GameLane", "add_game_routes", "client_of"]
 
 
 def _json(payload: Any, status: int = 200, close: bool = False) -> Response:
@@ -107,6 +111,30 @@ class GameLane:
         return _json(payload, status)
 
 
+def client_of(scope: Mapping[str, Any]) -> str | None:
+    """Who starts a game or replay: the client's address as the ASGI scope gives it, an IPv6
+    address by its /64 network (one host commonly holds a whole /64, and would otherwise be any
+    number of clients); ``None`` when the server gives no address (a Unix socket).
+
+    Behind a reverse proxy the address is the proxy's, the same for every client, unless the
+    server replaced it: ``rummy101 serve`` (uvicorn) takes the client's address from
+    X-Forwarded-For, but only on connections from 127.0.0.1 and ::1 (uvicorn's
+    ``FORWARDED_ALLOW_IPS``). This function reads no header itself."""
+    client = scope.get("client")
+    host = client[0] if client else None
+    if not host or not isinstance(host, str):
+        return None
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:  # not an address (a test client's name): taken as it is
+        return host[:100]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
 async def _read(service: Service, request: Request) -> tuple[Any, Response | None]:
     """The JSON body of a POST (read as the operations read theirs), or the error answer."""
     held = [0]
@@ -154,7 +182,7 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
     @app.post("/v1/games", tags=tags, summary="Start a game against the bots")
     async def create_game(request: Request) -> Response:
         body, error = await _read(service, request)
-        return error or await lane.run(store.create, body)
+        return error or await lane.run(store.create, body, client_of(request.scope))
 
     @app.api_route("/v1/games/{game_id}", methods=["GET", "DELETE"], tags=tags,
                    summary="Your view of a game (GET), or drop it (DELETE)")
@@ -190,7 +218,7 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
     @app.post("/v1/replays", tags=tags, summary="Load a game record to replay and analyse")
     async def load_replay(request: Request) -> Response:
         body, error = await _read(service, request)
-        return error or await lane.run(store.load_replay, body)
+        return error or await lane.run(store.load_replay, body, client_of(request.scope))
 
     @app.get("/v1/replays/{replay_id}", tags=tags, summary="A replay's turns and outcome")
     async def get_replay(replay_id: str) -> Response:
