@@ -118,6 +118,21 @@ def test_405_lists_the_allowed_methods(client: TestClient, method: str, path: st
     assert method in r.json()["error"]
 
 
+@pytest.mark.parametrize("path", ["/", "/health", "/v1/info", "/openapi.json", "/nowhere"])
+def test_head_answers_as_get_without_the_body(client: TestClient, path: str) -> None:
+    """Uptime monitors and link checkers send HEAD (RFC 9110 9.3.2): the GET's status and
+    headers, no body (the routes list GET only, and HEAD answered 405)."""
+    got, head = client.get(path), client.head(path)
+    assert head.status_code == got.status_code and head.content == b""
+    assert head.headers["content-length"] == got.headers["content-length"] != "0"
+    assert head.headers["content-type"] == got.headers["content-type"]
+
+
+def test_head_of_a_post_only_path_is_405(client: TestClient) -> None:
+    r = client.head("/v1/solve/opening")
+    assert r.status_code == 405 and "POST" in r.headers["allow"] and r.content == b""
+
+
 @pytest.mark.parametrize("body", [
     {"rules": BAIT, "rack": "R1"},
     {"racks": ["R1"], "rules": BAIT},

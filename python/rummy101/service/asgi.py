@@ -118,6 +118,8 @@ class FrontDoor:
     * at most :data:`~.limits.MAX_IN_FLIGHT` operation requests are held at once; more answer
       429 at once, without reading their bodies;
     * an answer given before the body was fully read closes the connection;
+    * ``HEAD`` is answered as ``GET`` without the body (RFC 9110 9.3.2: uptime monitors and
+      link checkers send it; the framework's routes list GET only and answered 405);
     * anything else goes to FastAPI;
     * any exception that escapes becomes a 400 ``{"error"}`` answer with a request id (never a
       5xx; the details go to the log).
@@ -144,11 +146,16 @@ class FrontDoor:
             await self.app(scope, receive, send)
             return
         started = False
+        head = scope["method"] == "HEAD"
+        if head:
+            scope = {**scope, "method": "GET"}
 
         async def guarded_send(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}  # the GET's headers, length included
             await send(message)
 
         try:
