@@ -112,3 +112,20 @@ def _imports_of_source(module: str, source: str) -> list[str]:
         path = Path(d) / "probe.py"
         path.write_text(source, encoding="utf-8")
         return [t for _, t in _imports(module, path)]
+
+
+VARIANTS = sorted(p.name for p in (ROOT / "game" / "engines").iterdir()
+                  if (p / "__init__.py").exists())
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_variant_engine_imports_no_other_variant(variant: str) -> None:
+    """Each variant owns its rules code and state data (docs/DESIGN.md): an engine reaches the
+    shared game modules, never another variant's package."""
+    assert len(VARIANTS) >= 3
+    mine = f"rummy101.game.engines.{variant}"
+    crossing = [f"{m} line {line}: {t}" for m in MODULES if m.startswith(mine + ".")
+                for line, t in _imports(m, MODULES[m])
+                if t.startswith("rummy101.game.engines.") and not t.startswith(mine)
+                and t != "rummy101.game.engines"]
+    assert not crossing, crossing
