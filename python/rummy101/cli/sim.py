@@ -7,6 +7,7 @@ as the ``func`` default of the subparser and returns the exit status (0 ok, 2 ba
     rummy101 sim --rules rummy101 --bots greedy,greedy,random,random --games 1000 \\
         --seed 1 --workers 2 --out results.jsonl
     rummy101 sim --games 10 --out games.jsonl --record full    # lines that replay
+    rummy101 sim --games 1000000 --seed 1 --out runs.jsonl --resume   # continue a cut run
 """
 
 from __future__ import annotations
@@ -23,13 +24,16 @@ from ..sim import (
     MAX_GAMES,
     OUTPUT_FORMATS,
     RECORD_KINDS,
+    GameRecord,
+    RecordWriter,
     SimError,
     SimInterrupted,
+    SimResult,
     check_output,
     max_workers,
     simulate,
-    write_records,
 )
+from ..sim.resume import RunFile, read_run
 from ._args import rounds, seed
 
 __all__ = ["MAX_GAMES", "add_subcommands", "max_workers", "run_sim"]
@@ -44,7 +48,8 @@ def add_subcommands(subparsers: Any) -> None:
                     "apart because a round whose stock runs out has no winner (R101-13); the mean "
                     "score with its 95% Student-t interval, sd, min, max; finish types, turns "
                     "per round) and optionally write one record per game. "
-                    "Results depend only on --seed, never on --workers.")
+                    "Results depend only on --seed, never on --workers, so a cut run "
+                    "continues with --resume.")
     p.add_argument("--rules", default="rummy101",
                    help=f"rule set, e.g. rummy101 or 'rummy101(players=2)' "
                         f"(variants: {', '.join(VARIANTS)})")
@@ -62,65 +67,150 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--rounds", type=rounds, default=None,
                    help="rounds per game, played as a match (default: the variant's — 1 for "
                         "rummy101 and remi; classic plays each match to its target, CR-6)")
-    p.add_argument("--out", default=None,
-                   help=f"write one line per game here; format by extension: "
-                        f"{', '.join(OUTPUT_FORMATS)}; an existing file is kept unless --force")
+    p.add_argument("--out", default=None, metavar="FILE",
+                   help=f"write one line per game here, each batch as it finishes (Ctrl-C "
+                        f"and even a killed run keep the games done); format by extension: "
+                        f"{', '.join(OUTPUT_FORMATS)}; an existing file is kept unless --force "
+                        f"(replace it) or --resume (continue it)")
     p.add_argument("--record", choices=RECORD_KINDS, default="summary",
                    help="what each --out line holds: 'summary' (default: seeds, bots, scores, "
                         "finishes; no actions) or 'full' (also the whole game as a "
                         "rummy101.game.records record that records.loads(line) replays; .jsonl "
                         "only)")
     p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the cut run that wrote --out FILE (Ctrl-C, a killed process): "
+                        "check that its lines were written with these --rules, --bots, "
+                        "--seed, --rounds and --record, drop an incomplete last line, then "
+                        "play only the games missing up to --games and append them; the file "
+                        "ends up the same, byte for byte, as one uninterrupted run's, and the "
+                        "summary covers all its games. Give the first run's arguments again "
+                        "(--workers may differ); not with --force")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(func=run_sim)
 
 
 def run_sim(args: argparse.Namespace) -> int:
     """Handler of ``rummy101 sim``; returns the exit status."""
+    writer = None
     try:
         workers = _workers(args.games, args.workers)
-        if args.out is not None:
+        if args.resume and args.out is None:
+            raise SimError("--resume continues the --out file of a cut run: give --out FILE "
+                           "(the file that run wrote)")
+        if args.resume and args.force:
+            raise SimError("--resume continues the --out file and --force replaces it: give "
+                           "one of them")
+        if args.out is not None and not args.resume:
             # Check the output file before playing, not after a long run.
             check_output(args.out, record=args.record, overwrite=args.force)
-        elif args.record != "summary":
+        elif args.out is None and args.record != "summary":
             raise SimError("--record full needs --out FILE.jsonl to write the records to")
         bots = args.bots
         if bots is None:  # built-in default: one greedy bot against random bots in every other seat
             players = Rules.parse(args.rules).players
             bots = ",".join(["greedy"] + ["random"] * (players - 1))
+        before = None
+        if args.out is not None:  # each batch of games is written as it finishes
+            writer = RecordWriter(args.out, overwrite=args.force, append=args.resume)
+        if writer is not None and args.force and os.path.isfile(args.out):
+            writer.open()  # locked (not yet replaced): refused now if a run is writing it
+        if args.resume:
+            check_output(args.out, record=args.record, overwrite=True)
+            if writer is not None and os.path.isfile(args.out):
+                writer.open()  # locked from here on: a second --resume of this file is refused
+            before = read_run(args.out, rules=args.rules, bots=bots, seed=args.seed,
+                              games=args.games, match_rounds=args.rounds, record=args.record,
+                              workers=workers)
+            _say_resume(args, before)
+            before.cut()
+        start = 0 if before is None else before.games
         interrupted = None
-        try:
-            result = simulate(args.rules, bots, args.games, args.seed, workers=workers,
-                              progress=not args.quiet, match_rounds=args.rounds,
-                              record=args.record)
-        except SimInterrupted as exc:  # Ctrl-C: keep the games done (game 0 on, no gap)
-            if exc.partial is None:
-                print(f"\nrummy101 sim: interrupted before game 0 had finished; "
-                      f"nothing to summarise{'' if args.out is None else ' or write'}",
-                      file=sys.stderr)
-                return 130
-            result, interrupted = exc.partial, exc
-        if args.out is not None:
+        if before is not None and start == args.games:  # nothing left to play
+            result = None
+        else:
             try:
-                write_records(result.records, args.out, overwrite=args.force)
-            except OSError as exc:
-                raise SimError(f"cannot write {args.out!r}: {exc.strerror}") from None
+                result = simulate(args.rules, bots, args.games, args.seed, workers=workers,
+                                  progress=not args.quiet, match_rounds=args.rounds,
+                                  record=args.record, start=start,
+                                  on_records=None if writer is None else writer.write)
+            except SimInterrupted as exc:  # Ctrl-C: keep the games done (game 0 on, no gap)
+                result, interrupted = exc.partial, exc
+                if result is not None and writer is not None:  # a batch the Ctrl-C cut off
+                    writer.write(result.records[writer.written:])
+        if before is not None and before.records:  # the summary covers the whole file
+            result = _combined(before.records, result, args, bots, workers)
     except RummyError as exc:
-        print(f"rummy101 sim: error: {exc}", file=sys.stderr)
+        print(f"rummy101 sim: error: {exc}{_kept(writer, args)}", file=sys.stderr)
         return 2
+    finally:
+        if writer is not None:
+            writer.close()
+    if result is None:  # interrupted before the first game (of a fresh run) had finished
+        print(f"\nrummy101 sim: interrupted before game 0 had finished; "
+              f"nothing to summarise{'' if args.out is None else ' or write'}", file=sys.stderr)
+        return 130
     print(result.summary())
     if args.out is not None:
+        new = result.games - start
         kind = "full game records" if args.record == "full" else "summary rows"
-        print(f"wrote {result.games} records to {args.out} ({kind}; "
-              f"`rummy101 report {args.out}` tabulates them)")
+        if before is None:
+            print(f"wrote {new} records to {args.out} ({kind}; "
+                  f"`rummy101 report {args.out}` tabulates them)")
+        elif new or interrupted is not None:
+            played = (f"{new:,} played and appended (games {start:,} to {result.games - 1:,})"
+                      if new else "none played")
+            print(f"resumed {args.out}: {start:,} games read back, {played}; the summary covers "
+                  f"all {result.games:,} games in the file ({kind}; `rummy101 report "
+                  f"{args.out}` tabulates them)")
+        else:
+            print(f"{args.out} already holds all {args.games:,} games of this run: nothing to "
+                  f"play; the summary covers them")
     if interrupted is not None:
         print(f"\nrummy101 sim: interrupted: the summary "
               f"{'above holds' if args.out is None else 'and the file above hold'} games 0 "
               f"to {result.games - 1} of the {interrupted.games:,} asked "
-              f"(the same games as in any run of --seed {args.seed}), not the whole run",
+              f"(the same games as in any run of --seed {args.seed}), not the whole run"
+              + ("" if args.out is None else
+                 f"; the same command with --resume (and without --force) plays games "
+                 f"{result.games:,} to {interrupted.games - 1:,} into {args.out}"),
               file=sys.stderr)
         return 130
     return 0
+
+
+def _say_resume(args: argparse.Namespace, before: RunFile) -> None:
+    """What --resume found, on standard error (the summary goes to standard output)."""
+    if before.dropped:
+        print(f"rummy101 sim: {args.out}: dropped an incomplete last line ({before.dropped:,} "
+              f"bytes of game {before.games:,}, cut off when the run writing it was killed); "
+              f"that game is played again", file=sys.stderr)
+    if before.games < args.games:
+        left = (f"game {before.games:,}" if before.games == args.games - 1 else
+                f"games {before.games:,} to {args.games - 1:,}")
+        print(f"rummy101 sim: resuming {args.out}: games 0 to {before.games - 1:,} are there "
+              f"(written with these arguments); playing {left}"
+              if before.games else
+              f"rummy101 sim: resuming {args.out}: it holds no complete game yet; playing "
+              f"{left}", file=sys.stderr)
+
+
+def _combined(records: list[GameRecord], new: SimResult | None, args: argparse.Namespace,
+              bots: str, workers: int | None) -> SimResult:
+    """The games read back from the file followed by those played now, as one run's result
+    (the same summary as a run that played them all at once)."""
+    from ..sim.runner import _check_args, _result
+    r, names = _check_args(args.rules, bots, args.games, workers, args.rounds)
+    return _result(r, names, args.seed, records + ([] if new is None else new.records))
+
+
+def _kept(writer: RecordWriter | None, args: argparse.Namespace) -> str:
+    """After an error during a run: which games the --out file holds (a --resume continues)."""
+    if writer is None or not writer.written:
+        return ""
+    return (f" (the games finished before it are in {args.out}: "
+            f"{'--resume' if args.resume else 'the same command with --resume'} continues "
+            f"from there once that is fixed)")
 
 
 def _workers(games: int, workers: int | None) -> int | None:

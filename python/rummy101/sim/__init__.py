@@ -15,6 +15,7 @@ pool, Dask), and records are aggregated in game order.
 * :mod:`.record` — what one game produced (:class:`GameRecord`);
 * :mod:`.stats` — per-seat statistics, Wilson intervals and the summary table;
 * :mod:`.io` — writing records as JSON Lines or CSV, and reading them back;
+* :mod:`.resume` — reading a cut run's file to continue it (``rummy101 sim --resume``);
 * :mod:`.report` — per-seat report tables (``rummy101 report``), :mod:`.plot` its figure
   (matplotlib, the optional extra ``plot``; imported only when drawing).
 
@@ -28,7 +29,7 @@ pool, Dask), and records are aggregated in game order.
 from __future__ import annotations
 
 from .errors import GameFailed, SimError, SimInterrupted
-from .io import OUTPUT_FORMATS, check_output, read_records, write_records
+from .io import OUTPUT_FORMATS, RecordWriter, check_output, read_records, write_records
 from .record import RECORD_KINDS, GameRecord, finish_type, round_finishes
 from .runner import MAX_GAMES, MAX_STEPS, LazyObservation, max_workers, play_game, simulate
 from .seeds import bot_seed, game_seed
@@ -42,6 +43,7 @@ __all__ = [
     "GameFailed",
     "GameRecord",
     "LazyObservation",
+    "RecordWriter",
     "SeatStats",
     "SimError",
     "SimInterrupted",

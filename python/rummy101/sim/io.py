@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
-from collections.abc import Callable, Iterable
+import stat
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TextIO
+from typing import IO, TextIO
 
 from .errors import SimError
 from .record import GameRecord
 
-__all__ = ["OUTPUT_FORMATS", "check_output", "check_writable", "read_records", "write_records"]
+__all__ = ["OUTPUT_FORMATS", "RecordWriter", "check_output", "check_writable", "read_records",
+           "write_records"]
 
 #: Output formats accepted by :func:`write_records`, chosen by the file extension.
 OUTPUT_FORMATS = (".jsonl", ".csv")
@@ -92,6 +95,126 @@ def _write_csv(records: Iterable[GameRecord], fh: TextIO) -> None:
     w = csv.DictWriter(fh, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     w.writerows(rows)
+
+
+class RecordWriter:
+    """Writes records to a ``.jsonl`` or ``.csv`` file batch by batch, as a run finishes them
+    (``rummy101 sim --out``): the bytes are those :func:`write_records` writes for all the
+    records at once, and each batch reaches the file before :meth:`write` returns, so a run that
+    is killed keeps what it wrote (up to, at worst, one incomplete last line).
+
+    The file is opened by :meth:`open` or at the first non-empty batch (a run that finishes no
+    game writes nothing): created (``overwrite=False``: refused when it exists), replaced
+    (``overwrite=True``) or, with ``append=True``, continued (``rummy101 sim --resume``; a CSV
+    header is written only into an empty file), and locked while open. ``written`` counts the records written; a batch
+    whose write fails or is interrupted is cut from the file again, so the file always ends with
+    the last whole batch."""
+
+    def __init__(self, path: str | os.PathLike[str], *, overwrite: bool = False,
+                 append: bool = False) -> None:
+        self.path = Path(path)
+        self.csv = self.path.suffix.lower() == ".csv"
+        self.overwrite, self.append = overwrite, append
+        self.written = 0
+        self._fh: IO[bytes] | None = None
+        self._size = 0
+        self._replace = False
+
+    def open(self) -> None:
+        """Open the file now (else at the first batch) and lock it against another run.
+
+        While a run writes its --out file it holds an exclusive ``flock`` on it (where the
+        system has one), so that a second run with ``--resume`` or ``--force`` on the same
+        file is refused instead of writing games twice: :class:`SimError` says so."""
+        if self._fh is not None:
+            return
+        flags = os.O_WRONLY | getattr(os, "O_BINARY", 0)
+        if self.append:
+            flags |= os.O_APPEND
+        else:
+            flags |= os.O_CREAT | (0 if self.overwrite else os.O_EXCL)
+        try:
+            fd = os.open(self.path, flags, 0o666)
+        except FileExistsError:
+            raise SimError(f"{str(self.path)!r} already exists: choose another --out file, or "
+                           f"add --force to overwrite it") from None
+        except OSError as exc:
+            raise SimError(f"cannot write {str(self.path)!r}: {exc.strerror or exc}") from None
+        fh = os.fdopen(fd, "wb", buffering=0)  # raw: each write goes to the file
+        try:
+            _lock(fh, self.path)
+        except BaseException:
+            fh.close()
+            raise
+        self._fh = fh
+        # replaced at the first batch, once the lock is ours (never under a running run; and
+        # a run stopped before its first game leaves the old file as it was)
+        self._replace = self.overwrite and not self.append
+
+    def write(self, records: Sequence[GameRecord]) -> None:
+        """Append ``records`` (the next games, in order) and hand them to the OS."""
+        if not records:
+            return
+        self.open()
+        fh = self._fh
+        assert fh is not None
+        try:
+            if self._replace:
+                os.ftruncate(fh.fileno(), 0)
+                self._replace = False
+            self._size = os.fstat(fh.fileno()).st_size
+        except OSError as exc:  # a device or an odd file system: say so, no traceback
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                self._replace, self._size = False, 0
+            else:
+                raise SimError(f"cannot write {str(self.path)!r}: {exc.strerror or exc}"
+                               ) from None
+        if self.csv:
+            text = io.StringIO()
+            rows = [rec.to_row() for rec in records]
+            w = csv.DictWriter(text, fieldnames=list(rows[0]), lineterminator="\n")
+            if self._size == 0:  # a new file (or a resumed one cut before its header ended)
+                w.writeheader()
+            w.writerows(rows)
+            data = text.getvalue().encode("utf-8")
+        else:
+            data = "".join(json.dumps(rec.to_json(), separators=(",", ":")) + "\n"
+                           for rec in records).encode("utf-8")
+        view, done = memoryview(data), 0
+        try:
+            while done < len(data):
+                done += fh.write(view[done:]) or 0
+        except BaseException as exc:  # a full disk, or Ctrl-C between two writes: no half
+            try:                          # batch stays
+                os.ftruncate(fh.fileno(), self._size)
+            except OSError:
+                pass
+            if isinstance(exc, OSError):
+                raise SimError(f"cannot write {str(self.path)!r}: {exc.strerror or exc}"
+                               ) from None
+            raise
+        self.written += len(records)
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+
+def _lock(fh: IO[bytes], path: Path) -> None:
+    """An exclusive, non-blocking ``flock`` on ``fh`` (none where ``fcntl`` is missing)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks here
+        return
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SimError(f"{str(path)!r} is being written by another rummy101 sim run (it holds "
+                       f"a lock on the file): let that run end, or stop it, then --resume; two "
+                       f"runs writing one file would hold games twice") from None
+    except OSError:  # a file system without locks (some network mounts): go on unlocked
+        pass
 
 
 def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:

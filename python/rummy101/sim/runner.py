@@ -316,9 +316,29 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
     return r, names
 
 
-def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    size = max(1, min(64, games // (workers * 8) or 1))
-    return [(i, min(games, i + size)) for i in range(0, games, size)]
+def _chunks(games: int, workers: int, start: int = 0) -> list[tuple[int, int]]:
+    """Games ``start..games-1`` in chunks (the records do not depend on how they are cut)."""
+    n = games - start
+    size = max(1, min(64, n // (workers * 8) or 1))
+    return [(i, min(games, i + size)) for i in range(start, games, size)]
+
+
+class _InOrder(dict[int, list[GameRecord]]):
+    """Chunk index -> its records, as :func:`_run_chunks` fills it; each chunk is also handed to
+    ``sink`` as soon as every chunk before it is in, so ``sink`` sees the games in game order
+    without a gap (what ``simulate(on_records=...)`` promises)."""
+
+    def __init__(self, sink: Callable[[list[GameRecord]], object] | None) -> None:
+        super().__init__()
+        self.sink = sink
+        self.next = 0
+
+    def __setitem__(self, k: int, records: list[GameRecord]) -> None:
+        super().__setitem__(k, records)
+        if self.sink is not None:
+            while self.next in self:
+                self.next += 1  # first: a sink that raises is not called twice for a chunk
+                self.sink(self[self.next - 1])
 
 
 #: seconds between progress lines when standard error is not a terminal (a log file, nohup)
@@ -330,8 +350,8 @@ class _LogLines:
     file, where a bar's carriage returns make one endless line): a plain line at most every
     :data:`LOG_EVERY_SECONDS`, none for a run that ends sooner."""
 
-    def __init__(self, total: int) -> None:
-        self.total, self.done = total, 0
+    def __init__(self, total: int, start: int = 0) -> None:
+        self.total, self.done, self.first = total, start, start
         self.start = self.last = time.monotonic()
 
     def update(self, n: int) -> None:
@@ -341,7 +361,8 @@ class _LogLines:
             return
         self.last = now
         spent = now - self.start
-        left = spent * (self.total - self.done) / self.done if self.done else float("nan")
+        played = self.done - self.first  # this run's games (a resumed run's start is not)
+        left = spent * (self.total - self.done) / played if played else float("nan")
         print(f"sim: {self.done:,}/{self.total:,} games ({self.done / self.total:.1%}), "
               f"{spent:,.0f} s so far, about {left:,.0f} s left", file=sys.stderr, flush=True)
 
@@ -349,26 +370,29 @@ class _LogLines:
         pass
 
 
-def _progress(total: int, enabled: bool) -> Any:
+def _progress(total: int, enabled: bool, start: int = 0) -> Any:
+    """The progress display of games ``start..total-1`` (a resumed run's bar starts at
+    ``start`` of ``total``)."""
     if not enabled:
         return None
     if not sys.stderr.isatty():
-        return _LogLines(total)
+        return _LogLines(total, start)
     from tqdm import tqdm  # type: ignore[import-untyped]
     try:
         size = os.get_terminal_size(sys.stderr.fileno())
     except (AttributeError, OSError, ValueError):
         size = os.terminal_size((0, 0))
     if 0 in size:  # a terminal that reports no size: tqdm would draw a bar 0 wide, or hide it
-        return tqdm(total=total, unit="game", file=sys.stderr, ncols=size.columns or 80,
-                    nrows=size.lines or 24)
-    return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
+        return tqdm(total=total, initial=start, unit="game", file=sys.stderr,
+                    ncols=size.columns or 80, nrows=size.lines or 24)
+    return tqdm(total=total, initial=start, unit="game", file=sys.stderr, dynamic_ncols=True)
 
 
 def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: int = 0, *,
              workers: int | None = None, executor: cf.Executor | None = None,
              progress: bool = True, match_rounds: int | None = None,
-             record: str = "summary") -> SimResult:
+             record: str = "summary", start: int = 0,
+             on_records: Callable[[list[GameRecord]], object] | None = None) -> SimResult:
     """Play ``games`` seeded games of ``rules`` between ``bots`` (one name per seat).
 
     * ``workers``: processes of the default pool (default: the CPU count); ``1`` plays in this
@@ -383,23 +407,31 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
       CR-6, with this as a cap when given).
     * ``record``: ``"summary"`` (default) or ``"full"``: also keep each whole game
       (``GameRecord.game_record``; its JSONL line replays with ``rummy101.game.records.loads``).
+    * ``start``: play only games ``start..games-1`` (each the same game as in a run from 0:
+      how ``rummy101 sim --resume`` continues a cut run); the result holds those games.
+    * ``on_records``: called with each batch of finished records in game order, without a gap,
+      as soon as they are ready (``rummy101 sim --out`` writes them as they come, so a killed
+      run keeps them); what it raises stops the run and propagates.
 
     The result is identical for a given ``seed`` whatever ``workers`` and ``executor`` are.
 
     Raises :class:`SimError` for bad bot names, ``games`` outside 1..:data:`MAX_GAMES`,
-    ``workers`` outside 1..:func:`max_workers`, and
+    ``workers`` outside 1..:func:`max_workers`, ``start`` outside 0..games-1, and
     :class:`~rummy101.errors.RulesError` (listing the variants) for unknown rules.
     """
     r, names = _check_args(rules, bots, games, workers, match_rounds)
     _check_record(record)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SimError(f"seed must be a whole number, got {seed!r}")
-    nworkers = min(games, workers if workers is not None else (os.cpu_count() or 1))
-    chunks = _chunks(games, nworkers if executor is None else max(nworkers, 4))
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < games:
+        raise SimError(f"start must be a game index from 0 to games-1 = {games - 1}, "
+                       f"got {start!r}")
+    nworkers = min(games - start, workers if workers is not None else (os.cpu_count() or 1))
+    chunks = _chunks(games, nworkers if executor is None else max(nworkers, 4), start)
     backend = _backend.backend_name()
     args = (str(r), names, seed)
-    bar = _progress(games, progress)
-    results: dict[int, list[GameRecord]] = {}
+    bar = _progress(games, progress, start)
+    results = _InOrder(on_records)
     try:
         _run_chunks(chunks, args, match_rounds, backend, record, nworkers, executor, bar,
                     results)
@@ -407,7 +439,7 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
         if isinstance(exc, SimInterrupted):
             raise
         done: list[GameRecord] = []
-        for k in range(len(chunks)):  # the games finished from game 0 on, without a gap
+        for k in range(len(chunks)):  # the games finished from game start on, without a gap
             if k not in results:
                 break
             done += results[k]
@@ -439,7 +471,9 @@ def _run_pool(chunks: list[tuple[int, int]], args: tuple[str, tuple[str, ...], i
     old = (signal.signal(signal.SIGINT, on_sigint)
            if threading.current_thread() is threading.main_thread() else None)
     own = executor is None
-    ex = cf.ProcessPoolExecutor(max_workers=nworkers) if executor is None else executor
+    ex = (cf.ProcessPoolExecutor(max_workers=nworkers, initializer=_die_with_parent,
+                                 initargs=(os.getpid(),))
+          if executor is None else executor)
     futures: dict[cf.Future[list[GameRecord]], int] = {}
     try:
         for k, (a, b) in enumerate(chunks):
@@ -452,12 +486,13 @@ def _run_pool(chunks: list[tuple[int, int]], args: tuple[str, tuple[str, ...], i
             for fut in done:
                 k = futures[fut]
                 try:
-                    results[k] = fut.result()
+                    records = fut.result()
                 except BaseException as exc:
                     if not (interrupted or isinstance(exc, KeyboardInterrupt)):
                         raise
                     interrupted = True
                     continue
+                results[k] = records  # outside the try: what on_records raises propagates
                 if bar is not None:
                     bar.update(chunks[k][1] - chunks[k][0])
         if interrupted:
@@ -476,6 +511,21 @@ def _run_pool(chunks: list[tuple[int, int]], args: tuple[str, tuple[str, ...], i
         finally:
             if old is not None:
                 signal.signal(signal.SIGINT, old)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Pool worker start-up (Linux): the worker is killed when the run's process dies, even by
+    ``kill -9``. A forked worker otherwise outlives it, waiting for work forever, and holds a
+    copy of the --out file's lock, so that ``--resume`` would find the file still being
+    written."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: no such call
+        return
+    if os.getppid() != parent:  # the run died before the call above
+        os._exit(1)
 
 
 def _run_chunks(chunks: list[tuple[int, int]], args: tuple[str, tuple[str, ...], int],
