@@ -364,3 +364,26 @@ def test_progress_lines_when_not_a_terminal(race: None, monkeypatch: pytest.Monk
     monkeypatch.setattr(sys, "stderr", quiet)
     sim.simulate("rummy101", "coin,coin,coin,coin", 6, seed=1, workers=1, progress=False)
     assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
+def test_the_pool_runs_under_every_start_method(method: str) -> None:
+    """Workers set up to die with the run (sim.runner._die_with_parent) must not refuse to
+    start when the run is not their parent: a fork server (Linux's default from Python 3.14)
+    is. Under forkserver every worker exited at start-up and the pool broke."""
+    import os
+    import subprocess
+
+    script = ("import multiprocessing as mp, sys\n"
+              "if __name__ == '__main__':\n"
+              f"    mp.set_start_method({method!r})\n"
+              "    from rummy101.sim import simulate\n"
+              "    r = simulate('rummy101', 'greedy,random,random,random', 6, seed=3, workers=2,"
+              " progress=False)\n"
+              "    one = simulate('rummy101', 'greedy,random,random,random', 6, seed=3, workers=1,"
+              " progress=False)\n"
+              "    print(r.games, r.records == one.records)\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300, env=env)
+    assert out.returncode == 0 and out.stdout.split() == ["6", "True"], out.stderr[-2000:]

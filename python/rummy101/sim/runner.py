@@ -517,7 +517,10 @@ def _die_with_parent(parent: int) -> None:
     """Pool worker start-up (Linux): the worker is killed when the run's process dies, even by
     ``kill -9``. A forked worker otherwise outlives it, waiting for work forever, and holds a
     copy of the --out file's lock, so that ``--resume`` would find the file still being
-    written."""
+    written. A worker a fork server started (the default start method on Linux from Python
+    3.14) is not the run's child: it is left as it is (its parent is the fork server)."""
+    if os.getppid() != parent:
+        return
     try:
         import ctypes
         libc = ctypes.CDLL(None, use_errno=True)
