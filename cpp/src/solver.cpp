@@ -167,6 +167,28 @@
 // node); the keep bound and the jokers' bound as stops too (no node); the rebuild's children
 // stopped at the value wanted (no node); a twin with jokers worth 0 bounding penalty racks' fresh
 // states (v * jokers + its value: tight, but the twin itself cost 31,076 nodes on the worst rack).
+// Fourteenth round (C++ only, the same nodes and answers; joker racks): in the value search a
+// colour with no run in progress that can start none has one transition, all its tiles for sets
+// (gain 0, no joker, no need): with no tile here when its free jokers reach no tile of its colour
+// (none free, no run starts at n, or none at n + 1 .. n + jr: vafter's reach), with tiles when
+// no joker is free and a run of its tiles cannot start (no tile of its colour at n + 1 or n + 2).
+// vcolour steps that transition (Frame::one_lim, set by enumerate) without looking its list up:
+// ~45% of the colours entered on racks_20_plus_2_jokers openings, most of them lists new to the
+// rack (transitions_new, ~200 instructions each). vcolour_body is always_inline (with two call
+// sites of the next colour the compiler left the levels out of line: +2.5% on the dense set).
+// best()'s dominance probes hash incrementally (the key's hash is a sum of one term per field)
+// and count a colour's runs by a bit scan; a list with no joker free has one direct-table entry
+// for every j0; making a cross-rack list is out of line (raw_list_new). Callgrind instructions
+// per rack (PYTHONPATH=python:bench python bench/callgrind_solve.py), old -> new: rummy101
+// opening racks_20_plus_2_jokers 318,281 -> 287,468 (-9.7%), racks_22 93,896 -> 78,908 (-16%),
+// racks_14 54,825 -> 41,849 (-24%); Remi lay-down 502,898 -> 457,740 (-9.0%), 141,717 ->
+// 122,406 (-14%), 56,014 -> 45,696 (-18%); penalty racks_20_plus_2_jokers 331,897 -> 300,546. The dense set (bench/solve_driver.cpp, one pass per
+// rack) +1.0% in all: its worst racks (6 jokers, penalty) +2-4%, padded_bound ~40% of them.
+// Measured and dropped: a uniform cross-rack list taken as the rack's list with one key offset
+// (+1.8%: the copy was cheap, the lookup is the cost), no per-rack hash for lists of colours with
+// runs (-1% on the shared racks, +9% on the dense set), one probe for a miss and its entry
+// (0%), vsets' choice test by bit masks (+1.5% to +5%), its lower joker counts skipped (+1%),
+// its scratch reset by bit masks (+0.3%), vsets always_inline (+6%). docs/solve.md, fourteenth round.
 #include "rummy101/solver.hpp"
 
 #include <algorithm>
@@ -357,12 +379,21 @@ struct Memo {
     ++gen; used = 0;
     if (gen == 0) { for (auto& s : slots) s.gen = 0; gen = 1; }
   }
-  static uint64_t hash(const Key& k) {
-    uint64_t h = k.runs[0] * 0x9e3779b97f4a7c15ULL + ((k.runs[1] * 0xc2b2ae3d27d4eb4fULL) >> 7) +
-                 ((k.runs[2] * 0x165667b19e3779f9ULL) >> 13) + ((k.runs[3] * 0xd6e8feb86659fd93ULL) >> 19) +
-                 (uint64_t(k.misc) << 32);
-    return hmix(h);
+  // hash = hmix(sum of one term per field): a key that differs in one field has the sum less
+  // that field's term plus its new one (best()'s dominance probes; fourteenth round)
+  static uint64_t term(int c, uint64_t r) {
+    switch (c) {
+      case 0: return r * 0x9e3779b97f4a7c15ULL;
+      case 1: return (r * 0xc2b2ae3d27d4eb4fULL) >> 7;
+      case 2: return (r * 0x165667b19e3779f9ULL) >> 13;
+      default: return (r * 0xd6e8feb86659fd93ULL) >> 19;
+    }
   }
+  static uint64_t pre_hash(const Key& k) {
+    return term(0, k.runs[0]) + term(1, k.runs[1]) + term(2, k.runs[2]) + term(3, k.runs[3]) +
+           (uint64_t(k.misc) << 32);
+  }
+  static uint64_t hash(const Key& k) { return hmix(pre_hash(k)); }
   const Slot* find(const Key& k) const { return find(k, hash(k)); }
   // h: hash(k), computed once by the caller for its find and put (ninth round)
   const Slot* find(const Key& k, uint64_t h) const {
@@ -644,6 +675,7 @@ struct Frame {
   int avail_w[5];  // sum over colours >= c of avail * w
   int svw[5];      // rebuild: value of the set tiles of the colours < c
   uint64_t runs_in[4];  // the packed runs in progress of the state
+  int one_lim[4];       // vcolour: the most jokers free with which colour c can start no run
   uint32_t tl_ok[4], tl_off[4][SJ], tl_len[4][SJ];  // transitions() of this state by (colour, jokers)
   int ub_after;    // ub_from(n + 1, 0)
   bool left_in;
@@ -1424,7 +1456,8 @@ struct Solver {
     if (require_run && (runs[0] | runs[1] | runs[2] | runs[3])) ran = true;
     Key key{{runs[0], runs[1], runs[2], runs[3]},
             uint32_t(n) | uint32_t(jr) << 4 | uint32_t(left) << 8 | uint32_t(ran) << 9 | res_bits << 10};
-    uint64_t kh = Memo::hash(key);
+    const uint64_t kpre = Memo::pre_hash(key);
+    const uint64_t kh = hmix(kpre);
     if (const Memo::Slot* e = memo.find(key, kh)) {
       if (e->exact || e->value <= alpha) return e->value;
     }
@@ -1457,7 +1490,7 @@ struct Solver {
         if (((f & 1) && !l_up) || ((f & 2) && !r_up)) continue;
         Key k2 = key;
         k2.misc |= uint32_t(f & 1) << 8 | uint32_t(f >> 1) << 9;
-        if (const Memo::Slot* e = memo.find(k2))
+        if (const Memo::Slot* e = memo.find(k2, hmix(kpre + (uint64_t(k2.misc - key.misc) << 32))))
           if (e->value <= alpha) return e->value;
       }
     }
@@ -1467,13 +1500,15 @@ struct Solver {
     // status is 5, the largest, so it packs at the end of its colour's list.
     if (dom) {
       for (int c = 0; c < 4; ++c) {
-        int k = 0;
-        for (uint64_t r = runs[c]; r; r >>= 8) ++k;
+        const uint64_t r = runs[c];
+        const int k = r ? (71 - __builtin_clzll(r)) >> 3 : 0;  // the runs: bytes in use, from the low end
         if (k >= 8) continue;
         Key k2 = key;
         k2.runs[c] |= uint64_t(6) << (8 * k);
         if (require_run) k2.misc |= 1u << 9;  // a state with a run in progress has made its run
-        if (const Memo::Slot* e = memo.find(k2))
+        const uint64_t pre = kpre - Memo::term(c, r) + Memo::term(c, k2.runs[c]) +
+                             (uint64_t(k2.misc - key.misc) << 32);
+        if (const Memo::Slot* e = memo.find(k2, hmix(pre)))
           if (e->value <= alpha) return e->value;
       }
     }
@@ -1504,6 +1539,20 @@ struct Solver {
     for (int c = 0; c < 4; ++c) F.cols_here += F.avail[c] > 0;
     int tv = tile_w(n);
     for (int c = 0; c < 4; ++c) F.w[c] = (usefw[c] >> n & 1) ? tv : 0;
+    // vcolour: colour c can start no run with up to one_lim[c] jokers free (-1: it may with
+    // none). No tile here: jokers start a run only where a tile of its colour lies within
+    // their reach, n + 1 .. n + jr (vafter), so up to its distance - 1; tiles here: none free
+    // and no tile of its colour at n + 1 or n + 2
+    const bool start = n <= last - 2 && n <= 13;
+    for (int c = 0; c < 4; ++c) {
+      int lim = -1;
+      if (!runs[c]) {
+        const uint32_t above = avm[c] >> (n + 1);
+        if (F.avail[c] == 0) lim = !start || !above ? SJ : __builtin_ctz(above);
+        else if (!start || (~above & 3)) lim = 0;
+      }
+      F.one_lim[c] = lim;
+    }
     F.ub_after = ub_from(n + 1, 0);
     F.avail_w[4] = 0;
     for (int c = 3; c >= 0; --c) F.avail_w[c] = F.avail_w[c + 1] + F.avail[c] * F.w[c];
@@ -1541,7 +1590,9 @@ struct Solver {
   __attribute__((always_inline)) std::pair<uint32_t, uint32_t> transitions(Frame& F, int c, int jr) {
     if (F.tl_ok[c] >> jr & 1) return {F.tl_off[c][jr], F.tl_len[c][jr]};  // asked in this state
     if (F.runs_in[c]) return transitions_new(F, c, jr);
-    TransCache::Direct& d = tc.direct[TransCache::dix(F.n, c, F.j0, jr)];
+    // with no joker free the list does not depend on the jokers free on entering (jfree is 0
+    // for every item): one entry for every j0 (fourteenth round)
+    TransCache::Direct& d = tc.direct[TransCache::dix(F.n, c, jr ? F.j0 : 0, jr)];
     if (d.gen != tc.dgen) {
       std::pair<uint32_t, uint32_t> r = transitions_new(F, c, jr);
       d = TransCache::Direct{tc.dgen, r.first, r.second};
@@ -1575,36 +1626,8 @@ struct Solver {
     if (const RawTrans::Slot* e = raw->find(F.runs_in[c], rules_fp, sig)) {
       roff = e->off; rlen = e->len;
     } else {
-      auto& out = tc.scratch;
-      out.clear();
-      F.lst[c] = unpack(F.runs_in[c]);
-      F.jr_start[c] = jr;
-      vrun(F, c, 0, 0, jr, 0, false);
-      // keep the best gain of equal outcomes (the rest of the search sees only the outcome)
-      std::sort(out.begin(), out.end(), [](const Trans& a, const Trans& b) {
-        int o = outcome_cmp(a, b);
-        return o ? o < 0 : a.gain > b.gain;
-      });
-      roff = uint32_t(raw->pool.size());
-      for (size_t i = 0; i < out.size(); ++i) {
-        const Trans& t = out[i];
-        if (i > 0 && outcome_cmp(out[i - 1], t) == 0) continue;
-        Trans u = t;
-        u.need = uint8_t(need_of(n, c, u.packed, &u.needv));
-        // its runs need more jokers than it leaves free: vcolour skips it whatever the other
-        // colours need, so it is left out (eighth round: fewer items to step over)
-        if (u.need > jr - u.jused) continue;
-        u.key = u.gain + u.rest * tv;
-        raw->pool.push_back(u);
-      }
+      roff = raw_list_new(F, c, jr, sig);
       rlen = uint32_t(raw->pool.size()) - roff;
-      // in the order of the per-rack keys with no joker free (below), whose keys they hold: such
-      // a list is then the per-rack list itself (transitions_new), and the others are nearly
-      // sorted (the per-rack order is total, so this order changes nothing but the work)
-      std::sort(raw->pool.begin() + roff, raw->pool.end(), [](const Trans& a, const Trans& b) {
-        return a.key != b.key ? a.key > b.key : outcome_cmp(a, b) < 0;
-      });
-      raw->put(F.runs_in[c], rules_fp, sig, roff, rlen);
     }
     if (raw_is_list) {
       // the cross-rack list is this rack's list, in its order (eighth round: no per-rack copy,
@@ -1627,6 +1650,46 @@ struct Solver {
     return {off, len};
   }
 
+  // A cross-rack list not yet made (transitions_new): its offset in raw->pool. Out of line
+  // (fourteenth round): past the first racks it is rare, and without it the hot path of
+  // transitions_new saves and restores fewer registers.
+  __attribute__((noinline, cold)) uint32_t raw_list_new(Frame& F, int c, int jr, uint32_t sig) {
+    const int n = F.n;
+    const int tv = tile_w(n);
+    uint32_t roff, rlen;
+    auto& out = tc.scratch;
+    out.clear();
+    F.lst[c] = unpack(F.runs_in[c]);
+    F.jr_start[c] = jr;
+    vrun(F, c, 0, 0, jr, 0, false);
+    // keep the best gain of equal outcomes (the rest of the search sees only the outcome)
+    std::sort(out.begin(), out.end(), [](const Trans& a, const Trans& b) {
+      int o = outcome_cmp(a, b);
+      return o ? o < 0 : a.gain > b.gain;
+    });
+    roff = uint32_t(raw->pool.size());
+    for (size_t i = 0; i < out.size(); ++i) {
+      const Trans& t = out[i];
+      if (i > 0 && outcome_cmp(out[i - 1], t) == 0) continue;
+      Trans u = t;
+      u.need = uint8_t(need_of(n, c, u.packed, &u.needv));
+      // its runs need more jokers than it leaves free: vcolour skips it whatever the other
+      // colours need, so it is left out (eighth round: fewer items to step over)
+      if (u.need > jr - u.jused) continue;
+      u.key = u.gain + u.rest * tv;
+      raw->pool.push_back(u);
+    }
+    rlen = uint32_t(raw->pool.size()) - roff;
+    // in the order of the per-rack keys with no joker free (below), whose keys they hold: such
+    // a list is then the per-rack list itself (transitions_new), and the others are nearly
+    // sorted (the per-rack order is total, so this order changes nothing but the work)
+    std::sort(raw->pool.begin() + roff, raw->pool.end(), [](const Trans& a, const Trans& b) {
+      return a.key != b.key ? a.key > b.key : outcome_cmp(a, b) < 0;
+    });
+    raw->put(F.runs_in[c], rules_fp, sig, roff, rlen);
+    return roff;
+  }
+
   // need: the jokers that the runs in progress of the colours < c need at n+1 and n+2 (need_of);
   // restw: the sum of F.rest[c2] * F.w[c2] over those colours. The colour is a template
   // argument (ninth round: the four nested loops are one function, no call per transition)
@@ -1639,9 +1702,31 @@ struct Solver {
     }
   }
   template <int c>
-  void vcolour_body(Frame& F, int jr, int gain, bool ran, int need, int needv, int restw) {
+  __attribute__((always_inline)) void vcolour_body(Frame& F, int jr, int gain, bool ran, int need, int needv, int restw) {
     // bound of a child: gain + its key + (everything that does not depend on the child)
     int fixed = gain + F.ub_after + F.avail_w[c + 1] + restw;
+    // Fourteenth round: a colour with no run in progress that can start none has one
+    // transition, its tiles all for sets (gain 0, rest avail, no joker, no need, not closing;
+    // key rest * w + jfree(n, j0, jr, 0, 0)): with no tile here, when its jokers cannot start a
+    // run (none free, no run starts at n, or no tile of its colour at n + 1 .. n + jr: vafter's
+    // reach), and with no joker free, when a run of its tiles cannot start (no run starts at n,
+    // or no tile of its colour at n + 1 or n + 2). It is stepped here as vcolour steps a list,
+    // without the list (~45% of the colours entered on joker racks, most of them lists new to
+    // the rack: transitions_new); the same bound, cut and child.
+    // (F.one_lim[c]: the most jokers free for which that holds, -1 for none; enumerate)
+    if (jr <= F.one_lim[c]) {
+      {
+        const int n = F.n;
+        const int a = F.avail[c];
+        if (need > jr) return;
+        if (!fits(F, fixed + a * F.w[c] + jb[n][F.j0] - jb[n][F.j0 - jr])) return;
+        F.new_runs[c] = 0;
+        F.rest[c] = a;
+        F.jused[c] = 0;
+        vcolour<c + 1>(F, jr, gain, ran, need, needv, restw + a * F.w[c]);
+        return;
+      }
+    }
     auto [off, len] = transitions(F, c, jr);
     // the list is this rack's (tc.pool) or the cross-rack one (RAW_LIST); either pool may
     // grow, and move, in the recursion below, so it is indexed afresh each time
