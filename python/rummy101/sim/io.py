@@ -10,7 +10,7 @@ import stat
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import IO, TextIO
+from typing import IO
 
 from .errors import SimError
 from .record import GameRecord
@@ -73,28 +73,30 @@ def write_records(records: Iterable[GameRecord], path: str | os.PathLike[str], *
     ext = "." + check_output(path, record="full" if full else "summary", overwrite=overwrite)
     p = Path(path)
     try:
-        fh = open(p, "w" if overwrite else "x", newline="", encoding="utf-8")  # noqa: SIM115
+        fh = open(p, "wb" if overwrite else "xb")  # noqa: SIM115
     except FileExistsError:
         raise SimError(f"{str(path)!r} already exists: choose another --out file, or add "
                        f"--force to overwrite it") from None
     with fh:
-        if ext == ".jsonl":
-            _write_jsonl(recs, fh)
-        else:
-            _write_csv(recs, fh)
+        fh.write(_encode(recs, csv_rows=ext == ".csv", header=True))
     return ext[1:]
 
 
-def _write_jsonl(records: Iterable[GameRecord], fh: TextIO) -> None:
-    fh.writelines(json.dumps(rec.to_json(), separators=(",", ":")) + "\n" for rec in records)
-
-
-def _write_csv(records: Iterable[GameRecord], fh: TextIO) -> None:
+def _encode(records: Sequence[GameRecord], *, csv_rows: bool, header: bool) -> bytes:
+    """The bytes of ``records`` in an output file: one JSON line each, or CSV rows (after the
+    header when ``header``). :func:`write_records` and :class:`RecordWriter` both write these,
+    so a file written batch by batch is the one written at once."""
+    if not csv_rows:
+        return "".join(json.dumps(rec.to_json(), separators=(",", ":")) + "\n"
+                       for rec in records).encode("utf-8")
     rows = [rec.to_row() for rec in records]
-    fields = list(rows[0]) if rows else ["game"]
-    w = csv.DictWriter(fh, fieldnames=fields, lineterminator="\n")
-    w.writeheader()
+    text = io.StringIO()
+    w = csv.DictWriter(text, fieldnames=list(rows[0]) if rows else ["game"],
+                       lineterminator="\n")
+    if header:
+        w.writeheader()
     w.writerows(rows)
+    return text.getvalue().encode("utf-8")
 
 
 class RecordWriter:
@@ -169,17 +171,8 @@ class RecordWriter:
             else:
                 raise SimError(f"cannot write {str(self.path)!r}: {exc.strerror or exc}"
                                ) from None
-        if self.csv:
-            text = io.StringIO()
-            rows = [rec.to_row() for rec in records]
-            w = csv.DictWriter(text, fieldnames=list(rows[0]), lineterminator="\n")
-            if self._size == 0:  # a new file (or a resumed one cut before its header ended)
-                w.writeheader()
-            w.writerows(rows)
-            data = text.getvalue().encode("utf-8")
-        else:
-            data = "".join(json.dumps(rec.to_json(), separators=(",", ":")) + "\n"
-                           for rec in records).encode("utf-8")
+        # a CSV header only into a new file (or a resumed one cut before its header ended)
+        data = _encode(records, csv_rows=self.csv, header=self._size == 0)
         view, done = memoryview(data), 0
         try:
             while done < len(data):
