@@ -283,6 +283,23 @@ def test_a_bare_rack_after_solve_points_to_rack(capsys: pytest.CaptureFixture[st
         assert "a rack goes after --rack" not in capsys.readouterr().err
 
 
+def test_a_bare_rack_with_a_typo_still_points_to_rack(capsys: pytest.CaptureFixture[str]) -> None:
+    """`rummy101 solve opening R10 R11 R12 Q3` (a typo among tiles) points at the quotes too, and
+    says which token to fix; words that are mostly not tiles or cards get no pointer."""
+    assert main(["solve", "opening", "R10", "R11", "R12", "Q3", "K14"]) == 2
+    err = capsys.readouterr().err
+    assert "a rack goes after --rack, in quotes: rummy101 solve opening --rack 'R10 R11 R12 Q3 K14'" in err
+    assert "(and fix it: token 4 of 5 ('Q3') is not a tile" in err
+    assert main(["solve", "opening", "AS", "KS", "QS", "1H"]) == 2  # cards: the card parser's word
+    err = capsys.readouterr().err
+    assert "--rules classic --rack 'AS KS QS 1H' (and fix it: token 4 of 4 ('1H') is not a card" in err
+    assert main(["meld", "R10", "R11", "R1O"]) == 2
+    assert "a meld goes in quotes: rummy101 meld 'R10 R11 R1O' (and fix it: token 3" in capsys.readouterr().err
+    for argv in (["solve", "opening", "R10", "foo", "bar"], ["solve", "opening", "foo"]):
+        assert main(argv) == 2
+        assert "a rack goes after --rack" not in capsys.readouterr().err
+
+
 def test_a_meld_that_is_too_long_is_called_a_meld(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["meld", " ".join(["R1"] * 10_000)]) == 2
     err = capsys.readouterr().err

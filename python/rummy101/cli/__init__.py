@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import re
 import shlex
 import sys
 from collections.abc import Sequence
@@ -82,16 +83,35 @@ def _rack_hint(message: str, command: str, taken: Sequence[str] = (), rules: str
     from ..tiles import parse_cards, parse_tiles
 
     rack = " ".join(words[:8]) + (" ..." if len(words) > 8 else "")
+    mistakes: list[tuple[str, str]] = []  # (the --rules flag, the parser's message) per notation
     for parse, classic in ((parse_tiles, ""), (parse_cards, "--rules classic ")):
         try:
             parse(" ".join(words))
-        except (RummyError, ValueError):
+        except (RummyError, ValueError) as e:
+            mistakes.append((classic, str(e)))
             continue
         flag = f"--rules {shlex.quote(rules)} " if rules is not None else classic
-        if meld:
-            return f"; a meld goes in quotes: {command} {flag}'{rack}'"
-        return f"; a rack goes after --rack, in quotes: {command} {flag}--rack '{rack}'"
-    return ""
+        return _where(command, flag, rack, meld)
+    # a rack with a typo (`R10 R11 Q3`): mostly tiles or cards, so still point at the quotes,
+    # with what the parser says about the notation most of its words are in
+    tiles = sum(bool(_TILE_LIKE.match(w)) for w in words)
+    cards = sum(bool(_CARD_LIKE.match(w)) for w in words)
+    if 2 * max(tiles, cards) <= len(words):  # most words must look like tiles (or cards)
+        return ""
+    classic, why = mistakes[0] if tiles >= cards else mistakes[1]
+    flag = f"--rules {shlex.quote(rules)} " if rules is not None else classic
+    return f"{_where(command, flag, rack, meld)} (and fix it: {why})"
+
+
+#: words that look like a tile or a card, for the quotes pointer of a rack with a typo
+_TILE_LIKE = re.compile(r"(?i)^([RYBK]\d{1,2}|\*|JK|JOKER)$")
+_CARD_LIKE = re.compile(r"(?i)^(10|[2-9AJQKT])[SHDC\u2660\u2665\u2666\u2663]$")
+
+
+def _where(command: str, flag: str, rack: str, meld: bool) -> str:
+    if meld:
+        return f"; a meld goes in quotes: {command} {flag}'{rack}'"
+    return f"; a rack goes after --rack, in quotes: {command} {flag}--rack '{rack}'"
 
 
 def _options(parser: argparse.ArgumentParser) -> list[str]:
