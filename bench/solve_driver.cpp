@@ -9,7 +9,7 @@
 // then one rack a line (53 counts). Solves every rack `passes` times and prints a checksum of the
 // answers (so the work cannot be optimised away). Built with -DRUMMY101_SOLVER_STATS it also
 // prints the node counters of cpp/src/solver.cpp: all nodes, the relaxed twin's, and those inside
-// fresh-suffix searches (docs/solve.md, thirteenth round).
+// fresh-suffix searches (docs/solve-rounds.md, thirteenth round).
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
