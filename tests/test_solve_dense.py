@@ -115,9 +115,10 @@ def test_dense_parity_and_node_count_slow(case: Any) -> None:
 # padded suffix bound). Node counts, not times: the same on
 # every machine and on both backends.
 DENSE_NODE_BOUND = 10_000
-# the worst hunted rack needs 53,448 nodes since the twelfth round's stop values (72,145 before;
-# the ninth round's climb); that round's climbs found racks of 49,672 and 44,814
-HUNTED_NODE_BOUND = 60_000
+# the worst hunted rack needed 53,448 nodes after the twelfth round's stop values (72,145 before;
+# the ninth round's climb); that round's climbs found racks of 49,672 and 44,814, a climb on
+# 2026-12-03 racks of 91,247 and 69,105 (the worst known now)
+HUNTED_NODE_BOUND = 100_000
 
 
 def _hunted_lines(after: str = "sixth round") -> set[str]:
