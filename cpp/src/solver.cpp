@@ -218,7 +218,9 @@ constexpr int SET_TABLE = 81 * SJ;
 
 inline int sidx(const int* s, int j) { return (((s[0] * 3 + s[1]) * 3 + s[2]) * 3 + s[3]) * SJ + j; }
 
-struct SetChoice { uint8_t sv[4]; uint8_t js; uint8_t tot; };
+// lf, bit c: the choice leaves tiles of colour c on the rack (sv[c] < the rest of its list);
+// z, bit c: it leaves all of them (sv[c] == 0 < rest); fixed by the list (fifteenth round)
+struct SetChoice { uint8_t sv[4]; uint8_t js; uint8_t tot; uint8_t lf, z; };
 
 struct SetTable {
   std::array<bool, SET_TABLE> feas{};
@@ -282,8 +284,13 @@ SetTable build_set_table(int ratio) {
                 int s[4] = {a, b, c, d};
                 if (a + b + c + d == 0 && j > 0) continue;
                 if (!t.feas[sidx(s, j)]) continue;
+                uint8_t lf = 0, z = 0;
+                for (int q = 0; q < 4; ++q) {
+                  if (s[q] < rest[q]) lf |= uint8_t(1u << q);
+                  if (s[q] == 0 && rest[q] > 0) z |= uint8_t(1u << q);
+                }
                 out.push_back(SetChoice{{uint8_t(a), uint8_t(b), uint8_t(c), uint8_t(d)}, uint8_t(j),
-                                        uint8_t(a + b + c + d + j)});
+                                        uint8_t(a + b + c + d + j), lf, z});
               }
       std::stable_sort(out.begin(), out.end(), [](const SetChoice& x, const SetChoice& y) { return x.tot > y.tot; });
     }
@@ -594,6 +601,97 @@ RawTrans& raw_cache() {
   return cache;
 }
 
+// The keyed lists (fifteenth round): a colour's list with the per-rack bound keys (Trans::key)
+// set and sorted, kept across racks, per thread. Its keys depend on the rack only through the
+// jokers free on entering the state (j0), whether a tile of the colour counts in the bound
+// (Frame::w: 0 or tile_w(n)) and the row jb[n][0..J] of the joker chain bound, which few racks
+// tell apart (interned exactly: JbIntern); so the list of (runs, rule set, sig, those) is the
+// same list on every rack, and only its first asking makes it (a copy of the cross-rack list
+// with the keys, and a sort). Before, every rack copied and sorted its own (~100 a rack on
+// racks_20_plus_2_jokers openings) and kept the lists of colours with runs in a per-rack hash.
+struct KeyedTrans {
+  struct Slot { uint64_t runs, rules; uint32_t sig, ext; uint32_t off, len; bool used; };
+  std::vector<Slot> slots;
+  std::vector<Trans> pool;
+  size_t used = 0;
+  size_t mask = (1 << 12) - 1;  // slots.size() - 1
+  KeyedTrans() : slots(1 << 12) {}
+  void clear() { for (auto& sl : slots) sl.used = false; pool.clear(); used = 0; }
+  static size_t hash(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t ext) {
+    return size_t(hmix(runs ^ (uint64_t(sig) << 40) ^ sig ^ rules ^ (uint64_t(ext) << 20)));
+  }
+  const Slot* find(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t ext) const {
+    size_t m = mask;
+    for (size_t i = hash(runs, rules, sig, ext) & m;; i = (i + 1) & m) {
+      const Slot& sl = slots[i];
+      if (!sl.used) return nullptr;
+      if (sl.runs == runs && sl.sig == sig && sl.ext == ext && sl.rules == rules) return &sl;
+    }
+  }
+  void put(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t ext, uint32_t off, uint32_t len) {
+    if ((used + 1) * 2 > slots.size()) {
+      std::vector<Slot> old;
+      old.swap(slots);
+      slots.assign(old.size() * 2, Slot{0, 0, 0, 0, 0, 0, false});
+      mask = slots.size() - 1;
+      used = 0;
+      for (auto& sl : old)
+        if (sl.used) put(sl.runs, sl.rules, sl.sig, sl.ext, sl.off, sl.len);
+    }
+    size_t m = mask;
+    for (size_t i = hash(runs, rules, sig, ext) & m;; i = (i + 1) & m) {
+      Slot& sl = slots[i];
+      if (!sl.used) { sl = Slot{runs, rules, sig, ext, off, len, true}; ++used; return; }
+    }
+  }
+};
+
+// The rows jb[n][0..J] of the joker chain bound, interned exactly (the id keys KeyedTrans; the
+// entries past J hold a sentinel, so rows of racks with other joker counts differ)
+struct JbIntern {
+  struct Slot { std::array<int, SJ> row; bool used; };
+  std::vector<Slot> slots;
+  std::vector<uint32_t> ids;  // by slot
+  size_t used = 0;
+  size_t mask = (1 << 8) - 1;
+  JbIntern() : slots(1 << 8), ids(1 << 8) {}
+  void clear() { for (auto& sl : slots) sl.used = false; used = 0; }
+  static size_t hash(const std::array<int, SJ>& r) {
+    uint64_t h = 0;
+    for (int x : r) h = (h + uint32_t(x)) * 0x9e3779b97f4a7c15ULL;
+    return size_t(hmix(h));
+  }
+  uint32_t get(const std::array<int, SJ>& r) {
+    if ((used + 1) * 2 > slots.size()) {
+      std::vector<Slot> old;
+      std::vector<uint32_t> oids;
+      old.swap(slots);
+      oids.swap(ids);
+      slots.assign(old.size() * 2, Slot{{}, false});
+      ids.assign(old.size() * 2, 0);
+      mask = slots.size() - 1;
+      for (size_t k = 0; k < old.size(); ++k)
+        if (old[k].used)
+          for (size_t i = hash(old[k].row) & mask;; i = (i + 1) & mask)
+            if (!slots[i].used) { slots[i] = old[k]; ids[i] = oids[k]; break; }
+    }
+    for (size_t i = hash(r) & mask;; i = (i + 1) & mask) {
+      Slot& sl = slots[i];
+      if (!sl.used) { sl.row = r; sl.used = true; ids[i] = uint32_t(used++); return ids[i]; }
+      if (sl.row == r) return ids[i];
+    }
+  }
+};
+
+KeyedTrans& keyed_cache() {
+  thread_local KeyedTrans cache;
+  return cache;
+}
+JbIntern& jb_intern() {
+  thread_local JbIntern t;
+  return t;
+}
+
 // Run statuses of one colour: sorted ascending, packed as bytes (status + 1), low byte first.
 struct RunList {
   uint8_t st[8];
@@ -810,6 +908,10 @@ struct Solver {
   Memo& memo;
   TransCache& tc;
   RawTrans* raw = nullptr;  // the cross-rack transition lists (raw_cache)
+  KeyedTrans* kc = nullptr;  // the keyed lists (keyed_cache; fifteenth round)
+  JbIntern* jbi = nullptr;   // ... and the ids of the rows of jb that key them
+  uint32_t jbid[16];         // jbi's id of jb[n] (valid for bit n of jbid_ok; reset_fresh)
+  uint32_t jbid_ok = 0;
   uint64_t rules_fp = 0;    // the fingerprint of the rule-set constants they depend on
   int res[4] = {0, 0, 0, 0};
   uint32_t res_bits = 0;
@@ -859,6 +961,10 @@ struct Solver {
     raw = &raw_cache();
     // bounded (6 MB): start over, here where no search holds an index into it
     if (raw->pool.size() > (1u << 18)) raw->clear();
+    kc = &keyed_cache();
+    jbi = &jb_intern();
+    // the same for the keyed lists (~6 MB) and the rows that key them (whose ids they hold)
+    if (kc->pool.size() > (1u << 18) || jbi->used > (1u << 14)) { kc->clear(); jbi->clear(); }
     if (must_use >= 0 && must_use < JOKER) { mu_c = must_use / 13; mu_n = must_use % 13 + 1; }
     else { mu_c = -1; mu_n = -1; }
     dominance = cr.joker_value == -1 && must_use != JOKER;
@@ -1178,6 +1284,7 @@ struct Solver {
 
   void reset_fresh() {
     init_jb();
+    jbid_ok = 0;
     if (require_run) init_run_need();
     if (res_bits) init_res_need();  // (read only with reserved aces)
     std::memset(fresh_ok, 0, sizeof fresh_ok);
@@ -1604,24 +1711,54 @@ struct Solver {
   __attribute__((noinline)) std::pair<uint32_t, uint32_t> transitions_new(Frame& F, int c, int jr) {
     int n = F.n;
     int tv = tile_w(n);
-    uint32_t meta = uint32_t(n) | uint32_t(c) << 4 | uint32_t(jr) << 6 | uint32_t(F.j0) << 9 | res_bits << 12;
     // no joker free: jfree is 0 and the key gain + rest * F.w[c], which is the cross-rack list's
     // gain + rest * tile_w(n) when the tile counts at tile_w(n) or the colour has no tile here
     // (rest 0; tenth round: no per-rack copy for the colours absent at n either)
     const bool raw_is_list = jr == 0 && (F.w[c] == tv || F.avail[c] == 0);
-    // (a colour with no run in progress comes from transitions()' direct table, which keeps
-    // its list: no hash probe, no entry; ninth round)
-    if (F.runs_in[c] && !raw_is_list) {
-      if (const TransCache::Slot* e = tc.find(F.runs_in[c], meta)) {
-        F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = e->off; F.tl_len[c][jr] = e->len;
-        return {e->off, e->len};
-      }
-    }
     // what the list depends on besides the runs in progress (see RawTrans)
     // the number, the tiles of the colour at n, n + 1, n + 2 (acnt's fields), and where runs may
     // start which of n + 1 .. n + jr hold one (avm; bit m - n - 1)
     uint32_t reach = n <= last - 2 && n <= 13 ? avm[c] >> (n + 1) & ((1u << jr) - 1) : 0;
     uint32_t sig = uint32_t(n) | uint32_t(jr) << 4 | uint32_t(acnt[c] >> (4 * n) & 0xfff) << 7 | reach << 19;
+    uint32_t off, len;
+    if (raw_is_list) {
+      // the cross-rack list is this rack's list, in its order (eighth round: no per-rack copy,
+      // sort or lookup)
+      if (const RawTrans::Slot* e = raw->find(F.runs_in[c], rules_fp, sig)) {
+        off = e->off; len = e->len;
+      } else {
+        off = raw_list_new(F, c, jr, sig);
+        len = uint32_t(raw->pool.size()) - off;
+      }
+      F.tl_ok[c] |= 1u; F.tl_off[c][0] = off | RAW_LIST; F.tl_len[c][0] = len;
+      return {off | RAW_LIST, len};
+    }
+    // the keyed list (KeyedTrans): with no joker free its keys depend on w alone (jfree is 0)
+    const uint32_t ext = jr == 0 ? uint32_t(F.w[c] != 0)
+                                 : uint32_t(F.w[c] != 0) | uint32_t(F.j0) << 1 | jb_id(n) << 4;
+    if (const KeyedTrans::Slot* e = kc->find(F.runs_in[c], rules_fp, sig, ext)) {
+      off = e->off; len = e->len;
+    } else {
+      off = keyed_list_new(F, c, jr, sig, ext);
+      len = uint32_t(kc->pool.size()) - off;
+    }
+    F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = off; F.tl_len[c][jr] = len;
+    return {off, len};
+  }
+  // jbi's id of the row jb[n][0..J] (once per reservation and number)
+  uint32_t jb_id(int n) {
+    if (!(jbid_ok >> n & 1)) {
+      std::array<int, SJ> row;
+      for (int x = 0; x < SJ; ++x) row[x] = x <= J ? jb[n][x] : NEG;
+      jbid[n] = jbi->get(row);
+      jbid_ok |= 1u << n;
+    }
+    return jbid[n];
+  }
+  // A keyed list not yet made: the cross-rack list with this rack's keys, sorted by them
+  // (out of line: past the first racks it is rare)
+  __attribute__((noinline)) uint32_t keyed_list_new(Frame& F, int c, int jr, uint32_t sig, uint32_t ext) {
+    const int n = F.n;
     uint32_t roff, rlen;
     if (const RawTrans::Slot* e = raw->find(F.runs_in[c], rules_fp, sig)) {
       roff = e->off; rlen = e->len;
@@ -1629,25 +1766,18 @@ struct Solver {
       roff = raw_list_new(F, c, jr, sig);
       rlen = uint32_t(raw->pool.size()) - roff;
     }
-    if (raw_is_list) {
-      // the cross-rack list is this rack's list, in its order (eighth round: no per-rack copy,
-      // sort or lookup)
-      F.tl_ok[c] |= 1u; F.tl_off[c][0] = roff | RAW_LIST; F.tl_len[c][0] = rlen;
-      return {roff | RAW_LIST, rlen};
-    }
-    uint32_t off = uint32_t(tc.pool.size());
+    std::vector<Trans>& pool = kc->pool;
+    const uint32_t off = uint32_t(pool.size());
     for (uint32_t i = 0; i < rlen; ++i) {
       Trans u = raw->pool[roff + i];
       u.key = u.gain + u.rest * F.w[c] + jfree(n, F.j0, jr - u.jused, u.need, u.needv);
-      tc.pool.push_back(u);
+      pool.push_back(u);
     }
-    uint32_t len = uint32_t(tc.pool.size()) - off;
     auto by_key = [](const Trans& a, const Trans& b) { return a.key != b.key ? a.key > b.key : outcome_cmp(a, b) < 0; };
-    if (len > 1 && !std::is_sorted(tc.pool.begin() + off, tc.pool.end(), by_key))
-      std::sort(tc.pool.begin() + off, tc.pool.end(), by_key);
-    if (F.runs_in[c]) tc.put(F.runs_in[c], meta, off, len);
-    F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = off; F.tl_len[c][jr] = len;
-    return {off, len};
+    if (rlen > 1 && !std::is_sorted(pool.begin() + off, pool.end(), by_key))
+      std::sort(pool.begin() + off, pool.end(), by_key);
+    kc->put(F.runs_in[c], rules_fp, sig, ext, off, rlen);
+    return off;
   }
 
   // A cross-rack list not yet made (transitions_new): its offset in raw->pool. Out of line
@@ -1730,7 +1860,7 @@ struct Solver {
     auto [off, len] = transitions(F, c, jr);
     // the list is this rack's (tc.pool) or the cross-rack one (RAW_LIST); either pool may
     // grow, and move, in the recursion below, so it is indexed afresh each time
-    const std::vector<Trans>& pool = (off & RAW_LIST) ? raw->pool : tc.pool;
+    const std::vector<Trans>& pool = (off & RAW_LIST) ? raw->pool : kc->pool;
     off &= ~RAW_LIST;
     for (uint32_t i = 0; i < len; ++i) {
       const Trans& t = pool[off + i];
@@ -1820,6 +1950,20 @@ struct Solver {
     }
   }
 
+  // ubj of vsets for one count of jokers j: ub_state of the next state (n + 1, F.new_runs, j),
+  // with the jokers the runs in progress need at n + 1, n + 2 at their value there (jfree)
+  __attribute__((always_inline)) int ub_next(const Frame& F, int n, int j, int need, int needv) const {
+    if (n + 1 > last) return 0;
+    int base = ubs_fresh[n + 1][j] + (n + 1 >= 2 ? res_value : 0);
+    for (int c = 0; c < 4; ++c)
+      if (F.new_runs[c]) base += ubs_run[n + 1][j][c];
+    if (need > 0 && j >= need) {
+      int jv = needv + jb[n + 1][j] - jb[n + 1][need];
+      return std::min(base + jv, F.ub_after + jv);
+    }
+    return ub_state_j(n + 1, base, j);
+  }
+
   void vsets(Frame& F, int jr, int gain, bool ran, int need, int needv) {
     int n = F.n;
     bool ran2 = ran && require_run;
@@ -1830,38 +1974,45 @@ struct Solver {
       if (sub > NEG) found(F, gain + sub);
       return;
     }
+    if (F.cols_here + jr < 3) {
+      // No set can form at this number: the list would be the one empty choice (every
+      // colour's rest stays on the rack, no joker), taken here without it, with the same tests
+      // in the same order (fifteenth round: most calls on the shared racks)
+      if (jr < need) return;  // the runs in progress need those jokers at n+1 and n+2
+      const int u = gain + ub_next(F, n, jr, need, needv);
+      if (u <= thr(F) && u <= F.ub_cut) return;
+      uint32_t lfm = 0;
+      for (int c = 0; c < 4; ++c) lfm |= uint32_t(F.rest[c] > 0) << c;
+      if (dominance)
+        for (uint32_t b = lfm; b; b &= b - 1)
+          if (F.jused[__builtin_ctz(b)] > 0) return;
+      if (n == mu_n && F.avail[mu_c] - F.rest[mu_c] + (n == 1 ? res[mu_c] : 0) < 1) return;
+      const bool left = F.left_in || (keep && lfm);
+      if (!fits(F, u)) return;
+      int cb = STOP;
+      if (n + 1 <= last) {
+        if (keep && !left && !fits(F, gain + keep_bound(n + 1, jr))) return;
+        const int sbv = suffix_bound(n + 1, F.new_runs, jr, left, ran2);
+        if (!fits(F, gain + sbv)) return;
+        cb = sbv;
+      }
+      SOLVER_STAT(++g_leaves);
+      int sub = best(n + 1, F.new_runs, jr, left, ran2, thr(F) - gain, std::min(cb, sub_stop(F, gain)));
+      if (sub > NEG) found(F, gain + sub);
+      return;
+    }
     int r[4];
     for (int c = 0; c < 4; ++c) r[c] = std::min(F.rest[c], 2);
     int ridx = ((r[0] * 3 + r[1]) * 3 + r[2]) * 3 + r[3];
-    int jsmax = (F.cols_here + jr >= 3) ? jr : 0;
-    if (F.cols_here + jr < 3) ridx = 0;  // no set can form at this number
+    const int jsmax = jr;
     const auto& list = tab.choices[ridx * SJ + jsmax];
     int sval = cr.set_value[n], jval = jset[n];
     // the bounds of the next state depend on the choice only through its jokers (and left):
     // each is computed once per call, when first needed (suffix_bound may search: same order)
-    constexpr int UNSET = -(1 << 30) - 7;
+    // (kb_ok bit j, sb_ok bit 2j + left: computed; fifteenth round, no per-call fill)
     int ubj[SJ], kb[SJ], sb[SJ][2];
-    for (int j = 0; j < SJ; ++j) { kb[j] = UNSET; sb[j][0] = UNSET; sb[j][1] = UNSET; }
-    if (n + 1 > last) {
-      for (int j = 0; j <= jr; ++j) ubj[j] = 0;
-    } else {
-      bool has[4];
-      for (int c = 0; c < 4; ++c) has[c] = F.new_runs[c] != 0;
-      int rv = n + 1 >= 2 ? res_value : 0;
-      for (int j = 0; j <= jr; ++j) {
-        // ub_state_runs(n + 1, F.new_runs, j), once per j (ub_state's first step)
-        int base = ubs_fresh[n + 1][j] + rv;
-        for (int c = 0; c < 4; ++c)
-          if (has[c]) base += ubs_run[n + 1][j][c];
-        if (need > 0 && j >= need) {
-          // the jokers the runs in progress need at n + 1, n + 2 count at their value there (jfree)
-          int jv = needv + jb[n + 1][j] - jb[n + 1][need];
-          ubj[j] = std::min(base + jv, F.ub_after + jv);
-        } else {
-          ubj[j] = ub_state_j(n + 1, base, j);
-        }
-      }
-    }
+    uint32_t kb_ok = 0, sb_ok = 0;
+    for (int j = 0; j <= jr; ++j) ubj[j] = ub_next(F, n, j, need, needv);
     // the first bound of a choice of tot tiles, js of them jokers, is tot * sval + term[js]
     // with term[js] = js * (jval - sval) + ubj[jr - js]; pm[k] = max of term[0..k] (ninth
     // round: one pass per call instead of one loop per size)
@@ -1884,32 +2035,29 @@ struct Solver {
       if (j2 < need) continue;  // the runs in progress need those jokers at n+1 and n+2
       int g = gain + (ch.tot - ch.js) * sval + ch.js * jval;
       if (g + ubj[j2] <= thr(F) && g + ubj[j2] <= F.ub_cut) continue;
-      bool left = F.left_in;
-      bool ok = true;
-      bool real_left_out = false;
-      int cb = STOP;
-      for (int c = 0; c < 4; ++c) {
-        int lf = F.rest[c] - ch.sv[c];
-        if (lf > 0) {
-          left = left || keep;
-          if (dominance && F.jused[c] > 0) { ok = false; break; }
-          if (ch.sv[c] == 0) real_left_out = true;
-        }
-        if (c == mu_c && n == mu_n) {
-          int used = F.avail[c] - lf + (n == 1 ? res[c] : 0);
-          if (used < 1) { ok = false; break; }
-        }
+      // the colours whose tiles it leaves on the rack (ch.lf), of which those it leaves whole
+      // (ch.z), are fixed by the list (fifteenth round): with dominance, a choice that leaves a
+      // tile of a colour that used a joker, or real tiles while it gives a joker to a set, is
+      // dominated
+      const uint32_t lfm = ch.lf;
+      if (dominance && lfm) {
+        if (ch.js > 0 && ch.z) continue;
+        bool dom = false;
+        for (uint32_t b = lfm; b; b &= b - 1) dom |= F.jused[__builtin_ctz(b)] > 0;
+        if (dom) continue;
       }
-      if (!ok) continue;
-      if (dominance && ch.js > 0 && real_left_out) continue;
+      if (n == mu_n && F.avail[mu_c] - (F.rest[mu_c] - ch.sv[mu_c]) + (n == 1 ? res[mu_c] : 0) < 1) continue;
+      const bool left = F.left_in || (keep && lfm);
+      int cb = STOP;
       if (!fits(F, g + ubj[j2])) continue;
       if (n + 1 <= last) {
         if (keep && !left) {
-          if (kb[j2] == UNSET) kb[j2] = keep_bound(n + 1, j2);
+          if (!(kb_ok >> j2 & 1)) { kb[j2] = keep_bound(n + 1, j2); kb_ok |= 1u << j2; }
           if (!fits(F, g + kb[j2])) continue;
         }
         int& sbv = sb[j2][left];
-        if (sbv == UNSET) sbv = suffix_bound(n + 1, F.new_runs, j2, left, ran2);
+        const uint32_t sbit = 1u << (2 * j2 + left);
+        if (!(sb_ok & sbit)) { sbv = suffix_bound(n + 1, F.new_runs, j2, left, ran2); sb_ok |= sbit; }
         if (!fits(F, g + sbv)) continue;
         cb = sbv;
       }
