@@ -774,6 +774,9 @@ struct Frame {
   int svw[5];      // rebuild: value of the set tiles of the colours < c
   uint64_t runs_in[4];  // the packed runs in progress of the state
   int one_lim[4];       // vcolour: the most jokers free with which colour c can start no run
+  int one_lim0[4];      // ... with no run in progress (enumerate)
+  uint32_t sig0[4], sig_reach[4];  // parts of transitions_new's sig (enumerate)
+  uint32_t num_epoch;   // avail, cols_here, w, one_lim0, ub_after, avail_w hold Solver::num_epoch's
   uint32_t tl_ok[4], tl_off[4][SJ], tl_len[4][SJ];  // transitions() of this state by (colour, jokers)
   int ub_after;    // ub_from(n + 1, 0)
   bool left_in;
@@ -917,6 +920,7 @@ struct Solver {
   uint32_t res_bits = 0;
   int res_value = 0;  // (res[0] + ... + res[3]) * run_value[14]: the reserved aces at their high end
   Frame frames[16];
+  uint32_t num_epoch = 1;  // Frame::num_epoch (reset_fresh: the reservation changes avail and the bounds)
   // value-mode pruning (never used when rebuilding, so the arrangement keeps the canonical
   // first-optimum tie-break; the values stay exact because only transitions that cannot beat
   // the best one already found, or that are dominated, are skipped)
@@ -971,6 +975,7 @@ struct Solver {
     // (only with >= 4 jokers: on racks_22 and racks_20_plus_2_jokers it cut no node and cost
     // +2.8% instructions per penalty rack)
     jpad = cr.joker_value >= 0 && ratio == 0 && J >= 4;
+    for (Frame& f : frames) f.num_epoch = 0;
     if (like) {
       // the relaxed twin of the same rack (solve_impl): these tables depend on the tiles and
       // the values only, not on the joker ratio, keep, must_use or require_run, so copy them
@@ -1121,13 +1126,19 @@ struct Solver {
   // chains are worth at most U_1 + ... + U_x = jb[n][x].
   void init_jb() {
     const uint32_t nums = avm[0] | avm[1] | avm[2] | avm[3];  // the numbers holding a real tile
+    // T: the highest of them (<= last); sm[p]: the best joker value at p..T (fifteenth round:
+    // one suffix maximum instead of a loop per n)
+    const int T = nums ? 31 - __builtin_clz(nums) : 0;
+    const int Tl = std::min(T, last);
+    int sm[17];
+    sm[Tl + 1] = 0;
+    for (int p = Tl; p >= 1; --p) sm[p] = std::max(sm[p + 1], rk->jpos[p]);
     for (int n = 1; n <= 15; ++n) {
       jb[n][0] = 0;
       if (!J) continue;
-      uint32_t h = n <= last ? nums >> n << n : 0;
-      int top = h ? 31 - __builtin_clz(h) : n - 1;
-      int pm = 0;
-      for (int p = n; p <= std::min(top, last); ++p) pm = std::max(pm, rk->jpos[p]);
+      const bool below = n <= last && T >= n;  // a real tile at >= n: the highest is T
+      int top = below ? T : n - 1;
+      int pm = below ? sm[n] : 0;
       for (int i = 1; i <= J; ++i) {
         if (top + i <= last) pm = std::max(pm, jrun[top + i]);
         jb[n][i] = jb[n][i - 1] + pm;
@@ -1283,6 +1294,7 @@ struct Solver {
   }
 
   void reset_fresh() {
+    ++num_epoch;  // (every frame's per-number fields: enumerate)
     init_jb();
     jbid_ok = 0;
     if (require_run) init_run_need();
@@ -1641,31 +1653,49 @@ struct Solver {
     F.best = NEG;
     F.ub_cut = NEG;
     F.found = false;
-    for (int c = 0; c < 4; ++c) F.avail[c] = avail(n, c);
-    F.cols_here = 0;
-    for (int c = 0; c < 4; ++c) F.cols_here += F.avail[c] > 0;
-    int tv = tile_w(n);
-    for (int c = 0; c < 4; ++c) F.w[c] = (usefw[c] >> n & 1) ? tv : 0;
-    // vcolour: colour c can start no run with up to one_lim[c] jokers free (-1: it may with
-    // none). No tile here: jokers start a run only where a tile of its colour lies within
-    // their reach, n + 1 .. n + jr (vafter), so up to its distance - 1; tiles here: none free
-    // and no tile of its colour at n + 1 or n + 2
-    const bool start = n <= last - 2 && n <= 13;
-    for (int c = 0; c < 4; ++c) {
-      int lim = -1;
-      if (!runs[c]) {
+    // what depends on the number alone (and the reservation): once per frame and reservation
+    // (fifteenth round; frames[n] serves every state at n, and the rebuild writes the same)
+    if (F.num_epoch != num_epoch) {
+      F.num_epoch = num_epoch;
+      for (int c = 0; c < 4; ++c) F.avail[c] = avail(n, c);
+      F.cols_here = 0;
+      for (int c = 0; c < 4; ++c) F.cols_here += F.avail[c] > 0;
+      int tv = tile_w(n);
+      for (int c = 0; c < 4; ++c) F.w[c] = (usefw[c] >> n & 1) ? tv : 0;
+      // vcolour: colour c with no run in progress can start no run with up to one_lim0[c]
+      // jokers free (-1: it may with none). No tile here: jokers start a run only where a tile
+      // of its colour lies within their reach, n + 1 .. n + jr (vafter), so up to its distance
+      // - 1; tiles here: none free and no tile of its colour at n + 1 or n + 2
+      const bool start = n <= last - 2 && n <= 13;
+      for (int c = 0; c < 4; ++c) {
+        int lim = -1;
         const uint32_t above = avm[c] >> (n + 1);
         if (F.avail[c] == 0) lim = !start || !above ? SJ : __builtin_ctz(above);
         else if (!start || (~above & 3)) lim = 0;
+        F.one_lim0[c] = lim;
       }
-      F.one_lim[c] = lim;
+      F.ub_after = ub_from(n + 1, 0);
+      F.avail_w[4] = 0;
+      for (int c = 3; c >= 0; --c) F.avail_w[c] = F.avail_w[c + 1] + F.avail[c] * F.w[c];
+      // transitions_new's sig but for the jokers: the number, the tiles of the colour at n,
+      // n + 1, n + 2, and where runs may start which of n + 1 .. hold one (sig_reach)
+      for (int c = 0; c < 4; ++c) {
+        F.sig0[c] = uint32_t(n) | uint32_t(acnt[c] >> (4 * n) & 0xfff) << 7;
+        F.sig_reach[c] = start ? avm[c] >> (n + 1) : 0;
+      }
+      F.j0 = -1;  // (the lists asked below: none yet)
     }
-    F.ub_after = ub_from(n + 1, 0);
-    F.avail_w[4] = 0;
-    for (int c = 3; c >= 0; --c) F.avail_w[c] = F.avail_w[c + 1] + F.avail[c] * F.w[c];
-    for (int c = 0; c < 4; ++c) { F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; }
+    // the lists asked by the last state at n (F.tl_*) serve this one for the colours whose runs
+    // in progress are the same, with the same jokers on entering (they fix the lists and keys)
+    if (F.j0 != jr) {
+      F.j0 = jr;
+      for (int c = 0; c < 4; ++c) { F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; }
+    } else {
+      for (int c = 0; c < 4; ++c)
+        if (F.runs_in[c] != runs[c]) { F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; }
+    }
+    for (int c = 0; c < 4; ++c) F.one_lim[c] = runs[c] ? -1 : F.one_lim0[c];
     F.left_in = left;
-    F.j0 = jr;
     if (!fits(F, F.ub_after + jb[n][jr] + F.avail_w[0])) return F.best;
     vcolour<0>(F, jr, 0, ran, 0, 0, 0);
     return F.best;
@@ -1718,8 +1748,8 @@ struct Solver {
     // what the list depends on besides the runs in progress (see RawTrans)
     // the number, the tiles of the colour at n, n + 1, n + 2 (acnt's fields), and where runs may
     // start which of n + 1 .. n + jr hold one (avm; bit m - n - 1)
-    uint32_t reach = n <= last - 2 && n <= 13 ? avm[c] >> (n + 1) & ((1u << jr) - 1) : 0;
-    uint32_t sig = uint32_t(n) | uint32_t(jr) << 4 | uint32_t(acnt[c] >> (4 * n) & 0xfff) << 7 | reach << 19;
+    // (F.sig0, F.sig_reach: once per frame and reservation, enumerate)
+    const uint32_t sig = F.sig0[c] | uint32_t(jr) << 4 | (F.sig_reach[c] & ((1u << jr) - 1)) << 19;
     uint32_t off, len;
     if (raw_is_list) {
       // the cross-rack list is this rack's list, in its order (eighth round: no per-rack copy,
@@ -2429,7 +2459,7 @@ struct Solver {
       F.ivl[0] = 0;
       for (int c = 3; c >= 0; --c) {
         const int a = avail(n, c);
-        F.runs_in[c] = runs[c]; F.avail[c] = a; F.rl_ok[c] = 0;  // (F.lst: make_list)
+        F.runs_in[c] = runs[c]; F.avail[c] = a; F.rl_ok[c] = 0; F.tl_ok[c] = 0;  // (F.lst: make_list)
         F.avail_w[c] = F.avail_w[c + 1] + ((usefw[c] >> n & 1) ? a * tv : 0);
         if (!(runs[c] | a)) F.trivial |= 1u << c;
         F.ivl_cap[c] = std::min(a, 2) * IVL_P[c];
