@@ -189,6 +189,25 @@
 // runs (-1% on the shared racks, +9% on the dense set), one probe for a miss and its entry
 // (0%), vsets' choice test by bit masks (+1.5% to +5%), its lower joker counts skipped (+1%),
 // its scratch reset by bit masks (+0.3%), vsets always_inline (+6%). docs/solve.md, fourteenth round.
+// Fifteenth round (C++ only, the same nodes and answers): a colour's list with its per-rack
+// bound keys is kept across racks (KeyedTrans): its keys depend on the rack only through the
+// jokers free on entering the state, whether the colour's tile counts in the bound, and the row
+// jb[n][0..J] of the joker chain bound, interned exactly (JbIntern), so the list of (runs, rule
+// set, sig, those) is the same on every rack; a rack no longer copies and sorts its own (~100 a
+// racks_20_plus_2_jokers opening), and the per-rack hash of the lists of colours with runs is
+// gone. vsets takes the one empty choice of a number where no set can form (most calls) without
+// the list, and reads a choice's tiles left on the rack from the set table (SetChoice lf/z).
+// What depends on the number alone (avail, w, one_lim0, ub_after, avail_w, the list signature's
+// parts) is computed once per frame and reservation (Frame::num_epoch), a state keeps the lists
+// its frame's last state asked for the colours whose runs and jokers on entering are the same,
+// and init_jb takes a suffix maximum. Callgrind instructions per rack old -> new: rummy101
+// opening racks_20_plus_2_jokers 287,468 -> 239,636 (-16.6%), racks_22 78,903 -> 70,738,
+// racks_14 41,846 -> 39,474; Remi lay-down 457,741 -> 371,936 (-18.7%), 122,411 -> 106,802,
+// 45,701 -> 41,611; the dense set -2.0%. Measured and dropped: the ubs_run sum over a mask of
+// the colours with runs (+1.4%), the no-set case of vsets as its own function (0%), best()'s
+// closable-run probes with the colour a template argument (-1% on openings, +0.7% on Remi), the
+// direct table's entries checked against their key across racks (+1.3%: the signatures differ).
+// docs/solve.md, fifteenth round.
 #include "rummy101/solver.hpp"
 
 #include <algorithm>
