@@ -189,6 +189,25 @@
 // runs (-1% on the shared racks, +9% on the dense set), one probe for a miss and its entry
 // (0%), vsets' choice test by bit masks (+1.5% to +5%), its lower joker counts skipped (+1%),
 // its scratch reset by bit masks (+0.3%), vsets always_inline (+6%). docs/solve.md, fourteenth round.
+// Fifteenth round (C++ only, the same nodes and answers): a colour's list with its per-rack
+// bound keys is kept across racks (KeyedTrans): its keys depend on the rack only through the
+// jokers free on entering the state, whether the colour's tile counts in the bound, and the row
+// jb[n][0..J] of the joker chain bound, interned exactly (JbIntern), so the list of (runs, rule
+// set, sig, those) is the same on every rack; a rack no longer copies and sorts its own (~100 a
+// racks_20_plus_2_jokers opening), and the per-rack hash of the lists of colours with runs is
+// gone. vsets takes the one empty choice of a number where no set can form (most calls) without
+// the list, and reads a choice's tiles left on the rack from the set table (SetChoice lf/z).
+// What depends on the number alone (avail, w, one_lim0, ub_after, avail_w, the list signature's
+// parts) is computed once per frame and reservation (Frame::num_epoch), a state keeps the lists
+// its frame's last state asked for the colours whose runs and jokers on entering are the same,
+// and init_jb takes a suffix maximum. Callgrind instructions per rack old -> new: rummy101
+// opening racks_20_plus_2_jokers 287,468 -> 239,636 (-16.6%), racks_22 78,903 -> 70,738,
+// racks_14 41,846 -> 39,474; Remi lay-down 457,741 -> 371,936 (-18.7%), 122,411 -> 106,802,
+// 45,701 -> 41,611; the dense set -2.0%. Measured and dropped: the ubs_run sum over a mask of
+// the colours with runs (+1.4%), the no-set case of vsets as its own function (0%), best()'s
+// closable-run probes with the colour a template argument (-1% on openings, +0.7% on Remi), the
+// direct table's entries checked against their key across racks (+1.3%: the signatures differ).
+// docs/solve.md, fifteenth round.
 #include "rummy101/solver.hpp"
 
 #include <algorithm>
@@ -218,7 +237,9 @@ constexpr int SET_TABLE = 81 * SJ;
 
 inline int sidx(const int* s, int j) { return (((s[0] * 3 + s[1]) * 3 + s[2]) * 3 + s[3]) * SJ + j; }
 
-struct SetChoice { uint8_t sv[4]; uint8_t js; uint8_t tot; };
+// lf, bit c: the choice leaves tiles of colour c on the rack (sv[c] < the rest of its list);
+// z, bit c: it leaves all of them (sv[c] == 0 < rest); fixed by the list (fifteenth round)
+struct SetChoice { uint8_t sv[4]; uint8_t js; uint8_t tot; uint8_t lf, z; };
 
 struct SetTable {
   std::array<bool, SET_TABLE> feas{};
@@ -282,8 +303,13 @@ SetTable build_set_table(int ratio) {
                 int s[4] = {a, b, c, d};
                 if (a + b + c + d == 0 && j > 0) continue;
                 if (!t.feas[sidx(s, j)]) continue;
+                uint8_t lf = 0, z = 0;
+                for (int q = 0; q < 4; ++q) {
+                  if (s[q] < rest[q]) lf |= uint8_t(1u << q);
+                  if (s[q] == 0 && rest[q] > 0) z |= uint8_t(1u << q);
+                }
                 out.push_back(SetChoice{{uint8_t(a), uint8_t(b), uint8_t(c), uint8_t(d)}, uint8_t(j),
-                                        uint8_t(a + b + c + d + j)});
+                                        uint8_t(a + b + c + d + j), lf, z});
               }
       std::stable_sort(out.begin(), out.end(), [](const SetChoice& x, const SetChoice& y) { return x.tot > y.tot; });
     }
@@ -594,6 +620,97 @@ RawTrans& raw_cache() {
   return cache;
 }
 
+// The keyed lists (fifteenth round): a colour's list with the per-rack bound keys (Trans::key)
+// set and sorted, kept across racks, per thread. Its keys depend on the rack only through the
+// jokers free on entering the state (j0), whether a tile of the colour counts in the bound
+// (Frame::w: 0 or tile_w(n)) and the row jb[n][0..J] of the joker chain bound, which few racks
+// tell apart (interned exactly: JbIntern); so the list of (runs, rule set, sig, those) is the
+// same list on every rack, and only its first asking makes it (a copy of the cross-rack list
+// with the keys, and a sort). Before, every rack copied and sorted its own (~100 a rack on
+// racks_20_plus_2_jokers openings) and kept the lists of colours with runs in a per-rack hash.
+struct KeyedTrans {
+  struct Slot { uint64_t runs, rules; uint32_t sig, ext; uint32_t off, len; bool used; };
+  std::vector<Slot> slots;
+  std::vector<Trans> pool;
+  size_t used = 0;
+  size_t mask = (1 << 12) - 1;  // slots.size() - 1
+  KeyedTrans() : slots(1 << 12) {}
+  void clear() { for (auto& sl : slots) sl.used = false; pool.clear(); used = 0; }
+  static size_t hash(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t ext) {
+    return size_t(hmix(runs ^ (uint64_t(sig) << 40) ^ sig ^ rules ^ (uint64_t(ext) << 20)));
+  }
+  const Slot* find(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t ext) const {
+    size_t m = mask;
+    for (size_t i = hash(runs, rules, sig, ext) & m;; i = (i + 1) & m) {
+      const Slot& sl = slots[i];
+      if (!sl.used) return nullptr;
+      if (sl.runs == runs && sl.sig == sig && sl.ext == ext && sl.rules == rules) return &sl;
+    }
+  }
+  void put(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t ext, uint32_t off, uint32_t len) {
+    if ((used + 1) * 2 > slots.size()) {
+      std::vector<Slot> old;
+      old.swap(slots);
+      slots.assign(old.size() * 2, Slot{0, 0, 0, 0, 0, 0, false});
+      mask = slots.size() - 1;
+      used = 0;
+      for (auto& sl : old)
+        if (sl.used) put(sl.runs, sl.rules, sl.sig, sl.ext, sl.off, sl.len);
+    }
+    size_t m = mask;
+    for (size_t i = hash(runs, rules, sig, ext) & m;; i = (i + 1) & m) {
+      Slot& sl = slots[i];
+      if (!sl.used) { sl = Slot{runs, rules, sig, ext, off, len, true}; ++used; return; }
+    }
+  }
+};
+
+// The rows jb[n][0..J] of the joker chain bound, interned exactly (the id keys KeyedTrans; the
+// entries past J hold a sentinel, so rows of racks with other joker counts differ)
+struct JbIntern {
+  struct Slot { std::array<int, SJ> row; bool used; };
+  std::vector<Slot> slots;
+  std::vector<uint32_t> ids;  // by slot
+  size_t used = 0;
+  size_t mask = (1 << 8) - 1;
+  JbIntern() : slots(1 << 8), ids(1 << 8) {}
+  void clear() { for (auto& sl : slots) sl.used = false; used = 0; }
+  static size_t hash(const std::array<int, SJ>& r) {
+    uint64_t h = 0;
+    for (int x : r) h = (h + uint32_t(x)) * 0x9e3779b97f4a7c15ULL;
+    return size_t(hmix(h));
+  }
+  uint32_t get(const std::array<int, SJ>& r) {
+    if ((used + 1) * 2 > slots.size()) {
+      std::vector<Slot> old;
+      std::vector<uint32_t> oids;
+      old.swap(slots);
+      oids.swap(ids);
+      slots.assign(old.size() * 2, Slot{{}, false});
+      ids.assign(old.size() * 2, 0);
+      mask = slots.size() - 1;
+      for (size_t k = 0; k < old.size(); ++k)
+        if (old[k].used)
+          for (size_t i = hash(old[k].row) & mask;; i = (i + 1) & mask)
+            if (!slots[i].used) { slots[i] = old[k]; ids[i] = oids[k]; break; }
+    }
+    for (size_t i = hash(r) & mask;; i = (i + 1) & mask) {
+      Slot& sl = slots[i];
+      if (!sl.used) { sl.row = r; sl.used = true; ids[i] = uint32_t(used++); return ids[i]; }
+      if (sl.row == r) return ids[i];
+    }
+  }
+};
+
+KeyedTrans& keyed_cache() {
+  thread_local KeyedTrans cache;
+  return cache;
+}
+JbIntern& jb_intern() {
+  thread_local JbIntern t;
+  return t;
+}
+
 // Run statuses of one colour: sorted ascending, packed as bytes (status + 1), low byte first.
 struct RunList {
   uint8_t st[8];
@@ -676,6 +793,9 @@ struct Frame {
   int svw[5];      // rebuild: value of the set tiles of the colours < c
   uint64_t runs_in[4];  // the packed runs in progress of the state
   int one_lim[4];       // vcolour: the most jokers free with which colour c can start no run
+  int one_lim0[4];      // ... with no run in progress (enumerate)
+  uint32_t sig0[4], sig_reach[4];  // parts of transitions_new's sig (enumerate)
+  uint32_t num_epoch;   // avail, cols_here, w, one_lim0, ub_after, avail_w hold Solver::num_epoch's
   uint32_t tl_ok[4], tl_off[4][SJ], tl_len[4][SJ];  // transitions() of this state by (colour, jokers)
   int ub_after;    // ub_from(n + 1, 0)
   bool left_in;
@@ -810,11 +930,16 @@ struct Solver {
   Memo& memo;
   TransCache& tc;
   RawTrans* raw = nullptr;  // the cross-rack transition lists (raw_cache)
+  KeyedTrans* kc = nullptr;  // the keyed lists (keyed_cache; fifteenth round)
+  JbIntern* jbi = nullptr;   // ... and the ids of the rows of jb that key them
+  uint32_t jbid[16];         // jbi's id of jb[n] (valid for bit n of jbid_ok; reset_fresh)
+  uint32_t jbid_ok = 0;
   uint64_t rules_fp = 0;    // the fingerprint of the rule-set constants they depend on
   int res[4] = {0, 0, 0, 0};
   uint32_t res_bits = 0;
   int res_value = 0;  // (res[0] + ... + res[3]) * run_value[14]: the reserved aces at their high end
   Frame frames[16];
+  uint32_t num_epoch = 1;  // Frame::num_epoch (reset_fresh: the reservation changes avail and the bounds)
   // value-mode pruning (never used when rebuilding, so the arrangement keeps the canonical
   // first-optimum tie-break; the values stay exact because only transitions that cannot beat
   // the best one already found, or that are dominated, are skipped)
@@ -859,12 +984,17 @@ struct Solver {
     raw = &raw_cache();
     // bounded (6 MB): start over, here where no search holds an index into it
     if (raw->pool.size() > (1u << 18)) raw->clear();
+    kc = &keyed_cache();
+    jbi = &jb_intern();
+    // the same for the keyed lists (~6 MB) and the rows that key them (whose ids they hold)
+    if (kc->pool.size() > (1u << 18) || jbi->used > (1u << 14)) { kc->clear(); jbi->clear(); }
     if (must_use >= 0 && must_use < JOKER) { mu_c = must_use / 13; mu_n = must_use % 13 + 1; }
     else { mu_c = -1; mu_n = -1; }
     dominance = cr.joker_value == -1 && must_use != JOKER;
     // (only with >= 4 jokers: on racks_22 and racks_20_plus_2_jokers it cut no node and cost
     // +2.8% instructions per penalty rack)
     jpad = cr.joker_value >= 0 && ratio == 0 && J >= 4;
+    for (Frame& f : frames) f.num_epoch = 0;
     if (like) {
       // the relaxed twin of the same rack (solve_impl): these tables depend on the tiles and
       // the values only, not on the joker ratio, keep, must_use or require_run, so copy them
@@ -1015,13 +1145,19 @@ struct Solver {
   // chains are worth at most U_1 + ... + U_x = jb[n][x].
   void init_jb() {
     const uint32_t nums = avm[0] | avm[1] | avm[2] | avm[3];  // the numbers holding a real tile
+    // T: the highest of them (<= last); sm[p]: the best joker value at p..T (fifteenth round:
+    // one suffix maximum instead of a loop per n)
+    const int T = nums ? 31 - __builtin_clz(nums) : 0;
+    const int Tl = std::min(T, last);
+    int sm[17];
+    sm[Tl + 1] = 0;
+    for (int p = Tl; p >= 1; --p) sm[p] = std::max(sm[p + 1], rk->jpos[p]);
     for (int n = 1; n <= 15; ++n) {
       jb[n][0] = 0;
       if (!J) continue;
-      uint32_t h = n <= last ? nums >> n << n : 0;
-      int top = h ? 31 - __builtin_clz(h) : n - 1;
-      int pm = 0;
-      for (int p = n; p <= std::min(top, last); ++p) pm = std::max(pm, rk->jpos[p]);
+      const bool below = n <= last && T >= n;  // a real tile at >= n: the highest is T
+      int top = below ? T : n - 1;
+      int pm = below ? sm[n] : 0;
       for (int i = 1; i <= J; ++i) {
         if (top + i <= last) pm = std::max(pm, jrun[top + i]);
         jb[n][i] = jb[n][i - 1] + pm;
@@ -1177,7 +1313,9 @@ struct Solver {
   }
 
   void reset_fresh() {
+    ++num_epoch;  // (every frame's per-number fields: enumerate)
     init_jb();
+    jbid_ok = 0;
     if (require_run) init_run_need();
     if (res_bits) init_res_need();  // (read only with reserved aces)
     std::memset(fresh_ok, 0, sizeof fresh_ok);
@@ -1534,31 +1672,49 @@ struct Solver {
     F.best = NEG;
     F.ub_cut = NEG;
     F.found = false;
-    for (int c = 0; c < 4; ++c) F.avail[c] = avail(n, c);
-    F.cols_here = 0;
-    for (int c = 0; c < 4; ++c) F.cols_here += F.avail[c] > 0;
-    int tv = tile_w(n);
-    for (int c = 0; c < 4; ++c) F.w[c] = (usefw[c] >> n & 1) ? tv : 0;
-    // vcolour: colour c can start no run with up to one_lim[c] jokers free (-1: it may with
-    // none). No tile here: jokers start a run only where a tile of its colour lies within
-    // their reach, n + 1 .. n + jr (vafter), so up to its distance - 1; tiles here: none free
-    // and no tile of its colour at n + 1 or n + 2
-    const bool start = n <= last - 2 && n <= 13;
-    for (int c = 0; c < 4; ++c) {
-      int lim = -1;
-      if (!runs[c]) {
+    // what depends on the number alone (and the reservation): once per frame and reservation
+    // (fifteenth round; frames[n] serves every state at n, and the rebuild writes the same)
+    if (F.num_epoch != num_epoch) {
+      F.num_epoch = num_epoch;
+      for (int c = 0; c < 4; ++c) F.avail[c] = avail(n, c);
+      F.cols_here = 0;
+      for (int c = 0; c < 4; ++c) F.cols_here += F.avail[c] > 0;
+      int tv = tile_w(n);
+      for (int c = 0; c < 4; ++c) F.w[c] = (usefw[c] >> n & 1) ? tv : 0;
+      // vcolour: colour c with no run in progress can start no run with up to one_lim0[c]
+      // jokers free (-1: it may with none). No tile here: jokers start a run only where a tile
+      // of its colour lies within their reach, n + 1 .. n + jr (vafter), so up to its distance
+      // - 1; tiles here: none free and no tile of its colour at n + 1 or n + 2
+      const bool start = n <= last - 2 && n <= 13;
+      for (int c = 0; c < 4; ++c) {
+        int lim = -1;
         const uint32_t above = avm[c] >> (n + 1);
         if (F.avail[c] == 0) lim = !start || !above ? SJ : __builtin_ctz(above);
         else if (!start || (~above & 3)) lim = 0;
+        F.one_lim0[c] = lim;
       }
-      F.one_lim[c] = lim;
+      F.ub_after = ub_from(n + 1, 0);
+      F.avail_w[4] = 0;
+      for (int c = 3; c >= 0; --c) F.avail_w[c] = F.avail_w[c + 1] + F.avail[c] * F.w[c];
+      // transitions_new's sig but for the jokers: the number, the tiles of the colour at n,
+      // n + 1, n + 2, and where runs may start which of n + 1 .. hold one (sig_reach)
+      for (int c = 0; c < 4; ++c) {
+        F.sig0[c] = uint32_t(n) | uint32_t(acnt[c] >> (4 * n) & 0xfff) << 7;
+        F.sig_reach[c] = start ? avm[c] >> (n + 1) : 0;
+      }
+      F.j0 = -1;  // (the lists asked below: none yet)
     }
-    F.ub_after = ub_from(n + 1, 0);
-    F.avail_w[4] = 0;
-    for (int c = 3; c >= 0; --c) F.avail_w[c] = F.avail_w[c + 1] + F.avail[c] * F.w[c];
-    for (int c = 0; c < 4; ++c) { F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; }
+    // the lists asked by the last state at n (F.tl_*) serve this one for the colours whose runs
+    // in progress are the same, with the same jokers on entering (they fix the lists and keys)
+    if (F.j0 != jr) {
+      F.j0 = jr;
+      for (int c = 0; c < 4; ++c) { F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; }
+    } else {
+      for (int c = 0; c < 4; ++c)
+        if (F.runs_in[c] != runs[c]) { F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; }
+    }
+    for (int c = 0; c < 4; ++c) F.one_lim[c] = runs[c] ? -1 : F.one_lim0[c];
     F.left_in = left;
-    F.j0 = jr;
     if (!fits(F, F.ub_after + jb[n][jr] + F.avail_w[0])) return F.best;
     vcolour<0>(F, jr, 0, ran, 0, 0, 0);
     return F.best;
@@ -1604,24 +1760,54 @@ struct Solver {
   __attribute__((noinline)) std::pair<uint32_t, uint32_t> transitions_new(Frame& F, int c, int jr) {
     int n = F.n;
     int tv = tile_w(n);
-    uint32_t meta = uint32_t(n) | uint32_t(c) << 4 | uint32_t(jr) << 6 | uint32_t(F.j0) << 9 | res_bits << 12;
     // no joker free: jfree is 0 and the key gain + rest * F.w[c], which is the cross-rack list's
     // gain + rest * tile_w(n) when the tile counts at tile_w(n) or the colour has no tile here
     // (rest 0; tenth round: no per-rack copy for the colours absent at n either)
     const bool raw_is_list = jr == 0 && (F.w[c] == tv || F.avail[c] == 0);
-    // (a colour with no run in progress comes from transitions()' direct table, which keeps
-    // its list: no hash probe, no entry; ninth round)
-    if (F.runs_in[c] && !raw_is_list) {
-      if (const TransCache::Slot* e = tc.find(F.runs_in[c], meta)) {
-        F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = e->off; F.tl_len[c][jr] = e->len;
-        return {e->off, e->len};
-      }
-    }
     // what the list depends on besides the runs in progress (see RawTrans)
     // the number, the tiles of the colour at n, n + 1, n + 2 (acnt's fields), and where runs may
     // start which of n + 1 .. n + jr hold one (avm; bit m - n - 1)
-    uint32_t reach = n <= last - 2 && n <= 13 ? avm[c] >> (n + 1) & ((1u << jr) - 1) : 0;
-    uint32_t sig = uint32_t(n) | uint32_t(jr) << 4 | uint32_t(acnt[c] >> (4 * n) & 0xfff) << 7 | reach << 19;
+    // (F.sig0, F.sig_reach: once per frame and reservation, enumerate)
+    const uint32_t sig = F.sig0[c] | uint32_t(jr) << 4 | (F.sig_reach[c] & ((1u << jr) - 1)) << 19;
+    uint32_t off, len;
+    if (raw_is_list) {
+      // the cross-rack list is this rack's list, in its order (eighth round: no per-rack copy,
+      // sort or lookup)
+      if (const RawTrans::Slot* e = raw->find(F.runs_in[c], rules_fp, sig)) {
+        off = e->off; len = e->len;
+      } else {
+        off = raw_list_new(F, c, jr, sig);
+        len = uint32_t(raw->pool.size()) - off;
+      }
+      F.tl_ok[c] |= 1u; F.tl_off[c][0] = off | RAW_LIST; F.tl_len[c][0] = len;
+      return {off | RAW_LIST, len};
+    }
+    // the keyed list (KeyedTrans): with no joker free its keys depend on w alone (jfree is 0)
+    const uint32_t ext = jr == 0 ? uint32_t(F.w[c] != 0)
+                                 : uint32_t(F.w[c] != 0) | uint32_t(F.j0) << 1 | jb_id(n) << 4;
+    if (const KeyedTrans::Slot* e = kc->find(F.runs_in[c], rules_fp, sig, ext)) {
+      off = e->off; len = e->len;
+    } else {
+      off = keyed_list_new(F, c, jr, sig, ext);
+      len = uint32_t(kc->pool.size()) - off;
+    }
+    F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = off; F.tl_len[c][jr] = len;
+    return {off, len};
+  }
+  // jbi's id of the row jb[n][0..J] (once per reservation and number)
+  uint32_t jb_id(int n) {
+    if (!(jbid_ok >> n & 1)) {
+      std::array<int, SJ> row;
+      for (int x = 0; x < SJ; ++x) row[x] = x <= J ? jb[n][x] : NEG;
+      jbid[n] = jbi->get(row);
+      jbid_ok |= 1u << n;
+    }
+    return jbid[n];
+  }
+  // A keyed list not yet made: the cross-rack list with this rack's keys, sorted by them
+  // (out of line: past the first racks it is rare)
+  __attribute__((noinline)) uint32_t keyed_list_new(Frame& F, int c, int jr, uint32_t sig, uint32_t ext) {
+    const int n = F.n;
     uint32_t roff, rlen;
     if (const RawTrans::Slot* e = raw->find(F.runs_in[c], rules_fp, sig)) {
       roff = e->off; rlen = e->len;
@@ -1629,25 +1815,18 @@ struct Solver {
       roff = raw_list_new(F, c, jr, sig);
       rlen = uint32_t(raw->pool.size()) - roff;
     }
-    if (raw_is_list) {
-      // the cross-rack list is this rack's list, in its order (eighth round: no per-rack copy,
-      // sort or lookup)
-      F.tl_ok[c] |= 1u; F.tl_off[c][0] = roff | RAW_LIST; F.tl_len[c][0] = rlen;
-      return {roff | RAW_LIST, rlen};
-    }
-    uint32_t off = uint32_t(tc.pool.size());
+    std::vector<Trans>& pool = kc->pool;
+    const uint32_t off = uint32_t(pool.size());
     for (uint32_t i = 0; i < rlen; ++i) {
       Trans u = raw->pool[roff + i];
       u.key = u.gain + u.rest * F.w[c] + jfree(n, F.j0, jr - u.jused, u.need, u.needv);
-      tc.pool.push_back(u);
+      pool.push_back(u);
     }
-    uint32_t len = uint32_t(tc.pool.size()) - off;
     auto by_key = [](const Trans& a, const Trans& b) { return a.key != b.key ? a.key > b.key : outcome_cmp(a, b) < 0; };
-    if (len > 1 && !std::is_sorted(tc.pool.begin() + off, tc.pool.end(), by_key))
-      std::sort(tc.pool.begin() + off, tc.pool.end(), by_key);
-    if (F.runs_in[c]) tc.put(F.runs_in[c], meta, off, len);
-    F.tl_ok[c] |= 1u << jr; F.tl_off[c][jr] = off; F.tl_len[c][jr] = len;
-    return {off, len};
+    if (rlen > 1 && !std::is_sorted(pool.begin() + off, pool.end(), by_key))
+      std::sort(pool.begin() + off, pool.end(), by_key);
+    kc->put(F.runs_in[c], rules_fp, sig, ext, off, rlen);
+    return off;
   }
 
   // A cross-rack list not yet made (transitions_new): its offset in raw->pool. Out of line
@@ -1730,7 +1909,7 @@ struct Solver {
     auto [off, len] = transitions(F, c, jr);
     // the list is this rack's (tc.pool) or the cross-rack one (RAW_LIST); either pool may
     // grow, and move, in the recursion below, so it is indexed afresh each time
-    const std::vector<Trans>& pool = (off & RAW_LIST) ? raw->pool : tc.pool;
+    const std::vector<Trans>& pool = (off & RAW_LIST) ? raw->pool : kc->pool;
     off &= ~RAW_LIST;
     for (uint32_t i = 0; i < len; ++i) {
       const Trans& t = pool[off + i];
@@ -1820,6 +1999,20 @@ struct Solver {
     }
   }
 
+  // ubj of vsets for one count of jokers j: ub_state of the next state (n + 1, F.new_runs, j),
+  // with the jokers the runs in progress need at n + 1, n + 2 at their value there (jfree)
+  __attribute__((always_inline)) int ub_next(const Frame& F, int n, int j, int need, int needv) const {
+    if (n + 1 > last) return 0;
+    int base = ubs_fresh[n + 1][j] + (n + 1 >= 2 ? res_value : 0);
+    for (int c = 0; c < 4; ++c)
+      if (F.new_runs[c]) base += ubs_run[n + 1][j][c];
+    if (need > 0 && j >= need) {
+      int jv = needv + jb[n + 1][j] - jb[n + 1][need];
+      return std::min(base + jv, F.ub_after + jv);
+    }
+    return ub_state_j(n + 1, base, j);
+  }
+
   void vsets(Frame& F, int jr, int gain, bool ran, int need, int needv) {
     int n = F.n;
     bool ran2 = ran && require_run;
@@ -1830,38 +2023,45 @@ struct Solver {
       if (sub > NEG) found(F, gain + sub);
       return;
     }
+    if (F.cols_here + jr < 3) {
+      // No set can form at this number: the list would be the one empty choice (every
+      // colour's rest stays on the rack, no joker), taken here without it, with the same tests
+      // in the same order (fifteenth round: most calls on the shared racks)
+      if (jr < need) return;  // the runs in progress need those jokers at n+1 and n+2
+      const int u = gain + ub_next(F, n, jr, need, needv);
+      if (u <= thr(F) && u <= F.ub_cut) return;
+      uint32_t lfm = 0;
+      for (int c = 0; c < 4; ++c) lfm |= uint32_t(F.rest[c] > 0) << c;
+      if (dominance)
+        for (uint32_t b = lfm; b; b &= b - 1)
+          if (F.jused[__builtin_ctz(b)] > 0) return;
+      if (n == mu_n && F.avail[mu_c] - F.rest[mu_c] + (n == 1 ? res[mu_c] : 0) < 1) return;
+      const bool left = F.left_in || (keep && lfm);
+      if (!fits(F, u)) return;
+      int cb = STOP;
+      if (n + 1 <= last) {
+        if (keep && !left && !fits(F, gain + keep_bound(n + 1, jr))) return;
+        const int sbv = suffix_bound(n + 1, F.new_runs, jr, left, ran2);
+        if (!fits(F, gain + sbv)) return;
+        cb = sbv;
+      }
+      SOLVER_STAT(++g_leaves);
+      int sub = best(n + 1, F.new_runs, jr, left, ran2, thr(F) - gain, std::min(cb, sub_stop(F, gain)));
+      if (sub > NEG) found(F, gain + sub);
+      return;
+    }
     int r[4];
     for (int c = 0; c < 4; ++c) r[c] = std::min(F.rest[c], 2);
     int ridx = ((r[0] * 3 + r[1]) * 3 + r[2]) * 3 + r[3];
-    int jsmax = (F.cols_here + jr >= 3) ? jr : 0;
-    if (F.cols_here + jr < 3) ridx = 0;  // no set can form at this number
+    const int jsmax = jr;
     const auto& list = tab.choices[ridx * SJ + jsmax];
     int sval = cr.set_value[n], jval = jset[n];
     // the bounds of the next state depend on the choice only through its jokers (and left):
     // each is computed once per call, when first needed (suffix_bound may search: same order)
-    constexpr int UNSET = -(1 << 30) - 7;
+    // (kb_ok bit j, sb_ok bit 2j + left: computed; fifteenth round, no per-call fill)
     int ubj[SJ], kb[SJ], sb[SJ][2];
-    for (int j = 0; j < SJ; ++j) { kb[j] = UNSET; sb[j][0] = UNSET; sb[j][1] = UNSET; }
-    if (n + 1 > last) {
-      for (int j = 0; j <= jr; ++j) ubj[j] = 0;
-    } else {
-      bool has[4];
-      for (int c = 0; c < 4; ++c) has[c] = F.new_runs[c] != 0;
-      int rv = n + 1 >= 2 ? res_value : 0;
-      for (int j = 0; j <= jr; ++j) {
-        // ub_state_runs(n + 1, F.new_runs, j), once per j (ub_state's first step)
-        int base = ubs_fresh[n + 1][j] + rv;
-        for (int c = 0; c < 4; ++c)
-          if (has[c]) base += ubs_run[n + 1][j][c];
-        if (need > 0 && j >= need) {
-          // the jokers the runs in progress need at n + 1, n + 2 count at their value there (jfree)
-          int jv = needv + jb[n + 1][j] - jb[n + 1][need];
-          ubj[j] = std::min(base + jv, F.ub_after + jv);
-        } else {
-          ubj[j] = ub_state_j(n + 1, base, j);
-        }
-      }
-    }
+    uint32_t kb_ok = 0, sb_ok = 0;
+    for (int j = 0; j <= jr; ++j) ubj[j] = ub_next(F, n, j, need, needv);
     // the first bound of a choice of tot tiles, js of them jokers, is tot * sval + term[js]
     // with term[js] = js * (jval - sval) + ubj[jr - js]; pm[k] = max of term[0..k] (ninth
     // round: one pass per call instead of one loop per size)
@@ -1884,32 +2084,29 @@ struct Solver {
       if (j2 < need) continue;  // the runs in progress need those jokers at n+1 and n+2
       int g = gain + (ch.tot - ch.js) * sval + ch.js * jval;
       if (g + ubj[j2] <= thr(F) && g + ubj[j2] <= F.ub_cut) continue;
-      bool left = F.left_in;
-      bool ok = true;
-      bool real_left_out = false;
-      int cb = STOP;
-      for (int c = 0; c < 4; ++c) {
-        int lf = F.rest[c] - ch.sv[c];
-        if (lf > 0) {
-          left = left || keep;
-          if (dominance && F.jused[c] > 0) { ok = false; break; }
-          if (ch.sv[c] == 0) real_left_out = true;
-        }
-        if (c == mu_c && n == mu_n) {
-          int used = F.avail[c] - lf + (n == 1 ? res[c] : 0);
-          if (used < 1) { ok = false; break; }
-        }
+      // the colours whose tiles it leaves on the rack (ch.lf), of which those it leaves whole
+      // (ch.z), are fixed by the list (fifteenth round): with dominance, a choice that leaves a
+      // tile of a colour that used a joker, or real tiles while it gives a joker to a set, is
+      // dominated
+      const uint32_t lfm = ch.lf;
+      if (dominance && lfm) {
+        if (ch.js > 0 && ch.z) continue;
+        bool dom = false;
+        for (uint32_t b = lfm; b; b &= b - 1) dom |= F.jused[__builtin_ctz(b)] > 0;
+        if (dom) continue;
       }
-      if (!ok) continue;
-      if (dominance && ch.js > 0 && real_left_out) continue;
+      if (n == mu_n && F.avail[mu_c] - (F.rest[mu_c] - ch.sv[mu_c]) + (n == 1 ? res[mu_c] : 0) < 1) continue;
+      const bool left = F.left_in || (keep && lfm);
+      int cb = STOP;
       if (!fits(F, g + ubj[j2])) continue;
       if (n + 1 <= last) {
         if (keep && !left) {
-          if (kb[j2] == UNSET) kb[j2] = keep_bound(n + 1, j2);
+          if (!(kb_ok >> j2 & 1)) { kb[j2] = keep_bound(n + 1, j2); kb_ok |= 1u << j2; }
           if (!fits(F, g + kb[j2])) continue;
         }
         int& sbv = sb[j2][left];
-        if (sbv == UNSET) sbv = suffix_bound(n + 1, F.new_runs, j2, left, ran2);
+        const uint32_t sbit = 1u << (2 * j2 + left);
+        if (!(sb_ok & sbit)) { sbv = suffix_bound(n + 1, F.new_runs, j2, left, ran2); sb_ok |= sbit; }
         if (!fits(F, g + sbv)) continue;
         cb = sbv;
       }
@@ -2281,7 +2478,7 @@ struct Solver {
       F.ivl[0] = 0;
       for (int c = 3; c >= 0; --c) {
         const int a = avail(n, c);
-        F.runs_in[c] = runs[c]; F.avail[c] = a; F.rl_ok[c] = 0;  // (F.lst: make_list)
+        F.runs_in[c] = runs[c]; F.avail[c] = a; F.rl_ok[c] = 0; F.tl_ok[c] = 0;  // (F.lst: make_list)
         F.avail_w[c] = F.avail_w[c + 1] + ((usefw[c] >> n & 1) ? a * tv : 0);
         if (!(runs[c] | a)) F.trivial |= 1u << c;
         F.ivl_cap[c] = std::min(a, 2) * IVL_P[c];
