@@ -1,213 +1,101 @@
-// Exact meld solver: memoized search over the numbers 1..13 (14 = high ace, RO-6).
+// Exact meld solver (issue 11). What follows is the design as it stands; the measurements behind
+// each part, round by round, and the ideas measured and dropped are in docs/solve-rounds.md, the
+// current figures in docs/solve.md.
 //
-// State at number n: for each colour the sorted multiset of run *statuses* of the runs in
-// progress (length capped at 3, real tiles capped at rcap, jokers when a joker ratio applies,
-// RO-7), the aces reserved for the high end, the unused jokers and two flags (a tile left on
-// the rack, a run closed or in progress: every run in progress closes). Each run in progress
-// is extended with a real tile, extended with a joker, or closed; new runs start; the rest of
-// the tiles of that number go to sets or stay on the rack; jokers may join the sets
-// (feasibility is a precomputed table). Values are added per position, so memoized values are
-// exact. The arrangement is rebuilt by walking the same enumeration and taking the first
-// transition that attains the optimum.
-// The value search (C++ only) is free to differ as long as its values are exact: it takes each
-// colour's transitions from a per-rack cache keyed by (number, colour, runs, free jokers,
-// reserved aces) (whose deduplicated lists come from a per-thread cache across racks, RawTrans),
-// tries them best bound first, cuts branches by admissible bounds and by
-// dominance, and memoizes exact values or fail-soft upper bounds (fail-low states).
-// Eighth round (C++ only, the same nodes and answers): a list asked with no joker free is the
-// cross-rack list itself (its keys need no jokers: no per-rack copy, sort or lookup), so the
-// cross-rack pool is only cleared between racks; a colour with no run in progress finds its list
-// in a table by (number, colour, jokers) (TransCache::direct) instead of a hash probe; the
-// cross-rack lists leave out the transitions whose runs need more jokers than they leave free.
-// Ninth round (C++ only, the same nodes and answers; joker racks): the colour of vcolour is a
-// template argument, so its four nested loops are one function (no call per transition), with
-// the tile part of the bound carried down; a colour with no run in progress keeps its list only
-// in the direct table (no probe or entry in the per-rack hash); vsets computes the first bound
-// of every choice size from one prefix maximum per call instead of a loop per size; best()
-// hashes its memo key once for the probe and the entry.
-// Tenth round (C++ only, the same nodes and answers; the fixed cost of a call): the constants of
-// a rule set (joker values, best tile values, ja, the list fingerprint, the set table) are kept
-// per thread (rules_const) instead of rebuilt per call; the rack is read once into bit masks and
-// packed counts (pres, acnt, avm), from which the per-rack tables are built over the tiles
-// present and up to J jokers, and avail() is one field; a colour with no tile at a number and no
-// joker free takes the cross-rack list as it is. An empty rack: ~15,000 -> ~3,600 instructions.
-// Eleventh round (C++ only, the same best() calls in the same order, the same answers; the
-// rebuild): its walk reached ~60 leaves a racks_22 opening for ~13 best() calls. Cut where no
-// leaf below a choice can pass sets()'s first tests, which call nothing: the runs in progress
-// need more jokers than are left (half of the leaves), or no set split is feasible for any set
-// tiles of the colours still open (SetTable::any); a colour with no tile, no run and no joker
-// free takes its one empty choice without a list; the walk's colour is a template argument
-// (colour_in<c>), each list carries its items' bound terms (RItem val/smax/k1/k2) and the lists
-// of colours with no run in progress are found in a direct table; the thread's lists are fetched
-// once per rebuild (a __tls_get_addr per use in the module); the melds are byte records until
-// sorted (MeldRec), the sets of a number split by a table (SetTable::split). The rebuild of a
-// racks_22 opening (bench/solve_driver.cpp, melds minus values): 29.4M -> 18.0M instructions
-// for 900 racks (docs/solve.md, eleventh round).
-// Eleventh round (Remi; nodes, both backends): a state at 14 (the high ace) is a leaf, leaf14: no
-// run starts there and no set forms, so its exact value is a small count per colour (each run
-// takes an ace, a joker or closes) instead of a node (5% of Remi's nodes); and a rack with one
-// Joly has no relaxed twin: with one joker and a ratio <= 2 every meld of >= 3 tiles meets RO-7,
-// so the tails of runs in progress are melds of this search's own fresh suffix, and the suffix
-// bound takes its own fresh values with a tile left and a run made (own_relax: one value per
-// (m, jokers), like the twin's, but states of this search's memo rather than a second search).
-// Remi's relaxed twin no longer probes the closable-run dominance (4 memo probes a node for 29
-// of its ~20,000 nodes on racks_20_plus_2_jokers). Remi lay-down nodes (solve_driver, melds)
-// racks_22 17,346 -> 15,858, racks_20_plus_2_jokers 37,726 -> 35,957, racks_14 6,943 -> 6,214;
-// Remi / rummy101 opening in callgrind instructions (bench/callgrind_solve.py) 1.52x -> 1.43x
-// (racks_22), 1.57x -> 1.51x (racks_20_plus_2_jokers).
-// Two-joker racks keep the twin: a tail with both jokers may break the ratio; bounding such a
-// tail by the run values of its <= 5 positions instead (no twin) cost +10%.
-// Eleventh round (jokers without a ratio; nodes, both backends): the plain search of a rack with
-// jokers takes own_relax too (solve_impl): one fresh search per (m, jokers) instead of up to four
-// by (left, ran). rummy101 opening nodes (solve_driver, melds) racks_22 9,656 -> 9,468,
-// racks_20_plus_2_jokers 21,649 -> 19,351, the dense set 289,617 -> 280,178; racks without a
-// joker keep the four exact values (relaxed, they cost more nodes than they saved).
+// THE SEARCH. A memoized search over the numbers 1..13 (14 = Remi's high ace, RO-6). The state at
+// number n: for each colour the sorted multiset of run *statuses* of the runs in progress (length
+// capped at 3, since a longer run extends freely; a real tile yes/no; with a joker ratio, RO-7,
+// real tiles capped at rcap and the jokers), the aces reserved for the high end, the free jokers
+// and two flags (a tile left on the rack, a run made). Each run in progress is extended with a real
+// tile, extended with a joker, or closed; new runs start; the rest of the tiles of that number go
+// to sets (SetTable: which tiles and jokers split into valid sets) or stay on the rack. Values are
+// added per position, so a memoized value is exact. The arrangement is rebuilt by walking the same
+// enumeration and taking the first transition that attains the optimum.
+//
 // python/rummy101/_pure/solver.py is the line-for-line twin of the value search AND the rebuild
 // (same order, same cuts, same memo), so both expand the same states: a node is one best() call
 // not answered by the memo or a leaf, and the work budget (solver.hpp) runs out at the same node.
+// What only the C++ does (below) may differ in anything but nodes, values and melds.
 //
-// Bounds (issue 11). Besides the per-tile bounds above, every child state is cut by
+// BRANCH AND BOUND. The value search tries each colour's transitions best bound first, cuts a
+// child whose upper bound cannot beat the best found (alpha), and memoizes exact values and
+// fail-soft upper bounds (a value found at or below alpha). The upper bounds:
+//  * tiles: a tile that fits some meld counts at its best value; ub_state counts them by the
+//    jokers free: a tile at n or n + 1 of a colour with no run in progress, and any tile at
+//    >= n + 2, has the jokers of its meld at >= n, so it counts if it fits a meld with jr jokers,
+//    and only 4 * jr of the joker-needing tiles at >= n + 2 count (ub_tiles_j);
 //  * the joker chain bound jb[n][x] (init_jb): a joker above the highest real tile R left at >= n
 //    sits in a chain R+1, R+2, ... of a run, so x jokers are worth at most U_1 + ... + U_x with
 //    U_i = max(best joker value at n..R, jrun[R+1..R+i]); within a number, jokers already placed
-//    there take the small U's (jrest). With few high tiles this is far below x * (best joker
-//    value) (the 6-joker dense openings went from 150k to 2k nodes);
+//    there take the small U's (jrest);
 //  * the suffix bound: fresh(m, j, left, ran) is the exact value of the state at m with no run in
-//    progress (memoized per reservation, computed by this search; with must_use of a tile or a
-//    joker ratio by a relaxed twin solver without them, and without keep and require_run, so that each
-//    fresh suffix is searched once rather than once per (left, ran)). A state at m with runs in progress is split at m:
-//    a tail of >= 3 positions with a real tile is a meld of the fresh suffix; the rest are tails
-//    of 1-2 positions (<= 1 real tile per run at m and at m+1) and joker-only tails, x of whose
-//    jokers are worth <= ja[m][x]; bound = max_x fresh(m, jr-x) + ja[m][x] + those real tiles;
-//    ninth round: with a fixed joker value v, no joker ratio and >= 4 jokers, a short tail
-//    holding a real tile is padded with jokers after it (to m + 2 <= last) into a run of the fresh
-//    suffix instead, so x dropped and p padding jokers give <= v * jr + (fresh(m, jr - x + p) -
-//    v * (jr - x + p)); per colour the tails of some runs are padded and the real tiles of the
-//    others count as before (the least of them by padding jokers, a small knapsack);
+//    progress (memoized per reservation). A state at m with runs in progress is split at m: a tail
+//    of >= 3 positions with a real tile is a meld of the fresh suffix; the rest are tails of 1-2
+//    positions (<= 1 real tile per run at m and at m + 1) and joker-only tails, x of whose jokers
+//    are worth <= ja[m][x]; bound = max_x fresh(m, jr - x) + ja[m][x] + those real tiles. With a
+//    fixed joker value v, no joker ratio and >= 4 jokers, a short tail holding a real tile may be
+//    padded with jokers after it (to m + 2 <= last) into a run of the fresh suffix instead
+//    (padded_bound: per colour a small knapsack of which tails to pad);
 //  * the keep bound: with nothing left yet, the cheapest remaining tile or joker stays;
-//  * the joker need (need_of, issue 11, fifth round): a run in progress that cannot close at m
-//    (shorter than 3 positions, no real tile yet, or short of real tiles for the ratio, RO-7)
-//    takes a tile at m, one of length 1 a tile at m + 1 too, each tile in one run; what the real
-//    tiles of its colour there do not cover are jokers (past the last number: impossible). A
-//    transition into a state whose runs need more jokers than are free is cut, in the value
-//    search and the rebuild alike: that state is worth NEG, whatever the valuation or constraint
-//    (the condition only reads which runs can close, the tiles and the free jokers). Those forced
-//    jokers then count at their value in runs at m and m + 1 (jrun, Remi's 14 and a fixed joker
-//    value included) instead of at the chain bound's U (jfree): the jokers placed at >= n each
-//    keep their own index of U_1..U_j0, so any x - need of them are worth at most the x - need
-//    largest U's; used in the transition keys (one colour's forced jokers) and in the bound of the
-//    next state (all colours'). Measured before it: 89% of the 70,873 nodes of the worst dense
-//    rack were such dead states, each searched to a leaf;
-//  * the state bound ub_state counts tiles by the jokers free (fifth round too): a tile at n or
-//    n + 1 of a colour with no run in progress, and any tile at >= n + 2, has the jokers of its
-//    meld at >= n, all of them free, so it counts if it fits a meld with jr jokers, and only 4 * jr
-//    of the joker-needing tiles at >= n + 2 count (ub_tiles_j; the argument of init_bounds).
-// Remi reservations of high aces (RO-6) that lack the jokers for their 12s and 13s are skipped.
-// Seventh round (Remi): the relaxed twin holds at 14 every ace any reservation may reserve and
-// lays any number of them (opt14), so its fresh values serve every reservation (it searched them
-// again per reservation: 40% of Remi's nodes on joker racks); with require_run a state with a run
-// in progress counts as having made its run (every run in progress closes), one state not two.
-// Eighth round (nodes): two kinds of states are NEG before the memo, without a node: with
-// require_run, a state with no run made and none in progress whose free jokers are fewer than
-// the fewest a run at >= n needs (run_need: such states were 12% of Remi's nodes on racks_22,
-// 35% on racks_14, each searched to the end); with reserved aces, one whose free jokers cannot
-// give those aces' runs their 12s and 13s, or that reaches 13 or 14 with fewer runs in progress
-// of a colour than aces reserved in it (res_need). Remi lay-down nodes -13% on racks_22, -6% on
-// racks_20_plus_2_jokers, -35% on racks_14; Remi / rummy101 opening in callgrind instructions
-// 1.59x -> 1.52x (racks_22) and 1.60x -> 1.57x (racks_20_plus_2_jokers). Measured and left:
-// the witness of a ran = 1 state as the value of its ran = 0 twin (the ran = 1 state is almost
-// never memoized first), a relaxed twin's fresh values bounding short tails only where already
-// known (-0.1 to -1%), no relaxed twin for one-Joly racks (racks_22 +5%).
-// State count per number (the bound asked for in issue 11): a colour holds at most 2 + J runs in
-// progress, each one of S statuses (S = 6 without a joker ratio: length 1/2/3+ x real tile yes/no;
-// Remi: S <= 3 * (rcap + 1) * (J + 1)), so states per number <= C(2+J+S, S)^4 * (J+1) * 4 flags
-// and transitions per state <= prod_c 3^(runs_c) * (new runs) * 81 set choices. Without jokers
-// a colour holds 0-2 runs of 3 lengths (10 run lists), so <= 10^4 * 4 = 40,000 states per number
-// and <= 36^4 transitions each; with J = 6 the count is no useful worst case (C(14,6)^4). The
-// joker need narrows the states searched: at number n with jr jokers free, a colour holds at most
-// avail(n, c) + jr runs that cannot close (each takes its own tile at n), and all colours together
-// at most jr more such runs than real tiles can extend. What bounds the work is the branch and
-// bound, measured (tests/dense_racks.txt and bench/dense_search.py, docs/solve.md), and the work
-// budget. Sixth round: random dense racks understate the worst case; hill climbs by node count
-// (dense_search.py --climb) find racks far above the fifth round's 5,487 nodes. The worst found:
-// `B2 B3 K3 R3 R3 Y3 B4 K4 R4 R4 Y4 B5 K5 Y5 Y5 B6 B6 K6 Y6 K7 K7 R8 * * * * * *`, rummy101
-// penalty (jokers 101 each, so no joker dominance), keep, must_use the joker: 138,940 nodes,
-// ~0.3 s (88,165 without must_use); the worst opening 28,583 nodes, Remi opening with
-// require_run 28,022. So the 5 ms asked is NOT bounded: it is ~60x off for penalty racks. A
-// must_use tile that fits no meld at all (meldable, before any search) cost up to 68,092 nodes
-// to prove; now none. Seventh round: must_use the joker is bounded by this search's own fresh
-// values (solve_impl), and a state is answered from the memo by a dominating one (a tile left or
-// a run made, one more closable run; best): that rack 138,940 -> 76,112 nodes (the same without
-// must_use 88,165 -> 76,112), the worst opening 18,679, Remi 28,022. A 5-minute climb
-// from there found a worse rack: `B2 B3 K3 R3 R3 Y3 B4 K4 R4 R4 Y4 B5 K5 R5 Y5 Y5 B6 B6 K6 K7 K7 R8
-// * * * * * *`, penalty, no keep, must_use R8: 158,337 nodes, ~0.4 s, so the 5 ms is still ~80x
-// off and the work budget bounds a request. Normalising
-// where fixed-value jokers sit (spare jokers counted at the end) was measured and does not cut
-// nodes: the cost is the proof that the last few points of real tiles are out of reach.
-// Ninth round: measured in an instrumented pure twin, those fail-low states were cut by the
-// suffix bound or ub_state at a median 14 points above their value, the suffix bound loose by
-// the real tiles at m and m + 1 that it adds to a fresh suffix which may hold them too. The
-// padded suffix bound (above) halves the nodes of every such rack: the R8 rack 158,337 -> 70,951,
-// the keep / must_use `*` rack 76,112 -> 38,804; the worst found now (a 280 s climb from the R8
-// rack: the same rack with keep, 161,371 nodes before) needs 72,145 nodes, ~0.25 s: the
-// 5 ms is still ~30-50x off for penalty racks with six jokers, and the work budget bounds a request.
-// Twelfth round (both backends, node for node): stop values. best() takes beta, an upper bound of
-// the state's value: the parent's stop less the gain of the transition (a child cannot be worth
-// more than its parent's bound allows), the child's suffix bound (vsets), and at the root the
-// relaxed twin's value of the whole rack (when the twin's rack is the rack: no aces moved to 14).
-// A search that finds a value >= beta and > alpha has found its exact value and tries no other
-// transition (found(): alpha becomes STOP, so every later bound fails). With a relaxed twin that
-// is tight (Remi's two-Joly racks: the lay-down equals the relaxed value on 191 of the 200
-// racks_20_plus_2_jokers racks), the proof that nothing better exists is skipped. Remi lay-down
-// nodes racks_20_plus_2_jokers 35,957 -> 32,920, racks_22 15,858 -> 15,555; the dense set
-// 280,178 -> 241,551, its worst rack (a penalty rack that must use R8) 72,145 -> 53,448.
-// A value found at or below alpha is only an upper bound (fail-soft) and never stops a search.
-// Measured and left: the relaxed twin's fresh value as the stop of every state with no run in
-// progress (the suffix bound already passes it down: -0.2% of Remi's nodes, one more probe a
-// node); the keep bound and the jokers' bound as stops too (no node); the rebuild's children
-// stopped at the value wanted (no node); a twin with jokers worth 0 bounding penalty racks' fresh
-// states (v * jokers + its value: tight, but the twin itself cost 31,076 nodes on the worst rack).
-// Fourteenth round (C++ only, the same nodes and answers; joker racks): in the value search a
-// colour with no run in progress that can start none has one transition, all its tiles for sets
-// (gain 0, no joker, no need): with no tile here when its free jokers reach no tile of its colour
-// (none free, no run starts at n, or none at n + 1 .. n + jr: vafter's reach), with tiles when
-// no joker is free and a run of its tiles cannot start (no tile of its colour at n + 1 or n + 2).
-// vcolour steps that transition (Frame::one_lim, set by enumerate) without looking its list up:
-// ~45% of the colours entered on racks_20_plus_2_jokers openings, most of them lists new to the
-// rack (transitions_new, ~200 instructions each). vcolour_body is always_inline (with two call
-// sites of the next colour the compiler left the levels out of line: +2.5% on the dense set).
-// best()'s dominance probes hash incrementally (the key's hash is a sum of one term per field)
-// and count a colour's runs by a bit scan; a list with no joker free has one direct-table entry
-// for every j0; making a cross-rack list is out of line (raw_list_new). Callgrind instructions
-// per rack (PYTHONPATH=python:bench python bench/callgrind_solve.py), old -> new: rummy101
-// opening racks_20_plus_2_jokers 318,281 -> 287,468 (-9.7%), racks_22 93,896 -> 78,908 (-16%),
-// racks_14 54,825 -> 41,849 (-24%); Remi lay-down 502,898 -> 457,740 (-9.0%), 141,717 ->
-// 122,406 (-14%), 56,014 -> 45,696 (-18%); penalty racks_20_plus_2_jokers 331,897 -> 300,546. The dense set (bench/solve_driver.cpp, one pass per
-// rack) +1.0% in all: its worst racks (6 jokers, penalty) +2-4%, padded_bound ~40% of them.
-// Measured and dropped: a uniform cross-rack list taken as the rack's list with one key offset
-// (+1.8%: the copy was cheap, the lookup is the cost), no per-rack hash for lists of colours with
-// runs (-1% on the shared racks, +9% on the dense set), one probe for a miss and its entry
-// (0%), vsets' choice test by bit masks (+1.5% to +5%), its lower joker counts skipped (+1%),
-// its scratch reset by bit masks (+0.3%), vsets always_inline (+6%). docs/solve.md, fourteenth round.
-// Fifteenth round (C++ only, the same nodes and answers): a colour's list with its per-rack
-// bound keys is kept across racks (KeyedTrans): its keys depend on the rack only through the
-// jokers free on entering the state, whether the colour's tile counts in the bound, and the row
-// jb[n][0..J] of the joker chain bound, interned exactly (JbIntern), so the list of (runs, rule
-// set, sig, those) is the same on every rack; a rack no longer copies and sorts its own (~100 a
-// racks_20_plus_2_jokers opening), and the per-rack hash of the lists of colours with runs is
-// gone. vsets takes the one empty choice of a number where no set can form (most calls) without
-// the list, and reads a choice's tiles left on the rack from the set table (SetChoice lf/z).
-// What depends on the number alone (avail, w, one_lim0, ub_after, avail_w, the list signature's
-// parts) is computed once per frame and reservation (Frame::num_epoch), a state keeps the lists
-// its frame's last state asked for the colours whose runs and jokers on entering are the same,
-// and init_jb takes a suffix maximum. Callgrind instructions per rack old -> new: rummy101
-// opening racks_20_plus_2_jokers 287,468 -> 239,636 (-16.6%), racks_22 78,903 -> 70,738,
-// racks_14 41,846 -> 39,474; Remi lay-down 457,741 -> 371,936 (-18.7%), 122,411 -> 106,802,
-// 45,701 -> 41,611; the dense set -2.0%. Measured and dropped: the ubs_run sum over a mask of
-// the colours with runs (+1.4%), the no-set case of vsets as its own function (0%), best()'s
-// closable-run probes with the colour a template argument (-1% on openings, +0.7% on Remi), the
-// direct table's entries checked against their key across racks (+1.3%: the signatures differ).
-// docs/solve.md, fifteenth round.
+//  * the joker need (need_of): a run in progress that cannot close at m (shorter than 3
+//    positions, no real tile yet, or short of real tiles for the ratio) takes a tile at m, one of
+//    length 1 a tile at m + 1 too; what the real tiles of its colour there do not cover are
+//    jokers. A transition into a state whose runs need more jokers than are free is cut (value
+//    search and rebuild alike), and the forced jokers count at their value in runs at m and m + 1
+//    (jrun) instead of at the chain bound's U (jfree).
+// Where the fresh values come from (solve_impl): with must_use of a tile, or a joker ratio and
+// >= 2 jokers, from a relaxed twin, the same rack searched without must_use, the ratio, keep and
+// require_run (still upper bounds; each fresh suffix searched once, not once per (left, ran));
+// with a high ace the twin holds at 14 every ace any reservation may reserve and lays any number
+// of them (opt14), so its values serve every reservation. Otherwise (no ratio, or one Joly: a meld
+// of >= 3 tiles with one joker meets RO-7; must_use the joker) the search bounds itself with its
+// own fresh values with a tile left and a run made (own_relax); racks without a joker keep the
+// four exact values.
+// No node at all for: a state at 14 (leaf14: a small count per colour of the aces and jokers its
+// runs take); with require_run, a state with no run made whose free jokers are fewer than the
+// fewest a run at >= n needs (run_need); with reserved aces, one whose jokers cannot give their
+// runs the 12s and 13s, or that reaches 13 or 14 with fewer runs of a colour than aces reserved
+// in it (res_need); a must_use tile that fits no meld (meldable, before any search). Reservations
+// that lack the jokers for their 12s and 13s are never searched.
+// Dominance (without a joker ratio, jokers free, not in the twin): a state is answered from a
+// memoized one that dominates it when that one's value is at or below alpha: the same state with
+// a tile left or a run made (each only lifts a condition of the terminal), or with one more run
+// that could close here.
+// Stop values: best() takes beta, an upper bound of the state's value (the parent's stop less the
+// transition's gain, the child's suffix bound, and at the root the relaxed twin's value of the
+// whole rack when the twin's rack is the rack). A search that finds a value >= beta and > alpha
+// has its exact value and tries no other transition (found(): alpha becomes STOP).
+//
+// C++ ONLY (the same nodes, values and melds). Each colour's transitions come from lists kept
+// across racks per thread: RawTrans (deduplicated by runs, rule set and the tiles of the colour;
+// cleared past 2^18 items or 64 rule sets) and KeyedTrans (a list with its per-rack bound keys set and sorted:
+// the keys depend on the rack only through the jokers free on entering, whether the colour's tile
+// counts in the bound, and the row jb[n] of the joker chain bound, interned exactly in JbIntern;
+// both cleared past 2^18 items or 2^14 rows). A colour with no run in progress finds its list in a
+// direct table by (number, colour, jokers); a colour that can start no run takes its one
+// transition without a list (Frame::one_lim). vcolour and the rebuild's colour_in are templates
+// on the colour; what depends on the number alone is computed once per frame and reservation
+// (Frame::num_epoch), and a state reuses the lists its frame's previous state asked for the same
+// runs and jokers. vsets takes the one empty choice where no set can form without its list and
+// computes every choice size's first bound from one prefix maximum. The rebuild stops walking
+// where no leaf below a choice can pass sets()'s first tests, and keeps its melds as byte records
+// until they are sorted (MeldRec). The rules' constants are built once per thread (rules_const).
+//
+// THE BOUND ASKED FOR (issue 11: states per number x transitions). A colour holds at most 2 + J
+// runs in progress, each one of S statuses (S = 6 without a joker ratio: length 1/2/3+ x real
+// tile yes/no; Remi: S <= 3 * (rcap + 1) * (J + 1)), so states per number <= C(2+J+S, S)^4 *
+// (J+1) * 4 flags and transitions per state <= prod_c 3^(runs_c) * (new runs) * 81 set choices.
+// Without jokers a colour holds 0-2 runs of 3 lengths (10 run lists), so <= 10^4 * 4 = 40,000
+// states per number and <= 36^4 transitions each; with J = 6 the count is no useful worst case
+// (C(14,6)^4). The joker need narrows the states searched: at number n with jr jokers free, a
+// colour holds at most avail(n, c) + jr runs that cannot close, and all colours together at most
+// jr more such runs than real tiles can extend. So the 5 ms worst case is NOT bounded: the worst
+// racks known (tests/dense_racks.txt, found by bench/dense_search.py's hill climbs) are rummy101
+// penalty racks with six jokers, up to 91,247 nodes (~0.3 s), whose cost is the exact fresh
+// suffixes that serve as bounds (given the optimum as a stop value they still need ~80% of their
+// nodes). A DP whose state does not grow with the jokers is the remaining step; until then the
+// work budget is what bounds a request.
+
 #include "rummy101/solver.hpp"
 
 #include <algorithm>
