@@ -427,38 +427,42 @@ struct TransCache {
 // rack). It changes no search order: the per-rack list is the same list, keyed and sorted as before.
 template <class T>
 struct ListCache {
-  struct Slot { uint64_t runs, rules; uint32_t sig; uint32_t off, len; bool used; };
+  // ext: a second part of the key where a list depends on more than its tiles (KeyedTrans)
+  struct Slot { uint64_t runs, rules; uint32_t sig, ext; uint32_t off, len; bool used; };
   std::vector<Slot> slots;
   std::vector<T> pool;
   size_t used = 0;
-  size_t mask = (1 << 10) - 1;  // slots.size() - 1
-  ListCache() : slots(1 << 10) {}
+  size_t mask;  // slots.size() - 1
+  explicit ListCache(size_t size = 1 << 10) : slots(size), mask(size - 1) {}
   void clear() { for (auto& sl : slots) sl.used = false; pool.clear(); used = 0; }
-  static size_t hash(uint64_t runs, uint64_t rules, uint32_t sig) {
-    return size_t(hmix(runs ^ (uint64_t(sig) << 40) ^ sig ^ rules));
+  static size_t hash(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t ext) {
+    return size_t(hmix(runs ^ (uint64_t(sig) << 40) ^ sig ^ rules ^ (uint64_t(ext) << 20)));
   }
-  const Slot* find(uint64_t runs, uint64_t rules, uint32_t sig) const {
+  const Slot* find(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t ext = 0) const {
     size_t m = mask;
-    for (size_t i = hash(runs, rules, sig) & m;; i = (i + 1) & m) {
+    for (size_t i = hash(runs, rules, sig, ext) & m;; i = (i + 1) & m) {
       const Slot& sl = slots[i];
       if (!sl.used) return nullptr;
-      if (sl.runs == runs && sl.sig == sig && sl.rules == rules) return &sl;
+      if (sl.runs == runs && sl.sig == sig && sl.ext == ext && sl.rules == rules) return &sl;
     }
   }
   void put(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t off, uint32_t len) {
+    put(runs, rules, sig, 0, off, len);
+  }
+  void put(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t ext, uint32_t off, uint32_t len) {
     if ((used + 1) * 2 > slots.size()) {
       std::vector<Slot> old;
       old.swap(slots);
-      slots.assign(old.size() * 2, Slot{0, 0, 0, 0, 0, false});
+      slots.assign(old.size() * 2, Slot{0, 0, 0, 0, 0, 0, false});
       mask = slots.size() - 1;
       used = 0;
       for (auto& sl : old)
-        if (sl.used) put(sl.runs, sl.rules, sl.sig, sl.off, sl.len);
+        if (sl.used) put(sl.runs, sl.rules, sl.sig, sl.ext, sl.off, sl.len);
     }
     size_t m = mask;
-    for (size_t i = hash(runs, rules, sig) & m;; i = (i + 1) & m) {
+    for (size_t i = hash(runs, rules, sig, ext) & m;; i = (i + 1) & m) {
       Slot& sl = slots[i];
-      if (!sl.used) { sl = Slot{runs, rules, sig, off, len, true}; ++used; return; }
+      if (!sl.used) { sl = Slot{runs, rules, sig, ext, off, len, true}; ++used; return; }
     }
   }
 };
@@ -516,41 +520,8 @@ RawTrans& raw_cache() {
 // same list on every rack, and only its first asking makes it (a copy of the cross-rack list
 // with the keys, and a sort). Before, every rack copied and sorted its own (~100 a rack on
 // racks_20_plus_2_jokers openings) and kept the lists of colours with runs in a per-rack hash.
-struct KeyedTrans {
-  struct Slot { uint64_t runs, rules; uint32_t sig, ext; uint32_t off, len; bool used; };
-  std::vector<Slot> slots;
-  std::vector<Trans> pool;
-  size_t used = 0;
-  size_t mask = (1 << 12) - 1;  // slots.size() - 1
-  KeyedTrans() : slots(1 << 12) {}
-  void clear() { for (auto& sl : slots) sl.used = false; pool.clear(); used = 0; }
-  static size_t hash(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t ext) {
-    return size_t(hmix(runs ^ (uint64_t(sig) << 40) ^ sig ^ rules ^ (uint64_t(ext) << 20)));
-  }
-  const Slot* find(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t ext) const {
-    size_t m = mask;
-    for (size_t i = hash(runs, rules, sig, ext) & m;; i = (i + 1) & m) {
-      const Slot& sl = slots[i];
-      if (!sl.used) return nullptr;
-      if (sl.runs == runs && sl.sig == sig && sl.ext == ext && sl.rules == rules) return &sl;
-    }
-  }
-  void put(uint64_t runs, uint64_t rules, uint32_t sig, uint32_t ext, uint32_t off, uint32_t len) {
-    if ((used + 1) * 2 > slots.size()) {
-      std::vector<Slot> old;
-      old.swap(slots);
-      slots.assign(old.size() * 2, Slot{0, 0, 0, 0, 0, 0, false});
-      mask = slots.size() - 1;
-      used = 0;
-      for (auto& sl : old)
-        if (sl.used) put(sl.runs, sl.rules, sl.sig, sl.ext, sl.off, sl.len);
-    }
-    size_t m = mask;
-    for (size_t i = hash(runs, rules, sig, ext) & m;; i = (i + 1) & m) {
-      Slot& sl = slots[i];
-      if (!sl.used) { sl = Slot{runs, rules, sig, ext, off, len, true}; ++used; return; }
-    }
-  }
+struct KeyedTrans : ListCache<Trans> {
+  KeyedTrans() : ListCache<Trans>(1 << 12) {}
 };
 
 // The rows jb[n][0..J] of the joker chain bound, interned exactly (the id keys KeyedTrans; the
