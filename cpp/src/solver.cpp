@@ -500,17 +500,17 @@ struct RebuildLists : ListCache<RItem> {
     if (++dgen == 0) { for (auto& d : direct) d.gen = 0; dgen = 1; }
   }
 };
-RebuildLists& rebuild_cache() {
-  thread_local RebuildLists cache;
-  return cache;
+// One object of type T per thread (the caches kept across racks below)
+template <class T>
+T& per_thread() {
+  thread_local T t;
+  return t;
 }
+RebuildLists& rebuild_cache() { return per_thread<RebuildLists>(); }
 
 // The per-thread raw cache; every entry is keyed by the fingerprint of its rule set too (a solve
 // may use two: the relaxed twin has no joker ratio).
-RawTrans& raw_cache() {
-  thread_local RawTrans cache;
-  return cache;
-}
+RawTrans& raw_cache() { return per_thread<RawTrans>(); }
 
 // The keyed lists (fifteenth round): a colour's list with the per-rack bound keys (Trans::key)
 // set and sorted, kept across racks, per thread. Its keys depend on the rack only through the
@@ -561,14 +561,8 @@ struct JbIntern {
   }
 };
 
-KeyedTrans& keyed_cache() {
-  thread_local KeyedTrans cache;
-  return cache;
-}
-JbIntern& jb_intern() {
-  thread_local JbIntern t;
-  return t;
-}
+KeyedTrans& keyed_cache() { return per_thread<KeyedTrans>(); }
+JbIntern& jb_intern() { return per_thread<JbIntern>(); }
 
 // Run statuses of one colour: sorted ascending, packed as bytes (status + 1), low byte first.
 struct RunList {
@@ -1897,16 +1891,8 @@ struct Solver {
       if (n == mu_n && F.avail[mu_c] - F.rest[mu_c] + (n == 1 ? res[mu_c] : 0) < 1) return;
       const bool left = F.left_in || (keep && lfm);
       if (!fits(F, u)) return;
-      int cb = STOP;
-      if (n + 1 <= last) {
-        if (keep && !left && !fits(F, gain + keep_bound(n + 1, jr))) return;
-        const int sbv = suffix_bound(n + 1, F.new_runs, jr, left, ran2);
-        if (!fits(F, gain + sbv)) return;
-        cb = sbv;
-      }
-      SOLVER_STAT(++g_leaves);
-      int sub = best(n + 1, F.new_runs, jr, left, ran2, thr(F) - gain, std::min(cb, sub_stop(F, gain)));
-      if (sub > NEG) found(F, gain + sub);
+      ChildBounds cbs;
+      set_child(F, n, gain, jr, left, ran2, cbs);
       return;
     }
     int r[4];
@@ -1915,11 +1901,9 @@ struct Solver {
     const int jsmax = jr;
     const auto& list = tab.choices[ridx * SJ + jsmax];
     int sval = cr.set_value[n], jval = jset[n];
-    // the bounds of the next state depend on the choice only through its jokers (and left):
-    // each is computed once per call, when first needed (suffix_bound may search: same order)
-    // (kb_ok bit j, sb_ok bit 2j + left: computed; fifteenth round, no per-call fill)
-    int ubj[SJ], kb[SJ], sb[SJ][2];
-    uint32_t kb_ok = 0, sb_ok = 0;
+    // ubj[j]: the first bound of the next state with j jokers; the others in cbs (set_child)
+    int ubj[SJ];
+    ChildBounds cbs;
     for (int j = 0; j <= jr; ++j) ubj[j] = ub_next(F, n, j, need, needv);
     // the first bound of a choice of tot tiles, js of them jokers, is tot * sval + term[js]
     // with term[js] = js * (jval - sval) + ubj[jr - js]; pm[k] = max of term[0..k] (ninth
@@ -1956,23 +1940,38 @@ struct Solver {
       }
       if (n == mu_n && F.avail[mu_c] - (F.rest[mu_c] - ch.sv[mu_c]) + (n == 1 ? res[mu_c] : 0) < 1) continue;
       const bool left = F.left_in || (keep && lfm);
-      int cb = STOP;
       if (!fits(F, g + ubj[j2])) continue;
-      if (n + 1 <= last) {
-        if (keep && !left) {
-          if (!(kb_ok >> j2 & 1)) { kb[j2] = keep_bound(n + 1, j2); kb_ok |= 1u << j2; }
-          if (!fits(F, g + kb[j2])) continue;
-        }
-        int& sbv = sb[j2][left];
-        const uint32_t sbit = 1u << (2 * j2 + left);
-        if (!(sb_ok & sbit)) { sbv = suffix_bound(n + 1, F.new_runs, j2, left, ran2); sb_ok |= sbit; }
-        if (!fits(F, g + sbv)) continue;
-        cb = sbv;
-      }
-      SOLVER_STAT(++g_leaves);
-      int sub = best(n + 1, F.new_runs, jr - ch.js, left, ran2, thr(F) - g, std::min(cb, sub_stop(F, g)));
-      if (sub > NEG) found(F, g + sub);
+      set_child(F, n, g, j2, left, ran2, cbs);
     }
+  }
+
+  // The bounds of vsets' next states, which depend on a set choice only through the jokers it
+  // leaves (j2) and the tile-left flag: each computed once per vsets call, when first needed
+  // (kb_ok bit j2, sb_ok bit 2 * j2 + left; suffix_bound may search, so the order is the same)
+  struct ChildBounds {
+    int kb[SJ], sb[SJ][2];
+    uint32_t kb_ok = 0, sb_ok = 0;
+  };
+  // The last tests of one set choice (gain g so far, j2 jokers left, left) and the search of its
+  // child: the keep bound, the suffix bound (the child's stop value too), then best(); shared by
+  // vsets' loop over the choices and its no-set shortcut
+  __attribute__((always_inline)) void set_child(Frame& F, int n, int g, int j2, bool left, bool ran2,
+                                                ChildBounds& cbs) {
+    int cb = STOP;
+    if (n + 1 <= last) {
+      if (keep && !left) {
+        if (!(cbs.kb_ok >> j2 & 1)) { cbs.kb[j2] = keep_bound(n + 1, j2); cbs.kb_ok |= 1u << j2; }
+        if (!fits(F, g + cbs.kb[j2])) return;
+      }
+      int& sbv = cbs.sb[j2][left];
+      const uint32_t sbit = 1u << (2 * j2 + left);
+      if (!(cbs.sb_ok & sbit)) { sbv = suffix_bound(n + 1, F.new_runs, j2, left, ran2); cbs.sb_ok |= sbit; }
+      if (!fits(F, g + sbv)) return;
+      cb = sbv;
+    }
+    SOLVER_STAT(++g_leaves);
+    int sub = best(n + 1, F.new_runs, j2, left, ran2, thr(F) - g, std::min(cb, sub_stop(F, g)));
+    if (sub > NEG) found(F, g + sub);
   }
 
   // ---- canonical enumeration (the rebuild; line for line the order of the Python twin) ------
