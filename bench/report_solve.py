@@ -1,7 +1,8 @@
 """Print the solvers' speed on the shared racks and the dense set: racks/s, median, p99 and max
 time per rack, per rack file and workload; the native/pure ratio, the search nodes per second of
 each backend (to turn a wall-time limit into a work budget) and the API/core ratio, all measured
-in the same run, and the Remi lay-down's cost against the rummy101 opening's (issue 11 item 3).
+in the same run, the Remi lay-down's cost against the rummy101 opening's (issue 11 item 3), and the
+core's racks/s on a whole file in one call (no Python between racks).
 
     PYTHONPATH=python:bench python bench/report_solve.py [--pure-racks 30] [--repeat 3]
 
@@ -112,6 +113,29 @@ def remi_ratio(passes: int) -> None:
               f"{best['remi-laydown'] / best['rummy101-opening']:.2f}x")
 
 
+def batch_rates(passes: int) -> None:
+    """racks/s of the core on a whole file in one call (``solve_melds_batch``: no Python between
+    racks; answers with their melds), natively: the best of ``passes`` calls (CPU time)."""
+    print(f"\nThe core on a whole file in one call (solve_melds_batch), native, racks/s (CPU time of "
+          f"this thread, best of {passes} calls):")
+    core = _backend._load("native")
+    print(f"  {'':28}" + "".join(f"{w:>18}" for w in WORKLOADS))
+    for name in RACK_FILES:
+        row = []
+        for spec, val, keep, rr in WORKLOADS.values():
+            rules = Rules.parse(spec)
+            cr = _backend.core_rules(rules, val, "native")  # type: ignore[arg-type]
+            arr = load_counts(name, rules)
+            core.solve_melds_batch(cr, arr, keep, -1, rr)  # warm up (tables, cross-rack lists)
+            best = float("inf")
+            for _ in range(passes):
+                t0 = time.thread_time()
+                core.solve_melds_batch(cr, arr, keep, -1, rr)
+                best = min(best, time.thread_time() - t0)
+            row.append(len(arr) / best)
+        print(f"  {name:28}" + "".join(f"{r:18.0f}" for r in row))
+
+
 def dense_cases() -> list[tuple[str, str, str, list[int], bool, int, bool]]:
     out = []
     with open(DENSE) as f:
@@ -199,6 +223,7 @@ def main() -> None:
         print(f"  {t * 1e3:8.2f} {n:8d}  {rname} {val} {int(keep)} {mu} {int(rr)} | {rack}")
     if "native" in backends and not args.dense_only:
         remi_ratio(max(5, args.repeat))
+        batch_rates(max(5, args.repeat))
     # the public API against the core on the same racks (issue 11 item 4)
     rules = Rules.parse("rummy101")
     arr = load_counts("racks_22.txt", rules)
