@@ -1046,8 +1046,8 @@ struct Solver {
   int ub_state_runs(int n, const uint64_t* runs, int jr) const {
     int u = ubs_fresh[n][jr];
     if (n >= 2) u += res_value;
-    for (int c = 0; c < 4; ++c)
-      if (runs[c]) u += ubs_run[n][jr][c];
+    const int* ur = ubs_run[n][jr];
+    for (int c = 0; c < 4; ++c) u += ur[c] & -int(runs[c] != 0);
     return u;
   }
   int ub_state_j(int n, int base, int jr) const {
@@ -1857,8 +1857,8 @@ struct Solver {
   __attribute__((always_inline)) int ub_next(const Frame& F, int n, int j, int need, int needv) const {
     if (n + 1 > last) return 0;
     int base = ubs_fresh[n + 1][j] + (n + 1 >= 2 ? res_value : 0);
-    for (int c = 0; c < 4; ++c)
-      if (F.new_runs[c]) base += ubs_run[n + 1][j][c];
+    const int* ur = ubs_run[n + 1][j];  // branch-free: whether a colour has runs is data
+    for (int c = 0; c < 4; ++c) base += ur[c] & -int(F.new_runs[c] != 0);
     if (need > 0 && j >= need) {
       int jv = needv + jb[n + 1][j] - jb[n + 1][need];
       return std::min(base + jv, F.ub_after + jv);
