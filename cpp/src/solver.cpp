@@ -564,6 +564,21 @@ struct JbIntern {
 KeyedTrans& keyed_cache() { return per_thread<KeyedTrans>(); }
 JbIntern& jb_intern() { return per_thread<JbIntern>(); }
 
+// padded_bound's values (sixteenth round): a direct-mapped table per thread, an entry valid for
+// one Solver's own generation (taken at its first use, again after each reset_fresh) and its
+// relaxed twin's num_epoch. A value depends only on the state and on fresh values already
+// computed when it was first made, so a hit gives the same value and asks for no search.
+struct PadCache {
+  struct Slot { uint64_t runs[4]; uint32_t gen, epoch; int value; uint8_t m, jr, left; };
+  static constexpr size_t N = 1 << 12;
+  std::array<Slot, N> slots{};
+  uint32_t gen = 0;
+  uint32_t next_gen() {
+    if (++gen == 0) { for (auto& sl : slots) sl.gen = 0; gen = 1; }
+    return gen;
+  }
+};
+
 // Run statuses of one colour: sorted ascending, packed as bytes (status + 1), low byte first.
 struct RunList {
   uint8_t st[8];
@@ -798,6 +813,7 @@ struct Solver {
   // the best one already found, or that are dominated, are skipped)
   bool dominance;          // joker worth its position and no "use a joker" constraint
   bool jpad;               // a fixed joker value and no joker ratio (suffix_bound pads short tails)
+  uint32_t pad_gen = 0;    // this solver's generation in PadCache (0: take one at the next use)
   // The tables below are filled for x <= J jokers only (no search asks for more)
   int tile_ub[16];         // best value of a useful tile at number n
   int ub_tiles[16];        // sum over numbers >= n of useful tiles * their best value
@@ -1046,8 +1062,8 @@ struct Solver {
   int ub_state_runs(int n, const uint64_t* runs, int jr) const {
     int u = ubs_fresh[n][jr];
     if (n >= 2) u += res_value;
-    for (int c = 0; c < 4; ++c)
-      if (runs[c]) u += ubs_run[n][jr][c];
+    const int* ur = ubs_run[n][jr];
+    for (int c = 0; c < 4; ++c) u += ur[c] & -int(runs[c] != 0);
     return u;
   }
   int ub_state_j(int n, int base, int jr) const {
@@ -1173,7 +1189,7 @@ struct Solver {
     if (res_bits) init_res_need();  // (read only with reserved aces)
     std::memset(fresh_ok, 0, sizeof fresh_ok);
     std::memset(g_ok, 0, sizeof g_ok);
-    if (jpad) std::memset(h_n, 0, sizeof h_n);  // (read only with jpad)
+    if (jpad) { std::memset(h_n, 0, sizeof h_n); pad_gen = 0; }  // (read only with jpad)
     all_v[last + 1] = 0;
     min_v[last + 1] = 1 << 29;
     const uint64_t sum = acnt[0] + acnt[1] + acnt[2] + acnt[3];  // (4-bit fields: <= 8 tiles each)
@@ -1235,6 +1251,23 @@ struct Solver {
   }
   // (out of line: the racks it serves are few, and suffix_bound stays small for the others)
   __attribute__((noinline)) int padded_bound(int m, const uint64_t* runs, int jr, bool left) {
+    // the same states come back from many parents: on the worst racks known this bound was
+    // over a third of the instructions (sixteenth round)
+    PadCache& pc = per_thread<PadCache>();
+    if (!pad_gen) pad_gen = pc.next_gen();
+    const uint64_t h = hmix(Memo::term(0, runs[0]) + Memo::term(1, runs[1]) + Memo::term(2, runs[2]) +
+                            Memo::term(3, runs[3]) + (uint64_t(m) << 40 | uint64_t(jr) << 48 | uint64_t(left) << 56));
+    PadCache::Slot& sl = pc.slots[h & (PadCache::N - 1)];
+    if (sl.gen == pad_gen && sl.epoch == relax->num_epoch && sl.m == m && sl.jr == jr && sl.left == left &&
+        sl.runs[0] == runs[0] && sl.runs[1] == runs[1] && sl.runs[2] == runs[2] && sl.runs[3] == runs[3])
+      return sl.value;
+    const int v = padded_value(m, runs, jr, left);
+    if (!pad_gen) pad_gen = pc.next_gen();  // (a search it asked for may have reset this solver)
+    sl = PadCache::Slot{{runs[0], runs[1], runs[2], runs[3]}, pad_gen, relax->num_epoch, v, uint8_t(m),
+                        uint8_t(jr), uint8_t(left)};
+    return v;
+  }
+  int padded_value(int m, const uint64_t* runs, int jr, bool left) {
     Solver& s = *relax;
     // A fixed joker value and no joker ratio (issue 11, ninth round): a short tail holding a
     // real tile, padded with jokers after it (at most m + 2 <= last), is a run of the fresh
@@ -1857,8 +1890,8 @@ struct Solver {
   __attribute__((always_inline)) int ub_next(const Frame& F, int n, int j, int need, int needv) const {
     if (n + 1 > last) return 0;
     int base = ubs_fresh[n + 1][j] + (n + 1 >= 2 ? res_value : 0);
-    for (int c = 0; c < 4; ++c)
-      if (F.new_runs[c]) base += ubs_run[n + 1][j][c];
+    const int* ur = ubs_run[n + 1][j];  // branch-free: whether a colour has runs is data
+    for (int c = 0; c < 4; ++c) base += ur[c] & -int(F.new_runs[c] != 0);
     if (need > 0 && j >= need) {
       int jv = needv + jb[n + 1][j] - jb[n + 1][need];
       return std::min(base + jv, F.ub_after + jv);
