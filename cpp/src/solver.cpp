@@ -1477,7 +1477,7 @@ struct Solver {
     if (n >= 14) return n > last ? terminal(runs, jr, left, ran) : leaf14(runs, jr, left, ran);
     // Every completion closes the runs in progress (terminal), so with one the run is made: one
     // state, not two by the flag (same value; issue 11, seventh round: -6% of Remi's nodes)
-    if (require_run && (runs[0] | runs[1] | runs[2] | runs[3])) ran = true;
+    ran |= require_run & ((runs[0] | runs[1] | runs[2] | runs[3]) != 0);  // (no branch; sixteenth round)
     Key key{{runs[0], runs[1], runs[2], runs[3]},
             uint32_t(n) | uint32_t(jr) << 4 | uint32_t(left) << 8 | uint32_t(ran) << 9 | res_bits << 10};
     const uint64_t kpre = Memo::pre_hash(key);
@@ -1806,7 +1806,7 @@ struct Solver {
       F.jused[c] = t.jused;
       int g2 = gain + t.gain;
       int jr2 = jr - t.jused;
-      bool ran2 = ran || t.closed;
+      bool ran2 = ran | t.closed;  // (| not ||: no branch on t.closed; sixteenth round)
       vcolour<c + 1>(F, jr2, g2, ran2, need + t.need, needv + t.needv, restw + t.rest * F.w[c]);
     }
   }
@@ -1901,7 +1901,7 @@ struct Solver {
 
   void vsets(Frame& F, int jr, int gain, bool ran, int need, int needv) {
     int n = F.n;
-    bool ran2 = ran && require_run;
+    bool ran2 = ran & require_run;
     if (n == 14) {
       if (!fits(F, gain + ub_state(n + 1, F.new_runs, jr))) return;
       SOLVER_STAT(++g_leaves);
