@@ -80,6 +80,7 @@
 // computes every choice size's first bound from one prefix maximum. The rebuild stops walking
 // where no leaf below a choice can pass sets()'s first tests, and keeps its melds as byte records
 // until they are sorted (MeldRec). The rules' constants are built once per thread (rules_const).
+// padded_bound's values are kept per thread by state (PadCache; a hit asks for no search).
 //
 // THE BOUND ASKED FOR (issue 11: states per number x transitions). A colour holds at most 2 + J
 // runs in progress, each one of S statuses (S = 6 without a joker ratio: length 1/2/3+ x real
@@ -91,7 +92,7 @@
 // colour holds at most avail(n, c) + jr runs that cannot close, and all colours together at most
 // jr more such runs than real tiles can extend. So the 5 ms worst case is NOT bounded: the worst
 // racks known (tests/dense_racks.txt, found by bench/dense_search.py's hill climbs) are rummy101
-// penalty racks with six jokers, up to 91,247 nodes (~0.3 s), whose cost is the exact fresh
+// penalty racks with six jokers, up to 91,247 nodes (~0.19 s), whose cost is the exact fresh
 // suffixes that serve as bounds (given the optimum as a stop value they still need ~80% of their
 // nodes). A DP whose state does not grow with the jokers is the remaining step; until then the
 // work budget is what bounds a request.
