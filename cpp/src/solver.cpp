@@ -570,7 +570,7 @@ JbIntern& jb_intern() { return per_thread<JbIntern>(); }
 // relaxed twin's num_epoch. A value depends only on the state and on fresh values already
 // computed when it was first made, so a hit gives the same value and asks for no search.
 struct PadCache {
-  struct Slot { uint64_t runs[4]; uint32_t gen, epoch; int value; uint8_t m, jr, left; };
+  struct Slot { Key key; uint32_t gen, epoch; int value; };  // key: the memo's, by (m, jr, left)
   static constexpr size_t N = 1 << 12;
   std::array<Slot, N> slots{};
   uint32_t gen = 0;
@@ -1256,16 +1256,12 @@ struct Solver {
     // over a third of the instructions (sixteenth round)
     PadCache& pc = per_thread<PadCache>();
     if (!pad_gen) pad_gen = pc.next_gen();
-    const uint64_t h = hmix(Memo::term(0, runs[0]) + Memo::term(1, runs[1]) + Memo::term(2, runs[2]) +
-                            Memo::term(3, runs[3]) + (uint64_t(m) << 40 | uint64_t(jr) << 48 | uint64_t(left) << 56));
-    PadCache::Slot& sl = pc.slots[h & (PadCache::N - 1)];
-    if (sl.gen == pad_gen && sl.epoch == relax->num_epoch && sl.m == m && sl.jr == jr && sl.left == left &&
-        sl.runs[0] == runs[0] && sl.runs[1] == runs[1] && sl.runs[2] == runs[2] && sl.runs[3] == runs[3])
-      return sl.value;
+    const Key key{{runs[0], runs[1], runs[2], runs[3]}, uint32_t(m) | uint32_t(jr) << 4 | uint32_t(left) << 8};
+    PadCache::Slot& sl = pc.slots[Memo::hash(key) & (PadCache::N - 1)];
+    if (sl.gen == pad_gen && sl.epoch == relax->num_epoch && sl.key == key) return sl.value;
     const int v = padded_value(m, runs, jr, left);
     if (!pad_gen) pad_gen = pc.next_gen();  // (a search it asked for may have reset this solver)
-    sl = PadCache::Slot{{runs[0], runs[1], runs[2], runs[3]}, pad_gen, relax->num_epoch, v, uint8_t(m),
-                        uint8_t(jr), uint8_t(left)};
+    sl = PadCache::Slot{key, pad_gen, relax->num_epoch, v};
     return v;
   }
   int padded_value(int m, const uint64_t* runs, int jr, bool left) {
