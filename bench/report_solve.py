@@ -6,9 +6,10 @@ core's racks/s on a whole file in one call (no Python between racks).
 
     PYTHONPATH=python:bench python bench/report_solve.py [--pure-racks 30] [--repeat 3]
 
-Times are per single solve_melds call (one rack, one core thread), the best of --repeat passes
-for each rack (to damp the noise of a shared machine). The Remi/opening ratio and the API/core
-ratio compare CPU times of this thread (``time.thread_time``, best of max(5, --repeat)
+Times are per single solve_melds call (one rack, one core thread): racks/s from the best of
+--repeat passes over the file, median/p99/max from each rack's best over them (to damp the noise
+of a shared machine). The Remi/opening ratio and the API/core
+ratio compare CPU times of this thread (best_cpu_times: the best of max(5, --repeat)
 interleaved passes over a whole file, so that both sides see the same machine): for Remi, a pass
 of the Remi lay-down then one of the rummy101 opening over each shared file, natively; for the API,
 the core called once per rack from Python, ``solve_opening`` on each text rack,
@@ -25,10 +26,11 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
+import functools
 import math
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from _racks import RACK_FILES, WORKLOADS, load_counts, solver
@@ -89,28 +91,38 @@ def line(workload: str, name: str, backend: str, raw: list[float], nodes: int | 
             f"{statistics.median(ts) * 1e6:10.1f} {p99 * 1e6:9.1f} {ts[-1] * 1e6:9.1f} {nps}")
 
 
+def best_cpu_times(jobs: Sequence[Callable[[], Any]], passes: int) -> list[float]:
+    """The least CPU time of this thread (``time.thread_time``: not numpy's idle threads) each job
+    took over ``passes`` interleaved rounds (every job once a round, so all see the same machine)."""
+    best = [float("inf")] * len(jobs)
+    for _ in range(passes):
+        for i, job in enumerate(jobs):
+            t0 = time.thread_time()
+            job()
+            best[i] = min(best[i], time.thread_time() - t0)
+    return best
+
+
+def _each(call: Callable[[Any], Any], racks: list[Any]) -> None:
+    for r in racks:
+        call(r)
+
+
 def remi_ratio(passes: int) -> None:
     """Remi lay-down / rummy101 opening, CPU time, natively, per shared file: the best of
     ``passes`` interleaved passes of each over the whole file (issue 11 item 3)."""
     print(f"\nRemi lay-down / rummy101 opening, native (CPU time of this thread, best of {passes} "
           f"interleaved passes over each file):")
     for name in RACK_FILES:
-        best = {}
-        calls = []
+        jobs, n = [], 0
         for workload in ("remi-laydown", "rummy101-opening"):
             call, rules = solver(workload, "native")
-            calls.append((workload, call, [[int(x) for x in row] for row in load_counts(name, rules)]))
-            best[workload] = float("inf")
-        for _ in range(passes):
-            for workload, call, racks in calls:
-                t0 = time.thread_time()
-                for r in racks:
-                    call(r)
-                best[workload] = min(best[workload], time.thread_time() - t0)
-        n = len(calls[0][2])
-        print(f"  {name:28} Remi {n / best['remi-laydown']:8.0f} racks/s, opening "
-              f"{n / best['rummy101-opening']:8.0f} racks/s: "
-              f"{best['remi-laydown'] / best['rummy101-opening']:.2f}x")
+            racks = [[int(x) for x in row] for row in load_counts(name, rules)]
+            jobs.append(functools.partial(_each, call, racks))
+            n = len(racks)
+        remi_t, open_t = best_cpu_times(jobs, passes)
+        print(f"  {name:28} Remi {n / remi_t:8.0f} racks/s, opening {n / open_t:8.0f} racks/s: "
+              f"{remi_t / open_t:.2f}x")
 
 
 def batch_rates(passes: int) -> None:
@@ -126,12 +138,9 @@ def batch_rates(passes: int) -> None:
             rules = Rules.parse(spec)
             cr = _backend.core_rules(rules, val, "native")  # type: ignore[arg-type]
             arr = load_counts(name, rules)
-            core.solve_melds_batch(cr, arr, keep, -1, rr)  # warm up (tables, cross-rack lists)
-            best = float("inf")
-            for _ in range(passes):
-                t0 = time.thread_time()
-                core.solve_melds_batch(cr, arr, keep, -1, rr)
-                best = min(best, time.thread_time() - t0)
+            job = functools.partial(core.solve_melds_batch, cr, arr, keep, -1, rr)
+            job()  # warm up (tables, cross-rack lists)
+            [best] = best_cpu_times([job], passes)
             row.append(len(arr) / best)
         print(f"  {name:28}" + "".join(f"{r:18.0f}" for r in row))
 
@@ -234,20 +243,9 @@ def main() -> None:
     solve_opening(rules, texts[0])  # warm up (the token table)
     solve_openings(rules, texts[:2])
     passes = max(5, args.repeat)
-    clock = time.thread_time  # the batch solves on this one thread
-    core_t = api_t = batch_t = float("inf")
-    for _ in range(passes):  # interleaved passes, the best of each (a shared machine)
-        t0 = clock()
-        for r in racks:
-            call(r)
-        core_t = min(core_t, clock() - t0)
-        t0 = clock()
-        for text in texts:
-            solve_opening(rules, text)
-        api_t = min(api_t, clock() - t0)
-        t0 = clock()
-        solve_openings(rules, texts)
-        batch_t = min(batch_t, clock() - t0)
+    core_t, api_t, batch_t = best_cpu_times(  # (the batch solves on this one thread)
+        [functools.partial(_each, call, racks), lambda: [solve_opening(rules, t) for t in texts],
+         lambda: solve_openings(rules, texts)], passes)
     n = len(racks)
     print(f"\nAPI/core on racks_22.txt, rummy101 opening, {backends[0]} (CPU time, best of {passes} "
           f"interleaved passes): core {n / core_t:.0f} racks/s, "
