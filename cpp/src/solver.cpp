@@ -8,7 +8,10 @@
 // real tiles capped at rcap and the jokers), the aces reserved for the high end, the free jokers
 // and two flags (a tile left on the rack, a run made). Each run in progress is extended with a real
 // tile, extended with a joker, or closed; new runs start; the rest of the tiles of that number go
-// to sets (SetTable: which tiles and jokers split into valid sets) or stay on the rack. Values are
+// to sets (SetTable: which tiles and jokers split into valid sets) or stay on the rack. With a
+// fixed joker value, no joker ratio and no high ace (rummy101 penalty racks; seventeenth round) no
+// run starts with a joker: a run starts at its first real tile and takes there the k jokers laid
+// before it (vafter_lead), so no state holds a joker-only run in progress. Values are
 // added per position, so a memoized value is exact. The arrangement is rebuilt by walking the same
 // enumeration and taking the first transition that attains the optimum.
 //
@@ -92,7 +95,8 @@
 // colour holds at most avail(n, c) + jr runs that cannot close, and all colours together at most
 // jr more such runs than real tiles can extend. So the 5 ms worst case is NOT bounded: the worst
 // racks known (tests/dense_racks.txt, found by bench/dense_search.py's hill climbs) are rummy101
-// penalty racks with six jokers, up to 91,247 nodes (~0.19 s), whose cost is the exact fresh
+// penalty racks with six jokers, up to 23,172 nodes (~0.08 s; 91,247 before the runs' leading
+// jokers, seventeenth round), whose cost is the exact fresh
 // suffixes that serve as bounds (given the optimum as a stop value they still need ~80% of their
 // nodes). A DP whose state does not grow with the jokers is the remaining step; until then the
 // work budget is what bounds a request.
@@ -483,6 +487,7 @@ struct RItem {
   int val, smax;
   uint8_t acts[8];
   uint8_t nacts, a_new, b_new, s, lf, jused;
+  uint8_t lead[2];  // the jokers laid before each new run's first tile (Solver::vafter_lead)
   bool closed;
   uint8_t k1, k2;  // runs after it that cannot close / of length 1 (need_of)
 };
@@ -814,6 +819,7 @@ struct Solver {
   // the best one already found, or that are dominated, are skipped)
   bool dominance;          // joker worth its position and no "use a joker" constraint
   bool jpad;               // a fixed joker value and no joker ratio (suffix_bound pads short tails)
+  bool lead;               // a fixed joker value and no joker ratio: no joker-only runs (vafter)
   uint32_t pad_gen = 0;    // this solver's generation in PadCache (0: take one at the next use)
   // The tables below are filled for x <= J jokers only (no search asks for more)
   int tile_ub[16];         // best value of a useful tile at number n
@@ -864,6 +870,7 @@ struct Solver {
     // (only with >= 4 jokers: on racks_22 and racks_20_plus_2_jokers it cut no node and cost
     // +2.8% instructions per penalty rack)
     jpad = cr.joker_value >= 0 && ratio == 0 && J >= 4;
+    lead = cr.joker_value >= 0 && ratio == 0 && !cr.high_ace && J > 0;
     for (Frame& f : frames) f.num_epoch = 0;
     if (like) {
       // the relaxed twin of the same rack (solve_impl): these tables depend on the tiles and
@@ -1099,9 +1106,14 @@ struct Solver {
         int v = cnt[c * 13 + m - 1] * tile_ub[m];
         bool u = useful[c] >> m & 1;
         int xs = (ge[3] >> m & 1) ? 0 : (ge[2] >> m & 1) ? 1 : 2;  // a set: 3 - colours at m
+        int xlead = 3;  // (lead) the fewest of the other two positions missing, any window holding m
+        if (lead)
+          for (int s0 = std::max(1, m - 2); s0 <= std::min(m, last - 2); ++s0)
+            xlead = std::min(xlead, 2 - __builtin_popcount((p >> s0 & 7u) & ~(1u << (m - s0))));
         for (int n = m; n >= std::max(m - 1, 1); --n) {
           uint32_t k0 = n == m ? a0 : b0, k1 = n == m ? a1 : b1, k2 = n == m ? a2 : b2;
           int xr = (k0 >> m & 1) ? 0 : (k1 >> m & 1) ? 1 : (k2 >> m & 1) ? 2 : 3;
+          if (lead) xr = xlead;  // its run may start below n with jokers (vafter)
           int x0 = std::min(std::min(xs, xr), J + 1);
           for (int x = x0; x <= J; ++x) ubs_fresh[n][x] += v;
           if (u)
@@ -1165,6 +1177,21 @@ struct Solver {
       }
       run_need[n] = b;
     }
+    // lead (vafter): a run whose real tiles lie at >= n may have jokers below n; its fewest
+    // jokers are those of a window holding its real tiles, wherever it starts
+    if (lead)
+      for (int n = last; n >= 1; --n) {
+        int b = J + 1;
+        for (int c = 0; c < 4; ++c)
+          for (int s0 = 1; s0 <= last - 2; ++s0) {
+            int real = 0;
+            for (int e = s0; e <= last; ++e) {
+              if (e >= n) real += avm[c] >> e & 1;
+              if (e - s0 + 1 >= 3 && real >= 1) b = std::min(b, e - s0 + 1 - real);
+            }
+          }
+        run_need[n] = b;
+      }
   }
 
   // Reserved high aces (RO-6): each closes its own run ...-12-13-14 of its colour, so a state at
@@ -1855,8 +1882,9 @@ struct Solver {
       return;
     }
     bool can_start = n <= last - 2 && n <= 13;
-    int max_a = can_start ? t - used_r : 0;
     int used_j = F.jr_start[c] - jr;
+    if (lead) { vafter_lead(F, c, used_r, jr, gain, ran, base, nb, used_j); return; }
+    int max_a = can_start ? t - used_r : 0;
     for (int a_new = max_a; a_new >= 0; --a_new) {
       if (a_new > 0) {  // the new runs need tiles (or jokers) at n+1 and n+2
         int miss = std::max(0, a_new - avail(n + 1, c)) + std::max(0, a_new - avail(n + 2, c));
@@ -1878,6 +1906,44 @@ struct Solver {
         for (int x = 0; x < b_new; ++x) tmp[k++] = uint8_t(new_joker());
         tc.scratch.push_back(Trans{pack(tmp, k), gain + a_new * cr.run_value[n] + b_new * jrun[n], 0,
                                    uint8_t(rest), uint8_t(used_j + b_new), ran, 0, 0});
+      }
+    }
+  }
+
+  // vafter with a fixed joker value and no joker ratio (seventeenth round): no run starts with
+  // a joker. A run starts at its first real tile and takes there k jokers laid before it, at
+  // n - k .. n - 1 (k <= n - 1; a run starting at 12 or 13 needs 1 or 2 of them), worth their
+  // fixed value: the same arrangements as joker-only runs in progress that reach the tile, whose
+  // states are gone. Each new run: k = 0, 1 or >= 2 gives its length 1, 2, 3+ (status 3 + k).
+  void vafter_lead(Frame& F, int c, int used_r, int jr, int gain, bool ran, const uint8_t* base, int nb,
+                   int used_j) {
+    const int n = F.n;
+    const int t = F.avail[c];
+    const int max_a = n <= 13 ? t - used_r : 0;
+    const int kmin = std::max(0, n - (last - 2));
+    const int kmax = std::min(jr, n - 1);
+    for (int a_new = max_a; a_new >= 0; --a_new) {
+      const int rest = t - used_r - a_new;
+      if (nb + a_new > 8) continue;
+      const int k1hi = a_new >= 1 ? kmax : 0;
+      for (int k1 = a_new >= 1 ? kmin : 0; k1 <= k1hi; ++k1) {
+        const int k2hi = a_new >= 2 ? kmax - k1 : 0;
+        for (int k2 = a_new >= 2 ? std::max(k1, kmin) : 0; k2 <= k2hi; ++k2) {
+          const int kk = k1 + k2;
+          // the new runs need tiles (or jokers) at n + 1 (length < 3) and n + 2 (length 1)
+          int m1 = 0, m2 = 0;
+          if (a_new >= 1) { m1 += k1 < 2; m2 += k1 < 1; }
+          if (a_new >= 2) { m1 += k2 < 2; m2 += k2 < 1; }
+          const int miss = std::max(0, m1 - avail(n + 1, c)) + std::max(0, m2 - avail(n + 2, c));
+          if (miss > jr - kk) continue;
+          uint8_t tmp[16];
+          std::memcpy(tmp, base, size_t(nb));
+          int k = nb;
+          if (a_new >= 1) tmp[k++] = uint8_t(3 + std::min(k1, 2));
+          if (a_new >= 2) tmp[k++] = uint8_t(3 + std::min(k2, 2));
+          tc.scratch.push_back(Trans{pack(tmp, k), gain + a_new * cr.run_value[n] + kk * jrun[n], 0,
+                                     uint8_t(rest), uint8_t(used_j + kk), ran, 0, 0});
+        }
       }
     }
   }
@@ -2201,6 +2267,7 @@ struct Solver {
       return;
     }
     bool can_start = n <= last - 2 && n <= 13;
+    if (lead) { list_after_lead(F, c, used_r, jr0, jr, it, base, nb, out); return; }
     int max_a = can_start ? t - used_r : 0;
     for (int a_new = 0; a_new <= max_a; ++a_new) {
       int max_b = can_start ? jr : 0;
@@ -2230,6 +2297,50 @@ struct Solver {
         }
       }
     }
+  }
+
+  // list_after with a fixed joker value and no joker ratio: the walk's twin of vafter_lead, in
+  // the walk's order (fewest new runs first, then fewest leading jokers, then sets)
+  void list_after_lead(Frame& F, int c, int used_r, int jr0, int jr, RItem& it, const uint8_t* base, int nb,
+                       std::vector<RItem>& out) {
+    const int n = F.n;
+    const int t = F.avail[c];
+    const int max_a = n <= 13 ? t - used_r : 0;
+    const int kmin = std::max(0, n - (last - 2));
+    const int kmax = std::min(jr, n - 1);
+    const int dg0 = it.dgain;
+    for (int a_new = 0; a_new <= max_a; ++a_new) {
+      const int rest = t - used_r - a_new;
+      if (nb + a_new > 8) continue;
+      const int k1hi = a_new >= 1 ? kmax : 0;
+      for (int k1 = a_new >= 1 ? kmin : 0; k1 <= k1hi; ++k1) {
+        const int k2hi = a_new >= 2 ? kmax - k1 : 0;
+        for (int k2 = a_new >= 2 ? std::max(k1, kmin) : 0; k2 <= k2hi; ++k2) {
+          const int kk = k1 + k2;  // (the jokers the new runs need next: the walk's need_from)
+          uint8_t tmp[16];
+          std::memcpy(tmp, base, size_t(nb));
+          int k = nb;
+          if (a_new >= 1) tmp[k++] = uint8_t(3 + std::min(k1, 2));
+          if (a_new >= 2) tmp[k++] = uint8_t(3 + std::min(k2, 2));
+          it.packed = pack(tmp, k);
+          it.dgain = dg0 + a_new * cr.run_value[n] + kk * jrun[n];
+          it.a_new = uint8_t(a_new);
+          it.b_new = 0;
+          it.lead[0] = uint8_t(k1);
+          it.lead[1] = uint8_t(k2);
+          it.jused = uint8_t(jr0 - jr + kk);
+          const int smax = std::min(rest, 2);
+          for (int sv = 0; sv <= smax; ++sv) {
+            const int lf = rest - sv;
+            if (c == mu_c && n == mu_n && t - lf < 1) continue;  // (no reserved aces: no high ace)
+            it.s = uint8_t(sv);
+            it.lf = uint8_t(lf);
+            out.push_back(it);
+          }
+        }
+      }
+    }
+    it.dgain = dg0;
   }
 
   void sets(Frame& F, int jr, int gain, bool left, bool ran, int need) {
@@ -2397,7 +2508,20 @@ struct Solver {
           keep_list[nk++] = run;
         }
         int code = c * 13 + num - 1;
-        for (int x = 0; x < it.a_new; ++x) keep_list[nk++] = new_run(3, n, seq++, code, code);
+        if (lead) {
+          // a new run with k jokers laid before its first tile (vafter_lead): at n - k .. n - 1
+          for (int x = 0; x < it.a_new; ++x) {
+            const int k = it.lead[x];
+            Run r = new_run(3 + std::min(k, 2), n - k, seq++, k ? JOKER : code, code - k);
+            for (int q = 1; q <= k; ++q) {
+              r.tiles[r.len] = uint8_t(q < k ? JOKER : code);
+              r.stand[r.len++] = uint8_t(code - k + q);
+            }
+            keep_list[nk++] = r;
+          }
+        } else {
+          for (int x = 0; x < it.a_new; ++x) keep_list[nk++] = new_run(3, n, seq++, code, code);
+        }
         for (int x = 0; x < it.b_new; ++x) keep_list[nk++] = new_run(new_joker(), n, seq++, JOKER, code);
         // (st, start, seq) is a total order (seq is unique)
         if (nk > 1)

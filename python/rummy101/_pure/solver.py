@@ -172,6 +172,7 @@ class _Frame:
         "j0",
         "jr_start",
         "jused",
+        "lead",
         "left_in",
         "lst",
         "n",
@@ -196,6 +197,7 @@ class _Frame:
         self.acts: list[list[int]] = [[0] * 8 for _ in range(4)]
         self.a_new = [0, 0, 0, 0]
         self.b_new = [0, 0, 0, 0]
+        self.lead: list[tuple[int, int]] = [(0, 0)] * 4
         self.s = [0, 0, 0, 0]
         self.new_runs = [0, 0, 0, 0]
         self.sv = [0, 0, 0, 0]
@@ -253,6 +255,8 @@ class _Solver:
         self.dominance = cr.joker_value == -1 and must_use != JOKER
         # (only with >= 4 jokers: below, the bound costs more than it cuts; C++ jpad)
         self.jpad = cr.joker_value >= 0 and self.ratio == 0 and self.J >= 4
+        # no joker-only runs: a run takes its leading jokers where it starts (C++ vafter_lead)
+        self.lead_mode = cr.joker_value >= 0 and self.ratio == 0 and not cr.high_ace and self.J > 0
         self.memo: dict[Any, tuple[int, bool]] = {}
         self.tcache: dict[tuple[int, int, int, int, int, int],
                           list[tuple[int, int, int, int, int, bool, int, int]]] = {}
@@ -361,7 +365,8 @@ class _Solver:
                         k = cnt[c * 13 + m - 1]
                         if not k:
                             continue
-                        fresh = self.can_meld(c, m, x, m if m == n else m - 1)
+                        # (lead_mode: its run may start below n, with jokers)
+                        fresh = self.can_meld(c, m, x, -99 if self.lead_mode else m if m == n else m - 1)
                         if fresh:
                             u += k * tile_ub[m]
                         if self.useful[c][m] and not fresh:
@@ -464,6 +469,19 @@ class _Solver:
                     if ln >= 3 and real >= 1 and real >= ratio * jk:
                         b = jk
             self.run_need[n] = b
+        if self.lead_mode:
+            # a run whose real tiles lie at >= n may have jokers below n (C++ init_run_need)
+            for n in range(last, 0, -1):
+                b = self.J + 1
+                for c in range(4):
+                    for s0 in range(1, last - 1):
+                        real = 0
+                        for e in range(s0, last + 1):
+                            if e >= n and self.avail(e, c) > 0:
+                                real += 1
+                            if e - s0 + 1 >= 3 and real >= 1:
+                                b = min(b, e - s0 + 1 - real)
+                self.run_need[n] = b
 
     def init_res_need(self) -> None:
         """Reserved high aces (RO-6): res_need[n], the jokers their own runs ...-12-13-14 need at
@@ -930,9 +948,12 @@ class _Solver:
             out.append((_pack(base), 0, F.jr_start[c] - jr, ran, gain))
             return
         can_start = n <= self.last - 2 and n <= 13
-        max_a = t - used_r if can_start else 0
         used_j = F.jr_start[c] - jr
         rv, jv = self.cr.run_value[n], self.jrun[n]
+        if self.lead_mode:
+            self.vafter_lead(F, c, used_r, jr, gain, ran, base, used_j, out)
+            return
+        max_a = t - used_r if can_start else 0
         for a_new in range(max_a, -1, -1):
             if a_new > 0:   # the new runs need tiles (or jokers) at n+1 and n+2
                 miss = max(0, a_new - self.avail(n + 1, c)) + max(0, a_new - self.avail(n + 2, c))
@@ -949,6 +970,44 @@ class _Solver:
                     continue
                 tmp = base + [3] * a_new + [self.new_joker()] * b_new
                 out.append((_pack(tmp), rest, used_j + b_new, ran, gain + a_new * rv + b_new * jv))
+
+    def lead_choices(self, n: int, a_new: int, jr: int) -> list[tuple[int, int]]:
+        """The leading jokers (k1, k2) of a_new new runs at n (k1 <= k2; C++ vafter_lead)."""
+        kmin = max(0, n - (self.last - 2))
+        kmax = min(jr, n - 1)
+        out = []
+        for k1 in range(kmin if a_new >= 1 else 0, (kmax if a_new >= 1 else 0) + 1):
+            for k2 in range(max(k1, kmin) if a_new >= 2 else 0, (kmax - k1 if a_new >= 2 else 0) + 1):
+                out.append((k1, k2))
+        return out
+
+    def vafter_lead(self, F: _Frame, c: int, used_r: int, jr: int, gain: int, ran: bool,
+                    base: list[int], used_j: int, out: list[tuple[int, int, int, bool, int]]) -> None:
+        """vafter with a fixed joker value and no joker ratio: no run starts with a joker; a run
+        starts at its first real tile with k jokers laid before it (C++ vafter_lead)."""
+        n = F.n
+        t = F.avail[c]
+        max_a = t - used_r if n <= 13 else 0
+        rv, jv = self.cr.run_value[n], self.jrun[n]
+        for a_new in range(max_a, -1, -1):
+            rest = t - used_r - a_new
+            if len(base) + a_new > 8:
+                continue
+            for k1, k2 in self.lead_choices(n, a_new, jr):
+                kk = k1 + k2
+                m1 = m2 = 0
+                if a_new >= 1:
+                    m1 += k1 < 2
+                    m2 += k1 < 1
+                if a_new >= 2:
+                    m1 += k2 < 2
+                    m2 += k2 < 1
+                a1 = self.avail(n + 1, c) if n + 1 <= 14 else 0
+                a2 = self.avail(n + 2, c) if n + 2 <= 14 else 0
+                if max(0, m1 - a1) + max(0, m2 - a2) > jr - kk:
+                    continue
+                tmp = base + [3 + min(k, 2) for k in (k1, k2)[:a_new]]
+                out.append((_pack(tmp), rest, used_j + kk, ran, gain + a_new * rv + kk * jv))
 
     def vsets(self, F: _Frame, jr: int, gain: int, ran: bool, need: int, needv: int) -> None:
         n = F.n
@@ -1092,6 +1151,9 @@ class _Solver:
             self.colour(F, c + 1, jr, gain, left, ran)
             return
         can_start = n <= self.last - 2 and n <= 13
+        if self.lead_mode:
+            self.after_runs_lead(F, c, used_r, jr, gain, left, ran, base)
+            return
         max_a = t - used_r if can_start else 0
         for a_new in range(max_a + 1):
             max_b = jr if can_start else 0
@@ -1114,6 +1176,36 @@ class _Solver:
                     F.svw[c + 1] = F.svw[c] + s * self.cr.set_value[n if n <= 13 else 1]
                     F.a_new[c], F.b_new[c], F.s[c] = a_new, b_new, s
                     self.colour(F, c + 1, jr - b_new, g, left or (lf > 0 and self.keep), ran)
+                    if F.found:
+                        return
+
+    def after_runs_lead(self, F: _Frame, c: int, used_r: int, jr: int, gain: int, left: bool,
+                        ran: bool, base: list[int]) -> None:
+        """after_runs with a fixed joker value and no joker ratio (C++ list_after_lead): the new
+        runs with their leading jokers, fewest new runs first, then fewest leading jokers."""
+        n = F.n
+        t = F.avail[c]
+        max_a = t - used_r if n <= 13 else 0
+        for a_new in range(max_a + 1):
+            rest = t - used_r - a_new
+            if len(base) + a_new > 8:
+                continue
+            for k1, k2 in self.lead_choices(n, a_new, jr):
+                if F.found:
+                    return
+                kk = k1 + k2
+                packed = _pack(base + [3 + min(k, 2) for k in (k1, k2)[:a_new]])
+                g = gain + a_new * self.cr.run_value[n] + kk * self.jrun[n]
+                for s in range(min(rest, 2) + 1):
+                    lf = rest - s
+                    if c == self.mu_c and n == self.mu_n and t - lf < 1:
+                        continue
+                    F.new_runs[c] = packed
+                    F.sv[c] = s
+                    F.svw[c + 1] = F.svw[c] + s * self.cr.set_value[n]
+                    F.a_new[c], F.b_new[c], F.s[c] = a_new, 0, s
+                    F.lead[c] = (k1, k2)
+                    self.colour(F, c + 1, jr - kk, g, left or (lf > 0 and self.keep), ran)
                     if F.found:
                         return
 
@@ -1140,7 +1232,7 @@ class _Solver:
             sub = self.best(n + 1, new_runs, jr - js, left, ran2, F.want - g - 1)
             if sub <= NEG or g + sub != F.want:
                 continue
-            F.dec = ([(list(F.acts[c][:len(F.lst[c])]), F.a_new[c], F.b_new[c], F.s[c])
+            F.dec = ([(list(F.acts[c][:len(F.lst[c])]), F.a_new[c], F.b_new[c], F.s[c], F.lead[c])
                       for c in range(4)], list(F.sv), js, new_runs, jr - js, left, ran2, g)
             F.found = True
             return
@@ -1219,7 +1311,7 @@ class _Solver:
             decs, sv, js, next_runs, next_jr, next_left, next_ran, gain = F.dec
             num = n if n <= 13 else 1
             for c in range(4):
-                acts, a_new, b_new, _s = decs[c]
+                acts, a_new, b_new, _s, lead = decs[c]
                 lst = conc[c]
                 keep_list = []
                 for i, a in enumerate(acts):
@@ -1233,9 +1325,16 @@ class _Solver:
                     run[0] = self.ext_real(run[0]) if a == 0 else self.ext_joker(run[0])
                     keep_list.append(run)
                 code = c * 13 + num - 1
-                for _ in range(a_new):
-                    keep_list.append([3, n, seq, [code], [code]])
-                    seq += 1
+                if self.lead_mode:
+                    # a new run with k jokers laid before its first tile, at n - k .. n - 1
+                    for k in lead[:a_new]:
+                        keep_list.append([3 + min(k, 2), n - k, seq, [JOKER] * k + [code],
+                                          list(range(code - k, code + 1))])
+                        seq += 1
+                else:
+                    for _ in range(a_new):
+                        keep_list.append([3, n, seq, [code], [code]])
+                        seq += 1
                 for _ in range(b_new):
                     keep_list.append([self.new_joker(), n, seq, [JOKER], [code]])
                     seq += 1
