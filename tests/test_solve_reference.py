@@ -286,3 +286,62 @@ def test_remi_high_ace_reservations_match_integer_program(backend: str) -> None:
         want = reference_best(REMI, counts, valuation="open", keep=keep, must_use=mu, require_run=rr)
         assert got[0] == want, (counts, keep, mu, rr, got)
         check_arrangement(REMI, "open", counts, keep, mu, rr, got)
+
+
+def leading_joker_cases(n: int, seed: int) -> list[tuple[list[int], bool, int, bool]]:
+    """Rummy 101 racks for the penalty valuation where jokers before a run's first tile matter:
+    2-6 jokers and tiles crowded at both ends of the numbers (12 and 13 start a run only with
+    jokers before them) or in one narrow window, random keep/must_use/require_run."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        counts = [0] * 53
+        if i % 2:
+            numbers = [1, 2, 3, 11, 12, 13]
+        else:
+            lo = rng.randint(1, 11)
+            numbers = list(range(lo, min(13, lo + rng.randint(2, 4)) + 1))
+        colours = rng.sample(range(4), rng.randint(1, 4))
+        size = rng.randint(3, 14)
+        for _ in range(200):
+            if sum(counts) >= size:
+                break
+            code = rng.choice(colours) * 13 + rng.choice(numbers) - 1
+            if counts[code] < 2:
+                counts[code] += 1
+        counts[52] = rng.randint(2, 6)
+        present = [k for k in range(53) if counts[k]]
+        must_use = rng.choice(present) if rng.random() < 0.3 else -1
+        out.append((counts, rng.random() < 0.5, must_use, rng.random() < 0.3))
+    return out
+
+
+def test_penalty_leading_jokers_match_integer_program(backend: str) -> None:
+    """R101-5/R101-6 with jokers at a fixed value (the penalty valuation): no run starts with a
+    joker in the search; a run takes the jokers laid before its first tile where that tile is
+    (docs/solve-rounds.md, seventeenth round). Its bounds must count a tile whose run starts below
+    the current number, and a run that needs jokers below its tiles (R12 R13 with one before them).
+    120 racks with 2-6 jokers against the integer program, on both backends; the arrangement is
+    re-validated (a joker before a run stands for a tile of that run's colour)."""
+    core = _backend.core()
+    cr = _backend.core_rules(R101, "penalty")
+    for counts, keep, mu, rr in leading_joker_cases(120, seed=17):
+        got = core.solve_melds(cr, counts, keep, mu, rr)
+        want = reference_best(R101, counts, valuation="penalty", keep=keep, must_use=mu, require_run=rr)
+        assert got[0] == want, (counts, keep, mu, rr, got)
+        check_arrangement(R101, "penalty", counts, keep, mu, rr, got)
+
+
+@pytest.mark.parametrize("rack,expected", [
+    ("R12 R13 *", 126),            # the joker before R12: a run can start at 12 only with it
+    ("R13 * *", 215),              # two jokers before R13
+    ("R12 R13 * K5 K6 K7", 144),   # the joker before R12 or after K7: the same value
+    ("Y12 Y13 * R10 * R12", 249),  # from racks_20_plus_2_jokers: a joker in each run
+])
+def test_penalty_jokers_before_a_run(backend: str, rack: str, expected: int) -> None:
+    """Racks whose best penalty arrangement lays a joker before a run's first tile (R101-5)."""
+    counts = counts_of(R101.parse_rack(rack))
+    got = _backend.core().solve_melds(_backend.core_rules(R101, "penalty"), counts, False, -1, False)
+    assert got[0] == expected
+    assert reference_best(R101, counts, valuation="penalty", keep=False) == expected
+    check_arrangement(R101, "penalty", counts, False, -1, False, got)
