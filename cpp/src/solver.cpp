@@ -819,7 +819,7 @@ struct Solver {
   // the best one already found, or that are dominated, are skipped)
   bool dominance;          // joker worth its position and no "use a joker" constraint
   bool jpad;               // a fixed joker value and no joker ratio (suffix_bound pads short tails)
-  bool lead;               // a fixed joker value and no joker ratio: no joker-only runs (vafter)
+  bool lead;               // a fixed joker value, no joker ratio, no high ace, jokers: no joker-only runs
   uint32_t pad_gen = 0;    // this solver's generation in PadCache (0: take one at the next use)
   // The tables below are filled for x <= J jokers only (no search asks for more)
   int tile_ub[16];         // best value of a useful tile at number n
@@ -1920,32 +1920,43 @@ struct Solver {
     const int n = F.n;
     const int t = F.avail[c];
     const int max_a = n <= 13 ? t - used_r : 0;
-    const int kmin = std::max(0, n - (last - 2));
-    const int kmax = std::min(jr, n - 1);
+    uint8_t ks[LEAD_MAX][2];
     for (int a_new = max_a; a_new >= 0; --a_new) {
       const int rest = t - used_r - a_new;
       if (nb + a_new > 8) continue;
-      const int k1hi = a_new >= 1 ? kmax : 0;
-      for (int k1 = a_new >= 1 ? kmin : 0; k1 <= k1hi; ++k1) {
-        const int k2hi = a_new >= 2 ? kmax - k1 : 0;
-        for (int k2 = a_new >= 2 ? std::max(k1, kmin) : 0; k2 <= k2hi; ++k2) {
-          const int kk = k1 + k2;
-          // the new runs need tiles (or jokers) at n + 1 (length < 3) and n + 2 (length 1)
-          int m1 = 0, m2 = 0;
-          if (a_new >= 1) { m1 += k1 < 2; m2 += k1 < 1; }
-          if (a_new >= 2) { m1 += k2 < 2; m2 += k2 < 1; }
-          const int miss = std::max(0, m1 - avail(n + 1, c)) + std::max(0, m2 - avail(n + 2, c));
-          if (miss > jr - kk) continue;
-          uint8_t tmp[16];
-          std::memcpy(tmp, base, size_t(nb));
-          int k = nb;
-          if (a_new >= 1) tmp[k++] = uint8_t(3 + std::min(k1, 2));
-          if (a_new >= 2) tmp[k++] = uint8_t(3 + std::min(k2, 2));
-          tc.scratch.push_back(Trans{pack(tmp, k), gain + a_new * cr.run_value[n] + kk * jrun[n], 0,
-                                     uint8_t(rest), uint8_t(used_j + kk), ran, 0, 0});
-        }
+      for (int i = 0, nk = lead_choices(n, a_new, jr, ks); i < nk; ++i) {
+        const int k1 = ks[i][0], k2 = ks[i][1], kk = k1 + k2;
+        // the new runs need tiles (or jokers) at n + 1 (length < 3) and n + 2 (length 1)
+        int m1 = 0, m2 = 0;
+        if (a_new >= 1) { m1 += k1 < 2; m2 += k1 < 1; }
+        if (a_new >= 2) { m1 += k2 < 2; m2 += k2 < 1; }
+        const int miss = std::max(0, m1 - avail(n + 1, c)) + std::max(0, m2 - avail(n + 2, c));
+        if (miss > jr - kk) continue;
+        tc.scratch.push_back(Trans{lead_packed(base, nb, a_new, ks[i]), gain + a_new * cr.run_value[n] + kk * jrun[n],
+                                   0, uint8_t(rest), uint8_t(used_j + kk), ran, 0, 0});
       }
     }
+  }
+  // The leading jokers (k1, k2), k1 <= k2, of a_new <= 2 new runs at n with jr jokers free, in
+  // the order both searches take them (vafter_lead, list_after_lead); returns how many
+  static constexpr int LEAD_MAX = 32;  // (a_new 2, jr 6: 16 pairs)
+  int lead_choices(int n, int a_new, int jr, uint8_t (*ks)[2]) const {
+    const int kmin = std::max(0, n - (last - 2)), kmax = std::min(jr, n - 1);
+    int cnt = 0;
+    for (int k1 = a_new >= 1 ? kmin : 0; k1 <= (a_new >= 1 ? kmax : 0); ++k1)
+      for (int k2 = a_new >= 2 ? std::max(k1, kmin) : 0; k2 <= (a_new >= 2 ? kmax - k1 : 0); ++k2) {
+        ks[cnt][0] = uint8_t(k1);
+        ks[cnt][1] = uint8_t(k2);
+        ++cnt;
+      }
+    return cnt;
+  }
+  // the runs of a colour after the base ones and a_new new runs with leading jokers k (packed)
+  static uint64_t lead_packed(const uint8_t* base, int nb, int a_new, const uint8_t* k) {
+    uint8_t tmp[16];
+    std::memcpy(tmp, base, size_t(nb));
+    for (int x = 0; x < a_new; ++x) tmp[nb + x] = uint8_t(3 + std::min(int(k[x]), 2));
+    return pack(tmp, nb + a_new);
   }
 
   // ubj of vsets for one count of jokers j: ub_state of the next state (n + 1, F.new_runs, j),
@@ -2306,37 +2317,28 @@ struct Solver {
     const int n = F.n;
     const int t = F.avail[c];
     const int max_a = n <= 13 ? t - used_r : 0;
-    const int kmin = std::max(0, n - (last - 2));
-    const int kmax = std::min(jr, n - 1);
     const int dg0 = it.dgain;
+    uint8_t ks[LEAD_MAX][2];
     for (int a_new = 0; a_new <= max_a; ++a_new) {
       const int rest = t - used_r - a_new;
       if (nb + a_new > 8) continue;
-      const int k1hi = a_new >= 1 ? kmax : 0;
-      for (int k1 = a_new >= 1 ? kmin : 0; k1 <= k1hi; ++k1) {
-        const int k2hi = a_new >= 2 ? kmax - k1 : 0;
-        for (int k2 = a_new >= 2 ? std::max(k1, kmin) : 0; k2 <= k2hi; ++k2) {
-          const int kk = k1 + k2;  // (the jokers the new runs need next: the walk's need_from)
-          uint8_t tmp[16];
-          std::memcpy(tmp, base, size_t(nb));
-          int k = nb;
-          if (a_new >= 1) tmp[k++] = uint8_t(3 + std::min(k1, 2));
-          if (a_new >= 2) tmp[k++] = uint8_t(3 + std::min(k2, 2));
-          it.packed = pack(tmp, k);
-          it.dgain = dg0 + a_new * cr.run_value[n] + kk * jrun[n];
-          it.a_new = uint8_t(a_new);
-          it.b_new = 0;
-          it.lead[0] = uint8_t(k1);
-          it.lead[1] = uint8_t(k2);
-          it.jused = uint8_t(jr0 - jr + kk);
-          const int smax = std::min(rest, 2);
-          for (int sv = 0; sv <= smax; ++sv) {
-            const int lf = rest - sv;
-            if (c == mu_c && n == mu_n && t - lf < 1) continue;  // (no reserved aces: no high ace)
-            it.s = uint8_t(sv);
-            it.lf = uint8_t(lf);
-            out.push_back(it);
-          }
+      for (int i = 0, nk = lead_choices(n, a_new, jr, ks); i < nk; ++i) {
+        // (the jokers the new runs need next are the walk's need_from; no cut by the colour's
+        // tiles at n + 1, n + 2 here: the lists are kept by a key without them)
+        const int kk = ks[i][0] + ks[i][1];
+        it.packed = lead_packed(base, nb, a_new, ks[i]);
+        it.dgain = dg0 + a_new * cr.run_value[n] + kk * jrun[n];
+        it.a_new = uint8_t(a_new);
+        it.b_new = 0;
+        it.lead[0] = ks[i][0];
+        it.lead[1] = ks[i][1];
+        it.jused = uint8_t(jr0 - jr + kk);
+        for (int sv = 0, smax = std::min(rest, 2); sv <= smax; ++sv) {
+          const int lf = rest - sv;
+          if (c == mu_c && n == mu_n && t - lf < 1) continue;  // (no reserved aces: no high ace)
+          it.s = uint8_t(sv);
+          it.lf = uint8_t(lf);
+          out.push_back(it);
         }
       }
     }
