@@ -8,10 +8,10 @@
 // real tiles capped at rcap and the jokers), the aces reserved for the high end, the free jokers
 // and two flags (a tile left on the rack, a run made). Each run in progress is extended with a real
 // tile, extended with a joker, or closed; new runs start; the rest of the tiles of that number go
-// to sets (SetTable: which tiles and jokers split into valid sets) or stay on the rack. With a
-// fixed joker value, no joker ratio and no high ace (rummy101 penalty racks; seventeenth round) no
-// run starts with a joker: a run starts at its first real tile and takes there the k jokers laid
-// before it (vafter_lead), so no state holds a joker-only run in progress. Values are
+// to sets (SetTable: which tiles and jokers split into valid sets) or stay on the rack. Without
+// a joker ratio or a high ace (rummy101, opening and penalty; seventeenth round) no run starts
+// with a joker: a run starts at its first real tile and takes there the k jokers laid before it,
+// at their values there (vafter_lead), so no state holds a joker-only run in progress. Values are
 // added per position, so a memoized value is exact. The arrangement is rebuilt by walking the same
 // enumeration and taking the first transition that attains the optimum.
 //
@@ -819,7 +819,8 @@ struct Solver {
   // the best one already found, or that are dominated, are skipped)
   bool dominance;          // joker worth its position and no "use a joker" constraint
   bool jpad;               // a fixed joker value and no joker ratio (suffix_bound pads short tails)
-  bool lead;               // a fixed joker value, no joker ratio, no high ace, jokers: no joker-only runs
+  bool lead;               // no joker ratio, no high ace, jokers: no joker-only runs (vafter_lead)
+  int jpre[16] = {};       // (lead) jpre[p]: the joker values at 1..p (a run's leading jokers)
   uint32_t pad_gen = 0;    // this solver's generation in PadCache (0: take one at the next use)
   // The tables below are filled for x <= J jokers only (no search asks for more)
   int tile_ub[16];         // best value of a useful tile at number n
@@ -866,11 +867,15 @@ struct Solver {
     if (kc->pool.size() > (1u << 18) || jbi->used > (1u << 14)) { kc->clear(); jbi->clear(); }
     if (must_use >= 0 && must_use < JOKER) { mu_c = must_use / 13; mu_n = must_use % 13 + 1; }
     else { mu_c = -1; mu_n = -1; }
-    dominance = cr.joker_value == -1 && must_use != JOKER;
+    // no joker-only runs (vafter_lead): without a joker ratio or a high ace, with jokers
+    lead = ratio == 0 && !cr.high_ace && J > 0;
+    // (not with leading jokers: a joker laid below n cannot be swapped for a tile left at n)
+    dominance = cr.joker_value == -1 && must_use != JOKER && !lead;
     // (only with >= 4 jokers: on racks_22 and racks_20_plus_2_jokers it cut no node and cost
     // +2.8% instructions per penalty rack)
     jpad = cr.joker_value >= 0 && ratio == 0 && J >= 4;
-    lead = cr.joker_value >= 0 && ratio == 0 && !cr.high_ace && J > 0;
+    if (lead)
+      for (int p = 1; p < 16; ++p) jpre[p] = jpre[p - 1] + (p <= 14 ? jrun[p] : 0);
     for (Frame& f : frames) f.num_epoch = 0;
     if (like) {
       // the relaxed twin of the same rack (solve_impl): these tables depend on the tiles and
@@ -1910,11 +1915,13 @@ struct Solver {
     }
   }
 
-  // vafter with a fixed joker value and no joker ratio (seventeenth round): no run starts with
+  // vafter without a joker ratio or a high ace (`lead`; seventeenth round): no run starts with
   // a joker. A run starts at its first real tile and takes there k jokers laid before it, at
   // n - k .. n - 1 (k <= n - 1; a run starting at 12 or 13 needs 1 or 2 of them), worth their
-  // fixed value: the same arrangements as joker-only runs in progress that reach the tile, whose
-  // states are gone. Each new run: k = 0, 1 or >= 2 gives its length 1, 2, 3+ (status 3 + k).
+  // values there (lead_value): the same arrangements as joker-only runs in progress that reach
+  // the tile, whose states are gone. Each new run: k = 0, 1 or >= 2 gives its length 1, 2, 3+
+  // (status 3 + k). The joker bounds hold as before: a joker below n is worth no more than at n
+  // (run values do not decrease; test_solve_value_guard.py).
   void vafter_lead(Frame& F, int c, int used_r, int jr, int gain, bool ran, const uint8_t* base, int nb,
                    int used_j) {
     const int n = F.n;
@@ -1932,7 +1939,7 @@ struct Solver {
         if (a_new >= 2) { m1 += k2 < 2; m2 += k2 < 1; }
         const int miss = std::max(0, m1 - avail(n + 1, c)) + std::max(0, m2 - avail(n + 2, c));
         if (miss > jr - kk) continue;
-        tc.scratch.push_back(Trans{lead_packed(base, nb, a_new, ks[i]), gain + a_new * cr.run_value[n] + kk * jrun[n],
+        tc.scratch.push_back(Trans{lead_packed(base, nb, a_new, ks[i]), gain + a_new * cr.run_value[n] + lead_value(n, a_new, ks[i]),
                                    0, uint8_t(rest), uint8_t(used_j + kk), ran, 0, 0});
       }
     }
@@ -1940,6 +1947,12 @@ struct Solver {
   // The leading jokers (k1, k2), k1 <= k2, of a_new <= 2 new runs at n with jr jokers free, in
   // the order both searches take them (vafter_lead, list_after_lead); returns how many
   static constexpr int LEAD_MAX = 32;  // (a_new 2, jr 6: 16 pairs)
+  // the value of the jokers laid before a_new new runs at n, k[x] of them at n - k[x] .. n - 1
+  int lead_value(int n, int a_new, const uint8_t* k) const {
+    int v = 0;
+    for (int x = 0; x < a_new; ++x) v += jpre[n - 1] - jpre[n - 1 - k[x]];
+    return v;
+  }
   int lead_choices(int n, int a_new, int jr, uint8_t (*ks)[2]) const {
     const int kmin = std::max(0, n - (last - 2)), kmax = std::min(jr, n - 1);
     int cnt = 0;
@@ -2310,7 +2323,7 @@ struct Solver {
     }
   }
 
-  // list_after with a fixed joker value and no joker ratio: the walk's twin of vafter_lead, in
+  // list_after without a joker ratio or a high ace: the walk's twin of vafter_lead, in
   // the walk's order (fewest new runs first, then fewest leading jokers, then sets)
   void list_after_lead(Frame& F, int c, int used_r, int jr0, int jr, RItem& it, const uint8_t* base, int nb,
                        std::vector<RItem>& out) {
@@ -2327,7 +2340,7 @@ struct Solver {
         // tiles at n + 1, n + 2 here: the lists are kept by a key without them)
         const int kk = ks[i][0] + ks[i][1];
         it.packed = lead_packed(base, nb, a_new, ks[i]);
-        it.dgain = dg0 + a_new * cr.run_value[n] + kk * jrun[n];
+        it.dgain = dg0 + a_new * cr.run_value[n] + lead_value(n, a_new, ks[i]);
         it.a_new = uint8_t(a_new);
         it.b_new = 0;
         it.lead[0] = ks[i][0];

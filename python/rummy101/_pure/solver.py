@@ -252,11 +252,12 @@ class _Solver:
             self.mu_c, self.mu_n = must_use // 13, must_use % 13 + 1
         else:
             self.mu_c, self.mu_n = -1, -1
-        self.dominance = cr.joker_value == -1 and must_use != JOKER
+        # no joker-only runs: a run takes its leading jokers where it starts (C++ vafter_lead);
+        # then no joker dominance (a joker laid below n cannot be swapped for a tile left at n)
+        self.lead_mode = self.ratio == 0 and not cr.high_ace and self.J > 0
+        self.dominance = cr.joker_value == -1 and must_use != JOKER and not self.lead_mode
         # (only with >= 4 jokers: below, the bound costs more than it cuts; C++ jpad)
         self.jpad = cr.joker_value >= 0 and self.ratio == 0 and self.J >= 4
-        # no joker-only runs: a run takes its leading jokers where it starts (C++ vafter_lead)
-        self.lead_mode = cr.joker_value >= 0 and self.ratio == 0 and not cr.high_ace and self.J > 0
         self.memo: dict[Any, tuple[int, bool]] = {}
         self.tcache: dict[tuple[int, int, int, int, int, int],
                           list[tuple[int, int, int, int, int, bool, int, int]]] = {}
@@ -971,6 +972,10 @@ class _Solver:
                 tmp = base + [3] * a_new + [self.new_joker()] * b_new
                 out.append((_pack(tmp), rest, used_j + b_new, ran, gain + a_new * rv + b_new * jv))
 
+    def lead_value(self, n: int, a_new: int, ks: tuple[int, int]) -> int:
+        """The value of the jokers laid before a_new new runs at n, k of them at n - k .. n - 1."""
+        return sum(sum(self.jrun[n - k:n]) for k in ks[:a_new])
+
     def lead_choices(self, n: int, a_new: int, jr: int) -> list[tuple[int, int]]:
         """The leading jokers (k1, k2) of a_new new runs at n (k1 <= k2; C++ vafter_lead)."""
         kmin = max(0, n - (self.last - 2))
@@ -983,12 +988,12 @@ class _Solver:
 
     def vafter_lead(self, F: _Frame, c: int, used_r: int, jr: int, gain: int, ran: bool,
                     base: list[int], used_j: int, out: list[tuple[int, int, int, bool, int]]) -> None:
-        """vafter with a fixed joker value and no joker ratio: no run starts with a joker; a run
-        starts at its first real tile with k jokers laid before it (C++ vafter_lead)."""
+        """vafter without a joker ratio or a high ace: no run starts with a joker; a run starts at
+        its first real tile with k jokers laid before it, at their values there (C++ vafter_lead)."""
         n = F.n
         t = F.avail[c]
         max_a = t - used_r if n <= 13 else 0
-        rv, jv = self.cr.run_value[n], self.jrun[n]
+        rv = self.cr.run_value[n]
         for a_new in range(max_a, -1, -1):
             rest = t - used_r - a_new
             if len(base) + a_new > 8:
@@ -1007,7 +1012,8 @@ class _Solver:
                 if max(0, m1 - a1) + max(0, m2 - a2) > jr - kk:
                     continue
                 tmp = base + [3 + min(k, 2) for k in (k1, k2)[:a_new]]
-                out.append((_pack(tmp), rest, used_j + kk, ran, gain + a_new * rv + kk * jv))
+                out.append((_pack(tmp), rest, used_j + kk, ran,
+                            gain + a_new * rv + self.lead_value(n, a_new, (k1, k2))))
 
     def vsets(self, F: _Frame, jr: int, gain: int, ran: bool, need: int, needv: int) -> None:
         n = F.n
@@ -1181,7 +1187,7 @@ class _Solver:
 
     def after_runs_lead(self, F: _Frame, c: int, used_r: int, jr: int, gain: int, left: bool,
                         ran: bool, base: list[int]) -> None:
-        """after_runs with a fixed joker value and no joker ratio (C++ list_after_lead): the new
+        """after_runs without a joker ratio or a high ace (C++ list_after_lead): the new
         runs with their leading jokers, fewest new runs first, then fewest leading jokers."""
         n = F.n
         t = F.avail[c]
@@ -1195,7 +1201,7 @@ class _Solver:
                     return
                 kk = k1 + k2
                 packed = _pack(base + [3 + min(k, 2) for k in (k1, k2)[:a_new]])
-                g = gain + a_new * self.cr.run_value[n] + kk * self.jrun[n]
+                g = gain + a_new * self.cr.run_value[n] + self.lead_value(n, a_new, (k1, k2))
                 for s in range(min(rest, 2) + 1):
                     lf = rest - s
                     if c == self.mu_c and n == self.mu_n and t - lf < 1:
