@@ -316,20 +316,22 @@ def leading_joker_cases(n: int, seed: int) -> list[tuple[list[int], bool, int, b
     return out
 
 
-def test_penalty_leading_jokers_match_integer_program(backend: str) -> None:
-    """R101-5/R101-6 with jokers at a fixed value (the penalty valuation): no run starts with a
-    joker in the search; a run takes the jokers laid before its first tile where that tile is
-    (docs/solve-rounds.md, seventeenth round). Its bounds must count a tile whose run starts below
-    the current number, and a run that needs jokers below its tiles (R12 R13 with one before them).
-    120 racks with 2-6 jokers against the integer program, on both backends; the arrangement is
-    re-validated (a joker before a run stands for a tile of that run's colour)."""
+@pytest.mark.parametrize("valuation", ["penalty", "open"])
+def test_leading_jokers_match_integer_program(backend: str, valuation: str) -> None:
+    """R101-5/R101-6: no run starts with a joker in the search; a run takes the jokers laid before
+    its first tile where that tile is, at their values there (docs/solve-rounds.md, seventeenth
+    round). Its bounds must count a tile whose run starts below the current number, and a run
+    that needs jokers below its tiles (R12 R13 with one before them); the opening's joker
+    dominance must not swap a joker laid below n for a tile left at n. 120 racks with 2-6 jokers
+    per valuation against the integer program, on both backends; the arrangement is re-validated
+    (a joker before a run stands for a tile of that run's colour)."""
     core = _backend.core()
-    cr = _backend.core_rules(R101, "penalty")
-    for counts, keep, mu, rr in leading_joker_cases(120, seed=17):
+    cr = _backend.core_rules(R101, valuation)
+    for counts, keep, mu, rr in leading_joker_cases(120, seed=17 if valuation == "penalty" else 18):
         got = core.solve_melds(cr, counts, keep, mu, rr)
-        want = reference_best(R101, counts, valuation="penalty", keep=keep, must_use=mu, require_run=rr)
+        want = reference_best(R101, counts, valuation=valuation, keep=keep, must_use=mu, require_run=rr)
         assert got[0] == want, (counts, keep, mu, rr, got)
-        check_arrangement(R101, "penalty", counts, keep, mu, rr, got)
+        check_arrangement(R101, valuation, counts, keep, mu, rr, got)
 
 
 @pytest.mark.parametrize("rack,expected", [
