@@ -95,8 +95,8 @@
 // colour holds at most avail(n, c) + jr runs that cannot close, and all colours together at most
 // jr more such runs than real tiles can extend. So the 5 ms worst case is NOT bounded: the worst
 // racks known (tests/dense_racks.txt, found by bench/dense_search.py's hill climbs) are rummy101
-// penalty racks with six jokers, up to 23,172 nodes (~0.08 s; 91,247 before the runs' leading
-// jokers, seventeenth round), whose cost is the exact fresh
+// penalty racks with six jokers, up to 27,084 nodes (~0.09 s; the worst before the runs' leading
+// jokers, seventeenth round, needed 91,247), whose cost is the exact fresh
 // suffixes that serve as bounds (given the optimum as a stop value they still need ~80% of their
 // nodes). A DP whose state does not grow with the jokers is the remaining step; until then the
 // work budget is what bounds a request.
@@ -817,7 +817,7 @@ struct Solver {
   // value-mode pruning (never used when rebuilding, so the arrangement keeps the canonical
   // first-optimum tie-break; the values stay exact because only transitions that cannot beat
   // the best one already found, or that are dominated, are skipped)
-  bool dominance;          // joker worth its position and no "use a joker" constraint
+  bool dominance;          // joker worth its position, no "use a joker" constraint, no leading jokers
   bool jpad;               // a fixed joker value and no joker ratio (suffix_bound pads short tails)
   bool lead;               // no joker ratio, no high ace, jokers: no joker-only runs (vafter_lead)
   int jpre[16] = {};       // (lead) jpre[p]: the joker values at 1..p (a run's leading jokers)
@@ -1113,8 +1113,10 @@ struct Solver {
         int xs = (ge[3] >> m & 1) ? 0 : (ge[2] >> m & 1) ? 1 : 2;  // a set: 3 - colours at m
         int xlead = 3;  // (lead) the fewest of the other two positions missing, any window holding m
         if (lead)
-          for (int s0 = std::max(1, m - 2); s0 <= std::min(m, last - 2); ++s0)
-            xlead = std::min(xlead, 2 - __builtin_popcount((p >> s0 & 7u) & ~(1u << (m - s0))));
+          for (int s0 = std::max(1, m - 2); s0 <= std::min(m, last - 2); ++s0) {
+            const uint32_t o = (p >> s0 & 7u) & ~(1u << (m - s0));  // the window's other two present
+            xlead = std::min(xlead, 2 - int((o & 1) + (o >> 1 & 1) + (o >> 2 & 1)));  // (no popcount call)
+          }
         for (int n = m; n >= std::max(m - 1, 1); --n) {
           uint32_t k0 = n == m ? a0 : b0, k1 = n == m ? a1 : b1, k2 = n == m ? a2 : b2;
           int xr = (k0 >> m & 1) ? 0 : (k1 >> m & 1) ? 1 : (k2 >> m & 1) ? 2 : 3;
