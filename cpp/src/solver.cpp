@@ -1171,6 +1171,7 @@ struct Solver {
   int run_need[16];
   void init_run_need() {
     run_need[last + 1] = J + 1;
+    if (lead) { init_run_need_lead(); return; }
     for (int n = last; n >= 1; --n) {
       int b = run_need[n + 1];
       for (int c = 0; c < 4 && b > 0; ++c) {
@@ -1184,21 +1185,23 @@ struct Solver {
       }
       run_need[n] = b;
     }
-    // lead (vafter): a run whose real tiles lie at >= n may have jokers below n; its fewest
-    // jokers are those of a window holding its real tiles, wherever it starts
-    if (lead)
-      for (int n = last; n >= 1; --n) {
-        int b = J + 1;
-        for (int c = 0; c < 4; ++c)
-          for (int s0 = 1; s0 <= last - 2; ++s0) {
-            int real = 0;
-            for (int e = s0; e <= last; ++e) {
-              if (e >= n) real += avm[c] >> e & 1;
-              if (e - s0 + 1 >= 3 && real >= 1) b = std::min(b, e - s0 + 1 - real);
-            }
+  }
+  // with leading jokers (vafter_lead; no joker ratio): a run whose real tiles lie at >= n may
+  // have jokers below n; its fewest jokers are those of a window holding its real tiles,
+  // wherever it starts
+  void init_run_need_lead() {
+    for (int n = last; n >= 1; --n) {
+      int b = J + 1;
+      for (int c = 0; c < 4; ++c)
+        for (int s0 = 1; s0 <= last - 2; ++s0) {
+          int real = 0;
+          for (int e = s0; e <= last; ++e) {
+            if (e >= n) real += avm[c] >> e & 1;
+            if (e - s0 + 1 >= 3 && real >= 1) b = std::min(b, e - s0 + 1 - real);
           }
-        run_need[n] = b;
-      }
+        }
+      run_need[n] = b;
+    }
   }
 
   // Reserved high aces (RO-6): each closes its own run ...-12-13-14 of its colour, so a state at
@@ -1888,9 +1891,9 @@ struct Solver {
       tc.scratch.push_back(Trans{pack(base, nb), gain, 0, 0, uint8_t(F.jr_start[c] - jr), ran, 0, 0});
       return;
     }
-    bool can_start = n <= last - 2 && n <= 13;
     int used_j = F.jr_start[c] - jr;
     if (lead) { vafter_lead(F, c, used_r, jr, gain, ran, base, nb, used_j); return; }
+    bool can_start = n <= last - 2 && n <= 13;
     int max_a = can_start ? t - used_r : 0;
     for (int a_new = max_a; a_new >= 0; --a_new) {
       if (a_new > 0) {  // the new runs need tiles (or jokers) at n+1 and n+2
@@ -1929,6 +1932,7 @@ struct Solver {
     const int n = F.n;
     const int t = F.avail[c];
     const int max_a = n <= 13 ? t - used_r : 0;
+    const int a1 = avail(n + 1, c), a2 = avail(n + 2, c);
     uint8_t ks[LEAD_MAX][2];
     for (int a_new = max_a; a_new >= 0; --a_new) {
       const int rest = t - used_r - a_new;
@@ -1939,15 +1943,13 @@ struct Solver {
         int m1 = 0, m2 = 0;
         if (a_new >= 1) { m1 += k1 < 2; m2 += k1 < 1; }
         if (a_new >= 2) { m1 += k2 < 2; m2 += k2 < 1; }
-        const int miss = std::max(0, m1 - avail(n + 1, c)) + std::max(0, m2 - avail(n + 2, c));
+        const int miss = std::max(0, m1 - a1) + std::max(0, m2 - a2);
         if (miss > jr - kk) continue;
         tc.scratch.push_back(Trans{lead_packed(base, nb, a_new, ks[i]), gain + a_new * cr.run_value[n] + lead_value(n, a_new, ks[i]),
                                    0, uint8_t(rest), uint8_t(used_j + kk), ran, 0, 0});
       }
     }
   }
-  // The leading jokers (k1, k2), k1 <= k2, of a_new <= 2 new runs at n with jr jokers free, in
-  // the order both searches take them (vafter_lead, list_after_lead); returns how many
   static constexpr int LEAD_MAX = 32;  // (a_new 2, jr 6: 16 pairs)
   // the value of the jokers laid before a_new new runs at n, k[x] of them at n - k[x] .. n - 1
   int lead_value(int n, int a_new, const uint8_t* k) const {
@@ -1955,6 +1957,8 @@ struct Solver {
     for (int x = 0; x < a_new; ++x) v += jpre[n - 1] - jpre[n - 1 - k[x]];
     return v;
   }
+  // The leading jokers (k1, k2), k1 <= k2, of a_new <= 2 new runs at n with jr jokers free, in
+  // the order both searches take them (vafter_lead, list_after_lead); returns how many
   int lead_choices(int n, int a_new, int jr, uint8_t (*ks)[2]) const {
     const int kmin = std::max(0, n - (last - 2)), kmax = std::min(jr, n - 1);
     int cnt = 0;
@@ -2292,8 +2296,8 @@ struct Solver {
       out.push_back(it);
       return;
     }
-    bool can_start = n <= last - 2 && n <= 13;
     if (lead) { list_after_lead(F, c, used_r, jr0, jr, it, base, nb, out); return; }
+    bool can_start = n <= last - 2 && n <= 13;
     int max_a = can_start ? t - used_r : 0;
     for (int a_new = 0; a_new <= max_a; ++a_new) {
       int max_b = can_start ? jr : 0;

@@ -455,6 +455,9 @@ class _Solver:
         NEG (C++ init_run_need)."""
         last, ratio = self.last, self.ratio
         self.run_need = [self.J + 1] * 16
+        if self.lead_mode:
+            self.init_run_need_lead()
+            return
         for n in range(last, 0, -1):
             b = self.run_need[n + 1]
             for c in range(4):
@@ -470,19 +473,22 @@ class _Solver:
                     if ln >= 3 and real >= 1 and real >= ratio * jk:
                         b = jk
             self.run_need[n] = b
-        if self.lead_mode:
-            # a run whose real tiles lie at >= n may have jokers below n (C++ init_run_need)
-            for n in range(last, 0, -1):
-                b = self.J + 1
-                for c in range(4):
-                    for s0 in range(1, last - 1):
-                        real = 0
-                        for e in range(s0, last + 1):
-                            if e >= n and self.avail(e, c) > 0:
-                                real += 1
-                            if e - s0 + 1 >= 3 and real >= 1:
-                                b = min(b, e - s0 + 1 - real)
-                self.run_need[n] = b
+
+    def init_run_need_lead(self) -> None:
+        """run_need with leading jokers: a run whose real tiles lie at >= n may have jokers below
+        n (C++ init_run_need_lead)."""
+        last = self.last
+        for n in range(last, 0, -1):
+            b = self.J + 1
+            for c in range(4):
+                for s0 in range(1, last - 1):
+                    real = 0
+                    for e in range(s0, last + 1):
+                        if e >= n and self.avail(e, c) > 0:
+                            real += 1
+                        if e - s0 + 1 >= 3 and real >= 1:
+                            b = min(b, e - s0 + 1 - real)
+            self.run_need[n] = b
 
     def init_res_need(self) -> None:
         """Reserved high aces (RO-6): res_need[n], the jokers their own runs ...-12-13-14 need at
@@ -948,12 +954,12 @@ class _Solver:
                 return   # reserved aces are laid (the relaxed twin: may be)
             out.append((_pack(base), 0, F.jr_start[c] - jr, ran, gain))
             return
-        can_start = n <= self.last - 2 and n <= 13
         used_j = F.jr_start[c] - jr
-        rv, jv = self.cr.run_value[n], self.jrun[n]
         if self.lead_mode:
             self.vafter_lead(F, c, used_r, jr, gain, ran, base, used_j, out)
             return
+        can_start = n <= self.last - 2 and n <= 13
+        rv, jv = self.cr.run_value[n], self.jrun[n]
         max_a = t - used_r if can_start else 0
         for a_new in range(max_a, -1, -1):
             if a_new > 0:   # the new runs need tiles (or jokers) at n+1 and n+2
@@ -994,6 +1000,8 @@ class _Solver:
         t = F.avail[c]
         max_a = t - used_r if n <= 13 else 0
         rv = self.cr.run_value[n]
+        a1 = self.avail(n + 1, c) if n + 1 <= 14 else 0
+        a2 = self.avail(n + 2, c) if n + 2 <= 14 else 0
         for a_new in range(max_a, -1, -1):
             rest = t - used_r - a_new
             if len(base) + a_new > 8:
@@ -1007,8 +1015,6 @@ class _Solver:
                 if a_new >= 2:
                     m1 += k2 < 2
                     m2 += k2 < 1
-                a1 = self.avail(n + 1, c) if n + 1 <= 14 else 0
-                a2 = self.avail(n + 2, c) if n + 2 <= 14 else 0
                 if max(0, m1 - a1) + max(0, m2 - a2) > jr - kk:
                     continue
                 tmp = base + [3 + min(k, 2) for k in (k1, k2)[:a_new]]
@@ -1156,10 +1162,10 @@ class _Solver:
             F.a_new[c] = F.b_new[c] = F.s[c] = 0
             self.colour(F, c + 1, jr, gain, left, ran)
             return
-        can_start = n <= self.last - 2 and n <= 13
         if self.lead_mode:
             self.after_runs_lead(F, c, used_r, jr, gain, left, ran, base)
             return
+        can_start = n <= self.last - 2 and n <= 13
         max_a = t - used_r if can_start else 0
         for a_new in range(max_a + 1):
             max_b = jr if can_start else 0
