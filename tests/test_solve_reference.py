@@ -347,3 +347,42 @@ def test_penalty_jokers_before_a_run(backend: str, rack: str, expected: int) -> 
     assert got[0] == expected
     assert reference_best(R101, counts, valuation="penalty", keep=False) == expected
     check_arrangement(R101, "penalty", counts, False, -1, False, got)
+
+
+def must_use_joker_cases(n: int, seed: int) -> list[tuple[list[int], bool, int, bool]]:
+    """Dense rummy101 racks (10-22 tiles over 4-7 consecutive numbers, 3-6 jokers) that must use
+    one of their tiles: the search's states are bounded by the relaxed twin's values of the same
+    states (docs/solve-rounds.md, eighteenth round)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        counts = [0] * 53
+        lo = rng.randint(1, 9)
+        numbers = list(range(lo, min(13, lo + rng.randint(3, 6)) + 1))
+        size = rng.randint(10, 22)
+        for _ in range(300):
+            if sum(counts) >= size:
+                break
+            code = rng.randrange(4) * 13 + rng.choice(numbers) - 1
+            if counts[code] < 2:
+                counts[code] += 1
+        counts[52] = rng.randint(3, 6)
+        must_use = rng.choice([k for k in range(52) if counts[k]])
+        out.append((counts, rng.random() < 0.5, must_use, rng.random() < 0.3))
+    return out
+
+
+@pytest.mark.parametrize("valuation", ["penalty", "open"])
+def test_must_use_with_jokers_match_integer_program(backend: str, valuation: str) -> None:
+    """R101-5/R101-6 with a tile that must be laid (R101-8) and 3-6 jokers: a state of the search is
+    also a state of its relaxed twin (the same rack without must_use, keep and require_run), whose
+    memoized value, exact or an upper bound, bounds it. A twin state keyed wrongly (another count
+    of jokers, the wrong flags) gives a bound below the state's value, and a wrong optimum. 60 racks
+    per valuation against the integer program, on both backends; the arrangement re-validated."""
+    core = _backend.core()
+    cr = _backend.core_rules(R101, valuation)
+    for counts, keep, mu, rr in must_use_joker_cases(60, seed=23 if valuation == "penalty" else 24):
+        got = core.solve_melds(cr, counts, keep, mu, rr)
+        want = reference_best(R101, counts, valuation=valuation, keep=keep, must_use=mu, require_run=rr)
+        assert got[0] == want, (counts, keep, mu, rr, got)
+        check_arrangement(R101, valuation, counts, keep, mu, rr, got)

@@ -268,6 +268,9 @@ class _Solver:
         # the fresh values that bound a state are this search's own with a tile left and a run
         # made, whatever its flags (one Joly: solve_melds; C++ own_relax)
         self.own_relax = False
+        # the relaxed twin has the same rules (no joker ratio, no high ace), so the same states:
+        # suffix_bound takes its memoized value of a state too (C++ twin_states)
+        self.twin_states = False
         # the relaxed twin's high aces (solve_melds): optional at 14, up to the most any
         # reservation holds, so that one search serves every reservation
         self.opt14 = opt14
@@ -561,7 +564,9 @@ class _Solver:
             self.g_v[gk] = g
         if g <= NEG:
             return NEG
-        if not self.jpad or m + 2 > self.last or self.res_bits or jr >= s.J:
+        if self.jpad and m + 2 <= self.last and not self.res_bits and jr < s.J:
+            g = self.padded_bound(m, runs, jr, left)
+        else:
             for c in range(4):
                 k = _run_count(runs[c])
                 if not k:
@@ -569,11 +574,20 @@ class _Solver:
                 g += min(k, self.avail(m, c)) * self.cr.run_value[m]
                 if m + 1 <= self.last:
                     g += min(k, self.avail(m + 1, c)) * self.cr.run_value[m + 1]
-            return g
+        if self.twin_states:
+            # the same state in the relaxed twin is worth at least as much: its memoized value
+            # (exact or an upper bound) bounds this one (C++ suffix_bound)
+            e = s.memo.get((m, runs[0], runs[1], runs[2], runs[3], jr, False, False, 0))
+            if e is not None and e[0] < g:
+                g = e[0]
+        return g
+
+    def padded_bound(self, m: int, runs: Sequence[int], jr: int, left: bool) -> int:
         # fixed joker value, no joker ratio (issue 11, ninth round): a short tail holding a real
         # tile, padded with jokers at its end, is a run of the fresh suffix; per colour the tails
         # of r of its runs are padded (at most pc jokers) and the real tiles of the others count
         # (tc); cost[p]: the least tc of all colours with p jokers of padding
+        s = self.relax
         J, rv = s.J, self.cr.run_value
         room = J - jr
         cost = [0] + [1 << 29] * room
@@ -1482,6 +1496,9 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
         # With a high ace (RO-6) the twin holds at 14 every ace any reservation may reserve and
         # lays any number of them: one bound for every reservation (C++ solve_impl says why).
         r = s.relax = _Solver(cr0, cnt, False, -1, False, budget, s.nodes, bool(cr.high_ace))
+        # must_use of a tile, the rules unchanged in the twin: its states are this search's
+        # (C++ solve_impl says why)
+        s.twin_states = cr.joker_ratio == 0 and not cr.high_ace
         if cr.high_ace:
             r.set_res_now([min(cnt[c * 13], cnt[c * 13 + 12] + r.J, cnt[c * 13 + 11] + r.J)
                            for c in range(4)])
