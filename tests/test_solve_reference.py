@@ -386,3 +386,39 @@ def test_must_use_with_jokers_match_integer_program(backend: str, valuation: str
         want = reference_best(R101, counts, valuation=valuation, keep=keep, must_use=mu, require_run=rr)
         assert got[0] == want, (counts, keep, mu, rr, got)
         check_arrangement(R101, valuation, counts, keep, mu, rr, got)
+
+
+def remi_both_ends_racks(n: int, seed: int) -> list[tuple[list[int], bool, int, bool]]:
+    """Remi racks with two Jolys whose aces fit at both ends (RO-6: A-2-3 and Q-K-A): the relaxed
+    twin keeps every reservable ace at 1 as well as at 14, so its value of the whole rack bounds
+    every reservation but may count an ace twice; then no reservation attains it and the search
+    falls back to searching them all below it (docs/solve-rounds.md, eighteenth round)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        counts = [0] * 53
+        colours = rng.sample(range(4), rng.randint(1, 3))
+        numbers = [1, 1, 1, 2, 3, 12, 13] + rng.sample(range(4, 12), 2)
+        for _ in range(rng.randint(5, 14)):
+            code = rng.choice(colours) * 13 + rng.choice(numbers) - 1
+            counts[code] = min(REMI.copies, counts[code] + 1)
+        counts[52] = 2
+        present = [k for k in range(52) if counts[k]]
+        must_use = rng.choice(present) if present and rng.random() < 0.2 else -1
+        out.append((counts, rng.random() < 0.5, must_use, rng.random() < 0.5))
+    return out
+
+
+@pytest.mark.parametrize("valuation", ["open", "penalty"])
+def test_remi_aces_at_both_ends_match_integer_program(backend: str, valuation: str) -> None:
+    """RO-6/RO-7: the search first asks for the relaxed twin's value of the whole rack, then, when
+    no reservation of high aces attains it, searches them all below it; the optimum is the
+    integer program's either way. A twin whose aces left 1 for 14 would bound a reservation that
+    lays them at 1 too low, and give a wrong optimum here."""
+    core = _backend.core()
+    cr = _backend.core_rules(REMI, valuation)
+    for counts, keep, mu, rr in remi_both_ends_racks(80, seed=31 if valuation == "open" else 32):
+        got = core.solve_melds(cr, counts, keep, mu, rr)
+        want = reference_best(REMI, counts, valuation=valuation, keep=keep, must_use=mu, require_run=rr)
+        assert got[0] == want, (counts, keep, mu, rr, got)
+        check_arrangement(REMI, valuation, counts, keep, mu, rr, got)

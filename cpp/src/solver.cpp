@@ -69,8 +69,11 @@
 // that could close here.
 // Stop values: best() takes beta, an upper bound of the state's value (the parent's stop less the
 // transition's gain, the child's suffix bound, and at the root the relaxed twin's value of the
-// whole rack when the twin's rack is the rack). A search that finds a value >= beta and > alpha
-// has its exact value and tries no other transition (found(): alpha becomes STOP).
+// whole rack, top: the twin's aces stay at 1 as well as at 14, so top bounds every reservation).
+// A search that finds a value >= beta and > alpha has its exact value and tries no other
+// transition (found(): alpha becomes STOP). With a twin the root first asks for top itself
+// (alpha top - 1, eighteenth round): the rack nearly always attains it, and a state that cannot
+// is cut at once; only when no reservation does are they all searched below top.
 //
 // C++ ONLY (the same nodes, values and melds). Each colour's transitions come from lists kept
 // across racks per thread: RawTrans (deduplicated by runs, rule set and the tiles of the colour;
@@ -1077,7 +1080,7 @@ struct Solver {
   // ub_state in two steps: the tiles and reserved aces (n <= last), then the jokers.
   int ub_state_runs(int n, const uint64_t* runs, int jr) const {
     int u = ubs_fresh[n][jr];
-    if (n >= 2) u += res_value;
+    if (n >= 2 || opt14) u += res_value;  // (ub_from)
     const int* ur = ubs_run[n][jr];
     for (int c = 0; c < 4; ++c) u += ur[c] & -int(runs[c] != 0);
     return u;
@@ -1138,7 +1141,7 @@ struct Solver {
   int ub_from(int n, int jr) const {
     if (n > last) return 0;
     int u = ub_tiles[n] + jb[n][jr];
-    if (n >= 2) u += res_value;
+    if (n >= 2 || opt14) u += res_value;  // (the twin's aces are at 1 and at 14: set_res_now)
     return u;
   }
 
@@ -2441,25 +2444,46 @@ struct Solver {
         lim[c] = std::min({cnt[c * 13], cnt[c * 13 + 12] + J, cnt[c * 13 + 11] + J});
     int bestv = NEG;
     int best_res[4] = {-1, -1, -1, -1};
-    // (twelfth round) the relaxed twin's value of the whole rack bounds the search from above,
-    // unless it holds aces at 14 that the rack has at 1 (set_res_now of opt14)
-    const bool use_top = relax != this && !(lim[0] | lim[1] | lim[2] | lim[3]);
+    // (twelfth round) the relaxed twin's value of the whole rack, top, bounds the search from
+    // above, every reservation's (its aces at 1 stay there as well as at 14: set_res_now of
+    // opt14); asked for once the first reservation is set (which sets up the twin without a high
+    // ace). Pass 0 (eighteenth round), with a twin: the search asks for top itself (alpha
+    // top - 1: a state that cannot reach it is cut at once), which the rack nearly always
+    // attains (Remi's two-Joly lay-downs: 191 of racks_20_plus_2_jokers' 200); the first
+    // reservation that does is the one the full search would have found. Else pass 1 searches
+    // every reservation below top.
+    int top = STOP;
+    bool asp = false, top_ok = false;
     const uint64_t empty[4] = {0, 0, 0, 0};
-    for (int r0 = 0; r0 <= lim[0]; ++r0)
-      for (int r1 = 0; r1 <= lim[1]; ++r1)
-        for (int r2 = 0; r2 <= lim[2]; ++r2)
-          for (int r3 = 0; r3 <= lim[3]; ++r3) {
-            // each reserved ace closes its own run ...-12-13-14 (RO-6): the 12s and 13s missing
-            // from those runs are jokers, all colours together
-            int rr[4] = {r0, r1, r2, r3}, need = 0;
-            for (int c = 0; c < 4; ++c)
-              need += std::max(0, rr[c] - cnt[c * 13 + 11]) + std::max(0, rr[c] - cnt[c * 13 + 12]);
-            if (need > J) continue;
-            set_res(r0, r1, r2, r3);
-            const int top = use_top ? relax->fresh(1, J, false, false) : STOP;
-            int v = best(1, empty, J, false, false, bestv, top);
-            if (v > bestv) { bestv = v; best_res[0] = r0; best_res[1] = r1; best_res[2] = r2; best_res[3] = r3; }
-          }
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int r0 = 0; r0 <= lim[0]; ++r0)
+        for (int r1 = 0; r1 <= lim[1]; ++r1)
+          for (int r2 = 0; r2 <= lim[2]; ++r2)
+            for (int r3 = 0; r3 <= lim[3]; ++r3) {
+              // each reserved ace closes its own run ...-12-13-14 (RO-6): the 12s and 13s missing
+              // from those runs are jokers, all colours together
+              int rr[4] = {r0, r1, r2, r3}, need = 0;
+              for (int c = 0; c < 4; ++c)
+                need += std::max(0, rr[c] - cnt[c * 13 + 11]) + std::max(0, rr[c] - cnt[c * 13 + 12]);
+              if (need > J) continue;
+              set_res(r0, r1, r2, r3);
+              if (!top_ok) {
+                top_ok = true;
+                if (relax != this) top = relax->fresh(1, J, false, false);
+                asp = top < STOP && top > NEG;
+              }
+              if (asp && pass == 0) {
+                if (best(1, empty, J, false, false, top - 1, top) < top) continue;
+                bestv = top;
+                best_res[0] = r0; best_res[1] = r1; best_res[2] = r2; best_res[3] = r3;
+                goto searched;
+              }
+              int v = best(1, empty, J, false, false, bestv, asp ? top - 1 : top);
+              if (v > bestv) { bestv = v; best_res[0] = r0; best_res[1] = r1; best_res[2] = r2; best_res[3] = r3; }
+            }
+      if (!asp) break;  // (pass 0 without a twin is the whole search)
+    }
+  searched:
     SolveResult out;
     if (bestv <= NEG) return out;
     if (!melds) { out.value = bestv; return out; }
@@ -2480,8 +2504,11 @@ struct Solver {
     res[0] = r0; res[1] = r1; res[2] = r2; res[3] = r3;
     res_bits = uint32_t(r0) | uint32_t(r1) << 2 | uint32_t(r2) << 4 | uint32_t(r3) << 6;
     res_value = (r0 + r1 + r2 + r3) * cr.run_value[14];
-    for (int c = 0; c < 4; ++c) {  // the reserved aces move from 1 to 14
-      acnt[c] = acnt0[c] - (uint64_t(res[c]) << 4) + (uint64_t(res[c]) << 56);
+    // the reserved aces move from 1 to 14; the relaxed twin's (opt14) stay at 1 as well, so that
+    // its value of the whole rack bounds every reservation (solve; its states at >= 2, the
+    // fresh values, do not see the tiles at 1)
+    for (int c = 0; c < 4; ++c) {
+      acnt[c] = acnt0[c] - (opt14 ? 0 : uint64_t(res[c]) << 4) + (uint64_t(res[c]) << 56);
       avm[c] = (pres[c] & 0x3ffc) | uint32_t(avail(1, c) > 0) << 1 | uint32_t(res[c] > 0) << 14;
     }
     tc.new_direct();

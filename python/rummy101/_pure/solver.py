@@ -382,7 +382,7 @@ class _Solver:
 
     def ub_state_runs(self, n: int, runs: Sequence[int], jr: int) -> int:
         u = self.ubs_fresh[n][jr]
-        if n >= 2:
+        if n >= 2 or self.opt14:
             u += sum(self.res) * self.cr.run_value[14]
         for c in range(4):
             if runs[c]:
@@ -403,7 +403,7 @@ class _Solver:
         if n > self.last:
             return 0
         u = self.ub_tiles[n] + self.jb[n][jr]
-        if n >= 2:
+        if n >= 2 or self.opt14:   # (the twin's aces are at 1 and at 14)
             u += sum(self.res) * self.cr.run_value[14]
         return u
 
@@ -691,7 +691,7 @@ class _Solver:
         if n == 14:
             return self.res[c]
         a = self.cnt[c * 13 + n - 1]
-        if n == 1:
+        if n == 1 and not self.opt14:   # (the relaxed twin's aces stay at 1 too: C++ set_res_now)
             a -= self.res[c]
         return a
 
@@ -1283,25 +1283,39 @@ class _Solver:
                 lim[c] = min(self.cnt[c * 13], self.cnt[c * 13 + 12] + self.J, self.cnt[c * 13 + 11] + self.J)
         bestv = NEG
         best_res = (-1, -1, -1, -1)
-        # the relaxed twin's value of the whole rack bounds the search, unless it holds aces at 14
-        # that the rack has at 1 (C++ solve)
-        use_top = self.relax is not self and not any(lim)
-        for r0 in range(lim[0] + 1):
-            for r1 in range(lim[1] + 1):
-                for r2 in range(lim[2] + 1):
-                    for r3 in range(lim[3] + 1):
-                        # each reserved ace closes its own run ...-12-13-14 (RO-6): the 12s and
-                        # 13s missing from those runs are jokers, all colours together
-                        need = sum(max(0, r - self.cnt[c * 13 + 11]) + max(0, r - self.cnt[c * 13 + 12])
-                                   for c, r in enumerate((r0, r1, r2, r3)))
-                        if need > self.J:
-                            continue
-                        self.set_res((r0, r1, r2, r3))
-                        top = self.relax.fresh(1, self.J, False, False) if use_top else STOP
-                        v = self.best(1, _EMPTY, self.J, False, False, bestv, top)
-                        if v > bestv:
-                            bestv = v
-                            best_res = (r0, r1, r2, r3)
+        # the relaxed twin's value of the whole rack, top, bounds every reservation's search (its
+        # aces stay at 1 too); pass 0 asks for top itself, pass 1 (when no reservation attains
+        # it) searches them all below it (C++ solve)
+        top, asp, top_ok = STOP, False, False
+        for pass_ in (0, 1):
+            found = False
+            for r0 in range(lim[0] + 1):
+                for r1 in range(lim[1] + 1):
+                    for r2 in range(lim[2] + 1):
+                        for r3 in range(lim[3] + 1):
+                            # each reserved ace closes its own run ...-12-13-14 (RO-6): the 12s and
+                            # 13s missing from those runs are jokers, all colours together
+                            need = sum(max(0, r - self.cnt[c * 13 + 11]) + max(0, r - self.cnt[c * 13 + 12])
+                                       for c, r in enumerate((r0, r1, r2, r3)))
+                            if need > self.J or found:
+                                continue
+                            self.set_res((r0, r1, r2, r3))
+                            if not top_ok:
+                                top_ok = True
+                                if self.relax is not self:
+                                    top = self.relax.fresh(1, self.J, False, False)
+                                asp = NEG < top < STOP
+                            if asp and pass_ == 0:
+                                if self.best(1, _EMPTY, self.J, False, False, top - 1, top) < top:
+                                    continue
+                                bestv, best_res, found = top, (r0, r1, r2, r3), True
+                                continue
+                            v = self.best(1, _EMPTY, self.J, False, False, bestv, top - 1 if asp else top)
+                            if v > bestv:
+                                bestv = v
+                                best_res = (r0, r1, r2, r3)
+            if found or not asp:
+                break
         if bestv <= NEG:
             return (-1, [])
         self.set_res(best_res)
