@@ -101,10 +101,11 @@
 // colour holds at most avail(n, c) + jr runs that cannot close, and all colours together at most
 // jr more such runs than real tiles can extend. So the 5 ms worst case is NOT bounded: the worst
 // racks known (tests/dense_racks.txt, found by bench/dense_search.py's hill climbs) are rummy101
-// penalty racks with six jokers, up to 27,084 nodes (~0.09 s; the worst before the runs' leading
-// jokers, seventeenth round, needed 91,247), whose cost is the exact fresh
-// suffixes that serve as bounds (given the optimum as a stop value they still need ~80% of their
-// nodes). A DP whose state does not grow with the jokers is the remaining step; until then the
+// penalty racks with six jokers, up to 18,470 nodes (~0.05 s; the worst before the runs' leading
+// jokers, seventeenth round, needed 91,247, and 27,084 before the twin's states bounded a
+// must_use search, eighteenth round), whose cost is the exact fresh suffixes that serve as
+// bounds: the plain search of the rack, or of its relaxed twin (given the optimum as a stop
+// value they still need ~80% of their nodes). A DP whose state does not grow with the jokers is the remaining step; until then the
 // work budget is what bounds a request.
 
 #include "rummy101/solver.hpp"
