@@ -256,6 +256,19 @@ def test_cards_classic_matches_integer_program(backend: str) -> None:
     assert counts_of(parse_cards("AS 2S 3S"))[0] == 1
 
 
+def assert_integer_program_optimum(rules: Rules, valuation: str,
+                                   cases: Sequence[tuple[list[int], bool, int, bool]]) -> None:
+    """Each (counts, keep, must_use, require_run) solves on the current backend to the integer
+    program's optimum, and its arrangement passes check_arrangement."""
+    core = _backend.core()
+    cr = _backend.core_rules(rules, valuation)
+    for counts, keep, mu, rr in cases:
+        got = core.solve_melds(cr, counts, keep, mu, rr)
+        want = reference_best(rules, counts, valuation=valuation, keep=keep, must_use=mu, require_run=rr)
+        assert got[0] == want, (counts, keep, mu, rr, got)
+        check_arrangement(rules, valuation, counts, keep, mu, rr, got)
+
+
 def high_ace_racks(n: int, seed: int) -> list[tuple[list[int], bool, int, bool]]:
     """Remi racks around the high aces (RO-6): aces, 10-13 and a few low tiles of 2-4 colours,
     0-2 Jolys (RO-7), so that several reservations of aces for 14 are searched and the relaxed
@@ -279,13 +292,7 @@ def high_ace_racks(n: int, seed: int) -> list[tuple[list[int], bool, int, bool]]
 def test_remi_high_ace_reservations_match_integer_program(backend: str) -> None:
     """Seventh round (issue 11): the relaxed twin's fresh values serve every reservation of high
     aces at once; the optimum stays the integer program's on racks where reservations compete."""
-    core = _backend.core()
-    for counts, keep, mu, rr in high_ace_racks(120, seed=11):
-        cr = _backend.core_rules(REMI, "open")
-        got = core.solve_melds(cr, counts, keep, mu, rr)
-        want = reference_best(REMI, counts, valuation="open", keep=keep, must_use=mu, require_run=rr)
-        assert got[0] == want, (counts, keep, mu, rr, got)
-        check_arrangement(REMI, "open", counts, keep, mu, rr, got)
+    assert_integer_program_optimum(REMI, "open", high_ace_racks(120, seed=11))
 
 
 def leading_joker_cases(n: int, seed: int) -> list[tuple[list[int], bool, int, bool]]:
@@ -325,13 +332,7 @@ def test_leading_jokers_match_integer_program(backend: str, valuation: str) -> N
     dominance must not swap a joker laid below n for a tile left at n. 120 racks with 2-6 jokers
     per valuation against the integer program, on both backends; the arrangement is re-validated
     (a joker before a run stands for a tile of that run's colour)."""
-    core = _backend.core()
-    cr = _backend.core_rules(R101, valuation)
-    for counts, keep, mu, rr in leading_joker_cases(120, seed=17 if valuation == "penalty" else 18):
-        got = core.solve_melds(cr, counts, keep, mu, rr)
-        want = reference_best(R101, counts, valuation=valuation, keep=keep, must_use=mu, require_run=rr)
-        assert got[0] == want, (counts, keep, mu, rr, got)
-        check_arrangement(R101, valuation, counts, keep, mu, rr, got)
+    assert_integer_program_optimum(R101, valuation, leading_joker_cases(120, seed=17 if valuation == "penalty" else 18))
 
 
 @pytest.mark.parametrize("rack,expected", [
@@ -379,13 +380,7 @@ def test_must_use_with_jokers_match_integer_program(backend: str, valuation: str
     memoized value, exact or an upper bound, bounds it. A twin state keyed wrongly (another count
     of jokers, the wrong flags) gives a bound below the state's value, and a wrong optimum. 60 racks
     per valuation against the integer program, on both backends; the arrangement re-validated."""
-    core = _backend.core()
-    cr = _backend.core_rules(R101, valuation)
-    for counts, keep, mu, rr in must_use_joker_cases(60, seed=23 if valuation == "penalty" else 24):
-        got = core.solve_melds(cr, counts, keep, mu, rr)
-        want = reference_best(R101, counts, valuation=valuation, keep=keep, must_use=mu, require_run=rr)
-        assert got[0] == want, (counts, keep, mu, rr, got)
-        check_arrangement(R101, valuation, counts, keep, mu, rr, got)
+    assert_integer_program_optimum(R101, valuation, must_use_joker_cases(60, seed=23 if valuation == "penalty" else 24))
 
 
 def remi_both_ends_racks(n: int, seed: int) -> list[tuple[list[int], bool, int, bool]]:
@@ -415,10 +410,4 @@ def test_remi_aces_at_both_ends_match_integer_program(backend: str, valuation: s
     no reservation of high aces attains it, searches them all below it; the optimum is the
     integer program's either way. A twin whose aces left 1 for 14 would bound a reservation that
     lays them at 1 too low, and give a wrong optimum here."""
-    core = _backend.core()
-    cr = _backend.core_rules(REMI, valuation)
-    for counts, keep, mu, rr in remi_both_ends_racks(80, seed=31 if valuation == "open" else 32):
-        got = core.solve_melds(cr, counts, keep, mu, rr)
-        want = reference_best(REMI, counts, valuation=valuation, keep=keep, must_use=mu, require_run=rr)
-        assert got[0] == want, (counts, keep, mu, rr, got)
-        check_arrangement(REMI, valuation, counts, keep, mu, rr, got)
+    assert_integer_program_optimum(REMI, valuation, remi_both_ends_racks(80, seed=31 if valuation == "open" else 32))
