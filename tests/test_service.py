@@ -53,7 +53,22 @@ def test_opening_optional_fields(client: TestClient) -> None:
     b = client.post("/v1/solve/opening", json={"rack": RACK, "must_use": "R12"}).json()
     assert "R12" in [t for m in b["melds"] for t in m["tiles"]]
     c = client.post("/v1/solve/opening", json={"rack": RACK, "must_use": "K1"})
-    assert c.status_code == 422 and "K1" in c.json()["error"]
+    assert c.status_code == 422 and "K1" in c.json()["error"] and "(R101-4)" in c.json()["error"]
+
+
+@pytest.mark.parametrize("rules,rack,piece,rule", [
+    ("remi", "R1 R2 R3 K5 K6", "K7", "RO-10"),
+    ("classic", "AS 2S 3S 5H", "KD", "CR-3"),
+])
+def test_must_use_off_the_rack_names_the_variants_rule(client: TestClient, rules: str, rack: str,
+                                                       piece: str, rule: str) -> None:
+    """A must_use piece that is not on the rack is refused with the variant's own rule on taking
+    the discard (RO-10, CR-3), over HTTP and from Python alike."""
+    r = client.post("/v1/solve/opening", json={"rules": rules, "rack": rack, "must_use": piece})
+    assert r.status_code == 422
+    assert piece in r.json()["error"] and f"({rule})" in r.json()["error"]
+    with pytest.raises(rummy101.errors.RackError, match=rf"{piece} is not on the rack.*\({rule}\)"):
+        rummy101.solve_opening(rules, rack, must_use=piece)
 
 
 def test_batch_keeps_order_and_reports_bad_items(client: TestClient) -> None:

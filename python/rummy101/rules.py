@@ -410,6 +410,13 @@ class Rules:
 
     # ---- racks ------------------------------------------------------------------------------
     @property
+    def discard_rule(self) -> str:
+        """The rule that says a piece taken from the discard pile must be used that turn, for
+        messages: R101-4 (rummy101), RO-10 (remi: to open, it must help the first lay-down), CR-3
+        (classic)."""
+        return {"remi": "RO-10", "classic": "CR-3"}.get(self.variant, "R101-4")
+
+    @property
     def piece(self) -> type[Tile | Card]:
         return Tile if self.family == "tiles" else Card
 

@@ -368,8 +368,9 @@ def _must_use(rules: Rules, rack: Sequence[Piece], must_use: Any) -> int:
                         f"got {must_use!r}")
     code = int(piece[0])
     if code not in (int(t) for t in rack):
-        raise RackError(f"must_use {piece[0]} is not on the rack {format_tiles(rack)}: the tile "
-                        "taken from the discard pile must be part of the rack (R101-4)")
+        raise RackError(f"must_use {piece[0]} is not on the rack {format_tiles(rack)}: the "
+                        f"{'card' if rules.family == 'cards' else 'tile'} taken from the discard "
+                        f"pile must be part of the rack ({rules.discard_rule})")
     return code
 
 

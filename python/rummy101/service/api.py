@@ -122,8 +122,9 @@ def opening_job(body: Any, default_rules: str | Rules = "rummy101",
                          f"rummy101, R101-8)")
     must_use = read_piece(obj, "must_use", rules)
     if must_use is not None and must_use not in rack:
-        raise RackError(f"field 'must_use': {must_use} is not on the rack: the tile taken from "
-                        f"the discard pile must be part of the rack (R101-4)")
+        raise RackError(f"field 'must_use': {must_use} is not on the rack: the "
+                        f"{'card' if rules.family == 'cards' else 'tile'} taken from the discard "
+                        f"pile must be part of the rack ({rules.discard_rule})")
     return OpeningJob(rules, rack, threshold, pairs_threshold, must_use)
 
 
