@@ -105,8 +105,8 @@
 // jokers, seventeenth round, needed 91,247, and 27,084 before the twin's states bounded a
 // must_use search, eighteenth round), whose cost is the exact fresh suffixes that serve as
 // bounds: the plain search of the rack, or of its relaxed twin (given the optimum as a stop
-// value they still need ~80% of their nodes). A DP whose state does not grow with the jokers is the remaining step; until then the
-// work budget is what bounds a request.
+// value they still need ~80% of their nodes). A DP whose state does not grow with the jokers is
+// the remaining step; until then the work budget is what bounds a request.
 
 #include "rummy101/solver.hpp"
 
