@@ -1302,10 +1302,8 @@ struct Solver {
     }
     // The same state in the relaxed twin (twin_states): its memoized value, exact or a fail-soft
     // upper bound, bounds this one too (eighteenth round)
-    if (twin_states) {
-      const Key key{{runs[0], runs[1], runs[2], runs[3]}, uint32_t(m) | uint32_t(jr) << 4};
-      if (const Memo::Slot* e = s.memo.find(key)) g = std::min(g, e->value);
-    }
+    if (twin_states)
+      if (const Memo::Slot* e = s.memo.find(s.state_key(m, runs, jr, false, false))) g = std::min(g, e->value);
     return g;
   }
   // (out of line: the racks it serves are few, and suffix_bound stays small for the others)
@@ -1525,6 +1523,12 @@ struct Solver {
     return b;
   }
 
+  // A state's memo key (best(); suffix_bound reads the relaxed twin's memo with it)
+  Key state_key(int n, const uint64_t* runs, int jr, bool left, bool ran) const {
+    return Key{{runs[0], runs[1], runs[2], runs[3]},
+               uint32_t(n) | uint32_t(jr) << 4 | uint32_t(left) << 8 | uint32_t(ran) << 9 | res_bits << 10};
+  }
+
   // The value of a state: exact when it is > alpha; otherwise an upper bound <= alpha (the state
   // cannot help the caller). The memo remembers which (exact value or upper bound).
   int best(int n, const uint64_t* runs, int jr, bool left, bool ran, int alpha, int beta = STOP) {
@@ -1533,8 +1537,7 @@ struct Solver {
     // Every completion closes the runs in progress (terminal), so with one the run is made: one
     // state, not two by the flag (same value; issue 11, seventh round: -6% of Remi's nodes)
     ran |= require_run & ((runs[0] | runs[1] | runs[2] | runs[3]) != 0);  // (no branch; sixteenth round)
-    Key key{{runs[0], runs[1], runs[2], runs[3]},
-            uint32_t(n) | uint32_t(jr) << 4 | uint32_t(left) << 8 | uint32_t(ran) << 9 | res_bits << 10};
+    const Key key = state_key(n, runs, jr, left, ran);
     const uint64_t kpre = Memo::pre_hash(key);
     const uint64_t kh = hmix(kpre);
     if (const Memo::Slot* e = memo.find(key, kh)) {
@@ -2445,6 +2448,19 @@ struct Solver {
         lim[c] = std::min({cnt[c * 13], cnt[c * 13 + 12] + J, cnt[c * 13 + 11] + J});
     int bestv = NEG;
     int best_res[4] = {-1, -1, -1, -1};
+    // the reservations: each reserved ace closes its own run ...-12-13-14 (RO-6); the 12s and
+    // 13s missing from those runs are jokers, all colours together
+    int resv[81][4], nres = 0;
+    for (int r0 = 0; r0 <= lim[0]; ++r0)
+      for (int r1 = 0; r1 <= lim[1]; ++r1)
+        for (int r2 = 0; r2 <= lim[2]; ++r2)
+          for (int r3 = 0; r3 <= lim[3]; ++r3) {
+            const int rr[4] = {r0, r1, r2, r3};
+            int need = 0;
+            for (int c = 0; c < 4; ++c)
+              need += std::max(0, rr[c] - cnt[c * 13 + 11]) + std::max(0, rr[c] - cnt[c * 13 + 12]);
+            if (need <= J) std::memcpy(resv[nres++], rr, sizeof rr);
+          }
     // (twelfth round) the relaxed twin's value of the whole rack, top, bounds the search from
     // above, every reservation's (its aces at 1 stay there as well as at 14: set_res_now of
     // opt14); asked for once the first reservation is set (which sets up the twin without a high
@@ -2453,37 +2469,24 @@ struct Solver {
     // attains (Remi's two-Joly lay-downs: 191 of racks_20_plus_2_jokers' 200); the first
     // reservation that does is the one the full search would have found. Else pass 1 searches
     // every reservation below top.
-    int top = STOP;
-    bool asp = false, top_ok = false;
     const uint64_t empty[4] = {0, 0, 0, 0};
-    for (int pass = 0; pass < 2; ++pass) {
-      for (int r0 = 0; r0 <= lim[0]; ++r0)
-        for (int r1 = 0; r1 <= lim[1]; ++r1)
-          for (int r2 = 0; r2 <= lim[2]; ++r2)
-            for (int r3 = 0; r3 <= lim[3]; ++r3) {
-              // each reserved ace closes its own run ...-12-13-14 (RO-6): the 12s and 13s missing
-              // from those runs are jokers, all colours together
-              int rr[4] = {r0, r1, r2, r3}, need = 0;
-              for (int c = 0; c < 4; ++c)
-                need += std::max(0, rr[c] - cnt[c * 13 + 11]) + std::max(0, rr[c] - cnt[c * 13 + 12]);
-              if (need > J) continue;
-              set_res(r0, r1, r2, r3);
-              if (!top_ok) {
-                top_ok = true;
-                if (relax != this) top = relax->fresh(1, J, false, false);
-                asp = top < STOP && top > NEG;
-              }
-              if (asp && pass == 0) {
-                if (best(1, empty, J, false, false, top - 1, top) < top) continue;
-                bestv = top;
-                best_res[0] = r0; best_res[1] = r1; best_res[2] = r2; best_res[3] = r3;
-                goto searched;
-              }
-              int v = best(1, empty, J, false, false, bestv, asp ? top - 1 : top);
-              if (v > bestv) { bestv = v; best_res[0] = r0; best_res[1] = r1; best_res[2] = r2; best_res[3] = r3; }
-            }
-      if (!asp) break;  // (pass 0 without a twin is the whole search)
-    }
+    set_res(resv[0][0], resv[0][1], resv[0][2], resv[0][3]);
+    const int top = relax != this ? relax->fresh(1, J, false, false) : STOP;
+    const bool asp = top > NEG && top < STOP;
+    const int first = asp ? 0 : 1;
+    for (int pass = first; pass < 2; ++pass)
+      for (int i = 0; i < nres; ++i) {
+        const int* r = resv[i];
+        if (i > 0 || pass > first) set_res(r[0], r[1], r[2], r[3]);  // (the first pass's resv[0] is set)
+        if (pass == 0) {
+          if (best(1, empty, J, false, false, top - 1, top) < top) continue;
+          bestv = top;
+          std::memcpy(best_res, r, sizeof best_res);
+          goto searched;
+        }
+        const int v = best(1, empty, J, false, false, bestv, asp ? top - 1 : top);
+        if (v > bestv) { bestv = v; std::memcpy(best_res, r, sizeof best_res); }
+      }
   searched:
     SolveResult out;
     if (bestv <= NEG) return out;

@@ -18,6 +18,7 @@ rebuilt by walking the same enumeration and taking the first transition that att
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -1282,40 +1283,32 @@ class _Solver:
             for c in range(4):
                 lim[c] = min(self.cnt[c * 13], self.cnt[c * 13 + 12] + self.J, self.cnt[c * 13 + 11] + self.J)
         bestv = NEG
-        best_res = (-1, -1, -1, -1)
+        best_res: tuple[int, ...] = (-1, -1, -1, -1)
+        # the reservations: each reserved ace closes its own run ...-12-13-14 (RO-6); the 12s and
+        # 13s missing from those runs are jokers, all colours together
+        resv = [rr for rr in itertools.product(*(range(x + 1) for x in lim))
+                if sum(max(0, r - self.cnt[c * 13 + 11]) + max(0, r - self.cnt[c * 13 + 12])
+                       for c, r in enumerate(rr)) <= self.J]
         # the relaxed twin's value of the whole rack, top, bounds every reservation's search (its
         # aces stay at 1 too); pass 0 asks for top itself, pass 1 (when no reservation attains
         # it) searches them all below it (C++ solve)
-        top, asp, top_ok = STOP, False, False
-        for pass_ in (0, 1):
-            found = False
-            for r0 in range(lim[0] + 1):
-                for r1 in range(lim[1] + 1):
-                    for r2 in range(lim[2] + 1):
-                        for r3 in range(lim[3] + 1):
-                            # each reserved ace closes its own run ...-12-13-14 (RO-6): the 12s and
-                            # 13s missing from those runs are jokers, all colours together
-                            need = sum(max(0, r - self.cnt[c * 13 + 11]) + max(0, r - self.cnt[c * 13 + 12])
-                                       for c, r in enumerate((r0, r1, r2, r3)))
-                            if need > self.J or found:
-                                continue
-                            self.set_res((r0, r1, r2, r3))
-                            if not top_ok:
-                                top_ok = True
-                                if self.relax is not self:
-                                    top = self.relax.fresh(1, self.J, False, False)
-                                asp = NEG < top < STOP
-                            if asp and pass_ == 0:
-                                if self.best(1, _EMPTY, self.J, False, False, top - 1, top) < top:
-                                    continue
-                                bestv, best_res, found = top, (r0, r1, r2, r3), True
-                                continue
-                            v = self.best(1, _EMPTY, self.J, False, False, bestv, top - 1 if asp else top)
-                            if v > bestv:
-                                bestv = v
-                                best_res = (r0, r1, r2, r3)
-            if found or not asp:
-                break
+        self.set_res(resv[0])
+        top = self.relax.fresh(1, self.J, False, False) if self.relax is not self else STOP
+        asp = NEG < top < STOP
+        first = 0 if asp else 1
+        for pass_ in range(first, 2):
+            for i, rr in enumerate(resv):
+                if i > 0 or pass_ > first:   # (the first pass's resv[0] is set)
+                    self.set_res(rr)
+                if pass_ == 0:
+                    if self.best(1, _EMPTY, self.J, False, False, top - 1, top) < top:
+                        continue
+                    self.set_res(rr)
+                    return (top, self.rebuild(top))
+                v = self.best(1, _EMPTY, self.J, False, False, bestv, top - 1 if asp else top)
+                if v > bestv:
+                    bestv = v
+                    best_res = rr
         if bestv <= NEG:
             return (-1, [])
         self.set_res(best_res)
