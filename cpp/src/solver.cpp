@@ -1660,7 +1660,7 @@ struct Solver {
     for (int c = 0; c < 4; ++c) F.one_lim[c] = runs[c] ? -1 : F.one_lim0[c];
     F.left_in = left;
     if (!fits(F, F.ub_after + jb[n][jr] + F.avail_w[0])) return F.best;
-    vcolour<0>(F, jr, 0, ran, 0, 0, 0);
+    vcolour<0>(F, jr, 0, ran, 0, 0, 0, 0);
     return F.best;
   }
 
@@ -1814,18 +1814,23 @@ struct Solver {
   }
 
   // need: the jokers that the runs in progress of the colours < c need at n+1 and n+2 (need_of);
-  // restw: the sum of F.rest[c2] * F.w[c2] over those colours. The colour is a template
-  // argument (ninth round: the four nested loops are one function, no call per transition)
+  // restw: the sum of F.rest[c2] * F.w[c2] over those colours; rix: their min(F.rest[c2], 2) as
+  // base-3 digits, vsets' row of the set table (nineteenth round: read back from F.rest, the four
+  // 4-byte stores just made were loaded as one 16-byte vector, which the store buffer cannot
+  // forward: ~7% of vsets' samples on the joker racks). The colour is a template argument
+  // (ninth round: the four nested loops are one function, no call per transition)
   template <int c>
-  __attribute__((always_inline)) void vcolour(Frame& F, int jr, int gain, bool ran, int need, int needv, int restw) {
+  __attribute__((always_inline)) void vcolour(Frame& F, int jr, int gain, bool ran, int need, int needv, int restw,
+                                              int rix) {
     if constexpr (c == 4) {
-      vsets(F, jr, gain, ran, need, needv);
+      vsets(F, jr, gain, ran, need, needv, rix);
     } else {
-      vcolour_body<c>(F, jr, gain, ran, need, needv, restw);
+      vcolour_body<c>(F, jr, gain, ran, need, needv, restw, rix);
     }
   }
   template <int c>
-  __attribute__((always_inline)) void vcolour_body(Frame& F, int jr, int gain, bool ran, int need, int needv, int restw) {
+  __attribute__((always_inline)) void vcolour_body(Frame& F, int jr, int gain, bool ran, int need, int needv, int restw,
+                                                   int rix) {
     // bound of a child: gain + its key + (everything that does not depend on the child)
     int fixed = gain + F.ub_after + F.avail_w[c + 1] + restw;
     // Fourteenth round: a colour with no run in progress that can start none has one
@@ -1846,7 +1851,7 @@ struct Solver {
         F.new_runs[c] = 0;
         F.rest[c] = a;
         F.jused[c] = 0;
-        vcolour<c + 1>(F, jr, gain, ran, need, needv, restw + a * F.w[c]);
+        vcolour<c + 1>(F, jr, gain, ran, need, needv, restw + a * F.w[c], rix * 3 + std::min(a, 2));
         return;
       }
     }
@@ -1865,7 +1870,8 @@ struct Solver {
       int g2 = gain + t.gain;
       int jr2 = jr - t.jused;
       bool ran2 = ran | t.closed;  // (| not ||: no branch on t.closed; sixteenth round)
-      vcolour<c + 1>(F, jr2, g2, ran2, need + t.need, needv + t.needv, restw + t.rest * F.w[c]);
+      vcolour<c + 1>(F, jr2, g2, ran2, need + t.need, needv + t.needv, restw + t.rest * F.w[c],
+                     rix * 3 + std::min(int(t.rest), 2));
     }
   }
 
@@ -2016,7 +2022,7 @@ struct Solver {
     return ub_state_j(n + 1, base, j);
   }
 
-  void vsets(Frame& F, int jr, int gain, bool ran, int need, int needv) {
+  void vsets(Frame& F, int jr, int gain, bool ran, int need, int needv, int ridx) {
     int n = F.n;
     bool ran2 = ran & require_run;
     if (n == 14) {
@@ -2045,9 +2051,6 @@ struct Solver {
       set_child(F, n, gain, jr, left, ran2, cbs);
       return;
     }
-    int r[4];
-    for (int c = 0; c < 4; ++c) r[c] = std::min(F.rest[c], 2);
-    int ridx = ((r[0] * 3 + r[1]) * 3 + r[2]) * 3 + r[3];
     const int jsmax = jr;
     const auto& list = tab.choices[ridx * SJ + jsmax];
     int sval = cr.set_value[n], jval = jset[n];
