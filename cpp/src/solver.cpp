@@ -65,8 +65,7 @@
 // that lack the jokers for their 12s and 13s are never searched.
 // Dominance (without a joker ratio, jokers free, not in the twin): a state is answered from a
 // memoized one that dominates it when that one's value is at or below alpha: the same state with
-// a tile left or a run made (each only lifts a condition of the terminal), or with one more run
-// that could close here.
+// a tile left or a run made (each only lifts a condition of the terminal).
 // Stop values: best() takes beta, an upper bound of the state's value (the parent's stop less the
 // transition's gain, the child's suffix bound, and at the root the relaxed twin's value of the
 // whole rack, top: the twin's aces stay at 1 as well as at 14, so top bounds every reservation).
@@ -101,12 +100,15 @@
 // colour holds at most avail(n, c) + jr runs that cannot close, and all colours together at most
 // jr more such runs than real tiles can extend. So the 5 ms worst case is NOT bounded: the worst
 // racks known (tests/dense_racks.txt, found by bench/dense_search.py's hill climbs) are rummy101
-// penalty racks with six jokers, up to 18,470 nodes (~0.05 s; the worst before the runs' leading
+// penalty racks with six jokers, up to 19,502 nodes (~0.05 s; the worst before the runs' leading
 // jokers, seventeenth round, needed 91,247, and 27,084 before the twin's states bounded a
 // must_use search, eighteenth round), whose cost is the exact fresh suffixes that serve as
 // bounds: the plain search of the rack, or of its relaxed twin (given the optimum as a stop
-// value they still need ~80% of their nodes). A DP whose state does not grow with the jokers is
-// the remaining step; until then the work budget is what bounds a request.
+// value they still need ~80% of their nodes). Their nodes are fail-low states near the top of
+// the rack with 4-7 runs in progress, entered because a short tail's tile also counts in the
+// fresh suffix (nineteenth round: relaxing those states, or valuing them exactly, costs more
+// than it saves). A DP whose state does not grow with the jokers is the remaining step; until
+// then the work budget is what bounds a request.
 
 #include "rummy101/solver.hpp"
 
@@ -1559,12 +1561,13 @@ struct Solver {
     // Flag dominance (issue 11, seventh round): a tile already left (keep) or a run already made
     // (require_run) only lifts a condition of the terminal, so the same state with the flag set
     // is worth at least as much; its memoized value (exact or an upper bound) at or below alpha
-    // bounds this state too. Probed in this order on both backends; no node. Both dominances
-    // probe only where jokers are free and without a joker ratio: the racks they pay on (~6,000
-    // of the worst rack's nodes each) are rummy101 joker racks; elsewhere (racks without jokers,
-    // Remi: no node saved on the dense set) they would only cost (callgrind: +1.6-2.8% on Remi).
-    // Nor in Remi's relaxed twin (opt14; eleventh round): there they saved 29 of its ~20,000
-    // nodes on racks_20_plus_2_jokers and cost four memo probes a node (-2.3% instructions off).
+    // bounds this state too. Probed in this order on both backends; no node. It probes only
+    // where jokers are free and without a joker ratio: the racks it pays on (~6,000 of the
+    // seventh round's worst rack's nodes) are rummy101 joker racks; elsewhere (racks without jokers,
+    // Remi: no node saved on the dense set) it would only cost (callgrind, with the closable-run
+    // dominance below: +1.6-2.8% on Remi). Nor in Remi's relaxed twin (opt14; eleventh round):
+    // there the two saved 29 of its ~20,000 nodes on racks_20_plus_2_jokers and cost four memo
+    // probes a node (-2.3% instructions off).
     bool dom = ratio == 0 && jr > 0 && !opt14;
     bool l_up = dom && keep && !left, r_up = dom && require_run && !ran;
     if (l_up || r_up) {
@@ -1576,24 +1579,10 @@ struct Solver {
           if (e->value <= alpha) return e->value;
       }
     }
-    // Closable-run dominance (seventh round too): one more run that could close here is worth
-    // at least as much (closing it at n changes nothing else and sets ran), so that state's
-    // memoized value at or below alpha bounds this one. Without a joker ratio the only closable
-    // status is 5, the largest, so it packs at the end of its colour's list.
-    if (dom) {
-      for (int c = 0; c < 4; ++c) {
-        const uint64_t r = runs[c];
-        const int k = r ? (71 - __builtin_clzll(r)) >> 3 : 0;  // the runs: bytes in use, from the low end
-        if (k >= 8) continue;
-        Key k2 = key;
-        k2.runs[c] |= uint64_t(6) << (8 * k);
-        if (require_run) k2.misc |= 1u << 9;  // a state with a run in progress has made its run
-        const uint64_t pre = kpre - Memo::term(c, r) + Memo::term(c, k2.runs[c]) +
-                             (uint64_t(k2.misc - key.misc) << 32);
-        if (const Memo::Slot* e = memo.find(k2, hmix(pre)))
-          if (e->value <= alpha) return e->value;
-      }
-    }
+    // (The seventh round's closable-run dominance, the same state with one more run that could
+    // close here, probed per colour, is gone: nineteenth round, it saved 0.1% of the nodes on the
+    // shared joker racks for 3% of their time, and on the worst racks its 5% of nodes were paid
+    // in probes.)
     if (++*nodes > budget) throw BudgetExceeded(budget);  // the node count of the work budget
     Frame& F = frames[n];
     F.alpha = alpha;

@@ -805,20 +805,6 @@ class _Solver:
                                    ran or f & 2 == 2, self.res_bits))
                 if e is not None and e[0] <= alpha:
                     return e[0]
-        # closable-run dominance (C++ best): one more closable run (status 5, the largest without a
-        # joker ratio, packed last) is worth at least as much (not in Remi's relaxed twin, opt14)
-        if self.ratio == 0 and jr > 0 and not self.opt14:
-            for c in range(4):
-                k = _run_count(runs[c])
-                if k >= 8:
-                    continue
-                rs = list(runs)
-                rs[c] = runs[c] | 6 << (8 * k)
-                # (a state with a run in progress has made its run: the flag is set in its key)
-                e = self.memo.get((n, rs[0], rs[1], rs[2], rs[3], jr, left, ran or self.require_run,
-                                   self.res_bits))
-                if e is not None and e[0] <= alpha:
-                    return e[0]
         nodes = self.nodes
         nodes[0] += 1
         if nodes[0] > self.budget:   # the node count of the work budget, as in C++
