@@ -1564,10 +1564,10 @@ struct Solver {
     // bounds this state too. Probed in this order on both backends; no node. It probes only
     // where jokers are free and without a joker ratio: the racks it pays on (~6,000 of the
     // seventh round's worst rack's nodes) are rummy101 joker racks; elsewhere (racks without jokers,
-    // Remi: no node saved on the dense set) it would only cost (callgrind, with the closable-run
-    // dominance below: +1.6-2.8% on Remi). Nor in Remi's relaxed twin (opt14; eleventh round):
-    // there the two saved 29 of its ~20,000 nodes on racks_20_plus_2_jokers and cost four memo
-    // probes a node (-2.3% instructions off).
+    // Remi: no node saved on the dense set) it would only cost (callgrind, with the seventh
+    // round's closable-run dominance, dropped in the nineteenth: +1.6-2.8% on Remi). Nor in Remi's
+    // relaxed twin (opt14; eleventh round): there the two saved 29 of its ~20,000 nodes on
+    // racks_20_plus_2_jokers and cost four memo probes a node (-2.3% instructions off).
     bool dom = ratio == 0 && jr > 0 && !opt14;
     bool l_up = dom && keep && !left, r_up = dom && require_run && !ran;
     if (l_up || r_up) {
@@ -1579,10 +1579,6 @@ struct Solver {
           if (e->value <= alpha) return e->value;
       }
     }
-    // (The seventh round's closable-run dominance, the same state with one more run that could
-    // close here, probed per colour, is gone: nineteenth round, it saved 0.1% of the nodes on the
-    // shared joker racks for 3% of their time, and on the worst racks its 5% of nodes were paid
-    // in probes.)
     if (++*nodes > budget) throw BudgetExceeded(budget);  // the node count of the work budget
     Frame& F = frames[n];
     F.alpha = alpha;

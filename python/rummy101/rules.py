@@ -410,6 +410,17 @@ class Rules:
 
     # ---- racks ------------------------------------------------------------------------------
     @property
+    def piece_word(self) -> str:
+        """What one piece of this family is called in messages: "tile" or "card"."""
+        return "card" if self.family == "cards" else "tile"
+
+    @property
+    def must_use_reason(self) -> str:
+        """Why a must_use piece has to be on the rack, for messages, with the variant's rule."""
+        return (f"the {self.piece_word} taken from the discard pile must be part of the rack "
+                f"({self.discard_rule})")
+
+    @property
     def discard_rule(self) -> str:
         """The rule that says a piece taken from the discard pile must be used that turn, for
         messages: R101-4 (rummy101), RO-10 (remi: to open, it must help the first lay-down), CR-3

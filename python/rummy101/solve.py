@@ -345,8 +345,7 @@ def _rack_source(rules: Rules, rack: RackLike) -> tuple[tuple[Piece, ...] | str,
                 return rack, counts
     pieces = rules.parse_rack(rack)
     if not pieces:
-        raise RackError(f"the rack {rack!r} is empty: give at least one "
-                        f"{'card' if rules.family == 'cards' else 'tile'}")
+        raise RackError(f"the rack {rack!r} is empty: give at least one {rules.piece_word}")
     return tuple(pieces), counts_of(int(x) for x in pieces)
 
 
@@ -364,13 +363,11 @@ def _must_use(rules: Rules, rack: Sequence[Piece], must_use: Any) -> int:
         return -1
     piece = rules.parse_rack([must_use] if not isinstance(must_use, str) else must_use)
     if len(piece) != 1:
-        raise RackError(f"must_use must be one {'card' if rules.family == 'cards' else 'tile'}, "
-                        f"got {must_use!r}")
+        raise RackError(f"must_use must be one {rules.piece_word}, got {must_use!r}")
     code = int(piece[0])
     if code not in (int(t) for t in rack):
-        raise RackError(f"must_use {piece[0]} is not on the rack {format_tiles(rack)}: the "
-                        f"{'card' if rules.family == 'cards' else 'tile'} taken from the discard "
-                        f"pile must be part of the rack ({rules.discard_rule})")
+        raise RackError(f"must_use {piece[0]} is not on the rack {format_tiles(rack)}: "
+                        f"{rules.must_use_reason}")
     return code
 
 

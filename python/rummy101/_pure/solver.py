@@ -1289,8 +1289,7 @@ class _Solver:
                 if pass_ == 0:
                     if self.best(1, _EMPTY, self.J, False, False, top - 1, top) < top:
                         continue
-                    self.set_res(rr)
-                    return (top, self.rebuild(top))
+                    return (top, self.rebuild(top))   # (rr is the reservation set)
                 v = self.best(1, _EMPTY, self.J, False, False, bestv, top - 1 if asp else top)
                 if v > bestv:
                     bestv = v

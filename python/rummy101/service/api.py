@@ -113,8 +113,7 @@ def opening_job(body: Any, default_rules: str | Rules = "rummy101",
     rules = read_rules(obj, default_rules)
     rack = read_rack(obj, rules)
     if not rack:
-        raise RackError("field 'rack' is empty: give at least one "
-                        f"{'card' if rules.family == 'cards' else 'tile'}")
+        raise RackError(f"field 'rack' is empty: give at least one {rules.piece_word}")
     threshold = read_opt_int(obj, "threshold", lo=0, hi=MAX_INT)
     pairs_threshold = read_opt_int(obj, "pairs_threshold", lo=0, hi=MAX_INT)
     if pairs_threshold is not None and not rules.pairs_allowed:
@@ -122,9 +121,7 @@ def opening_job(body: Any, default_rules: str | Rules = "rummy101",
                          f"rummy101, R101-8)")
     must_use = read_piece(obj, "must_use", rules)
     if must_use is not None and must_use not in rack:
-        raise RackError(f"field 'must_use': {must_use} is not on the rack: the "
-                        f"{'card' if rules.family == 'cards' else 'tile'} taken from the discard "
-                        f"pile must be part of the rack ({rules.discard_rule})")
+        raise RackError(f"field 'must_use': {must_use} is not on the rack: {rules.must_use_reason}")
     return OpeningJob(rules, rack, threshold, pairs_threshold, must_use)
 
 
