@@ -14,6 +14,7 @@ around it (needs numpy only, so it works without the ``rl`` extra).
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
@@ -137,7 +138,7 @@ class Session:
             raise IllegalActionIndex("the match is over; reset the environment")
         s = self.state
         seat = s.current_player
-        i = int(index)
+        i = self._index(index)
         mask = self.mask()
         rewards = [0.0] * self.n
         self.last_illegal = False
@@ -154,6 +155,22 @@ class Session:
                 return rewards
             i = self.rng.choice(np.flatnonzero(mask).tolist())
         return self._play(self.codec.action(i), rewards)
+
+    def _index(self, index: Any) -> int:
+        """``index`` as an int: any integer (numpy's too, a 0-d integer array). Anything else is
+        refused whatever ``illegal`` says: ``int()`` would truncate 2.7 into the action of index
+        2 (an action the agent never chose) and read "3" as 3; None is only for agents that are
+        done (PettingZoo's ``env.step(None)``)."""
+        try:
+            if isinstance(index, (bool, np.bool_)):
+                raise TypeError
+            return operator.index(index)
+        except TypeError:
+            why = ("; None is only for an agent that is done (terminated or truncated)"
+                   if index is None else "")
+            raise IllegalActionIndex(
+                f"action {index!r} ({type(index).__name__}) is no action index: give a whole "
+                f"number 0..{self.codec.n - 1}, an index of the action mask{why}") from None
 
     def play(self, action: Action) -> list[float]:
         """Play an action given as an :class:`Action` (a bot's, between the agent's steps: it

@@ -1,0 +1,53 @@
+"""What the RL environments do with action indices and seeds that are not plain whole numbers
+(docs/rl.md): an index that is no integer is refused, never truncated into another action, and a
+seed is one whole number >= 0 (numpy integers included), so that two seeds never share the
+stream of later resets. The Session tests need numpy only; the AEC test skips without the
+``rl`` extra."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from rummy101.rl import ILLEGAL_MODES, IllegalActionIndex, Session
+
+
+def _session(illegal: str = "lose") -> tuple[Session, int]:
+    ses = Session("rummy101(players=2)", illegal=illegal)
+    ses.new(seed=1)
+    return ses, int(np.flatnonzero(ses.mask())[0])
+
+
+@pytest.mark.parametrize("illegal", ILLEGAL_MODES)
+@pytest.mark.parametrize("make", [lambda i: i + 0.5, lambda i: float(i), lambda i: str(i),
+                                  lambda i: None, lambda i: np.array([i]),
+                                  lambda i: np.float64(i), lambda i: True],
+                         ids=["float", "whole-float", "str", "None", "1-d array", "np.float64",
+                              "bool"])
+def test_an_index_that_is_no_integer_is_refused_whatever_the_mode(illegal: str, make: Any) -> None:
+    ses, legal = _session(illegal)
+    bad = make(legal)
+    with pytest.raises(IllegalActionIndex, match="is no action index: give a whole number"):
+        ses.step(bad)
+    assert ses.steps == 0 and not ses.state.history and not ses.done  # nothing was played
+
+
+@pytest.mark.parametrize("make", [int, np.int64, np.uint16, lambda i: np.array(i)],
+                         ids=["int", "np.int64", "np.uint16", "0-d array"])
+def test_integer_indices_of_any_integer_type_are_played(make: Any) -> None:
+    ses, legal = _session("raise")
+    want = ses.codec.action(legal)
+    ses.step(make(legal))
+    assert ses.steps == 1 and ses.state.history[-1] == want
+
+
+def test_none_for_the_agent_to_move_says_what_none_is_for() -> None:
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
+    from rummy101.rl import env
+
+    e = env("rummy101(players=2)")
+    e.reset(seed=3)
+    with pytest.raises(IllegalActionIndex, match="None is only for an agent that is done"):
+        e.step(None)
