@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from rummy101 import RulesError
 from rummy101.rl import ILLEGAL_MODES, IllegalActionIndex, Session
 
 
@@ -51,3 +52,32 @@ def test_none_for_the_agent_to_move_says_what_none_is_for() -> None:
     e.reset(seed=3)
     with pytest.raises(IllegalActionIndex, match="None is only for an agent that is done"):
         e.step(None)
+
+
+def _later_games(seed: Any) -> list[Any]:
+    ses = Session("rummy101(players=2)")
+    ses.new(seed)
+    games = [ses.state.racks]
+    for _ in range(3):
+        ses.new()
+        games.append(ses.state.racks)
+    return games
+
+
+def test_a_numpy_integer_seed_is_the_same_seed() -> None:
+    assert _later_games(np.int64(5)) == _later_games(5) == _later_games(np.uint32(5))
+
+
+@pytest.mark.parametrize("seed", [-3, 1.5, 2.0, "5", True, np.float64(3)])
+def test_a_seed_that_is_no_whole_number_from_0_is_refused(seed: Any) -> None:
+    ses = Session("rummy101(players=2)")
+    with pytest.raises(RulesError, match="seed must be a whole number >= 0"):
+        ses.new(seed)
+
+
+def test_seeds_minus_s_and_s_do_not_share_their_later_games() -> None:
+    """random.Random(-s) is random.Random(s): a negative seed used to replay the later resets
+    of its positive twin. It is refused (as Gymnasium refuses it), so no two seeds share them."""
+    with pytest.raises(RulesError):
+        _later_games(-3)
+    assert _later_games(3)[1:] != _later_games(4)[1:]

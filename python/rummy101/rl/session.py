@@ -42,6 +42,25 @@ class IllegalActionIndex(IllegalAction):
     """An action index the mask does not allow (``illegal="raise"``)."""
 
 
+def _seed(seed: Any) -> int:
+    """A reset's seed as an int >= 0: any integer (numpy's too; ``random.Random`` refuses
+    numpy's). A negative seed is refused, as Gymnasium refuses it: ``random.Random(-s)`` is
+    ``random.Random(s)``, so seed -s would replay the later resets of seed s. A float or a
+    string is refused rather than read two ways (the deal ``int(1.5)``, the generator 1.5)."""
+    value = None
+    if not isinstance(seed, (bool, np.bool_)):
+        try:
+            value = operator.index(seed)
+        except TypeError:
+            pass
+    if value is None or value < 0:
+        raise RulesError(f"seed must be a whole number >= 0, got {type(seed).__name__} {seed!r}"
+                         + (" (random.Random(-s) is random.Random(s): a negative seed would "
+                            "repeat the later resets of its positive twin)"
+                            if value is not None else ""))
+    return value
+
+
 class Session:
     """A match with the RL options (module docstring of :mod:`rummy101.rl` lists them)."""
 
@@ -80,8 +99,8 @@ class Session:
         """Start a new match. ``seed`` given: the deal is ``new_game(rules, seed)`` and the env's
         generator restarts from it; ``None``: the next seed comes from the env's generator."""
         if seed is not None:
-            self.rng = random.Random(seed)
-            game_seed = int(seed)
+            game_seed = _seed(seed)
+            self.rng = random.Random(game_seed)
         else:
             game_seed = self.rng.getrandbits(63)
         self.state = new_game(self.rules, game_seed, match_rounds=self.match_rounds)
