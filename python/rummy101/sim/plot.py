@@ -75,7 +75,7 @@ def _scores(ax: Any, g: ReportGroup) -> None:
     ax.axhline(0, color="grey", linewidth=0.6)
     ax.set_xticks(list(seats), _labels(g))
     ax.set_ylabel("points per game (final standing)")
-    ax.set_title(f"{PANELS[0]}: {g.rules}, {g.games} games", fontsize=10)
+    ax.set_title(f"{PANELS[0]}: {g.label}, {g.games} games", fontsize=10)
 
 
 def _rates(ax: Any, g: ReportGroup) -> None:
@@ -97,4 +97,4 @@ def _rates(ax: Any, g: ReportGroup) -> None:
     ax.set_xticks(seats, _labels(g))
     ax.set_ylabel("rate (95% Wilson interval)")
     ax.legend(loc="upper center", ncol=2, fontsize=8, frameon=False)
-    ax.set_title(f"{PANELS[1]}: {g.rules}, {g.games} games", fontsize=10)
+    ax.set_title(f"{PANELS[1]}: {g.label}, {g.games} games", fontsize=10)

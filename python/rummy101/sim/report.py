@@ -1,6 +1,6 @@
 """Reports on simulation results (``rummy101 report``): per-seat tables of points per game
 (mean with a 95% Student-t interval) and of finish and best-score rates (95% Wilson intervals),
-one table per rule set and line-up of bots found in the records.
+one table per rule set, line-up of bots and (Rummy 101, Remi) match length found in the records.
 
 >>> round(t_quantile_95(10), 3), round(t_quantile_95(1), 3)
 (2.228, 12.706)
@@ -69,10 +69,20 @@ class ReportGroup:
     points: list[tuple[float, float, float]]
     ties: int = 0
     finish_counts: dict[str, int] = field(default_factory=dict)
+    #: the rounds of every match of the group (Rummy 101, Remi: a run's --rounds), or None for
+    #: a variant whose matches play to a target score (classic: their lengths vary)
+    match_rounds: int | None = None
 
     @property
     def games(self) -> int:
         return len(self.records)
+
+    @property
+    def label(self) -> str:
+        """The rule set, and the match length when a game is more than one round."""
+        if self.match_rounds is None or self.match_rounds == 1:
+            return self.rules
+        return f"{self.rules}, matches of {self.match_rounds} rounds"
 
     @property
     def run_seeds(self) -> list[int]:
@@ -111,17 +121,26 @@ def drop_duplicates(records: Iterable[GameRecord]) -> tuple[list[GameRecord], in
     return kept, dropped
 
 
+#: Variants whose matches play to a target score, so that one run's games differ in length
+#: (``--rounds`` only caps them); every other variant plays each match of a run to --rounds.
+_TARGET_VARIANTS = ("classic",)
+
+
 def group_records(records: Iterable[GameRecord]) -> list[ReportGroup]:
-    """Group records by (rules, bots), in order of first appearance, with their statistics."""
-    groups: dict[tuple[str, tuple[str, ...]], list[GameRecord]] = {}
+    """Group records by (rules, bots) and, where every match of a run has ``--rounds`` rounds
+    (Rummy 101, Remi), by that length too: points per game of a 1-round game and of a 3-round
+    match are no one quantity. In order of first appearance, with their statistics."""
+    groups: dict[tuple[str, tuple[str, ...], int | None], list[GameRecord]] = {}
     for r in records:
-        groups.setdefault((r.rules, tuple(r.bots)), []).append(r)
+        variant = r.rules.split("(", 1)[0].strip().lower()
+        length = None if variant in _TARGET_VARIANTS else r.rounds
+        groups.setdefault((r.rules, tuple(r.bots), length), []).append(r)
     out = []
-    for (rules, bots), recs in groups.items():
+    for (rules, bots, length), recs in groups.items():
         seats, ties, counts = _stats(recs, bots)
         points = [mean_interval([r.scores[s] for r in recs]) for s in range(len(bots))]
         out.append(ReportGroup(rules=rules, bots=bots, records=recs, seats=seats, points=points,
-                               ties=ties, finish_counts=counts))
+                               ties=ties, finish_counts=counts, match_rounds=length))
     return out
 
 
@@ -148,7 +167,7 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
                      + (" …" if len(seeds) > 5 else "")) if seeds else "run seed not recorded"
         if out:
             out.append("")
-        out.append(f"{g.games} game{'s' if g.games != 1 else ''} of {g.rules}; bots "
+        out.append(f"{g.games} game{'s' if g.games != 1 else ''} of {g.label}; bots "
                    f"{','.join(g.bots)}; {seed_text}")
         out.append("points per game (final standing): mean with its 95% Student-t interval")
         rows: list[tuple[str, ...]] = []
