@@ -139,16 +139,18 @@ class Session:
 
     def observe(self, seat: int) -> dict[str, np.ndarray[Any, Any]]:
         """``{"observation": float32 array, "action_mask": int8 array}`` of a seat: the array
-        from ``state.observation(seat)`` only, the mask all zeros unless the seat is to move."""
+        from ``state.observation(seat)`` only, the mask all zeros unless the seat is to move.
+        Both arrays are the caller's own (new copies at every call, under a microsecond): an
+        agent that edits them in place changes neither the env's legal actions nor what the
+        next ``observe`` of this step returns."""
         got = self._obs_cache.get(seat)
         if got is None:
             x = self.encoder.encode(self.state.observation(seat))
             mine = seat == self.state.current_player and not self.done
-            # the mask handed out is a copy: a caller writing to it changes nothing here
-            mask = self.mask().copy() if mine else np.zeros(self.codec.n, dtype=np.int8)
+            mask = self.mask() if mine else self._zero_mask
             got = {"observation": x, "action_mask": mask}
             self._obs_cache[seat] = got
-        return got
+        return {"observation": got["observation"].copy(), "action_mask": got["action_mask"].copy()}
 
     # ---- acting --------------------------------------------------------------------------------------
     def step(self, index: Any) -> list[float]:
