@@ -5,6 +5,7 @@ any executor (:func:`simulate`), aggregated in game order.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import operator
 import os
 import random
 import signal
@@ -275,6 +276,12 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
     _new_game(r, 0, 1)  # a variant the engine does not play yet fails here, naming those it plays
     if isinstance(bots, str):
         bots = list(bots.split(","))
+    for s, b in enumerate(bots):
+        if not isinstance(b, str):
+            raise SimError(f"bots are names, one per seat (registered, an installed entry point "
+                           f"or 'package.module:BotClass'); seat {s} is a {type(b).__name__} "
+                           f"object: simulate makes each game's bots from their names and "
+                           f"seeds, in its workers; play_game takes bot objects")
     # registered names are case-insensitive; 'package.module:BotClass' paths keep their case
     names = tuple(b.strip() if ":" in b else b.strip().lower() for b in bots)
     bad = []
@@ -419,6 +426,8 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
     ``workers`` outside 1..:func:`max_workers`, ``start`` outside 0..games-1, and
     :class:`~rummy101.errors.RulesError` (listing the variants) for unknown rules.
     """
+    games, workers, match_rounds, seed, start = (
+        _whole(games), _whole(workers), _whole(match_rounds), _whole(seed), _whole(start))
     r, names = _check_args(rules, bots, games, workers, match_rounds)
     _check_record(record)
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -445,6 +454,17 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
             done += results[k]
         raise SimInterrupted(_result(r, names, seed, done) if done else None, games) from None
     return _result(r, names, seed, [rec for k in range(len(chunks)) for rec in results[k]])
+
+
+def _whole(value: Any) -> Any:
+    """A numpy integer as the int it is (``for seed in np.arange(3)``); anything else as it
+    is, for the checks to judge (a bool, a float or a string stays refused)."""
+    if isinstance(value, (int, float, str)) or value is None:
+        return value
+    try:
+        return operator.index(value)
+    except TypeError:
+        return value
 
 
 def _result(r: Rules, names: tuple[str, ...], seed: int,

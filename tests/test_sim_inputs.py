@@ -1,0 +1,34 @@
+"""simulate()'s arguments as a researcher passes them from numpy or with bot objects: numpy
+integers are the same whole numbers (``for seed in np.arange(3)``), and a bot object, which
+only :func:`~rummy101.sim.play_game` takes, is refused with a message that says so."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from rummy101.bots import get_bot
+from rummy101.sim import SimError, simulate
+
+
+def test_numpy_integers_are_whole_numbers() -> None:
+    want = simulate("rummy101(players=2)", "greedy,random", 2, seed=3, workers=1, progress=False)
+    got = simulate("rummy101(players=2)", "greedy,random", np.int64(2), seed=np.arange(5)[3],
+                   workers=np.int32(1), progress=False, match_rounds=np.uint8(1),
+                   start=np.int16(0))
+    assert got.records == want.records and got.seed == 3 and type(got.seed) is int
+
+
+@pytest.mark.parametrize("bad", [True, 2.0, "3"])
+def test_a_seed_that_is_no_integer_is_still_refused(bad: object) -> None:
+    with pytest.raises(SimError, match="seed must be a whole number"):
+        simulate("rummy101(players=2)", "greedy,random", 1, seed=bad, workers=1,  # type: ignore[arg-type]
+                 progress=False)
+
+
+def test_a_bot_object_is_refused_with_what_to_do() -> None:
+    bot = get_bot("greedy", random.Random(0))
+    with pytest.raises(SimError, match=r"bots are names.*seat 0.*GreedyBot.*play_game"):
+        simulate("rummy101(players=2)", [bot, "random"], 1, workers=1,  # type: ignore[list-item]
+                 progress=False)
