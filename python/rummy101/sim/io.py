@@ -226,7 +226,9 @@ def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
     i = 0  # the last line read
     try:
         if ext == ".csv":
-            with open(p, newline="", encoding="utf-8") as fh:
+            # utf-8-sig: a CSV saved again by a spreadsheet starts with a byte-order mark,
+            # which would otherwise glue itself to the first column's name, "game"
+            with open(p, newline="", encoding="utf-8-sig") as fh:
                 for i, row in enumerate(csv.DictReader(fh), start=2):
                     out.append(_read(partial(GameRecord.from_row, row), path, i))
         else:
