@@ -26,7 +26,8 @@ from .stats import SimResult, _stats
 
 __all__ = ["MAX_GAMES", "MAX_STEPS", "LazyObservation", "max_workers", "play_game", "simulate"]
 
-#: A game that takes more steps than this is a bug in a bot or the engine: play_game raises.
+#: A round that takes more steps than this is a bug in a bot or the engine: play_game raises.
+#: A limit per round, not per game: a match of many rounds (--rounds, up to 10,000) is no loop.
 MAX_STEPS = 200_000
 
 
@@ -106,7 +107,8 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     ``bots`` holds bot names (a fresh bot is made per seat, with the seat's derived
     ``random.Random``) or ready bot objects. The deal uses :func:`game_seed` ``(seed, index)``.
     ``record="full"`` keeps the whole game in ``GameRecord.game_record`` (a
-    :mod:`rummy101.game.records` dict that replays it).
+    :mod:`rummy101.game.records` dict that replays it). A round that takes more than
+    ``max_steps`` steps raises :class:`GameFailed` (a bot or the engine loops).
     """
     _check_record(record)
     r = _parse_rules(rules)
@@ -153,6 +155,7 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     turns = [0] * len(bots)
     last = -1
     steps = 0
+    rnd, round_start = getattr(state, "round", None), 0  # max_steps counts from round_start
     acts = None if players is None else [p.act for p in players]
     observe, legal_actions, apply = state.observation, state.legal_actions, state.apply
     seat = state.current_player
@@ -163,7 +166,7 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
                 # flow (sim/native_round.py); a round it cannot play, or one that would pass
                 # max_steps, goes to the Python flow below, as does the rest of the game.
                 nr = _native_round(native, state)
-                if nr is not None and steps + nr.steps <= max_steps:
+                if nr is not None and steps - round_start + nr.steps <= max_steps:
                     if record == "full":
                         native.replay_round(state, nr)
                     elif state.round + 1 >= state.match_rounds:
@@ -179,6 +182,7 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
                             turns[seat] += 1
                             last = seat
                     steps += nr.steps
+                    rnd, round_start = getattr(state, "round", None), steps
                     continue
                 native = None
             if acts is None:
@@ -189,8 +193,11 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
                 turns[seat] += 1
                 last = seat
             steps += 1
-            if steps > max_steps:
-                raise RuntimeError(f"did not end within {max_steps} steps: a bot or the engine loops")
+            if getattr(state, "round", None) != rnd:  # a round ended: the next one counts anew
+                rnd, round_start = getattr(state, "round", None), steps
+            elif steps - round_start > max_steps:
+                raise RuntimeError(f"round {rnd} did not end within {max_steps} steps: a bot "
+                                   f"or the engine loops")
     except GameFailed:
         raise
     except Exception as exc:  # any failure inside a game names where it happened
