@@ -40,3 +40,18 @@ def test_aec_last_after_an_in_place_edit() -> None:
     assert int(again["action_mask"].sum()) == legal > 0
     assert np.array_equal(again["observation"], e.observe(e.agent_selection)["observation"])
     assert not np.array_equal(again["observation"], obs["observation"])
+
+
+def test_codec_mask_into_a_reused_buffer_holds_only_the_new_legal_actions() -> None:
+    """``ActionCodec.mask(legal, out=buf)`` writes the whole mask into ``buf``, as numpy's
+    ``out=`` does: a buffer reused from one position to the next keeps no stale 1s."""
+    ses = Session("rummy101(players=2)")
+    ses.new(seed=2)
+    codec = ses.codec
+    first = ses.state.legal_actions()
+    buf = codec.mask(first)
+    ses.step(int(np.flatnonzero(buf)[0]))
+    second = ses.state.legal_actions()
+    assert codec.mask(second, out=buf) is buf
+    assert np.array_equal(buf, codec.mask(second))
+    assert {str(a) for a in first} != {str(a) for a in second}  # the masks do differ

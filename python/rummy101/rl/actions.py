@@ -211,8 +211,13 @@ class ActionCodec:
         raise KeyError(f"{self.rules.variant} has no verb {verb!r} in its action space")
 
     def mask(self, legal: Iterable[Action], out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any]:
-        """The int8 mask of the legal actions that have an index (1 = legal)."""
-        m = np.zeros(self.n, dtype=np.int8) if out is None else out
+        """The int8 mask of the legal actions that have an index (1 = legal), written whole
+        into ``out`` when given (cleared first: a buffer reused keeps no stale 1s)."""
+        if out is None:
+            m = np.zeros(self.n, dtype=np.int8)
+        else:
+            m = out
+            m[:] = 0
         known = self._by_id
         idx = []
         for a in legal:
