@@ -81,3 +81,24 @@ def test_seeds_minus_s_and_s_do_not_share_their_later_games() -> None:
     with pytest.raises(RulesError):
         _later_games(-3)
     assert _later_games(3)[1:] != _later_games(4)[1:]
+
+
+@pytest.mark.parametrize("spec, most", [("classic", 17), ("remi", 35), ("rummy101", 55)])
+def test_table_slots_beyond_the_melds_a_table_can_hold_are_refused(spec: str, most: int) -> None:
+    """A table never holds more melds than its pieces make (pairs of 2 in Rummy 101, else
+    melds of 3): more slots only grow the space, ~0.25 MB and 16 ms a slot (table_slots=10**6
+    ran out of memory building the codec)."""
+    from rummy101.rl import ActionCodec, ObservationEncoder
+
+    assert ActionCodec(spec, table_slots=min(most, 24)).table_slots == min(most, 24)
+    for make in (ActionCodec, ObservationEncoder):
+        with pytest.raises(RulesError, match=f"table_slots must be a whole number from 1 to {most}"):
+            make(spec, table_slots=most + 1)
+
+
+@pytest.mark.parametrize("slots", [2.5, True, "3", 0])
+def test_table_slots_that_are_no_whole_number_are_refused(slots: Any) -> None:
+    from rummy101.rl import ActionCodec
+
+    with pytest.raises(RulesError, match="table_slots must be a whole number"):
+        ActionCodec("classic", table_slots=slots)

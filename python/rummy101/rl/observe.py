@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import RulesError
 from ..rules import Rules
 from ..tiles import JOKER_CODE
-from .actions import DEFAULT_TABLE_SLOTS
+from .actions import table_slots_for
 
 __all__ = ["ObservationEncoder"]
 
@@ -46,7 +46,7 @@ class ObservationEncoder:
 
     def __init__(self, rules: str | Rules, table_slots: int | None = None) -> None:
         self.rules = r = Rules.parse(rules)
-        self.table_slots = DEFAULT_TABLE_SLOTS.get(r.variant, 24) if table_slots is None else int(table_slots)
+        self.table_slots = table_slots_for(r, table_slots)
         self.pieces = P = 53 if r.jokers else 52
         self.players = n = r.players
         self._code = {str(r.piece(c)): c for c in range(P)}
