@@ -102,3 +102,21 @@ def test_table_slots_that_are_no_whole_number_are_refused(slots: Any) -> None:
 
     with pytest.raises(RulesError, match="table_slots must be a whole number"):
         ActionCodec("classic", table_slots=slots)
+
+
+@pytest.mark.parametrize("options", [{"max_cycles": 2.5}, {"max_cycles": "3"}, {"max_cycles": True},
+                                     {"max_cycles": 0}],
+                         ids=["float", "str", "bool", "zero"])
+def test_max_cycles_is_a_whole_number_from_1(options: dict[str, Any]) -> None:
+    with pytest.raises(RulesError, match="max_cycles must be None or a whole number >= 1"):
+        Session("rummy101(players=2)", **options)
+
+
+@pytest.mark.parametrize("options", [{"reward_scale": float("nan")}, {"reward_scale": float("inf")},
+                                     {"illegal_reward": float("-inf")}, {"reward_scale": "x"}],
+                         ids=["nan", "inf", "-inf", "str"])
+def test_rewards_options_are_finite_numbers(options: dict[str, Any]) -> None:
+    name = next(iter(options))
+    with pytest.raises(RulesError, match=f"{name} must be a finite number"):
+        Session("rummy101(players=2)", **options)
+    assert Session("rummy101(players=2)", max_cycles=np.int64(5), reward_scale=1 / 101).max_cycles == 5

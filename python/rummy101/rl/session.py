@@ -14,6 +14,7 @@ around it (needs numpy only, so it works without the ``rl`` extra).
 
 from __future__ import annotations
 
+import math
 import operator
 import random
 from typing import Any
@@ -40,6 +41,17 @@ ILLEGAL_MODES = ("lose", "random", "raise")
 
 class IllegalActionIndex(IllegalAction):
     """An action index the mask does not allow (``illegal="raise"``)."""
+
+
+def _finite(name: str, value: Any) -> float:
+    """A reward option as a finite float (nan or inf would make every reward nan or inf)."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        x = math.nan
+    if isinstance(value, (bool, str)) or not math.isfinite(x):
+        raise RulesError(f"{name} must be a finite number, got {value!r}")
+    return x
 
 
 def _seed(seed: Any) -> int:
@@ -73,14 +85,22 @@ class Session:
             raise RulesError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
         if illegal not in ILLEGAL_MODES:
             raise RulesError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, got {illegal!r}")
-        if max_cycles is not None and (isinstance(max_cycles, bool) or int(max_cycles) < 1):
-            raise RulesError(f"max_cycles must be None or >= 1, got {max_cycles!r}")
+        cycles = None
+        if max_cycles is not None:
+            if not isinstance(max_cycles, (bool, np.bool_, float, str)):
+                try:
+                    cycles = operator.index(max_cycles)
+                except TypeError:
+                    pass
+            if cycles is None or cycles < 1:  # int() would read 2.5 as 2 and "3" as 3
+                raise RulesError(f"max_cycles must be None or a whole number >= 1, got "
+                                 f"{max_cycles!r}")
         self.match_rounds = match_rounds
         self.reward = reward
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = _finite("reward_scale", reward_scale)
         self.illegal = illegal
-        self.illegal_reward = float(illegal_reward)
-        self.max_cycles = None if max_cycles is None else int(max_cycles)
+        self.illegal_reward = _finite("illegal_reward", illegal_reward)
+        self.max_cycles = cycles
         self.codec = codec_for(self.rules, table_slots)
         self.encoder = ObservationEncoder(self.rules, self.codec.table_slots)
         self.n = self.rules.players
