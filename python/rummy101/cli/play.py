@@ -213,11 +213,12 @@ class _Session:
                else f"best: {', '.join(f'seat {s}' for s in winners)}"))
 
     def _bot_step(self, seat: int) -> None:
-        from ..sim import LazyObservation
         state = self.state
         bot = self.players[seat]
         assert bot is not None
-        obs = LazyObservation(lambda: state.observation(seat))
+        # built now, not lazily: a bot that keeps its observation and reads it at a later turn
+        # must see the position of this step (a lazy one would be built at that later read)
+        obs = state.observation(seat)
         try:
             action = bot.act(obs, state.legal_actions())
             state.apply(action)
