@@ -32,7 +32,19 @@ def internal_error(exc: BaseException, path: str | None = None) -> dict[str, str
 
 
 def encode(payload: Any) -> bytes:
-    """``payload`` as compact UTF-8 JSON (bytes already encoded, in a worker thread, pass)."""
+    r"""``payload`` as compact UTF-8 JSON (bytes already encoded, in a worker thread, pass).
+
+    A lone surrogate, which a client may send in JSON (``"\ud800"``) and an answer may quote
+    back (an unknown field's name, a value in an error message), has no UTF-8 form: it is sent
+    escaped, as ``ensure_ascii`` would write it, and reads back as the same string.
+
+    >>> encode({"error": "field " + chr(0xD800)})
+    b'{"error":"field \\ud800"}'
+    """
     if isinstance(payload, bytes):
         return payload
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a surrogate is only ever inside a JSON string: escaped there
+        return text.encode("utf-8", "backslashreplace")

@@ -1,0 +1,74 @@
+"""Hostile and careless clients (QA round h1): inputs that used to answer 400 "internal error"
+or a wrong message now answer 4xx naming what to fix."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+from rummy101.service.app import create_app
+
+JSON = {"content-type": "application/json"}
+LONE = b'"\\ud800"'  # valid JSON: a string holding a lone surrogate (U+D800)
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(), raise_server_exceptions=False)
+
+
+def _game(client: TestClient) -> str:
+    r = client.post("/v1/games", json={"rules": "rummy101(players=2)", "seed": 1})
+    assert r.status_code == 200, r.text
+    gid: str = r.json()["id"]
+    return gid
+
+
+# A lone surrogate is legal JSON (RFC 8259 allows "\ud800"); echoed in an error message it made
+# the answer unencodable as UTF-8, and the client got "internal error" instead of the field.
+@pytest.mark.parametrize("path,raw,word", [
+    ("/v1/solve/opening", b'{"rack": "R1", ' + LONE + b': 1}', "unknown field"),
+    ("/v1/solve/opening", b'{"rack": "R1", "threshold": ' + LONE + b'}', "threshold"),
+    ("/v1/solve/opening", LONE, "JSON object"),
+    ("/v1/solve/penalty", b'{"rack": "R1", "keep": ' + LONE + b'}', "keep"),
+    ("/v1/hint", b'{"seat": 0, "rack": "R1", "stage": ' + LONE + b'}', "stage"),
+    ("/v1/hint", b'{"seat": 0, "rack": "R1", "players": [{"seat": 0, "opened": ' + LONE + b'}]}',
+     "opened"),
+    ("/v1/games", b'{' + LONE + b': 1}', "unknown field"),
+    ("/v1/replays", b'{"record": {"format": ' + LONE + b', "rules": "rummy101", "seed": 1, '
+                    b'"actions": []}}', "format"),
+])
+def test_a_lone_surrogate_echoed_in_an_error_answers_4xx_naming_the_field(
+        client: TestClient, path: str, raw: bytes, word: str) -> None:
+    r = client.post(path, content=raw, headers=JSON)
+    assert r.status_code == 422, r.text
+    error = r.json()["error"]
+    assert "internal error" not in error and word in error, error
+    assert "\\ud800" in r.text  # sent back escaped, as JSON allows: the answer is UTF-8
+
+
+def test_a_lone_surrogate_in_a_batch_item_gets_that_items_error(client: TestClient) -> None:
+    r = client.post("/v1/solve/opening", content=b'{"racks": [{"rack": "R1", ' + LONE + b': 2}, '
+                                                 b'"R1 R2 R3"]}', headers=JSON)
+    assert r.status_code == 200, r.text
+    first, second = r.json()["results"]
+    assert first["error"].startswith("item 0: unknown field") and second["value"] == 0
+
+
+def test_a_lone_surrogate_in_game_requests_answers_422(client: TestClient) -> None:
+    gid = _game(client)
+    for path in (f"/v1/games/{gid}/actions", f"/v1/games/{gid}/play-hint"):
+        r = client.post(path, content=b'{' + LONE + b': 1}', headers=JSON)
+        assert r.status_code == 422, r.text
+        assert "internal error" not in r.json()["error"]
+
+
+def test_a_replay_whose_seats_hold_a_lone_surrogate_is_answered(client: TestClient) -> None:
+    raw = (b'{"record": {"rules": "rummy101(players=2)", "seed": 1, "actions": [], "seats": ['
+           + LONE + b', "greedy"]}}')
+    r = client.post("/v1/replays", content=raw, headers=JSON)
+    assert r.status_code == 200, r.text
+    assert r.json()["seats"] == ["\ud800", "greedy"]
+    again = client.get(f"/v1/replays/{r.json()['id']}")
+    assert again.status_code == 200 and again.json()["seats"] == ["\ud800", "greedy"]
