@@ -3,10 +3,15 @@ or a wrong message now answer 4xx naming what to fix."""
 
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
 
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
+from rummy101.bots import get_bot
+from rummy101.game import new_game
 from rummy101.service.app import create_app
 
 JSON = {"content-type": "application/json"}
@@ -72,3 +77,31 @@ def test_a_replay_whose_seats_hold_a_lone_surrogate_is_answered(client: TestClie
     assert r.json()["seats"] == ["\ud800", "greedy"]
     again = client.get(f"/v1/replays/{r.json()['id']}")
     assert again.status_code == 200 and again.json()["seats"] == ["\ud800", "greedy"]
+
+
+# A Remi or classic observation whose per-seat lists are shorter than the seats made the generic
+# hint index past them (IndexError): 400 "internal error" instead of 422 naming the field.
+def _observation(rules: str) -> dict[str, object]:
+    state = new_game(rules, 3)
+    bots = [get_bot("greedy", random.Random(i)) for i in range(state.rules.players)]
+    while state.current_player != 0 or state.phase.value not in ("take", "play"):
+        seat = state.current_player
+        state.apply(bots[seat].act(state.observation(seat), state.legal_actions()))
+    obs: dict[str, object] = json.loads(json.dumps(state.observation(0)))
+    return obs
+
+
+@pytest.mark.parametrize("rules,key", [
+    ("classic(players=2)", "rack_sizes"),
+    ("classic(players=2)", "melded"),
+    ("remi(players=2)", "own_turns"),
+])
+def test_an_observation_with_a_short_per_seat_list_answers_422(client: TestClient, rules: str,
+                                                               key: str) -> None:
+    obs = _observation(rules)
+    assert isinstance(obs[key], list)
+    obs[key] = []
+    r = client.post("/v1/hint", json={"observation": obs})
+    assert r.status_code == 422, r.text
+    error = r.json()["error"]
+    assert "internal error" not in error and "field 'observation'" in error, error

@@ -478,5 +478,9 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
     except KeyError as exc:
         raise BadRequest(f"field {source!r} lacks the field {exc}: send State.observation(seat) or "
                          "a game record as it is") from None
+    except IndexError:  # a per-seat list (rack_sizes, melded, own_turns...) shorter than the seats
+        raise BadRequest(f"field {source!r} does not hold together: a list in it is shorter than "
+                         f"the seats or items it describes; send State.observation(seat) or a game "
+                         f"record as it is") from None
     except (RummyError, ValueError, TypeError, AttributeError) as exc:
         raise BadRequest(f"field {source!r}: {exc}") from None
