@@ -105,3 +105,22 @@ def test_an_observation_with_a_short_per_seat_list_answers_422(client: TestClien
     assert r.status_code == 422, r.text
     error = r.json()["error"]
     assert "internal error" not in error and "field 'observation'" in error, error
+
+
+def test_the_turns_of_a_replay_without_turns(client: TestClient) -> None:
+    r = client.post("/v1/replays", json={"record": {"rules": "rummy101(players=2)", "seed": 1,
+                                                    "actions": []}})
+    assert r.status_code == 200 and r.json()["turns"] == []
+    r = client.get(f"/v1/replays/{r.json()['id']}/turns/0")
+    assert r.status_code == 404
+    assert "0..-1" not in r.json()["error"] and "no turns" in r.json()["error"], r.text
+
+
+@pytest.mark.parametrize("value", ["2", 0, 10_001])
+def test_a_records_match_rounds_states_the_range_the_engine_accepts(client: TestClient,
+                                                                   value: object) -> None:
+    r = client.post("/v1/replays", json={"record": {"rules": "rummy101(players=2)", "seed": 1,
+                                                    "match_rounds": value, "actions": []}})
+    assert r.status_code == 422
+    error = r.json()["error"]
+    assert "1 to 10000" in error and "100000" not in error, error

@@ -98,6 +98,7 @@ IDLE_SECONDS = 3600.0      # a game or replay untouched this long is dropped
 MAX_ACTION_CHARS = 200     # characters of one action text
 MAX_RECORD_ACTIONS = 5000  # actions of a record loaded for replay
 MAX_SEAT_CHARS = 40        # characters of a seat's name in a record's "seats"
+MAX_MATCH_ROUNDS = 10_000  # a record's match_rounds: what rummy101.game.new_game accepts
 MAX_BOT_STEPS = 20_000     # bot actions played in one request (a whole classic match fits)
 GAME_THREADS = 2           # worker threads that run game requests (bot moves, hints, replays)
 MAX_GAME_WAITING = 64      # game requests waiting for a thread; more answer 429
@@ -385,7 +386,7 @@ class Replay:
                              f"{type_name(record.get('rules'))} {short(record.get('rules'))}")
         rules = read_rules(record, "rummy101")
         read_int(record, "seed", lo=0, hi=MAX_SEED)
-        read_int(record, "match_rounds", lo=1, hi=100_000, default=1)
+        read_int(record, "match_rounds", lo=1, hi=MAX_MATCH_ROUNDS, default=1)
         if record.get("format", _records.FORMAT) != _records.FORMAT:
             raise BadRequest(f"field 'record': unknown format {short(record.get('format'))}; "
                              f"accepted: {_records.FORMAT!r}")
@@ -446,6 +447,9 @@ class Replay:
         return {"analysed": True, "mistake": done["mistake"], "loss": done["loss"]}
 
     def turn(self, i: int) -> dict[str, Any]:
+        if not self.turns:
+            raise NotFound(f"turn {i} does not exist: this replay has no turns (its record holds "
+                           f"no actions)")
         if not 0 <= i < len(self.turns):
             raise NotFound(f"turn {i} does not exist: this replay has turns 0.."
                            f"{len(self.turns) - 1}")
