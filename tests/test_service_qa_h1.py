@@ -124,3 +124,20 @@ def test_a_records_match_rounds_states_the_range_the_engine_accepts(client: Test
     assert r.status_code == 422
     error = r.json()["error"]
     assert "1 to 10000" in error and "100000" not in error, error
+
+
+@pytest.mark.parametrize("path,body,field", [
+    ("/v1/replays", {"record": None}, "field 'record'"),
+    ("/v1/replays", {"record": {"rules": None, "seed": 1, "actions": []}}, "'rules'"),
+    ("/v1/games/0123456789abcdef/actions", {"action": None}, "field 'action'"),
+    ("/v1/games", {"bots": None, "rules": "rummy101(players=2)"}, None),
+])
+def test_a_null_is_called_null_once(client: TestClient, path: str, body: object,
+                                    field: str | None) -> None:
+    r = client.post(path, json=body)
+    if field is None:  # no bots given: the default bots
+        assert r.status_code == 200, r.text
+        return
+    assert r.status_code == 422, r.text
+    error = r.json()["error"]
+    assert field in error and "got null" in error and "null null" not in error, error

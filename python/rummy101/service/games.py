@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
 from .._cancel import check_stop
-from .._validate import BadRequest, loads, read_int, read_object, read_rules, short, type_name
+from .._validate import BadRequest, described, loads, read_int, read_object, read_rules, short
 from ..errors import RummyError
 from ..game import Phase, State, new_game, playable_variants
 from ..game import records as _records
@@ -370,8 +370,7 @@ class Replay:
             record = loads(record, what="field 'record'")
         if not isinstance(record, dict):
             raise BadRequest(f"field 'record' must be a game record (the JSON object of "
-                             f"rummy101.game.records, or its text), got {type_name(record)} "
-                             f"{short(record)}")
+                             f"rummy101.game.records, or its text), got {described(record)}")
         actions = record.get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise BadRequest("field 'record': 'actions' must be a list of action texts")
@@ -383,7 +382,7 @@ class Replay:
                              f"characters")
         if not isinstance(record.get("rules"), str):
             raise BadRequest(f"field 'record': 'rules' must be a rules string, got "
-                             f"{type_name(record.get('rules'))} {short(record.get('rules'))}")
+                             f"{described(record.get('rules'))}")
         rules = read_rules(record, "rummy101")
         read_int(record, "seed", lo=0, hi=MAX_SEED)
         read_int(record, "match_rounds", lo=1, hi=MAX_MATCH_ROUNDS, default=1)
@@ -399,7 +398,7 @@ class Replay:
                 raise BadRequest(f"field 'record': 'seats' must list who played each of the "
                                  f"{rules.players} seats (texts of 1 to {MAX_SEAT_CHARS} "
                                  f"characters, e.g. [\"you\", \"greedy\"]), got "
-                                 f"{type_name(seats)} {short(seats)}")
+                                 f"{described(seats)}")
             clean["seats"] = seats
         state = new_game(rules, record["seed"], match_rounds=record.get("match_rounds"))
         starts: list[State] = []
@@ -748,7 +747,7 @@ class GameStore:
         text = obj.get("action")
         if not isinstance(text, str) or not text.strip():
             raise BadRequest(f"field 'action' must be an action text such as \"draw\" or "
-                             f"\"discard R5\", got {type_name(text)} {short(text)}")
+                             f"\"discard R5\", got {described(text)}")
         if len(text) > MAX_ACTION_CHARS:
             raise BadRequest(f"field 'action' has {len(text)} characters; at most "
                              f"{MAX_ACTION_CHARS}")
@@ -805,7 +804,7 @@ def _read_bots(value: Any, players: int, seat: int) -> list[str]:
         value = ["greedy"] * (players - 1)
     if not isinstance(value, list):
         raise BadRequest(f"field 'bots' must be a list of bot names ({', '.join(accepted)}), "
-                         f"got {type_name(value)} {short(value)}")
+                         f"got {described(value)}")
     if len(value) != players - 1:
         raise BadRequest(f"field 'bots' lists {len(value)} bots; this game has {players} seats: "
                          f"give {players - 1}, one per other seat in seat order")
