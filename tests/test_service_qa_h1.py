@@ -141,3 +141,18 @@ def test_a_null_is_called_null_once(client: TestClient, path: str, body: object,
     assert r.status_code == 422, r.text
     error = r.json()["error"]
     assert field in error and "got null" in error and "null null" not in error, error
+
+
+@pytest.mark.parametrize("method,path", [
+    ("POST", "/v1/solve/opening/"), ("GET", "/health/"), ("GET", "/v1/info/"),
+    ("POST", "/v1/games/"), ("GET", "/v1/game-options/"),
+])
+def test_a_trailing_slash_is_an_unknown_path_not_a_redirect(client: TestClient, method: str,
+                                                            path: str) -> None:
+    # Starlette redirected (307, empty body) to a Location built from the request's own Host
+    # header: no {"error"} for the client, and an address any client could choose
+    r = client.request(method, path, json={"rack": "R1"}, follow_redirects=False,
+                       headers={"host": "evil.example"})
+    assert r.status_code == 404, (r.status_code, r.headers)
+    assert "location" not in r.headers
+    assert r.json() == {"error": f"no endpoint at {path!r}; see /openapi.json"}

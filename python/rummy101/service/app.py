@@ -155,6 +155,9 @@ def create_app(*, threads: int = 4, cors_origins: Sequence[str] = (),
                      "Rummy. Every error answers 4xx with `{\"error\": \"...\"}`."),
         docs_url="/docs",
         redoc_url=None,
+        # a path with a trailing slash is an unknown path (404 {"error"}), not a 307 with an
+        # empty body to a Location built from the request's own Host header
+        redirect_slashes=False,
     )
     app.state.service = service
 
