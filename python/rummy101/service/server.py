@@ -14,7 +14,9 @@ keep-alive connections. :class:`GuardedHttp` (uvicorn's httptools protocol) adds
   the process from 69 MB to 1 GB). The bytes are counted per read from the socket, up to the
   blank line that ends the headers; a request pipelined behind another in the same read is
   counted from the next read on, so it may pass the cap by the rest of that read (at most one
-  read, 256 KiB).
+  read, 256 KiB);
+* bytes that are not HTTP/1.1 (a Content-Length that is no number, a bad chunk size) answer 400
+  ``{"error"}`` like every other answer (uvicorn's is text/plain), and the connection is closed.
 
 :func:`serve` starts uvicorn with that protocol, a graceful shutdown of
 :data:`~.limits.SHUTDOWN_SECONDS` (requests still running then are cancelled, and the process ends
@@ -87,6 +89,19 @@ class GuardedHttp(HttpToolsProtocol):
                 f"the request line and headers are longer than {self.max_head_bytes} bytes, "
                 f"the most accepted"))
             self.logger.info("closing a connection: its request headers are too large")
+            self.transport.close()
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to bytes httptools cannot read as HTTP/1.1 (a Content-Length that is
+        no number or given twice, a bad chunk size, no request line), as ``{"error"}`` like every
+        other answer of the service (uvicorn's is text/plain); the connection is closed."""
+        self._disarm()
+        if not self.transport.is_closing():
+            self.transport.write(_closing_answer(
+                b"400 Bad Request",
+                "the request is not valid HTTP/1.1: check its request line (an upper-case method, "
+                "a path, HTTP/1.1) and its headers (one Content-Length, a number, or "
+                "Transfer-Encoding: chunked, not both)"))
             self.transport.close()
 
     def _arm(self, seconds: float, what: str) -> None:
