@@ -248,6 +248,7 @@ def test_requests_over_the_in_flight_cap_answer_429() -> None:
 def test_bodies_over_the_byte_budget_answer_429() -> None:
     app = create_app(threads=1)
     app.state.service.bodies.limit = 3000
+    app.state.service.bodies.free = 0  # every byte counted (a body's first 8 KiB are not)
     pad = {"meld": "R1 R2 R3 " + " " * 1000}
     codes = _concurrent_posts(app, 12, pad)
     assert set(codes) == {200, 429}

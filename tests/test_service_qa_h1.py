@@ -156,3 +156,65 @@ def test_a_trailing_slash_is_an_unknown_path_not_a_redirect(client: TestClient, 
     assert r.status_code == 404, (r.status_code, r.headers)
     assert "location" not in r.headers
     assert r.json() == {"error": f"no endpoint at {path!r}; see /openapi.json"}
+
+
+def test_big_bodies_held_by_one_client_do_not_lock_out_ordinary_requests() -> None:
+    """Eight connections that each send a 4 MiB body but its last byte held the 32 MiB byte
+    budget, and every POST of every client (solves, hints, game moves) answered 429 for the
+    body timeout, 10 s at a time. A body's first 8 KiB are not counted against the budget (the
+    counts of readers and requests in flight bound them): ordinary requests are answered while
+    big bodies wait, and a big body over the budget still answers 429."""
+    import asyncio
+
+    import httpx
+
+    app = create_app(threads=1)
+    service = app.state.service
+    service.bodies.limit = 200_000
+    big = 99_995  # two of them hold all but 10 bytes of the budget
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+             "scheme": "http", "path": "/v1/validate/meld", "raw_path": b"/v1/validate/meld",
+             "query_string": b"", "root_path": "", "client": ("t", 1), "server": ("t", 80),
+             "headers": [(b"content-type", b"application/json"),
+                         (b"content-length", str(big + 10).encode())]}
+
+    async def main() -> tuple[list[int], list[int], list[int]]:
+        stall = asyncio.Event()
+
+        async def held() -> int:
+            first = [True]
+
+            async def receive() -> dict[str, object]:  # most of the body, then nothing
+                if first[0]:
+                    first[0] = False
+                    return {"type": "http.request", "body": b" " * big, "more_body": True}
+                await stall.wait()
+                return {"type": "http.disconnect"}
+
+            sent: list[dict[str, object]] = []
+
+            async def send(message: dict[str, object]) -> None:
+                sent.append(message)
+
+            await app(dict(scope), receive, send)  # type: ignore[arg-type]
+            return int(sent[0]["status"])  # type: ignore[call-overload]
+
+        holders = [asyncio.ensure_future(held()) for _ in range(2)]
+        await asyncio.sleep(0.2)
+        transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            ordinary = [
+                (await client.post("/v1/validate/meld", json={"meld": "R1 R2 R3"})).status_code,
+                (await client.post("/v1/solve/opening", json={"rack": "R1 R2 R3"})).status_code,
+                (await client.post("/v1/games", json={"rules": "rummy101(players=2)"})).status_code,
+            ]
+            padded = {"meld": "R1 R2 R3" + " " * 30_000}
+            over = [(await client.post("/v1/validate/meld", json=padded)).status_code]
+        stall.set()
+        return ordinary, over, list(await asyncio.gather(*holders))
+
+    ordinary, over, holders = asyncio.run(main())
+    assert ordinary == [200, 200, 200]
+    assert over == [429]  # big bodies still share the budget
+    assert holders == [400, 400]  # they left without sending the rest
+    assert service.bodies.held == 0 and service.in_flight == 0 and service.reading == 0

@@ -79,11 +79,13 @@ class Service:
                                   f"takes at once; retry later"}, True
         held = [0]
         counted = [False]
+        arrived = [False]  # the whole body was read (nothing of it is left on the connection)
 
         async def read() -> bytes:
             self.reading += 1
             try:
                 raw = await receive_body(scope, receive, self.bodies, held)
+                arrived[0] = True
             finally:
                 self.reading -= 1
             if self.in_flight >= self.max_in_flight:
@@ -100,7 +102,8 @@ class Service:
             if counted[0]:
                 self.in_flight -= 1
             self.bodies.give(held[0])
-        return status, payload, status in (408, 413, 415, 429, 499) or (status == 400 and not held[0])
+        return status, payload, status in (408, 413, 415, 429, 499) or (status == 400
+                                                                        and not arrived[0])
 
 
 async def _disconnected(receive: Receive) -> None:

@@ -18,9 +18,15 @@ from starlette.types import Receive, Scope
 from .._validate import loads
 from .limits import MAX_BODY_BYTES
 
-__all__ = ["BIG_BODY", "BodyBudget", "HttpError", "parse_body", "receive_body"]
+__all__ = ["BIG_BODY", "FREE_BODY_BYTES", "BodyBudget", "HttpError", "parse_body", "receive_body"]
 
 BIG_BODY = 64 * 1024  # bytes: bodies larger than this are parsed in a worker thread
+#: bytes of each body not counted against the :class:`BodyBudget`: ordinary requests (solves,
+#: hints, game moves: well under this) are never refused for the bytes of big bodies that others
+#: hold (eight 4 MiB bodies sent but their last byte held the whole budget, and every POST answered
+#: 429 for the body timeout); their memory is bounded by the counts of requests reading
+#: (:data:`~.limits.MAX_READING`) and in flight (:data:`~.limits.MAX_IN_FLIGHT`): 10 MiB at most
+FREE_BODY_BYTES = 8 * 1024
 
 
 class HttpError(Exception):
@@ -65,11 +71,13 @@ def check_length(length: bytes | str | None) -> None:
 
 
 class BodyBudget:
-    """Bytes of request bodies held at once in this process: a request reserves its bytes as
-    they arrive and gives them back when it is answered; past the limit it answers 429."""
+    """Bytes of request bodies held at once in this process: a request reserves its bytes past
+    the first ``free`` (:data:`FREE_BODY_BYTES`) as they arrive and gives them back when it is
+    answered; past the limit it answers 429."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, free: int = FREE_BODY_BYTES) -> None:
         self.limit = limit
+        self.free = free
         self.held = 0
 
     def take(self, n: int) -> None:
@@ -85,7 +93,7 @@ class BodyBudget:
 async def receive_body(scope: Scope, receive: Receive, budget: BodyBudget,
                        held: list[int]) -> bytes:
     """The whole body, after checking its headers; ``held[0]`` counts the bytes reserved in
-    ``budget`` (the caller gives them back)."""
+    ``budget``, those past its first ``budget.free`` (the caller gives them back)."""
     length = None
     content_type = None
     encoding = b"identity"
@@ -112,8 +120,10 @@ async def receive_body(scope: Scope, receive: Receive, budget: BodyBudget,
         if size > MAX_BODY_BYTES:
             raise HttpError(413, f"request body is larger than {MAX_BODY_BYTES} bytes, the most "
                                  f"accepted")
-        budget.take(len(chunk))
-        held[0] += len(chunk)
+        more = max(0, size - budget.free) - held[0]
+        if more > 0:
+            budget.take(more)
+            held[0] += more
         chunks.append(chunk)
         if not message.get("more_body", False):
             return b"".join(chunks)
