@@ -161,9 +161,9 @@ def test_a_trailing_slash_is_an_unknown_path_not_a_redirect(client: TestClient, 
 def test_big_bodies_held_by_one_client_do_not_lock_out_ordinary_requests() -> None:
     """Eight connections that each send a 4 MiB body but its last byte held the 32 MiB byte
     budget, and every POST of every client (solves, hints, game moves) answered 429 for the
-    body timeout, 10 s at a time. A body's first 8 KiB are not counted against the budget (the
-    counts of readers and requests in flight bound them): ordinary requests are answered while
-    big bodies wait, and a big body over the budget still answers 429."""
+    body timeout, 10 s at a time. A body's first 8 KiB are held in a pool of their own: ordinary
+    requests are answered while big bodies wait, and a big body over the budget still answers
+    429."""
     import asyncio
 
     import httpx
@@ -217,4 +217,23 @@ def test_big_bodies_held_by_one_client_do_not_lock_out_ordinary_requests() -> No
     assert ordinary == [200, 200, 200]
     assert over == [429]  # big bodies still share the budget
     assert holders == [400, 400]  # they left without sending the rest
-    assert service.bodies.held == 0 and service.in_flight == 0 and service.reading == 0
+    assert service.bodies.held == 0 and service.bodies.held_free == 0
+    assert service.in_flight == 0 and service.reading == 0
+
+
+def test_the_heads_of_bodies_have_a_bounded_pool_of_their_own() -> None:
+    from rummy101.service.body import BodyBudget, HttpError
+
+    budget = BodyBudget(limit=100, free=10, free_limit=25)
+    budget.take(0, 4)     # a body's first bytes: the heads' pool
+    budget.take(4, 30)    # across its head: 6 more there, 24 in the main pool
+    assert (budget.held_free, budget.held) == (10, 24)
+    budget.take(0, 10)
+    with pytest.raises(HttpError) as full:  # the heads' pool is full
+        budget.take(0, 10)
+    assert full.value.status == 429 and "25" in full.value.message
+    with pytest.raises(HttpError):  # and so is the main pool
+        budget.take(10, 80)
+    budget.give(34)
+    budget.give(10)
+    assert (budget.held_free, budget.held) == (0, 0)

@@ -18,15 +18,18 @@ from starlette.types import Receive, Scope
 from .._validate import loads
 from .limits import MAX_BODY_BYTES
 
-__all__ = ["BIG_BODY", "FREE_BODY_BYTES", "BodyBudget", "HttpError", "parse_body", "receive_body"]
+__all__ = ["BIG_BODY", "FREE_BODY_BYTES", "FREE_BODY_BYTES_IN_FLIGHT", "BodyBudget", "HttpError",
+           "parse_body", "receive_body"]
 
 BIG_BODY = 64 * 1024  # bytes: bodies larger than this are parsed in a worker thread
-#: bytes of each body not counted against the :class:`BodyBudget`: ordinary requests (solves,
-#: hints, game moves: well under this) are never refused for the bytes of big bodies that others
-#: hold (eight 4 MiB bodies sent but their last byte held the whole budget, and every POST answered
-#: 429 for the body timeout); their memory is bounded by the counts of requests reading
-#: (:data:`~.limits.MAX_READING`) and in flight (:data:`~.limits.MAX_IN_FLIGHT`): 10 MiB at most
+#: the first bytes of each body are held in a pool of their own (:class:`BodyBudget`), so that
+#: ordinary requests (solves, hints, game moves: well under this) are never refused for the bytes
+#: of big bodies that others hold (eight 4 MiB bodies sent but their last byte held the whole
+#: budget, and every POST answered 429 for the body timeout, 10 s at a time)
 FREE_BODY_BYTES = 8 * 1024
+#: bytes that pool holds at once: the heads of 1,024 bodies, as many as the requests reading
+#: their bodies (:data:`~.limits.MAX_READING`)
+FREE_BODY_BYTES_IN_FLIGHT = 8 * 1024 * 1024
 
 
 class HttpError(Exception):
@@ -71,29 +74,45 @@ def check_length(length: bytes | str | None) -> None:
 
 
 class BodyBudget:
-    """Bytes of request bodies held at once in this process: a request reserves its bytes past
-    the first ``free`` (:data:`FREE_BODY_BYTES`) as they arrive and gives them back when it is
-    answered; past the limit it answers 429."""
+    """Bytes of request bodies held at once in this process: a request reserves its bytes as
+    they arrive and gives them back when it is answered; past a limit it answers 429. The first
+    ``free`` bytes of each body (:data:`FREE_BODY_BYTES`) are held in a pool of their own, of
+    ``free_limit`` bytes, and the rest within ``limit``: big bodies cannot take the bytes that
+    ordinary requests need."""
 
-    def __init__(self, limit: int, free: int = FREE_BODY_BYTES) -> None:
+    def __init__(self, limit: int, free: int = FREE_BODY_BYTES,
+                 free_limit: int = FREE_BODY_BYTES_IN_FLIGHT) -> None:
         self.limit = limit
         self.free = free
-        self.held = 0
+        self.free_limit = free_limit
+        self.held = 0       # bytes past each body's first `free`
+        self.held_free = 0  # the first `free` bytes of each body
 
-    def take(self, n: int) -> None:
-        if self.held + n > self.limit:
-            raise HttpError(429, f"the service is holding {self.held} bytes of request bodies, "
-                                 f"the most it holds at once is {self.limit}; retry later")
-        self.held += n
+    def _head(self, n: int) -> int:
+        return min(n, self.free)
+
+    def take(self, before: int, n: int) -> None:
+        """Reserve ``n`` more bytes of a body of which ``before`` bytes are reserved."""
+        head = self._head(before + n) - self._head(before)
+        for held, more, limit in ((self.held_free, head, self.free_limit),
+                                  (self.held, n - head, self.limit)):
+            if held + more > limit:
+                raise HttpError(429, f"the service is holding {held} bytes of request bodies, "
+                                     f"the most it holds at once is {limit}; retry later")
+        self.held_free += head
+        self.held += n - head
 
     def give(self, n: int) -> None:
-        self.held -= n
+        """Give back the ``n`` bytes reserved for one body."""
+        head = self._head(n)
+        self.held_free -= head
+        self.held -= n - head
 
 
 async def receive_body(scope: Scope, receive: Receive, budget: BodyBudget,
                        held: list[int]) -> bytes:
     """The whole body, after checking its headers; ``held[0]`` counts the bytes reserved in
-    ``budget``, those past its first ``budget.free`` (the caller gives them back)."""
+    ``budget`` (the caller gives them back)."""
     length = None
     content_type = None
     encoding = b"identity"
@@ -120,10 +139,8 @@ async def receive_body(scope: Scope, receive: Receive, budget: BodyBudget,
         if size > MAX_BODY_BYTES:
             raise HttpError(413, f"request body is larger than {MAX_BODY_BYTES} bytes, the most "
                                  f"accepted")
-        more = max(0, size - budget.free) - held[0]
-        if more > 0:
-            budget.take(more)
-            held[0] += more
+        budget.take(held[0], len(chunk))
+        held[0] += len(chunk)
         chunks.append(chunk)
         if not message.get("more_body", False):
             return b"".join(chunks)
