@@ -237,3 +237,45 @@ def test_the_heads_of_bodies_have_a_bounded_pool_of_their_own() -> None:
     budget.give(34)
     budget.give(10)
     assert (budget.held_free, budget.held) == (0, 0)
+
+
+def test_game_options_are_answered_while_the_game_threads_are_busy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """GET /v1/game-options (the page's first request) waited in the games' worker threads
+    behind other clients' bot moves (3.5 s behind one client's sixteen games of search bots, and
+    429 after 20 s); it needs no game, so it no longer queues there."""
+    import asyncio
+    import threading
+
+    import httpx
+
+    app = create_app(threads=1)
+    store = app.state.games
+    gids = [store.create({"rules": "rummy101(players=2)", "seed": i})["id"] for i in range(2)]
+    release = threading.Event()
+
+    def slow_view(gid: str) -> dict[str, object]:  # a bot move that takes a while
+        release.wait(30)
+        return {"id": gid}
+
+    monkeypatch.setattr(store, "view", slow_view)
+
+    async def main() -> tuple[int, bool]:
+        transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+        async with httpx.AsyncClient(transport=transport, base_url="http://t",
+                                     timeout=60) as client:
+            busy = [asyncio.ensure_future(client.get(f"/v1/games/{g}")) for g in gids]
+            await asyncio.sleep(0.3)  # both game threads are now held
+            options = asyncio.ensure_future(client.get("/v1/game-options"))
+            await asyncio.wait([options], timeout=15)
+            answered_first = options.done() and not any(b.done() for b in busy)
+            release.set()
+            await asyncio.gather(*busy)
+            return (await options).status_code, answered_first
+
+    try:
+        status, answered_first = asyncio.run(main())
+    finally:
+        release.set()
+    assert status == 200
+    assert answered_first  # while both game threads were still held

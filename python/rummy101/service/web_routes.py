@@ -177,7 +177,9 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
 
     @app.get("/v1/game-options", tags=tags, summary="Variants, options and bots for a new game")
     async def game_options() -> Response:
-        return await lane.run(options)
+        # no game is involved: a worker thread of its own, not a place in the games' threads
+        # behind other clients' bot moves (the first call imports the bots: not on the loop)
+        return _json(await anyio.to_thread.run_sync(options))
 
     @app.post("/v1/games", tags=tags, summary="Start a game against the bots")
     async def create_game(request: Request) -> Response:
