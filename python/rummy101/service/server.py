@@ -6,7 +6,9 @@ keep-alive connections. :class:`GuardedHttp` (uvicorn's httptools protocol) adds
 * a request's headers must arrive within :data:`~.limits.HEADER_SECONDS` of its first byte (and
   a new connection must start its first request as soon), else the connection is closed;
 * its body must arrive within :data:`~.limits.BODY_SECONDS` of the headers, else the service
-  answers 408 (when no answer was started) and closes the connection;
+  answers 408 (when no answer was started) and closes the connection; a request pipelined
+  behind one still to be answered, whose body uvicorn leaves unread until then, has that time
+  from the answer before it on;
 * a client that stops reading its answer (the write buffer stays full for
   :data:`~.limits.WRITE_SECONDS`) is disconnected, so unread answers do not pile up in memory;
 * a request line and headers longer than :data:`~.limits.MAX_HEAD_BYTES` answer 431 and close
@@ -62,6 +64,7 @@ class GuardedHttp(HttpToolsProtocol):
     _head_open = True
     _head_bytes = 0
     _head_tail = b""
+    _in_body = False  # between a request's headers and the end of its body
 
     def data_received(self, data: bytes) -> None:
         if self._head_open:
@@ -139,12 +142,25 @@ class GuardedHttp(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         super().on_headers_complete()
         self._head_open = False
-        self._arm(self.body_seconds, "body")
+        self._in_body = True
+        if self.pipeline:  # queued behind an answer still to come: uvicorn reads no more of it
+            self._disarm()  # until then (the timer starts in on_response_complete)
+        else:
+            self._arm(self.body_seconds, "body")
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
         self._disarm()
+        self._in_body = False
         self._head_open, self._head_bytes, self._head_tail = True, 0, b""  # the next request
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        # a pipelined request whose body is still to come is now the one answered: uvicorn
+        # reads again, and its body has body_seconds from now (before, the timer ran while its
+        # body was left unread, and a 408 went out as the answer to the request before it)
+        if self._in_body and not self.pipeline and not self.transport.is_closing():
+            self._arm(self.body_seconds, "body")
 
     # an answer must be read: the write buffer may stay full for write_seconds at most
     def pause_writing(self) -> None:
