@@ -162,3 +162,43 @@ def test_a_request_pipelined_behind_learns_that_its_client_left() -> None:
         assert told.wait(15), "the request before the pipelined one was never told"
     finally:
         server.should_exit = True  # type: ignore[attr-defined]
+
+
+H2C = (b"Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+       b"HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n")
+THEN = b"GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+
+
+@pytest.mark.parametrize("framing", ["length", "chunked", "split"])
+def test_a_post_offering_an_h2c_upgrade_keeps_its_body(server: hostile.Server,
+                                                       framing: str) -> None:
+    """Java's HttpClient (HTTP_2 by default) and curl --http2 offer an h2c upgrade on plain
+    http://: httptools then hands the headers over as an upgrade and uvicorn, which does not
+    upgrade, dropped the body (uvicorn#2722): every such POST answered 400 "request body is
+    empty". The service speaks HTTP/1.1 and answers the request as if no upgrade was offered,
+    body and all, and the connection goes on."""
+    import time
+
+    if framing == "chunked":
+        body = (hex(len(BODY))[2:].encode() + b"\r\n" + BODY + b"\r\n0\r\n\r\n")
+        head = HEAD + H2C + b"Transfer-Encoding: chunked\r\n\r\n"
+    else:
+        body, head = BODY, HEAD + H2C + b"Content-Length: 20\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as s:
+        if framing == "split":  # the body in another read than the headers
+            s.sendall(head + body[:7])
+            time.sleep(0.3)
+            s.sendall(body[7:] + THEN)
+        else:
+            s.sendall(head + body + THEN)
+        got = b""
+        while chunk := s.recv(65536):
+            got += chunk
+    assert got.count(b"HTTP/1.1 200 OK") == 2, got[:600]
+    assert b'"rack":"R1 R2 R3"' in got and b'{"status":"ok"}' in got
+
+
+def test_connect_is_answered_400(server: hostile.Server) -> None:
+    got = _exchange(server.port, b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n")
+    assert got.startswith(b"HTTP/1.1 400 "), got[:300]
+    assert "error" in json.loads(got.partition(b"\r\n\r\n")[2])

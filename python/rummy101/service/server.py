@@ -20,7 +20,10 @@ keep-alive connections. :class:`GuardedHttp` (uvicorn's httptools protocol) adds
 * bytes that are not HTTP/1.1 (a Content-Length that is no number, a bad chunk size) answer 400
   ``{"error"}`` like every other answer (uvicorn's is text/plain), and the connection is closed;
 * when a client disconnects, every request of its connection learns it (uvicorn tells only the
-  latest, and a request answered while a pipelined one waited behind it ran on for nobody).
+  latest, and a request answered while a pipelined one waited behind it ran on for nobody);
+* a request that offers an upgrade the server does not make (``Upgrade: h2c``, sent by Java's
+  HttpClient and ``curl --http2``) is read as the HTTP/1.1 request it also is, body included
+  (uvicorn ran the app on an empty body).
 
 :func:`serve` starts uvicorn with that protocol, a graceful shutdown of
 :data:`~.limits.SHUTDOWN_SECONDS` (requests still running then are cancelled, and the process ends
@@ -36,6 +39,7 @@ import json
 import os
 from typing import Any
 
+import httptools
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -68,6 +72,7 @@ class GuardedHttp(HttpToolsProtocol):
     _head_tail = b""
     _in_body = False  # between a request's headers and the end of its body
     _open_cycles: tuple[Any, ...] = ()  # this connection's requests not yet answered
+    _reread = b""  # the head of a request that offered an upgrade, to read again without it
 
     def data_received(self, data: bytes) -> None:
         if self._head_open:
@@ -84,7 +89,47 @@ class GuardedHttp(HttpToolsProtocol):
                 self._head_tail = (self._head_tail + data)[-3:]
             else:
                 self._head_open = False
-        super().data_received(data)
+        self._feed(data)
+
+    def _feed(self, data: bytes) -> None:
+        """uvicorn's ``data_received``, except that an upgrade it does not make is no upgrade.
+
+        A request that offers one (``Upgrade: h2c``: Java's HttpClient, HTTP/2 by default, does
+        on every request to an http:// address; so does ``curl --http2``) is handed over by
+        httptools as an upgrade, its body left unread, and uvicorn ran the app on an empty body
+        (uvicorn#2722: every such POST answered 400 "request body is empty"). HTTP/1.1 lets a
+        server ignore the offer (RFC 9110 7.8): the request is read again without it, body and
+        all, and the connection goes on in HTTP/1.1."""
+        self._unset_keepalive_if_required()
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserError:
+            msg = "Invalid HTTP request received."
+            self.logger.warning(msg)
+            self.send_400_response(msg)
+        except httptools.HttpParserUpgrade as exc:
+            head, self._reread = self._reread, b""
+            if head:
+                self.parser = httptools.HttpRequestParser(self)
+                self.parser.set_dangerous_leniencies(lenient_data_after_close=True)  # as uvicorn
+                self._feed(head + data[int(exc.args[0]):])
+            elif self._should_upgrade():
+                self.handle_websocket_upgrade()
+            else:
+                self._unsupported_upgrade_warning()
+
+    def _head_without_upgrade(self) -> bytes:
+        """The request line and headers just read, without the upgrade they offer."""
+        drop = (b"upgrade", b"http2-settings")
+        lines = [self.parser.get_method() + b" " + self.url + b" HTTP/"
+                 + self.parser.get_http_version().encode("ascii")]
+        for name, value in self.headers:
+            if name == b"connection":
+                value = b", ".join(t.strip() for t in value.split(b",")
+                                   if t.strip() and t.strip().lower() not in drop)
+            if name not in drop and value:
+                lines.append(name + b": " + value)
+        return b"\r\n".join(lines) + b"\r\n\r\n"
 
     def _head_too_large(self) -> None:
         self._head_open = False
@@ -143,6 +188,10 @@ class GuardedHttp(HttpToolsProtocol):
             self._arm(self.header_seconds, "headers")
 
     def on_headers_complete(self) -> None:
+        if (self.parser.should_upgrade() and not self._should_upgrade()
+                and self.parser.get_method() != b"CONNECT"):
+            self._reread = self._head_without_upgrade()  # read again without it (_feed)
+            return
         super().on_headers_complete()
         self._head_open = False
         self._in_body = True
@@ -155,6 +204,8 @@ class GuardedHttp(HttpToolsProtocol):
             self._arm(self.body_seconds, "body")
 
     def on_message_complete(self) -> None:
+        if self._reread:  # an upgrade offered: the request is read again (_feed)
+            return
         super().on_message_complete()
         self._disarm()
         self._in_body = False
