@@ -174,6 +174,9 @@ def _check_no_single_options(args: argparse.Namespace) -> None:
             name = flag[2:].replace("-", "_")
             raise RummyError(f"{flag} applies to --rack; with --jsonl put \"{name}\" in each "
                              f"line's JSON object")
+    if getattr(args, "keep", True) is False:  # penalty's --no-keep: each line says its own
+        raise RummyError("--no-keep applies to --rack; with --jsonl put \"keep\": false in each "
+                         "line's JSON object")
 
 
 def _jsonl(args: argparse.Namespace, stream: IO[Any]) -> int:
