@@ -37,3 +37,43 @@ def test_no_keep_with_jsonl_is_refused_not_ignored(capsys: pytest.CaptureFixture
     code, out, err = run(capsys, ["solve", "penalty", "--jsonl"])
     assert code == 0, err
     assert json.loads(out)["keep"] is False
+
+
+# --- the "a rack goes in quotes" pointer ------------------------------------------------------
+
+@pytest.mark.parametrize("argv, flag", [
+    (["solve", "penalty", "--rack", "R1 R2 R3", "--threshold", "5"], "--threshold"),
+    (["solve", "penalty", "--rack", "R1 R2 R3", "--must-use", "R1"], "--must-use"),
+    (["solve", "opening", "--rack", "R1 R2 R3", "--no-keep"], "--no-keep"),
+    (["solve", "tabla", "--rack", "R1 R2 R3", "--no-keep"], "--no-keep"),
+])
+def test_an_option_of_another_solver_is_not_put_in_the_rack(
+        capsys: pytest.CaptureFixture[str], argv: list[str], flag: str) -> None:
+    """`solve penalty --rack 'R1 R2 R3' --threshold 5` told the user to quote the option into
+    the rack (`--rack 'R1 R2 R3 --threshold 5' (and fix it: token 4 of 5 ('--threshold') is not
+    a tile...)`). An option is no tile: the message says which solver takes it instead."""
+    code, _, err = run(capsys, argv)
+    assert code == 2
+    assert "in quotes" not in err and "is not a tile" not in err
+    solver = "opening" if flag in ("--threshold", "--must-use") else "penalty"
+    assert f"{flag} is an option of 'solve {solver}'" in err
+
+
+def test_an_unknown_option_after_a_bare_rack_stays_out_of_the_quotes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`solve opening --rack R1 R2 R3 --bogus`: the rack pointer quotes the tiles only."""
+    code, _, err = run(capsys, ["solve", "opening", "--rack", "R1", "R2", "R3", "--bogus"])
+    assert code == 2
+    assert "rummy101 solve opening --rack 'R1 R2 R3'" in err
+    assert "'R1 R2 R3 --bogus'" not in err and "is not a tile" not in err
+
+
+def test_a_rack_in_place_of_the_solver_is_quoted_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    """`rummy101 solve R10 R11 R12` pointed to `solve opening --rack 'R10'`: argparse names only
+    the first word as the bad choice, so the pointer dropped the rest of the rack."""
+    code, _, err = run(capsys, ["solve", "R10", "R11", "R12"])
+    assert code == 2
+    assert "rummy101 solve opening --rack 'R10 R11 R12'" in err
+    code, _, err = run(capsys, ["solve", "AS", "KS", "QS"])
+    assert code == 2
+    assert "rummy101 solve opening --rules classic --rack 'AS KS QS'" in err

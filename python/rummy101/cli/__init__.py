@@ -19,7 +19,7 @@ import os
 import re
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 from .. import __version__
@@ -55,7 +55,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         if self.prog.startswith(f"{PROG} solve") or (self.prog == PROG and "solve" in self.argv):
             command = self.prog if self.prog.count(" ") >= 2 else f"{PROG} solve opening"
-            hint = _rack_hint(message, command, self.taken, self.rules)
+            hint = _rack_hint(message, command, self.taken, self.rules, argv=self.argv)
         elif self.prog == f"{PROG} meld":
             hint = _rack_hint(message, self.prog, self.taken, self.rules, meld=True)
         else:
@@ -67,16 +67,28 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _rack_hint(message: str, command: str, taken: Sequence[str] = (), rules: str | None = None,
-               meld: bool = False) -> str:
+               meld: bool = False, argv: Sequence[str] = ()) -> str:
     """A pointer to quotes when the words argparse did not take, after those the rack (or meld)
     argument took, read as tiles or cards: a rack typed bare after ``solve opening`` (or in
-    place of the solver's name, or after ``--rack`` without quotes), a meld without quotes."""
+    place of the solver's name, or after ``--rack`` without quotes), a meld without quotes.
+    The words end at the first option (``--threshold 5`` typed where it does not belong is no
+    part of a rack); ``argv``, the command line, gives the rest of a rack typed in place of the
+    solver's name, of which argparse names only the first word."""
     for head in ("unrecognized arguments: ", "argument SOLVER: invalid choice: "):
         if message.startswith(head):
-            words = message[len(head):].split(" (choose from")[0].strip("'").split()
+            words = message[len(head):].split(" (choose from")[0].split("; ")[0].strip("'").split()
             break
     else:
         return ""
+    if head.startswith("argument SOLVER") and words and "solve" in argv:
+        after = list(argv[list(argv).index("solve") + 1:])
+        if words[0] in after:
+            words = after[after.index(words[0]):]
+    options = [i for i, w in enumerate(words) if w.startswith("-") and w != "-"]
+    if options:
+        words = words[:options[0]]
+        if not words:  # only options (and their values) were not taken: no rack here
+            return ""
     words = [w for t in taken for w in t.split()] + words
     if not words or len(words) > 200:
         return ""
@@ -138,11 +150,29 @@ def _unrecognized(top: argparse.ArgumentParser, leaf: argparse.ArgumentParser,
         elif name in _options(leaf):
             hints.append(f"{name} is an option of '{command}' and goes after it: "
                          f"{PROG} {command} {' '.join(moved)}")
+        elif owners := [p.prog[len(PROG):].strip() for p in _parsers(top)
+                        if p is not leaf and p is not top and name in _options(p)]:
+            hints.append(f"{name} is an option of {_quoted_list(owners)}, not of '{command}'")
         else:
             close = difflib.get_close_matches(name, leaf_options, n=1, cutoff=0.6)
             if close:
                 hints.append(f"did you mean {close[0]}?")
     return f"unrecognized arguments: {' '.join(extras)}" + "".join(f"; {h}" for h in hints)
+
+
+def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """``parser`` and every (sub)command parser under it, depth first."""
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield from _parsers(sub)
+
+
+def _quoted_list(names: Sequence[str]) -> str:
+    """``'a'``, ``'a' and 'b'``, ``'a', 'b' and 'c'``."""
+    quoted = [f"'{n}'" for n in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
 def _set_leaf(parser: argparse.ArgumentParser) -> None:
@@ -176,7 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input)."""
     parser = build_parser()
-    parser.argv = list(sys.argv[1:] if argv is None else argv)  # type: ignore[attr-defined]
+    words = list(sys.argv[1:] if argv is None else argv)
+    for each in _parsers(parser):  # the subcommands' parsers read it for their pointers too
+        each.argv = words  # type: ignore[attr-defined]
     try:
         args, extras = parser.parse_known_args(argv)
         if extras:
