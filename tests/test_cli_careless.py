@@ -77,3 +77,34 @@ def test_a_rack_in_place_of_the_solver_is_quoted_whole(capsys: pytest.CaptureFix
     code, _, err = run(capsys, ["solve", "AS", "KS", "QS"])
     assert code == 2
     assert "rummy101 solve opening --rules classic --rack 'AS KS QS'" in err
+
+
+# --- messages name what the user typed --------------------------------------------------------
+
+@pytest.mark.parametrize("argv, flag", [
+    (["sim", "--games", "0"], "--games 0"),
+    (["sim", "--games", "-3"], "--games -3"),
+    (["sim", "--games", "2", "--workers", "0"], "--workers 0"),
+    (["sim", "--games", "2", "--workers", "-1"], "--workers -1"),
+])
+def test_sim_counts_below_one_name_the_flag(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                            flag: str) -> None:
+    """`sim --games 0` said "games must be a whole number >= 1, got 0" (the Python argument's
+    name) where `--games 99999999999` and `--workers 100000` name the flag."""
+    code, _, err = run(capsys, argv)
+    assert code == 2
+    assert f"error: {flag} " in err and "must be a whole number" not in err
+
+
+@pytest.mark.parametrize("argv, text", [
+    (["meld", "R1 R2 X3"], "the meld: token 3 of 3 ('X3') is not a tile"),
+    (["meld", ""], "the meld is empty"),
+    (["meld", "R1 R1 R1 R1"], "the meld: the rack holds 4 copies of R1"),
+])
+def test_meld_errors_name_the_meld_not_a_json_field(capsys: pytest.CaptureFixture[str],
+                                                    argv: list[str], text: str) -> None:
+    """`rummy101 meld 'R1 R2 X3'` said "field 'meld': ..." (the service's JSON field) to a
+    command-line user who typed no field; the solve commands name --rack the same way."""
+    code, _, err = run(capsys, argv)
+    assert code == 2
+    assert text in err and "field 'meld'" not in err

@@ -301,8 +301,8 @@ def test_cli_writes_jsonl_and_csv(race: None, tmp_path: Any, capsys: pytest.Capt
 
 @pytest.mark.parametrize("argv, message", [
     (["--bots", "coin,coin,coin,zzz"], "unknown bot name 'zzz'"),
-    (["--bots", "coin,coin,coin,coin", "--games", "0"], "games must be a whole number >= 1"),
-    (["--bots", "coin,coin,coin,coin", "--workers", "0"], "workers must be a whole number >= 1"),
+    (["--bots", "coin,coin,coin,coin", "--games", "0"], "--games 0 is not a number of games"),
+    (["--bots", "coin,coin,coin,coin", "--workers", "0"], "--workers 0 is not a number of worker"),
     (["--bots", "coin,coin,coin,coin", "--rules", "chess"], "unknown variant 'chess'.*rummy101, remi, classic"),
     (["--bots", "coin,coin,coin,coin", "--out", "x.parquet"], r"accepted: \.jsonl, \.csv"),
 ])

@@ -215,7 +215,7 @@ def _kept(writer: RecordWriter | None, args: argparse.Namespace) -> str:
 
 def _workers(games: int, workers: int | None) -> int | None:
     """The worker count to run with: bounded by the CPUs and by the games (the results do not
-    depend on it); counts below 1 are left to :func:`rummy101.sim.simulate` to refuse."""
+    depend on it); counts out of range are refused naming the flag."""
     if games > MAX_GAMES:
         raise SimError(f"--games {games} is more than one run holds: at most {MAX_GAMES:,} games "
                        f"(each game's summary stays in memory until the tables are printed, "
@@ -225,6 +225,10 @@ def _workers(games: int, workers: int | None) -> int | None:
         raise SimError(f"--workers {workers} would start {workers} processes on "
                        f"{os.cpu_count() or 1} CPU(s): give at most {max_workers()} "
                        f"(4 per CPU)")
-    if games < 1 or (workers is not None and workers < 1):
-        return workers
+    if games < 1:
+        raise SimError(f"--games {games} is not a number of games: give a whole number from 1 "
+                       f"to {MAX_GAMES:,}")
+    if workers is not None and workers < 1:
+        raise SimError(f"--workers {workers} is not a number of worker processes: give a whole "
+                       f"number from 1 to {max_workers()} (1 = no pool)")
     return min(games, workers if workers is not None else (os.cpu_count() or 1))
