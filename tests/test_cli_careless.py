@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from rummy101.cli import main
@@ -108,3 +109,28 @@ def test_meld_errors_name_the_meld_not_a_json_field(capsys: pytest.CaptureFixtur
     code, _, err = run(capsys, argv)
     assert code == 2
     assert text in err and "field 'meld'" not in err
+
+
+# --- a folder where a file goes (sim --out was fixed; report --plot and play --save were not) ---
+
+@pytest.mark.parametrize("argv", [
+    ["report", "RECORDS", "--plot", "FOLDER"],
+    ["report", "RECORDS", "--plot", "FOLDER.png"],
+    ["play", "--save", "FOLDER"],
+    ["play", "--save", "FOLDER.json"],
+])
+def test_a_folder_given_as_the_output_file_is_called_a_folder(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str]) -> None:
+    """`report --plot /tmp` said "cannot tell the figure format of '/tmp' from its extension
+    '(none)'", and a folder named figs.png (or game.json for play --save) "already exists ...
+    add --force", after which --force said it is a folder: two tries to learn one thing."""
+    records = tmp_path / "games.jsonl"
+    records.write_text(json.dumps({"rules": "rummy101", "bots": ["random"] * 4, "seed": 0,
+                                   "game": 0, "scores": [0, 0, 0, 0]}) + "\n")
+    folder = tmp_path / "out"
+    words = [str(records) if w == "RECORDS" else w for w in argv]
+    words = [str(folder) + w[len("FOLDER"):] if w.startswith("FOLDER") else w for w in words]
+    Path(words[-1]).mkdir()
+    code, out, err = run(capsys, words)
+    assert code == 2 and out == ""
+    assert "is a folder" in err and "--force" not in err and "extension" not in err

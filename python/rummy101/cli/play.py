@@ -91,6 +91,8 @@ def run_play(args: argparse.Namespace) -> int:
     """Handler of ``rummy101 play``; returns the exit status."""
     if args.save is not None:  # checked before the game, not after it
         from ..sim.io import check_writable
+        if os.path.isdir(args.save):  # said first: --force would not help
+            check_writable(args.save)
         if os.path.exists(args.save) and not args.force:
             raise RummyError(f"--save {args.save!r} already exists: choose another file, or add "
                              "--force to overwrite it")

@@ -42,6 +42,8 @@ def add_subcommands(subparsers: Any) -> None:
 def run_report(args: argparse.Namespace) -> int:
     """Handler of ``rummy101 report``; returns the exit status."""
     if args.plot is not None:  # everything --plot needs is checked before any reading
+        if os.path.isdir(args.plot):  # said first: neither its extension nor --force helps
+            check_writable(args.plot)
         ext = Path(args.plot).suffix.lower()
         if ext not in PLOT_FORMATS:
             raise RummyError(f"cannot tell the figure format of {args.plot!r} from its "
