@@ -134,3 +134,33 @@ def test_a_folder_given_as_the_output_file_is_called_a_folder(
     code, out, err = run(capsys, words)
     assert code == 2 and out == ""
     assert "is a folder" in err and "--force" not in err and "extension" not in err
+
+
+# --- hint --request with the game record play --save wrote ------------------------------------
+
+def test_hint_takes_the_game_record_play_saved(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    """`rummy101 play --save game.json` writes a game record and `rummy101 hint` answers "a game
+    record", but `hint --request game.json` said 'unknown field "format" in hint request'; a
+    `sim --record full` line said "field 'record' is not valid JSON" (its "record": "full"
+    read as the record). A bare record is now hinted as {"record": ...}."""
+    from rummy101.game import new_game, records
+
+    state = new_game("rummy101", 7)
+    state.apply(state.legal_actions()[-1])  # the starter discards: seat 1 is to move
+    saved = tmp_path / "game.json"
+    saved.write_text(records.dumps(state) + "\n")
+    code, out, err = run(capsys, ["hint", "--request", str(saved)])
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["seat"] == 1 and answer["turn"]["actions"]
+    assert "game record" in err
+    # the same as the wrapped request
+    code, wrapped, _ = run(capsys, ["hint", "--json", json.dumps({"record": records.to_dict(state)})])
+    assert code == 0 and json.loads(wrapped) == answer
+    # a finished game (a `sim --record full` line) says so, not "field 'record' is not valid JSON"
+    from rummy101.sim import simulate
+    line = simulate("rummy101(players=2)", "greedy,greedy", 1, seed=1, workers=1, progress=False,
+                    record="full").records[0].to_json()
+    code, _, err = run(capsys, ["hint", "--json", json.dumps(line)])
+    assert code == 2 and "is over" in err and "not valid JSON" not in err

@@ -38,7 +38,8 @@ def add_subcommands(subparsers: Any) -> None:
                     "own planner; Remi and classic get the turn their greedy bot plays.")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--request", metavar="FILE", default=None,
-                     help="read the JSON request from FILE ('-' for standard input)")
+                     help="read the JSON request from FILE ('-' for standard input); a "
+                          "game record as `play --save` writes it is hinted where it stopped")
     src.add_argument("--json", dest="inline", metavar="JSON", default=None,
                      help="the JSON request inline")
     src.add_argument("--new-game", type=seed, metavar="SEED", default=None,
@@ -87,6 +88,12 @@ def run_hint(args: argparse.Namespace) -> int:
                          f"the built-in example is Rummy 101): rummy101 hint --new-game SEED "
                          f"--rules {shlex.quote(args.rules)}")
     body = _request(args)
+    if isinstance(body, dict) and str(body.get("format", "")).startswith("rummy101-game/"):
+        # a bare game record (what `play --save` and `sim --record full` write) is no request
+        # field set: it is the request's "record", hinted for the seat to move at its end
+        print("(the request is a game record: hinting the seat to move at its end)",
+              file=sys.stderr)
+        body = {"record": body}
     if args.alternatives is not None:
         if not isinstance(body, dict):
             raise RummyError("--alternatives needs a JSON object request")
