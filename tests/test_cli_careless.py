@@ -164,3 +164,40 @@ def test_hint_takes_the_game_record_play_saved(capsys: pytest.CaptureFixture[str
                     record="full").records[0].to_json()
     code, _, err = run(capsys, ["hint", "--json", json.dumps(line)])
     assert code == 2 and "is over" in err and "not valid JSON" not in err
+
+
+# --- closed standard streams ------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, message", [
+    (["solve", "opening", "--jsonl"], ""),
+    (["hint", "--request", "-"], "standard input is empty"),
+    (["play", "--seed", "1"], ""),
+])
+def test_a_closed_standard_input_is_no_traceback(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 argv: list[str], message: str) -> None:
+    """`rummy101 solve opening --jsonl <&-` (as a supervisor or cron may start it: Python then
+    sets sys.stdin to None) ended in "TypeError: 'NoneType' object is not iterable"; hint
+    --request - and play in AttributeErrors. A closed input now reads as an empty one."""
+    monkeypatch.setattr("sys.stdin", None)
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code in (0, 2) and "Traceback" not in err and message in err
+
+
+def test_a_closed_standard_output_is_no_traceback(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """`echo '{"rack": "R1"}' | rummy101 solve opening --jsonl >&-` ended in "AttributeError:
+    'NoneType' object has no attribute 'write'" (print() alone skips a None sys.stdout)."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b'{"rack": "R1"}\n')))
+    monkeypatch.setattr("sys.stdout", None)
+    assert main(["solve", "opening", "--jsonl"]) == 0
+
+
+def test_a_closed_standard_error_keeps_errors_off_standard_output(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rummy101 solve opening --rack X1 2>&-` printed its error message on standard output
+    (print(file=None) writes to sys.stdout), where a pipeline reads answers."""
+    monkeypatch.setattr("sys.stderr", None)
+    assert main(["solve", "opening", "--rack", "X1"]) == 2
+    assert capsys.readouterr().out == ""

@@ -205,6 +205,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input)."""
+    # A stream the caller closed (`<&-`, `>&-`, `2>&-`; some supervisors start programs so) is
+    # None in Python: read it as empty input and drop what is written to it, not a traceback
+    # (and not an error message on standard output, where print(file=None) would put it).
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
     for each in _parsers(parser):  # the subcommands' parsers read it for their pointers too
