@@ -201,3 +201,30 @@ def test_a_closed_standard_error_keeps_errors_off_standard_output(
     monkeypatch.setattr("sys.stderr", None)
     assert main(["solve", "opening", "--rack", "X1"]) == 2
     assert capsys.readouterr().out == ""
+
+
+# --- which core the install built --------------------------------------------------------------
+
+def test_version_says_which_core_is_live(capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a C++ compiler `pip install .` builds no core and says nothing (README: the
+    package "runs on the pure-Python backend, only slower"); nothing in the command line told a
+    newcomer which one they got. `rummy101 --version` now names it, and says the C++ core was
+    not built when it was not."""
+    from rummy101 import _backend
+
+    code, out, _ = run(capsys, ["--version"])
+    assert code == 0 and f"({_backend.backend_name()} core" in out
+    monkeypatch.setattr(_backend, "available_backends", lambda: ["pure"])
+    monkeypatch.setattr(_backend, "backend_name", lambda: "pure")
+    code, out, _ = run(capsys, ["--version"])
+    assert code == 0 and "(pure core; the C++ core was not built" in out
+    monkeypatch.setenv("RUMMY101_BACKEND", "bogus")  # a bad setting is said, not a traceback
+    monkeypatch.setattr(_backend, "backend_name", _backend_error)
+    code, out, _ = run(capsys, ["--version"])
+    assert code == 0 and out.startswith("rummy101 ") and "bogus" in out
+
+
+def _backend_error() -> str:
+    from rummy101.errors import BackendError
+    raise BackendError("RUMMY101_BACKEND='bogus' is not a backend; accepted: native, pure, auto")

@@ -185,6 +185,25 @@ def _set_leaf(parser: argparse.ArgumentParser) -> None:
                 _set_leaf(sub)
 
 
+class _Version(argparse.Action):
+    """``--version``: the version and the live core. ``pip install .`` without a C++ compiler
+    installs the pure-Python twin without a word; this says which one a newcomer got."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from .. import _backend
+
+        try:
+            name = _backend.backend_name()
+            core = f"{name} core"
+            if name == "pure" and "native" not in _backend.available_backends():
+                core += "; the C++ core was not built: reinstall with a C++ compiler to get it"
+        except BackendError as exc:
+            core = f"no core: {exc}"
+        print(f"{PROG} {__version__} ({core})")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole ``rummy101`` argparse tree."""
     parser = _Parser(
@@ -193,7 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "classic card Rummy). solve, meld, hint and demo answer JSON; sim and "
                     "report print tables; exit status 0 on success, 2 on bad input, 130 on "
                     "Ctrl-C.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the version and which core is live (native or pure) and exit")
     parser.add_argument("--backend", choices=("auto", "native", "pure"), default=None,
                         help="core backend to use (default: RUMMY101_BACKEND or auto)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
