@@ -78,6 +78,8 @@ def test_a_rack_in_place_of_the_solver_is_quoted_whole(capsys: pytest.CaptureFix
     code, _, err = run(capsys, ["solve", "AS", "KS", "QS"])
     assert code == 2
     assert "rummy101 solve opening --rules classic --rack 'AS KS QS'" in err
+    code, _, err = run(capsys, ["solve", "--rules", "remi", "R1", "R2"])  # remi is no tile
+    assert code == 2 and "'remi R1 R2'" not in err
 
 
 # --- messages name what the user typed --------------------------------------------------------

@@ -80,9 +80,10 @@ def _rack_hint(message: str, command: str, taken: Sequence[str] = (), rules: str
             break
     else:
         return ""
-    if head.startswith("argument SOLVER") and words and "solve" in argv:
+    if (head.startswith("argument SOLVER") and words and "solve" in argv
+            and (_TILE_LIKE.match(words[0]) or _CARD_LIKE.match(words[0]))):
         after = list(argv[list(argv).index("solve") + 1:])
-        if words[0] in after:
+        if words[0] in after:  # (not an option's value, such as remi in `solve --rules remi`)
             words = after[after.index(words[0]):]
     options = [i for i, w in enumerate(words) if w.startswith("-") and w != "-"]
     if options:
