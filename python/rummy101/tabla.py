@@ -188,8 +188,9 @@ def _checked(rules: str | Rules, rack: RackLike, fn: str) -> tuple[Rules, list[T
         if r.variant == "remi":
             raise RulesError(f"{fn}: closing on the rack is switched off in {str(r)!r} "
                              f"(tabla=off); use rules with tabla=on such as 'remi' (RO-11)")
+        given = f" ({str(r)!r})" if str(r) != r.variant else ""
         raise RulesError(f"{fn}: closing on the rack (tabla, RO-11) exists only in Remi, not in "
-                         f"{r.variant!r} ({str(r)!r}); use 'remi'")
+                         f"{r.variant!r}{given}; use 'remi'")
     tiles = r.parse_rack(rack)
     if len(tiles) not in (TABLA_TILES, TABLA_TILES + 1):
         raise RackError(f"{fn}: a tabla rack holds 14 tiles (after the final discard) or 15 "

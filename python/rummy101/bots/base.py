@@ -75,10 +75,14 @@ def _with_options(spec: str, rng: random.Random) -> Bot:
     help_ = ", ".join(f"{k} ({t.__name__})" for k, t in accepted.items()) or "none"
     options: dict[str, Any] = {}
     for part in parts:
-        k, _, v = part.partition("=")
+        k, eq, v = part.partition("=")
         k = k.strip().lower()
         if k not in accepted:
             raise BotError(f"bot {key!r} has no option {k!r} (in {spec!r}); its options: {help_}")
+        if not eq:
+            kind = _KINDS.get(accepted[k], f"a {accepted[k].__name__}")
+            raise BotError(f"option {k!r} of bot {key!r} needs a value (in {spec!r}): write "
+                           f"{key}:{k}=<{kind}>")
         if k in options:
             raise BotError(f"option {k!r} is given twice in {spec!r}")
         try:
@@ -131,8 +135,13 @@ def _from_module(spec: str) -> BotFactory:
     try:
         obj: Any = importlib.import_module(module_name)
     except Exception as exc:
+        hint = ""
+        if module_name.lower() in _REGISTRY:  # 'search:foo': a registered bot's option, mistyped?
+            opts = ", ".join(_OPTIONS.get(module_name.lower(), {})) or "none"
+            hint = (f"; for the registered bot {module_name.lower()!r}, write options as "
+                    f"{module_name.lower()}:option=value (its options: {opts})")
         raise BotError(f"bot {spec!r}: module {module_name!r} failed to import: "
-                       f"{type(exc).__name__}: {exc} (is it on PYTHONPATH of every worker?)") from exc
+                       f"{type(exc).__name__}: {exc} (is it on PYTHONPATH of every worker?){hint}") from exc
     for part in attr.split("."):
         if not hasattr(obj, part):
             raise BotError(f"bot {spec!r}: module {module_name!r} has no {attr!r}")
@@ -154,7 +163,9 @@ def get_bot(name: str, rng: random.Random | None = None) -> Bot:
                        f"accepted bots: {', '.join(bot_names())}")
     spec = name.strip()
     rng = rng if rng is not None else random.Random(0)
-    if ":" in spec and all("=" in p for p in spec.split(":")[1:]):
+    head, *tail = (p.strip() for p in spec.split(":"))
+    if tail and (all("=" in p for p in tail)
+                 or any(p.partition("=")[0].lower() in _OPTIONS.get(head.lower(), {}) for p in tail)):
         bot = _with_options(spec, rng)
     elif ":" in spec:
         bot = _from_module(spec)(rng)

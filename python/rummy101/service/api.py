@@ -282,8 +282,13 @@ def openings(items: list[Any], default_rules: str | Rules = "rummy101",
         if out[i] is not None:
             continue
         try:
+            if item is None:
+                raise BadRequest("must be a rack such as \"R1 R2 R3\" or an object such as "
+                                 "{\"rack\": \"R1 R2 R3\"}, got null")
             body = item if isinstance(item, dict) else {"rack": item}
-            valid.append((i, opening_job(body, default_rules, defaults, what=label(i))))
+            # (the label goes first: "item 3: unknown field 'x' in this item", not twice)
+            what = "this " + label(i).split(" ", 1)[0]
+            valid.append((i, opening_job(body, default_rules, defaults, what=what)))
         except RummyError as exc:
             out[i] = {"error": f"{label(i)}: {exc}"}
     for (i, _), answer in zip(valid, solve_jobs([job for _, job in valid],

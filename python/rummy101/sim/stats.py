@@ -170,7 +170,7 @@ _FINISH_RULE = {"rummy101": "R101-12", "remi": "RO-13", "classic": "CR-4"}
 def format_summary(result: SimResult) -> str:
     """Render the per-seat table of a :class:`SimResult`: finishes (the round's winner, R101-12)
     and best final standings in separate columns, and the round endings below."""
-    head = (f"{result.games} games of {result.rules}, seed {result.seed}; "
+    head = (f"{result.games} game{'s' if result.games != 1 else ''} of {result.rules}, seed {result.seed}; "
             f"bots {','.join(result.bots)}")
     cols = ("seat", "bot", "finished", "finish rate", "95% CI (Wilson)", "best score",
             "best rate", "95% CI (Wilson)", "mean score", "95% CI (t)", "sd", "min", "max", "turns/round",
