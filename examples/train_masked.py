@@ -101,6 +101,9 @@ def main() -> None:
     ap.add_argument("--eval", type=int, default=40)
     ap.add_argument("--lr", type=float, default=0.02)
     args = ap.parse_args()
+    for name in ("episodes", "eval"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name} must be at least 1, got {getattr(args, name)}")
     rng = np.random.default_rng(0)
     env = gym_env(args.rules, opponents="random", seat=0, reward_scale=1 / 101, illegal="raise",
                   max_cycles=4000)
