@@ -218,3 +218,27 @@ def test_ro9_5_ro9_6_retrievals_match_an_independent_reading(meld: tuple[str, st
             if any(_meld3([J, a, b]) for a, b in combinations(rest, 2) if J not in (a, b)):
                 exp.add(f"retrieve 0:{idx} with {ts(st)}")
         assert got == exp, [ts(c) for c in rack]
+
+
+# ---- refusal messages: the reason given is the real one ------------------------------------------
+
+@pytest.mark.parametrize(("laid", "action", "reason"), [
+    (False, "add R4 to 0@end", r"R4 is not on the rack \(RO-8\)"),
+    (False, "add R9 to 0@end", r"R9 does not fit R1 R2 R3 there \(RO-6, RO-7"),
+    (True, "add R4 to 0@end", r"R4 is not on the rack \(RO-9\.2\)"),
+])
+def test_ro8_ro9_2_refused_add_names_the_real_reason(laid: bool, action: str, reason: str) -> None:
+    """RO-8: before the lay-down the staged melds grow, so an add to a staged meld that is refused
+    is refused for the tile (not on the rack, or not fitting), not with "only the staged melds
+    grow"; RO-9.2: a laid-down player's add of a tile that would fit but is not on the rack says
+    so (it was refused as "does not fit")."""
+    from audit_helpers import refused
+
+    s = remi_pos(racks=["K13", "R1 R2 R3 Y10 B10 K10 K7 Y9"], phase="play", atu=None,
+                 laid=[False, laid], table=[("run", 0, "R1 R2 R3")] if laid else [])
+    if not laid:
+        s.apply("run R1 R2 R3")
+        s.apply("set Y10 B10 K10")
+    refused(s, action, "RO-")
+    with pytest.raises(Exception, match=reason):
+        s.apply(action)

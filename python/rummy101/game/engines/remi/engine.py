@@ -836,7 +836,7 @@ def why_illegal(s: State, a: Action) -> str:
     if v in ("add", "retrieve"):
         if not 0 <= a.meld < len(s.table):
             return pre + f"there is no table meld {a.meld} ({'RO-9.2' if v == 'add' else 'RO-9.5'})"
-        if not x.laid[p]:
+        if not x.laid[p] and (v == "retrieve" or not _meld_open(s, p, a.meld)):
             return pre + ("before the lay-down only the staged melds grow and no Joly is retrieved "
                           "(RO-8, RO-9)")
         if not _meld_open(s, p, a.meld):
@@ -844,8 +844,11 @@ def why_illegal(s: State, a: Action) -> str:
                           "retrieval from melds not laid this turn (RO-10)")
         m = s.table[a.meld]
         if v == "add":
+            c = int(a.tiles[0])
             if s.sizes[p] < 2:
                 return pre + "a tile must stay on the rack for the discard (RO-13)"
+            if (c, a.pos) in m.adds and not rack[c]:
+                return pre + f"{_TS[c]} is not on the rack ({'RO-9.2' if x.laid[p] else 'RO-8'})"
             return pre + (f"{a.tiles[0]} does not fit {m.text()} there (RO-6, RO-7: the Joly keeps "
                           "its place; a set of 4 is complete; two real tiles per Joly)")
         idx = a.pos
