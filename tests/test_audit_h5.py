@@ -242,3 +242,15 @@ def test_ro8_ro9_2_refused_add_names_the_real_reason(laid: bool, action: str, re
     refused(s, action, "RO-")
     with pytest.raises(Exception, match=reason):
         s.apply(action)
+
+
+def test_ro9_5_refused_retrieval_with_a_tile_not_on_the_rack_says_so() -> None:
+    """RO-9.5: the retrieval with the exact tile the Joly stands for, which the rack does not
+    hold, is refused for that reason (it said the Joly "must be laid at once" instead)."""
+    from audit_helpers import refused
+
+    s = remi_pos(racks=["K13", "Y7 Y8 B2 K4 K9"], phase="play", atu=None, laid=[True, True],
+                 table=[("run", 0, "R4 * R6")])
+    refused(s, "retrieve 0:1 with R5", "RO-9.5")
+    with pytest.raises(Exception, match=r"R5 is not on the rack \(RO-9\.5\)"):
+        s.apply("retrieve 0:1 with R5")

@@ -864,6 +864,8 @@ def why_illegal(s: State, a: Action) -> str:
         if m.jr[idx] >= s.rules.opts.joly_retrievals:
             return pre + (f"this Joly was already retrieved {m.jr[idx]} time(s) "
                           f"(joly_retrievals={s.rules.opts.joly_retrievals}) (RO-9.5)")
+        if not rack[int(a.tiles[0])]:
+            return pre + f"{_TS[int(a.tiles[0])]} is not on the rack (RO-9.5)"
         return pre + ("the retrieved Joly must be laid at once in a new run/set with two rack tiles, "
                       "keeping a tile to discard (RO-9.5)")
     return pre + "not a legal action now (RO-5)"
