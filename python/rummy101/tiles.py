@@ -19,6 +19,7 @@ Tile('R7')
 from __future__ import annotations
 
 import json
+import numbers
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Self
@@ -287,8 +288,27 @@ def parse_cards(items: str | Iterable[CardLike]) -> list[Card]:
 
 
 def format_tiles(items: Iterable[Tile | Card | int]) -> str:
-    """Canonical text of a rack: tokens separated by single spaces, in the order given."""
-    return " ".join(str(x) for x in items)
+    """Canonical text of a rack: tokens separated by single spaces, in the order given.
+
+    Tiles and cards print as themselves, a plain int is a tile code (0-52):
+
+    >>> format_tiles([Tile("R1"), 52, 51])
+    'R1 * K13'
+    """
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        raise NotationError(f"format_tiles takes a list of tiles, cards or tile codes, got "
+                            f"{type(items).__name__} {items!r:.60}; parse a text rack with "
+                            "parse_tiles first")
+    out: list[str] = []
+    for i, x in enumerate(items, 1):
+        if isinstance(x, (Tile, Card)):
+            out.append(str(x))
+        elif isinstance(x, numbers.Integral) and not isinstance(x, bool):
+            out.append(str(Tile(int(x))))
+        else:
+            raise NotationError(f"format_tiles: item {i} ({x!r:.40}) is not a Tile, Card or "
+                                "tile code 0-52")
+    return " ".join(out)
 
 
 def counts_of(codes: Iterable[int]) -> list[int]:
