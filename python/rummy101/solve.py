@@ -57,7 +57,7 @@ import numpy as np
 
 from . import _backend
 from ._pure.solver import BUDGET_SPENT, DEFAULT_WORK_BUDGET, UNLIMITED_BUDGET, budget_message
-from .errors import RackError, RulesError, WorkBudgetExceeded
+from .errors import NotationError, RackError, RulesError, WorkBudgetExceeded
 from .melds import Meld
 from .rules import Rules
 from .tiles import Card, Tile, counts_of, format_tiles
@@ -371,7 +371,7 @@ def _must_use(rules: Rules, rack: Sequence[Piece], must_use: Any) -> int:
     return code
 
 
-def keeps_card(rules: Rules, pieces: int) -> bool:
+def keeps_card(rules: Rules | str, pieces: int) -> bool:
     """Must the best melds of a rack of ``pieces`` pieces leave one on it (to discard)?
 
     Rummy 101 and Remi: always (R101-7, R101-12, RO-13). Classic (CR-4): with ``go_out=broad`` a
@@ -384,6 +384,7 @@ def keeps_card(rules: Rules, pieces: int) -> bool:
     >>> keeps_card(Rules.parse("classic(go_out=narrow)"), 3)
     False
     """
+    rules = _rules(rules)  # a rules text too, and RulesError (not AttributeError) for anything else
     if rules.keep_discard:
         return True
     return rules.opts.go_out == "narrow" and pieces != 3
@@ -503,6 +504,10 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
     """
     r = _rules(rules)
     t, p = _params(r, threshold, pairs_threshold)
+    if isinstance(racks, (str, bytes)) or not isinstance(racks, Iterable):
+        # a single text rack would be read one character a rack ("token 1 of 1 ('R')")
+        raise NotationError(f"racks must be a list of racks (e.g. ['R1 R2 R3 K9']), got "
+                            f"{type(racks).__name__} {racks!r:.60}; use solve_opening for one rack")
     items = racks if isinstance(racks, list) else list(racks)
     if not items:
         return []
