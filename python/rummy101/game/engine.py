@@ -69,8 +69,9 @@ def playable_variants() -> tuple[str, ...]:
     return tuple(v for v in VARIANTS if v in _CACHE or _exists(v))
 
 
-def engine_for(rules: Rules) -> Engine:
-    """The engine package of ``rules.variant`` (imported once)."""
+def engine_for(rules: Rules | str) -> Engine:
+    """The engine package of ``rules.variant`` (imported once); a rules text is read first."""
+    rules = Rules.parse(rules)  # RulesError, not AttributeError, for anything but Rules or text
     eng = _CACHE.get(rules.variant)
     if eng is None:
         if not _exists(rules.variant):
