@@ -89,6 +89,9 @@ def core() -> ModuleType:
 def set_backend(name: str) -> None:
     """Switch the process to another backend (``"native"``, ``"pure"`` or ``"auto"``)."""
     global _active
+    if not isinstance(name, str):
+        raise BackendError(f"backend name must be a string ('native', 'pure' or 'auto'), got "
+                           f"{type(name).__name__} {name!r:.40}")
     n = name.strip().lower()
     with _lock:
         if n == "auto":
