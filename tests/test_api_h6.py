@@ -1,0 +1,43 @@
+"""QA h6: the library API refuses wrong inputs with RummyError/BackendError, never a bare
+TypeError/AttributeError from deep inside, and the message names what to give instead."""
+
+from __future__ import annotations
+
+import pytest
+import rummy101
+from rummy101 import BackendError, NotationError, RulesError
+
+
+def test_format_tiles_reads_int_codes_as_tiles() -> None:
+    # the signature takes ints: they are tile codes, not numbers to print
+    assert rummy101.format_tiles([0, 52, 51]) == "R1 * K13"
+    assert rummy101.format_tiles(rummy101.parse_cards("AS 10D")) == "AS 10D"
+
+
+@pytest.mark.parametrize("bad", [None, 5, "R1 R2", ["x"], [None], [True]])
+def test_format_tiles_refuses_non_tiles(bad: object) -> None:
+    with pytest.raises(NotationError):
+        rummy101.format_tiles(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", ["R1 R2 R3", None, 5])
+def test_solve_openings_refuses_a_single_rack_or_none(bad: object) -> None:
+    with pytest.raises(NotationError, match="list of racks"):
+        rummy101.solve_openings("rummy101", bad)  # type: ignore[arg-type]
+
+
+def test_engine_for_and_keeps_card_take_a_rules_text() -> None:
+    assert rummy101.engine_for("rummy101") is rummy101.engine_for(rummy101.get_rules("rummy101"))
+    assert rummy101.keeps_card("classic", 7) is False
+    with pytest.raises(RulesError):
+        rummy101.engine_for(None)  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        rummy101.keeps_card(None, 7)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [None, b"pure", 5])
+def test_set_backend_refuses_a_non_string(bad: object) -> None:
+    before = rummy101.backend_name()
+    with pytest.raises(BackendError, match="must be a string"):
+        rummy101.set_backend(bad)  # type: ignore[arg-type]
+    assert rummy101.backend_name() == before
