@@ -41,3 +41,11 @@ def test_set_backend_refuses_a_non_string(bad: object) -> None:
     with pytest.raises(BackendError, match="must be a string"):
         rummy101.set_backend(bad)  # type: ignore[arg-type]
     assert rummy101.backend_name() == before
+
+
+@pytest.mark.parametrize("bad", [-1, 4, None, "0", True])
+def test_state_rack_refuses_a_seat_that_does_not_exist(bad: object) -> None:
+    s = rummy101.new_game("rummy101", 7)
+    with pytest.raises(rummy101.IllegalAction, match="does not exist"):
+        s.rack(bad)  # type: ignore[arg-type]
+    assert len(s.rack(3)) == 21

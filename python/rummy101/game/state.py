@@ -212,6 +212,9 @@ class State:
 
     def rack(self, seat: int) -> list[Tile] | list[Card]:
         """The pieces of a seat's rack, sorted (full information: for tests and tools, not bots)."""
+        # the observation's check: rack(-1) was the last seat's rack, rack(9) a bare IndexError
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalAction(f"seat {seat!r} does not exist: seats are 0..{self.n - 1}")
         r = self.racks[seat]
         piece = self.rules.piece
         return [piece(c) for c in range(53) for _ in range(r[c])]  # type: ignore[return-value]
