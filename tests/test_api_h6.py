@@ -49,3 +49,18 @@ def test_state_rack_refuses_a_seat_that_does_not_exist(bad: object) -> None:
     with pytest.raises(rummy101.IllegalAction, match="does not exist"):
         s.rack(bad)  # type: ignore[arg-type]
     assert len(s.rack(3)) == 21
+
+
+def test_hint_refuses_an_observation_or_state_and_names_the_builders() -> None:
+    from rummy101.hint import BadView, hint, view_from_state
+
+    s = rummy101.new_game("rummy101", 3)
+    for bad in (s.observation(0), s, None):
+        with pytest.raises(BadView, match="view_from_state"):
+            hint(bad)  # type: ignore[arg-type]
+    with pytest.raises(BadView, match="alternatives"):
+        hint(view_from_state(s), alternatives="2")  # type: ignore[arg-type]
+    for bad in (None, s.observation(0)):
+        with pytest.raises(BadView, match="game State"):
+            view_from_state(bad)
+    assert len(hint(view_from_state(s), alternatives=1).alternatives) <= 1

@@ -28,7 +28,7 @@ from ..solve import current_budget
 from ..tiles import JOKER_CODE, MELD_KINDS, NUM_NUMBERS, Tile, counts_of
 from .actions import step_actions
 from .evaluate import evaluate
-from .view import Opened, SeatView, set_with_jokers
+from .view import BadView, Opened, SeatView, set_with_jokers
 
 __all__ = ["Hint", "Turn", "hint"]
 
@@ -642,6 +642,14 @@ def hint(view: SeatView, alternatives: int = 3) -> Hint:
     melds, pairs, additions and retrievals — a turn that differs from another only in its
     discard is not listed). Fewer come back only when the planner finds no more distinct
     plays."""
+    if not isinstance(view, SeatView):
+        # an observation dict or a State gave AttributeError: 'dict' object has no attribute 'rules'
+        raise BadView(f"hint() takes a SeatView, got {type(view).__name__}; build one with "
+                      "view_from_state(state), view_from_observation(state.observation(seat)) "
+                      "or SeatView.from_json(request)")
+    if isinstance(alternatives, bool) or not isinstance(alternatives, int):
+        raise BadView(f"alternatives must be an int (how many next-best turns), got "
+                      f"{type(alternatives).__name__} {alternatives!r:.40}")
     turns = _Planner(view).turns(1 + max(0, alternatives))
     if not turns:
         raise IllegalAction(f"no legal turn found for seat {view.seat} with rack "

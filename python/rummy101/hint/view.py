@@ -372,5 +372,10 @@ def view_from_observation(obs: Any, seat: int | None = None) -> SeatView:
 
 def view_from_state(state: Any, seat: int | None = None) -> SeatView:
     """The view of ``seat`` (default: the player to move) from an engine ``State``."""
+    from ..game.state import State  # here: the hints need no game module at import
+
+    if not isinstance(state, State):
+        raise BadView(f"view_from_state takes a game State (rummy101.new_game(...)), got "
+                      f"{type(state).__name__}; for an observation dict use view_from_observation")
     who = state.current_player if seat is None else seat
     return view_from_observation(state.observation(who), who)
