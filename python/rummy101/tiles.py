@@ -127,11 +127,24 @@ class Tile(int):
 
     @classmethod
     def of(cls, colour: int | str, number: int) -> Tile:
-        """The tile of a colour (index 0-3 or letter) and a number 1-13."""
-        ci = COLOURS.index(colour.upper()) if isinstance(colour, str) else colour
-        if not 0 <= ci < NUM_COLOURS or not 1 <= number <= NUM_NUMBERS:
-            raise NotationError(f"no tile of colour {colour!r} and number {number!r}")
-        return cls(ci * NUM_NUMBERS + number - 1)
+        """The tile of a colour (index 0-3 or letter) and a number 1-13.
+
+        >>> Tile.of("k", 13), Tile.of(0, 1)
+        (Tile('K13'), Tile('R1'))
+        """
+        # one letter of RYBK only: '' and 'RY' were found at index 0 by str.index (R), 'Z' was
+        # a bare ValueError; a bool or a non-int number was compared or multiplied as is
+        if isinstance(colour, str):
+            ci = COLOURS.find(colour.strip().upper()) if len(colour.strip()) == 1 else -1
+        elif isinstance(colour, numbers.Integral) and not isinstance(colour, bool):
+            ci = int(colour)
+        else:
+            ci = -1
+        if (ci < 0 or ci >= NUM_COLOURS or isinstance(number, bool)
+                or not isinstance(number, numbers.Integral) or not 1 <= number <= NUM_NUMBERS):
+            raise NotationError(f"no tile of colour {colour!r} and number {number!r}: give a "
+                                "colour R/Y/B/K (or 0-3) and a number 1-13")
+        return cls(ci * NUM_NUMBERS + int(number) - 1)
 
     @property
     def is_joker(self) -> bool:
