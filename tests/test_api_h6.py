@@ -64,3 +64,22 @@ def test_hint_refuses_an_observation_or_state_and_names_the_builders() -> None:
         with pytest.raises(BadView, match="game State"):
             view_from_state(bad)
     assert len(hint(view_from_state(s), alternatives=1).alternatives) <= 1
+
+
+@pytest.mark.parametrize(("colour", "number"), [("", 3), ("RY", 3), ("Z", 3), (None, 3), (True, 3),
+                                                ("R", "3"), ("R", 14), (4, 1)])
+def test_tile_of_refuses_what_is_no_colour_or_number(colour: object, number: object) -> None:
+    # '' and 'RY' were read as R (str.index finds them at 0), 'Z' was a bare ValueError
+    with pytest.raises(NotationError, match="no tile of colour"):
+        rummy101.Tile.of(colour, number)  # type: ignore[arg-type]
+    assert rummy101.Tile.of(" k ", 13) == rummy101.Tile("K13")
+
+
+@pytest.mark.parametrize("kwargs", [{"verb": ["discard"]}, {"verb": "discard", "tiles": None},
+                                    {"verb": "discard", "tiles": "R1"},
+                                    {"verb": "add", "tiles": (0,), "meld": "x"},
+                                    {"verb": "add", "tiles": (0,), "meld": 0, "pos": None}])
+def test_action_constructor_refuses_wrong_types(kwargs: dict[str, object]) -> None:
+    with pytest.raises(NotationError):
+        rummy101.Action(**kwargs)  # type: ignore[arg-type]
+    assert str(rummy101.Action("add", (0,), meld=1, pos=0)) == "add R1 to 1@start"

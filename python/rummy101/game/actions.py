@@ -44,6 +44,8 @@ True
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import NotationError
@@ -134,8 +136,15 @@ class Action:
 
     def __init__(self, verb: str, tiles: tuple[int, ...] = (), meld: int = -1, pos: int = -1,
                  *, cards: bool = False) -> None:
-        if verb not in _SPECS:
+        if not isinstance(verb, str) or verb not in _SPECS:
             raise NotationError(f"unknown action verb {verb!r}; {_HELP}")
+        if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
+            raise NotationError(f"action {verb}: tiles must be a tuple of tiles or codes, got "
+                                f"{type(tiles).__name__} {tiles!r:.40} (Action.parse reads text)")
+        for what, n in (("meld", meld), ("pos", pos)):
+            if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+                raise NotationError(f"action {verb}: {what} must be a whole number, got "
+                                    f"{type(n).__name__} {n!r:.40}")
         piece = Card if cards else Tile
         ts = _canonical(verb, tuple(piece(t) for t in tiles))
         _check_shape(verb, ts, int(meld), int(pos))
