@@ -83,3 +83,20 @@ def test_action_constructor_refuses_wrong_types(kwargs: dict[str, object]) -> No
     with pytest.raises(NotationError):
         rummy101.Action(**kwargs)  # type: ignore[arg-type]
     assert str(rummy101.Action("add", (0,), meld=1, pos=0)) == "add R1 to 1@start"
+
+
+def test_simulate_refuses_bots_none() -> None:
+    from rummy101.sim import SimError, simulate
+
+    with pytest.raises(SimError, match="list of bot names"):
+        simulate("rummy101", None, 1, progress=False)  # type: ignore[arg-type]
+
+
+def test_random_playout_names_a_wrong_state_or_max_steps() -> None:
+    import random
+
+    with pytest.raises(TypeError, match="state must be a rummy101 State"):
+        rummy101.random_playout("x", random.Random(1))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="max_steps must be an int"):
+        rummy101.random_playout(rummy101.new_game("rummy101", 1), random.Random(1),
+                                max_steps="5")  # type: ignore[arg-type]

@@ -22,6 +22,12 @@ def random_playout(state: State, rng: random.Random, *, max_steps: int = 10_000_
     ``rng``; returns the number of actions applied. ``state`` is changed in place."""
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
+    # named like rng's check (a str state was "'str' object has no attribute 'legal_actions'")
+    if not isinstance(state, State):
+        raise TypeError(f"state must be a rummy101 State (rummy101.new_game(...)), got "
+                        f"{type(state).__name__}")
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int):
+        raise TypeError(f"max_steps must be an int, got {type(max_steps).__name__}")
     steps = 0
     legal = state.legal_actions
     apply = state.apply

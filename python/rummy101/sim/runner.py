@@ -300,6 +300,9 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
     _new_game(r, 0, 1)  # a variant the engine does not play yet fails here, naming those it plays
     if isinstance(bots, str):
         bots = list(bots.split(","))
+    if not isinstance(bots, Sequence):  # None was "'NoneType' object is not iterable"
+        raise SimError(f"bots must be a list of bot names, one per seat, or a text "
+                       f"'greedy,random,...', got {type(bots).__name__} {bots!r:.40}")
     for s, b in enumerate(bots):
         if not isinstance(b, str):
             raise SimError(f"bots are names, one per seat (registered, an installed entry point "
