@@ -100,3 +100,15 @@ def test_random_playout_names_a_wrong_state_or_max_steps() -> None:
     with pytest.raises(TypeError, match="max_steps must be an int"):
         rummy101.random_playout(rummy101.new_game("rummy101", 1), random.Random(1),
                                 max_steps="5")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [5, "x"])
+def test_get_bot_refuses_an_rng_that_is_no_random(bad: object) -> None:
+    import random
+
+    from rummy101.bots import BotError, get_bot
+
+    # get_bot("random", 5) was accepted and failed in act: 'int' object has no attribute 'randrange'
+    with pytest.raises(BotError, match="random.Random"):
+        get_bot("random", bad)  # type: ignore[arg-type]
+    assert get_bot("random", random.Random(5)).rng.random() == random.Random(5).random()

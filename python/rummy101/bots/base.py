@@ -161,6 +161,10 @@ def get_bot(name: str, rng: random.Random | None = None) -> Bot:
     if not isinstance(name, str):
         raise BotError(f"a bot name must be a string, got {type(name).__name__} {name!r}; "
                        f"accepted bots: {', '.join(bot_names())}")
+    if rng is not None and not isinstance(rng, random.Random):
+        # an int seed was kept as the bot's rng and failed at its first random choice, deep in act
+        raise BotError(f"rng must be a random.Random (e.g. random.Random({rng!r:.20})) or None, "
+                       f"got {type(rng).__name__}")
     spec = name.strip()
     rng = rng if rng is not None else random.Random(0)
     head, *tail = (p.strip() for p in spec.split(":"))
