@@ -112,3 +112,16 @@ def test_get_bot_refuses_an_rng_that_is_no_random(bad: object) -> None:
     with pytest.raises(BotError, match="random.Random"):
         get_bot("random", bad)  # type: ignore[arg-type]
     assert get_bot("random", random.Random(5)).rng.random() == random.Random(5).random()
+
+
+def test_numpy_integer_codes_are_tiles_and_cards() -> None:
+    np = pytest.importorskip("numpy")
+    # a numpy array of codes was refused token by token ("np.int64(0) is not a tile") although
+    # the same Python ints are accepted
+    rack = np.array([0, 1, 2, 5])
+    assert rummy101.parse_tiles(rack) == rummy101.parse_tiles([0, 1, 2, 5])
+    assert rummy101.solve_opening("rummy101", rack).value == 6
+    assert rummy101.parse_cards(np.arange(2)) == rummy101.parse_cards("AS 2S")
+    for bad in (np.float64(1.0), np.bool_(True), np.int64(53)):
+        with pytest.raises(NotationError):
+            rummy101.Tile(bad)

@@ -115,7 +115,9 @@ class Tile(int):
                 raise NotationError(f"{value!r} is not a tile: {_TILE_HELP}")
             return super().__new__(cls, code)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise NotationError(f"{value!r} is not a tile: expected a tile code 0-52 or {_TILE_HELP}")
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):  # numpy ints: codes
+                raise NotationError(f"{value!r} is not a tile: expected a tile code 0-52 or {_TILE_HELP}")
+            value = int(value)
         if not 0 <= value < NUM_CODES:
             raise NotationError(f"tile code {value} is out of range: codes are 0-52 (52 is the joker)")
         return super().__new__(cls, value)
@@ -184,7 +186,9 @@ class Card(int):
                 raise NotationError(f"{value!r} is not a card: {_CARD_HELP}")
             return super().__new__(cls, code)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise NotationError(f"{value!r} is not a card: expected a card code 0-51 or {_CARD_HELP}")
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):  # numpy ints: codes
+                raise NotationError(f"{value!r} is not a card: expected a card code 0-51 or {_CARD_HELP}")
+            value = int(value)
         if not 0 <= value < 52:
             raise NotationError(f"card code {value} is out of range: codes are 0-51")
         return super().__new__(cls, value)
