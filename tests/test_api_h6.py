@@ -125,3 +125,20 @@ def test_numpy_integer_codes_are_tiles_and_cards() -> None:
     for bad in (np.float64(1.0), np.bool_(True), np.int64(53)):
         with pytest.raises(NotationError):
             rummy101.Tile(bad)
+
+
+def test_action_parse_takes_a_rules_text() -> None:
+    # Action.parse('discard AS', 'classic') was AttributeError: 'str' object has no attribute 'family'
+    assert rummy101.Action.parse("discard AS", "classic") == rummy101.Action.parse(
+        "discard AS", rummy101.get_rules("classic"))
+    with pytest.raises(NotationError, match="rules must be"):
+        rummy101.Action.parse("discard AS", 5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", ["remi", "classic"])
+def test_hint_of_another_variant_says_hints_are_for_rummy101(variant: str) -> None:
+    from rummy101.hint import BadView, view_from_state
+
+    # was "field 'observation' lacks opened, thresholds, button: send State.observation(seat)"
+    with pytest.raises(BadView, match="Rummy 101 only"):
+        view_from_state(rummy101.new_game(variant, 2))

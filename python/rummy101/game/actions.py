@@ -189,13 +189,20 @@ class Action:
 
     # ---- parsing --------------------------------------------------------------------------
     @classmethod
-    def parse(cls, text: str | Action, rules: Rules | None = None) -> Action:
+    def parse(cls, text: str | Action, rules: Rules | str | None = None) -> Action:
         """Parse the text form (case-insensitive; extra spaces ignored). Pieces are tiles, or
         cards when ``rules`` is a card variant's."""
         if isinstance(text, Action):
             return text
         if not isinstance(text, str):
             raise NotationError(f"an action must be a string, got {type(text).__name__} {text!r}; {_HELP}")
+        if isinstance(rules, str):  # a rules text too ('classic' was AttributeError 'family')
+            from ..rules import Rules as _Rules
+
+            rules = _Rules.parse(rules)
+        elif rules is not None and not hasattr(rules, "family"):
+            raise NotationError(f"rules must be a Rules or a rules text such as 'classic', got "
+                                f"{type(rules).__name__} {rules!r:.40}")
         cards = rules is not None and rules.family == "cards"
         cache = _CARD_CACHE if cards else _PARSE_CACHE
         cached = cache.get(text)

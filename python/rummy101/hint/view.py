@@ -323,6 +323,15 @@ def view_from_observation(obs: Any, seat: int | None = None) -> SeatView:
     if not isinstance(obs, dict):
         raise BadView(f"field 'observation' must be a game observation object, got "
                          f"{described(obs)}")
+    if isinstance(obs.get("rules"), str):
+        # a Remi or classic observation was told it "lacks opened, thresholds, button"
+        try:
+            variant = Rules.parse(obs["rules"]).variant
+        except RummyError:
+            variant = "rummy101"  # the view's own check below names a bad rules text
+        if variant != "rummy101":
+            raise BadView(f"hints are for Rummy 101 only; the observation is of "
+                          f"{short(obs['rules'])} (accepted: rummy101 with its options)")
     need = ("rules", "seat", "phase", "current_player", "rack", "table", "opened", "thresholds",
             "button", "turn_state")
     missing = [k for k in need if k not in obs]
