@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 import rummy101
+import rummy101.bots
 from rummy101 import BackendError, NotationError, RulesError
 
 
@@ -142,3 +143,13 @@ def test_hint_of_another_variant_says_hints_are_for_rummy101(variant: str) -> No
     # was "field 'observation' lacks opened, thresholds, button: send State.observation(seat)"
     with pytest.raises(BadView, match="Rummy 101 only"):
         view_from_state(rummy101.new_game(variant, 2))
+
+
+def test_register_bot_refuses_a_factory_that_is_not_callable() -> None:
+    from rummy101.bots import BotError, bot_names, register_bot
+
+    with pytest.raises(BotError, match="callable"):
+        register_bot("h6-not-callable", 5)  # type: ignore[arg-type]
+    with pytest.raises(BotError, match="string"):
+        register_bot(None, rummy101.bots.RandomBot)  # type: ignore[arg-type]
+    assert "h6-not-callable" not in bot_names()

@@ -58,9 +58,15 @@ def register_bot(name: str, factory: Callable[..., Bot],
     ``options`` names the keyword options the factory takes and their types (``int``,
     ``float``, ``str``), given as ``name:option=value:option=value`` (e.g.
     ``search:playouts=400``)."""
+    if not isinstance(name, str):
+        raise BotError(f"a bot name must be a string, got {type(name).__name__} {name!r:.40}")
     key = name.strip().lower()
     if not key or not all(c.isalnum() or c in "_-" for c in key):
         raise BotError(f"bot name {name!r} must be letters, digits, '_' or '-'")
+    if not callable(factory):
+        # register_bot('x', 5) was accepted and get_bot('x') failed: 'int' object is not callable
+        raise BotError(f"bot {name!r}: the factory must be callable (a Bot subclass or a function "
+                       f"of an rng), got {type(factory).__name__} {factory!r:.40}")
     _REGISTRY[key] = factory
     _OPTIONS[key] = dict(options or {})
 
