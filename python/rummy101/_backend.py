@@ -18,7 +18,7 @@ from typing import Any
 from .errors import BackendError
 from .rules import Rules, Valuation
 
-__all__ = ["backend_name", "core", "set_backend", "using_backend", "core_rules", "available_backends"]
+__all__ = ["available_backends", "backend_name", "core", "core_rules", "set_backend", "using_backend"]
 
 _NAMES = ("native", "pure")
 _lock = threading.Lock()
