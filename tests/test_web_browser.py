@@ -263,6 +263,24 @@ def test_other_variants_on_the_page(page: object, variant: str) -> None:
     shot(page, f"06-{variant}")
 
 
+@pytest.mark.parametrize("variant", ["rummy101", "remi", "classic"])
+def test_the_page_speaks_of_the_variants_pieces(page: object, variant: str) -> None:
+    """Classic is played with cards and no joker (CR-1): the page says cards, shows no joker
+    retrieval and no pairs sort (R101-8 is Rummy 101's); the tile games keep both where they
+    apply (RO-9.5's Joly retrieval, R101-8's pairs)."""
+    start(page, variant, 2, 3)
+    detail = page.inner_text("[data-testid=player] >> nth=0")  # type: ignore[attr-defined]
+    help_ = page.inner_text("#table-help")  # type: ignore[attr-defined]
+    retrieve = page.is_visible("[data-testid=retrieve]")  # type: ignore[attr-defined]
+    pairs = page.is_visible("[data-testid=sort-pairs]")  # type: ignore[attr-defined]
+    if variant == "classic":
+        assert re.search(r"\d+ cards", detail) and "joker" not in help_ and not retrieve and not pairs
+        assert "3S" in page.get_attribute("#typed-move", "placeholder")  # type: ignore[attr-defined]
+    else:
+        assert re.search(r"\d+ pieces", detail) and "joker" in help_ and retrieve
+        assert pairs == (variant == "rummy101")
+
+
 def test_action_texts_are_described_for_a_person(page: object) -> None:
     """The buttons' words come from play.js's describe(): the two re-lays of a retrieved Joly in a
     bridged run (RO-9.5) must read differently, or a person could not tell which one to press."""

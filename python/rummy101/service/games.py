@@ -235,7 +235,7 @@ class Game:
         if s.current_player != self.seat:
             return f"Waiting for {self._who(s.current_player)}."
         phase = s.phase.value
-        what = {"take": "take a tile: draw from the stock or take the discard",
+        what = {"take": f"take a {s.rules.piece_word}: draw from the stock or take the discard",
                 "play": "lay melds, add to the table, then discard",
                 "exchange": "the exchange of doubles: announce one or decline"}.get(phase, phase)
         return f"Your turn (round {s.round + 1}): {what}."

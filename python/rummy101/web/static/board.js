@@ -90,14 +90,14 @@ function opened(obs, seat) {
   return "";
 }
 
-export function renderPlayers(container, obs, names, standings) {
+export function renderPlayers(container, obs, names, standings, word = "piece") {
   container.replaceChildren();
   const sizes = obs.rack_sizes || [];
   names.forEach((name, seat) => {
     const turn = obs.current_player === seat && obs.phase !== "over";
     const li = h("li", { class: `player${turn ? " to-move" : ""}${name === "you" ? " you" : ""}`, "data-testid": "player" });
     li.append(h("span", { class: "who", text: `${turn ? "▶ " : ""}seat ${seat}: ${name}` }));
-    li.append(h("span", { class: "detail", text: `${sizes[seat] ?? "?"} ${sizes[seat] === 1 ? "piece" : "pieces"}${opened(obs, seat) ? " · " + opened(obs, seat) : ""} · ${standings[seat] ?? 0} pts` }));
+    li.append(h("span", { class: "detail", text: `${sizes[seat] ?? "?"} ${sizes[seat] === 1 ? word : word + "s"}${opened(obs, seat) ? " · " + opened(obs, seat) : ""} · ${standings[seat] ?? 0} pts` }));
     container.append(li);
   });
 }

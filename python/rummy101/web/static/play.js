@@ -275,7 +275,14 @@ export class PlayPanel {
   render() {
     const v = this.view;
     $("status").textContent = v.status;
-    renderPlayers($("players"), v.observation, v.bots, v.standings);
+    // words and controls of the variant: cards have no jokers to retrieve, pairs are Rummy 101's
+    const cards = v.variant === "classic";
+    $("table-help").textContent = cards ? "(click a meld to lay off a card on it)"
+      : "(click a meld to add to it, a joker to retrieve it)";
+    document.querySelector('[data-do="retrieve"]').hidden = cards;
+    document.querySelector('[data-sort="pairs"]').hidden = v.variant !== "rummy101";
+    $("typed-move").placeholder = cards ? "e.g. run 3S 4S 5S or discard KC" : "e.g. run R3 R4 R5 or discard K7";
+    renderPlayers($("players"), v.observation, v.bots, v.standings, cards ? "card" : "piece");
     renderInfo($("info"), v.observation, v.bots);
     this.renderTable();
     this.renderRack();
