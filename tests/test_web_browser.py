@@ -281,6 +281,17 @@ def test_the_page_speaks_of_the_variants_pieces(page: object, variant: str) -> N
         assert pairs == (variant == "rummy101")
 
 
+def test_a_message_is_put_away_by_a_click(page: object) -> None:
+    """The refusal message stays on top of the page as it scrolls (on a phone, over the rack):
+    a click or tap puts it away."""
+    start(page, "rummy101", 2, 3)
+    page.fill("[data-testid=typed-move]", "run R1 Y1 K13")  # type: ignore[attr-defined]
+    page.press("[data-testid=typed-move]", "Enter")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
+    page.click("[data-testid=message]")  # type: ignore[attr-defined]
+    assert page.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
+
+
 def test_action_texts_are_described_for_a_person(page: object) -> None:
     """The buttons' words come from play.js's describe(): the two re-lays of a retrieved Joly in a
     bridged run (RO-9.5) must read differently, or a person could not tell which one to press."""

@@ -93,6 +93,9 @@ export class PlayPanel {
     for (const b of document.querySelectorAll("#controls [data-do]")) {
       b.addEventListener("click", () => this.control(b.dataset.do));
     }
+    // the message stays on top of the page while it scrolls (a phone's rack under it): a click
+    // or tap puts it away
+    $("message").addEventListener("click", () => { $("message").hidden = true; });
     for (const b of document.querySelectorAll("[data-sort]")) {
       b.addEventListener("click", () => { if (this.rack) { this.rack.sort(b.dataset.sort); this.clearSelection(); this.renderRack(); } });
     }
