@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -44,6 +45,22 @@ __all__ = [
 
 class BadRequest(RummyError):
     """A request that is not of the documented shape (wrong type, missing or unknown field...)."""
+
+
+def whole_number(value: Any) -> int | None:
+    """``value`` as an int when it is an integer of any kind (numpy's too, a 0-d integer array),
+    else None: a bool (Python's or numpy's), a float or a string is no whole number (``int()``
+    would read 2.5 as 2 and "3" as 3).
+
+    >>> whole_number(3), whole_number(True), whole_number(2.5), whole_number("3")
+    (3, None, None, None)
+    """
+    if isinstance(value, bool) or type(value).__name__ == "bool_":  # numpy's bool, not imported
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 def short(value: Any, limit: int = 60) -> str:

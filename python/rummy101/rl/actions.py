@@ -51,13 +51,13 @@ that every legal action on a meld below ``M`` maps to an index and back to the s
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from .._validate import whole_number
 from ..errors import RulesError
 from ..game import Action, engine_for
 from ..game import actions as _actions
@@ -81,12 +81,7 @@ def table_slots_for(r: Rules, table_slots: Any = None) -> int:
     most = (r.copies * 52 + max(r.jokers, r.max_rack_jokers)) // (2 if r.pairs_allowed else 3)
     if table_slots is None:
         return min(DEFAULT_TABLE_SLOTS.get(r.variant, 24), most)
-    value = None
-    if not isinstance(table_slots, (bool, np.bool_, float, str)):
-        try:
-            value = operator.index(table_slots)
-        except TypeError:
-            pass
+    value = whole_number(table_slots)
     if value is None or not 1 <= value <= most:
         raise RulesError(f"table_slots must be a whole number from 1 to {most} (the most melds "
                          f"a {r.variant} table holds), got {table_slots!r}")

@@ -15,12 +15,12 @@ around it (needs numpy only, so it works without the ``rl`` extra).
 from __future__ import annotations
 
 import math
-import operator
 import random
 from typing import Any
 
 import numpy as np
 
+from .._validate import whole_number
 from ..errors import IllegalAction, RulesError
 from ..game import Action, State, new_game
 from ..rules import Rules
@@ -59,12 +59,7 @@ def _seed(seed: Any) -> int:
     numpy's). A negative seed is refused, as Gymnasium refuses it: ``random.Random(-s)`` is
     ``random.Random(s)``, so seed -s would replay the later resets of seed s. A float or a
     string is refused rather than read two ways (the deal ``int(1.5)``, the generator 1.5)."""
-    value = None
-    if not isinstance(seed, (bool, np.bool_)):
-        try:
-            value = operator.index(seed)
-        except TypeError:
-            pass
+    value = whole_number(seed)
     if value is None or value < 0:
         raise RulesError(f"seed must be a whole number >= 0, got {type(seed).__name__} {seed!r}"
                          + (" (random.Random(-s) is random.Random(s): a negative seed would "
@@ -87,11 +82,7 @@ class Session:
             raise RulesError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, got {illegal!r}")
         cycles = None
         if max_cycles is not None:
-            if not isinstance(max_cycles, (bool, np.bool_, float, str)):
-                try:
-                    cycles = operator.index(max_cycles)
-                except TypeError:
-                    pass
+            cycles = whole_number(max_cycles)
             if cycles is None or cycles < 1:  # int() would read 2.5 as 2 and "3" as 3
                 raise RulesError(f"max_cycles must be None or a whole number >= 1, got "
                                  f"{max_cycles!r}")
@@ -202,16 +193,14 @@ class Session:
         refused whatever ``illegal`` says: ``int()`` would truncate 2.7 into the action of index
         2 (an action the agent never chose) and read "3" as 3; None is only for agents that are
         done (PettingZoo's ``env.step(None)``)."""
-        try:
-            if isinstance(index, (bool, np.bool_)):
-                raise TypeError
-            return operator.index(index)
-        except TypeError:
+        i = whole_number(index)
+        if i is None:
             why = ("; None is only for an agent that is done (terminated or truncated)"
                    if index is None else "")
             raise IllegalActionIndex(
                 f"action {index!r} ({type(index).__name__}) is no action index: give a whole "
-                f"number 0..{self.codec.n - 1}, an index of the action mask{why}") from None
+                f"number 0..{self.codec.n - 1}, an index of the action mask{why}")
+        return i
 
     def play(self, action: Action) -> list[float]:
         """Play an action given as an :class:`Action` (a bot's, between the agent's steps: it

@@ -5,7 +5,6 @@ any executor (:func:`simulate`), aggregated in game order.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import operator
 import os
 import random
 import signal
@@ -16,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .. import _backend
+from .._validate import whole_number
 from ..bots import Bot, BotError, bot_names, get_bot
 from ..errors import RulesError, WorkBudgetExceeded
 from ..rules import VARIANTS, Rules
@@ -486,12 +486,8 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
 def _whole(value: Any) -> Any:
     """A numpy integer as the int it is (``for seed in np.arange(3)``); anything else as it
     is, for the checks to judge (a bool, a float or a string stays refused)."""
-    if isinstance(value, (int, float, str)) or value is None:
-        return value
-    try:
-        return operator.index(value)
-    except TypeError:
-        return value
+    w = whole_number(value)
+    return value if w is None else w
 
 
 def _result(r: Rules, names: tuple[str, ...], seed: int,
