@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from ..errors import RummyError
+from ..game.state import MAX_MATCH_ROUNDS
 
 __all__ = ["SEED_MAX", "flag_names", "rounds", "seed"]
 
@@ -29,7 +30,7 @@ __all__ = ["SEED_MAX", "flag_names", "rounds", "seed"]
 #: ``sim --seed`` and ``play --seed`` accept alike.
 SEED_MAX = 2**63 - 1
 #: The most rounds in a match (``new_game``'s limit).
-ROUNDS_MAX = 10_000
+ROUNDS_MAX = MAX_MATCH_ROUNDS
 
 
 def _whole(text: str, what: str, lo: int, hi: int) -> int:

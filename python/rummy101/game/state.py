@@ -26,7 +26,10 @@ from .actions import Action
 from .engine import Engine, engine_for
 from .phase import Phase
 
-__all__ = ["Phase", "State", "new_game", "observation_head"]
+__all__ = ["MAX_MATCH_ROUNDS", "Phase", "State", "new_game", "observation_head"]
+
+#: The most rounds in one match (``new_game``; the service's records and the CLI's --rounds too).
+MAX_MATCH_ROUNDS = 10_000
 
 _TEXTS = {"tiles": tuple(str(Tile(c)) for c in range(53)),
           "cards": tuple(str(Card(c)) for c in range(52)) + ("?",)}
@@ -235,8 +238,10 @@ def new_game(rules: str | Rules, seed: int, *, match_rounds: int | None = None) 
     eng = engine_for(r)
     if match_rounds is None:
         match_rounds = eng.DEFAULT_MATCH_ROUNDS
-    if isinstance(match_rounds, bool) or not isinstance(match_rounds, int) or not 1 <= match_rounds <= 10_000:
-        raise RulesError(f"match_rounds must be a whole number from 1 to 10000, got {match_rounds!r}")
+    if (isinstance(match_rounds, bool) or not isinstance(match_rounds, int)
+            or not 1 <= match_rounds <= MAX_MATCH_ROUNDS):
+        raise RulesError(f"match_rounds must be a whole number from 1 to {MAX_MATCH_ROUNDS}, got "
+                         f"{match_rounds!r}")
     s = object.__new__(State)
     s.rules = r
     s.seed = seed

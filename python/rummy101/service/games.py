@@ -63,6 +63,7 @@ from .._validate import BadRequest, described, loads, read_int, read_object, rea
 from ..errors import RummyError
 from ..game import Phase, State, new_game, playable_variants
 from ..game import records as _records
+from ..game.state import MAX_MATCH_ROUNDS  # a record's match_rounds: what new_game accepts
 from ..rules import _OPTIONS, Rules
 from ..solve import work_budget
 from .batching import full_nodes
@@ -98,7 +99,6 @@ IDLE_SECONDS = 3600.0      # a game or replay untouched this long is dropped
 MAX_ACTION_CHARS = 200     # characters of one action text
 MAX_RECORD_ACTIONS = 5000  # actions of a record loaded for replay
 MAX_SEAT_CHARS = 40        # characters of a seat's name in a record's "seats"
-MAX_MATCH_ROUNDS = 10_000  # a record's match_rounds: what rummy101.game.new_game accepts
 MAX_BOT_STEPS = 20_000     # bot actions played in one request (a whole classic match fits)
 GAME_THREADS = 2           # worker threads that run game requests (bot moves, hints, replays)
 MAX_GAME_WAITING = 64      # game requests waiting for a thread; more answer 429
