@@ -46,8 +46,8 @@
 //    jokers. A transition into a state whose runs need more jokers than are free is cut (value
 //    search and rebuild alike), and the forced jokers count at their value in runs at m and m + 1
 //    (jrun) instead of at the chain bound's U (jfree).
-// Where the fresh values come from (solve_impl): with must_use of a tile, or a joker ratio and
-// >= 2 jokers, from a relaxed twin, the same rack searched without must_use, the ratio, keep and
+// Where the fresh values come from (solve_impl): with must_use of a tile, a joker ratio and
+// >= 2 jokers, or more than one reservation of high aces (twenty-first round), from a relaxed twin, the same rack searched without must_use, the ratio, keep and
 // require_run (still upper bounds; each fresh suffix searched once, not once per (left, ran));
 // with a high ace the twin holds at 14 every ace any reservation may reserve and lays any number
 // of them (opt14), so its values serve every reservation. When the twin has the search's own
@@ -793,6 +793,30 @@ const RulesConst& rules_const(const CoreRules& cr, bool opt14, int rcap) {
   }
   e->stamp = ++clock;
   return *e;
+}
+
+// The reservations of a rack (Solver::solve; issue 11, eleventh round): how many aces of each
+// colour are laid at the high end (RO-6), in the order searched. Each reserved ace closes its own
+// run ...-12-13-14, and the 12s and 13s missing from those runs are jokers, all colours together.
+// Without a high ace the one reservation is none. Returns their number (1..81).
+int reservations(const CoreRules& cr, const Counts& cnt, int resv[81][4]) {
+  const int J = cnt[JOKER];
+  int lim[4] = {0, 0, 0, 0};
+  if (cr.high_ace)
+    for (int c = 0; c < 4; ++c)
+      lim[c] = std::min({cnt[c * 13], cnt[c * 13 + 12] + J, cnt[c * 13 + 11] + J});
+  int nres = 0;
+  for (int r0 = 0; r0 <= lim[0]; ++r0)
+    for (int r1 = 0; r1 <= lim[1]; ++r1)
+      for (int r2 = 0; r2 <= lim[2]; ++r2)
+        for (int r3 = 0; r3 <= lim[3]; ++r3) {
+          const int rr[4] = {r0, r1, r2, r3};
+          int need = 0;
+          for (int c = 0; c < 4; ++c)
+            need += std::max(0, rr[c] - cnt[c * 13 + 11]) + std::max(0, rr[c] - cnt[c * 13 + 12]);
+          if (need <= J) std::memcpy(resv[nres++], rr, sizeof rr);
+        }
+  return nres;
 }
 
 struct Solver {
@@ -2430,25 +2454,10 @@ struct Solver {
 
   // melds: rebuild the arrangement (false: the value alone, solve_melds_value)
   SolveResult solve(bool melds = true) {
-    int lim[4] = {0, 0, 0, 0};
-    if (cr.high_ace)
-      for (int c = 0; c < 4; ++c)
-        lim[c] = std::min({cnt[c * 13], cnt[c * 13 + 12] + J, cnt[c * 13 + 11] + J});
     int bestv = NEG;
     int best_res[4] = {-1, -1, -1, -1};
-    // the reservations: each reserved ace closes its own run ...-12-13-14 (RO-6); the 12s and
-    // 13s missing from those runs are jokers, all colours together
-    int resv[81][4], nres = 0;
-    for (int r0 = 0; r0 <= lim[0]; ++r0)
-      for (int r1 = 0; r1 <= lim[1]; ++r1)
-        for (int r2 = 0; r2 <= lim[2]; ++r2)
-          for (int r3 = 0; r3 <= lim[3]; ++r3) {
-            const int rr[4] = {r0, r1, r2, r3};
-            int need = 0;
-            for (int c = 0; c < 4; ++c)
-              need += std::max(0, rr[c] - cnt[c * 13 + 11]) + std::max(0, rr[c] - cnt[c * 13 + 12]);
-            if (need <= J) std::memcpy(resv[nres++], rr, sizeof rr);
-          }
+    int resv[81][4];
+    const int nres = reservations(cr, cnt, resv);
     // (twelfth round) the relaxed twin's value of the whole rack, top, bounds the search from
     // above, every reservation's (its aces at 1 stay there as well as at 14: set_res_now of
     // opt14); asked for once the first reservation is set (which sets up the twin without a high
@@ -2722,7 +2731,14 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   // joker of the fresh suffix's own arrangement. So the bound stays an upper bound, and the
   // relaxed twin, which searched the fresh suffixes once more without must_use, is not needed
   // (the worst rack known, a penalty rack that must use the joker: 138,940 -> 88,165 nodes).
-  if ((must_use < 0 || must_use == JOKER) && (cr.joker_ratio == 0 || counts[JOKER] == 0)) {
+  // Several reservations of high aces (RO-6; twenty-first round): each is a search of its own
+  // with its own exact fresh values (a rack with two of them cost 2.1x the rummy101 opening's
+  // nodes on racks_22). The relaxed twin, one search that holds every reservable ace at 14
+  // (opt14), bounds them all and gives top, which the first pass asks for; so such racks take
+  // the twin whatever their jokers (Remi lay-down nodes: racks_22 -10%, racks_14 -2%).
+  int resv[81][4];
+  const bool many_res = cr.high_ace && reservations(cr, counts, resv) >= 2;
+  if (!many_res && (must_use < 0 || must_use == JOKER) && (cr.joker_ratio == 0 || counts[JOKER] == 0)) {
     // With jokers on the rack, the suffix bound takes the fresh values with a tile left and a
     // run made (own_relax, as for one Joly below): upper bounds of the other three, and one
     // fresh search per (m, jokers) instead of up to four (issue 11, eleventh round; nodes on the
@@ -2737,7 +2753,7 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   // bound takes this search's fresh values with a tile left and a run made (own_relax), one per
   // (m, jokers) as the twin's were, and they are states of this search (its memo), not a second
   // search of the rack.
-  if (must_use < 0 && counts[JOKER] == 1 && cr.joker_ratio <= 2) {
+  if (!many_res && must_use < 0 && counts[JOKER] == 1 && cr.joker_ratio <= 2) {
     s.own_relax = true;
     return s.solve(melds);
   }

@@ -1264,17 +1264,9 @@ class _Solver:
         self.reset_fresh()
 
     def solve(self) -> tuple[int, list[MeldOut]]:
-        lim = [0, 0, 0, 0]
-        if self.cr.high_ace:
-            for c in range(4):
-                lim[c] = min(self.cnt[c * 13], self.cnt[c * 13 + 12] + self.J, self.cnt[c * 13 + 11] + self.J)
         bestv = NEG
         best_res: tuple[int, ...] = (-1, -1, -1, -1)
-        # the reservations: each reserved ace closes its own run ...-12-13-14 (RO-6); the 12s and
-        # 13s missing from those runs are jokers, all colours together
-        resv = [rr for rr in itertools.product(*(range(x + 1) for x in lim))
-                if sum(max(0, r - self.cnt[c * 13 + 11]) + max(0, r - self.cnt[c * 13 + 12])
-                       for c, r in enumerate(rr)) <= self.J]
+        resv = _reservations(self.cr, self.cnt)
         # the relaxed twin's value of the whole rack, top, bounds every reservation's search (its
         # aces stay at 1 too); pass 0 asks for top itself, pass 1 (when no reservation attains
         # it) searches them all below it (C++ solve)
@@ -1454,6 +1446,18 @@ def _meldable(cr: CoreRules, cnt: Sequence[int], code: int) -> bool:
     return False
 
 
+def _reservations(cr: CoreRules, cnt: Sequence[int]) -> list[tuple[int, ...]]:
+    """How many aces of each colour are laid at the high end (RO-6), in the order searched (C++
+    reservations): each reserved ace closes its own run ...-12-13-14, and the 12s and 13s missing
+    from those runs are jokers, all colours together. Without a high ace: one, (0, 0, 0, 0)."""
+    j = cnt[JOKER]
+    lim = [min(cnt[c * 13], cnt[c * 13 + 12] + j, cnt[c * 13 + 11] + j) if cr.high_ace else 0
+           for c in range(4)]
+    return [rr for rr in itertools.product(*(range(x + 1) for x in lim))
+            if sum(max(0, r - cnt[c * 13 + 11]) + max(0, r - cnt[c * 13 + 12])
+                   for c, r in enumerate(rr)) <= j]
+
+
 def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
                 require_run: bool, budget: int = DEFAULT_WORK_BUDGET) -> tuple[int, list[MeldOut]]:
     """Maximum total value of disjoint runs/sets from a count vector (see module docstring).
@@ -1474,11 +1478,13 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
     if 0 <= must_use < JOKER and not _meldable(cr, cnt, must_use):
         return (-1, [])
     s = _Solver(cr, cnt, bool(keep), int(must_use), bool(require_run), budget)
-    if must_use < 0 and cnt[JOKER] == 1 and 0 < cr.joker_ratio <= 2:
+    # several reservations of high aces: the relaxed twin bounds them all (C++ solve_impl says why)
+    many_res = bool(cr.high_ace) and len(_reservations(cr, cnt)) >= 2
+    if not many_res and must_use < 0 and cnt[JOKER] == 1 and 0 < cr.joker_ratio <= 2:
         # one Joly (RO-7): the ratio forbids no meld, so no relaxed twin; the suffix bound takes
         # this search's own fresh values with a tile left and a run made (C++ solve_impl)
         s.own_relax = True
-    elif 0 <= must_use < JOKER or (cr.joker_ratio > 0 and cnt[JOKER] > 0):
+    elif many_res or 0 <= must_use < JOKER or (cr.joker_ratio > 0 and cnt[JOKER] > 0):
         # must_use the joker needs no relaxed twin: the search's own fresh values bound it
         # (cpp/src/solver.cpp solve_impl says why). The suffix bounds come from the same rack
         # without must_use of a tile (a run in progress may hold the tile) and without the joker ratio (the tail of a run in progress may break it; with
