@@ -265,7 +265,8 @@ def _read(make: Callable[[], GameRecord], path: str | os.PathLike[str], line: in
     try:
         rec = make()
         worst = max((abs(v) for v in (*rec.scores, *(x for r in rec.round_scores for x in r),
-                                      *rec.turns, rec.steps)), default=0)
+                                      *rec.turns, rec.steps, rec.match_rounds or 0)),
+                    default=0)
         if worst > MAX_RECORD_SCORE:
             raise ValueError(f"a score or count of {len(str(worst)):,} digits; they are at most "
                              f"{MAX_RECORD_SCORE:,} here")

@@ -47,6 +47,10 @@ class GameRecord:
     run_seed: int | None = None
     bot_seeds: tuple[int | None, ...] = ()
     game_record: Mapping[str, Any] | None = field(default=None, repr=False, hash=False)
+    match_rounds: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_match_rounds(self.match_rounds, len(self.round_scores))
 
     @property
     def rounds(self) -> int:
@@ -73,13 +77,15 @@ class GameRecord:
         if self.game_record is not None:
             d.update(self.game_record)   # format, rules, seed, match_rounds, actions, results...
             d["record"] = "full"
+        d.setdefault("match_rounds", self.match_rounds)  # a full line has it from its record
         return d
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> GameRecord:
         """A record back from one JSONL line (summary or full; lines written before the seeds
         were added read too). Raises ``KeyError`` / ``TypeError`` / ``ValueError`` on a line that
-        is no simulation record."""
+        is no simulation record. A line without ``match_rounds`` (written before records held
+        it) reads with ``match_rounds=None``."""
         scores = tuple(int(v) for v in d["scores"])
         n = len(scores)
         full = d if d.get("record") == "full" else None
@@ -93,11 +99,13 @@ class GameRecord:
             turns=tuple(int(t) for t in d.get("turns", (0,) * n)), steps=int(d.get("steps", 0)),
             run_seed=None if d.get("run_seed") is None else int(d["run_seed"]),
             bot_seeds=tuple(None if b is None else int(b) for b in d.get("bot_seeds", ())),
-            game_record=None if full is None else {k: full[k] for k in _RECORD_KEYS if k in full})
+            game_record=None if full is None else {k: full[k] for k in _RECORD_KEYS if k in full},
+            match_rounds=_whole(d.get("match_rounds")))
 
     @classmethod
     def from_row(cls, row: Mapping[str, str]) -> GameRecord:
-        """A record back from one CSV row (:meth:`to_row`)."""
+        """A record back from one CSV row (:meth:`to_row`; a row without a ``match_rounds``
+        column, or with it empty, reads with ``match_rounds=None``)."""
         n = sum(1 for k in row if k.startswith("score_"))
 
         def opt(text: str | None) -> int | None:
@@ -114,7 +122,8 @@ class GameRecord:
             turns=tuple(int(row.get(f"turns_{s}") or 0) for s in range(n)),
             steps=int(row.get("steps") or 0), run_seed=opt(row.get("run_seed")),
             bot_seeds=tuple(opt(row.get(f"bot_seed_{s}")) for s in range(n))
-            if "bot_seed_0" in row else ())
+            if "bot_seed_0" in row else (),
+            match_rounds=_whole(opt(row.get("match_rounds"))))
 
     def to_row(self) -> dict[str, Any]:
         """A flat CSV row: list fields become ``name_<seat>`` columns or ``;``-joined text."""
@@ -132,7 +141,28 @@ class GameRecord:
         row["round_scores"] = ";".join(" ".join(str(v) for v in r) for r in self.round_scores)
         row["run_seed"] = "" if self.run_seed is None else self.run_seed
         row["game_seed"] = self.seed   # = seed; named as in the JSONL lines (new columns go last)
+        row["match_rounds"] = "" if self.match_rounds is None else self.match_rounds
         return row
+
+
+def _whole(value: Any) -> int | None:
+    """A record's ``match_rounds`` as read: None (not recorded) or a whole number (no bool or
+    float: ``2.5`` or ``true`` is no match length)."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, float)):
+        raise TypeError(f"match_rounds is a whole number, got {value!r}")
+    return int(value)
+
+
+def _check_match_rounds(match_rounds: int | None, played: int) -> None:
+    """A match length of at least 1 and at least the rounds the game played (a classic match
+    stops at its cap, CR-6; the others play exactly their length)."""
+    if match_rounds is None:
+        return
+    if match_rounds < 1 or match_rounds < played:
+        raise ValueError(f"match_rounds {match_rounds} is no length of a match that played "
+                         f"{played} round{'' if played == 1 else 's'}")
 
 
 def finish_type(result: Mapping[str, Any]) -> str:

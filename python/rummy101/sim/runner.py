@@ -236,7 +236,8 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     return GameRecord(game=index, seed=gseed, rules=str(r), bots=tuple(names), scores=standings,
                       round_scores=round_scores, best=best, finishes=finishes,
                       finishers=finishers, turns=tuple(turns), steps=steps, run_seed=seed,
-                      bot_seeds=bot_seeds, game_record=full)
+                      bot_seeds=bot_seeds, game_record=full,
+                      match_rounds=match_rounds)  # the one new_game got: a classic cap too
 
 
 _PROBE_RNG = random.Random(0)

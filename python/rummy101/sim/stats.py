@@ -103,7 +103,8 @@ class SimResult:
         """One flat dict per game, in game order (the CSV rows: ``game``, ``seed`` (the game
         seed), ``rules``, ``best``, ``rounds``, ``steps``, per seat ``bot_<s>``, ``score_<s>``,
         ``turns_<s>``, ``bot_seed_<s>``, then ``finishes``, ``finishers`` and ``round_scores`` as
-        ``;``-joined text, and ``run_seed``). For pandas: ``pandas.DataFrame(result.to_rows())``."""
+        ``;``-joined text, ``run_seed``, ``game_seed`` and ``match_rounds``, the match length or
+        classic cap). For pandas: ``pandas.DataFrame(result.to_rows())``."""
         return [rec.to_row() for rec in self.records]
 
     def summary(self) -> str:
