@@ -294,18 +294,24 @@ def test_lines_that_cannot_be_checked_are_named(
     assert code == 2 and "line 13 is no line of a `rummy101 sim --out` run (not JSON" in err
 
 
-def test_a_classic_match_with_another_round_cap_is_caught_by_the_replay(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A summary line does not hold a classic match's --rounds cap: the last game, played
-    again with these arguments, tells."""
-    out_file = tmp_path / "c.jsonl"
+@pytest.mark.parametrize("ext", [".jsonl", ".csv"])
+def test_a_classic_match_with_another_round_cap_is_refused_at_its_first_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], ext: str) -> None:
+    """Every line holds its match_rounds, a classic match's --rounds cap too (CR-6): a resume
+    with another cap is refused at line 1 (before, only the last game's replay told)."""
+    out_file = tmp_path / f"c{ext}"
     base = ["sim", "--rules", "classic(players=2)", "--bots", "greedy,greedy", "--seed", "1",
             "--workers", "1", "--out", str(out_file), "-q"]
     assert run(capsys, [*base, "--games", "2", "--rounds", "2"])[0] == 0
+    before = out_file.read_bytes()
     code, _, err = run(capsys, [*base, "--games", "3", "--resume"])
     assert code == 2 and err.count("\n") == 1
-    assert "game 1 (its last complete line) has 2 rounds in the file and " in err
-    assert "was the run given another --rounds" in err
+    line = 2 if ext == ".csv" else 1   # a CSV's first game is on the line after its header
+    assert (f"was written with --rounds 2, not --rounds 10000 (the default) (line {line})"
+            in err), err
+    assert out_file.read_bytes() == before
+    code, _, err = run(capsys, [*base, "--games", "3", "--rounds", "2", "--resume"])
+    assert code == 0, err
 
 
 def test_simulate_start_and_on_records_give_the_games_in_order() -> None:

@@ -4,9 +4,10 @@ A run's games depend only on its arguments (game ``i`` of seed ``S`` is dealt wi
 ``game_seed(S, i)``, its bots seeded with ``bot_seed(S, i, s)``), so a run cut after ``N``
 games continues with games ``N..games-1``, and the file then holds exactly what one
 uninterrupted run writes. :func:`read_run` reads the file, checks that every complete line was
-written by a run with the same rules, bots, seed, rounds and record kind (and replays the last
-game to compare it byte for byte: that covers what a line does not hold, such as the rounds a
-classic match was capped at, or a bot whose code changed), and returns its games;
+written by a run with the same rules, bots, seed, rounds (every line holds its ``match_rounds``,
+a classic match's cap included) and record kind (and replays the last game to compare it byte
+for byte: that covers what a line does not hold, such as a bot whose code changed), and returns
+its games;
 :meth:`RunFile.cut` drops an incomplete last line (from a run killed while writing it) before
 the new games are appended.
 
@@ -149,6 +150,8 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
             want = _csv_fields(len(names))
             got = data.decode("utf-8", "replace").rstrip("\r\n").split(",")
             if got != want:
+                if got == [f for f in want if f != "match_rounds"]:
+                    raise _older(where, 1, "its header has no match_rounds column")
                 if got[:1] == ["game"] and len(got) != len(want):
                     raise SimError(f"{where!r} has the columns of {_seats(got)} seats, and "
                                    f"--rules {_q(rules_text)} --bots {_q(bots_text)} play "
@@ -191,8 +194,10 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
                 line_bots, list) else repr(line_bots), _q(bots_text))
         if str(d["run_seed"]) != str(seed):
             raise differs(i, "--seed", str(d["run_seed"]), str(seed))
-        if fields is None and record == "full" and d.get("match_rounds") != rounds:
-            raise differs(i, "--rounds", str(d.get("match_rounds")),
+        if d.get("match_rounds") in (None, ""):
+            raise _older(where, i, "it has no match_rounds field")
+        if str(d["match_rounds"]) != str(rounds):  # a classic match's cap included (CR-6)
+            raise differs(i, "--rounds", str(d["match_rounds"]),
                           f"{rounds}{' (the default)' if match_rounds is None else ''}")
         if str(d["game"]) != str(game):
             raise no_record(i, f"it holds game {d['game']} where game {game} belongs: a file "
@@ -225,6 +230,15 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
     return RunFile(path=p, records=records, keep=keep, dropped=dropped, size=size)
 
 
+def _older(where: str, line: int, why: str) -> SimError:
+    """A file written before records held ``match_rounds``: new lines appended to it would hold
+    it and the old ones not, so ``rummy101 report`` would split the one run in two groups."""
+    return SimError(f"{where!r} line {line} was written by an older rummy101 ({why}; records "
+                    f"now hold the match's --rounds): --resume continues only files this "
+                    f"version writes, so that one run's lines all say it; give another --out "
+                    f"file to start the run again")
+
+
 def _seats(header: list[str]) -> str:
     return str(sum(1 for f in header if f.startswith("bot_") and not f.startswith("bot_seed")))
 
@@ -248,7 +262,13 @@ def _check_last_game(where: str, r: Rules, names: tuple[str, ...], seed: int,
                        f"continue that run, or another --out file to start a new one")
     key = next((k for k in ours if theirs.get(k) != ours[k]), None)
     if key is None:
-        key = next(k for k in theirs if k not in ours)
+        key = next((k for k in theirs if k not in ours), None)
+    if key is None:  # the same fields and values, in another order or spacing
+        raise SimError(f"{where!r} game {index} (its last complete line) holds what these "
+                       f"arguments play but not byte for byte as this version writes it (its "
+                       f"fields in another order or spacing: was the file edited, or written "
+                       f"by another version of rummy101?); give another --out file to start a "
+                       f"new run")
     shown = {k: json.dumps(v, separators=(",", ":")) if not isinstance(v, str) else v
              for k, v in (("file", theirs.get(key)), ("now", ours.get(key)))}
     cut = {k: v if len(v) <= 60 else v[:57] + "..." for k, v in shown.items()}
