@@ -29,8 +29,10 @@ def add_subcommands(subparsers: Any) -> None:
         description="Read the records `rummy101 sim --out` wrote (.jsonl summary or full lines, "
                     "or .csv) and print per seat: points per game (mean with its 95% Student-t "
                     "interval, sd, min, max) and rounds finished and games with the best final "
-                    "standing (rates with 95% Wilson intervals), one table per rule set and "
-                    "line-up of bots. --plot draws the score distributions and the rates with "
+                    "standing (rates with 95% Wilson intervals), one table per rule set, "
+                    "line-up of bots and match length (rummy101, remi: the rounds played; "
+                    "classic: the --rounds cap, match_rounds, of matches played to the target "
+                    "score). --plot draws the score distributions and the rates with "
                     "their intervals (needs matplotlib: pip install 'rummy101[plot]').")
     p.add_argument("files", nargs="+", metavar="FILE", help="records written by rummy101 sim")
     p.add_argument("--plot", metavar="OUT", default=None,

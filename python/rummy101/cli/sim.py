@@ -66,7 +66,8 @@ def add_subcommands(subparsers: Any) -> None:
                         "CPU, and never more than --games)")
     p.add_argument("--rounds", type=rounds, default=None,
                    help="rounds per game, played as a match (default: the variant's — 1 for "
-                        "rummy101 and remi; classic plays each match to its target, CR-6)")
+                        "rummy101 and remi; classic plays each match to its target, CR-6, "
+                        "and --rounds caps it); every --out line holds it as match_rounds")
     p.add_argument("--out", default=None, metavar="FILE",
                    help=f"write one line per game here, each batch as it finishes (Ctrl-C "
                         f"and even a killed run keep the games done); format by extension: "

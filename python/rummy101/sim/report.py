@@ -1,6 +1,7 @@
 """Reports on simulation results (``rummy101 report``): per-seat tables of points per game
 (mean with a 95% Student-t interval) and of finish and best-score rates (95% Wilson intervals),
-one table per rule set, line-up of bots and (Rummy 101, Remi) match length found in the records.
+one table per rule set, line-up of bots and match length found in the records (Rummy 101, Remi:
+the rounds every match played; classic: the ``--rounds`` cap of matches played to a target).
 
 >>> round(t_quantile_95(10), 3), round(t_quantile_95(1), 3)
 (2.228, 12.706)
@@ -72,6 +73,16 @@ class ReportGroup:
     #: the rounds of every match of the group (Rummy 101, Remi: a run's --rounds), or None for
     #: a variant whose matches play to a target score (classic: their lengths vary)
     match_rounds: int | None = None
+    #: a variant whose matches play to a target score (classic, CR-6): the --rounds cap every
+    #: match of the group was played with (the variant's default when the run gave none), or
+    #: None when its records do not say (files written before records held ``match_rounds``)
+    round_cap: int | None = None
+
+    @property
+    def to_target(self) -> bool:
+        """Whether the group's matches play to a target score (classic, CR-6): then their
+        lengths vary and ``round_cap`` is what ``--rounds`` set."""
+        return _to_target(self.rules)
 
     @property
     def games(self) -> int:
@@ -79,7 +90,21 @@ class ReportGroup:
 
     @property
     def label(self) -> str:
-        """The rule set, and the match length when a game is more than one round."""
+        """The rule set, and the match length when a game is more than one round (a classic
+        match: the cap on its rounds, or that the records do not say it).
+
+        >>> ReportGroup("classic(players=2)", ("greedy", "random"), [], [], [],
+        ...             round_cap=3).label
+        'classic(players=2), matches to the target score, capped at 3 rounds'
+        >>> ReportGroup("classic", ("greedy",) * 4, [], [], []).label
+        'classic, matches to the target score, round cap unknown (records without match_rounds)'
+        """
+        if self.to_target:
+            if self.round_cap is None:
+                return (f"{self.rules}, matches to the target score, round cap unknown "
+                        f"(records without match_rounds)")
+            return (f"{self.rules}, matches to the target score, capped at {self.round_cap:,} "
+                    f"round{'' if self.round_cap == 1 else 's'}")
         if self.match_rounds is None or self.match_rounds == 1:
             return self.rules
         return f"{self.rules}, matches of {self.match_rounds} rounds"
@@ -109,8 +134,10 @@ def drop_duplicates(records: Iterable[GameRecord]) -> tuple[list[GameRecord], in
     kept: list[GameRecord] = []
     dropped = 0
     for r in records:
+        # and a classic match's cap: the same deal under two caps is two games (the cap-50
+        # match goes on where the cap-2 match stops), each counted in its own group (CR-6)
         key: tuple[object, ...] = (r.rules, tuple(r.bots), r.seed, tuple(r.bot_seeds),
-                                   r.rounds)
+                                   r.rounds, r.match_rounds if _to_target(r.rules) else None)
         if not any(b is not None for b in r.bot_seeds):
             key += (r.run_seed, r.game)
         if key in seen:
@@ -126,21 +153,31 @@ def drop_duplicates(records: Iterable[GameRecord]) -> tuple[list[GameRecord], in
 _TARGET_VARIANTS = ("classic",)
 
 
+def _to_target(rules: str) -> bool:
+    return rules.split("(", 1)[0].strip().lower() in _TARGET_VARIANTS
+
+
 def group_records(records: Iterable[GameRecord]) -> list[ReportGroup]:
     """Group records by (rules, bots) and, where every match of a run has ``--rounds`` rounds
     (Rummy 101, Remi), by that length too: points per game of a 1-round game and of a 3-round
-    match are no one quantity. In order of first appearance, with their statistics."""
-    groups: dict[tuple[str, tuple[str, ...], int | None], list[GameRecord]] = {}
+    match are no one quantity. A classic match plays to its target score (CR-6) and
+    ``--rounds`` only caps it, so its records are grouped by that cap (``match_rounds``): most
+    matches capped at 3 rounds end at the cap with nobody at the target, and pooling them with
+    matches capped at 100 would average two quantities; records without a cap (older files)
+    form their own group. In order of first appearance, with their statistics."""
+    groups: dict[tuple[str, tuple[str, ...], int | None, int | None], list[GameRecord]] = {}
     for r in records:
-        variant = r.rules.split("(", 1)[0].strip().lower()
-        length = None if variant in _TARGET_VARIANTS else r.rounds
-        groups.setdefault((r.rules, tuple(r.bots), length), []).append(r)
+        target = _to_target(r.rules)
+        length = None if target else r.rounds
+        cap = r.match_rounds if target else None
+        groups.setdefault((r.rules, tuple(r.bots), length, cap), []).append(r)
     out = []
-    for (rules, bots, length), recs in groups.items():
+    for (rules, bots, length, cap), recs in groups.items():
         seats, ties, counts = _stats(recs, bots)
         points = [mean_interval([r.scores[s] for r in recs]) for s in range(len(bots))]
         out.append(ReportGroup(rules=rules, bots=bots, records=recs, seats=seats, points=points,
-                               ties=ties, finish_counts=counts, match_rounds=length))
+                               ties=ties, finish_counts=counts, match_rounds=length,
+                               round_cap=cap))
     return out
 
 
