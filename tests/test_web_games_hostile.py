@@ -227,11 +227,11 @@ def test_a_game_request_does_not_wait_for_a_thread_without_end() -> None:
             first: list[Any] = []
 
             async def run_first() -> None:
-                first.append(await lane.run(hold))
+                first.append(await lane.run(hold, client=None))
 
             tg.start_soon(run_first)
             await anyio.to_thread.run_sync(started.wait, 10)
-            second = await lane.run(lambda: {"second": True})
+            second = await lane.run(lambda: {"second": True}, client=None)
             release.set()
         return second.status_code, second.body, first[0].status_code
 

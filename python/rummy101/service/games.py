@@ -102,6 +102,7 @@ MAX_SEAT_CHARS = 40        # characters of a seat's name in a record's "seats"
 MAX_BOT_STEPS = 20_000     # bot actions played in one request (a whole classic match fits)
 GAME_THREADS = 2           # worker threads that run game requests (bot moves, hints, replays)
 MAX_GAME_WAITING = 64      # game requests waiting for a thread; more answer 429
+MAX_GAME_WAITING_PER_CLIENT = 8  # of them, one client's; its next answers 429
 MAX_GAME_WAIT_SECONDS = 20.0  # a game request that waited this long for a thread answers 429
 MISTAKE_POINTS = 10.0      # a turn scoring this far below the hint's is marked a mistake
 MAX_SEED = 2**63 - 1
@@ -117,7 +118,9 @@ LIMITS: dict[str, float] = {
     "max_replays_per_client": MAX_REPLAYS_PER_CLIENT,
     "max_action_chars": MAX_ACTION_CHARS, "max_record_actions": MAX_RECORD_ACTIONS,
     "max_bot_steps": MAX_BOT_STEPS, "game_threads": GAME_THREADS,
-    "max_game_waiting": MAX_GAME_WAITING, "game_wait_seconds": MAX_GAME_WAIT_SECONDS,
+    "max_game_waiting": MAX_GAME_WAITING,
+    "max_game_waiting_per_client": MAX_GAME_WAITING_PER_CLIENT,
+    "game_wait_seconds": MAX_GAME_WAIT_SECONDS,
     "mistake_points": MISTAKE_POINTS,
 }
 

@@ -20,6 +20,7 @@ POST of the service.
 from __future__ import annotations
 
 import ipaddress
+from collections import deque
 from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any
@@ -39,6 +40,7 @@ from .games import (
     GAME_THREADS,
     MAX_GAME_WAIT_SECONDS,
     MAX_GAME_WAITING,
+    MAX_GAME_WAITING_PER_CLIENT,
     GameBusy,
     GameStore,
     NotFound,
@@ -53,25 +55,99 @@ def _json(payload: Any, status: int = 200, close: bool = False) -> Response:
                     headers={"connection": "close"} if close else None)
 
 
+class _Waiter:
+    """One game request waiting for a thread: its client, and the event set when it is given
+    one (``granted``: the thread is already counted as its, whether or not it has woken)."""
+
+    __slots__ = ("client", "event", "granted")
+
+    def __init__(self, client: str | None) -> None:
+        self.client = client
+        self.event = anyio.Event()
+        self.granted = False
+
+
 class GameLane:
-    """The worker threads of game requests and the count of those waiting for one."""
+    """The worker threads of game requests, shared fairly between clients.
+
+    A request starts at once when a thread is free. Otherwise it waits in its client's queue
+    (``None``, no address, is one client), in arrival order. When a thread frees, it goes to the
+    waiting client with the fewest requests running; of equals, to the one whose latest request
+    started longest ago (a client that has started none since it last had nothing running or
+    waiting comes first; several such, in the order they began waiting). So a client that sends
+    many requests at once gets one thread after another only while nobody else waits, and a
+    person's click waits for the next thread that frees, behind at most one request of each
+    client waiting before it with as few running. At most ``max_waiting`` requests wait in all
+    and ``max_waiting_per_client`` per client (more answer 429), each at most ``max_wait``
+    seconds (then 429).
+
+    Everything here runs on the event loop, without awaits between reading and updating the
+    counts; a request that leaves while waiting (its wait ran out, its client disconnected, the
+    server stops) leaves its client's queue, or, if a thread had just been given to it, hands
+    that thread on. A client with nothing running or waiting leaves no trace."""
 
     def __init__(self, service: Service, threads: int = GAME_THREADS,
                  max_waiting: int = MAX_GAME_WAITING,
-                 max_wait: float = MAX_GAME_WAIT_SECONDS) -> None:
+                 max_wait: float = MAX_GAME_WAIT_SECONDS,
+                 max_waiting_per_client: int = MAX_GAME_WAITING_PER_CLIENT) -> None:
         self.service = service
         self.threads = threads
         self.max_waiting = max_waiting
+        self.max_waiting_per_client = max_waiting_per_client
         self.max_wait = max_wait
-        self.waiting = 0
-        self._limiter: anyio.CapacityLimiter | None = None
+        self.free = threads     # threads not given to a request
+        self.waiting = 0        # requests in the queues
+        #: the requests waiting, per client (one with none is absent), clients in the order
+        #: they began waiting
+        self.queues: dict[str | None, deque[_Waiter]] = {}
+        #: requests given a thread, per client (one with none is absent)
+        self.running: dict[str | None, int] = {}
+        #: when the latest request of each client running or waiting started (a count of starts)
+        self.started: dict[str | None, int] = {}
+        self._starts = 0
         self._run: anyio.CapacityLimiter | None = None
 
-    @property
-    def limiter(self) -> anyio.CapacityLimiter:
-        if self._limiter is None:  # created in the event loop that uses it
-            self._limiter = anyio.CapacityLimiter(self.threads)
-        return self._limiter
+    def _give_back(self, client: str | None) -> None:
+        """A request of ``client`` is done with its thread: the thread goes to the next."""
+        self.free += 1
+        left = self.running[client] - 1
+        if left:
+            self.running[client] = left
+        else:
+            del self.running[client]
+            if client not in self.queues:
+                del self.started[client]
+        self._dispatch()
+
+    def _turn(self, client: str | None) -> tuple[int, int]:
+        """The order in which waiting clients get a thread: the least first."""
+        return self.running.get(client, 0), self.started.get(client, 0)
+
+    def _dispatch(self) -> None:
+        """Give the free threads to the waiting requests, by the rule of the class."""
+        while self.free and self.queues:
+            client = min(self.queues, key=self._turn)  # min: the first of equals
+            queue = self.queues[client]
+            waiter = queue.popleft()
+            if not queue:
+                del self.queues[client]
+            self.waiting -= 1
+            self.free -= 1
+            self.running[client] = self.running.get(client, 0) + 1
+            self._starts += 1
+            self.started[client] = self._starts
+            waiter.granted = True
+            waiter.event.set()
+
+    def _withdraw(self, waiter: _Waiter) -> None:
+        """A request that was not given a thread leaves its queue."""
+        queue = self.queues[waiter.client]
+        queue.remove(waiter)
+        self.waiting -= 1
+        if not queue:
+            del self.queues[waiter.client]
+            if waiter.client not in self.running:
+                self.started.pop(waiter.client, None)
 
     def _call(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[int, Any]:
         with watching(self.service.stopping):
@@ -86,28 +162,43 @@ class GameLane:
             except Exception as exc:  # noqa: BLE001 - logged; the answer quotes an id
                 return 400, internal_error(exc, getattr(fn, "__name__", "game"))
 
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Response:
-        if self.waiting >= self.max_waiting:
-            return _json({"error": f"{self.waiting} game requests are waiting, the most this "
-                                   f"service queues; retry later"}, 429)
-        limiter = self.limiter
-        if self._run is None:  # the threads themselves, one per place held in `limiter`
+    async def run(self, fn: Callable[..., Any], *args: Any, client: str | None) -> Response:
+        """``fn(*args)`` in a game thread when ``client``'s turn comes; its answer."""
+        if self.free == 0:  # else nobody waits: the request starts at once
+            queue = self.queues.get(client)
+            if queue is not None and len(queue) >= self.max_waiting_per_client:
+                return _json({"error": f"this client has {len(queue)} game requests waiting "
+                                       f"for a thread, the most one client may queue; retry "
+                                       f"later"}, 429)
+            if self.waiting >= self.max_waiting:
+                return _json({"error": f"{self.waiting} game requests are waiting, the most "
+                                       f"this service queues; retry later"}, 429)
+        if self._run is None:  # the threads themselves (created in the loop that uses them)
             self._run = anyio.CapacityLimiter(self.threads)
+        waiter = _Waiter(client)
+        self.queues.setdefault(client, deque()).append(waiter)
         self.waiting += 1
-        try:
-            with anyio.move_on_after(self.max_wait) as waited:
-                await limiter.acquire()
-        finally:
-            self.waiting -= 1
-        if waited.cancelled_caught:  # no place in time: the place was not taken
-            return _json({"error": f"the request waited more than {self.max_wait:g} s for a "
-                                   f"game thread (the games share {self.threads}); retry "
-                                   f"later"}, 429)
+        self._dispatch()
+        if not waiter.granted:
+            try:
+                with anyio.move_on_after(self.max_wait):
+                    await waiter.event.wait()
+            except BaseException:  # the caller left (disconnect, server stopping)
+                if waiter.granted:  # as its turn came: the thread goes to the next
+                    self._give_back(client)
+                else:
+                    self._withdraw(waiter)
+                raise
+            if not waiter.granted:  # no thread in time
+                self._withdraw(waiter)
+                return _json({"error": f"the request waited more than {self.max_wait:g} s for "
+                                       f"a game thread (the games share {self.threads}); "
+                                       f"retry later"}, 429)
         try:
             status, payload = await anyio.to_thread.run_sync(self._call, fn, args,
                                                              limiter=self._run)
         finally:
-            limiter.release()
+            self._give_back(client)
         return _json(payload, status)
 
 
@@ -184,25 +275,27 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
     @app.post("/v1/games", tags=tags, summary="Start a game against the bots")
     async def create_game(request: Request) -> Response:
         body, error = await _read(service, request)
-        return error or await lane.run(store.create, body, client_of(request.scope))
+        client = client_of(request.scope)
+        return error or await lane.run(store.create, body, client, client=client)
 
     @app.api_route("/v1/games/{game_id}", methods=["GET", "DELETE"], tags=tags,
                    summary="Your view of a game (GET), or drop it (DELETE)")
     async def game(game_id: str, request: Request) -> Response:
         # one route for both methods, so that a 405 on this path lists both in Allow
         if request.method == "DELETE":
-            return await lane.run(store.delete, game_id)
-        return await lane.run(store.view, game_id)
+            return await lane.run(store.delete, game_id, client=client_of(request.scope))
+        return await lane.run(store.view, game_id, client=client_of(request.scope))
 
     @app.post("/v1/games/{game_id}/actions", tags=tags,
               summary="Play one action; the bots then move until your turn")
     async def act(game_id: str, request: Request) -> Response:
         body, error = await _read(service, request)
-        return error or await lane.run(store.act, game_id, body)
+        return error or await lane.run(store.act, game_id, body,
+                                       client=client_of(request.scope))
 
     @app.get("/v1/games/{game_id}/hint", tags=tags, summary="The recommended turn")
-    async def game_hint(game_id: str) -> Response:
-        return await lane.run(store.hint, game_id)
+    async def game_hint(game_id: str, request: Request) -> Response:
+        return await lane.run(store.hint, game_id, client=client_of(request.scope))
 
     @app.post("/v1/games/{game_id}/play-hint", tags=tags,
               summary="Play the recommended turn; the bots then move until your turn")
@@ -211,24 +304,27 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
         if error is None and body not in ({}, None):
             error = _json({"error": f"the body of play-hint must be an empty JSON object {{}}, "
                                     f"got {type_name(body)} {short(body)}"}, 422)
-        return error or await lane.run(store.play_hint, game_id)
+        return error or await lane.run(store.play_hint, game_id,
+                                       client=client_of(request.scope))
 
     @app.get("/v1/games/{game_id}/record", tags=tags, summary="The game record so far")
-    async def game_record(game_id: str) -> Response:
-        return await lane.run(store.record, game_id)
+    async def game_record(game_id: str, request: Request) -> Response:
+        return await lane.run(store.record, game_id, client=client_of(request.scope))
 
     @app.post("/v1/replays", tags=tags, summary="Load a game record to replay and analyse")
     async def load_replay(request: Request) -> Response:
         body, error = await _read(service, request)
-        return error or await lane.run(store.load_replay, body, client_of(request.scope))
+        client = client_of(request.scope)
+        return error or await lane.run(store.load_replay, body, client, client=client)
 
     @app.get("/v1/replays/{replay_id}", tags=tags, summary="A replay's turns and outcome")
-    async def get_replay(replay_id: str) -> Response:
-        return await lane.run(store.replay, replay_id)
+    async def get_replay(replay_id: str, request: Request) -> Response:
+        return await lane.run(store.replay, replay_id, client=client_of(request.scope))
 
     @app.get("/v1/replays/{replay_id}/turns/{turn}", tags=tags,
              summary="One turn: the position, the move played, the hint and the verdict")
-    async def replay_turn(replay_id: str, turn: int) -> Response:
-        return await lane.run(store.replay_turn, replay_id, turn)
+    async def replay_turn(replay_id: str, turn: int, request: Request) -> Response:
+        return await lane.run(store.replay_turn, replay_id, turn,
+                              client=client_of(request.scope))
 
     return store
