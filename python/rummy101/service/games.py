@@ -27,7 +27,8 @@ says why it went (evicted and why, idle, deleted) for the latest :data:`EVICTION
 gone. An unknown client (``None``: the server gave no address) is not held to the per-client
 caps. Each game and replay has a lock: one request works on it at a time (another gets
 :class:`GameBusy`, answered 429). Everything here is synchronous and runs in worker threads
-(:mod:`.app` hands it to the games' own thread limiter), never on the event loop.
+(:class:`.web_routes.GameLane`: the games' own threads, shared fairly between clients), never on
+the event loop.
 
 >>> store = GameStore()
 >>> view = store.create({"rules": "rummy101(players=2)", "bots": ["greedy"], "seed": 7})

@@ -5,16 +5,21 @@
   Content-Security-Policy that lets the page load nothing from elsewhere;
 * ``/v1/games…`` and ``/v1/replays…``: JSON, bodies read like the operations' (JSON content type,
   size limits, strict JSON; :mod:`.body`), the work done in the games' own worker threads
-  (:data:`~.games.GAME_THREADS`), never on the event loop; at most
-  :data:`~.games.MAX_GAME_WAITING` requests wait for one, more answer 429, and so does one that
-  waited :data:`~.games.MAX_GAME_WAIT_SECONDS` (slow bots must not make a click wait minutes).
+  (:data:`~.games.GAME_THREADS`), never on the event loop.
 
 Games and replays belong to the client that started them (:func:`client_of`, its address): the
 store caps what one client holds and evicts from the client holding the most (:mod:`.games`).
+The game threads are shared fairly between clients (:class:`GameLane`): a freed thread goes to
+the waiting client with the fewest requests running, of equals the one served least recently,
+not to the request that came first, so that one client sending a request to each of its games
+at once cannot make another's click wait behind all of them. At most
+:data:`~.games.MAX_GAME_WAITING_PER_CLIENT` requests of one client wait for a thread and
+:data:`~.games.MAX_GAME_WAITING` in all, more answer 429, and so does one that waited
+:data:`~.games.MAX_GAME_WAIT_SECONDS` (slow bots must not make a click wait minutes).
 
 Errors: 404 unknown game or replay, 422 a refused action or request (the engine's rule-cited
-message), 429 the game is busy with another request or too many wait, 400/413/415 as for every
-POST of the service.
+message), 429 the game is busy with another request or too many wait (of the client's, or in
+all), 400/413/415 as for every POST of the service.
 """
 
 from __future__ import annotations
