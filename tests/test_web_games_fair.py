@@ -23,6 +23,8 @@ from typing import Any
 
 import anyio
 import pytest
+
+pytest.importorskip("fastapi")
 from anyio import wait_all_tasks_blocked
 from anyio.abc import TaskGroup
 from rummy101.service.asgi import Service
@@ -77,6 +79,35 @@ def test_the_limits_list_the_per_client_cap() -> None:
     assert LIMITS["max_game_waiting_per_client"] == MAX_GAME_WAITING_PER_CLIENT
     assert 0 < MAX_GAME_WAITING_PER_CLIENT < MAX_GAME_WAITING
     assert _lane().max_waiting_per_client == MAX_GAME_WAITING_PER_CLIENT
+
+
+def test_every_game_route_tells_the_lane_its_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The routes pass client_of(scope) to the lane (an IPv6 client by its /64), for games and
+    replays alike, so that its turn and its cap are the client's own."""
+    from fastapi.testclient import TestClient
+    from rummy101.service.app import create_app
+
+    seen: list[str | None] = []
+    run = GameLane.run
+
+    async def spy(self: GameLane, fn: Callable[..., Any], *args: Any,
+                  client: str | None) -> Any:
+        seen.append(client)
+        return await run(self, fn, *args, client=client)
+
+    monkeypatch.setattr(GameLane, "run", spy)
+    http = TestClient(create_app(), client=("2001:db8::7", 5))
+    gid = http.post("/v1/games", json={"rules": "rummy101(players=2)", "seed": 3}).json()["id"]
+    record = http.get(f"/v1/games/{gid}/record").json()
+    answers = [http.get(f"/v1/games/{gid}"), http.get(f"/v1/games/{gid}/hint"),
+               http.post(f"/v1/games/{gid}/actions", json={"action": "draw"}),
+               http.post(f"/v1/games/{gid}/play-hint", json={})]
+    rid = http.post("/v1/replays", json={"record": record}).json()["id"]
+    answers += [http.get(f"/v1/replays/{rid}"), http.get(f"/v1/replays/{rid}/turns/0"),
+                http.delete(f"/v1/games/{gid}")]
+    # the answers do not matter here (turn 0 of a record with no actions is a 404)
+    assert all(a.status_code in (200, 404, 422) for a in answers), [a.text for a in answers]
+    assert seen == ["2001:db8::/64"] * 10
 
 
 def test_a_freed_thread_goes_round_the_clients_not_to_the_first_come() -> None:
