@@ -47,8 +47,9 @@
 //    search and rebuild alike), and the forced jokers count at their value in runs at m and m + 1
 //    (jrun) instead of at the chain bound's U (jfree).
 // Where the fresh values come from (solve_impl): with must_use of a tile, a joker ratio and
-// >= 2 jokers, or more than one reservation of high aces (twenty-first round), from a relaxed twin, the same rack searched without must_use, the ratio, keep and
-// require_run (still upper bounds; each fresh suffix searched once, not once per (left, ran));
+// >= 2 jokers, or more than one reservation of high aces (twenty-first round), from a relaxed
+// twin, the same rack searched without must_use, the ratio, keep and require_run (still upper
+// bounds; each fresh suffix searched once, not once per (left, ran));
 // with a high ace the twin holds at 14 every ace any reservation may reserve and lays any number
 // of them (opt14), so its values serve every reservation. When the twin has the search's own
 // rules (must_use of a tile, no joker ratio, no high ace) its states are the search's states,
@@ -2452,12 +2453,11 @@ struct Solver {
     return r;
   }
 
-  // melds: rebuild the arrangement (false: the value alone, solve_melds_value)
-  SolveResult solve(bool melds = true) {
+  // resv[0..nres): the rack's reservations (reservations(), made once by solve_impl); melds:
+  // rebuild the arrangement (false: the value alone, solve_melds_value)
+  SolveResult solve(const int (*resv)[4], int nres, bool melds) {
     int bestv = NEG;
     int best_res[4] = {-1, -1, -1, -1};
-    int resv[81][4];
-    const int nres = reservations(cr, cnt, resv);
     // (twelfth round) the relaxed twin's value of the whole rack, top, bounds the search from
     // above, every reservation's (its aces at 1 stay there as well as at 14: set_res_now of
     // opt14); asked for once the first reservation is set (which sets up the twin without a high
@@ -2737,7 +2737,8 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   // (opt14), bounds them all and gives top, which the first pass asks for; so such racks take
   // the twin whatever their jokers (Remi lay-down nodes: racks_22 -10%, racks_14 -2%).
   int resv[81][4];
-  const bool many_res = cr.high_ace && reservations(cr, counts, resv) >= 2;
+  const int nres = reservations(cr, counts, resv);
+  const bool many_res = nres >= 2;
   if (!many_res && (must_use < 0 || must_use == JOKER) && (cr.joker_ratio == 0 || counts[JOKER] == 0)) {
     // With jokers on the rack, the suffix bound takes the fresh values with a tile left and a
     // run made (own_relax, as for one Joly below): upper bounds of the other three, and one
@@ -2745,7 +2746,7 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
     // rummy101 opening: racks_22 -1.9%, racks_20_plus_2_jokers -10.6%, the dense set -3.3%; on
     // racks without a joker it cost more nodes than it saved, so they keep the exact four).
     s.own_relax = counts[JOKER] > 0;
-    return s.solve(melds);
+    return s.solve(resv, nres, melds);
   }
   // One joker and a ratio <= 2 (Remi's Joly, RO-7; issue 11, eleventh round): a meld of >= 3
   // tiles with one joker has >= 2 real tiles, so the ratio forbids no meld and the tail of a run
@@ -2755,7 +2756,7 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   // search of the rack.
   if (!many_res && must_use < 0 && counts[JOKER] == 1 && cr.joker_ratio <= 2) {
     s.own_relax = true;
-    return s.solve(melds);
+    return s.solve(resv, nres, melds);
   }
   // The suffix bounds come from the same rack without must_use (a run in progress may hold the
   // tile) and without the joker ratio (the tail of a run in progress may break it, RO-7; with no
@@ -2785,7 +2786,7 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   // racks known the search's own nodes were ~40% of all (9,329 of 23,172 on the worst); with
   // the twin's values of its states as bounds, 148 of 13,991
   s.twin_states = cr.joker_ratio == 0 && !cr.high_ace;
-  return s.solve(melds);
+  return s.solve(resv, nres, melds);
 }
 }  // namespace
 

@@ -1263,10 +1263,11 @@ class _Solver:
         self.res_bits = res[0] | res[1] << 2 | res[2] << 4 | res[3] << 6
         self.reset_fresh()
 
-    def solve(self) -> tuple[int, list[MeldOut]]:
+    def solve(self, resv: Sequence[tuple[int, ...]]) -> tuple[int, list[MeldOut]]:
+        """The best value and arrangement over the rack's reservations ``resv``
+        (:func:`_reservations`, made once by :func:`solve_melds`)."""
         bestv = NEG
         best_res: tuple[int, ...] = (-1, -1, -1, -1)
-        resv = _reservations(self.cr, self.cnt)
         # the relaxed twin's value of the whole rack, top, bounds every reservation's search (its
         # aces stay at 1 too); pass 0 asks for top itself, pass 1 (when no reservation attains
         # it) searches them all below it (C++ solve)
@@ -1479,7 +1480,8 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
         return (-1, [])
     s = _Solver(cr, cnt, bool(keep), int(must_use), bool(require_run), budget)
     # several reservations of high aces: the relaxed twin bounds them all (C++ solve_impl says why)
-    many_res = bool(cr.high_ace) and len(_reservations(cr, cnt)) >= 2
+    resv = _reservations(cr, cnt)
+    many_res = len(resv) >= 2
     if not many_res and must_use < 0 and cnt[JOKER] == 1 and 0 < cr.joker_ratio <= 2:
         # one Joly (RO-7): the ratio forbids no meld, so no relaxed twin; the suffix bound takes
         # this search's own fresh values with a tile left and a run made (C++ solve_impl)
@@ -1504,7 +1506,7 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
         # with jokers, the suffix bound takes the fresh values with a tile left and a run made
         # (C++ solve_impl says why)
         s.own_relax = cnt[JOKER] > 0
-    return s.solve()
+    return s.solve(resv)
 
 
 def solve_melds_batch(cr: CoreRules, counts: Any, keep: bool, must_use: int,
