@@ -142,6 +142,33 @@ def test_tokenize_racks_native_and_pure_agree(both: tuple[object, object]) -> No
         assert not got[3][len(racks) - 4:].any()  # not str: never read here
 
 
+def test_token_table_reads_one_rack_as_tokenize_racks_does(both: tuple[object, object]) -> None:
+    """TokenTable.counts (solve_opening's single-rack read) gives, on both backends, the counts
+    tokenize_racks gives an ok rack (commas off, no limits) and None for every rack it leaves to
+    the parser; and a bad table is refused alike."""
+    native, pure = both
+    for name in ("rummy101", "remi", "classic"):
+        rules = Rules.parse(name)
+        table, _ = _token_table(rules.family)
+        racks = _mixed_racks(rules, 150, seed=len(name) + 7) + ODD + [None, 5, ["R1"], b"R1 R2"]
+        counts, _, _, ok = native.tokenize_racks(  # type: ignore[attr-defined]
+            racks, table, rules.copies, rules.max_rack_jokers, False, 1 << 62, 1 << 62)
+        readers = [native.TokenTable(table), pure.TokenTable(table)]  # type: ignore[attr-defined]
+        for i, rack in enumerate(racks):
+            want = counts[i].tolist() if ok[i] else None
+            for reader in readers:
+                got = reader.counts(rack, rules.copies, rules.max_rack_jokers)
+                assert got == want, (name, rack)
+        assert ok.any() and not ok.all()
+    for bad in ({"": 1}, {"R1": 53}, {"TOOLONGX": 0}, {"R1": -1}):
+        messages = []
+        for core in (native, pure):
+            with pytest.raises(ValueError) as exc:
+                core.TokenTable(bad)  # type: ignore[attr-defined]
+            messages.append(str(exc.value))
+        assert messages[0] == messages[1]
+
+
 def _outcome(call: object) -> object:
     try:
         return call()  # type: ignore[operator]

@@ -172,6 +172,23 @@ bool tokenize_one(PyObject* obj, const std::unordered_map<uint64_t, int>& table,
   return true;
 }
 
+// {token: code} as token_key -> code (tokenize_racks, TokenTable)
+std::unordered_map<uint64_t, int> token_keys(py::dict table) {
+  std::unordered_map<uint64_t, int> keys;
+  for (auto item : table) {
+    std::string t = py::cast<std::string>(item.first);
+    int code = py::cast<int>(item.second);
+    if (t.empty() || t.size() > 7 || code < 0 || code >= NUM_CODES)
+      throw std::invalid_argument("token table: a token of 1 to 7 ASCII characters and a code 0..52");
+    keys[token_key(reinterpret_cast<const unsigned char*>(t.data()), t.size())] = code;
+  }
+  return keys;
+}
+
+struct TokenTable {
+  std::unordered_map<uint64_t, int> keys;
+};
+
 struct OpeningJob {
   const CoreRules* cr;
   int must_use, threshold, pairs_threshold;
@@ -495,14 +512,7 @@ void register_solver(py::module_& m) {
       "tokenize_racks",
       [](py::sequence texts, py::dict table, int copies, int max_jokers, bool commas, long long max_tokens,
          long long max_chars) {
-        std::unordered_map<uint64_t, int> keys;
-        for (auto item : table) {
-          std::string t = py::cast<std::string>(item.first);
-          int code = py::cast<int>(item.second);
-          if (t.empty() || t.size() > 7 || code < 0 || code >= NUM_CODES)
-            throw std::invalid_argument("token table: a token of 1 to 7 ASCII characters and a code 0..52");
-          keys[token_key(reinterpret_cast<const unsigned char*>(t.data()), t.size())] = code;
-        }
+        const std::unordered_map<uint64_t, int> keys = token_keys(table);
         py::ssize_t n = py::len(texts);
         py::array_t<uint8_t> counts({n, py::ssize_t(NUM_CODES)});
         py::array_t<int64_t> offsets(n + 1);
@@ -538,6 +548,33 @@ void register_solver(py::module_& m) {
       "the table, 1 to max_tokens of them, within copies per tile and max_jokers jokers; any other rack\n"
       "(no '[' and, without commas, no ',' allowed) gets ok False, zero counts and no codes: the caller\n"
       "reads it with the full parser, which gives the answer or the error message.");
+
+  // One text rack's counts (solve.py's single-rack calls: solve_opening, solve_penalty, ...). The
+  // table is converted once and kept (tokenize_racks converts its dict on every call, which is
+  // nothing beside a batch but about as much as the read itself for one rack).
+  py::class_<TokenTable>(m, "TokenTable",
+                         "A token table {token: code} read once, for reading one text rack at a time.")
+      .def(py::init([](py::dict table) {
+             TokenTable t;
+             t.keys = token_keys(table);
+             return t;
+           }),
+           py::arg("table"))
+      .def(
+          "counts",
+          [](const TokenTable& t, py::handle text, int copies, int max_jokers) -> py::object {
+            std::vector<uint8_t> codes;
+            Counts c{};
+            if (!tokenize_one(text.ptr(), t.keys, copies, max_jokers, false, LLONG_MAX, LLONG_MAX, codes, c))
+              return py::none();
+            py::list out(NUM_CODES);
+            for (int j = 0; j < NUM_CODES; ++j) PyList_SET_ITEM(out.ptr(), j, PyLong_FromLong(c[size_t(j)]));
+            return std::move(out);
+          },
+          py::arg("text"), py::arg("copies"), py::arg("max_jokers"),
+          "The count vector (a list of 53 ints) of one text rack that tokenize_racks would read as ok\n"
+          "(commas False, no limits on tokens or characters), or None: the caller's full parser reads\n"
+          "it, which gives the answer or the error message.");
 
   m.def(
       "opening_answers_json",

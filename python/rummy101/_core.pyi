@@ -83,6 +83,10 @@ def tokenize_racks(texts: Sequence[object], table: Mapping[str, int], copies: in
                    commas: bool, max_tokens: int, max_chars: int
                    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.int64],
                               npt.NDArray[np.bool_]]: ...
+class TokenTable:
+    def __init__(self, table: Mapping[str, int]) -> None: ...
+    def counts(self, text: object, copies: int, max_jokers: int) -> list[int] | None: ...
+
 def opening_answers_json(cr: CoreRules, counts: npt.NDArray[np.uint8], codes: npt.NDArray[np.uint8],
                          offsets: npt.NDArray[np.int64], keeps: npt.NDArray[np.uint8], must_use: int,
                          require_run: bool, budget: int, threshold: int, pairs_threshold: int,

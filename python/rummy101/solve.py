@@ -296,8 +296,9 @@ def _rack(rules: Rules, rack: RackLike) -> list[Piece]:
 
 # The token table (issue 11): every token the notation reads in its canonical or lower-case form,
 # mapped to its piece, checked against the full parser when built. A text rack made only of such
-# tokens (ASCII, split on white space) is read by dictionary look-ups; anything else, and every
-# error, goes through Rules.parse_rack, so answers and messages stay those of the parser.
+# tokens (ASCII, split on white space) is read by the core's TokenTable (_token_reader), one call
+# a rack; anything else, and every error, goes through Rules.parse_rack, so answers and messages
+# stay those of the parser.
 _TOKEN_TABLES: dict[str, tuple[dict[str, int], list[Piece]]] = {}
 
 
@@ -321,6 +322,20 @@ def _token_table(family: str) -> tuple[dict[str, int], list[Piece]]:
     return tables
 
 
+_TOKEN_READERS: dict[tuple[int, str], Any] = {}
+
+
+def _token_reader(family: str) -> Any:
+    """The core's reader of one text rack by the family's token table (``TokenTable``): the
+    table is handed over once per backend, not on every call."""
+    core = _backend.core()
+    key = (id(core), family)
+    reader = _TOKEN_READERS.get(key)
+    if reader is None:
+        reader = _TOKEN_READERS[key] = core.TokenTable(_token_table(family)[0])
+    return reader
+
+
 def _rack_counts(rules: Rules, rack: RackLike) -> tuple[list[Piece], list[int]]:
     """The pieces of a rack and its count vector, supply checked (fast path: the token table)."""
     source, counts = _rack_source(rules, rack)
@@ -331,18 +346,10 @@ def _rack_source(rules: Rules, rack: RackLike) -> tuple[tuple[Piece, ...] | str,
     """A rack's count vector, supply checked, and its source for :func:`_pieces_of`: the text
     itself when the token table reads it (the pieces are made only when asked for), else the
     pieces the full parser reads (which raises on any mistake)."""
-    if isinstance(rack, str) and rack.isascii() and "," not in rack and "[" not in rack:
-        table, _ = _token_table(rules.family)
-        try:
-            codes = list(map(table.__getitem__, rack.split()))
-        except KeyError:
-            codes = []
-        if codes:
-            counts = [0] * 53
-            for c in codes:
-                counts[c] += 1
-            if max(counts[:52]) <= rules.copies and counts[52] <= rules.max_rack_jokers:
-                return rack, counts
+    if isinstance(rack, str):
+        read = _token_reader(rules.family).counts(rack, rules.copies, rules.max_rack_jokers)
+        if read is not None:
+            return rack, read
     pieces = rules.parse_rack(rack)
     if not pieces:
         raise RackError(f"the rack {rack!r} is empty: give at least one {rules.piece_word}")

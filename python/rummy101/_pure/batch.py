@@ -15,7 +15,9 @@ from ..errors import WorkBudgetExceeded
 from ._common import JOKER, KIND_RUN, NUM_CODES, NUM_NUMBERS, CoreInputError, CoreRules
 from .solver import _check_budget, max_pairs, solve_melds
 
-__all__ = ["opening_answers_json", "tokenize_racks"]
+__all__ = ["TokenTable", "opening_answers_json", "tokenize_racks"]
+
+_NO_LIMIT = (1 << 63) - 1  # (LLONG_MAX: TokenTable.counts sets no limit on tokens or characters)
 
 # Python's str.split() separators among ASCII characters
 _SPACES = frozenset(" \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f")
@@ -46,14 +48,37 @@ def _tokenize_one(text: Any, table: Mapping[str, int], copies: int, max_jokers: 
     return codes
 
 
+def _check_table(table: Mapping[str, int]) -> None:
+    for t, code in table.items():
+        if not isinstance(t, str) or not 1 <= len(t) <= 7 or not 0 <= code < NUM_CODES:
+            raise CoreInputError("token table: a token of 1 to 7 ASCII characters and a code 0..52")
+
+
+class TokenTable:
+    """A token table {token: code} read once, for reading one text rack at a time."""
+
+    def __init__(self, table: Mapping[str, int]) -> None:
+        _check_table(table)
+        self._table = dict(table)
+
+    def counts(self, text: Any, copies: int, max_jokers: int) -> list[int] | None:
+        """The count vector of one text rack that tokenize_racks would read as ok (commas False,
+        no limits on tokens or characters), or None (see the native docstring)."""
+        codes = _tokenize_one(text, self._table, copies, max_jokers, False, _NO_LIMIT, _NO_LIMIT)
+        if codes is None:
+            return None
+        counts = [0] * NUM_CODES
+        for c in codes:
+            counts[c] += 1
+        return counts
+
+
 def tokenize_racks(texts: Sequence[Any], table: Mapping[str, int], copies: int, max_jokers: int,
                    commas: bool, max_tokens: int, max_chars: int) -> tuple[Any, Any, Any, Any]:
     """Read text racks by a token table: (counts (n, 53) uint8, codes in rack order, offsets
     (n + 1,), ok (n,)); a rack that is not ok is left to the full parser (see the native
     docstring)."""
-    for t, code in table.items():
-        if not isinstance(t, str) or not 1 <= len(t) <= 7 or not 0 <= code < NUM_CODES:
-            raise CoreInputError("token table: a token of 1 to 7 ASCII characters and a code 0..52")
+    _check_table(table)
     n = len(texts)
     counts = np.zeros((n, NUM_CODES), dtype=np.uint8)
     offsets = np.zeros(n + 1, dtype=np.int64)
