@@ -67,3 +67,19 @@ def test_solve_openings_native(benchmark, copies: int) -> None:  # type: ignore[
     benchmark.extra_info["racks"] = len(texts)
     with _backend.using_backend("native"):
         benchmark.pedantic(solve_openings, (rules, texts), rounds=3 if copies > 1 else 10)
+
+
+def test_solve_opening_native(benchmark) -> None:  # type: ignore[no-untyped-def]
+    """The public single-rack call on text racks, one call per racks_22 rack: the text read
+    (TokenTable), the solve and the answer, against test_solve_melds's core call per rack
+    (issue 11 item 4: at least half the core's racks/s)."""
+    if "native" not in BACKENDS:
+        pytest.skip("native core not built")
+    from rummy101 import Rules, solve_opening
+    from rummy101.tiles import format_tiles
+    rules = Rules.parse("rummy101")
+    texts = [format_tiles(rules.parse_rack([rules.piece(c) for c in range(53) for _ in range(int(row[c]))]))
+             for row in load_counts("racks_22.txt", rules)]
+    benchmark.extra_info["racks"] = len(texts)
+    with _backend.using_backend("native"):
+        benchmark(lambda: [solve_opening(rules, t) for t in texts])
