@@ -25,6 +25,26 @@ def test_t_quantile(df: int, want: float) -> None:
     assert abs(t_quantile_95(df) - want) < 0.005
 
 
+# The same quantiles to six decimals (scipy.stats.t.ppf(0.975, df)): a report of 4 to 7 games
+# prints its interval to 0.1, so an approximation off by 0.004 at df = 3 shows in the table.
+T_EXACT = {3: 3.182446, 4: 2.776445, 5: 2.570582, 6: 2.446912, 7: 2.364624, 8: 2.306004,
+           10: 2.228139, 15: 2.13145, 20: 2.085963, 29: 2.04523, 30: 2.042272, 31: 2.039513,
+           40: 2.021075}
+
+
+@pytest.mark.parametrize("df, want", sorted(T_EXACT.items()))
+def test_t_quantile_six_decimals(df: int, want: float) -> None:
+    assert t_quantile_95(df) == pytest.approx(want, abs=1e-6)
+
+
+def test_mean_interval_of_four_games_by_hand() -> None:
+    # sd 115.5 over 4 games: half width t(0.975, 3) * sd / 2 = 183.7 (a t table), not 183.5
+    values = [100.0, -100.0, 100.0, -100.0]
+    sd = statistics.stdev(values)
+    mean, lo, hi = mean_interval(values)
+    assert round(hi - mean, 1) == round(mean - lo, 1) == round(3.182446 * sd / 2, 1) == 183.7
+
+
 def test_mean_interval() -> None:
     values = [3, -7, 12, 0, 5, 5, -2]
     mean, lo, hi = mean_interval(values)

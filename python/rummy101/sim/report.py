@@ -22,7 +22,9 @@ __all__ = ["ReportGroup", "drop_duplicates", "format_report", "group_records", "
            "t_quantile_95"]
 
 # Cornish-Fisher expansion of Student's t quantile in powers of 1/df (Abramowitz & Stegun
-# 26.7.5) at the 0.975 normal quantile: within 0.005 of the exact value for df >= 3.
+# 26.7.5) at the 0.975 normal quantile: within 0.005 of the exact value for df >= 3, but within
+# 1e-7 only from df = 31 on, so below that the quantile is found on the exact distribution.
+_EXACT_BELOW = 31
 _G = (
     (_Z95 ** 3 + _Z95) / 4,
     (5 * _Z95 ** 5 + 16 * _Z95 ** 3 + 3 * _Z95) / 96,
@@ -31,15 +33,40 @@ _G = (
 )
 
 
+def _t_central(t: float, df: int) -> float:
+    """P(|T| <= t) for Student's t with a whole number ``df`` >= 2 of degrees of freedom, in
+    closed form (Abramowitz & Stegun 26.7.3 odd, 26.7.4 even)."""
+    theta = math.atan(t / math.sqrt(df))
+    c2 = math.cos(theta) ** 2
+    if df % 2:   # sin(theta) * (cos + 2/3 cos^3 + 2*4/(3*5) cos^5 + ... up to cos^(df-2))
+        term = total = math.cos(theta)
+        for k in range(3, df - 1, 2):
+            term *= c2 * (k - 1) / k
+            total += term
+        return 2 / math.pi * (theta + math.sin(theta) * total)
+    term = total = 1.0   # sin(theta) * (1 + 1/2 cos^2 + 1*3/(2*4) cos^4 + ... up to cos^(df-2))
+    for k in range(2, df - 1, 2):
+        term *= c2 * (k - 1) / k
+        total += term
+    return math.sin(theta) * total
+
+
 def t_quantile_95(df: int) -> float:
-    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom (exact for 1 and
-    2, the A&S 26.7.5 expansion above)."""
+    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom: exact for 1 and
+    2, found by bisection on the exact distribution up to 30 (to 1e-12), the A&S 26.7.5
+    expansion above (within 1e-7 there)."""
     if df < 1:
         raise ValueError(f"degrees of freedom must be >= 1, got {df}")
     if df == 1:
         return math.tan(math.pi * 0.475)                  # 12.706
     if df == 2:
         return 0.95 / math.sqrt(2 * 0.975 * 0.025)  # 4.303: (2p-1)/sqrt(2p(1-p)), p = 0.975
+    if df < _EXACT_BELOW:
+        lo, hi = _Z95, 4.31   # the quantile falls from t(2) = 4.303 towards the normal's
+        while hi - lo > 1e-12:
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if _t_central(mid, df) < 0.95 else (lo, mid)
+        return (lo + hi) / 2
     return _Z95 + math.fsum(g / df ** (i + 1) for i, g in enumerate(_G))
 
 
