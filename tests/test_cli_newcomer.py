@@ -136,6 +136,24 @@ def test_a_folder_given_to_report_is_called_a_folder(capsys: pytest.CaptureFixtu
     assert code == 2 and "is a folder" in err and "extension" not in err
 
 
+@pytest.mark.parametrize("argv", [
+    ["sim", "--games", "1", "--out", ""],
+    ["sim", "--games", "1", "--out", "", "--resume"],
+    ["sim", "--games", "1", "--out", "", "--force"],
+    ["report", ""],
+])
+def test_an_empty_file_name_is_called_empty(capsys: pytest.CaptureFixture[str], tmp_path: Any,
+                                            monkeypatch: pytest.MonkeyPatch,
+                                            argv: list[str]) -> None:
+    """`rummy101 sim --out "$OUT"` with OUT unset said "cannot write '': it is a folder" (the
+    empty path is the current folder to pathlib): the name is empty, not a folder."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, argv)
+    assert code == 2 and out == ""
+    assert "empty" in err and "folder" not in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
 # --- play's help about the hint ----------------------------------------------------------------
 
 @pytest.mark.parametrize("rules", ["remi", "classic(players=2)"])

@@ -22,11 +22,18 @@ __all__ = ["OUTPUT_FORMATS", "RecordWriter", "check_output", "check_writable", "
 OUTPUT_FORMATS = (".jsonl", ".csv")
 
 
+def _refuse_empty(path: str | os.PathLike[str], what: str) -> None:
+    """Refuse an empty file name, which pathlib reads as the current folder ('.')."""
+    if not os.fspath(path).strip():
+        raise SimError(f"the file name {os.fspath(path)!r} is empty: {what}")
+
+
 def check_output(path: str | os.PathLike[str], *, record: str = "summary",
                  overwrite: bool = True) -> str:
     """Check an output path before a run: its extension (``.jsonl`` or ``.csv``; full records
     only as ``.jsonl``) and, unless ``overwrite``, that no such file exists. Returns the format.
     Raises :class:`SimError` saying what to change."""
+    _refuse_empty(path, "name the file to write, e.g. 'results.jsonl'")
     p = Path(path)
     ext = p.suffix.lower()
     if p.is_dir():
@@ -49,6 +56,7 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     """Raise :class:`SimError` when ``path`` cannot be written as a file: its folder is
     missing, is no folder or is not writable, or ``path`` is a folder. Checked before a run so
     that a long run is not lost at the end (the file itself is not created here)."""
+    _refuse_empty(path, "name the file to write, e.g. 'results.jsonl'")
     p = Path(path)
     folder = p.parent
     if p.is_dir():
@@ -214,6 +222,7 @@ def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
     """Read back what :func:`write_records` wrote (``rummy101 sim --out``): JSON Lines (summary
     or full lines) or CSV, by extension. Raises :class:`SimError` naming the file and line of a
     row that is no simulation record, and ``OSError`` when the file cannot be read."""
+    _refuse_empty(path, "give a .jsonl or .csv file written by `rummy101 sim --out`")
     p = Path(path)
     ext = p.suffix.lower()
     if p.is_dir():
