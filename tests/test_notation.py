@@ -16,6 +16,7 @@ from rummy101 import (
     format_tiles,
     parse_cards,
     parse_tiles,
+    solve_opening,
 )
 from rummy101.tiles import codes_of, counts_of
 
@@ -136,3 +137,16 @@ def test_non_ascii_card_tokens_are_refused(token: str) -> None:
 
 def test_suit_symbols_stay_accepted() -> None:
     assert [str(c) for c in parse_cards("A♠ 10♥ Q♦ 2♣")] == ["AS", "10H", "QD", "2C"]
+
+
+# ---- bytes are no rack: decoded text is ---------------------------------------------------------
+@pytest.mark.parametrize("rack", [b"R1 R2", bytearray(b"R1 R2"), b"\x00\x01\x02"])
+def test_a_bytes_rack_is_refused_saying_decode_it(rack: bytes) -> None:
+    """`solve_opening("rummy101", sock.recv(...))` said "token 1 of 5 (82) is not a tile" (bytes
+    iterate as ints), and b"\\x00\\x01\\x02" parsed silently as R1 R2 R3 (ints are tile codes)."""
+    for parse in (parse_tiles, parse_cards):
+        with pytest.raises(NotationError, match=r"got byte(s|array) b.*decode it") as exc:
+            parse(rack)
+        assert "token 1" not in str(exc.value)
+    with pytest.raises(NotationError, match="decode"):
+        solve_opening("rummy101", rack)

@@ -253,6 +253,10 @@ def _parse_many(items: str | Iterable[object], kind: type[Tile | Card]) -> list[
         return [items]
     if isinstance(items, str):
         tokens: Sequence[object] = split_tokens(items)
+    elif isinstance(items, (bytes, bytearray, memoryview)):  # iterates as ints, i.e. tile codes
+        raise NotationError(f"expected a rack as a string or a list of tokens, got "
+                            f"{type(items).__name__} {bytes(items)!r}: decode it first "
+                            f"(e.g. .decode('utf-8'))")
     elif isinstance(items, Iterable):
         tokens = list(items)
     else:
