@@ -154,6 +154,17 @@ def test_an_empty_file_name_is_called_empty(capsys: pytest.CaptureFixture[str], 
     assert list(tmp_path.iterdir()) == []
 
 
+def test_one_game_written_is_one_record(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Any) -> None:
+    """`rummy101 sim --games 1 --out one.jsonl` said "wrote 1 records" (the header above it
+    already says "1 game")."""
+    out_file = tmp_path / "one.jsonl"
+    code, out, err = run(capsys, ["sim", "--rules", "rummy101(players=2)", "--games", "1",
+                                  "--workers", "1", "-q", "--out", str(out_file)])
+    assert code == 0, err
+    assert f"wrote 1 record to {out_file} (" in out and "1 records" not in out
+
+
 # --- play's help about the hint ----------------------------------------------------------------
 
 @pytest.mark.parametrize("rules", ["remi", "classic(players=2)"])
