@@ -143,3 +143,21 @@ def test_plot_png(result: sim.SimResult, tmp_path: Path,
     assert "already exists" in capsys.readouterr().err
     assert main(["report", str(path), "--plot", str(out), "--force"]) == 0
     assert f"figure written to {out}" in capsys.readouterr().out
+
+
+def test_plot_titles_of_a_classic_match_fit_their_panels(tmp_path: Path) -> None:
+    """A classic group's label ("classic(players=2), matches to the target score, capped at
+    10,000 rounds") made each panel title wider than its panel: the two titles overlapped each
+    other and ran off the figure's edges."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from rummy101.sim.plot import PANELS, plot_report
+    res = sim.simulate("classic(players=2)", "greedy,random", 2, seed=1, workers=1,
+                       progress=False)
+    fig = plot_report(group_records(res.records), tmp_path / "classic.png")
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    left, right = (ax.title.get_window_extent(canvas.get_renderer()) for ax in fig.axes)
+    assert fig.axes[0].get_title().startswith(PANELS[0]) and "10,000 rounds" in \
+        fig.axes[0].get_title().replace("\n", " ")
+    assert 0 <= left.x0 and left.x1 < right.x0 and right.x1 <= fig.bbox.x1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -53,6 +54,17 @@ def plot_report(groups: Sequence[ReportGroup], path: str | os.PathLike[str]) -> 
     return fig
 
 
+#: Characters a title line holds at fontsize 10 within its panel's width (two panels to a
+#: 12-inch row): a classic group's label ("..., matches to the target score, capped at 10,000
+#: rounds") made one line wider than the panel, and the row's two titles overlapped.
+_TITLE_WIDTH = 64
+
+
+def _title(ax: Any, panel: str, g: ReportGroup) -> None:
+    text = f"{panel}: {g.label}, {g.games} game{'' if g.games == 1 else 's'}"
+    ax.set_title(textwrap.fill(text, _TITLE_WIDTH), fontsize=10)
+
+
 def _labels(g: ReportGroup) -> list[str]:
     return [f"seat {s}\n{b}" for s, b in enumerate(g.bots)]
 
@@ -75,7 +87,7 @@ def _scores(ax: Any, g: ReportGroup) -> None:
     ax.axhline(0, color="grey", linewidth=0.6)
     ax.set_xticks(list(seats), _labels(g))
     ax.set_ylabel("points per game (final standing)")
-    ax.set_title(f"{PANELS[0]}: {g.label}, {g.games} games", fontsize=10)
+    _title(ax, PANELS[0], g)
 
 
 def _rates(ax: Any, g: ReportGroup) -> None:
@@ -97,4 +109,4 @@ def _rates(ax: Any, g: ReportGroup) -> None:
     ax.set_xticks(seats, _labels(g))
     ax.set_ylabel("rate (95% Wilson interval)")
     ax.legend(loc="upper center", ncol=2, fontsize=8, frameon=False)
-    ax.set_title(f"{PANELS[1]}: {g.label}, {g.games} games", fontsize=10)
+    _title(ax, PANELS[1], g)
