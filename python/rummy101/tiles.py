@@ -255,8 +255,8 @@ def _parse_many(items: str | Iterable[object], kind: type[Tile | Card]) -> list[
         tokens: Sequence[object] = split_tokens(items)
     elif isinstance(items, (bytes, bytearray, memoryview)):  # iterates as ints, i.e. tile codes
         raise NotationError(f"expected a rack as a string or a list of tokens, got "
-                            f"{type(items).__name__} {bytes(items)!r}: decode it first "
-                            f"(e.g. .decode('utf-8'))")
+                            f"{type(items).__name__} {bytes(items[:40])!r}{'...' if len(items) > 40 else ''}: "
+                            f"decode it first (e.g. .decode('utf-8'))")
     elif isinstance(items, Iterable):
         tokens = list(items)
     else:
