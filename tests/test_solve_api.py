@@ -179,7 +179,8 @@ def _outcome(call: object) -> object:
 @pytest.mark.parametrize("name", ["rummy101", "remi", "classic", "classic(go_out=narrow)"])
 def test_batch_equals_the_parser_path_on_mixed_racks(backend: str, name: str) -> None:
     """solve_openings on text racks (the token table) answers what solve_opening answers on the
-    parser's pieces, and with a bad rack it raises the first bad rack's error, message and all."""
+    parser's pieces, and with a bad rack it raises the first bad rack's error, message and all,
+    with the rack's place in the batch before it."""
     rules = Rules.parse(name)
     racks = _mixed_racks(rules, 80 if backend == "native" else 20, seed=3)
     singles = [_outcome(lambda r=r: solve_opening(rules, r)) for r in racks]
@@ -187,10 +188,11 @@ def test_batch_equals_the_parser_path_on_mixed_racks(backend: str, name: str) ->
     for s, p in zip(singles, parsed, strict=True):
         if isinstance(s, Opening):
             assert s == p and s.to_json() == p.to_json()  # type: ignore[union-attr]
-    errors = [s for s in singles if not isinstance(s, Opening)]
+    errors = [(i, s) for i, s in enumerate(singles) if not isinstance(s, Opening)]
     got = _outcome(lambda: solve_openings(rules, racks))
     if errors:
-        assert got == errors[0]
+        i, (kind, message) = errors[0]  # type: ignore[misc]
+        assert got == (kind, f"racks[{i}]: {message}")
     else:
         assert got == singles
     good = [r for r, s in zip(racks, singles, strict=True) if isinstance(s, Opening)]

@@ -57,7 +57,7 @@ import numpy as np
 
 from . import _backend
 from ._pure.solver import BUDGET_SPENT, DEFAULT_WORK_BUDGET, UNLIMITED_BUDGET, budget_message
-from .errors import NotationError, RackError, RulesError, WorkBudgetExceeded
+from .errors import NotationError, RackError, RulesError, RummyError, WorkBudgetExceeded
 from .melds import Meld
 from .rules import Rules
 from .tiles import Card, Tile, counts_of, format_tiles
@@ -502,7 +502,9 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
 
     Text racks are read by the core's token table in one call (``tokenize_racks``); a rack with
     any other token, form or mistake goes through :meth:`Rules.parse_rack` as in
-    :func:`solve_opening`, so answers and error messages are the same. The answers' melds stay
+    :func:`solve_opening`, so the answers are the same, and the first bad rack raises
+    :func:`solve_opening`'s error with its place in the batch before the message
+    (``racks[3]: token 2 of 4 ('X9') is not a tile ...``). The answers' melds stay
     packed in the core (about 10 bytes a meld, shared by the answers of one call) until an
     answer's ``melds``, ``rest`` or JSON is first read.
 
@@ -525,8 +527,11 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
     sources: list[Any] = items  # text racks read by the table; the others' pieces below
     if not ok.all():
         sources = list(items)
-        for i in np.flatnonzero(~ok).tolist():  # in order: the first bad rack raises, as before
-            sources[i], counts = _rack_source(r, items[i])
+        for i in np.flatnonzero(~ok).tolist():  # in order: the first bad rack raises
+            try:
+                sources[i], counts = _rack_source(r, items[i])
+            except RummyError as exc:  # solve_opening's message, with the rack's place in the batch
+                raise type(exc)(f"racks[{i}]: {exc}") from None
             arr[i] = counts
     mu = -1
     if must_use is not None:
