@@ -27,6 +27,19 @@ def test_a_seed_that_is_no_integer_is_still_refused(bad: object) -> None:
                  progress=False)
 
 
+@pytest.mark.parametrize("bad", [-1, 2**63, -(2**70)])
+def test_a_seed_outside_the_cli_s_range_is_refused(bad: int) -> None:
+    """simulate takes the seeds `rummy101 sim --seed` takes (0 .. 2**63 - 1): a file written
+    with another could not be resumed from the command line."""
+    with pytest.raises(SimError, match=r"seed must be a whole number from 0 to 2\*\*63 - 1"):
+        simulate("rummy101(players=2)", "greedy,random", 1, seed=bad, workers=1, progress=False)
+
+
+def test_the_largest_seed_plays() -> None:
+    assert simulate("rummy101(players=2)", "greedy,random", 1, seed=2**63 - 1, workers=1,
+                    progress=False).seed == 2**63 - 1
+
+
 def test_a_bot_object_is_refused_with_what_to_do() -> None:
     bot = get_bot("greedy", random.Random(0))
     with pytest.raises(SimError, match=r"bots are names.*seat 0.*GreedyBot.*play_game"):

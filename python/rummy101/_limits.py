@@ -23,6 +23,7 @@ __all__ = [
     "MAX_RULES_CHARS",
     "MAX_TABLE_MELDS",
     "MAX_TABLE_TILES",
+    "SEED_MAX",
 ]
 
 MAX_RACK = 28            # tiles or cards in one rack (in play: Rummy 101 23, Remi 15, classic 8)
@@ -34,3 +35,4 @@ MAX_TABLE_MELDS = 60     # melds on the table in a hint request
 MAX_TABLE_TILES = 106    # tiles on the table in a hint request (the whole Rummy 101 set)
 MAX_RULES_CHARS = MAX_SPEC_CHARS  # characters of a rules string (Rules.parse reads no more)
 MAX_INT = 1_000_000      # largest magnitude accepted for a number field (thresholds, seats, ...)
+SEED_MAX = 2**63 - 1     # largest seed: what a game record (JSON, 64-bit) holds; CLI, sim, service alike

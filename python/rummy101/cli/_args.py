@@ -21,14 +21,12 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
+from .._limits import SEED_MAX
 from ..errors import RummyError
 from ..game.state import MAX_MATCH_ROUNDS
 
 __all__ = ["SEED_MAX", "flag_names", "rounds", "seed"]
 
-#: The largest seed: what a game record (JSON, 64-bit) holds, and what ``hint --new-game``,
-#: ``sim --seed`` and ``play --seed`` accept alike.
-SEED_MAX = 2**63 - 1
 #: The most rounds in a match (``new_game``'s limit).
 ROUNDS_MAX = MAX_MATCH_ROUNDS
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .. import _backend
-from .._limits import MAX_HINT_RACK, MAX_INT, MAX_MELD, MAX_TABLE_MELDS, MAX_TABLE_TILES
+from .._limits import MAX_HINT_RACK, MAX_INT, MAX_MELD, MAX_TABLE_MELDS, MAX_TABLE_TILES, SEED_MAX
 from .._validate import (
     BadRequest,
     described,
@@ -300,7 +300,7 @@ def _view_from_game(obj: Mapping[str, Any]) -> SeatView:
                          f"or its JSON text), got {described(record)}")
     from ..game import records  # the engine replays the record; imported only when needed
 
-    read_int(record, "seed", lo=0, hi=2**63 - 1)
+    read_int(record, "seed", lo=0, hi=SEED_MAX)
     read_int(record, "match_rounds", lo=1, hi=100, default=1)
     actions = record.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_RECORD_ACTIONS:

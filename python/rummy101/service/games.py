@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
 from .._cancel import check_stop
+from .._limits import SEED_MAX
 from .._validate import BadRequest, described, loads, read_int, read_object, read_rules, short
 from ..errors import RummyError
 from ..game import Phase, State, new_game, playable_variants
@@ -106,7 +107,7 @@ MAX_GAME_WAITING = 64      # game requests waiting for a thread; more answer 429
 MAX_GAME_WAITING_PER_CLIENT = 8  # of them, one client's; its next answers 429
 MAX_GAME_WAIT_SECONDS = 20.0  # a game request that waited this long for a thread answers 429
 MISTAKE_POINTS = 10.0      # a turn scoring this far below the hint's is marked a mistake
-MAX_SEED = 2**63 - 1
+MAX_SEED = SEED_MAX
 #: Bots a page may choose, and the options they run with here: ``search`` is bounded to 40
 #: rollouts per decision (under a second natively), so a request never waits long for a bot.
 BOTS: dict[str, str] = {"random": "random", "greedy": "greedy", "search": "search:playouts=40"}

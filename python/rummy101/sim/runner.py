@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .. import _backend
+from .._limits import SEED_MAX
 from .._validate import whole_number
 from ..bots import Bot, BotError, bot_names, get_bot
 from ..errors import RulesError, WorkBudgetExceeded
@@ -458,8 +459,9 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
         _whole(games), _whole(workers), _whole(match_rounds), _whole(seed), _whole(start))
     r, names = _check_args(rules, bots, games, workers, match_rounds)
     _check_record(record)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SimError(f"seed must be a whole number, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        # (the CLI's range too: a file written with another seed could not be resumed there)
+        raise SimError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}")
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < games:
         raise SimError(f"start must be a game index from 0 to games-1 = {games - 1}, "
                        f"got {start!r}")
