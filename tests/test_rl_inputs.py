@@ -120,3 +120,29 @@ def test_rewards_options_are_finite_numbers(options: dict[str, Any]) -> None:
     with pytest.raises(RulesError, match=f"{name} must be a finite number"):
         Session("rummy101(players=2)", **options)
     assert Session("rummy101(players=2)", max_cycles=np.int64(5), reward_scale=1 / 101).max_cycles == 5
+
+
+@pytest.mark.parametrize("bad", ["3", 2.5, "illegal index"])
+def test_a_refused_step_keeps_the_reward_the_agent_has_not_acted_on(bad: Any) -> None:
+    """A step that raises (an index that is no integer, or a masked-out index with
+    illegal="raise") plays nothing, so ``last()`` still shows the reward delivered to the agent
+    since it last acted (here a classic hand's score, CR-6): it was erased before the check."""
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
+    from rummy101.rl import env
+
+    e = env("classic(players=2)", illegal="raise")
+    e.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        assert not (term or trunc), "the match ended before a hand scored mid-match"
+        if reward:
+            break
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    history = len(e.unwrapped.game.history)
+    if bad == "illegal index":
+        bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionIndex):
+        e.step(bad)
+    assert e.last()[1] == reward and len(e.unwrapped.game.history) == history

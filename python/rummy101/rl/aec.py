@@ -87,8 +87,8 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         ses = self.session
+        rewards = ses.step(action)  # may raise (a refused index): then nothing has changed
         self._cumulative_rewards[agent] = 0.0
-        rewards = ses.step(action)
         for q, a in enumerate(self.possible_agents):
             self.rewards[a] = rewards[q]
             self.infos[a] = {}
