@@ -146,3 +146,21 @@ def test_a_refused_step_keeps_the_reward_the_agent_has_not_acted_on(bad: Any) ->
     with pytest.raises(IllegalActionIndex):
         e.step(bad)
     assert e.last()[1] == reward and len(e.unwrapped.game.history) == history
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_gym_step_before_reset_says_to_reset_and_plays_nothing(seat: int) -> None:
+    """``gym_env(...)`` is the bare environment (no Gymnasium OrderEnforcing wrapper): a step
+    before the first reset played the index on a placeholder game, for whichever seat was to
+    move there (seat 0, not the agent's seat 1), or ended it as an illegal index, silently."""
+    pytest.importorskip("gymnasium")
+    import gymnasium
+    from rummy101.rl import gym_env
+
+    g = gym_env("rummy101(players=2)", opponents="random", seat=seat)
+    with pytest.raises(gymnasium.error.ResetNeeded, match="reset"):
+        g.step(0)
+    assert not g.game.history and not g.session.done
+    obs, _ = g.reset(seed=2)
+    g.step(int(np.flatnonzero(obs["action_mask"])[0]))  # after the reset steps are played
+    assert g.game.history

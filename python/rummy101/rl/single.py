@@ -47,7 +47,7 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
             if isinstance(o, str):
                 get_bot(o, random.Random(0))
         self._opponent_specs = others
-        self._bots: dict[int, Any] = {}
+        self._bots: dict[int, Any] = {}  # filled by reset(): none before the first one
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.render_mode = render_mode
@@ -100,6 +100,8 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
         return total
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        if not self._bots:  # the session holds a placeholder game until the first reset
+            raise gymnasium.error.ResetNeeded("call reset() before step(): no match is dealt yet")
         ses = self.session
         reward = ses.step(action)[self.seat]
         info: dict[str, Any] = {"illegal_action": True} if ses.last_illegal else {}
