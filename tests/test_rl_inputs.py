@@ -164,3 +164,20 @@ def test_a_gym_step_before_reset_says_to_reset_and_plays_nothing(seat: int) -> N
     obs, _ = g.reset(seed=2)
     g.step(int(np.flatnonzero(obs["action_mask"])[0]))  # after the reset steps are played
     assert g.game.history
+
+
+@pytest.mark.parametrize(("name", "other"), [("Classic", "remi(players=2)"),
+                                             ("Remi", "rummy101(players=3)"),
+                                             ("Rummy101", "classic")])
+def test_a_registered_gym_id_plays_only_its_own_variant(name: str, other: str) -> None:
+    """``gymnasium.make("rummy101/Classic-v0", rules="remi(players=2)")`` built a Remi game
+    under the Classic id (``rules=`` is for rule options, docs/rl.md); the versioned modules
+    refuse it (``classic_v0.gym_env``), and so does the id now."""
+    pytest.importorskip("gymnasium")
+    import gymnasium
+    import rummy101.rl  # noqa: F401  (registers the ids)
+
+    with pytest.raises(RulesError, match="plays"):
+        gymnasium.make(f"rummy101/{name}-v0", rules=other)
+    own = {"Classic": "classic(players=3)", "Remi": "remi(players=2)", "Rummy101": "rummy101(players=2)"}
+    assert str(gymnasium.make(f"rummy101/{name}-v0", rules=own[name]).unwrapped.game.rules) == own[name]

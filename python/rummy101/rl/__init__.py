@@ -74,7 +74,7 @@ def _register() -> None:
         env_id = f"rummy101/{name}-v0"
         if env_id not in gymnasium.registry:
             gymnasium.register(env_id, entry_point="rummy101.rl.single:RummyGym",
-                               kwargs={"rules": variant})
+                               kwargs={"rules": variant, "variant": variant})
 
 
 _register()

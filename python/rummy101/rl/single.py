@@ -29,13 +29,19 @@ __all__ = ["RummyGym"]
 class RummyGym(gymnasium.Env[dict[str, Any], Any]):
     """A match against bots (options: :mod:`rummy101.rl`). ``opponents`` is a bot name for
     every other seat, or one name (or bot object) per other seat in seat order; bots named
-    here are seeded from the env's generator at every reset."""
+    here are seeded from the env's generator at every reset. ``variant`` (set by the registered
+    Gymnasium ids) refuses rules of another variant, as the versioned modules do."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, rules: str | Rules = "rummy101", opponents: str | Sequence[str | Bot] = "greedy",
-                 seat: int = 0, *, render_mode: str | None = None, **options: Any) -> None:
-        self.session = ses = Session(rules, **options)
+                 seat: int = 0, *, render_mode: str | None = None, variant: str | None = None,
+                 **options: Any) -> None:
+        r = Rules.parse(rules)
+        if variant is not None and r.variant != variant:
+            raise RulesError(f"rummy101's Gymnasium id for {variant} plays {variant}, not "
+                             f"{r.variant} (rules {str(r)!r}); rules= is for {variant}'s options")
+        self.session = ses = Session(r, **options)
         n = ses.n
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise RulesError(f"seat must be 0..{n - 1}, got {seat!r}")
