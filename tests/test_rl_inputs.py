@@ -181,3 +181,26 @@ def test_a_registered_gym_id_plays_only_its_own_variant(name: str, other: str) -
         gymnasium.make(f"rummy101/{name}-v0", rules=other)
     own = {"Classic": "classic(players=3)", "Remi": "remi(players=2)", "Rummy101": "rummy101(players=2)"}
     assert str(gymnasium.make(f"rummy101/{name}-v0", rules=own[name]).unwrapped.game.rules) == own[name]
+
+
+@pytest.mark.parametrize("reward", ["round", "match"])
+def test_a_truncated_match_pays_the_finished_rounds_or_nothing(reward: str) -> None:
+    """docs/rl.md: over a match played to its end both reward modes sum to the standings; an
+    episode cut by max_cycles pays "round" the finished rounds (the standings so far) and
+    "match" nothing (the match never ended)."""
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
+    from rummy101.rl import env
+
+    e = env("classic(players=2)", reward=reward, max_cycles=3000)
+    e.reset(seed=1)
+    rng = np.random.default_rng(0)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, r, term, trunc, _ = e.last()
+        total[agent] += r
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    game = e.unwrapped.game
+    assert not game.is_terminal and game.round_scores() and any(game.standings())
+    want = game.standings() if reward == "round" else [0] * game.n
+    assert [total[a] for a in e.possible_agents] == want

@@ -11,7 +11,8 @@ Options (keywords of :func:`env`, :func:`parallel_env` and :func:`gym_env`):
 
 * ``match_rounds`` — rounds of the match (default: the variant's, ``new_game``);
 * ``reward`` — ``"round"`` (default): each seat's score delta when a round ends; ``"match"``: the
-  final standings once, at the end of the match (the sum over an episode is the same);
+  final standings once, at the end of the match (the same sum over a match played to its end;
+  a truncated episode pays it nothing);
 * ``reward_scale`` — multiplies every score reward (default 1.0);
 * ``illegal`` — an index outside the mask: ``"lose"`` (default: the episode ends, the offender
   gets ``illegal_reward``, the others 0), ``"random"`` (a random legal action is played and the
