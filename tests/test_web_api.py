@@ -244,3 +244,22 @@ def test_info_lists_the_games_limits(client: TestClient) -> None:
     assert limits["max_games"] == g.MAX_GAMES and limits["game_idle_seconds"] == g.IDLE_SECONDS
     assert limits["max_games_per_client"] == g.MAX_GAMES_PER_CLIENT
     assert limits["max_replays_per_client"] == g.MAX_REPLAYS_PER_CLIENT
+
+
+def test_a_game_in_progress_does_not_give_away_the_deal(client: TestClient) -> None:
+    """The view held the game's seed and GET .../record the seed and every action mid-game: the
+    record loaded as a replay (the page's "Analyse this game") showed the bots' racks, and the
+    seed alone deals every rack and the stock offline. Until the game is over the view has no
+    seed and the record is refused; once it is over both come."""
+    view = new(client, rules="rummy101(players=2)", bots=["greedy"])
+    gid = view["id"]
+    assert view["seed"] is None and not view["over"]
+    r = client.get(f"/v1/games/{gid}/record")
+    assert r.status_code == 422 and "over" in r.json()["error"], r.text
+    view = client.post(f"/v1/games/{gid}/play-hint", json={}).json()
+    assert view["seed"] is None and client.get(f"/v1/games/{gid}/record").status_code == 422
+    while not view["over"]:
+        view = client.post(f"/v1/games/{gid}/play-hint", json={}).json()
+    assert isinstance(view["seed"], int)
+    record = client.get(f"/v1/games/{gid}/record").json()
+    assert record["seed"] == view["seed"] and record["terminal"]

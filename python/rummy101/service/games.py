@@ -255,8 +255,9 @@ class Game:
         results = s.round_results()
         out = {
             "id": self.id, "rules": str(s.rules), "variant": s.rules.variant,
-            "seed": s.seed, "seat": self.seat, "players": s.n, "bots": list(self.bot_names),
-            "observation": s.observation(self.seat),
+            # the seed deals every rack and the stock: not shown until the game is over
+            "seed": s.seed if s.is_terminal else None, "seat": self.seat, "players": s.n,
+            "bots": list(self.bot_names), "observation": s.observation(self.seat),
             "legal": [str(a) for a in s.legal_actions()] if mine else [],
             "your_turn": mine, "over": s.is_terminal, "status": self.status(),
             "standings": s.standings(), "round_scores": s.round_scores(),
@@ -347,6 +348,9 @@ class Game:
         return view
 
     def record(self) -> dict[str, Any]:
+        if not self.state.is_terminal:  # its seed and actions replay the bots' racks
+            raise RummyError("the game record comes once the game is over: it holds the seed, "
+                             "which deals every rack (the bots' too) and the stock")
         rec = _records.to_dict(self.state)
         rec["seats"] = list(self.bot_names)
         return rec

@@ -312,7 +312,7 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
         return error or await lane.run(store.play_hint, game_id,
                                        client=client_of(request.scope))
 
-    @app.get("/v1/games/{game_id}/record", tags=tags, summary="The game record so far")
+    @app.get("/v1/games/{game_id}/record", tags=tags, summary="The game record, once the game is over")
     async def game_record(game_id: str, request: Request) -> Response:
         return await lane.run(store.record, game_id, client=client_of(request.scope))
 
