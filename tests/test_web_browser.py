@@ -562,3 +562,32 @@ def test_an_answer_that_never_comes_is_given_up_with_a_message(browser: object,
         assert "Your turn" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_a_move_does_not_scroll_the_page_away_from_the_table(browser: object, server: str,
+                                                             size: tuple[int, int]) -> None:
+    """After every move the Moves list showed its latest line with scrollIntoView, which scrolls
+    the whole page too: a discard at the top of the page left it 291 px down (1280x800; 475 px
+    on a phone), the status line ("Your turn…") and the table out of sight. Only the list scrolls
+    now; the page stays where the person left it."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    try:
+        pg.goto(server + "/")  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        start(pg, "rummy101", 2, 7)
+        for _ in range(2):
+            pg.locator("[data-testid=tile]").first.click()  # type: ignore[attr-defined]
+            pg.locator("[data-testid=discard]").scroll_into_view_if_needed()  # type: ignore[attr-defined]
+            before = pg.evaluate("scrollY")  # type: ignore[attr-defined]
+            pg.click("[data-testid=discard]")  # type: ignore[attr-defined]
+            idle(pg)
+            assert pg.evaluate("scrollY") == before  # type: ignore[attr-defined]
+            log = pg.evaluate("[log.scrollTop + log.clientHeight, log.scrollHeight]")  # type: ignore[attr-defined]
+            assert log[1] - log[0] < 2, log  # the list itself shows its latest line
+            pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
+            idle(pg)
+        shot(pg, f"12-no-jump-{size[0]}")
+    finally:
+        ctx.close()

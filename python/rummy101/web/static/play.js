@@ -507,7 +507,9 @@ export class PlayPanel {
       if (tail) li.append(document.createTextNode(` ${tail}`));
       log.append(li);
     }
-    log.lastElementChild?.scrollIntoView({ block: "nearest" });
+    // the list scrolls to its latest line; scrollIntoView would scroll the page as well, away
+    // from the status line and the table
+    log.scrollTop = log.scrollHeight;
   }
 
   renderStandings() {
