@@ -591,3 +591,29 @@ def test_a_move_does_not_scroll_the_page_away_from_the_table(browser: object, se
         shot(pg, f"12-no-jump-{size[0]}")
     finally:
         ctx.close()
+
+
+def test_keyboard_play_keeps_the_focus_in_the_game(browser: object, server: str) -> None:
+    """A move made from the keyboard (Space on a tile, Tab to Discard, Enter) disabled the
+    button that had the focus, and the focus fell to the page's body: the next Tab started at
+    "Skip to the game" and took a dozen presses through the new-game form to reach Draw again.
+    After a move the focus is on the rack, one Tab before the moves' buttons."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 1)
+        active = "document.activeElement.dataset.testid || document.activeElement.tagName"
+        pg.focus("[data-testid=tile][tabindex='0']")  # type: ignore[attr-defined]
+        pg.keyboard.press("Space")  # type: ignore[attr-defined]
+        pg.keyboard.press("Tab")  # type: ignore[attr-defined]
+        assert pg.evaluate(active) == "discard"  # type: ignore[attr-defined]
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+        idle(pg)
+        assert pg.evaluate(active) == "tile"  # type: ignore[attr-defined]
+        pg.keyboard.press("Tab")  # type: ignore[attr-defined]
+        assert pg.evaluate(active) == "draw"  # type: ignore[attr-defined]
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+        idle(pg)
+        assert pg.evaluate(active) == "tile"  # type: ignore[attr-defined]
+        assert len(rack(pg)) == 22  # drawn: the rack is back to 22 after the discard
+    finally:
+        ctx.close()

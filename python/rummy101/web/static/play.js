@@ -250,6 +250,10 @@ export class PlayPanel {
       this.busy = false;
       document.body.classList.remove("busy");
       this.renderControls();
+      // the button that was pressed is disabled or gone now: keep a keyboard player in the game
+      // (on the rack, one Tab before the moves) rather than back at the top of the page
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (lost && this.view && !$("game").hidden) $("rack").querySelector('[tabindex="0"]')?.focus({ preventScroll: true });
     }
   }
 
