@@ -617,3 +617,39 @@ def test_keyboard_play_keeps_the_focus_in_the_game(browser: object, server: str)
         assert len(rack(pg)) == 22  # drawn: the rack is back to 22 after the discard
     finally:
         ctx.close()
+
+
+def test_a_retrieved_joly_is_shown_and_laid_from_the_selection(browser: object,
+                                                               server: str) -> None:
+    """Remi (RO-9.5): a Joly retrieved from a meld must be laid at once in a new meld with two
+    rack tiles. The page showed it nowhere (not on the rack, gone from the table), the status
+    still said "lay melds, add to the table, then discard", and selecting the two tiles and
+    pressing Lay meld sent "pair B5 B6", refused; the only way on was the "All legal moves"
+    list. The status now says what to do and why, the rack's head names the Joly waiting,
+    and the selected tiles are laid with it."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "remi", 2, 24)
+        for i in range(13):  # to the turn where the hint's game can retrieve (seed 24)
+            if pg.is_enabled("[data-testid=draw]"):  # type: ignore[attr-defined]
+                pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
+                idle(pg)
+            if i < 12:
+                pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+                idle(pg)
+        pg.click("details.all-moves summary")  # type: ignore[attr-defined]
+        pg.click("#legal [data-action='retrieve 0:2 with B11']")  # type: ignore[attr-defined]
+        idle(pg)
+        assert "RO-9.5" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        assert "Joly" in pg.inner_text("#rack-count")  # type: ignore[attr-defined]
+        shot(pg, "13-remi-joly-pending")
+        for t in ("B5", "B6"):
+            pg.click(f"[data-testid=tile][data-tile={t}]")  # type: ignore[attr-defined]
+        assert "Lay run" in pg.inner_text("[data-testid=suggest]")  # type: ignore[attr-defined]
+        pg.click("[data-testid=lay]")  # type: ignore[attr-defined]
+        idle(pg)
+        assert pg.is_hidden("[data-testid=message]"), pg.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
+        assert rack(pg) == ["Y4"]
+        assert "RO-9.5" not in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

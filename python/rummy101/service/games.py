@@ -240,6 +240,13 @@ class Game:
         if s.current_player != self.seat:
             return f"Waiting for {self._who(s.current_player)}."
         phase = s.phase.value
+        pending = (s.observation(self.seat).get("turn_state") or {}).get("pending")
+        if phase == "play" and pending:  # Remi: a piece held off the rack until it is laid
+            kind = (s.observation(self.seat).get("turn_state") or {}).get("pending_kind")
+            piece = ("the Joly you retrieved", "RO-9.5") if kind == "joly" else \
+                (f"{pending}, taken from the train", "RO-9.4")
+            return (f"Your turn (round {s.round + 1}): lay {piece[0]} at once, in a new meld with "
+                    f"at least two rack tiles ({piece[1]}), or take back this turn's plays.")
         what = {"take": f"take a {s.rules.piece_word}: draw from the stock or take the discard",
                 "play": "lay melds, add to the table, then discard",
                 "exchange": "the exchange of doubles: announce one or decline"}.get(phase, phase)

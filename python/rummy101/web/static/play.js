@@ -279,6 +279,15 @@ export class PlayPanel {
 
   selectedTokens() { return this.rack.order.filter((_, i) => this.selected[i]); }
 
+  // Remi: a piece held off the rack until it is laid in a new meld (a retrieved Joly, RO-9.5; a
+  // tile taken from the train, RO-9.4); the legal lays hold it, so a selection is laid with it.
+  pending() { return (this.view && this.view.your_turn && this.view.observation.turn_state?.pending) || null; }
+
+  layTokens() {
+    const sel = this.selectedTokens();
+    return sel.length && this.pending() ? [...sel, this.pending()] : sel;
+  }
+
   render() {
     const v = this.view;
     $("status").textContent = v.status;
@@ -310,7 +319,9 @@ export class PlayPanel {
     const box = $("rack");
     box.replaceChildren();
     const order = this.rack.order;
-    $("rack-count").textContent = `(${order.length})`;
+    const held = this.pending();
+    const heldName = () => (this.view.observation.turn_state.pending_kind === "joly" ? "the Joly you retrieved" : pieceLabel(held));
+    $("rack-count").textContent = `(${order.length})${held ? ` + ${heldName()}, to lay now with two of these` : ""}`;
     const hinted = new Map();
     for (const t of this.hintMarks.tiles) hinted.set(t, (hinted.get(t) || 0) + 1);
     this.focus = Math.min(this.focus, Math.max(0, order.length - 1));
@@ -372,7 +383,7 @@ export class PlayPanel {
   legal() { return (this.view && this.view.legal) || []; }
 
   matching() {
-    const sel = key(this.selectedTokens());
+    const sel = key(this.layTokens());
     return this.legal().map(parseAction).filter((a) => {
       if (this.meld !== null && a.meld !== this.meld) return false;
       if (this.joker && !(a.verb === "retrieve" && a.meld === this.joker[0] && a.index === this.joker[1])) return false;
@@ -432,7 +443,7 @@ export class PlayPanel {
       return this.send(legal ? legal.text : `add ${sel[0]} to ${this.meld}`);
     }
     if (what === "retrieve") return this.send(`retrieve ${this.joker[0]}:${this.joker[1]} with ${sel[0]}`);
-    if (what === "meld") return this.layMeld(sel);
+    if (what === "meld") return this.layMeld(this.layTokens());
     return null;
   }
 
