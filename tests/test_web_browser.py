@@ -642,6 +642,9 @@ def test_a_retrieved_joly_is_shown_and_laid_from_the_selection(browser: object,
         idle(pg)
         assert "RO-9.5" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
         assert "Joly" in pg.inner_text("#rack-count")  # type: ignore[attr-defined]
+        # the Moves list reads the action in its order: it said "retrieve [11] 0:2 with"
+        line = pg.inner_text("[data-testid=log] li:last-child")  # type: ignore[attr-defined]
+        assert re.search(r"retrieve\s+0:2 with\s+11", line), line
         shot(pg, "13-remi-joly-pending")
         for t in ("B5", "B6"):
             pg.click(f"[data-testid=tile][data-tile={t}]")  # type: ignore[attr-defined]

@@ -515,11 +515,11 @@ export class PlayPanel {
       const li = h("li", { class: m.by === "you" ? "you" : "" });
       li.append(h("span", { class: "n", text: String(m.n) }));
       li.append(h("span", { class: "who", text: m.by === "you" ? "you" : `seat ${m.seat} (${m.by})` }), document.createTextNode(": "));
-      const a = parseAction(m.action);
-      li.append(document.createTextNode(`${a.verb} `));
-      li.append(pieces(a.pieces));
-      const tail = m.action.split(/\s+/).slice(1).filter((w) => !isPiece(w)).join(" ");
-      if (tail) li.append(document.createTextNode(` ${tail}`));
+      // the action's words in their order, its pieces drawn ("retrieve 0:2 with [B11]")
+      m.action.split(/\s+/).forEach((w, i) => {
+        if (i) li.append(document.createTextNode(" "));
+        li.append(isPiece(w) ? pieces([w]) : document.createTextNode(w));
+      });
       log.append(li);
     }
     // the list scrolls to its latest line; scrollIntoView would scroll the page as well, away
