@@ -263,3 +263,16 @@ def test_a_game_in_progress_does_not_give_away_the_deal(client: TestClient) -> N
     assert isinstance(view["seed"], int)
     record = client.get(f"/v1/games/{gid}/record").json()
     assert record["seed"] == view["seed"] and record["terminal"]
+
+
+def test_the_status_says_when_a_discard_is_the_only_move(client: TestClient) -> None:
+    """Remi's first player starts with a discard alone (RO-5), yet the status said "lay melds,
+    add to the table, then discard": a person who laid a run was refused. When discarding (or
+    tabla / close) is all there is to do, the status says so, with the rule when it is RO-5."""
+    view = new(client, rules="remi(players=2)", bots=["greedy"], seed=24)
+    assert {a.split()[0] for a in view["legal"]} <= {"discard", "tabla"}
+    assert "lay melds" not in view["status"], view["status"]
+    assert "discard a tile" in view["status"] and "RO-5" in view["status"], view["status"]
+    assert "tabla" in view["status"]
+    r101 = new(client, rules="rummy101(players=2)", bots=["greedy"], seed=24)
+    assert "lay melds" in r101["status"]  # Rummy 101's starter may lay: unchanged

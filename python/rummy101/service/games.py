@@ -247,6 +247,17 @@ class Game:
                 (f"{pending}, taken from the train", "RO-9.4")
             return (f"Your turn (round {s.round + 1}): lay {piece[0]} at once, in a new meld with "
                     f"at least two rack tiles ({piece[1]}), or take back this turn's plays.")
+        verbs = {str(a).split(" ", 1)[0] for a in s.legal_actions()}
+        if phase == "play" and verbs and verbs <= {"discard", "tabla", "close"}:
+            # nothing to lay or add (Remi's first turn, a tabla declared, no meld): say so
+            took = (s.observation(self.seat).get("turn_state") or {}).get("took")
+            why = (" (the first player's first turn is a discard alone, RO-5)"
+                   if s.rules.variant == "remi" and took == "start" else "")
+            also = "".join(f", or {x} (RO-11)" for x, w in (("declare tabla", "tabla"),
+                                                           ("close on the rack", "close"))
+                           if w in verbs)
+            return (f"Your turn (round {s.round + 1}): discard a {s.rules.piece_word}{why}"
+                    f"{also}.")
         what = {"take": f"take a {s.rules.piece_word}: draw from the stock or take the discard",
                 "play": "lay melds, add to the table, then discard",
                 "exchange": "the exchange of doubles: announce one or decline"}.get(phase, phase)
