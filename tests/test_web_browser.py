@@ -656,3 +656,32 @@ def test_a_retrieved_joly_is_shown_and_laid_from_the_selection(browser: object,
         assert "RO-9.5" not in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+def test_a_hint_does_not_outlive_its_position(browser: object, server: str) -> None:
+    """The hint's steps (or "Played: …" after Play hint) stayed in the Hint box after the next
+    move, while its marks on the rack went: a person read advice for a position that was gone
+    (after a retrieve it still said "Played: discard K10" from the turn before). A move clears
+    the box; a refused move keeps it."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 5)
+        pg.click("[data-testid=hint]")  # type: ignore[attr-defined]
+        idle(pg)
+        assert pg.query_selector("[data-testid=hint-out] [data-testid=hint-steps]")  # type: ignore[attr-defined]
+        pg.fill("[data-testid=typed-move]", "draw")  # type: ignore[attr-defined]  # refused
+        pg.press("[data-testid=typed-move]", "Enter")  # type: ignore[attr-defined]
+        idle(pg)
+        assert pg.query_selector("[data-testid=hint-out] [data-testid=hint-steps]")  # type: ignore[attr-defined]
+        pg.locator("[data-testid=tile]").first.click()  # type: ignore[attr-defined]
+        pg.click("[data-testid=discard]")  # type: ignore[attr-defined]
+        idle(pg)
+        assert pg.inner_text("[data-testid=hint-out]") == ""  # type: ignore[attr-defined]
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        idle(pg)
+        assert pg.inner_text("[data-testid=hint-out]").startswith("Played:")  # type: ignore[attr-defined]
+        pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
+        idle(pg)
+        assert pg.inner_text("[data-testid=hint-out]") == ""  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

@@ -267,7 +267,10 @@ export class PlayPanel {
     this.view = view;
     this.rack.reconcile(view.observation.rack);
     this.clearSelection();
-    if (!keepHint) this.hintMarks = { tiles: new Set(), melds: new Set() };
+    if (!keepHint) {  // a move was played: the hint (its steps and marks) was for the position before
+      this.hintMarks = { tiles: new Set(), melds: new Set() };
+      $("hint-out").replaceChildren();
+    }
     this.render();
   }
 
