@@ -685,3 +685,38 @@ def test_a_hint_does_not_outlive_its_position(browser: object, server: str) -> N
         assert pg.inner_text("[data-testid=hint-out]") == ""  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_standings_of_many_rounds_fit_a_phone(browser: object, server: str, width: int) -> None:
+    """Classic to 200 points plays many rounds, and Standings has a column per round: at round 9
+    the table made the page 513 px wide on a 390 px phone (the header and every box cut off at
+    the right). The table scrolls sideways in its own box; the page does not."""
+    ctx = browser.new_context(viewport={"width": width, "height": 844})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    try:
+        pg.goto(server + "/")  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        start(pg, "classic", 2, 3)
+
+        def rounds(route: object) -> None:  # the game as it stands after 12 rounds
+            resp = route.fetch()  # type: ignore[attr-defined]
+            view = resp.json()
+            view["round_scores"] = [[r, 100 + r] for r in range(12)]
+            view["round_results"] = [{"end": "finish", "winner": r % 2} for r in range(12)]
+            route.fulfill(response=resp, json=view)  # type: ignore[attr-defined]
+
+        pg.route(re.compile(r".*/v1/games/[0-9a-f]{16}$"), rounds)  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=standings] th:has-text('R12')")  # type: ignore[attr-defined]
+        shot(pg, f"14-standings-{width}")
+        got = pg.evaluate(_OVERFLOW)  # type: ignore[attr-defined]
+        assert got["scroll"] <= width, got
+        # only the table's cells, in the box that scrolls them, reach past the screen
+        box = pg.eval_on_selector("[data-testid=standings]",  # type: ignore[attr-defined]
+                                  "e => [e.getBoundingClientRect().right, e.scrollWidth > "
+                                  "e.clientWidth, getComputedStyle(e).overflowX]")
+        assert box[0] <= width and box[1] and box[2] == "auto", box
+        assert all(o.split("#")[0] in ("table", "tr", "th", "td", "caption") for o in got["out"]), got
+    finally:
+        ctx.close()
