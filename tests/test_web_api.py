@@ -276,3 +276,18 @@ def test_the_status_says_when_a_discard_is_the_only_move(client: TestClient) -> 
     assert "tabla" in view["status"]
     r101 = new(client, rules="rummy101(players=2)", bots=["greedy"], seed=24)
     assert "lay melds" in r101["status"]  # Rummy 101's starter may lay: unchanged
+
+
+def test_the_status_counts_a_staged_opening(client: TestClient) -> None:
+    """Rummy 101: melds laid before opening are staged until they reach 101 points (or five
+    pairs) and are opened; the status still said "lay melds, add to the table, then discard",
+    and the discard it invited was refused. It now counts the staged points against the
+    threshold, with the rule, and says what is left to do."""
+    view = new(client, rules="rummy101(players=2)", bots=["greedy"], seed=7)
+    gid = view["id"]
+    view = client.post(f"/v1/games/{gid}/actions", json={"action": "run Y5 Y6 Y7"}).json()
+    status = view["status"]
+    assert "18 of the 101 points" in status and "R101-7" in status, status
+    assert "then discard" not in status, status
+    view = client.post(f"/v1/games/{gid}/actions", json={"action": "reset"}).json()
+    assert "lay melds" in view["status"]

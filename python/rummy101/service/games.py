@@ -258,10 +258,29 @@ class Game:
                            if w in verbs)
             return (f"Your turn (round {s.round + 1}): discard a {s.rules.piece_word}{why}"
                     f"{also}.")
+        obs = s.observation(self.seat)
+        if phase == "play" and (obs.get("turn_state") or {}).get("staged") \
+                and obs.get("thresholds"):
+            # Rummy 101: melds laid before opening wait, staged, until they reach the threshold
+            return f"Your turn (round {s.round + 1}): {self._staged(obs, verbs)}."
         what = {"take": f"take a {s.rules.piece_word}: draw from the stock or take the discard",
                 "play": "lay melds, add to the table, then discard",
                 "exchange": "the exchange of doubles: announce one or decline"}.get(phase, phase)
         return f"Your turn (round {s.round + 1}): {what}."
+
+    @staticmethod
+    def _staged(obs: dict[str, Any], verbs: set[str]) -> str:
+        """What the staged melds of a Rummy 101 opening hold against the threshold, and what
+        is left to do (R101-7, R101-8)."""
+        staged = [m for m in obs["table"] if m.get("staged")]
+        need = obs["thresholds"]
+        pairs = sum(1 for m in staged if m.get("kind") == "pair")
+        held = (f"{pairs} of the {need['pairs']} pairs needed to open (R101-8)" if pairs else
+                f"{sum(m.get('value') or 0 for m in staged)} of the {need['points']} points "
+                f"needed to open (R101-7)")
+        todo = ("open to commit them, or lay more first" if "open" in verbs else
+                "lay more, or take them back to discard")
+        return f"the melds laid this turn hold {held}: {todo}"
 
     def _who(self, seat: int) -> str:
         return "you" if seat == self.seat else f"seat {seat} ({self.bot_names[seat]})"
