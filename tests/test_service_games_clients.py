@@ -183,7 +183,10 @@ def test_what_is_kept_is_bounded() -> None:
 def test_replays_likewise() -> None:
     clock = Clock()
     s = store(clock, max_replays=4, max_replays_per_client=2)
-    record = s.record(new(s, "x", clock))
+    from rummy101.game import new_game
+    from rummy101.game import records as game_records
+
+    record = game_records.to_dict(new_game("rummy101(players=2)", 1))  # a game's, once over
     def load(client: str) -> str:
         clock.tick()
         return str(s.load_replay({"record": record}, client)["id"])

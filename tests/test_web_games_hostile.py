@@ -143,6 +143,8 @@ def test_a_replay_keeps_who_played_each_seat(client: TestClient) -> None:
     dropped them, so "Analyse this game" showed "seat 0" and "seat 1" instead of you and the bot.
     A "seats" that does not fit the record is refused, naming the field."""
     view = client.post("/v1/games", json={"rules": "rummy101(players=2)", "seed": 3}).json()
+    while not view["over"]:  # the record comes once the game is over
+        view = client.post(f"/v1/games/{view['id']}/play-hint", json={}).json()
     record = client.get(f"/v1/games/{view['id']}/record").json()
     assert record["seats"] == ["you", "greedy"]
     r = client.post("/v1/replays", json={"record": record})

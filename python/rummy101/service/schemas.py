@@ -217,7 +217,8 @@ class GameView(_Open):
     id: str
     rules: str
     variant: str
-    seed: int
+    seed: int | None = Field(description="The deal's seed, once the game is over (`null` "
+                                         "before: it deals every rack, the bots' too).")
     seat: int
     players: int
     bots: list[str] = Field(description="Per seat: the bot's name, `you` for your seat.")
@@ -242,7 +243,8 @@ class GameHint(_Open):
 
 
 class GameRecord(_Open):
-    """The game record (`rummy101.game.records`), with `seats`: who played each seat."""
+    """The game record (`rummy101.game.records`), with `seats`: who played each seat; once the
+    game is over (before, 422: its seed deals every rack, the bots' too)."""
 
     format: str
     rules: str
