@@ -244,7 +244,7 @@ class Game:
         if phase == "play" and pending:  # Remi: a piece held off the rack until it is laid
             kind = (s.observation(self.seat).get("turn_state") or {}).get("pending_kind")
             piece = ("the Joly you retrieved", "RO-9.5") if kind == "joly" else \
-                (f"{pending}, taken from the train", "RO-9.4")
+                (f"{pending} (taken from the train)", "RO-9.4")
             return (f"Your turn (round {s.round + 1}): lay {piece[0]} at once, in a new meld with "
                     f"at least two rack tiles ({piece[1]}), or take back this turn's plays.")
         verbs = {str(a).split(" ", 1)[0] for a in s.legal_actions()}
