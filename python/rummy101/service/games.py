@@ -240,9 +240,11 @@ class Game:
         if s.current_player != self.seat:
             return f"Waiting for {self._who(s.current_player)}."
         phase = s.phase.value
-        pending = (s.observation(self.seat).get("turn_state") or {}).get("pending")
+        obs = s.observation(self.seat)
+        turn = obs.get("turn_state") or {}
+        pending = turn.get("pending")
         if phase == "play" and pending:  # Remi: a piece held off the rack until it is laid
-            kind = (s.observation(self.seat).get("turn_state") or {}).get("pending_kind")
+            kind = turn.get("pending_kind")
             piece = ("the Joly you retrieved", "RO-9.5") if kind == "joly" else \
                 (f"{pending} (taken from the train)", "RO-9.4")
             return (f"Your turn (round {s.round + 1}): lay {piece[0]} at once, in a new meld with "
@@ -250,7 +252,7 @@ class Game:
         verbs = {str(a).split(" ", 1)[0] for a in s.legal_actions()}
         if phase == "play" and verbs and verbs <= {"discard", "tabla", "close"}:
             # nothing to lay or add (Remi's first turn, a tabla declared, no meld): say so
-            took = (s.observation(self.seat).get("turn_state") or {}).get("took")
+            took = turn.get("took")
             why = (" (the first player's first turn is a discard alone, RO-5)"
                    if s.rules.variant == "remi" and took == "start" else "")
             also = "".join(f", or {x} (RO-11)" for x, w in (("declare tabla", "tabla"),
@@ -258,9 +260,7 @@ class Game:
                            if w in verbs)
             return (f"Your turn (round {s.round + 1}): discard a {s.rules.piece_word}{why}"
                     f"{also}.")
-        obs = s.observation(self.seat)
-        if phase == "play" and (obs.get("turn_state") or {}).get("staged") \
-                and obs.get("thresholds"):
+        if phase == "play" and turn.get("staged") and obs.get("thresholds"):
             # Rummy 101: melds laid before opening wait, staged, until they reach the threshold
             return f"Your turn (round {s.round + 1}): {self._staged(obs, verbs)}."
         what = {"take": f"take a {s.rules.piece_word}: draw from the stock or take the discard",
