@@ -9,8 +9,9 @@ core's racks/s on a whole file in one call (no Python between racks).
 Times are per single solve_melds call (one rack, one core thread): racks/s from the best of
 --repeat passes over the file, median/p99/max from each rack's best over them (to damp the noise
 of a shared machine). The Remi/opening ratio and the API/core
-ratio compare CPU times of this thread (best_cpu_times: the best of max(5, --repeat)
-interleaved passes over a whole file, so that both sides see the same machine): for Remi, a pass
+ratio compare CPU times of this thread (best_cpu_times: the best of max(5, --repeat), for the
+API max(15, --repeat), interleaved passes over a whole file, so that both sides see the same
+machine): for Remi, a pass
 of the Remi lay-down then one of the rummy101 opening over each shared file, natively; for the API,
 the core called once per rack from Python, ``solve_opening`` on each text rack,
 ``solve_openings`` on all of them. The dense set is tests/dense_racks.txt
@@ -242,7 +243,9 @@ def main() -> None:
     racks = [[int(x) for x in row] for row in arr]
     solve_opening(rules, texts[0])  # warm up (the token table)
     solve_openings(rules, texts[:2])
-    passes = max(5, args.repeat)
+    # (a pass is ~5 ms: 15 of each, interleaved, as docs/solve.md's API figures; with 5 the
+    # best pass of a side still moved by 0.1 of the ratio between runs minutes apart)
+    passes = max(15, args.repeat)
     core_t, api_t, batch_t = best_cpu_times(  # (the batch solves on this one thread)
         [functools.partial(_each, call, racks), lambda: [solve_opening(rules, t) for t in texts],
          lambda: solve_openings(rules, texts)], passes)
