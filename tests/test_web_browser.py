@@ -501,10 +501,41 @@ def test_a_slow_answer_says_the_page_is_waiting(browser: object, server: str) ->
         after = pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
         assert after.startswith("Your turn") and after != status or "over" in after, after
         assert pg.is_hidden("[data-testid=status].waiting")  # type: ignore[attr-defined]
+        pg.once("dialog", lambda d: d.accept())  # the game in progress is left: yes  # type: ignore[attr-defined]
         pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
         pg.wait_for_selector("[data-testid=new-game]:has-text('Starting…')")  # type: ignore[attr-defined]
         idle(pg)
         assert pg.inner_text("[data-testid=new-game]") == "New game"  # type: ignore[attr-defined]
+    finally:
+        ctx.close()
+
+
+def test_new_game_asks_before_leaving_a_game_in_progress(browser: object, server: str) -> None:
+    """'New game' (or Enter in the seed field) replaced the game in progress without a word:
+    one stray click and the tab had lost it. Now the page asks; 'no' keeps the game as it was,
+    'yes' starts the new one, and a finished game is left without asking."""
+    ctx, pg = _context(browser, server)
+    asked: list[str] = []
+    try:
+        start(pg, "rummy101", 2, 7)
+        before = rack(pg)
+        status = pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        pg.fill("#seed", "8")  # type: ignore[attr-defined]
+        pg.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))  # type: ignore[attr-defined]
+        pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+        idle(pg)
+        assert asked and "game in progress" in asked[0]
+        assert rack(pg) == before and pg.inner_text("[data-testid=status]") == status  # type: ignore[attr-defined]
+        pg.once("dialog", lambda d: (asked.append(d.message), d.accept()))  # type: ignore[attr-defined]
+        pg.press("#seed", "Enter")  # type: ignore[attr-defined]
+        pg.wait_for_function("([r]) => [...document.querySelectorAll('[data-testid=tile]')]"  # type: ignore[attr-defined]
+                             ".map((t) => t.dataset.tile).join(' ') !== r", arg=[" ".join(before)])
+        idle(pg)
+        assert len(asked) == 2 and rack(pg) != before
+        play_by_hints(pg)
+        pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=status]:has-text('Your turn')")  # type: ignore[attr-defined]
+        assert len(asked) == 2  # the finished game went without a question
     finally:
         ctx.close()
 

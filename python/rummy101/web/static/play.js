@@ -178,6 +178,9 @@ export class PlayPanel {
   }
 
   async newGame() {
+    // a game in progress would be gone from this tab: ask first (a finished one is not)
+    if (this.view && !this.view.over && !this.busy &&
+        !window.confirm("Start a new game? The game in progress is left unfinished.")) return;
     const bots = [...$("bot-seats").querySelectorAll("select")].map((s) => s.value);
     const seed = $("seed").value === "" ? undefined : Number($("seed").value);
     await this.run(async () => {
