@@ -228,3 +228,80 @@ def test_ro10_unlaid_take_matches_an_independent_reading(backend: str) -> None:
             diffs.append((text, TS[taken], expected))
     assert diffs == []
     assert 0 < yes < tried                               # both answers were exercised
+
+
+def atu_finishes(counts: list[int], atu: int, laid: bool) -> bool:
+    """RO-4 with nothing on the table to add to: the tiles with the Atu are all new runs/sets but
+    one tile to discard (RO-13), a meld holds the Atu, the discard is not the Atu (its twin may
+    go); not laid down, a run among them (RO-8; 13 tiles are worth >= 45)."""
+    melds = candidate_melds(counts)
+
+    @lru_cache(None)
+    def cover(state: tuple[int, ...], has_run: bool) -> bool:
+        first = next((i for i, q in enumerate(state) if q), None)
+        if first is None:
+            return has_run or laid
+        for kind, need, _value in melds:
+            d = dict(need)
+            if first in d and all(state[c] >= q for c, q in d.items()):
+                left = list(state)
+                for c, q in d.items():
+                    left[c] -= q
+                if cover(tuple(left), has_run or kind == "run"):
+                    return True
+        return False
+
+    for discard in range(53):
+        rest = list(counts)
+        rest[discard] -= 1
+        if rest[discard] < 0 or rest[atu] == 0:
+            continue
+        for kind, need, _value in melds:
+            d = dict(need)
+            if atu in d and all(rest[c] >= q for c, q in d.items()):
+                left = list(rest)
+                for c, q in d.items():
+                    left[c] -= q
+                if cover(tuple(left), kind == "run"):
+                    return True
+    return False
+
+
+def test_ro4_atu_offer_matches_an_independent_reading(backend: str) -> None:
+    """RO-4: ``atu`` is offered exactly when the Atu finishes the turn, for laid-down players
+    (3-9 tiles) and players not laid down (14 tiles), on seeded random racks near melds."""
+    rng = random.Random(404)
+    diffs, yes, tried = [], [0, 0], 0
+    while tried < (160 if backend == "native" else 40):
+        laid = tried % 2 == 0
+        n = rng.randint(3, 9) if laid else 14
+        tiles: list[int] = []
+        while len(tiles) < n + 1:
+            r = rng.random()
+            if r < 0.45:
+                k, v0 = rng.randrange(4), rng.randint(1, 12)
+                tiles += [code_of(k, v) for v in range(v0, min(v0 + 3, 15))]
+            elif r < 0.75:
+                v = rng.randint(1, 13)
+                tiles += [code_of(k, v) for k in rng.sample(range(4), 3)]
+            else:
+                tiles.append(rng.randrange(53))
+        tiles = tiles[:n + 1]
+        if rng.random() < 0.3:
+            tiles[rng.randrange(n + 1)] = J
+        atu = tiles[rng.randrange(n + 1)]
+        counts = [tiles.count(c) for c in range(53)]
+        if atu == J or counts[J] > 2 or max(counts[:52]) > 2:
+            continue
+        tried += 1
+        rack = list(counts)
+        rack[atu] -= 1
+        text = " ".join(TS[c] for c in range(53) for _ in range(rack[c]))
+        s = pos(racks=["R5 R6", text, "B2 B3 B4", "B3 B4 B5"], laid=[laid, laid, True, True],
+                train="K9", atu=TS[atu])
+        expected = atu_finishes(counts, atu, laid)
+        yes[laid] += expected
+        if ("atu" in legal(s)) != expected:
+            diffs.append((text, TS[atu], laid, expected))
+    assert diffs == []
+    assert min(yes) > 0                                  # finishes found both laid and not
