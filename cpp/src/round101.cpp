@@ -875,6 +875,7 @@ class Round {
         snapshot();
         rack[size_t(a.t[0])] -= 1;
         rack[J] += 1;
+        if (taken_ == J) taken_base_ += 1;  // engine._retrieve: a retrieved joker may stay (R101-9)
         table_[size_t(a.meld)] = with_released(table_[size_t(a.meld)], a.t[0], a.pos);
         feed_ok_ = false;
         return;

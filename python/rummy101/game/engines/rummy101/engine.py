@@ -1012,6 +1012,10 @@ def _retrieve(s: State, p: int, a: Action) -> None:
     rack = s.racks[p]
     rack[code] -= 1
     rack[J] += 1
+    if s.x.taken == J:
+        # R101-4 with R101-9: the retrieved joker may stay on the rack; a taken joker is used
+        # once a joker has gone from the rack to the table this turn, before or after this.
+        s.x.taken_base += 1
     s.table[a.meld] = m.with_released(code, idx)
 
 
@@ -1167,13 +1171,19 @@ _TS = tuple(str(Tile(c)) for c in range(53))
 def _taken_unused(s: State) -> bool:
     """Is the discard taken this turn still to be used (R101-4)? From public information only,
     so that no seat learns the taker's rack: a copy of the taken code has left the rack for the
-    table exactly when the table holds more copies of it than at the take (tiles never leave
-    the table; a retrieved joker returns one, so a taken joker is used when the table gains a
-    joker on balance). Agrees with the rack count the engine checks (tests/test_game_exact.py)."""
+    table exactly when the table holds more copies of it than at the take (numbered tiles never
+    leave the table). A taken joker is used once a joker has been laid or added this turn,
+    whatever jokers were retrieved (R101-9: a retrieved joker may stay on the rack); that is
+    public through the turn's actions, not the table alone (R8 * * -> R8 Y8 * * by a
+    retrieval and an added joker, or by an added Y8), so it is read from the rack count, whose
+    difference from ``taken_base`` is 1 minus the jokers laid this turn. Agrees with the rack
+    count the engine checks (tests/test_game_exact.py)."""
     x: R101Data = s.x
     t = x.taken
     if t < 0 or x.snap is None:
         return False
+    if t == J:
+        return bool(s.racks[s.current][J] > x.taken_base)
     before: int = sum(m.tiles.count(t) for m in x.snap[3])
     table: list[TableMeld] = s.table
     now = sum(m.tiles.count(t) for m in table)
