@@ -44,3 +44,37 @@ def test_r101_4_taken_joker_retrieval_first_then_one_joker_laid() -> None:
     assert not any(a.startswith("discard") for a in legal(s))   # nothing laid yet
     play(s, "run R7 R8 *")
     assert {"discard K3", "discard *"} <= legal(s)
+
+
+def test_r101_4_r101_12_unopened_take_needs_a_tile_left_after_the_opening() -> None:
+    """R101-4 with R101-7/R101-8/R101-12: the taken tile must go into an opening that still
+    keeps a tile to discard. R13 completes 108 (36 + 39 + 33) only with all nine tiles: no take;
+    with R10 more the opening leaves R10 out and keeps it. Pairs alike: the fifth pair from the
+    discard with no tile left over is no opening; a spare joker makes it one."""
+    s = pos(racks=["R11 R12 Y13 B13 K13 Y10 Y11 Y12", "B1"], phase="take", last_discard="R13")
+    assert "take" not in legal(s)
+    s = pos(racks=["R10 R11 R12 Y13 B13 K13 Y10 Y11 Y12", "B1"], phase="take", last_discard="R13")
+    assert "take" in legal(s)
+    s = pos(racks=["R1 R1 Y2 Y2 B3 B3 K4 K4 R5", "B1"], phase="take", last_discard="R5")
+    assert "take" not in legal(s)
+    s = pos(racks=["R1 R1 Y2 Y2 B3 B3 K4 K4 R5 *", "B1"], phase="take", last_discard="R5")
+    assert "take" in legal(s)
+
+
+def test_r101_9_r101_12_last_tile_releases_a_joker_for_a_joker_finish() -> None:
+    """R101-9 with R101-12/R101-13: holding only R11, put it in place of the joker of R10 * R12
+    and discard the joker: the rack is empty after the discard, a joker finish (+202, twice
+    the opponent's penalty)."""
+    s = pos(racks=["R11", "B1 B2"], opened=["melds", "melds"], table=[("run", 1, "R10 * R12")])
+    play(s, "retrieve 0:1 with R11", "discard *")
+    assert s.round_results()[0]["joker_finish"] is True
+    assert s.round_scores() == [[202, -6]]
+
+
+def test_r101_5_r101_11_three_tile_set_with_a_joker_takes_either_missing_colour() -> None:
+    """R101-5/R101-11 with R101-9: R5 Y5 * has two missing colours; either may be added as the
+    fourth tile (the joker then stands for the other) or put in place of the joker."""
+    s = pos(racks=["B5 K5 R9 R1", "B1"], opened=["melds", "melds"], table=[("set", 1, "R5 Y5 *")])
+    assert {"add B5 to 0", "add K5 to 0", "retrieve 0:2 with B5", "retrieve 0:2 with K5"} <= legal(s)
+    play(s, "add K5 to 0", "retrieve 0:2 with B5")
+    assert s.table[0].value == 20 and s.racks[0][52] == 1
