@@ -23,6 +23,8 @@ def test_r101_4_r101_9_taken_joker_laid_then_a_retrieved_joker_may_stay() -> Non
 
     s = start()
     assert {"discard K3", "discard *"} <= legal(s)
+    # every seat's observation says the taken joker is used (from the public actions only)
+    assert all(s.observation(q)["turn_state"]["must_use"] is None for q in range(2))
     play(s, "discard K3")                                   # the retrieved joker stays
     assert s.current == 1 and s.racks[0][52] == 1
 
@@ -42,8 +44,10 @@ def test_r101_4_taken_joker_retrieval_first_then_one_joker_laid() -> None:
             table=[("run", 1, "R10 * R12")], phase="take", last_discard="*")
     play(s, "take", "retrieve 0:1 with R11")
     assert not any(a.startswith("discard") for a in legal(s))   # nothing laid yet
+    assert all(s.observation(q)["turn_state"]["must_use"] == "*" for q in range(2))
     play(s, "run R7 R8 *")
     assert {"discard K3", "discard *"} <= legal(s)
+    assert all(s.observation(q)["turn_state"]["must_use"] is None for q in range(2))
 
 
 def test_r101_4_r101_12_unopened_take_needs_a_tile_left_after_the_opening() -> None:

@@ -1173,20 +1173,23 @@ def _taken_unused(s: State) -> bool:
     so that no seat learns the taker's rack: a copy of the taken code has left the rack for the
     table exactly when the table holds more copies of it than at the take (numbered tiles never
     leave the table). A taken joker is used once a joker has been laid or added this turn,
-    whatever jokers were retrieved (R101-9: a retrieved joker may stay on the rack); that is
-    public through the turn's actions, not the table alone (R8 * * -> R8 Y8 * * by a
-    retrieval and an added joker, or by an added Y8), so it is read from the rack count, whose
-    difference from ``taken_base`` is 1 minus the jokers laid this turn. Agrees with the rack
-    count the engine checks (tests/test_game_exact.py)."""
+    whatever jokers were retrieved (R101-9: a retrieved joker may stay on the rack): the jokers
+    laid are the table's gain in jokers plus the jokers retrieved since the take, which the
+    turn's public actions count (the table alone cannot tell: R8 * * -> R8 Y8 * * by a
+    retrieval and an added joker, or by an added Y8). Agrees with the rack count the engine
+    checks (tests/test_game_exact.py)."""
     x: R101Data = s.x
     t = x.taken
     if t < 0 or x.snap is None:
         return False
-    if t == J:
-        return bool(s.racks[s.current][J] > x.taken_base)
     before: int = sum(m.tiles.count(t) for m in x.snap[3])
     table: list[TableMeld] = s.table
     now = sum(m.tiles.count(t) for m in table)
+    if t == J:
+        for a in reversed(s.history):  # back to this turn's take (a reset before it undid it)
+            if a.verb in ("take", "discard"):  # (a discard ended the turn before)
+                break
+            now += a.verb == "retrieve"  # each frees one joker from the table
     return now <= before
 
 
