@@ -24,7 +24,8 @@ _SPACES = frozenset(" \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f")
 
 
 def _tokenize_one(text: Any, table: Mapping[str, int], copies: int, max_jokers: int, commas: bool,
-                  max_tokens: int, max_chars: int) -> list[int] | None:
+                  max_tokens: int, max_chars: int) -> tuple[list[int], list[int]] | None:
+    """(codes in rack order, counts) of a rack the table reads, or None (see the native twin)."""
     if not isinstance(text, str) or not text.isascii() or len(text) > max_chars or "[" in text:
         return None
     if commas:
@@ -45,7 +46,7 @@ def _tokenize_one(text: Any, table: Mapping[str, int], copies: int, max_jokers: 
         counts[c] += 1
     if max(counts[:JOKER]) > copies or counts[JOKER] > max_jokers:
         return None
-    return codes
+    return codes, counts
 
 
 def _check_table(table: Mapping[str, int]) -> None:
@@ -64,13 +65,8 @@ class TokenTable:
     def counts(self, text: Any, copies: int, max_jokers: int) -> list[int] | None:
         """The count vector of one text rack that tokenize_racks would read as ok (commas False,
         no limits on tokens or characters), or None (see the native docstring)."""
-        codes = _tokenize_one(text, self._table, copies, max_jokers, False, _NO_LIMIT, _NO_LIMIT)
-        if codes is None:
-            return None
-        counts = [0] * NUM_CODES
-        for c in codes:
-            counts[c] += 1
-        return counts
+        read = _tokenize_one(text, self._table, copies, max_jokers, False, _NO_LIMIT, _NO_LIMIT)
+        return None if read is None else read[1]
 
 
 def tokenize_racks(texts: Sequence[Any], table: Mapping[str, int], copies: int, max_jokers: int,
@@ -85,11 +81,11 @@ def tokenize_racks(texts: Sequence[Any], table: Mapping[str, int], copies: int, 
     ok = np.zeros(n, dtype=bool)
     flat: list[int] = []
     for i, text in enumerate(texts):
-        codes = _tokenize_one(text, table, copies, max_jokers, commas, max_tokens, max_chars)
-        if codes is not None:
+        read = _tokenize_one(text, table, copies, max_jokers, commas, max_tokens, max_chars)
+        if read is not None:
             ok[i] = True
-            flat.extend(codes)
-            counts[i] = np.bincount(np.asarray(codes, dtype=np.int64), minlength=NUM_CODES)
+            flat.extend(read[0])
+            counts[i] = read[1]
         offsets[i + 1] = len(flat)
     return counts, np.asarray(flat, dtype=np.uint8), offsets, ok
 
