@@ -150,3 +150,50 @@ def test_the_command_through_a_pipe(tmp_path: Path) -> None:
     assert "game over: standings" in proc.stdout and "hint:" in proc.stdout
     from rummy101.game import records
     assert tuple(records.loads(save.read_text()).standings()) == rec.scores
+
+
+def _boards(rules: str, games: int) -> list[str]:
+    """Seat 0's board before every action of a few greedy games (seat 0 greedy too)."""
+    import random
+
+    from rummy101.bots import get_bot
+    boards = []
+    for g in range(games):
+        s = new_game(rules, g)
+        n = len(s.observation(0)["rack_sizes"])
+        bots = [get_bot("greedy", random.Random(10 * g + k)) for k in range(n)]
+        while not s.is_terminal:
+            boards.append(format_board(s.observation(0), ["you"] + ["greedy"] * (n - 1)))
+            p = s.current_player
+            s.apply(bots[p].act(s.observation(p), s.legal_actions()))
+    return boards
+
+
+@pytest.mark.parametrize(("rules", "words"), [
+    ("rummy101(threshold=increasing,button_jokers=1)",
+     ["to open: ", "(increasing: an opening must beat", "used the joker button",
+      "this turn: you must use ", "this turn: your opening melds are staged"]),
+    ("remi", ["Atu: ", "face up in the stock", "train: ", "(the first discard: never taken)",
+              "laid down", "doubles announced: ", "3 or fewer left"]),
+    ("classic", ["dealer: seat ", "going out: any play that empties your hand (CR-4)",
+                 "laid down"]),
+])
+def test_board_says_the_variants_facts_in_words(rules: str, words: list[str]) -> None:
+    """The board a person reads names each variant's public facts (the threshold, the joker
+    button, the Atu, the train, the doubles, the dealer, a discard that must be used) in words,
+    and no line of it is an observation field dumped as JSON (it was: ``turn_state: {"took":
+    null, ...}``, ``laid: [false, false, ...]``)."""
+    boards = _boards(rules, 6)
+    text = "\n".join(boards)
+    for w in words:
+        assert w in text, f"{rules}: no board says {w!r}"
+    for board in boards:
+        for line in board.splitlines():
+            assert not any(t in line for t in ('{"', '": ', "[false", "[true", "[0, ", "null")), line
+
+
+def test_board_lists_an_unknown_field_as_it_is() -> None:
+    """A plugin variant's own observation field still reaches the person (as JSON)."""
+    obs = dict(new_game("rummy101(players=2)", 7).observation(0))
+    obs["omens"] = {"crows": 3}
+    assert 'omens: {"crows": 3}' in format_board(obs).splitlines()

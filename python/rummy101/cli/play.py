@@ -48,10 +48,18 @@ or its number in the 'legal' list; tab completes the legal actions. Commands:
   board    draw the board again        legal   list every legal action, numbered
   help     this text                   quit    leave the game (also end of input)"""
 
-# Observation keys drawn by format_board itself; the others are listed as they are.
+# Observation keys drawn by format_board itself, in words (the variants' public extras among
+# them: docs/play.md); any other key (a plugin variant's) is listed as it is, as JSON.
 _DRAWN = {"rules", "seat", "round", "match_rounds", "phase", "current_player", "turn", "rack",
           "rack_sizes", "stock", "last_discard", "table", "standings", "round_scores",
-          "discards", "discard_pile", "taken_discards", "opened", "opened_turn", "starter"}
+          "discards", "discard_pile", "taken_discards", "opened", "opened_turn", "starter",
+          # rummy101
+          "thresholds", "button", "turn_state",
+          # remi
+          "announced", "atu", "atu_available", "twin", "train", "train_by", "reshuffled", "laid",
+          "tabla", "own_turns", "exchange", "doubles_log",
+          # classic
+          "dealer", "stock_turnovers", "melded", "target", "go_out"}
 
 
 def add_subcommands(subparsers: Any) -> None:
@@ -450,6 +458,7 @@ def format_board(obs: Mapping[str, Any], names: Sequence[str] | None = None) -> 
                  .rstrip(), f"{size} piece{'s' if size != 1 else ''}"]
         if isinstance(opened, list) and s < len(opened):
             parts.append(f"opened: {opened[s]}" if opened[s] else "not opened")
+        parts += _seat_facts(obs, s)
         if s < len(standings):
             parts.append(f"score {standings[s]}")
         if isinstance(discards, list) and s < len(discards) and discards[s]:
@@ -484,11 +493,108 @@ def format_board(obs: Mapping[str, Any], names: Sequence[str] | None = None) -> 
                  f"(turn {d.get('turn')})" for d in taken[-4:] if isinstance(d, Mapping)]
         lines.append(("discards taken: " if len(taken) <= 4
                       else f"discards taken ({len(taken)}, the last 4): ") + "; ".join(shown))
+    lines += _extra_lines(obs)
     rack = obs.get("rack") or []
     lines.append(f"your rack ({len(rack)}): {_tiles(rack)}")
+    lines += _turn_lines(obs)
     for key, value in obs.items():
         if key in _DRAWN or value in (None, [], {}, False):
             continue
         text = json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
         lines.append(f"{key}: {text if len(text) <= 90 else text[:87] + '...'}")
     return "\n".join(lines)
+
+
+def _per_seat(obs: Mapping[str, Any], key: str, seat: int) -> Any:
+    v = obs.get(key)
+    return v[seat] if isinstance(v, list) and seat < len(v) else None
+
+
+def _seat_facts(obs: Mapping[str, Any], seat: int) -> list[str]:
+    """What the seat line says of a seat besides its pieces and score: laid down (RO-8, CR-3),
+    tabla declared (RO-11), three or fewer pieces announced (RO-10), button jokers (R101-10)."""
+    facts = []
+    for key in ("laid", "melded"):
+        v = _per_seat(obs, key, seat)
+        if v is not None:
+            facts.append("laid down" if v else "not laid down")
+    if _per_seat(obs, "tabla", seat):
+        facts.append("tabla declared")
+    announced = obs.get("announced")
+    if isinstance(announced, list) and seat in announced:
+        facts.append("3 or fewer left")
+    button = obs.get("button")
+    if isinstance(button, Mapping):
+        left, used = _per_seat(button, "jokers", seat), _per_seat(button, "used", seat)
+        if used:
+            facts.append("used the joker button")
+        elif left:
+            facts.append(f"{left} button joker{'s' if left != 1 else ''}")
+    return facts
+
+
+def _extra_lines(obs: Mapping[str, Any]) -> list[str]:
+    """The variants' public facts in words: the opening threshold (R101-7/8/14), the Atu and the
+    train (RO-2, RO-5), the doubles exchange (RO-3), the dealer and going out (CR-1, CR-4)."""
+    lines = []
+    thr = obs.get("thresholds")
+    if isinstance(thr, Mapping):
+        mode = (" (increasing: an opening must beat the last one of its kind, R101-14)"
+                if thr.get("mode") == "increasing" else "")
+        lines.append(f"to open: {thr.get('points')} points or {thr.get('pairs')} pairs{mode}")
+    if obs.get("atu"):
+        where = ("face up in the stock: take it only to finish, RO-4" if obs.get("atu_available")
+                 else "no longer in the stock")
+        lines.append(f"Atu: {obs['atu']} ({where})")
+    if obs.get("twin"):
+        lines.append("you were dealt the Atu's twin: +50 at the end (RO-2)")
+    train = obs.get("train")
+    if isinstance(train, list) and train:
+        rest = (f" {_tiles(train[1:])}" if len(train) <= 11
+                else f" … {_tiles(train[-10:])} ({len(train) - 11} between)")
+        lines.append(f"train: {train[0]} (the first discard: never taken){rest if len(train) > 1 else ''}")
+    if obs.get("reshuffled"):
+        lines.append("the discards have been shuffled into the stock: the game ends when this "
+                     "stock runs out too (RO-10)")
+    ex = obs.get("exchange")
+    if isinstance(ex, Mapping) and ex.get("announcer") is not None:
+        lines.append(f"doubles exchange: seat {ex['announcer']} announced a {ex.get('size')} double")
+    log = obs.get("doubles_log")
+    if isinstance(log, list) and log:
+        done = [f"seat {e[0]} {e[1]}: " + (f"swapped with seat {e[2]}" if e[2] >= 0 else "no swap")
+                for e in log if isinstance(e, list) and len(e) == 3]
+        lines.append("doubles announced: " + "; ".join(done))
+    if obs.get("dealer") is not None:
+        lines.append(f"dealer: seat {obs['dealer']}")
+    if obs.get("go_out") == "broad":
+        lines.append("going out: any play that empties your hand (CR-4)")
+    elif obs.get("go_out") == "narrow":
+        lines.append("going out: with a final discard, or by laying a 3-card meld from a 2-card "
+                     "hand and the card you took (CR-4)")
+    if obs.get("stock_turnovers"):
+        lines.append("the discard pile has been turned over into the stock: the round is a draw "
+                     "when this stock runs out too (CR-5)")
+    return lines
+
+
+def _turn_lines(obs: Mapping[str, Any]) -> list[str]:
+    """What binds the seat in this turn: a taken discard it must still use (R101-4, RO-10), a
+    piece held until it is laid (RO-9.4/9.5), staged melds, an announced close (RO-11)."""
+    ts = obs.get("turn_state")
+    if not isinstance(ts, Mapping) or obs.get("current_player") != obs.get("seat"):
+        return []
+    said = []
+    if ts.get("must_use"):
+        said.append(f"you must use {ts['must_use']} this turn")
+    if ts.get("pending"):
+        what = "the Joly you retrieved" if ts.get("pending_kind") == "joly" else ts["pending"]
+        said.append(f"{what} is held off the rack until you lay it in a new meld")
+    if ts.get("later"):
+        said.append(f"{ts['later']} more piece(s) from the train follow onto your rack")
+    if ts.get("staged"):
+        said.append("your opening melds are staged until the opening is complete")
+    if ts.get("closing"):
+        said.append("you announced the close: discard to finish")
+    if ts.get("atu_turn"):
+        said.append("you took the Atu: you must finish this turn (RO-4)")
+    return [f"this turn: {'; '.join(said)}"] if said else []
