@@ -445,10 +445,16 @@ class Rules:
             if counts[code] > limit:
                 what = ("jokers" if code == JOKER_CODE else
                         f"copies of {self.piece(code)}")
-                raise RackError(f"the rack holds {counts[code]} {what}, but a {self.variant} set "
-                                f"has only {limit}" +
-                                (" (2 jokers plus one joker-button joker per player, R101-10)"
-                                 if code == JOKER_CODE and self.max_rack_jokers > self.jokers else ""))
+                rule = {"rummy101": "R101-1", "remi": "RO-1", "classic": "CR-1"}.get(self.variant)
+                if code == JOKER_CODE:
+                    have = f"a {self.variant} rack holds at most {limit}"
+                    if self.max_rack_jokers > self.jokers:
+                        rule = "2 jokers plus one joker-button joker per player, R101-10"
+                else:
+                    piece = "card" if self.family == "cards" else "tile"
+                    have = f"{self.variant} has only {limit} of each {piece}"
+                raise RackError(f"the rack holds {counts[code]} {what}, but {have}"
+                                + (f" ({rule})" if rule else ""))
         return counts
 
 
