@@ -3,6 +3,7 @@ same Student-t interval `rummy101 report` prints for the same games."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from rummy101 import sim
@@ -30,3 +31,52 @@ def test_one_game_has_no_interval() -> None:
                        progress=False)
     assert all(math.isnan(v) for st in res.seats for v in st.mean_ci95)
     assert "[-, -]" not in res.summary() and "nan" not in res.summary()
+
+
+def _row_cells(text: str, seat: int, header: str) -> dict[str, str]:
+    """The cells of ``seat``'s row under the table whose header line starts with ``header``."""
+    lines = text.splitlines()
+    k = next(i for i, ln in enumerate(lines) if ln.startswith(header))
+    dashes = lines[k + 1]
+    spans, i = [], 0
+    while i < len(dashes):  # columns are the runs of '-' in the rule under the header
+        if dashes[i] == "-":
+            j = i
+            while j < len(dashes) and dashes[j] == "-":
+                j += 1
+            spans.append((i, j))
+            i = j
+        else:
+            i += 1
+    cut = [0] + [b for _, b in spans[:-1]] + [None]
+    def cells(ln: str) -> list[str]:
+        return [ln[a:b].strip() for a, b in itertools.pairwise(cut)]
+    return dict(zip(cells(lines[k]), cells(lines[k + 2 + seat])))
+
+
+def test_one_game_sd_is_undefined_not_zero() -> None:
+    """A one-game run printed sd 0.0: the sample standard deviation of one value is undefined
+    (n - 1 = 0), and 0.0 claims the score does not vary. Both tables print '-', say why, and
+    SeatStats.sd_score is nan, as mean_ci95 is."""
+    res = sim.simulate("rummy101(players=2)", "greedy,random", 1, seed=3, workers=1,
+                       progress=False)
+    assert all(math.isnan(st.sd_score) for st in res.seats)
+    text = res.summary()
+    for seat in (0, 1):
+        assert _row_cells(text, seat, "seat")["sd"] == "-"
+    assert "undefined" in text and "2 games or more" in text and "nan" not in text
+    report = format_report(group_records(res.records))
+    for seat in (0, 1):
+        cells = _row_cells(report, seat, "seat  bot     games")
+        assert cells["sd"] == cells["± 95%"] == cells["95% CI (t)"] == "-"
+    assert "undefined" in report and "nan" not in report
+
+
+def test_two_games_sd_is_the_sample_sd() -> None:
+    res = sim.simulate("rummy101(players=2)", "greedy,random", 2, seed=3, workers=1,
+                       progress=False)
+    for st in res.seats:
+        scores = [r.scores[st.seat] for r in res.records]
+        assert st.sd_score == math.sqrt(sum((x - st.mean_score) ** 2 for x in scores))  # / (2-1)
+        assert _row_cells(res.summary(), st.seat, "seat")["sd"] == f"{st.sd_score:.1f}"
+    assert "undefined" not in res.summary()

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .record import GameRecord
-from .stats import _Z95, SeatStats, _stats
+from .stats import _Z95, UNDEFINED_WITH_ONE_GAME, SeatStats, _stats
 
 __all__ = ["ReportGroup", "drop_duplicates", "format_report", "group_records", "mean_interval",
            "t_quantile_95"]
@@ -237,10 +237,13 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
         rows: list[tuple[str, ...]] = []
         for st, (mean, lo, hi) in zip(g.seats, g.points):
             rows.append((str(st.seat), st.bot, str(st.games), _f(mean),
-                         f"± {_f((hi - lo) / 2)}", f"[{_f(lo)}, {_f(hi)}]", _f(st.sd_score),
+                         "-" if math.isnan(lo) else f"± {_f((hi - lo) / 2)}",
+                         "-" if math.isnan(lo) else f"[{_f(lo)}, {_f(hi)}]", _f(st.sd_score),
                          str(st.min_score), str(st.max_score)))
         out += _table(("seat", "bot", "games", "mean", "± 95%", "95% CI (t)", "sd", "min", "max"),
                       rows, left=(1,))
+        if g.games == 1:
+            out.append(UNDEFINED_WITH_ONE_GAME)
         out.append("")
         out.append("rounds finished (the finisher is the round's only winner) and games with the "
                    "best final standing: rates with 95% Wilson intervals")

@@ -18,6 +18,10 @@ __all__ = ["SeatStats", "SimResult", "format_summary", "wilson_interval"]
 
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
+#: The note under a table of one game, whose sd and t interval are printed as "-".
+UNDEFINED_WITH_ONE_GAME = ("with 1 game the sd and the t interval are undefined (shown as -): a "
+                           "sample standard deviation needs 2 games or more")
+
 
 def wilson_interval(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (95% by default).
@@ -46,7 +50,10 @@ class SeatStats:
     ``finished`` rounds this seat finished, of ``rounds`` played (``finish_rate`` and its 95%
     Wilson interval ``finish_ci95``); ``best`` games in which the seat had the strictly highest
     final standing, of ``games`` (``best_rate``, ``best_ci95``); ``finishes`` the finished
-    rounds by finish type; ``mean_score`` with its 95% Student-t interval ``mean_ci95``."""
+    rounds by finish type; ``mean_score`` with its 95% Student-t interval ``mean_ci95``;
+    ``sd_score`` the sample standard deviation of the scores (n - 1 in the denominator): nan
+    with one game, where a spread is undefined (not 0: one game shows no spread, it does not
+    show that there is none), as is the interval."""
 
     seat: int
     bot: str
@@ -59,7 +66,7 @@ class SeatStats:
     best_rate: float
     best_ci95: tuple[float, float]
     mean_score: float
-    sd_score: float
+    sd_score: float                # nan with one game (undefined), as mean_ci95
     min_score: int
     max_score: int
     finishes: dict[str, int]       # rounds this seat finished, by finish type
@@ -121,7 +128,8 @@ def _stats(records: Sequence[GameRecord], bots: Sequence[str]) -> tuple[list[Sea
         scores = [r.scores[s] for r in records]
         best = sum(1 for r in records if r.best == s)
         mean = sum(scores) / n if n else 0.0
-        sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1)) if n > 1 else 0.0
+        # a sample standard deviation needs two games: one game's is undefined (nan), not 0
+        sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1)) if n > 1 else math.nan
         fin: dict[str, int] = {}
         turns = rounds = 0
         for r in records:
@@ -185,7 +193,7 @@ def format_summary(result: SimResult) -> str:
                      f"[{st.best_ci95[0]:.3f}, {st.best_ci95[1]:.3f}]", f"{st.mean_score:.1f}",
                      "-" if math.isnan(st.mean_ci95[0])
                      else f"[{st.mean_ci95[0]:.1f}, {st.mean_ci95[1]:.1f}]",
-                     f"{st.sd_score:.1f}", str(st.min_score), str(st.max_score),
+                     "-" if math.isnan(st.sd_score) else f"{st.sd_score:.1f}", str(st.min_score), str(st.max_score),
                      f"{st.mean_turns_per_round:.1f}", fin))
     left = (1, len(cols) - 1)
     widths = [max(len(c), *(len(r[i]) for r in rows)) if rows else len(c) for i, c in enumerate(cols)]
@@ -194,6 +202,8 @@ def format_summary(result: SimResult) -> str:
                          for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
     out = [head, line(cols), line(["-" * w for w in widths])]
     out += [line(r) for r in rows]
+    if result.games == 1:
+        out.append(UNDEFINED_WITH_ONE_GAME)
     rounds = result.rounds
     ex = result.exhausted
     # the rule that ends a round with no winner: R101-13, RO-10 (the stock runs out after its one
