@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from statistics import NormalDist
 
 from rummy101 import sim
 from rummy101.sim.report import format_report, group_records, mean_interval
@@ -80,3 +81,20 @@ def test_two_games_sd_is_the_sample_sd() -> None:
         assert st.sd_score == math.sqrt(sum((x - st.mean_score) ** 2 for x in scores))  # / (2-1)
         assert _row_cells(res.summary(), st.seat, "seat")["sd"] == f"{st.sd_score:.1f}"
     assert "undefined" not in res.summary()
+
+
+def test_wilson_interval_holds_its_estimate_at_the_edges() -> None:
+    """0 of n and n of n: the Wilson bound at the estimate is 0 (1) exactly; computed it came out
+    5.6e-17 for 0/3 and 0.9999999999999999 for 10/10, an interval without its own estimate
+    (a coverage check or `lo <= rate <= hi` in a researcher's script failed on it)."""
+    z = NormalDist().inv_cdf(0.975)  # the reference: the score interval, from first principles
+    for n in range(1, 301):
+        for k in range(n + 1):
+            lo, hi = sim.wilson_interval(k, n)
+            p = k / n
+            assert lo <= p <= hi, (k, n, lo, hi)
+            c = (p + z * z / (2 * n)) / (1 + z * z / n)
+            h = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+            assert math.isclose(lo, max(0.0, c - h), abs_tol=1e-12)
+            assert math.isclose(hi, min(1.0, c + h), abs_tol=1e-12)
+        assert sim.wilson_interval(0, n)[0] == 0.0 and sim.wilson_interval(n, n)[1] == 1.0
