@@ -35,9 +35,9 @@ def test_one_game_has_no_interval() -> None:
 
 
 def _row_cells(text: str, seat: int, header: str) -> dict[str, str]:
-    """The cells of ``seat``'s row under the table whose header line starts with ``header``."""
+    """The cells of ``seat``'s row under the first table whose header line holds ``header``."""
     lines = text.splitlines()
-    k = next(i for i, ln in enumerate(lines) if ln.startswith(header))
+    k = next(i for i, ln in enumerate(lines) if ln.startswith("seat") and header in ln)
     dashes = lines[k + 1]
     spans, i = [], 0
     while i < len(dashes):  # columns are the runs of '-' in the rule under the header
@@ -68,7 +68,7 @@ def test_one_game_sd_is_undefined_not_zero() -> None:
     assert "undefined" in text and "2 games or more" in text and "nan" not in text
     report = format_report(group_records(res.records))
     for seat in (0, 1):
-        cells = _row_cells(report, seat, "seat  bot     games")
+        cells = _row_cells(report, seat, "games")
         assert cells["sd"] == cells["± 95%"] == cells["95% CI (t)"] == "-"
     assert "undefined" in report and "nan" not in report
 
@@ -98,3 +98,39 @@ def test_wilson_interval_holds_its_estimate_at_the_edges() -> None:
             assert math.isclose(lo, max(0.0, c - h), abs_tol=1e-12)
             assert math.isclose(hi, min(1.0, c + h), abs_tol=1e-12)
         assert sim.wilson_interval(0, n)[0] == 0.0 and sim.wilson_interval(n, n)[1] == 1.0
+
+
+def _rare_finisher_run(games: int = 3000) -> sim.SimResult:
+    """``games`` one-round games of 2 seats: seat 0 finishes every round but the last, which
+    seat 1 finishes (1 finish in 3,000 rounds: rate 0.00033, Wilson [0.000059, 0.0019]); the
+    best standing follows the finisher, so both Wilson columns hold the same interval."""
+    from rummy101.rules import Rules
+    from rummy101.sim.runner import _result
+
+    recs = [sim.GameRecord(game=i, seed=i, rules="rummy101(players=2)", bots=("a", "b"),
+                           scores=(101, -50) if i < games - 1 else (-50, 101),
+                           round_scores=((101, -50),) if i < games - 1 else ((-50, 101),),
+                           best=0 if i < games - 1 else 1, finishes=("normal",),
+                           finishers=(0,) if i < games - 1 else (1,), turns=(5, 5), steps=20,
+                           run_seed=1, bot_seeds=(i, i), match_rounds=1)
+            for i in range(games)]
+    return _result(Rules.parse("rummy101(players=2)"), ("a", "b"), 1, recs)
+
+
+def test_rare_rates_are_not_rounded_to_zero_or_one() -> None:
+    """1 finish in 3,000 rounds printed a finish rate of 0.000 with the interval
+    [0.000, 0.002] (and 2,999 of 3,000 printed 1.000, [0.998, 1.000]): three decimals read as
+    never and always. Within 0.01 of 0 or 1 the tables give two significant digits."""
+    res = _rare_finisher_run()
+    lo, hi = res.seats[1].finish_ci95
+    assert (round(lo, 6), round(hi, 4)) == (0.000059, 0.0019)
+    for text in (res.summary(), format_report(group_records(res.records))):
+        rare = _row_cells(text, 1, "finish rate")
+        assert rare["finish rate"] == "0.00033", text
+        assert rare["95% CI (Wilson)"] == "[0.000059, 0.0019]"
+        often = _row_cells(text, 0, "finish rate")
+        assert often["finish rate"] == "0.99967"
+        assert often["95% CI (Wilson)"] == "[0.9981, 0.999941]"  # 1 - 0.000059
+        assert "0.000," not in text and ", 1.000]" not in text
+    assert sim.stats.format_rate(0.0) == "0.000" and sim.stats.format_rate(1.0) == "1.000"
+    assert sim.stats.format_rate(0.4681) == "0.468"

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .record import GameRecord
-from .stats import _Z95, UNDEFINED_WITH_ONE_GAME, SeatStats, _stats
+from .stats import _Z95, UNDEFINED_WITH_ONE_GAME, SeatStats, _stats, format_rate
 
 __all__ = ["ReportGroup", "drop_duplicates", "format_report", "group_records", "mean_interval",
            "t_quantile_95"]
@@ -250,10 +250,10 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
         rows = []
         for st in g.seats:
             rows.append((str(st.seat), st.bot, f"{st.finished}/{st.rounds}",
-                         f"{st.finish_rate:.3f}",
-                         f"[{st.finish_ci95[0]:.3f}, {st.finish_ci95[1]:.3f}]",
-                         f"{st.best}/{st.games}", f"{st.best_rate:.3f}",
-                         f"[{st.best_ci95[0]:.3f}, {st.best_ci95[1]:.3f}]"))
+                         format_rate(st.finish_rate),
+                         f"[{format_rate(st.finish_ci95[0])}, {format_rate(st.finish_ci95[1])}]",
+                         f"{st.best}/{st.games}", format_rate(st.best_rate),
+                         f"[{format_rate(st.best_ci95[0])}, {format_rate(st.best_ci95[1])}]"))
         out += _table(("seat", "bot", "finished", "finish rate", "95% CI (Wilson)", "best",
                        "best rate", "95% CI (Wilson)"), rows, left=(1,))
         ex = g.finish_counts.get("exhausted", 0)

@@ -14,7 +14,7 @@ from typing import Any
 
 from .record import GameRecord
 
-__all__ = ["SeatStats", "SimResult", "format_summary", "wilson_interval"]
+__all__ = ["SeatStats", "SimResult", "format_rate", "format_summary", "wilson_interval"]
 
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -46,6 +46,30 @@ def wilson_interval(successes: int, trials: int, z: float = _Z95) -> tuple[float
     lo = 0.0 if successes <= 0 else max(0.0, centre - half)
     hi = 1.0 if successes >= trials else min(1.0, centre + half)
     return (lo, hi)
+
+
+def format_rate(x: float) -> str:
+    """A rate or an interval bound as the tables print it: three decimals, and two significant
+    digits of a rate within 0.01 of 0 or 1 (exactly 0 and 1 stay ``0.000`` and ``1.000``).
+
+    Three decimals alone printed 1 finish in 3,000 rounds as ``0.000`` and its Wilson interval
+    [0.000059, 0.0019] as ``[0.000, 0.002]``, a lower bound that reads as 0 and a rate that
+    reads as never:
+
+    >>> format_rate(1 / 3000), format_rate(5.89e-05), format_rate(0.0013), format_rate(0.0)
+    ('0.00033', '0.000059', '0.0013', '0.000')
+    >>> format_rate(2999 / 3000), format_rate(0.468), format_rate(1.0), format_rate(0.0671)
+    ('0.99967', '0.468', '1.000', '0.067')
+    """
+    if math.isnan(x):
+        return "-"
+    near = min(x, 1.0 - x)
+    digits = 3
+    if 0.0 < near < 0.01:
+        digits = max(3, 1 - math.floor(math.log10(near)))
+        if f"{near:.{digits}f}" == f"{0.01:.{digits}f}":  # rounds up to 0.01: three will do
+            digits = 3
+    return f"{x:.{digits}f}"
 
 
 @dataclass(frozen=True)
@@ -194,10 +218,12 @@ def format_summary(result: SimResult) -> str:
     rows = []
     for st in result.seats:
         fin = ", ".join(f"{k} {v}" for k, v in st.finishes.items()) or "-"
-        rows.append((str(st.seat), st.bot, f"{st.finished}/{st.rounds}", f"{st.finish_rate:.3f}",
-                     f"[{st.finish_ci95[0]:.3f}, {st.finish_ci95[1]:.3f}]",
-                     f"{st.best}/{st.games}", f"{st.best_rate:.3f}",
-                     f"[{st.best_ci95[0]:.3f}, {st.best_ci95[1]:.3f}]", f"{st.mean_score:.1f}",
+        rows.append((str(st.seat), st.bot, f"{st.finished}/{st.rounds}",
+                     format_rate(st.finish_rate),
+                     f"[{format_rate(st.finish_ci95[0])}, {format_rate(st.finish_ci95[1])}]",
+                     f"{st.best}/{st.games}", format_rate(st.best_rate),
+                     f"[{format_rate(st.best_ci95[0])}, {format_rate(st.best_ci95[1])}]",
+                     f"{st.mean_score:.1f}",
                      "-" if math.isnan(st.mean_ci95[0])
                      else f"[{st.mean_ci95[0]:.1f}, {st.mean_ci95[1]:.1f}]",
                      "-" if math.isnan(st.sd_score) else f"{st.sd_score:.1f}", str(st.min_score), str(st.max_score),
