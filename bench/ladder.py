@@ -11,9 +11,11 @@ deal with the opponent bot in seat ``k`` too (every seat the same bot, same bot 
 difference of seat ``k``'s points (candidate − baseline) removes the luck of the deal; the
 differences of one deal are averaged over its seats (the cluster) and the interval is the mean
 over deals ± t(0.975, deals − 1) standard errors (Student's t: with few deals 1.96 is too
-narrow; deals are independent, seats of one deal are not). Also
-printed: points per round, finish rate (rounds the candidate won by finishing, Wilson interval)
-and the mean decision time of search bots.
+narrow; deals are independent, seats of one deal are not; with one deal there is no interval,
+printed as ``-``). Also printed: points per round, finish rate (rounds the candidate won by
+finishing, of the rounds it played: ``--rounds`` per game; a Wilson interval on the effective
+number of rounds, clustered by deal, see :func:`finish_interval`) and the mean decision time of
+search bots.
 
 Works for every variant: in classic Rummy (``--rules classic``) a "round" is one hand of the
 match (``--rounds 1``: the game is the first hand; CR-6 scores only its winner), in Remi one
@@ -51,10 +53,12 @@ class Seat:
     seat: int
     points: float          # the candidate's round points in this seat
     baseline: float        # the opponent bot's points in the same seat of the same deal
-    finished: bool         # the candidate won the round by finishing
+    finished: int          # rounds of the game the candidate won by finishing (a bool in files
+                           # written before ``rounds``: whether it finished a round)
     decisions: int
     seconds: float
     cpu_seconds: float = 0.0   # CPU time of the searches (one core; wall time varies with load)
+    rounds: int = 1        # rounds of the game (--rounds); files without it hold 1-round games
 
 
 def play(rules: str, bots: list[str], seed: int, deal: int, rounds: int) -> tuple[list[int], list[int], list[object]]:
@@ -78,10 +82,49 @@ def deal_task(rules: str, candidate: str, opponent: str, seed: int, deal: int,
         bots[k] = candidate
         got, finishers, players = play(rules, bots, seed, deal, rounds)
         bot = players[k]
-        out.append(Seat(candidate, deal, k, got[k] / rounds, base[k] / rounds, k in finishers,
+        out.append(Seat(candidate, deal, k, got[k] / rounds, base[k] / rounds,
+                        finishers.count(k),  # rounds finished, not whether one was
                         getattr(bot, "decisions", 0), getattr(bot, "search_seconds", 0.0),
-                        getattr(bot, "search_cpu_seconds", 0.0)))
+                        getattr(bot, "search_cpu_seconds", 0.0), rounds))
     return out
+
+
+def finish_interval(seats: list[Seat]) -> tuple[int, int, float, float]:
+    """``(finished, rounds, low, high)``: the rounds the candidate finished, of those it played,
+    and a 95% Wilson interval that allows for the rounds of one deal not being independent (the
+    candidate plays every seat of the deal, and each game ``--rounds`` rounds): the Wilson
+    interval on the effective number of rounds, rounds / design effect, where the design effect
+    is the deal-clustered variance of the rate over the binomial one (Korn & Graubard 1998),
+    taken as at least 1 (and 1 at a rate of 0 or 1, where it is undefined), so the interval is
+    never narrower than the independent rounds' Wilson interval."""
+    fin = sum(int(s.finished) for s in seats)
+    rounds = sum(s.rounds for s in seats)
+    if not rounds:
+        return 0, 0, 0.0, 1.0
+    p = fin / rounds
+    by_deal: dict[int, list[int]] = {}
+    for s in seats:
+        f_n = by_deal.setdefault(s.deal, [0, 0])
+        f_n[0] += int(s.finished)
+        f_n[1] += s.rounds
+    g = len(by_deal)
+    deff = 1.0
+    if 0 < fin < rounds and g > 1:
+        clustered = g / (g - 1) * math.fsum((f - p * n) ** 2 for f, n in by_deal.values())
+        deff = max(1.0, clustered / (rounds * p * (1 - p)))
+    n_eff = rounds / deff
+    lo, hi = wilson_interval(0, 1) if n_eff <= 0 else _wilson(p, n_eff)
+    return fin, rounds, lo, hi
+
+
+def _wilson(p: float, n: float) -> tuple[float, float]:
+    """The Wilson interval of a rate ``p`` on ``n`` (maybe fractional, effective) trials."""
+    z = 1.959963984540054
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return (0.0 if p <= 0 else max(0.0, centre - half), 1.0 if p >= 1 else min(1.0, centre + half))
 
 
 def summary(name: str, seats: list[Seat]) -> str:
@@ -90,18 +133,20 @@ def summary(name: str, seats: list[Seat]) -> str:
         by_deal.setdefault(s.deal, []).append(s.points - s.baseline)
     cluster = [statistics.fmean(v) for v in by_deal.values()]
     mean = statistics.fmean(cluster)
-    half = (t_quantile_95(len(cluster) - 1) * statistics.stdev(cluster) / math.sqrt(len(cluster))
-            if len(cluster) > 1 else math.inf)
     pts = statistics.fmean(s.points for s in seats)
-    fin = sum(s.finished for s in seats)
-    lo, hi = wilson_interval(fin, len(seats))
+    fin, rounds, lo, hi = finish_interval(seats)
     dec = sum(s.decisions for s in seats)
     secs = sum(s.seconds for s in seats)
     cpu = sum(s.cpu_seconds for s in seats)
     timing = (f"{1000 * secs / dec:.0f} ms/decision, {1000 * cpu / dec:.0f} ms CPU ({dec} searched)"
               if dec else "-")
-    return (f"{name:28s} {mean:+8.1f} [{mean - half:+7.1f}, {mean + half:+7.1f}]  "
-            f"{pts:+8.1f}  {fin / len(seats):6.1%} [{lo:.1%}, {hi:.1%}]  {timing}")
+    if len(cluster) > 1:
+        half = t_quantile_95(len(cluster) - 1) * statistics.stdev(cluster) / math.sqrt(len(cluster))
+        interval = f"[{mean - half:+7.1f}, {mean + half:+7.1f}]"
+    else:  # one deal: no spread between deals to measure (it printed [-inf, +inf])
+        interval = f"{'- (1 deal)':>18s}"
+    return (f"{name:28s} {mean:+8.1f} {interval}  "
+            f"{pts:+8.1f}  {fin / rounds:6.1%} [{lo:.1%}, {hi:.1%}]  {timing}")
 
 
 def paired(name_a: str, a: list[Seat], name_b: str, b: list[Seat]) -> str:
@@ -177,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         # (--jsonl) has the same first deals for every candidate
         futs = [ex.submit(deal_task, rules, cand, args.opponent, args.seed, d, args.rounds)
                 for d in range(args.first_deal, args.deals) for cand in cands]
-        rows: dict[str, list[Seat]] = {cand: [] for cand in cands}
+        rows = {cand: [] for cand in cands}
         for f in cf.as_completed(futs):
             got = f.result()
             rows[got[0].bot] += got
