@@ -173,6 +173,41 @@ def paired(name_a: str, a: list[Seat], name_b: str, b: list[Seat]) -> str:
             f"points per round over {len(deals)} common deals ({same} with identical points)")
 
 
+def read_seats(paths: list[str]) -> dict[str, list[Seat]]:
+    """The ``--jsonl`` records of ``paths`` by bot, each (bot, deal, seat) once: a file given
+    twice, or a run resumed with an overlapping ``--first-deal``, repeats games, and counting them
+    twice would narrow the intervals with no new evidence (said on standard error). The same
+    (bot, deal, seat) with other points is another run (other rules, seed, opponent or rounds,
+    which the records do not hold): refused, as pooling the two would average two quantities."""
+    rows: dict[str, list[Seat]] = {}
+    seen: dict[tuple[str, int, int], tuple[str, Seat]] = {}
+    repeats = 0
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                if not line.strip():
+                    continue
+                seat = Seat(**json.loads(line))
+                key = (seat.bot, seat.deal, seat.seat)
+                if key in seen:
+                    first_path, first = seen[key]
+                    if (first.points, first.baseline, int(first.finished), first.rounds) != (
+                            seat.points, seat.baseline, int(seat.finished), seat.rounds):
+                        raise SystemExit(
+                            f"{path}: {seat.bot} in seat {seat.seat} of deal {seat.deal} scored "
+                            f"{seat.points:+g} against {seat.baseline:+g}, but {first_path} has "
+                            f"{first.points:+g} against {first.baseline:+g}: two different runs "
+                            f"(--rules, --seed, --opponent or --rounds); summarise them apart")
+                    repeats += 1
+                    continue
+                seen[key] = (path, seat)
+                rows.setdefault(seat.bot, []).append(seat)
+    if repeats:
+        print(f"ladder: {repeats} record(s) read more than once (the same bot, deal and seat) "
+              f"are counted once", file=sys.stderr)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -193,13 +228,7 @@ def main(argv: list[str] | None = None) -> int:
                          "the paired difference of each bot against the first on their common deals")
     args = ap.parse_args(argv)
     if args.summarise:
-        rows: dict[str, list[Seat]] = {}
-        for path in args.summarise:
-            with open(path) as f:
-                for line in f:
-                    if line.strip():
-                        seat = Seat(**json.loads(line))
-                        rows.setdefault(seat.bot, []).append(seat)
+        rows = read_seats(args.summarise)
         for name, seats in rows.items():  # a deal's seats are written together
             print(summary(name, seats) + f"  {len({s.deal for s in seats})} deals")
         names = list(rows)

@@ -1,9 +1,10 @@
 """bench/ladder.py's statistics (docs/bots.md "Strength ladder"): the finish rate is per round
 played, its interval allows for the seats of one deal not being independent, one deal prints no
-interval rather than infinities."""
+interval rather than infinities, and --summarise counts each record once."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import math
@@ -75,10 +76,26 @@ def test_one_deal_prints_no_infinite_interval() -> None:
     assert "inf" not in line and "(1 deal)" in line
 
 
+def test_summarise_counts_a_record_once_and_refuses_two_runs(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    a = tmp_path / "a.jsonl"
+    rows = [seat(d, k, int(k == 0), points=5.0 * k, baseline=1.0) for d in range(3) for k in range(2)]
+    a.write_text("".join(json.dumps(dataclasses.asdict(s)) + "\n" for s in rows))
+    got = ladder.read_seats([str(a), str(a)])   # the same file twice
+    assert len(got["cand"]) == 6
+    assert "6 record(s) read more than once" in capsys.readouterr().err
+    assert ladder.main(["--summarise", str(a), str(a)]) == 0
+    assert " 50.0% [" in capsys.readouterr().out        # 3 of 6, not 6 of 12 (same rate,
+    other = tmp_path / "b.jsonl"                        # narrower interval)
+    other.write_text(json.dumps(dataclasses.asdict(seat(0, 0, 0, points=-99.0))) + "\n")
+    with pytest.raises(SystemExit, match="two different runs"):
+        ladder.read_seats([str(a), str(other)])
+
+
 def test_old_files_without_rounds_read_as_one_round_games(tmp_path: Path) -> None:
     old = {"bot": "cand", "deal": 0, "seat": 0, "points": 1.0, "baseline": 0.0,
            "finished": True, "decisions": 0, "seconds": 0.0, "cpu_seconds": 0.0}
     p = tmp_path / "old.jsonl"
     p.write_text(json.dumps(old) + "\n" + json.dumps({**old, "seat": 1, "finished": False}) + "\n")
-    seats = [ladder.Seat(**json.loads(line)) for line in p.read_text().splitlines()]
+    seats = ladder.read_seats([str(p)])["cand"]
     assert ladder.finish_interval(seats)[:2] == (1, 2)
