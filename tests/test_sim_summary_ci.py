@@ -134,3 +134,29 @@ def test_rare_rates_are_not_rounded_to_zero_or_one() -> None:
         assert "0.000," not in text and ", 1.000]" not in text
     assert sim.stats.format_rate(0.0) == "0.000" and sim.stats.format_rate(1.0) == "1.000"
     assert sim.stats.format_rate(0.4681) == "0.468"
+
+
+def test_summary_head_says_the_match_length_as_the_report_does() -> None:
+    """The summary's first line said '200 games of classic(players=2), seed 1' for matches
+    capped at 3 rounds (greedy's 'mean score 80.0' is its points after 3 rounds, not at the
+    end of a match) and '5 games of remi' for 2-round matches, where `rummy101 report` labels
+    the same games 'matches to the target score, capped at 3 rounds' and 'matches of 2
+    rounds'. Both now say it, and a capped classic run how many matches played to the cap."""
+    res = sim.simulate("remi(players=2)", "greedy,random", 3, seed=1, workers=1,
+                       progress=False, match_rounds=2)
+    head = res.summary().splitlines()[0]
+    assert head.startswith("3 games of remi(players=2), matches of 2 rounds, seed 1; bots")
+    assert "3 games of remi(players=2), matches of 2 rounds; bots" in format_report(
+        group_records(res.records))
+    res = sim.simulate("classic(players=2)", "greedy,random", 12, seed=1, workers=1,
+                       progress=False, match_rounds=3)
+    played_all = sum(1 for r in res.records if r.rounds == 3)
+    assert 0 < played_all <= 12
+    text = res.summary()
+    assert text.splitlines()[0].startswith(
+        "12 games of classic(players=2), matches to the target score, capped at 3 rounds, seed 1")
+    line = f"matches that played all 3 rounds of the cap: {played_all:,} of 12"
+    assert line in text and line in format_report(group_records(res.records))
+    one = sim.simulate("rummy101(players=2)", "greedy,random", 2, seed=1, workers=1,
+                       progress=False)
+    assert one.summary().startswith("2 games of rummy101(players=2), seed 1; bots")

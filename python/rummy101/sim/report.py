@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .record import GameRecord
-from .stats import _Z95, UNDEFINED_WITH_ONE_GAME, SeatStats, _stats, format_rate
+from .stats import _Z95, UNDEFINED_WITH_ONE_GAME, SeatStats, _match_length, _stats, format_rate
 
 __all__ = ["ReportGroup", "drop_duplicates", "format_report", "group_records", "mean_interval",
            "t_quantile_95"]
@@ -260,4 +260,7 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
         rounds = sum(g.finish_counts.values())
         out.append(f"rounds: {rounds}; ended with no winner (stock exhausted): {ex}; no unique "
                    f"best standing: {g.ties} game{'' if g.ties == 1 else 's'}")
+        capped = _match_length(g.rules, g.records)[1] if g.round_cap is not None else None
+        if capped is not None:
+            out.append(capped)
     return "\n".join(out)

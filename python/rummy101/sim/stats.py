@@ -207,11 +207,35 @@ _VARIANT_KIND_PARTS = {
 _FINISH_RULE = {"rummy101": "R101-12", "remi": "RO-13", "classic": "CR-4"}
 
 
+def _match_length(rules: str, records: Sequence[GameRecord]) -> tuple[str, str | None]:
+    """What the summary's first line says after the rules, as ``rummy101 report`` labels its
+    tables: ``", matches of 3 rounds"`` (Rummy 101, Remi), ``", matches to the target score,
+    capped at 3 rounds"`` (classic); and, for a classic cap, a line saying how many matches
+    played every round up to it (their points are those of the cap, not of a finished match)."""
+    lengths = {r.rounds for r in records}
+    if rules.split("(", 1)[0].strip().lower() != "classic":
+        if len(lengths) == 1 and lengths != {1}:
+            return f", matches of {lengths.pop():,} rounds", None
+        return "", None
+    caps = {r.match_rounds for r in records}
+    if len(caps) != 1 or None in caps:
+        return ", matches to the target score", None
+    cap = int(caps.pop() or 0)
+    played_all = sum(1 for r in records if r.rounds >= cap)
+    rounds = f"{cap:,} round{'' if cap == 1 else 's'}"
+    note = (f"matches that played all {rounds} of the cap: "
+            f"{played_all:,} of {len(records):,} (the others reached the target score before it, "
+            f"CR-6; one that played them all may have stopped at the cap with nobody at the "
+            f"target: its points and best score are those after {rounds})")
+    return f", matches to the target score, capped at {rounds}", note
+
+
 def format_summary(result: SimResult) -> str:
     """Render the per-seat table of a :class:`SimResult`: finishes (the round's winner, R101-12)
     and best final standings in separate columns, and the round endings below."""
-    head = (f"{result.games} game{'s' if result.games != 1 else ''} of {result.rules}, seed {result.seed}; "
-            f"bots {','.join(result.bots)}")
+    length, capped = _match_length(result.rules, result.records)
+    head = (f"{result.games} game{'s' if result.games != 1 else ''} of {result.rules}{length}, "
+            f"seed {result.seed}; bots {','.join(result.bots)}")
     cols = ("seat", "bot", "finished", "finish rate", "95% CI (Wilson)", "best score",
             "best rate", "95% CI (Wilson)", "mean score", "95% CI (t)", "sd", "min", "max", "turns/round",
             "finishes")
@@ -254,6 +278,8 @@ def format_summary(result: SimResult) -> str:
     best = ("the strictly highest final standing of the match (CR-6)" if variant == "classic"
             else "the strictly highest final standing, which after an exhausted round means "
                  "losing least, not winning")
+    if capped is not None:
+        out.append(capped)
     out.append(f"finished = rounds won by finishing ({_FINISH_RULE.get(variant, 'R101-12')}); "
                f"best score = games with {best}; no unique best score: {result.ties} "
                f"game{'' if result.ties == 1 else 's'}")
