@@ -751,3 +751,87 @@ def test_standings_of_many_rounds_fit_a_phone(browser: object, server: str, widt
         assert all(o.split("#")[0] in ("table", "tr", "th", "td", "caption") for o in got["out"]), got
     finally:
         ctx.close()
+
+
+def _tab_to(pg: object, selector: str, limit: int = 80, back: bool = False) -> None:
+    """Press Tab (Shift+Tab with ``back``) until the focus is on ``selector``, as a keyboard
+    player does; fail if it never gets there (the control cannot be reached by keyboard)."""
+    for _ in range(limit):
+        if pg.evaluate("s => !!document.activeElement?.matches(s)", selector):  # type: ignore[attr-defined]
+            return
+        pg.keyboard.press("Shift+Tab" if back else "Tab")  # type: ignore[attr-defined]
+    raise AssertionError(f"{limit} Tab presses never reached {selector}")
+
+
+_FOCUS_RING = """() => { const e = document.activeElement, s = getComputedStyle(e);
+  return e !== document.body && s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; }"""
+
+
+def test_a_table_joker_is_retrieved_with_the_keyboard_alone(browser: object,
+                                                            server: str) -> None:
+    """A mouse player clicks a joker on the table, then a rack tile, and presses Retrieve joker.
+    The jokers were drawn as pictures with a click handler and no place in the Tab order: a
+    keyboard player could select the meld around one but never the joker, so Retrieve joker stayed
+    disabled for them. Each joker of a meld on the table is now a control of its own, reached by
+    Tab, pressed with Enter, with the focus ring drawn, and the focus stays on it."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "remi", 2, 24)
+        for i in range(13):  # the position of the Joly test above: retrieve 0:2 with B11 is legal
+            if pg.is_enabled("[data-testid=draw]"):  # type: ignore[attr-defined]
+                pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
+                idle(pg)
+            if i < 12:
+                pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+                idle(pg)
+        pg.focus("[data-testid=new-game]")  # type: ignore[attr-defined]
+        joker = "[data-testid=table-tile][data-tile='*'][data-meld='0'][data-index='2']"
+        _tab_to(pg, joker)
+        assert pg.evaluate(_FOCUS_RING)  # type: ignore[attr-defined]
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+        assert pg.get_attribute(joker, "aria-pressed") == "true"  # type: ignore[attr-defined]
+        assert pg.evaluate("s => document.activeElement.matches(s)", joker)  # type: ignore[attr-defined]
+        _tab_to(pg, "[data-testid=tile][tabindex='0']")
+        for _ in range(len(rack(pg))):  # along the rack to B11
+            if pg.evaluate("document.activeElement.dataset.tile") == "B11":  # type: ignore[attr-defined]
+                break
+            pg.keyboard.press("ArrowRight")  # type: ignore[attr-defined]
+        pg.keyboard.press("Space")  # type: ignore[attr-defined]
+        _tab_to(pg, "[data-testid=retrieve]")
+        shot(pg, "15-keyboard-joker")
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+        idle(pg)
+        assert pg.is_hidden("[data-testid=message]"), pg.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
+        line = pg.inner_text("[data-testid=log] li:last-child")  # type: ignore[attr-defined]
+        assert re.search(r"retrieve\s+0:2 with\s+11", line), line
+    finally:
+        ctx.close()
+
+
+def test_picking_a_meld_with_the_keyboard_keeps_the_focus_on_it(browser: object,
+                                                                 server: str) -> None:
+    """Enter on a meld of the table picked it (for Add to meld) and drew the table anew: the
+    focused meld was gone and the focus fell to the page's body, so the next Tab started again at
+    "Skip to the game". The meld's button keeps the focus, says it is pressed, and the ring is
+    drawn round the meld; Enter again puts it back."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 1)
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]  # opens: melds on the table
+        idle(pg)
+        pg.focus("[data-testid=new-game]")  # type: ignore[attr-defined]
+        pick = "[data-testid=meld-pick][data-meld='1']"
+        _tab_to(pg, pick)
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+        assert pg.evaluate("s => document.activeElement.matches(s)", pick)  # type: ignore[attr-defined]
+        assert pg.get_attribute(pick, "aria-pressed") == "true"  # type: ignore[attr-defined]
+        ring = pg.eval_on_selector("[data-testid=meld][data-meld='1']",  # type: ignore[attr-defined]
+                                   "m => getComputedStyle(m).outlineStyle")
+        assert ring == "solid", ring
+        shot(pg, "16-keyboard-meld")
+        pg.keyboard.press("Space")  # type: ignore[attr-defined]
+        assert pg.get_attribute(pick, "aria-pressed") == "false"  # type: ignore[attr-defined]
+        pg.keyboard.press("Tab")  # type: ignore[attr-defined]  # on along the table, not from the top
+        assert pg.evaluate("document.activeElement.dataset.meld") == "2"  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

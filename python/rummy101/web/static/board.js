@@ -38,7 +38,10 @@ export function pieces(tokens, opts = {}) {
   return row;
 }
 
-// The table: one group per meld, with its number (the index actions use), owner and kind.
+// The table: one group per meld, with its number (the index actions use), owner and kind. On the
+// person's turn a meld and each of its jokers are controls: a click anywhere on the meld picks it,
+// and for the keyboard its head is a button (Tab, Enter or Space) and each joker one of its own;
+// the group itself is no button, so that the jokers' buttons are not nested in another control.
 export function renderTable(container, table, names, { onMeld = null, onJoker = null, selectedMeld = null, selectedJoker = null, marks = new Set() } = {}) {
   container.replaceChildren();
   if (!table || table.length === 0) {
@@ -51,29 +54,35 @@ export function renderTable(container, table, names, { onMeld = null, onJoker = 
     const staged = m.staged ? " (staged)" : "";
     const label = `meld ${id}: ${m.kind || "meld"} of ${owner}${staged}, ${m.tiles.map(pieceLabel).join(", ")}`;
     const group = h("div", {
-      class: `meld${m.staged ? " staged" : ""}${selectedMeld === id ? " selected" : ""}${marks.has(id) ? " hinted" : ""}`,
-      "data-meld": id, "data-testid": "meld",
-      role: onMeld ? "button" : "group", tabindex: onMeld ? "0" : null,
-      "aria-pressed": onMeld ? String(selectedMeld === id) : null, "aria-label": label,
+      class: `meld${m.staged ? " staged" : ""}${selectedMeld === id ? " selected" : ""}${marks.has(id) ? " hinted" : ""}${onMeld ? " pickable" : ""}`,
+      "data-meld": id, "data-testid": "meld", role: "group", "aria-label": label,
     });
     const value = m.value === undefined || m.value === null ? "" : ` · ${m.value} pts`;
-    group.append(h("span", { class: "meld-head", "aria-hidden": "true", text: `#${id} ${m.kind || ""}${owner ? " · " + owner : ""}${value}${staged}` }));
+    const head = `#${id} ${m.kind || ""}${owner ? " · " + owner : ""}${value}${staged}`;
+    if (onMeld) {
+      group.append(h("button", {
+        type: "button", class: "meld-head", "data-testid": "meld-pick", "data-meld": id,
+        "aria-pressed": String(selectedMeld === id), "aria-label": `${label}: pick it to add to it`, text: head,
+      }));
+    } else group.append(h("span", { class: "meld-head", "aria-hidden": "true", text: head }));
     const row = h("span", { class: "pieces" });
     m.tiles.forEach((t, j) => {
-      const joker = t === "*";
-      const sel = selectedJoker && selectedJoker[0] === id && selectedJoker[1] === j;
-      const p = piece(t, { small: true, testid: "table-tile", extra: `${joker && onJoker ? "joker-pick" : ""}${sel ? " selected" : ""}` });
-      if (joker && onJoker) {
+      const joker = t === "*" && !!onJoker;
+      const sel = joker && selectedJoker && selectedJoker[0] === id && selectedJoker[1] === j;
+      const p = piece(t, { small: true, button: joker, testid: "table-tile", extra: `${joker ? "joker-pick" : ""}${sel ? " selected" : ""}` });
+      if (joker) {
+        p.dataset.meld = String(id);
+        p.dataset.index = String(j);
+        p.setAttribute("aria-pressed", String(!!sel));
+        p.setAttribute("aria-label", `joker at position ${j + 1} of meld ${id}: pick it, then the rack tile that replaces it`);
+        p.setAttribute("title", `joker at position ${j + 1} of meld ${id}: click, then choose the tile that replaces it`);
         p.addEventListener("click", (ev) => { ev.stopPropagation(); onJoker(id, j); });
-        p.setAttribute("title", `joker at position ${j} of meld ${id}: click, then choose the tile that replaces it`);
       }
       row.append(p);
     });
     group.append(row);
-    if (onMeld) {
-      group.addEventListener("click", () => onMeld(id));
-      group.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); onMeld(id); } });
-    }
+    // the mouse: anywhere on the meld (its head button handles its own click and keys)
+    if (onMeld) group.addEventListener("click", () => onMeld(id));
     container.append(group);
   });
 }

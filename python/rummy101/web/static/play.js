@@ -314,11 +314,18 @@ export class PlayPanel {
 
   renderTable() {
     const mine = this.view.your_turn;
+    // the table is drawn anew: a meld or joker that had the focus (Enter on it) keeps it, else
+    // the focus fell to the page's body and the next Tab started at the top of the page
+    const had = document.activeElement;
+    const again = had && $("table").contains(had) && had.dataset.meld !== undefined
+      ? `[data-meld="${had.dataset.meld}"]${had.dataset.index !== undefined ? `[data-index="${had.dataset.index}"]` : ".meld-head"}`
+      : null;
     renderTable($("table"), this.view.observation.table, this.view.bots, {
       onMeld: mine ? (id) => { this.meld = this.meld === id ? null : id; this.joker = null; this.renderTable(); this.renderControls(); } : null,
       onJoker: mine ? (id, j) => { const same = this.joker && this.joker[0] === id && this.joker[1] === j; this.joker = same ? null : [id, j]; this.meld = null; this.renderTable(); this.renderControls(); } : null,
       selectedMeld: this.meld, selectedJoker: this.joker, marks: this.hintMarks.melds,
     });
+    if (again) $("table").querySelector(again)?.focus({ preventScroll: true });
   }
 
   renderRack() {
