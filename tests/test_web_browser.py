@@ -835,3 +835,35 @@ def test_picking_a_meld_with_the_keyboard_keeps_the_focus_on_it(browser: object,
         assert pg.evaluate("document.activeElement.dataset.meld") == "2"  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+def test_a_message_is_put_away_from_the_keyboard(browser: object, server: str) -> None:
+    """The refusal stays pinned over the top of the page (on a phone, over the rack's first row)
+    and only a click or tap put it away: the ✕ was a drawing, not a control, so a keyboard player
+    could neither reach it nor get the message off the tiles. Esc puts it away, and so does its ✕
+    button, after which the focus is back on the rack."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    try:
+        pg.goto(server + "/")  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        start(pg, "rummy101", 2, 3)
+        def refuse() -> None:
+            pg.fill("[data-testid=typed-move]", "run R1 Y1 K13")  # type: ignore[attr-defined]
+            pg.press("[data-testid=typed-move]", "Enter")  # type: ignore[attr-defined]
+            pg.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
+            idle(pg)
+
+        refuse()
+        pg.keyboard.press("Escape")  # type: ignore[attr-defined]  # in the typed move's field
+        assert pg.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
+        refuse()
+        pg.focus("[data-testid=tile][tabindex='0']")  # type: ignore[attr-defined]
+        _tab_to(pg, "[data-testid=message] button", back=True)
+        assert pg.evaluate(_FOCUS_RING)  # type: ignore[attr-defined]
+        shot(pg, "17-message-close")
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+        assert pg.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
+        assert pg.evaluate("document.activeElement.dataset.testid") == "tile"  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

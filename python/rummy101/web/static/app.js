@@ -49,9 +49,8 @@ async function main() {
     await play.init();
     document.body.dataset.ready = "true";
   } catch (err) {
-    const m = document.getElementById("message");
-    m.hidden = false;
-    m.textContent = `The page could not start: ${err.message}`;
+    document.getElementById("message").hidden = false;
+    document.getElementById("message-text").textContent = `The page could not start: ${err.message}`;
   }
 }
 

@@ -94,8 +94,8 @@ export class PlayPanel {
       b.addEventListener("click", () => this.control(b.dataset.do));
     }
     // the message stays on top of the page while it scrolls (a phone's rack under it): a click
-    // or tap puts it away
-    $("message").addEventListener("click", () => { $("message").hidden = true; });
+    // or tap on it puts it away, and for the keyboard its ✕ button and Esc (anywhere) do
+    $("message").addEventListener("click", () => this.putAwayMessage());
     for (const b of document.querySelectorAll("[data-sort]")) {
       b.addEventListener("click", () => { if (this.rack) { this.rack.sort(b.dataset.sort); this.clearSelection(); this.renderRack(); } });
     }
@@ -116,6 +116,7 @@ export class PlayPanel {
       if (ev.target === rack && !Number.isNaN(from)) this.moveTile(from, this.rack.order.length - 1);
     });
     document.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape" && !$("message").hidden && !$("play-panel").hidden) { this.putAwayMessage(); return; }
       const typing = ["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement?.tagName);
       if (typing || !this.view || $("play-panel").hidden) return;
       if (ev.key === "Escape") { this.clearSelection(); this.render(); }
@@ -261,9 +262,18 @@ export class PlayPanel {
   }
 
   setMessage(text, what = "Not played") {
+    $("message").hidden = !text;
+    $("message-text").textContent = text ? `${what}: ${text}` : "";
+  }
+
+  // The message put away: a focus on its ✕ goes back to the game (the rack), or the new-game form.
+  putAwayMessage() {
     const m = $("message");
-    m.hidden = !text;
-    m.textContent = text ? `${what}: ${text}` : "";
+    const had = m.contains(document.activeElement);
+    m.hidden = true;
+    if (!had) return;
+    const back = this.view && !$("game").hidden ? $("rack").querySelector('[tabindex="0"]') : null;
+    (back || $("new-game")).focus({ preventScroll: true });
   }
 
   setView(view, keepHint = false) {
