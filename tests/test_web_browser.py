@@ -867,3 +867,35 @@ def test_a_message_is_put_away_from_the_keyboard(browser: object, server: str) -
         assert pg.evaluate("document.activeElement.dataset.testid") == "tile"  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+def test_a_reload_shows_the_reopened_games_setup(browser: object, server: str) -> None:
+    """After a reload the game came back but the new-game form above it went back to its
+    defaults (Rummy 101, four players, three bots) under a three-player Remi game: the form
+    described another game, and New game then started that one. The form now shows the
+    reopened game's variant, options and bots (not its seed: mid-game that is hidden)."""
+    ctx, pg = _context(browser, server)
+    try:
+        pg.select_option("[data-testid=rules]", "remi")  # type: ignore[attr-defined]
+        pg.select_option("#opt-players", "3")  # type: ignore[attr-defined]
+        pg.uncheck("#opt-tabla")  # type: ignore[attr-defined]
+        pg.select_option("#opt-joly_retrievals", "2")  # type: ignore[attr-defined]
+        pg.select_option("[data-testid=bot-1]", "random")  # type: ignore[attr-defined]
+        pg.fill("#seed", "9")  # type: ignore[attr-defined]
+        pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
+        idle(pg)
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
+        form = pg.evaluate("""() => ({
+            variant: document.querySelector('#variant').value,
+            players: document.querySelector('#opt-players')?.value,
+            tabla: document.querySelector('#opt-tabla')?.checked,
+            retrievals: document.querySelector('#opt-joly_retrievals')?.value,
+            bots: [...document.querySelectorAll('#bot-seats select')].map((s) => s.value),
+            seed: document.querySelector('#seed').value })""")  # type: ignore[attr-defined]
+        assert form == {"variant": "remi", "players": "3", "tabla": False, "retrievals": "2",
+                        "bots": ["random", "greedy"], "seed": ""}, form
+    finally:
+        ctx.close()

@@ -199,11 +199,34 @@ export class PlayPanel {
     remember(view.id);
   }
 
-  // After a reload: the game this tab was playing, as the server has it now.
+  // After a reload: the game this tab was playing, as the server has it now, and the new-game
+  // form set to it (the form's defaults would describe another game, and New game start that).
   async reopen() {
     const id = remembered();
     if (!id) return;
-    await this.run(async () => this.show(await api.view(id)), "Your game could not be reopened");
+    await this.run(async () => {
+      const view = await api.view(id);
+      this.show(view);
+      this.fillSetup(view);
+    }, "Your game could not be reopened");
+  }
+
+  // The form set to a game's rules text ("remi(players=3,tabla=off)") and bots; not its seed.
+  fillSetup(view) {
+    const m = /^([^(]+)(?:\((.*)\))?$/.exec(view.rules || "");
+    if (!m || !this.options.variants.some((v) => v.name === m[1])) return;
+    $("variant").value = m[1];
+    this.renderOptions();
+    const given = new Map((m[2] || "").split(",").filter(Boolean).map((kv) => kv.split("=").map((x) => x.trim())));
+    for (const o of this.variant().options) {
+      const input = document.querySelector(`[data-option="${o.name}"]`);
+      const value = given.has(o.name) ? given.get(o.name) : String(o.default);
+      if (input.type === "checkbox") input.checked = value === "on";
+      else input.value = value;
+    }
+    this.renderBots();
+    const seats = [...$("bot-seats").querySelectorAll("select")];
+    view.bots.filter((_, seat) => seat !== view.seat).forEach((name, i) => { if (seats[i]) seats[i].value = name; });
   }
 
   // After a failed request: a refused move changed nothing, but a bot that stopped after the
