@@ -899,3 +899,41 @@ def test_a_reload_shows_the_reopened_games_setup(browser: object, server: str) -
                         "bots": ["random", "greedy"], "seed": ""}, form
     finally:
         ctx.close()
+
+
+def test_the_keyboard_plays_to_the_end_and_into_the_analysis(browser: object, server: str) -> None:
+    """A keyboard player who won a Remi game with Play hint lost the focus twice: the last move
+    emptied the rack (the focus goes back to the rack after a move) and disabled the hint
+    buttons, so it fell to the page's body; and Analyse this game hid the Play panel with the
+    focused button in it, so the focus fell to the body again, the next Tab starting at the top.
+    At the end the focus goes to Analyse this game, and from there to the replay's Next."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    active = "document.activeElement.id || document.activeElement.dataset.testid || document.activeElement.tagName"
+    try:
+        pg.goto(server + "/")  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        start(pg, "remi", 2, 5)  # Play hint wins it with an empty rack
+        pg.focus("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        for _ in range(60):
+            if "over" in pg.inner_text("[data-testid=status]"):  # type: ignore[attr-defined]
+                break
+            _tab_to(pg, "[data-testid=play-hint]")
+            pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+            idle(pg)
+        assert "you win" in pg.inner_text("[data-testid=status]") and rack(pg) == []  # type: ignore[attr-defined]
+        assert pg.evaluate(active) == "analyse-game"  # type: ignore[attr-defined]
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-pos]:has-text('Turn 1 of')")  # type: ignore[attr-defined]
+        assert pg.evaluate(active) == "replay-next"  # type: ignore[attr-defined]
+        # at the first turn there is nowhere to go back to: First is off like Prev, Last is on
+        assert pg.is_disabled("#replay-first") and pg.is_enabled("#replay-last")  # type: ignore[attr-defined]
+        turns = int(pg.inner_text("[data-testid=replay-pos]").split()[-1])  # type: ignore[attr-defined]
+        for n in range(2, turns + 1):  # Enter on Next to the last turn: the focus is not lost
+            pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+            pg.wait_for_selector(f"[data-testid=replay-pos]:has-text('Turn {n} of')")  # type: ignore[attr-defined]
+        assert pg.is_disabled("#replay-last") and pg.is_enabled("#replay-first")  # type: ignore[attr-defined]
+        assert pg.evaluate(active) == "replay-prev"  # type: ignore[attr-defined]
+        shot(pg, "18-keyboard-end-analysis")
+    finally:
+        ctx.close()

@@ -278,9 +278,13 @@ export class PlayPanel {
       document.body.classList.remove("busy");
       this.renderControls();
       // the button that was pressed is disabled or gone now: keep a keyboard player in the game
-      // (on the rack, one Tab before the moves) rather than back at the top of the page
+      // (on the rack, one Tab before the moves) rather than back at the top of the page; a game
+      // won with an empty rack is over: on to its analysis
       const lost = !document.activeElement || document.activeElement === document.body;
-      if (lost && this.view && !$("game").hidden) $("rack").querySelector('[tabindex="0"]')?.focus({ preventScroll: true });
+      if (lost && this.view && !$("game").hidden) {
+        const to = $("rack").querySelector('[tabindex="0"]') || (this.view.over ? $("analyse-game") : $("controls").querySelector("button:not(:disabled):not([hidden])"));
+        to?.focus({ preventScroll: true });
+      }
     }
   }
 

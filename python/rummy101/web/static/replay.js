@@ -49,7 +49,7 @@ export class ReplayPanel {
     this.message(null);
     try {
       this.summary = await api.loadReplay(record);
-    } catch (err) { this.message(`Not loaded: ${err.message}`); return; }
+    } catch (err) { this.message(`Not loaded: ${err.message}`); return false; }
     this.cache.clear();
     $("replay").hidden = false;
     this.renderTurns();
@@ -57,6 +57,7 @@ export class ReplayPanel {
     const totals = this.summary.standings.map((t, i) => `${names[i]} ${t}`).join(", ");
     $("replay-summary").textContent = `${this.summary.rules}, seed ${this.summary.seed}: ${this.summary.turns.length} turns; ${this.summary.terminal ? "final" : "current"} standings ${totals}.`;
     await this.show(0);
+    return true;
   }
 
   names() {
@@ -92,8 +93,13 @@ export class ReplayPanel {
     n = Math.max(0, Math.min(this.summary.turns.length - 1, n));
     this.at = n;
     $("replay-pos").textContent = `Turn ${n + 1} of ${this.summary.turns.length}`;
-    $("replay-prev").disabled = n === 0;
-    $("replay-next").disabled = n === this.summary.turns.length - 1;
+    const last = n === this.summary.turns.length - 1;
+    const had = document.activeElement;
+    $("replay-first").disabled = $("replay-prev").disabled = n === 0;
+    $("replay-next").disabled = $("replay-last").disabled = last;
+    // Enter on Next at the last turn but one (Prev at the second) disabled the focused button
+    // and the focus fell to the page's body: it goes to the way back (on) instead
+    if (had && had.disabled && had.closest(".replay-nav")) (last ? $("replay-prev") : $("replay-next")).focus();
     let t;
     try { t = await this.turn(n); } catch (err) { this.message(err.message); return; }
     if (this.at !== n) return;
