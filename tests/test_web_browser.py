@@ -937,3 +937,42 @@ def test_the_keyboard_plays_to_the_end_and_into_the_analysis(browser: object, se
         shot(pg, "18-keyboard-end-analysis")
     finally:
         ctx.close()
+
+
+def test_a_phone_steps_the_replay_with_the_position_in_view(browser: object, server: str) -> None:
+    """On a 390 px phone the replay's list of turns (up to 38rem tall) came between the Next
+    button and the position it steps: each Next changed a table and a rack some 800 px further
+    down, out of sight. On a narrow screen the list is short and scrolls in its box, so the
+    buttons and the position before the turn fit on one screen. And Enter pressed at once after
+    Analyse this game steps the replay (it re-submitted the record form, which had the focus
+    while the record loaded)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    try:
+        pg.goto(server + "/")  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        start(pg, "remi", 2, 5)
+        play_by_hints(pg)
+        held: list[object] = []  # the first turn's answer, held until Enter is pressed
+        loads: list[str] = []
+        pg.on("request", lambda r: loads.append(r.url) if r.method == "POST" and r.url.endswith("/v1/replays") else None)  # type: ignore[attr-defined]
+        pg.route(re.compile(r".*/v1/replays/\w+/turns/0$"), lambda route: held.append(route))  # type: ignore[attr-defined]
+        pg.focus("#analyse-game")  # type: ignore[attr-defined]
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-pos]:has-text('Turn 1 of')")  # type: ignore[attr-defined]
+        pg.wait_for_function("() => document.activeElement !== document.body")  # type: ignore[attr-defined]
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]  # while turn 1 loads
+        for route in held:
+            route.continue_()  # type: ignore[attr-defined]
+        pg.unroute(re.compile(r".*/v1/replays/\w+/turns/0$"))  # type: ignore[attr-defined]
+        pg.wait_for_function("() => document.activeElement.id === 'replay-next'")  # type: ignore[attr-defined]
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-pos]:has-text('Turn 2 of')")  # type: ignore[attr-defined]
+        assert len(loads) == 1, loads
+        pg.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
+        span = pg.evaluate("""() => document.querySelector('[data-testid=replay-rack]').getBoundingClientRect().bottom
+            - document.querySelector('[data-testid=replay-next]').getBoundingClientRect().top""")  # type: ignore[attr-defined]
+        shot(pg, "19-phone-replay")
+        assert span < 844, span
+    finally:
+        ctx.close()

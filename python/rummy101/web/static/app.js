@@ -44,11 +44,7 @@ async function main() {
     document.getElementById("record-text").value = JSON.stringify(record);
     select(document.getElementById("tab-replay"));
     // the pressed button is hidden with the Play panel: the focus goes on into the replay
-    document.getElementById("replay-panel").querySelector("[data-testid=replay-load]").focus({ preventScroll: true });
-    if (await replay.load(record)) {
-      const next = document.getElementById("replay-next");
-      (next.disabled ? document.getElementById("replay-pos") : next).focus({ preventScroll: true });
-    }
+    await replay.load(record, { focus: true });
   });
   try {
     await play.init();

@@ -45,19 +45,27 @@ export class ReplayPanel {
     m.textContent = text || "";
   }
 
-  async load(record) {
+  // With `focus` (Analyse this game: the button pressed is hidden with its panel) the focus goes
+  // to the turn's line while the first turn loads (on the form, an Enter would load the record
+  // again), then to Next.
+  async load(record, { focus = false } = {}) {
     this.message(null);
     try {
       this.summary = await api.loadReplay(record);
-    } catch (err) { this.message(`Not loaded: ${err.message}`); return false; }
+    } catch (err) {
+      this.message(`Not loaded: ${err.message}`);
+      if (focus) $("replay-load").focus({ preventScroll: true });
+      return;
+    }
     this.cache.clear();
     $("replay").hidden = false;
+    if (focus) $("replay-pos").focus({ preventScroll: true });
     this.renderTurns();
     const names = this.names();
     const totals = this.summary.standings.map((t, i) => `${names[i]} ${t}`).join(", ");
     $("replay-summary").textContent = `${this.summary.rules}, seed ${this.summary.seed}: ${this.summary.turns.length} turns; ${this.summary.terminal ? "final" : "current"} standings ${totals}.`;
     await this.show(0);
-    return true;
+    if (focus && !$("replay-next").disabled) $("replay-next").focus({ preventScroll: true });
   }
 
   names() {
