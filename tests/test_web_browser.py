@@ -976,3 +976,35 @@ def test_a_phone_steps_the_replay_with_the_position_in_view(browser: object, ser
         assert span < 844, span
     finally:
         ctx.close()
+
+
+def test_stepping_the_replay_does_not_scroll_the_page(browser: object, server: str) -> None:
+    """Stepping the replay with → while reading the rack below the list of turns scrolled the
+    page back up to the list (scrollIntoView on the current turn scrolls the page as well as the
+    list), so every step took the position being studied out of sight. The list scrolls itself
+    to the current turn; the page stays where the person put it."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 400})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    try:
+        pg.goto(server + "/")  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        start(pg, "remi", 2, 5)
+        play_by_hints(pg)
+        pg.click("#analyse-game")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
+        # the list out of sight above, the table and rack in view (and room to scroll further)
+        y = pg.evaluate("""() => { const l = document.querySelector('#turns').getBoundingClientRect();
+            window.scrollTo(0, window.scrollY + l.bottom + 10); return window.scrollY; }""")  # type: ignore[attr-defined]
+        assert 0 < y < pg.evaluate("document.documentElement.scrollHeight - window.innerHeight - 200")  # type: ignore[attr-defined]
+        for n in range(2, 14):
+            pg.keyboard.press("ArrowRight")  # type: ignore[attr-defined]
+            pg.wait_for_selector(f"[data-testid=replay-pos]:has-text('Turn {n} of')")  # type: ignore[attr-defined]
+            pg.wait_for_selector(f"[data-testid=replay-turn][data-turn='{n - 1}'][aria-current=step]")  # type: ignore[attr-defined]
+        assert pg.evaluate("window.scrollY") == y  # type: ignore[attr-defined]
+        # the list itself followed: the current turn is inside its box
+        inside = pg.evaluate("""() => { const l = document.querySelector('#turns').getBoundingClientRect(),
+            c = document.querySelector('#turns .current').getBoundingClientRect();
+            return c.top >= l.top - 1 && c.bottom <= l.bottom + 1; }""")  # type: ignore[attr-defined]
+        assert inside
+    finally:
+        ctx.close()

@@ -88,7 +88,15 @@ export class ReplayPanel {
       li.append(b);
       list.append(li);
     }
-    list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    // the list scrolls to the current turn; scrollIntoView would scroll the page as well, away
+    // from the position being read below the list
+    const cur = list.querySelector(".current");
+    if (cur) {
+      const box = list.getBoundingClientRect();
+      const at = cur.getBoundingClientRect();
+      if (at.top < box.top) list.scrollTop -= box.top - at.top;
+      else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+    }
   }
 
   async turn(n) {
