@@ -1008,3 +1008,28 @@ def test_stepping_the_replay_does_not_scroll_the_page(browser: object, server: s
         assert inside
     finally:
         ctx.close()
+
+
+def test_a_replay_without_analysis_does_not_claim_one(page: object) -> None:
+    """Replay analysis covers Rummy 101 only. A Remi game's replay still offered Analyse all
+    turns, which fetched every turn and then said "Analysed: 0 mistakes", a verdict on a game
+    nothing had judged; and a record loaded after an analysed one kept the button's "Analysed:
+    n mistakes" of the one before. Without analysis the button is not offered and the summary
+    says why; each record loaded starts with the button's own words."""
+    start(page, "rummy101", 2, 5)
+    play_by_hints(page)
+    page.click("[data-testid=analyse-game]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
+    page.click("[data-testid=replay-analyse]")  # type: ignore[attr-defined]
+    page.wait_for_selector("text=/Analysed: \\d+ mistake/", timeout=60_000)  # type: ignore[attr-defined]
+    page.click("[data-testid=replay-load]")  # type: ignore[attr-defined]  # the same record again
+    page.wait_for_selector("[data-testid=replay-analyse]:text-is('Analyse all turns')")  # type: ignore[attr-defined]
+    page.click("[data-testid=tab-play]")  # type: ignore[attr-defined]
+    start(page, "remi", 2, 5)
+    play_by_hints(page)
+    page.click("[data-testid=analyse-game]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-summary]:has-text('remi')")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
+    assert page.is_hidden("[data-testid=replay-analyse]")  # type: ignore[attr-defined]
+    summary = page.inner_text("[data-testid=replay-summary]")  # type: ignore[attr-defined]
+    assert "no analysis for remi" in summary, summary

@@ -63,7 +63,13 @@ export class ReplayPanel {
     this.renderTurns();
     const names = this.names();
     const totals = this.summary.standings.map((t, i) => `${names[i]} ${t}`).join(", ");
-    $("replay-summary").textContent = `${this.summary.rules}, seed ${this.summary.seed}: ${this.summary.turns.length} turns; ${this.summary.terminal ? "final" : "current"} standings ${totals}.`;
+    // analysis is the service's for some variants only (summary.hints): no button that would
+    // end in "Analysed: 0 mistakes" where nothing was judged; and no words of the record before
+    const analyse = $("replay-analyse");
+    analyse.hidden = !this.summary.hints;
+    analyse.textContent = "Analyse all turns";
+    const none = this.summary.hints ? "" : ` There is no analysis for ${this.summary.variant} yet: step through the turns.`;
+    $("replay-summary").textContent = `${this.summary.rules}, seed ${this.summary.seed}: ${this.summary.turns.length} turns; ${this.summary.terminal ? "final" : "current"} standings ${totals}.${none}`;
     await this.show(0);
     if (focus && !$("replay-next").disabled) $("replay-next").focus({ preventScroll: true });
   }
