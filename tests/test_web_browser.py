@@ -1033,3 +1033,40 @@ def test_a_replay_without_analysis_does_not_claim_one(page: object) -> None:
     assert page.is_hidden("[data-testid=replay-analyse]")  # type: ignore[attr-defined]
     summary = page.inner_text("[data-testid=replay-summary]")  # type: ignore[attr-defined]
     assert "no analysis for remi" in summary, summary
+
+
+def test_the_rounds_of_a_long_match_stay_in_their_box(browser: object, server: str) -> None:
+    """A classic match to 200 points played by Play hint took 84 rounds, and Standings listed
+    "Round n: finish — …" for every one: on a phone the box grew some 1,600 px and Analyse this
+    game sat at the bottom of it. The rounds' lines scroll in a box of their own, showing the
+    latest, and it takes the keyboard's focus so that it can be scrolled without a mouse."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    try:
+        pg.goto(server + "/")  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        start(pg, "classic", 2, 3)
+
+        def rounds(route: object) -> None:  # the game as it stands after 84 rounds
+            resp = route.fetch()  # type: ignore[attr-defined]
+            view = resp.json()
+            view["round_scores"] = [[r % 7, 0] for r in range(84)]
+            view["round_results"] = [{"end": "finish", "winner": r % 2} for r in range(84)]
+            route.fulfill(response=resp, json=view)  # type: ignore[attr-defined]
+
+        pg.route(re.compile(r".*/v1/games/[0-9a-f]{16}$"), rounds)  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=standings] th:has-text('R84')")  # type: ignore[attr-defined]
+        height = pg.eval_on_selector(".standings-box", "e => e.getBoundingClientRect().height")  # type: ignore[attr-defined]
+        assert height < 844 / 2, height
+        last = pg.locator("[data-testid=standings] .round").last  # type: ignore[attr-defined]
+        assert last.inner_text().startswith("Round 84:")
+        seen = pg.evaluate("""() => { const l = [...document.querySelectorAll('#standings .round')].pop(),
+            box = l.parentElement.getBoundingClientRect(), r = l.getBoundingClientRect();
+            return r.top >= box.top - 1 && r.bottom <= box.bottom + 1; }""")  # type: ignore[attr-defined]
+        assert seen
+        assert pg.eval_on_selector("[data-testid=rounds]", "e => e.tabIndex") == 0  # type: ignore[attr-defined]
+        pg.eval_on_selector(".standings-box", "e => e.scrollIntoView()")  # type: ignore[attr-defined]
+        shot(pg, "20-rounds-box")
+    finally:
+        ctx.close()

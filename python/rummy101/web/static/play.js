@@ -592,9 +592,17 @@ export class PlayPanel {
       table.append(tr);
     });
     box.append(table);
+    // a line per round, in a box of its own that shows the latest (a classic match to 200 can
+    // take 80 rounds and more: the lines made Standings 1,600 px tall on a phone)
+    const rounds = h("div", { class: "rounds", "data-testid": "rounds", role: "region", "aria-label": "How each round ended" });
     for (const [r, res] of v.round_results.entries()) {
       const who = res.winner === null || res.winner === undefined ? "nobody finished" : `${v.bots[res.winner] === "you" ? "you" : "seat " + res.winner} finished`;
-      box.append(h("p", { class: "round", text: `Round ${r + 1}: ${res.end}${res.end === "finish" ? ` — ${who}` : ""}${res.joker_finish ? " with a joker" : ""}.` }));
+      rounds.append(h("p", { class: "round", text: `Round ${r + 1}: ${res.end}${res.end === "finish" ? ` — ${who}` : ""}${res.joker_finish ? " with a joker" : ""}.` }));
+    }
+    if (v.round_results.length) box.append(rounds);
+    if (rounds.scrollHeight > rounds.clientHeight) {  // scrolls: the keyboard can reach and scroll it
+      rounds.tabIndex = 0;
+      rounds.scrollTop = rounds.scrollHeight;
     }
     if (v.over) box.append(h("p", { class: "over", text: "Game over." }));
   }
