@@ -1070,3 +1070,37 @@ def test_the_rounds_of_a_long_match_stay_in_their_box(browser: object, server: s
         shot(pg, "20-rounds-box")
     finally:
         ctx.close()
+
+
+def test_a_game_too_long_to_replay_says_so_where_it_was_asked(browser: object,
+                                                              server: str) -> None:
+    """A classic match to 200 played on the page ran to 5,541 actions, and the replay takes at
+    most 5,000 (the limits of GET /v1/game-options). Analyse this game switched to the Replay
+    tab and said "Not loaded: field 'record' holds 5541 actions; at most 5000 are replayed": a
+    field the person never filled, and nothing they could do. The page now knows the limit: it
+    stays on Play and says the game is too long to step through and that Download record keeps
+    it. (The limit is lowered here so that a short game goes over it.)"""
+    ctx, pg = _context(browser, server)
+    try:
+        def small(route: object) -> None:
+            resp = route.fetch()  # type: ignore[attr-defined]
+            body = resp.json()
+            body["limits"]["max_record_actions"] = 10
+            route.fulfill(response=resp, json=body)  # type: ignore[attr-defined]
+
+        pg.route("**/v1/game-options", small)  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        start(pg, "rummy101", 2, 5)
+        play_by_hints(pg)
+        pg.focus("#analyse-game")  # type: ignore[attr-defined]
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
+        message = pg.inner_text("[data-testid=message-text]")  # type: ignore[attr-defined]
+        assert re.fullmatch(r"No analysis: this game has \d+ actions, more than the 10 that the "
+                            r"replay steps through\. Download record keeps the whole game\.",
+                            message), message
+        assert pg.is_visible("#play-panel") and pg.is_hidden("#replay-panel")  # type: ignore[attr-defined]
+        assert pg.evaluate("document.activeElement.id") == "analyse-game"  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

@@ -41,6 +41,13 @@ async function main() {
       play.setMessage(err.message, "No analysis");
       return;
     }
+    // a record longer than the replay takes (a classic match to 200 can pass 5,000 actions):
+    // say so here, where it was asked, in the person's words, not the replay form's refusal
+    const most = play.options?.limits?.max_record_actions;
+    if (most && record.actions.length > most) {
+      play.setMessage(`this game has ${record.actions.length} actions, more than the ${most} that the replay steps through. Download record keeps the whole game.`, "No analysis");
+      return;
+    }
     document.getElementById("record-text").value = JSON.stringify(record);
     select(document.getElementById("tab-replay"));
     // the pressed button is hidden with the Play panel: the focus goes on into the replay
