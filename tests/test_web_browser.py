@@ -1104,3 +1104,27 @@ def test_a_game_too_long_to_replay_says_so_where_it_was_asked(browser: object,
         assert pg.evaluate("document.activeElement.id") == "analyse-game"  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+def test_the_replays_controls_keep_the_keyboards_focus(page: object) -> None:
+    """Two more places where the replay dropped a keyboard player's focus to the page's body
+    (the next Tab starting again at the top of the page): Enter on a turn in the list of turns
+    drew the list anew without the focused button, and Analyse all turns disabled itself, with
+    the focus on it, until every turn was analysed. The turn's button keeps the focus, and so does
+    Analyse all turns (pressed again while it works it does nothing)."""
+    start(page, "rummy101", 2, 5)
+    play_by_hints(page)
+    page.click("[data-testid=analyse-game]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
+    active = "document.activeElement.id || document.activeElement.dataset.turn || document.activeElement.tagName"
+    page.focus("[data-testid=replay-turn][data-turn='3']")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-pos]:has-text('Turn 4 of')")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-turn][data-turn='3'][aria-current=step]")  # type: ignore[attr-defined]
+    assert page.evaluate(active) == "3"  # type: ignore[attr-defined]
+    page.keyboard.press("Tab")  # type: ignore[attr-defined]  # on down the list, not from the top
+    assert page.evaluate(active) == "4"  # type: ignore[attr-defined]
+    page.focus("[data-testid=replay-analyse]")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    page.wait_for_selector("text=/Analysed: \\d+ mistake/", timeout=60_000)  # type: ignore[attr-defined]
+    assert page.evaluate(active) == "replay-analyse"  # type: ignore[attr-defined]

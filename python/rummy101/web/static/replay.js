@@ -81,6 +81,8 @@ export class ReplayPanel {
 
   renderTurns() {
     const list = $("turns");
+    // drawn anew: a turn's button that had the focus (Enter on it) keeps it
+    const had = list.contains(document.activeElement) ? document.activeElement.dataset.turn : undefined;
     list.replaceChildren();
     const names = this.names();
     for (const t of this.summary.turns) {
@@ -94,6 +96,7 @@ export class ReplayPanel {
       li.append(b);
       list.append(li);
     }
+    if (had !== undefined) list.querySelector(`[data-turn="${had}"]`)?.focus({ preventScroll: true });
     // the list scrolls to the current turn; scrollIntoView would scroll the page as well, away
     // from the position being read below the list
     const cur = list.querySelector(".current");
@@ -158,7 +161,9 @@ export class ReplayPanel {
     if (this.loading || !this.summary) return;
     this.loading = true;
     const button = $("replay-analyse");
-    button.disabled = true;
+    // not disabled while it works: that dropped the focus on it to the page's body (a second
+    // press does nothing: this.loading)
+    button.setAttribute("aria-disabled", "true");
     try {
       for (const t of this.summary.turns) {
         await this.turn(t.turn);
@@ -168,6 +173,6 @@ export class ReplayPanel {
       button.textContent = `Analysed: ${mistakes} mistake${mistakes === 1 ? "" : "s"}`;
       this.renderTurns();
     } catch (err) { this.message(err.message); button.textContent = "Analyse all turns"; }
-    finally { this.loading = false; button.disabled = false; }
+    finally { this.loading = false; button.removeAttribute("aria-disabled"); }
   }
 }
