@@ -1128,3 +1128,36 @@ def test_the_replays_controls_keep_the_keyboards_focus(page: object) -> None:
     page.keyboard.press("Enter")  # type: ignore[attr-defined]
     page.wait_for_selector("text=/Analysed: \\d+ mistake/", timeout=60_000)  # type: ignore[attr-defined]
     assert page.evaluate(active) == "replay-analyse"  # type: ignore[attr-defined]
+
+
+def test_a_picked_joker_or_meld_offers_its_moves(browser: object, server: str) -> None:
+    """Picking a joker on the table (or a meld) before any rack tile said "No single legal move
+    uses exactly this selection (a meld of more than 3 is laid as 3, then added to)": advice
+    about laying melds, where the person had to choose the tile that takes the joker's place. A
+    picked joker or meld now lists its legal moves (the retrieve with B11 here, one press away),
+    and one with none says so in its own terms."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "remi", 2, 24)
+        for i in range(13):  # the position of the Joly test above: retrieve 0:2 with B11 is legal
+            if pg.is_enabled("[data-testid=draw]"):  # type: ignore[attr-defined]
+                pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
+                idle(pg)
+            if i < 12:
+                pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+                idle(pg)
+        pg.click("[data-testid=table-tile][data-meld='0'][data-index='2']")  # type: ignore[attr-defined]
+        suggest = pg.inner_text("[data-testid=suggest]")  # type: ignore[attr-defined]
+        assert "Retrieve the joker of meld 0 with B11" in suggest, suggest
+        pg.click("[data-testid=table-tile][data-meld='2']")  # type: ignore[attr-defined]
+        suggest = pg.inner_text("[data-testid=suggest]")  # type: ignore[attr-defined]
+        assert suggest == "No tile of yours can take the place of this joker now.", suggest
+        pg.click("[data-testid=meld-pick][data-meld='3']")  # type: ignore[attr-defined]
+        suggest = pg.inner_text("[data-testid=suggest]")  # type: ignore[attr-defined]
+        assert suggest == "None of your pieces can be added to meld 3 now.", suggest
+        pg.click("[data-testid=meld-pick][data-meld='0']")  # type: ignore[attr-defined]
+        pg.click("[data-testid=suggest] [data-action='retrieve 0:2 with B11']")  # type: ignore[attr-defined]
+        idle(pg)
+        assert "RO-9.5" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

@@ -432,12 +432,14 @@ export class PlayPanel {
 
   legal() { return (this.view && this.view.legal) || []; }
 
+  // The legal moves of the selection: its pieces exactly, on the picked meld or joker; with a
+  // meld or joker picked and no piece selected yet, every move on it (which piece goes there).
   matching() {
     const sel = key(this.layTokens());
     return this.legal().map(parseAction).filter((a) => {
       if (this.meld !== null && a.meld !== this.meld) return false;
       if (this.joker && !(a.verb === "retrieve" && a.meld === this.joker[0] && a.index === this.joker[1])) return false;
-      if (!sel && this.meld === null && !this.joker) return false;
+      if (!sel) return this.meld !== null || !!this.joker;
       return key(a.pieces) === sel;
     });
   }
@@ -465,7 +467,10 @@ export class PlayPanel {
       sug.append(h("span", { class: "help", text: "Legal with this selection: " }));
       for (const a of found.slice(0, 24)) sug.append(h("button", { type: "button", class: "suggestion", "data-action": a.text, onclick: () => this.send(a.text) }, describe(a.text)));
     } else if (mine && (n || this.meld !== null || this.joker)) {
-      sug.append(h("span", { class: "help", text: "No single legal move uses exactly this selection (a meld of more than 3 is laid as 3, then added to)." }));
+      const text = n ? "No single legal move uses exactly this selection (a meld of more than 3 is laid as 3, then added to)."
+        : this.joker ? "No tile of yours can take the place of this joker now."
+          : `None of your ${this.view.variant === "classic" ? "cards" : "pieces"} can be added to meld ${this.meld} now.`;
+      sug.append(h("span", { class: "help", text }));
     }
     const all = $("legal");
     all.replaceChildren();
