@@ -1161,3 +1161,27 @@ def test_a_picked_joker_or_meld_offers_its_moves(browser: object, server: str) -
         assert "RO-9.5" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+def test_the_exchange_of_doubles_offers_each_announcement(browser: object, server: str) -> None:
+    """Remi's exchange of doubles (RO-3): the status said "announce one or decline" and the only
+    button was "Decline the exchange"; announcing needed the person to guess that selecting one
+    tile of a pair makes "Announce the double Y5" appear. Each announcement is now a button of
+    its own beside Decline, and plays from the keyboard."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "remi", 2, 4)
+        assert "announce one or decline" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        bare = pg.eval_on_selector_all("#bare button", "bs => bs.map(b => b.textContent)")  # type: ignore[attr-defined]
+        assert bare == ["Announce the double Y5", "Announce the double B11",
+                        "Decline the exchange"], bare
+        pg.focus("[data-testid=tile][tabindex='0']")  # type: ignore[attr-defined]
+        _tab_to(pg, "#bare [data-action='announce Y5']")
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+        idle(pg)
+        assert pg.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
+        first = "[data-testid=log] li:first-child"
+        assert "announce" in pg.inner_text(first)  # type: ignore[attr-defined]
+        assert pg.query_selector(f"{first} [data-tile=Y5]")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

@@ -456,8 +456,10 @@ export class PlayPanel {
     }
     const bare = $("bare");
     bare.replaceChildren();
+    // the moves without pieces, and Remi's exchange of doubles (RO-3: a few announcements or
+    // acceptances, each a button; selecting a tile of the pair to make one appear was a guess)
     for (const t of this.legal()) {
-      if (t.includes(" ") || t === "draw" || t === "take") continue;
+      if ((t.includes(" ") && !["announce", "accept"].includes(t.split(" ")[0])) || t === "draw" || t === "take") continue;
       bare.append(h("button", { type: "button", disabled: !mine, "data-action": t, onclick: () => this.send(t) }, describe(t)));
     }
     const sug = $("suggest");
