@@ -1185,3 +1185,41 @@ def test_the_exchange_of_doubles_offers_each_announcement(browser: object, serve
         assert pg.query_selector(f"{first} [data-tile=Y5]")  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+def test_a_reload_reopens_the_replay_at_its_turn(browser: object, server: str) -> None:
+    """A reload on the Replay tab went back to Play: the replay (held on the server) and the
+    turn being studied were lost, to be found again by Analyse this game and stepping back to
+    the turn. The tab now remembers its replay and turn and reopens them; a replay the server
+    no longer holds says so and what to do."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 5)
+        play_by_hints(pg)
+        pg.click("[data-testid=analyse-game]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
+        for _ in range(3):
+            pg.click("[data-testid=replay-next]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-pos]:has-text('Turn 4 of')")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-hint] [data-testid=hint-steps]")  # type: ignore[attr-defined]
+        head = pg.inner_text("[data-testid=replay-head]")  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-pos]:has-text('Turn 4 of')")  # type: ignore[attr-defined]
+        assert pg.is_visible("#replay-panel") and pg.is_hidden("#play-panel")  # type: ignore[attr-defined]
+        assert pg.get_attribute("[data-testid=tab-replay]", "aria-selected") == "true"  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-hint] [data-testid=hint-steps]")  # type: ignore[attr-defined]
+        assert pg.inner_text("[data-testid=replay-head]") == head  # type: ignore[attr-defined]
+        pg.click("[data-testid=tab-play]")  # type: ignore[attr-defined]  # the game is still there
+        assert "over" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        pg.click("[data-testid=tab-replay]")  # type: ignore[attr-defined]
+        pg.evaluate("""sessionStorage.setItem('rummy101.replay',
+            JSON.stringify({id: '0123456789abcdef', at: 3}))""")  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-message]:not([hidden])")  # type: ignore[attr-defined]
+        message = pg.inner_text("[data-testid=replay-message]")  # type: ignore[attr-defined]
+        assert message.startswith("Your replay could not be reopened: no replay 0123456789abcdef"), message
+        assert "Load the record again" in message, message
+        assert pg.is_hidden("#replay")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

@@ -71,5 +71,6 @@ export const api = {
   playHint: (id) => call("POST", `/v1/games/${id}/play-hint`, {}),
   record: (id) => call("GET", `/v1/games/${id}/record`),
   loadReplay: (record) => call("POST", "/v1/replays", { record }),
+  replay: (id) => call("GET", `/v1/replays/${id}`),
   replayTurn: (id, n) => call("GET", `/v1/replays/${id}/turns/${n}`),
 };

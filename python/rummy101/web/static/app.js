@@ -7,7 +7,11 @@ import { ReplayPanel } from "./replay.js";
 const play = new PlayPanel();
 const replay = new ReplayPanel();
 
+// The tab shown, so that a reload shows it again (with the replay it held: replay.reopen).
+const TAB_KEY = "rummy101.tab";
+
 function select(tab) {
+  try { sessionStorage.setItem(TAB_KEY, tab.id); } catch { /* private mode */ }
   for (const t of document.querySelectorAll('[role="tab"]')) {
     const on = t === tab;
     t.setAttribute("aria-selected", String(on));
@@ -55,6 +59,12 @@ async function main() {
   });
   try {
     await play.init();
+    let tab = null;
+    try { tab = sessionStorage.getItem(TAB_KEY); } catch { /* private mode */ }
+    if (tab === "tab-replay") {
+      select(document.getElementById("tab-replay"));
+      await replay.reopen();
+    }
     document.body.dataset.ready = "true";
   } catch (err) {
     document.getElementById("message").hidden = false;

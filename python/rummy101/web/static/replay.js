@@ -8,6 +8,12 @@ import { renderSteps } from "./play.js";
 
 const $ = (id) => document.getElementById(id);
 
+// The replay this tab shows and its turn, so that a reload reopens them (as play.js its game).
+const REPLAY_KEY = "rummy101.replay";
+const remember = (id, at) => { try { sessionStorage.setItem(REPLAY_KEY, JSON.stringify({ id, at })); } catch { /* private mode */ } };
+const forget = () => { try { sessionStorage.removeItem(REPLAY_KEY); } catch { /* private mode */ } };
+const remembered = () => { try { return JSON.parse(sessionStorage.getItem(REPLAY_KEY) || "null"); } catch { return null; } };
+
 export class ReplayPanel {
   constructor() {
     this.summary = null;
@@ -57,7 +63,28 @@ export class ReplayPanel {
       if (focus) $("replay-load").focus({ preventScroll: true });
       return;
     }
+    await this.open(0, focus);
+  }
+
+  // After a reload: the replay this tab showed, at its turn, as the server holds it. A replay
+  // gone (idle for an hour, evicted, the service restarted) says so and what to do.
+  async reopen() {
+    const was = remembered();
+    if (!was || typeof was.id !== "string") return false;
+    try {
+      this.summary = await api.replay(was.id);
+    } catch (err) {
+      forget();
+      this.message(`Your replay could not be reopened: ${err.message}. Load the record again (Analyse this game on Play, or paste it above).`);
+      return true;
+    }
+    await this.open(Number(was.at) || 0, false);
+    return true;
+  }
+
+  async open(at, focus) {
     this.cache.clear();
+    this.at = at;
     $("replay").hidden = false;
     if (focus) $("replay-pos").focus({ preventScroll: true });
     this.renderTurns();
@@ -70,7 +97,7 @@ export class ReplayPanel {
     analyse.textContent = "Analyse all turns";
     const none = this.summary.hints ? "" : ` There is no analysis for ${this.summary.variant} yet: step through the turns.`;
     $("replay-summary").textContent = `${this.summary.rules}, seed ${this.summary.seed}: ${this.summary.turns.length} turns; ${this.summary.terminal ? "final" : "current"} standings ${totals}.${none}`;
-    await this.show(0);
+    await this.show(at);
     if (focus && !$("replay-next").disabled) $("replay-next").focus({ preventScroll: true });
   }
 
@@ -117,6 +144,7 @@ export class ReplayPanel {
     if (!this.summary) return;
     n = Math.max(0, Math.min(this.summary.turns.length - 1, n));
     this.at = n;
+    remember(this.summary.id, n);
     $("replay-pos").textContent = `Turn ${n + 1} of ${this.summary.turns.length}`;
     const last = n === this.summary.turns.length - 1;
     const had = document.activeElement;
