@@ -1223,3 +1223,26 @@ def test_a_reload_reopens_the_replay_at_its_turn(browser: object, server: str) -
         assert pg.is_hidden("#replay")  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+def test_a_replay_message_goes_once_a_turn_shows(browser: object, server: str) -> None:
+    """A turn that could not be fetched (the service gone for a moment) said so above the
+    replay, and the message stayed there after the next turns came fine: it read as if the
+    turns shown were failing. A turn shown puts the message away."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 5)
+        play_by_hints(pg)
+        pg.click("[data-testid=analyse-game]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
+        failing = re.compile(r".*/v1/replays/\w+/turns/1$")
+        pg.route(failing, lambda route: route.abort())  # type: ignore[attr-defined]
+        pg.click("[data-testid=replay-next]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-message]:not([hidden])")  # type: ignore[attr-defined]
+        assert "did not answer" in pg.inner_text("[data-testid=replay-message]")  # type: ignore[attr-defined]
+        pg.unroute(failing)  # type: ignore[attr-defined]
+        pg.click("[data-testid=replay-next]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-pos]:has-text('Turn 3 of')")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-message]", state="hidden")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

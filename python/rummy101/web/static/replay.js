@@ -156,6 +156,7 @@ export class ReplayPanel {
     let t;
     try { t = await this.turn(n); } catch (err) { this.message(err.message); return; }
     if (this.at !== n) return;
+    this.message(null);  // a turn shown: a failure of one before is over
     const names = this.names();
     $("replay-head").textContent = `Round ${t.round + 1}, ${names[t.seat]} to play (${t.phase}).`;
     renderTable($("replay-table"), t.observation.table, names.map((x) => x.replace(/ \(.*\)$/, "")));
