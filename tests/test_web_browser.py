@@ -974,6 +974,9 @@ def test_a_phone_steps_the_replay_with_the_position_in_view(browser: object, ser
             - document.querySelector('[data-testid=replay-next]').getBoundingClientRect().top""")  # type: ignore[attr-defined]
         shot(pg, "19-phone-replay")
         assert span < 844, span
+        # turn 2 is the person's: its rack is "Your rack" (it read "Rack of you")
+        head = pg.inner_text("#replay-rack-head")  # type: ignore[attr-defined]
+        assert re.fullmatch(r"your rack before the turn \(\d+\)", head.lower()), head
     finally:
         ctx.close()
 

@@ -160,7 +160,9 @@ export class ReplayPanel {
     const names = this.names();
     $("replay-head").textContent = `Round ${t.round + 1}, ${names[t.seat]} to play (${t.phase}).`;
     renderTable($("replay-table"), t.observation.table, names.map((x) => x.replace(/ \(.*\)$/, "")));
-    $("replay-rack-head").textContent = `Rack of ${names[t.seat]} before the turn (${t.observation.rack.length})`;
+    // "Your rack", not "Rack of you", for the person's own turns
+    const whose = names[t.seat] === "you" ? "Your rack" : `Rack of ${names[t.seat]}`;
+    $("replay-rack-head").textContent = `${whose} before the turn (${t.observation.rack.length})`;
     const rack = $("replay-rack");
     rack.replaceChildren(pieces(t.observation.rack));
     const played = $("replay-played");
