@@ -119,6 +119,19 @@ def idle(pg: object) -> None:
     pg.wait_for_selector("body:not(.busy)")  # type: ignore[attr-defined]
 
 
+def to_joly_turn(pg: object) -> None:
+    """A 2-player Remi game of seed 24 played by Play hint to the turn where seat 0 can retrieve
+    the Joly of meld 0 with B11 (``retrieve 0:2 with B11``, RO-9.5)."""
+    start(pg, "remi", 2, 24)
+    for i in range(13):
+        if pg.is_enabled("[data-testid=draw]"):  # type: ignore[attr-defined]
+            pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
+            idle(pg)
+        if i < 12:
+            pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+            idle(pg)
+
+
 def rack(pg: object) -> list[str]:
     return [t.get_attribute("data-tile") for t in pg.query_selector_all("[data-testid=tile]")]  # type: ignore[attr-defined]
 
@@ -384,8 +397,10 @@ def _drop_game(server: str, gid: str) -> None:
         pass
 
 
-def _context(browser: object, server: str) -> tuple[object, object]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+def _context(browser: object, server: str, width: int = 1280,
+             height: int = 900) -> tuple[object, object]:
+    """A new browser context of that viewport with the page loaded and ready."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})  # type: ignore[attr-defined]
     pg = ctx.new_page()
     pg.goto(server + "/")
     pg.wait_for_selector("body[data-ready=true]")
@@ -660,14 +675,7 @@ def test_a_retrieved_joly_is_shown_and_laid_from_the_selection(browser: object,
     and the selected tiles are laid with it."""
     ctx, pg = _context(browser, server)
     try:
-        start(pg, "remi", 2, 24)
-        for i in range(13):  # to the turn where the hint's game can retrieve (seed 24)
-            if pg.is_enabled("[data-testid=draw]"):  # type: ignore[attr-defined]
-                pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
-                idle(pg)
-            if i < 12:
-                pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
-                idle(pg)
+        to_joly_turn(pg)
         pg.click("details.all-moves summary")  # type: ignore[attr-defined]
         pg.click("#legal [data-action='retrieve 0:2 with B11']")  # type: ignore[attr-defined]
         idle(pg)
@@ -723,23 +731,8 @@ def test_standings_of_many_rounds_fit_a_phone(browser: object, server: str, widt
     """Classic to 200 points plays many rounds, and Standings has a column per round: at round 9
     the table made the page 513 px wide on a 390 px phone (the header and every box cut off at
     the right). The table scrolls sideways in its own box; the page does not."""
-    ctx = browser.new_context(viewport={"width": width, "height": 844})  # type: ignore[attr-defined]
-    pg = ctx.new_page()
+    ctx, pg = _classic_after_rounds(browser, server, width, [[r, 100 + r] for r in range(12)])
     try:
-        pg.goto(server + "/")  # type: ignore[attr-defined]
-        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
-        start(pg, "classic", 2, 3)
-
-        def rounds(route: object) -> None:  # the game as it stands after 12 rounds
-            resp = route.fetch()  # type: ignore[attr-defined]
-            view = resp.json()
-            view["round_scores"] = [[r, 100 + r] for r in range(12)]
-            view["round_results"] = [{"end": "finish", "winner": r % 2} for r in range(12)]
-            route.fulfill(response=resp, json=view)  # type: ignore[attr-defined]
-
-        pg.route(re.compile(r".*/v1/games/[0-9a-f]{16}$"), rounds)  # type: ignore[attr-defined]
-        pg.reload()  # type: ignore[attr-defined]
-        pg.wait_for_selector("[data-testid=standings] th:has-text('R12')")  # type: ignore[attr-defined]
         shot(pg, f"14-standings-{width}")
         got = pg.evaluate(_OVERFLOW)  # type: ignore[attr-defined]
         assert got["scroll"] <= width, got
@@ -751,6 +744,32 @@ def test_standings_of_many_rounds_fit_a_phone(browser: object, server: str, widt
         assert all(o.split("#")[0] in ("table", "tr", "th", "td", "caption") for o in got["out"]), got
     finally:
         ctx.close()
+
+
+def _classic_after_rounds(browser: object, server: str, width: int,
+                          scores: list[list[int]]) -> tuple[object, object]:
+    """A 2-player classic game on a page ``width`` px wide whose service answers (routed) as if
+    the match had played ``len(scores)`` rounds with these round scores, reloaded and drawn."""
+    def rounds(route: object) -> None:
+        resp = route.fetch()  # type: ignore[attr-defined]
+        view = resp.json()
+        view["round_scores"] = scores
+        view["round_results"] = [{"end": "finish", "winner": r % 2} for r in range(len(scores))]
+        route.fulfill(response=resp, json=view)  # type: ignore[attr-defined]
+
+    ctx = browser.new_context(viewport={"width": width, "height": 844})  # type: ignore[attr-defined]
+    try:
+        pg = ctx.new_page()
+        pg.goto(server + "/")  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        start(pg, "classic", 2, 3)
+        pg.route(re.compile(r".*/v1/games/[0-9a-f]{16}$"), rounds)  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector(f"[data-testid=standings] th:has-text('R{len(scores)}')")  # type: ignore[attr-defined]
+    except BaseException:
+        ctx.close()  # type: ignore[attr-defined]
+        raise
+    return ctx, pg
 
 
 def _tab_to(pg: object, selector: str, limit: int = 80, back: bool = False) -> None:
@@ -776,14 +795,7 @@ def test_a_table_joker_is_retrieved_with_the_keyboard_alone(browser: object,
     Tab, pressed with Enter, with the focus ring drawn, and the focus stays on it."""
     ctx, pg = _context(browser, server)
     try:
-        start(pg, "remi", 2, 24)
-        for i in range(13):  # the position of the Joly test above: retrieve 0:2 with B11 is legal
-            if pg.is_enabled("[data-testid=draw]"):  # type: ignore[attr-defined]
-                pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
-                idle(pg)
-            if i < 12:
-                pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
-                idle(pg)
+        to_joly_turn(pg)
         pg.focus("[data-testid=new-game]")  # type: ignore[attr-defined]
         joker = "[data-testid=table-tile][data-tile='*'][data-meld='0'][data-index='2']"
         _tab_to(pg, joker)
@@ -842,11 +854,8 @@ def test_a_message_is_put_away_from_the_keyboard(browser: object, server: str) -
     and only a click or tap put it away: the ✕ was a drawing, not a control, so a keyboard player
     could neither reach it nor get the message off the tiles. Esc puts it away, and so does its ✕
     button, after which the focus is back on the rack."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
-    pg = ctx.new_page()
+    ctx, pg = _context(browser, server, 390, 844)
     try:
-        pg.goto(server + "/")  # type: ignore[attr-defined]
-        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
         start(pg, "rummy101", 2, 3)
         def refuse() -> None:
             pg.fill("[data-testid=typed-move]", "run R1 Y1 K13")  # type: ignore[attr-defined]
@@ -946,11 +955,8 @@ def test_a_phone_steps_the_replay_with_the_position_in_view(browser: object, ser
     buttons and the position before the turn fit on one screen. And Enter pressed at once after
     Analyse this game steps the replay (it re-submitted the record form, which had the focus
     while the record loaded)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
-    pg = ctx.new_page()
+    ctx, pg = _context(browser, server, 390, 844)
     try:
-        pg.goto(server + "/")  # type: ignore[attr-defined]
-        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
         start(pg, "remi", 2, 5)
         play_by_hints(pg)
         held: list[object] = []  # the first turn's answer, held until Enter is pressed
@@ -986,11 +992,8 @@ def test_stepping_the_replay_does_not_scroll_the_page(browser: object, server: s
     page back up to the list (scrollIntoView on the current turn scrolls the page as well as the
     list), so every step took the position being studied out of sight. The list scrolls itself
     to the current turn; the page stays where the person put it."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 400})  # type: ignore[attr-defined]
-    pg = ctx.new_page()
+    ctx, pg = _context(browser, server, 390, 400)
     try:
-        pg.goto(server + "/")  # type: ignore[attr-defined]
-        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
         start(pg, "remi", 2, 5)
         play_by_hints(pg)
         pg.click("#analyse-game")  # type: ignore[attr-defined]
@@ -1043,23 +1046,8 @@ def test_the_rounds_of_a_long_match_stay_in_their_box(browser: object, server: s
     "Round n: finish — …" for every one: on a phone the box grew some 1,600 px and Analyse this
     game sat at the bottom of it. The rounds' lines scroll in a box of their own, showing the
     latest, and it takes the keyboard's focus so that it can be scrolled without a mouse."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
-    pg = ctx.new_page()
+    ctx, pg = _classic_after_rounds(browser, server, 390, [[r % 7, 0] for r in range(84)])
     try:
-        pg.goto(server + "/")  # type: ignore[attr-defined]
-        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
-        start(pg, "classic", 2, 3)
-
-        def rounds(route: object) -> None:  # the game as it stands after 84 rounds
-            resp = route.fetch()  # type: ignore[attr-defined]
-            view = resp.json()
-            view["round_scores"] = [[r % 7, 0] for r in range(84)]
-            view["round_results"] = [{"end": "finish", "winner": r % 2} for r in range(84)]
-            route.fulfill(response=resp, json=view)  # type: ignore[attr-defined]
-
-        pg.route(re.compile(r".*/v1/games/[0-9a-f]{16}$"), rounds)  # type: ignore[attr-defined]
-        pg.reload()  # type: ignore[attr-defined]
-        pg.wait_for_selector("[data-testid=standings] th:has-text('R84')")  # type: ignore[attr-defined]
         height = pg.eval_on_selector(".standings-box", "e => e.getBoundingClientRect().height")  # type: ignore[attr-defined]
         assert height < 844 / 2, height
         last = pg.locator("[data-testid=standings] .round").last  # type: ignore[attr-defined]
@@ -1141,14 +1129,7 @@ def test_a_picked_joker_or_meld_offers_its_moves(browser: object, server: str) -
     and one with none says so in its own terms."""
     ctx, pg = _context(browser, server)
     try:
-        start(pg, "remi", 2, 24)
-        for i in range(13):  # the position of the Joly test above: retrieve 0:2 with B11 is legal
-            if pg.is_enabled("[data-testid=draw]"):  # type: ignore[attr-defined]
-                pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
-                idle(pg)
-            if i < 12:
-                pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
-                idle(pg)
+        to_joly_turn(pg)
         pg.click("[data-testid=table-tile][data-meld='0'][data-index='2']")  # type: ignore[attr-defined]
         suggest = pg.inner_text("[data-testid=suggest]")  # type: ignore[attr-defined]
         assert "Retrieve the joker of meld 0 with B11" in suggest, suggest
