@@ -3,6 +3,12 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("fastapi")
@@ -13,6 +19,7 @@ from rummy101.service.app import create_app
 from rummy101.service.examples import EXAMPLES
 
 RACK = "R10 * R12 K13 K12 K11 Y9 Y8 Y7 B13 B12 B11 R2"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -188,3 +195,35 @@ def test_rummy101_serve_starts_a_real_server_on_loopback() -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize(("rules", "rack", "keep", "want"), [
+    ("classic", "AS 2S 3S", None, (False, 0)),                  # CR-4: melded whole, out
+    ("classic", "AS 2S 3S", True, (True, 6)),
+    ("classic(go_out=narrow)", "AS 2S 3S 9H", None, (True, 9)),  # CR-4 narrow: a discard
+    ("classic(go_out=narrow)", "AS 2S 3S", None, (False, 0)),   # ... but for its 3-card case
+    ("rummy101", "R5 R6 R7 *", None, (True, 5)),                # R101-12: a tile kept
+    ("rummy101", "R5 R6 R7 *", False, (False, 0)),
+    ("remi", "R1 R2 R3 K9", None, (True, 5)),                   # RO-13
+])
+def test_penalty_keeps_a_piece_as_the_variant_finishes(client: TestClient, rules: str, rack: str,
+                                                       keep: bool | None,
+                                                       want: tuple[bool, int]) -> None:
+    """Without "keep" (or with null) the penalty follows the variant's way of finishing, as the
+    opening does (CONTRACT.md: in classic a hand may go out without a discard): a classic hand
+    that melds whole leaves no penalty. It kept a card in classic too (AS 2S 3S: 6, no meld).
+    The Python call and the command line agree with the service."""
+    body: dict[str, object] = {"rules": rules, "rack": rack}
+    if keep is not None:
+        body["keep"] = keep
+    for b in (body, {**body, "keep": keep}):
+        got = client.post("/v1/solve/penalty", json=b).json()
+        assert (got["keep"], got["penalty"]) == want, (b, got)
+    ans = rummy101.solve_penalty(rules, rack, keep=keep)
+    assert (ans.keep, ans.penalty) == want
+    flags = [] if keep is None else ["--keep" if keep else "--no-keep"]
+    out = subprocess.run([sys.executable, "-m", "rummy101", "solve", "penalty", "--rules", rules,
+                          "--rack", rack, *flags], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT / "python")})
+    cli = json.loads(out.stdout)
+    assert (cli["keep"], cli["penalty"]) == want

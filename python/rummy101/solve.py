@@ -588,19 +588,26 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
     return out  # type: ignore[return-value]
 
 
-def solve_penalty(rules: Rules | str, rack: RackLike, *, keep: bool = True) -> Penalty:
+def solve_penalty(rules: Rules | str, rack: RackLike, *, keep: bool | None = None) -> Penalty:
     """The arrangement of ``rack`` that leaves the least penalty (R101-13: joker 101; RO-12:
-    1 -> 25, Joly 50; CR-2). ``keep``: a tile stays on the rack to discard (R101-12, RO-13).
+    1 -> 25, Joly 50; CR-2). ``keep``: a piece stays on the rack to discard; by default
+    (``None``) as the variant finishes (:func:`keeps_card`): always in Rummy 101 and Remi
+    (R101-12, RO-13), in classic only where CR-4 needs a final discard, so a classic hand that
+    melds whole leaves nothing.
 
     >>> solve_penalty("rummy101", "R5 R6 R7 *", keep=False).penalty
     0
     >>> solve_penalty("remi", "R1 R2 R3 K9").penalty     # R1-R2-R3 laid, K9 kept
     5
+    >>> solve_penalty("classic", "AS 2S 3S").penalty, solve_penalty("classic", "AS 2S 3S", keep=True).penalty
+    (0, 6)
     """
     r = _rules(rules)
     pieces = _rack(r, rack)
-    if not isinstance(keep, bool):
-        raise RulesError(f"keep must be True or False, got {keep!r}")
+    if keep is None:
+        keep = keeps_card(r, len(pieces))
+    elif not isinstance(keep, bool):
+        raise RulesError(f"keep must be True, False or None, got {keep!r}")
     counts = counts_of(int(x) for x in pieces)
     core = _backend.core()
     cr = _core_rules(r, "penalty")

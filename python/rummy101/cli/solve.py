@@ -66,8 +66,13 @@ def add_subcommands(subparsers: Any) -> None:
                          description="The melds to lay so that the tiles left on the rack cost the "
                                      "least penalty (R101-13, RO-12, CR-6).")
     _common(p, "rummy101", variants)
-    p.add_argument("--no-keep", dest="keep", action="store_false",
-                   help="allow laying every tile (by default one stays for the discard)")
+    keep = p.add_mutually_exclusive_group()
+    keep.add_argument("--keep", dest="keep", action="store_true", default=None,
+                      help="one piece stays for the discard (the default in rummy101 and remi, "
+                           "R101-12, RO-13)")
+    keep.add_argument("--no-keep", dest="keep", action="store_false", default=None,
+                      help="allow laying every piece (the default in classic, where a hand may "
+                           "go out without a discard, CR-4)")
     p.set_defaults(func=run_solve, op="penalty")
 
     p = kinds.add_parser("tabla", help="Remi close on the rack (RO-11)",
@@ -138,7 +143,7 @@ def _single_request(args: argparse.Namespace) -> dict[str, Any]:
             body["pairs_threshold"] = args.pairs_threshold
         if args.must_use is not None:
             body["must_use"] = args.must_use
-    elif args.op == "penalty":
+    elif args.op == "penalty" and args.keep is not None:
         body["keep"] = args.keep
     return body
 
@@ -174,9 +179,11 @@ def _check_no_single_options(args: argparse.Namespace) -> None:
             name = flag[2:].replace("-", "_")
             raise RummyError(f"{flag} applies to --rack; with --jsonl put \"{name}\" in each "
                              f"line's JSON object")
-    if getattr(args, "keep", True) is False:  # penalty's --no-keep: each line says its own
-        raise RummyError("--no-keep applies to --rack; with --jsonl put \"keep\": false in each "
-                         "line's JSON object")
+    keep = getattr(args, "keep", None)
+    if keep is not None:  # penalty's --keep / --no-keep: each line says its own
+        flag = "--keep" if keep else "--no-keep"
+        raise RummyError(f"{flag} applies to --rack; with --jsonl put \"keep\": "
+                         f"{'true' if keep else 'false'} in each line's JSON object")
 
 
 def _jsonl(args: argparse.Namespace, stream: IO[Any]) -> int:

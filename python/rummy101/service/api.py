@@ -380,7 +380,9 @@ def penalty(body: Any, default_rules: str | Rules = "rummy101") -> dict[str, Any
     obj = read_object(body, "penalty request", PENALTY_FIELDS)
     rules = read_rules(obj, default_rules)
     rack = read_rack(obj, rules)
-    keep = read_bool(obj, "keep", True)
+    # absent or null: as the variant finishes (a piece kept to discard, but not in classic,
+    # CR-4); true or false as asked
+    keep = None if obj.get("keep") is None else read_bool(obj, "keep", True)
     return _solve.solve_penalty(rules, rack, keep=keep).to_json()
 
 

@@ -137,8 +137,11 @@ def _opening(variant: str, token: str, optional_rules: bool) -> dict[str, Any]:
 
 
 def _penalty(variant: str, token: str, optional_rules: bool) -> dict[str, Any]:
-    fields = {"keep": {"type": ["boolean", "null"], "default": True,
-                       "description": "Keep at least one tile on the rack (for the discard)."}}
+    fields = {"keep": {"type": ["boolean", "null"], "default": None,
+                       "description": "Keep at least one piece on the rack (for the discard). "
+                                      "Absent or null: as the variant finishes, always in "
+                                      "rummy101 and remi (R101-12, RO-13), in classic only where "
+                                      "going out needs a final discard (CR-4)."}}
     return _family(variant, token, optional_rules, fields, "rack",
                    rack_schema(token, 1, MAX_RACK, "The rack"), f"Penalty request ({variant})")
 
