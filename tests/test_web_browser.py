@@ -975,6 +975,9 @@ def test_a_phone_steps_the_replay_with_the_position_in_view(browser: object, ser
         pg.keyboard.press("Enter")  # type: ignore[attr-defined]
         pg.wait_for_selector("[data-testid=replay-pos]:has-text('Turn 2 of')")  # type: ignore[attr-defined]
         assert len(loads) == 1, loads
+        # turn 2 drawn (the list marks it once its answer is shown; until then the rack and its
+        # head are turn 1's, seat 1's)
+        pg.wait_for_selector("[data-testid=replay-turn][data-turn='1'][aria-current=step]")  # type: ignore[attr-defined]
         pg.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
         span = pg.evaluate("""() => document.querySelector('[data-testid=replay-rack]').getBoundingClientRect().bottom
             - document.querySelector('[data-testid=replay-next]').getBoundingClientRect().top""")  # type: ignore[attr-defined]
@@ -1185,6 +1188,9 @@ def test_a_reload_reopens_the_replay_at_its_turn(browser: object, server: str) -
         for _ in range(3):
             pg.click("[data-testid=replay-next]")  # type: ignore[attr-defined]
         pg.wait_for_selector("[data-testid=replay-pos]:has-text('Turn 4 of')")  # type: ignore[attr-defined]
+        # turn 4 drawn: the list marks the current turn once its answer is shown (before that,
+        # the head and hint still show an earlier turn; reading them then raced the fetch)
+        pg.wait_for_selector("[data-testid=replay-turn][data-turn='3'][aria-current=step]")  # type: ignore[attr-defined]
         pg.wait_for_selector("[data-testid=replay-hint] [data-testid=hint-steps]")  # type: ignore[attr-defined]
         head = pg.inner_text("[data-testid=replay-head]")  # type: ignore[attr-defined]
         pg.reload()  # type: ignore[attr-defined]
@@ -1192,6 +1198,8 @@ def test_a_reload_reopens_the_replay_at_its_turn(browser: object, server: str) -
         pg.wait_for_selector("[data-testid=replay-pos]:has-text('Turn 4 of')")  # type: ignore[attr-defined]
         assert pg.is_visible("#replay-panel") and pg.is_hidden("#play-panel")  # type: ignore[attr-defined]
         assert pg.get_attribute("[data-testid=tab-replay]", "aria-selected") == "true"  # type: ignore[attr-defined]
+        # the reloaded page's head is empty until the reopened turn's answer is drawn
+        pg.wait_for_function("() => document.querySelector('[data-testid=replay-head]').textContent !== ''")  # type: ignore[attr-defined]
         pg.wait_for_selector("[data-testid=replay-hint] [data-testid=hint-steps]")  # type: ignore[attr-defined]
         assert pg.inner_text("[data-testid=replay-head]") == head  # type: ignore[attr-defined]
         pg.click("[data-testid=tab-play]")  # type: ignore[attr-defined]  # the game is still there
