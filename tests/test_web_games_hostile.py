@@ -243,3 +243,15 @@ def test_a_game_request_does_not_wait_for_a_thread_without_end() -> None:
     error = json.loads(body)["error"]
     assert "waited more than 0.3 s" in error and "retry" in error, error
     assert lane.waiting == 0
+
+
+def test_an_id_in_upper_case_is_told_ids_are_lower_case(client: TestClient) -> None:
+    """A client that upper-cased a game id (16 hexadecimal digits all the same) was answered
+    'ids are 16 hexadecimal digits', which it had sent; the 404 now names the lower case."""
+    gid = client.post("/v1/games", json={"rules": "rummy101(players=2)", "seed": 5}).json()["id"]
+    for path in (f"/v1/games/{gid.upper()}", f"/v1/replays/{gid.upper()}"):
+        r = client.get(path)
+        assert r.status_code == 404, r.text
+        assert "lower-case hexadecimal" in r.json()["error"], r.text
+    assert client.get(f"/v1/games/{gid}").status_code == 200
+    client.delete(f"/v1/games/{gid}")

@@ -619,7 +619,8 @@ def _new_id() -> str:
 def _read_id(value: str, what: str) -> str:
     if not (isinstance(value, str) and len(value) == 16
             and all(c in "0123456789abcdef" for c in value)):
-        raise NotFound(f"no {what} {short(value, 40)}: ids are 16 hexadecimal digits")
+        raise NotFound(f"no {what} {short(value, 40)}: ids are 16 lower-case hexadecimal digits "
+                       "(0-9, a-f), as answered when the game or replay was made")
     return value
 
 

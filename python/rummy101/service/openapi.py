@@ -174,7 +174,8 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
 GAME_MODELS: list[type[BaseModel]] = [s.GameOptions, s.GameView, s.GameHint, s.GameRecord,
                                       s.Deleted, s.ReplaySummary, s.ReplayTurn]
 _ID = {"type": "string", "pattern": "^[0-9a-f]{16}$",
-       "description": "16 hexadecimal digits, as answered when the game or replay was made"}
+       "description": "16 lower-case hexadecimal digits (0-9, a-f), as answered when the game or "
+                      "replay was made"}
 _RULES_ANY = {"type": "string", "maxLength": MAX_RULES_CHARS,
               "pattern": "|".join(f"(?:{RULES[v]})" for v in ("rummy101", "remi", "classic")),
               "description": "a rule set of a playable variant: `rummy101(players=2)`, `remi`, "
