@@ -182,3 +182,21 @@ def test_openapi_document_is_the_same_in_every_process() -> None:
                              timeout=120, check=True)
         digests.add(out.stdout.strip())
     assert len(digests) == 1
+
+
+def test_the_joker_limit_the_document_states_is_the_one_the_service_keeps() -> None:
+    """The document said a rummy101 rack holds 2 jokers, plus one per player only when
+    ``button_jokers`` > 0; the solvers take up to 6 whatever the options (docs/rules.md) and
+    only a hint's position keeps the 2. A client checking racks by the document refused
+    racks the service answers."""
+    from fastapi.testclient import TestClient
+    app = create_app()
+    text = app.openapi()["info"]["description"]
+    client = TestClient(app)
+    assert client.post("/v1/solve/opening", json={"rack": "* * * R1 R2 K5"}).status_code == 200
+    assert client.post("/v1/validate/meld", json={"meld": "R1 * * *"}).status_code == 200
+    assert client.post("/v1/solve/opening", json={"rack": "* " * 7 + "R1"}).status_code == 422
+    assert client.post("/v1/hint", json={"seat": 0, "stage": "play",
+                                         "rack": "* * * R1 R2 K5"}).status_code == 422
+    assert "at most 6 whatever the options" in text, text
+    assert "a hint's rack, table and last discard together 2" in text, text

@@ -67,8 +67,9 @@ RULES: dict[str, str] = {
 SEMANTIC_RULES = (
     "Beyond this schema: a rack (or the rack, table and last discard of a hint together) holds "
     "no more copies of a tile than the variant's set (2 of each tile, 1 of each card; jokers: 2 "
-    "in remi, in rummy101 2 plus one joker-button joker per player when `button_jokers` > 0, "
-    "at most 6 on one rack); an option is given once in a rules string; `must_use` is on the "
+    "in remi; in rummy101 a solved rack or a meld holds at most 6 whatever the options (the "
+    "set's 2 plus one joker-button joker per player, docs/rules.md), and a hint's rack, table "
+    "and last discard together 2, plus one per player when `button_jokers` > 0); an option is given once in a rules string; `must_use` is on the "
     "rack; in a hint, table melds are legal melds (R101-5) owned by seats marked opened, a "
     "pair is on the table only when some seat opened with pairs, seats are below the number "
     "of players and listed once, `threshold`/`pairs_threshold` differ from 101/5 only with "
