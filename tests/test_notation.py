@@ -135,6 +135,21 @@ def test_non_ascii_card_tokens_are_refused(token: str) -> None:
         parse_cards(token)
 
 
+@pytest.mark.parametrize("token,char", [
+    ("A\u2665\ufe0f", "U+FE0F"), ("AS\u200b", "U+200B"), ("\ufeffR1", "U+FEFF"), ("R\u00a05", "U+00A0"),
+])
+def test_a_character_that_is_no_digit_or_letter_is_not_called_one(token: str, char: str) -> None:
+    """An emoji selector after a suit symbol (phones send A♥️), a zero-width space or a byte order
+    mark was explained as 'digits and letters must be ASCII', which they are not; the note now
+    says the character is no digit, letter or suit symbol."""
+    parse = parse_cards if token.startswith("A") else parse_tiles
+    with pytest.raises(NotationError) as exc:
+        parse([token])
+    msg = str(exc.value)
+    assert f"token 1 of 1 ({token!r})" in msg and char in msg, msg
+    assert "no digit, letter or suit symbol" in msg and "must be ASCII" not in msg, msg
+
+
 def test_suit_symbols_stay_accepted() -> None:
     assert [str(c) for c in parse_cards("A♠ 10♥ Q♦ 2♣")] == ["AS", "10H", "QD", "2C"]
 

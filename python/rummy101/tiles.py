@@ -275,7 +275,7 @@ def _parse_many(items: str | Iterable[object], kind: type[Tile | Card]) -> list[
             out.append(kind(tok))  # type: ignore[arg-type]
         except NotationError as exc:
             odd = _non_ascii(tok) if isinstance(tok, str) else None
-            note = (f" (it holds {odd}; digits and letters must be ASCII)" if odd else "")
+            note = f" (it holds {odd})" if odd else ""
             raise NotationError(f"token {pos} of {len(tokens)} ({tok!r}) is not a {what}{note}: "
                                 f"{_TILE_HELP if kind is Tile else _CARD_HELP}") from exc
     return out
@@ -286,7 +286,12 @@ def _non_ascii(token: str) -> str | None:
     symbol), named with its code point, or None."""
     for ch in token:
         if not ch.isascii() and ch not in SUIT_SYMBOLS:
-            return f"{ch!r}, U+{ord(ch):04X}"
+            named = f"{ch!r}, U+{ord(ch):04X}"
+            if ch.isalnum():
+                return f"{named}; digits and letters must be ASCII"
+            # an emoji selector after a suit symbol (A♥️), a zero-width space, a byte order mark:
+            # no look-alike of a digit or letter, so "must be ASCII" would not say what is wrong
+            return f"{named}, which is no digit, letter or suit symbol: remove it"
     return None
 
 
