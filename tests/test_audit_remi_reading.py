@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 from functools import lru_cache
 
 from audit_helpers import legal
@@ -155,6 +156,19 @@ def candidate_melds(counts: list[int]) -> Melds:
     return sorted(out)
 
 
+def taking(melds: Melds, state: list[int] | tuple[int, ...],
+           tile: int) -> Iterator[tuple[str, int, list[int]]]:
+    """(kind, value, counts left) of each meld of ``melds`` that holds ``tile`` and that
+    ``state`` can supply."""
+    for kind, need, value in melds:
+        d = dict(need)
+        if tile in d and all(state[c] >= q for c, q in d.items()):
+            left = list(state)
+            for c, q in d.items():
+                left[c] -= q
+            yield kind, value, left
+
+
 def lays_down_with(counts: list[int], tile: int) -> bool:
     """RO-8 with RO-10 and RO-13: some runs/sets of the 15 tiles, one holding ``tile``, at least
     one a run, worth >= 45 in lay-down values, leaving a tile to discard."""
@@ -168,22 +182,11 @@ def lays_down_with(counts: list[int], tile: int) -> bool:
         rest = list(state)
         rest[first] -= 1
         got = best(tuple(rest), has_run)                 # that tile stays on the rack
-        for kind, need, value in melds:
-            d = dict(need)
-            if first in d and all(state[c] >= q for c, q in d.items()):
-                left = list(state)
-                for c, q in d.items():
-                    left[c] -= q
-                got = max(got, value + best(tuple(left), has_run or kind == "run"))
+        for kind, value, left in taking(melds, state, first):
+            got = max(got, value + best(tuple(left), has_run or kind == "run"))
         return got
 
-    for kind, need, value in melds:
-        d = dict(need)
-        if tile not in d:
-            continue
-        left = list(counts)
-        for c, q in d.items():
-            left[c] -= q
+    for kind, value, left in taking(melds, counts, tile):
         for keep in range(53):                           # the tile kept for the discard
             if left[keep]:
                 rest = list(left)
@@ -241,29 +244,16 @@ def atu_finishes(counts: list[int], atu: int, laid: bool) -> bool:
         first = next((i for i, q in enumerate(state) if q), None)
         if first is None:
             return has_run or laid
-        for kind, need, _value in melds:
-            d = dict(need)
-            if first in d and all(state[c] >= q for c, q in d.items()):
-                left = list(state)
-                for c, q in d.items():
-                    left[c] -= q
-                if cover(tuple(left), has_run or kind == "run"):
-                    return True
-        return False
+        return any(cover(tuple(left), has_run or kind == "run")
+                   for kind, _value, left in taking(melds, state, first))
 
     for discard in range(53):
         rest = list(counts)
         rest[discard] -= 1
         if rest[discard] < 0 or rest[atu] == 0:
             continue
-        for kind, need, _value in melds:
-            d = dict(need)
-            if atu in d and all(rest[c] >= q for c, q in d.items()):
-                left = list(rest)
-                for c, q in d.items():
-                    left[c] -= q
-                if cover(tuple(left), kind == "run"):
-                    return True
+        if any(cover(tuple(left), kind == "run") for kind, _value, left in taking(melds, rest, atu)):
+            return True
     return False
 
 

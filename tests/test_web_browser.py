@@ -119,6 +119,15 @@ def idle(pg: object) -> None:
     pg.wait_for_selector("body:not(.busy)")  # type: ignore[attr-defined]
 
 
+def analysed_game(pg: object) -> None:
+    """A 2-player Rummy 101 game of seed 5 played to its end by Play hint, then Analyse this
+    game: the replay shows its first turn."""
+    start(pg, "rummy101", 2, 5)
+    play_by_hints(pg)
+    pg.click("[data-testid=analyse-game]")  # type: ignore[attr-defined]
+    pg.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
+
+
 def to_joly_turn(pg: object) -> None:
     """A 2-player Remi game of seed 24 played by Play hint to the turn where seat 0 can retrieve
     the Joly of meld 0 with B11 (``retrieve 0:2 with B11``, RO-9.5)."""
@@ -1181,10 +1190,7 @@ def test_a_reload_reopens_the_replay_at_its_turn(browser: object, server: str) -
     no longer holds says so and what to do."""
     ctx, pg = _context(browser, server)
     try:
-        start(pg, "rummy101", 2, 5)
-        play_by_hints(pg)
-        pg.click("[data-testid=analyse-game]")  # type: ignore[attr-defined]
-        pg.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
+        analysed_game(pg)
         for _ in range(3):
             pg.click("[data-testid=replay-next]")  # type: ignore[attr-defined]
         pg.wait_for_selector("[data-testid=replay-pos]:has-text('Turn 4 of')")  # type: ignore[attr-defined]
@@ -1223,10 +1229,7 @@ def test_a_replay_message_goes_once_a_turn_shows(browser: object, server: str) -
     turns shown were failing. A turn shown puts the message away."""
     ctx, pg = _context(browser, server)
     try:
-        start(pg, "rummy101", 2, 5)
-        play_by_hints(pg)
-        pg.click("[data-testid=analyse-game]")  # type: ignore[attr-defined]
-        pg.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
+        analysed_game(pg)
         failing = re.compile(r".*/v1/replays/\w+/turns/1$")
         pg.route(failing, lambda route: route.abort())  # type: ignore[attr-defined]
         pg.click("[data-testid=replay-next]")  # type: ignore[attr-defined]

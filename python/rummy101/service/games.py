@@ -228,7 +228,9 @@ class Game:
                              f"ask for the game (GET /v1/games/{self.id}) to let them go "
                              f"on") from exc
 
-    def status(self) -> str:
+    def status(self, obs: dict[str, Any] | None = None, legal: list[str] | None = None) -> str:
+        """The status line; ``obs`` and ``legal``: the person's observation and the legal
+        actions' texts when the caller has them already (view), so they are built once."""
         s = self.state
         if s.is_terminal:
             totals = s.standings()
@@ -240,7 +242,8 @@ class Game:
         if s.current_player != self.seat:
             return f"Waiting for {self._who(s.current_player)}."
         phase = s.phase.value
-        obs = s.observation(self.seat)
+        if obs is None:
+            obs = s.observation(self.seat)
         turn = obs.get("turn_state") or {}
         pending = turn.get("pending")
         if phase == "play" and pending:  # Remi: a piece held off the rack until it is laid
@@ -249,7 +252,9 @@ class Game:
                 (f"{pending} (taken from the train)", "RO-9.4")
             return (f"Your turn (round {s.round + 1}): lay {piece[0]} at once, in a new meld with "
                     f"at least two rack tiles ({piece[1]}), or take back this turn's plays.")
-        verbs = {str(a).split(" ", 1)[0] for a in s.legal_actions()}
+        if legal is None:
+            legal = [str(a) for a in s.legal_actions()]
+        verbs = {a.split(" ", 1)[0] for a in legal}
         if phase == "play" and verbs and verbs <= {"discard", "tabla", "close"}:
             # nothing to lay or add (Remi's first turn, a tabla declared, no meld): say so
             took = turn.get("took")
@@ -290,13 +295,15 @@ class Game:
         s = self.state
         mine = not s.is_terminal and s.current_player == self.seat
         results = s.round_results()
+        obs = s.observation(self.seat)
+        legal = [str(a) for a in s.legal_actions()] if mine else []
         out = {
             "id": self.id, "rules": str(s.rules), "variant": s.rules.variant,
             # the seed deals every rack and the stock: not shown until the game is over
             "seed": s.seed if s.is_terminal else None, "seat": self.seat, "players": s.n,
-            "bots": list(self.bot_names), "observation": s.observation(self.seat),
-            "legal": [str(a) for a in s.legal_actions()] if mine else [],
-            "your_turn": mine, "over": s.is_terminal, "status": self.status(),
+            "bots": list(self.bot_names), "observation": obs,
+            "legal": legal, "your_turn": mine, "over": s.is_terminal,
+            "status": self.status(obs, legal),  # (legal is only read on the person's turn)
             "standings": s.standings(), "round_scores": s.round_scores(),
             "round_results": results, "hints": s.rules.variant in HINT_VARIANTS,
             "actions_played": len(s.history), "log": list(self.log),
