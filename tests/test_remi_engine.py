@@ -534,6 +534,34 @@ def test_ro11_close_patterns_and_scores(rack: str, discard: str, pattern: str, s
     assert r["scores"][0] == end_value(codes("R5")[0]) * 0 - 10           # laid nothing: 0 - rack
 
 
+def test_ro11_the_starter_closes_with_the_first_discard() -> None:
+    """RO-5 with RO-11: the starter's first turn is a discard alone, but a starter whose 15 dealt
+    tiles leave a pattern after one discard may declare tabla, announce the close and close with
+    that discard; `reset` takes the close back, and without the declaration no close is offered."""
+    rack = "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1 K5"
+    s = position("remi(doubles=off,atu=off)", racks=[rack, "B2", "B3", "B4"], current=0,
+                 phase="play", took="start", train="", atu=None, turn=0, own_turns=1)
+    assert {a.split()[0] for a in legal(s)} == {"discard", "tabla"}
+    refused(s, "close", "RO-11")
+    s.apply("tabla")
+    assert "close" in legal(s) and "discard K5" in legal(s)
+    refused(s, "run R1 R2 R3", "RO-5")
+    s.apply("close")
+    assert legal(s) == {"discard K5", "reset"}
+    s.apply("reset")
+    assert "close" in legal(s) and "reset" not in legal(s)
+    s.apply("close")
+    s.apply("discard K5")
+    r = s.round_results()[0]
+    assert (r["finish"], r["pattern"], r["scores"][0]) == ("tabla", "monocolor", 3200)
+    other = position("remi(doubles=off,atu=off)", racks=["R1 Y2 B3 K4 Y7 R9 K12 R1 B5 B9 Y10 K6 R13 B2 Y4",
+                                                          "B2", "B3", "B4"], current=0, phase="play",
+                     took="start", train="", atu=None, turn=0, own_turns=1)
+    other.apply("tabla")
+    assert {a.split()[0] for a in legal(other)} == {"discard"}           # no pattern: no close
+    refused(other, "close", "RO-11")
+
+
 @pytest.mark.parametrize("rack", [
     "R1 Y2 B3 K4 R5 Y6 B7 K8 R9 Y10 B11 K12 R13 R1 K5",    # Mozaic but 13 and the final 1 both red
     "R1 Y2 R3 Y4 R5 Y6 R7 Y8 R9 Y10 R11 Y12 R13 R1 K5",    # Bicolor but 13 and the final 1 both red

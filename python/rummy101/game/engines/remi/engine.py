@@ -21,7 +21,8 @@ declared in ``__init__``):
   ``close`` (announce the tabla close, RO-11), ``reset`` (undo the turn's plays and takes),
   ``discard T``.
 
-The first turn of a round is the starter's discard alone (RO-5). ``legal_actions`` is the one
+The first turn of a round is the starter's discard alone (RO-5), which closes the round when the
+starter declared tabla and the discard leaves a pattern (RO-11). ``legal_actions`` is the one
 place the rules are decided; ``apply`` accepts exactly the listed actions (anything else raises
 :class:`~rummy101.errors.IllegalAction` naming the rule, state unchanged) and then performs them.
 """
@@ -361,10 +362,12 @@ def legal_actions(s: State) -> list[Action]:
         return out
     size = s.sizes[p]
     discards = [_act("discard", (c,)) for c in range(53) if rack[c]]
-    if x.took == "start":                                # RO-5: the first turn is a discard alone
+    if x.took == "start" and not x.tabla[p]:             # RO-5: the first turn is a discard alone
         if may_declare_tabla(s, p):
             out.append(_act("tabla"))
         return out + discards
+    # a starter who declared tabla on that first turn may close with its discard (RO-11: the close
+    # is announced before a discard that leaves a pattern; nothing in seed 004 excepts turn one)
     if x.pending >= 0:                                   # RO-9.4/9.5: lay it at once
         out += [_act(v, t) for v, t in relay_melds(s.rules, rack, x.pending)]
         if x.pending_kind == "joly":                     # RO-9.5: "at least two rack tiles"
@@ -742,7 +745,7 @@ def why_illegal(s: State, a: Action) -> str:
             return pre + ("the Atu may be taken only as the last tile needed to finish this turn, "
                           "laid in a new run/set with two rack tiles or closing the tabla (RO-4)")
         return pre + "first take a tile: draw, take the last discard, break the train or take the Atu (RO-5, RO-9)"
-    if x.took == "start":
+    if x.took == "start" and v != "close" and not (x.tabla[p] and v in ("discard", "reset")):
         if v == "discard" and not rack[int(a.tiles[0])]:
             return pre + f"{_TS[int(a.tiles[0])]} is not on the rack (RO-5)"
         return pre + "the first player's first turn is a discard alone (RO-5)"
