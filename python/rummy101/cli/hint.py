@@ -39,7 +39,9 @@ def add_subcommands(subparsers: Any) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--request", metavar="FILE", default=None,
                      help="read the JSON request from FILE ('-' for standard input); a "
-                          "game record as `play --save` writes it is hinted where it stopped")
+                          "game record as `play --save` writes it is hinted where it stopped "
+                          "(default, without --request, --json or --new-game: a built-in "
+                          "Rummy 101 example)")
     src.add_argument("--json", dest="inline", metavar="JSON", default=None,
                      help="the JSON request inline")
     src.add_argument("--new-game", type=seed, metavar="SEED", default=None,

@@ -71,7 +71,8 @@ def add_subcommands(subparsers: Any) -> None:
                     "with tab completion of the legal ones, '?' for the hint, 'undo' within the "
                     "turn where the rules allow. Reads standard input, so it can be scripted.")
     p.add_argument("--rules", default="rummy101",
-                   help="rule set, e.g. rummy101, remi, classic or 'rummy101(players=2)'")
+                   help="rule set, e.g. rummy101, remi, classic or 'rummy101(players=2)' "
+                        "(default rummy101)")
     p.add_argument("--bots", default=None,
                    help=f"comma-separated bots for seats 1.. (bots: {', '.join(bot_names())} or "
                         "'package.module:BotClass'; default: greedy in every other seat)")

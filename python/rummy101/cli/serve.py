@@ -30,7 +30,8 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--threads", type=int, default=4,
                    help="solves running at once per worker (default 4)")
     p.add_argument("--log-level", default="warning",
-                   choices=("critical", "error", "warning", "info", "debug"))
+                   choices=("critical", "error", "warning", "info", "debug"),
+                   help="the least severe server messages printed (default warning)")
     p.add_argument("--access-log", action="store_true",
                    help="print a line per request (client, request line, status) on standard "
                         "error; lowers --log-level to info at most")

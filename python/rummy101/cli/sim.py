@@ -52,7 +52,7 @@ def add_subcommands(subparsers: Any) -> None:
                     "continues with --resume.")
     p.add_argument("--rules", default="rummy101",
                    help=f"rule set, e.g. rummy101 or 'rummy101(players=2)' "
-                        f"(variants: {', '.join(VARIANTS)})")
+                        f"(variants: {', '.join(VARIANTS)}; default rummy101)")
     p.add_argument("--bots", default=None,
                    help=f"comma-separated bot per seat, e.g. greedy,greedy,random,random "
                         f"(bots: {', '.join(bot_names())}, an installed 'rummy101.bots' entry "

@@ -54,12 +54,14 @@ def add_subcommands(subparsers: Any) -> None:
                                      "RO-8), else pairs (R101-8); kind null when none is legal.")
     _common(p, "rummy101", variants)
     p.add_argument("--threshold", type=int, default=None,
-                   help="current melds threshold (increasing mode, R101-14)")
+                   help="current melds threshold (increasing mode, R101-14; default: the rule "
+                        "set's opening threshold, 101 in rummy101, 45 in remi)")
     p.add_argument("--pairs-threshold", type=int, default=None,
-                   help="current pairs threshold (R101-14)")
+                   help="current pairs threshold (R101-14; default: the rule set's, 5 pairs in "
+                        "rummy101)")
     p.add_argument("--must-use", default=None,
                    help="tile just taken from the discard pile that the opening must hold "
-                        "(R101-4)")
+                        "(R101-4; default: none)")
     p.set_defaults(func=run_solve, op="opening")
 
     p = kinds.add_parser("penalty", help="lay-down that leaves the least penalty",
@@ -87,7 +89,8 @@ def add_subcommands(subparsers: Any) -> None:
                               description="Check one meld under the rules: whether it is legal "
                                           "(and why not), its value, what each joker stands for, "
                                           "and which tiles can be added where.")
-    p.add_argument("--rules", default="rummy101", help=f"rule set (variants: {variants})")
+    p.add_argument("--rules", default="rummy101",
+                   help=f"rule set (variants: {variants}; default rummy101)")
     p.add_argument("tiles", nargs="?", default=None,
                    help="the meld in table order, e.g. \"R10 * R12\" (default: that example)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON output")
@@ -105,7 +108,7 @@ def _common(p: argparse.ArgumentParser, rules: str, variants: str) -> None:
                      help="read one JSON request per line ({\"rack\": ...}, optionally with its "
                           "own \"rules\"...) and write one answer per line")
     p.add_argument("--input", default="-", metavar="FILE",
-                   help="with --jsonl: read from FILE instead of standard input")
+                   help="with --jsonl: read from FILE (default: standard input)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON output (single rack)")
 
 

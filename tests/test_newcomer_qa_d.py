@@ -1,0 +1,66 @@
+"""A newcomer's pass over a fresh clone (README.md and docs/ only), one test per finding.
+
+Each test runs the command line in-process through ``rummy101.cli.main`` or reads the argparse
+tree that ``rummy101 COMMAND --help`` prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+from rummy101.cli import _parsers, build_parser, main
+
+# Options that do nothing unless given (so there is no default to state): a file to write, an
+# alternative input.
+_ONLY_WHEN_GIVEN = {
+    ("rummy101 sim", "--out"),
+    ("rummy101 report", "--plot"),
+    ("rummy101 play", "--save"),
+    ("rummy101 hint", "--json"),
+    ("rummy101 hint", "--new-game"),
+}
+
+
+def _valued_options() -> list[tuple[str, str, str]]:
+    """(command, flag, help) of every option of every command that takes a value."""
+    found = []
+    for parser in _parsers(build_parser()):
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
+                continue
+            if action.nargs == 0 or not action.option_strings or action.required:
+                continue
+            found.append((parser.prog, action.option_strings[-1], action.help or ""))
+    return found
+
+
+def test_every_option_that_takes_a_value_says_its_default() -> None:
+    """`rummy101 sim --help` said "--rules RULES  rule set, e.g. rummy101 or ..." without the
+    default (rummy101), as did `play --rules` and `meld --rules`; `serve --log-level` had no
+    help at all (default warning); `solve opening --threshold` and `--pairs-threshold` did not
+    say that the rule set's threshold applies unless given, nor `hint --request` that without
+    any input the built-in example is answered. Each now says its default."""
+    missing = [
+        (prog, flag, text)
+        for prog, flag, text in _valued_options()
+        if "default" not in text and (prog, flag) not in _ONLY_WHEN_GIVEN
+    ]
+    assert missing == []
+
+
+def test_the_list_of_options_without_a_default_is_not_stale() -> None:
+    options = {(prog, flag) for prog, flag, _ in _valued_options()}
+    assert _ONLY_WHEN_GIVEN <= options
+
+
+@pytest.mark.parametrize(
+    "argv", [["sim", "--help"], ["play", "--help"], ["meld", "--help"], ["serve", "--help"]]
+)
+def test_rules_and_log_level_defaults_show_in_help(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    assert main(argv) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    expected = "default warning" if argv[0] == "serve" else "default rummy101"
+    assert expected in out
