@@ -64,3 +64,46 @@ def test_rules_and_log_level_defaults_show_in_help(
     out = " ".join(capsys.readouterr().out.split())
     expected = "default warning" if argv[0] == "serve" else "default rummy101"
     assert expected in out
+
+
+# --- a --bots list typed with spaces --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "fixed"),
+    [
+        (["sim", "--bots", "greedy,", "random,random,random"], "greedy,random,random,random"),
+        (
+            ["sim", "--bots", "greedy", "random", "random", "random", "-q"],
+            "greedy,random,random,random",
+        ),
+        (
+            ["sim", "--bots", "Greedy", "search:playouts=50", "--games", "2"],
+            "Greedy,search:playouts=50",
+        ),
+        (["play", "--bots", "greedy", "greedy"], "greedy,greedy"),
+    ],
+)
+def test_a_bots_list_with_spaces_is_pointed_at(
+    capsys: pytest.CaptureFixture[str], argv: list[str], fixed: str
+) -> None:
+    """`rummy101 sim --bots greedy, random,random,random` (a space after the first comma) said
+    only "unrecognized arguments: random,random,random": nothing told that --bots is one word.
+    The error now shows the list as one word."""
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    last = err.splitlines()[-1]  # after argparse's usage lines
+    assert last.startswith(f"rummy101 {argv[0]}: error: unrecognized arguments: ")
+    assert last.endswith(f"without spaces (or in quotes): rummy101 {argv[0]} --bots {fixed}")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["sim", "--bots", "greedy", "foo"], ["sim", "--games", "3", "greedy"], ["sim", "x"]],
+)
+def test_no_bots_pointer_for_words_that_are_no_bots(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    assert main(argv) == 2
+    assert "--bots takes" not in capsys.readouterr().err

@@ -170,6 +170,28 @@ def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParse
                 yield from _parsers(sub)
 
 
+def _bots_hint(bots: str | None, extras: Sequence[str], command: str) -> str:
+    """A pointer for a --bots list typed with spaces (``--bots greedy, random,random`` or
+    ``--bots greedy random``): argparse took its first word and reported the rest as
+    unrecognized, which did not say that the list is one word. Only when every word of the
+    list, up to the first option, reads as a bot."""
+    words = []
+    for token in extras:
+        if token.startswith("-") and token != "-":
+            break
+        words.append(token)
+    if bots is None or not words:
+        return ""
+    from ..bots import bot_names
+
+    known = set(bot_names())
+    names = [n.strip() for w in (bots, *words) for n in w.split(",") if n.strip()]
+    if not names or not all(":" in n or n.lower() in known for n in names):
+        return ""
+    return (f"; --bots takes one comma-separated list without spaces (or in quotes): "
+            f"{PROG} {command} --bots {','.join(names)}")
+
+
 def _quoted_list(names: Sequence[str]) -> str:
     """``'a'``, ``'a' and 'b'``, ``'a', 'b' and 'c'``."""
     quoted = [f"'{n}'" for n in names]
@@ -250,7 +272,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 leaf.taken = [taken] if isinstance(taken, str) else []
                 rules = getattr(args, "rules", None)
                 leaf.rules = rules if rules != leaf.get_default("rules") else None
-            leaf.error(_unrecognized(parser, leaf, extras, command))
+            leaf.error(_unrecognized(parser, leaf, extras, command)
+                       + _bots_hint(getattr(args, "bots", None), extras, command))
     except SystemExit as exc:  # --help, --version, or a usage error (already printed)
         return exc.code if isinstance(exc.code, int) else 2
     if args.command is None:
