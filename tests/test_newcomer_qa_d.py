@@ -7,6 +7,7 @@ tree that ``rummy101 COMMAND --help`` prints.
 from __future__ import annotations
 
 import argparse
+import json
 
 import pytest
 from rummy101.cli import _parsers, build_parser, main
@@ -107,3 +108,23 @@ def test_no_bots_pointer_for_words_that_are_no_bots(
 ) -> None:
     assert main(argv) == 2
     assert "--bots takes" not in capsys.readouterr().err
+
+
+# --- a Remi or classic hint asked with Rummy 101's view fields ------------------------------
+
+
+@pytest.mark.parametrize("rules", ["remi", "classic(players=2)"])
+def test_a_view_field_hint_of_another_variant_says_how_to_ask(
+    capsys: pytest.CaptureFixture[str], rules: str
+) -> None:
+    """`rummy101 hint --json '{"rules": "remi", "seat": 0, "rack": ...}'` said "hints are for
+    Rummy 101 only", while `rummy101 hint --help`, `--new-game SEED --rules remi` and
+    docs/service.md hint Remi and classic (from an observation or a game record, the greedy
+    turn). The error now says that only the view fields are Rummy 101's and what to send."""
+    body = json.dumps({"rules": rules, "seat": 0, "rack": "R1 R2"})
+    assert main(["hint", "--json", body]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "hints are for Rummy 101 only" not in err
+    assert "view fields" in err and '"observation"' in err and '"record"' in err
+    assert f"for {rules.split('(')[0]} send" in err

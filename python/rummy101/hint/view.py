@@ -105,8 +105,12 @@ class SeatView:
             return _view_from_game(obj)
         rules = read_rules(obj, "rummy101")
         if rules.variant != "rummy101":
-            raise BadView(f"hints are for Rummy 101 only; field 'rules' is {str(rules)!r} "
-                             f"(accepted: rummy101 with its options)")
+            # Remi and classic are hinted from an observation or a game record (the greedy
+            # turn); only the view fields below are Rummy 101's (its planner reads them)
+            raise BadView(f"field 'rules' is {str(rules)!r}: a hint from the view fields (seat, "
+                          f"rack, table, players) is for Rummy 101 only; for {rules.variant} "
+                          f"send \"observation\": State.observation(seat), or \"record\": a "
+                          f"game record (rummy101.game.records)")
         seat = _read_seat(obj, "seat", rules, required=True)
         rack = tuple(read_rack(obj, rules, max_size=MAX_HINT_RACK))
         if not rack:
