@@ -128,3 +128,45 @@ def test_a_view_field_hint_of_another_variant_says_how_to_ask(
     assert "hints are for Rummy 101 only" not in err
     assert "view fields" in err and '"observation"' in err and '"record"' in err
     assert f"for {rules.split('(')[0]} send" in err
+
+
+# --- numbers written as the help texts print them ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["sim", "--games", "1,000"],
+            "argument --games: 1,000 is not a whole number as written: give 1000",
+        ),
+        (
+            ["sim", "--games", "1e3"],
+            "argument --games: 1e3 is not a whole number as written: give 1000",
+        ),
+        (
+            ["sim", "--workers", "two"],
+            "argument --workers: two is not a whole number as written: give digits only",
+        ),
+        (
+            ["solve", "opening", "--threshold", "1.5"],
+            "argument --threshold: 1.5 is not a whole number",
+        ),
+        (["hint", "--alternatives", "x"], "argument --alternatives: x is not a whole number"),
+    ],
+)
+def test_a_number_with_separators_is_told_how_to_write_it(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    """`rummy101 sim --help` prints "number of games (1 to 10,000,000, default 100)", and
+    `--games 10,000` got argparse's "invalid int value: '10,000'". The error now says how to
+    write the number (and which number that is, when it is one)."""
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert said in err.splitlines()[-1]
+
+
+def test_plain_numbers_still_read(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--games", "2", "--workers", "1", "-q"]) == 0
+    assert capsys.readouterr().out.startswith("2 games of rummy101")

@@ -12,6 +12,10 @@ argparse.ArgumentTypeError: -1 is not a seed: a whole number from 0 to 922337203
 Traceback (most recent call last):
 ...
 argparse.ArgumentTypeError: 0 is not a number of rounds: a whole number from 1 to 10000
+>>> whole("1,000")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: 1,000 is not a whole number as written: give 1000
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from .._limits import SEED_MAX
 from ..errors import RummyError
 from ..game.state import MAX_MATCH_ROUNDS
 
-__all__ = ["SEED_MAX", "flag_names", "rounds", "seed"]
+__all__ = ["SEED_MAX", "flag_names", "rounds", "seed", "whole"]
 
 #: The most rounds in a match (``new_game``'s limit).
 ROUNDS_MAX = MAX_MATCH_ROUNDS
@@ -39,6 +43,25 @@ def _whole(text: str, what: str, lo: int, hi: int) -> int:
     if value is None or not lo <= value <= hi:
         raise argparse.ArgumentTypeError(f"{text} is not {what}: a whole number from {lo} to {hi}")
     return value
+
+
+def whole(text: str) -> int:
+    """A count or number flag (``--games``, ``--workers``, ``--port``...): argparse's own
+    ``type=int`` said "invalid int value: '1,000'" to a person who wrote the number as the help
+    texts print it (``1 to 10,000,000``). Each command checks the range after."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    meant = None
+    try:  # what a person may have meant: 1,000 / 1 000 / 1'000 / 1e3 / 1000.0
+        number = float(re.sub(r"(?<=\d)[,' ](?=\d{3}\b)", "", text.strip()))
+        if number.is_integer():
+            meant = int(number)
+    except (ValueError, OverflowError):
+        pass
+    hint = f"give {meant}" if meant is not None else "give digits only, e.g. 1000"
+    raise argparse.ArgumentTypeError(f"{text} is not a whole number as written: {hint}")
 
 
 def seed(text: str) -> int:

@@ -23,7 +23,7 @@ from .._validate import loads
 from ..errors import RummyError
 from ..service import api
 from ..service.examples import EXAMPLES
-from ._args import flag_names, seed
+from ._args import flag_names, seed, whole
 
 __all__ = ["add_subcommands", "run_hint"]
 
@@ -49,7 +49,7 @@ def add_subcommands(subparsers: Any) -> None:
                           "--rules; a Remi deal's first turn may be the doubles exchange, RO-3)")
     p.add_argument("--rules", default=None,
                    help="rule set for --new-game (default rummy101); a request names its own")
-    p.add_argument("--alternatives", type=int, default=None,
+    p.add_argument("--alternatives", type=whole, default=None,
                    help="how many next-best turns to list (0-10, default 3)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON output")
     p.set_defaults(func=run_hint)

@@ -13,6 +13,7 @@ from typing import Any
 from .._backend import backend_name
 from ..errors import RummyError
 from ..service import ServiceUnavailable, require_service_extra
+from ._args import whole
 
 __all__ = ["add_subcommands", "run_serve"]
 
@@ -24,10 +25,10 @@ def add_subcommands(subparsers: Any) -> None:
         description="Run the HTTP service (needs the 'service' extra: FastAPI and uvicorn). See "
                     "docs/service.md.")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8101, help="port (default 8101)")
-    p.add_argument("--workers", type=int, default=1,
+    p.add_argument("--port", type=whole, default=8101, help="port (default 8101)")
+    p.add_argument("--workers", type=whole, default=1,
                    help="worker processes (default 1); each runs solves in its own threads")
-    p.add_argument("--threads", type=int, default=4,
+    p.add_argument("--threads", type=whole, default=4,
                    help="solves running at once per worker (default 4)")
     p.add_argument("--log-level", default="warning",
                    choices=("critical", "error", "warning", "info", "debug"),

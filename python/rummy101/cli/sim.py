@@ -34,7 +34,7 @@ from ..sim import (
     simulate,
 )
 from ..sim.resume import RunFile, read_run
-from ._args import rounds, seed
+from ._args import rounds, seed, whole
 
 __all__ = ["MAX_GAMES", "add_subcommands", "max_workers", "run_sim"]
 
@@ -58,10 +58,10 @@ def add_subcommands(subparsers: Any) -> None:
                         f"(bots: {', '.join(bot_names())}, an installed 'rummy101.bots' entry "
                         f"point or 'package.module:BotClass', docs/bots.md; default: greedy "
                         f"against random bots)")
-    p.add_argument("--games", type=int, default=100,
+    p.add_argument("--games", type=whole, default=100,
                    help=f"number of games (1 to {MAX_GAMES:,}, default 100)")
     p.add_argument("--seed", type=seed, default=0, help="base seed (default 0)")
-    p.add_argument("--workers", type=int, default=None,
+    p.add_argument("--workers", type=whole, default=None,
                    help="worker processes (default: CPU count; 1 = no pool; at most 4 per "
                         "CPU, and never more than --games)")
     p.add_argument("--rounds", type=rounds, default=None,

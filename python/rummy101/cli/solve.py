@@ -26,7 +26,7 @@ from ..errors import RummyError
 from ..rules import VARIANTS, Rules
 from ..service import api
 from ..service.examples import DEMO_RACK, DEMO_REMI_RACK, EXAMPLES
-from ._args import flag_names
+from ._args import flag_names, whole
 
 __all__ = ["add_subcommands", "answer_lines", "run_meld", "run_solve"]
 
@@ -53,10 +53,10 @@ def add_subcommands(subparsers: Any) -> None:
                          description="Best opening: runs/sets reaching the threshold (R101-7, "
                                      "RO-8), else pairs (R101-8); kind null when none is legal.")
     _common(p, "rummy101", variants)
-    p.add_argument("--threshold", type=int, default=None,
+    p.add_argument("--threshold", type=whole, default=None,
                    help="current melds threshold (increasing mode, R101-14; default: the rule "
                         "set's opening threshold, 101 in rummy101, 45 in remi)")
-    p.add_argument("--pairs-threshold", type=int, default=None,
+    p.add_argument("--pairs-threshold", type=whole, default=None,
                    help="current pairs threshold (R101-14; default: the rule set's, 5 pairs in "
                         "rummy101)")
     p.add_argument("--must-use", default=None,
