@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from rummy101.cli import _parsers, build_parser, main
@@ -170,3 +175,50 @@ def test_a_number_with_separators_is_told_how_to_write_it(
 def test_plain_numbers_still_read(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sim", "--games", "2", "--workers", "1", "-q"]) == 0
     assert capsys.readouterr().out.startswith("2 games of rummy101")
+
+
+# --- an install with a compiler but without the Python headers --------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A Python whose sysconfig names an include folder that does not exist, as on Debian/Ubuntu
+# without python3-dev: what CMake's FindPython reads to find Python.h.
+_NO_HEADERS = """
+import sysconfig
+_path, _paths, _var = sysconfig.get_path, sysconfig.get_paths, sysconfig.get_config_var
+NOWHERE = "/nonexistent/include"
+def get_path(name, *a, **k):
+    return NOWHERE if name in ("include", "platinclude") else _path(name, *a, **k)
+def get_paths(*a, **k):
+    return {**_paths(*a, **k), "include": NOWHERE, "platinclude": NOWHERE}
+def get_config_var(name):
+    return NOWHERE if name in ("INCLUDEPY", "CONFINCLUDEPY") else _var(name)
+sysconfig.get_path, sysconfig.get_paths = get_path, get_paths
+sysconfig.get_config_var = get_config_var
+"""
+
+
+@pytest.mark.skipif(
+    shutil.which("cmake") is None or shutil.which(os.environ.get("CXX") or "c++") is None,
+    reason="needs cmake and a C++ compiler (the configure step of pip install .)",
+)
+def test_configure_without_python_headers_falls_back_to_the_pure_backend(tmp_path: Path) -> None:
+    """README: without a C++ compiler `pip install .` installs the pure-Python backend. With a
+    compiler but without the Python headers (python3-dev not installed), CMake stopped with
+    "Could NOT find Python (missing: Development.Module)" and the install failed. The configure
+    step now warns and builds no module, as without a compiler."""
+    (tmp_path / "sitecustomize.py").write_text(_NO_HEADERS)
+    python = tmp_path / "python"
+    python.write_text(f'#!/bin/sh\nPYTHONPATH={tmp_path} exec {sys.executable} "$@"\n')
+    python.chmod(0o755)
+    done = subprocess.run(
+        ["cmake", "-S", str(ROOT), "-B", str(tmp_path / "build"), f"-DPython_EXECUTABLE={python}"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    said = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode == 0, said[-2000:]
+    assert "Python development headers (Python.h) were not found" in said
+    assert "python3-dev" in said and "installing the pure-Python backend only" in said

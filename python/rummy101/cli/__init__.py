@@ -220,7 +220,8 @@ class _Version(argparse.Action):
             name = _backend.backend_name()
             core = f"{name} core"
             if name == "pure" and "native" not in _backend.available_backends():
-                core += "; the C++ core was not built: reinstall with a C++ compiler to get it"
+                core += ("; the C++ core was not built: reinstall with a C++ compiler and the "
+                         "Python headers (python3-dev) to get it")
         except BackendError as exc:
             core = f"no core: {exc}"
         print(f"{PROG} {__version__} ({core})")
