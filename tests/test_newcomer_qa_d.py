@@ -222,3 +222,34 @@ def test_configure_without_python_headers_falls_back_to_the_pure_backend(tmp_pat
     assert done.returncode == 0, said[-2000:]
     assert "Python development headers (Python.h) were not found" in said
     assert "python3-dev" in said and "installing the pure-Python backend only" in said
+
+
+# --- tabla asked under another variant's rules ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "variant"),
+    [
+        (["solve", "tabla", "--rules", "rummy101"], "rummy101"),
+        (["solve", "tabla", "--rules", "classic"], "classic"),
+        (["solve", "tabla", "--rules", "rummy101(players=2)", "--rack", "R1 R2 R3"], "rummy101"),
+    ],
+)
+def test_tabla_under_other_rules_is_refused_in_the_flags_words(
+    capsys: pytest.CaptureFixture[str], argv: list[str], variant: str
+) -> None:
+    """`rummy101 solve tabla --rules rummy101` first announced "(no --rack given: solving the
+    built-in example rack ...)", a Remi rack it then did not solve, and refused with the
+    solver function's name: "solve_tabla: closing on the rack ... use 'remi'". It now refuses
+    at once, naming --rules and what to give."""
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and "built-in example" not in err and "solve_tabla" not in err
+    assert f"exists only in Remi, not in {variant}: give --rules remi" in err
+
+
+def test_tabla_under_remi_rules_still_solves(capsys: pytest.CaptureFixture[str]) -> None:
+    rack = "R1 R2 R3 R4 R5 Y5 Y6 Y7 B9 B10 B11 K12 K13 K1 K5"
+    assert main(["solve", "tabla", "--rules", "remi(players=2)", "--rack", rack]) == 0
+    assert json.loads(capsys.readouterr().out)["best"]["discard"] == "K5"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
@@ -156,6 +157,12 @@ def run_solve(args: argparse.Namespace) -> int:
     if not args.jsonl:
         if args.input != "-":
             raise RummyError("--input FILE is read only with --jsonl")
+        variant = _variant(args.rules)
+        if args.op == "tabla" and variant not in (None, "remi"):
+            # before the built-in example (a Remi rack) is announced, and in the flags' words
+            # rather than the solver function's ("solve_tabla: ...")
+            raise RummyError(f"--rules {shlex.quote(args.rules)}: closing on the rack (tabla, "
+                             f"RO-11) exists only in Remi, not in {variant}: give --rules remi")
         with flag_names(_FLAGS):
             answer = _op_for(args)(_single_request(args))
         print(_dump(answer, args.pretty))
