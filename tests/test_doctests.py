@@ -10,7 +10,6 @@ import pkgutil
 from pathlib import Path
 
 import pytest
-
 import rummy101
 
 README = Path(__file__).resolve().parent.parent / "README.md"
