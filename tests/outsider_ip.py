@@ -364,3 +364,107 @@ def tabla_patterns(codes: Sequence[int]) -> set[str]:
 def tabla_best(codes: Sequence[int]) -> int:
     """The best RO-11 score of 14 tiles (0: none)."""
     return max((TABLA_SCORE[p] for p in tabla_patterns(codes)), default=0)
+
+
+def meld_readings(variant: Variant, tiles: Sequence[int]) -> dict[str, int]:
+    """Every reading of ``tiles`` in table order as a run or a set (or a rummy101 pair), with
+    its opening value: a run's jokers take the places between and around the real tiles; a
+    set's jokers stand for missing colours."""
+    out: dict[str, int] = {}
+    real = [(i, t) for i, t in enumerate(tiles) if t != JOKER]
+    if not real:
+        return out
+    i0, t0 = real[0]
+    # run: the first real tile fixes the colour and the number at every place (1 high = 14)
+    first_numbers = [number_of(t0) - i0]
+    if variant.high_ace and number_of(t0) == 1:
+        first_numbers.append(14 - i0)
+    for start in first_numbers:
+        numbers = [start + i for i in range(len(tiles))]
+        if numbers[0] < 1 or numbers[-1] > (14 if variant.high_ace else 13):
+            continue
+        stand = [code_of(colour_of(t0), 1 if n == 14 else n) for n in numbers]
+        v = meld_value(variant, "run", tiles, stand)
+        if v is not None:
+            out["run"] = max(out.get("run", v), v)
+    # set: the real tiles' colours, the jokers any missing colours
+    colours = [colour_of(t) for _, t in real]
+    missing = [c for c in range(4) if c not in colours]
+    jokers = len(tiles) - len(real)
+    if len(set(colours)) == len(colours) and jokers <= len(missing):
+        fill = iter(missing)
+        stand = [code_of(next(fill), number_of(t0)) if t == JOKER else t for t in tiles]
+        v = meld_value(variant, "set", tiles, stand)
+        if v is not None:
+            out["set"] = v
+    if len(tiles) == 2:
+        stand = [t0, t0]
+        v = meld_value(variant, "pair", tiles, stand)
+        if v is not None:
+            out["pair"] = v
+    return out
+
+
+def _row_colourings_all(pattern: str) -> list[tuple[int, ...]]:
+    """Every colour sequence of the row allowed by a pattern (mozaic: too many to list, so
+    its first four places only; :func:`row_distance` walks the rest)."""
+    if pattern == "monocolor":
+        return [(c,) * 14 for c in range(4)]
+    if pattern == "bicolor":
+        return [
+            tuple(a if i % 2 == 0 else b for i in range(14))
+            for a in range(4)
+            for b in range(4)
+            if a != b
+        ]
+    return list(itertools.permutations(range(4)))
+
+
+def row_distance(codes: Sequence[int], pattern: str) -> int:
+    """The fewest of the 14 tiles to replace by other tiles so that they form ``pattern``'s row
+    (a Joly fits any place): 14 - Jolys - the most real tiles one colouring of the row holds."""
+    counts = Counter(codes)
+    jokers = counts[JOKER]
+
+    def has(colour: int, number: int) -> int:
+        return 1 if counts[code_of(colour, number)] else 0
+
+    def ones(first: int, last: int) -> int:
+        if first == last:
+            return min(counts[code_of(first, 1)], 2)
+        return has(first, 1) + has(last, 1)
+
+    best = 0
+    for colouring in _row_colourings_all(pattern):
+        if pattern != "mozaic":
+            held = ones(colouring[0], colouring[13]) + sum(
+                has(colouring[i], ROW[i]) for i in range(1, 13)
+            )
+            best = max(best, held)
+            continue
+        head = sum(has(colouring[i], ROW[i]) for i in range(1, 4))
+        for last in range(4):
+            # places 5..13 (index 4..12): each colour differs from the one before; 13 != last
+            score = {colouring[3]: 0}
+            for i in range(4, 13):
+                nxt: dict[int, int] = {}
+                for prev, s in score.items():
+                    for c in range(4):
+                        if c != prev:
+                            v = s + has(c, ROW[i])
+                            if v > nxt.get(c, -1):
+                                nxt[c] = v
+                score = nxt
+            tail = max(s for c, s in score.items() if c != last)
+            best = max(best, head + tail + ones(colouring[0], last))
+    return 14 - jokers - min(best, 14 - jokers)
+
+
+def simple_distance(codes: Sequence[int]) -> int:
+    """14 - the most tiles that runs and sets (RO-6, RO-7) holding a run cover; 14 without a run."""
+    counts = [0] * 53
+    for c in codes:
+        counts[c] += 1
+    cands = [Cand(c.kind, c.use, c.size, c.size) for c in candidate_melds(REMI, counts)]
+    most = best_melds(REMI, counts, keep=False, require_run=True, cands=cands)
+    return 14 if most is None else 14 - most

@@ -392,6 +392,8 @@ CORNER_OPENINGS = [
     ("remi", "R13 Y13 B13 K13 R12 Y12 B12 K12 R11 Y11 B11 K2"),
     ("remi", "Y12 Y13 * R5 R6 R7 B10 K10 Y10 R2"),
     ("remi", "* Y2 Y3 R10 R11 R12 R13 B3"),
+    ("remi", "R1 Y1 * R5 R6 R7 R8 K2"),  # a Joly in a set of 1s: 10 (RO-8)
+    ("remi", "R12 R13 * K3 K4 K5 K6 K7 Y2"),  # a Joly as the high 1 or as R11: 10
     # CR-2: Q-K-A and K-A-2 are no runs; sets of one rank, 3-4 suits
     ("classic", "QS KS AS 2S 3S"),
     ("classic", "KH AH 2H 7C"),
@@ -443,6 +445,7 @@ def test_corner_tabla(backend: str, rack: str) -> None:
         ("rummy101", "R1 R1 Y2 Y2 B3 B3 K4 K4 R5 R5 K9 * ", "*"),
         ("remi", "R12 R13 R1 Y5 B5 K5 Y7 Y8", "Y8"),
         ("remi", "R12 R13 R1 Y5 B5 K5 K9 Y7", "K9"),
+        ("remi", "R12 R13 R1 Y5 B5 K5 K9 Y7 *", "*"),
     ],
 )
 def test_corner_must_use(backend: str, variant: str, rack: str, must_use: str) -> None:
@@ -518,3 +521,88 @@ def test_classic_narrow_go_out(backend: str) -> None:
     for hand in ("QC QS QH", "AS 2S 3S", "QS KS AS", "7S 7H 7D 7C"):
         codes = codes_of("classic", hand)
         check_opening("classic", codes, rules=rules, keep=len(codes) != 3)
+
+
+@pytest.mark.parametrize("variant", ["rummy101", "remi", "classic"])
+def test_batch_answers_are_the_single_answers(backend: str, variant: str) -> None:
+    """solve_openings (the batch entry point) answers as solve_opening does on the same racks."""
+    racks = [text_of(variant, codes) for codes in random_racks(variant, 1, 70)]
+    assert rummy101.solve_openings(variant, racks) == [
+        rummy101.solve_opening(variant, r) for r in racks
+    ]
+
+
+def meld_like(rng: random.Random, v: ip.Variant) -> list[int]:
+    """A run or set (a Remi run may end in the high 1), some places jokers, often spoilt: a tile
+    changed, the order shuffled, or cut to two tiles."""
+    if rng.random() < 0.6:
+        colour, length = rng.randrange(4), rng.randint(3, 6)
+        start = rng.randint(1, (15 if v.high_ace else 14) - length)
+        tiles = [ip.code_of(colour, n if n <= 13 else 1) for n in range(start, start + length)]
+    else:
+        n = rng.randint(1, 13)
+        tiles = [ip.code_of(c, n) for c in rng.sample(range(4), rng.choice([3, 4]))]
+    if v.jokers:
+        for _ in range(rng.choice([0, 1, 1, 2, 3])):
+            tiles[rng.randrange(len(tiles))] = JOKER
+    spoil = rng.random()
+    if spoil < 0.2:
+        tiles[rng.randrange(len(tiles))] = rng.randrange(52)
+    elif spoil < 0.3:
+        rng.shuffle(tiles)
+    elif spoil < 0.4:
+        tiles = tiles[:2]
+    return tiles
+
+
+@pytest.mark.parametrize("variant", ["rummy101", "remi", "classic"])
+def test_check_meld_matches_the_outsider(backend: str, variant: str) -> None:
+    """rummy101.check_meld: a meld exactly when the outsider reads the tiles (in table order) as
+    a run, a set or a pair; its opening value that reading's, its end value the rack values."""
+    v = ip.VARIANTS[variant]
+    rng = random.Random(f"outsider-check:{variant}")
+    for i in range(400):
+        tiles = meld_like(rng, v)
+        if max(Counter(tiles).values()) > (2 if variant != "classic" else 1):
+            continue
+        readings = ip.meld_readings(v, tiles)
+        info = rummy101.check_meld(variant, text_of(variant, tiles))
+        where = f"{variant} {text_of(variant, tiles)!r}: package {info.kind} {info.open_value}, outsider {readings}"
+        assert info.valid == bool(readings), where
+        if info.valid:
+            assert info.open_value == readings[info.kind], where
+            assert info.end_value == sum(v.rest_value(t) for t in tiles), where
+
+
+def outsider_distance(codes: Sequence[int]) -> tuple[int, int, int, int]:
+    if len(codes) == 15:
+        each = []
+        for d in set(codes):
+            left = list(codes)
+            left.remove(d)
+            each.append(outsider_distance(left))
+        return tuple(min(e[k] for e in each) for k in range(4))  # type: ignore[return-value]
+    rows = (ip.row_distance(codes, p) for p in ("mozaic", "bicolor", "monocolor"))
+    return (ip.simple_distance(codes), *rows)
+
+
+def test_tabla_distance_matches_the_outsider(backend: str) -> None:
+    """tabla_distance: the fewest tiles to replace for each row pattern, 14 - the most tiles
+    runs/sets with a run cover for the simple close (the documented definitions), exact."""
+    rng = random.Random("outsider-distance")
+    for i in range(40):
+        if i % 2:
+            codes = row_rack(rng, rng.choice(["monocolor", "bicolor", "mozaic"]))
+            for _ in range(rng.randint(1, 6)):
+                codes[rng.randrange(14)] = JOKER if rng.random() < 0.15 else rng.randrange(52)
+        else:
+            codes = rng.sample(tile_bag(2), 14)
+        if max(Counter(codes).values()) > 2:
+            continue
+        if i % 5 == 0:
+            extra = rng.randrange(52)
+            if codes.count(extra) < 2:
+                codes.append(extra)
+        d = rummy101.tabla_distance("remi", text_of("remi", codes))
+        got = (d.simple, d.mozaic, d.bicolor, d.monocolor)
+        assert got == outsider_distance(codes), text_of("remi", codes)
