@@ -43,23 +43,19 @@ def counts_of(codes: Sequence[int]) -> list[int]:
     return counts
 
 
-def check_laid(
-    variant: ip.Variant, melds: Sequence[Any], valuation: str = "open"
-) -> tuple[int, list[int]]:
-    """Check every laid meld with the outsider's rules: (sum of the outsider's values, the codes
-    laid). The package's own stated value of each meld must agree."""
+def check_laid(variant: ip.Variant, melds: Sequence[Any]) -> tuple[int, list[int]]:
+    """Check every laid meld with the outsider's rules: (sum of the outsider's opening values,
+    the codes laid). The package's own stated value of each meld must agree."""
     total = 0
     laid: list[int] = []
     for m in melds:
         tiles = [int(t) for t in m.tiles]
         stand = [int(s) for s in m.stand_for]
-        v = ip.meld_value(variant, m.kind, tiles, stand, "open")
+        v = ip.meld_value(variant, m.kind, tiles, stand)
         assert v is not None, f"{m} is no {m.kind} of {variant.name} under RULES.md"
         assert m.value() == v, (str(m), m.value(), v)
         assert m.to_json()["value"] == v
-        total += (
-            v if valuation == "open" else ip.meld_value(variant, m.kind, tiles, stand, valuation)
-        )
+        total += v
         laid += tiles
     return total, laid
 
@@ -182,7 +178,10 @@ def check_tabla(codes: Sequence[int]) -> None:
         assert {p.pattern for p in ans.patterns} == mine, where
         want = max((ip.TABLA_SCORE[p] for p in mine), default=0)
         assert (ans.best.score if ans.best else 0) == want, where
+        scores = [p.score for p in ans.patterns]
+        assert scores == sorted(scores, reverse=True), f"{where}: patterns not best first"
         for p in ans.patterns:
+            assert p.score == ip.TABLA_SCORE[p.pattern], where
             check_close(p, list(codes), where)
         return
     mine_closes = {}
