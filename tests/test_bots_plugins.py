@@ -113,3 +113,21 @@ def test_an_illegal_bot_move_names_game_seed_seat_and_bot(plugin: str, tmp_path:
     msg = str(info.value)
     assert "game 0 of the run with seed 9" in msg and "seat 1 (userbots.cheat:Cheat bot)" in msg
     assert "IllegalAction" in msg and "bot_seed(9, 0, seat)" in msg
+
+
+@pytest.mark.parametrize("layout", ["mybot_here.py", "mybot_here/__init__.py"])
+def test_a_bot_module_in_the_current_folder_says_how_to_reach_it(
+        layout: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The `rummy101` console script does not search the current folder (`python -m` does), so
+    `--bots mybot_here:Bot` beside mybot_here.py failed with only 'No module named'; the message
+    now names the file and PYTHONPATH=. (a module elsewhere keeps the plain message)."""
+    (tmp_path / layout).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / layout).write_text("Bot = None\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
+    sys.modules.pop("mybot_here", None)
+    with pytest.raises(BotError, match=r"mybot_here(\.py|/) is in the current folder.*PYTHONPATH=\. "):
+        get_bot("mybot_here:Bot")
+    with pytest.raises(BotError) as info:
+        get_bot("mybot_elsewhere:Bot")
+    assert "current folder" not in str(info.value)

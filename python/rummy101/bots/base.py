@@ -6,6 +6,7 @@ examples run as tests)."""
 from __future__ import annotations
 
 import importlib
+import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from importlib.metadata import entry_points
@@ -131,6 +132,16 @@ def _from_entry_point(key: str) -> BotFactory | None:
     return None
 
 
+def _in_current_folder(module_name: str) -> str:
+    """``mybot.py`` or ``mybot/`` when the top package of ``module_name`` is a file or folder of
+    the current folder, else ''."""
+    top = module_name.split(".")[0]
+    for name in (f"{top}.py", top):
+        if os.path.exists(name) and (name.endswith(".py") or os.path.isdir(name)):
+            return name + ("/" if not name.endswith(".py") else "")
+    return ""
+
+
 def _from_module(spec: str) -> BotFactory:
     """``"package.module:Name"``: a Bot class (or factory taking a ``random.Random``) imported
     by path, so a user's bot runs in ``rummy101 sim`` and on every worker without registration."""
@@ -146,6 +157,11 @@ def _from_module(spec: str) -> BotFactory:
             opts = ", ".join(_OPTIONS.get(module_name.lower(), {})) or "none"
             hint = (f"; for the registered bot {module_name.lower()!r}, write options as "
                     f"{module_name.lower()}:option=value (its options: {opts})")
+        elif isinstance(exc, ModuleNotFoundError) and exc.name == module_name.split(".")[0]:
+            here = _in_current_folder(module_name)
+            if here:  # the console script does not search the current folder, as `python -m` does
+                hint = (f"; {here} is in the current folder, which the rummy101 command does not "
+                        f"search: run it as PYTHONPATH=. rummy101 ... (or install the module)")
         raise BotError(f"bot {spec!r}: module {module_name!r} failed to import: "
                        f"{type(exc).__name__}: {exc} (is it on PYTHONPATH of every worker?){hint}") from exc
     for part in attr.split("."):
