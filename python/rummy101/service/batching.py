@@ -79,6 +79,11 @@ def full_nodes() -> int:
     return NATIVE_SOLVE_NODES if backend_name() == "native" else PURE_SOLVE_NODES
 
 
+def _waited_too_long() -> Busy:
+    return Busy(f"the request waited more than {MAX_WAIT_SECONDS:g} s for a solver thread (dense "
+                f"racks and batches share a few); retry later, or send fewer racks per batch")
+
+
 def _budget_answer(exc: WorkBudgetExceeded) -> RummyError:
     name = "native_solve_nodes" if backend_name() == "native" else "pure_solve_nodes"
     return RummyError(f"{exc} (this service allows {full_nodes()} search nodes per solve on the "
@@ -132,6 +137,7 @@ class Lanes:
         self.stopping = threading.Event()  # set when the server shuts down
         self._limiter: anyio.CapacityLimiter | None = None
         self._slow_limiter: anyio.CapacityLimiter | None = None
+        self._carrier: anyio.CapacityLimiter | None = None
 
     @property
     def limiter(self) -> anyio.CapacityLimiter:
@@ -146,6 +152,14 @@ class Lanes:
         if self._slow_limiter is None:
             self._slow_limiter = anyio.CapacityLimiter(self.slow_threads)
         return self._slow_limiter
+
+    @property
+    def carrier(self) -> anyio.CapacityLimiter:
+        """The worker threads that run the lanes' calls: one per thread of both lanes, so that
+        a call holding its lane's token never waits here (the lanes' own limiters decide)."""
+        if self._carrier is None:
+            self._carrier = anyio.CapacityLimiter(self.threads + self.slow_threads)
+        return self._carrier
 
     def coalescer(self, many: Many, max_items: int,
                   weigh: Callable[[Any], int] = lambda body: 1,
@@ -176,8 +190,13 @@ class Coalescer:
     whose request was cancelled (its client disconnected) is dropped before it runs, and a call
     whose requests have all been cancelled is told to stop (:func:`~rummy101._cancel.check_stop`
     between core searches); a body that has waited more than :data:`~.limits.MAX_WAIT_SECONDS`
-    since its request arrived answers :class:`Busy` (429) instead of running; and a batch's
-    time budget counts from that arrival (:func:`~rummy101._cancel.waited`).
+    since its request arrived answers :class:`Busy` (429) at that moment, by a timer, even while
+    the lane's threads are all still taken; and a batch's time budget counts from that arrival
+    (:func:`~rummy101._cancel.waited`). A drain takes a thread of the lane first and only then
+    takes bodies off the queue, so that bodies wait for a thread in the queue, where their
+    limit holds (the lane's threads are shared by every operation: before, a drain took its
+    bodies at once and then waited for the thread without limit, and a body that waited 20 s
+    was refused only when a thread came free, after 91 s in one run on the pure backend).
     """
 
     def __init__(self, many: Many, lanes: Lanes,
@@ -201,6 +220,8 @@ class Coalescer:
         self.pending: deque[tuple[Any, asyncio.Future[Any], float, _Client | None]] = deque()
         self.running = 0
         self.tasks: set[asyncio.Task[None]] = set()
+        # the timer of each queued body's wait limit (cancelled when the body is taken to run)
+        self.timers: dict[asyncio.Future[Any], asyncio.TimerHandle] = {}
 
     async def submit(self, body: Any, gone: Gone | None = None) -> Any:
         """The answer to ``body``. ``gone`` (returns once the client has disconnected) is
@@ -230,6 +251,9 @@ class Coalescer:
     def _enqueue(self, body: Any, fut: asyncio.Future[Any], arrived: float,
                  client: _Client | None) -> None:
         self.pending.append((body, fut, arrived, client))
+        loop = asyncio.get_running_loop()
+        self.timers[fut] = loop.call_later(max(0.0, arrived + MAX_WAIT_SECONDS - time.monotonic()),
+                                           self._expire, fut)
         if self.escalate is None and client is not None:  # the slow lane watches its clients
             _watch(fut, client)
         if self.running < self.max_running:
@@ -244,19 +268,27 @@ class Coalescer:
               watching(self.lanes.stopping, seconds, abandoned=abandoned, arrived=arrived)):
             return self.many(bodies)
 
+    def _expire(self, fut: asyncio.Future[Any]) -> None:
+        """The wait limit of a queued body ran out: its request answers Busy now."""
+        self.timers.pop(fut, None)
+        if not fut.done():
+            fut.set_result(_waited_too_long())
+
+    def _taken(self, fut: asyncio.Future[Any]) -> None:
+        timer = self.timers.pop(fut, None)
+        if timer is not None:
+            timer.cancel()
+
     def _next(self) -> tuple[Any, asyncio.Future[Any], float, _Client | None] | None:
         """The next body to run, past those whose requests are gone or waited too long."""
         while self.pending:
             entry = self.pending.popleft()
             _, fut, arrived, _ = entry
-            if fut.done():  # the request was cancelled (its client disconnected)
+            self._taken(fut)
+            if fut.done():  # cancelled (its client disconnected) or waited too long (_expire)
                 continue
-            wait = time.monotonic() - arrived
-            if wait > MAX_WAIT_SECONDS:
-                fut.set_result(Busy(
-                    f"the request waited more than {MAX_WAIT_SECONDS:g} s for a solver thread "
-                    f"(dense racks and batches share a few); retry later, or send fewer racks "
-                    f"per batch"))
+            if time.monotonic() - arrived > MAX_WAIT_SECONDS:
+                fut.set_result(_waited_too_long())
                 continue
             return entry
         return None
@@ -264,28 +296,31 @@ class Coalescer:
     async def _drain(self) -> None:
         try:
             while self.pending and not self.lanes.stopping.is_set():
-                first = self._next()  # at least one, then up to max_items in weight
-                if first is None:
-                    break
-                batch = [first]
-                load = self.weigh(first[0])
-                while self.pending and load + self.weigh(self.pending[0][0]) <= self.max_items:
-                    entry = self._next()
-                    if entry is None:
+                async with self.limiter():  # a thread first: the bodies wait in the queue
+                    first = self._next()  # at least one, then up to max_items in weight
+                    if first is None or self.lanes.stopping.is_set():
+                        if first is not None:
+                            self.pending.appendleft(first)  # answered below: shutting down
                         break
-                    load += self.weigh(entry[0])
-                    batch.append(entry)
-                # every request of the call cancelled: the work stops at its next check
-                abandoned = threading.Event()
-                gone = _all_cancelled([f for _, f, _, _ in batch], abandoned)
-                for _, fut, _, _ in batch:
-                    fut.add_done_callback(gone)
-                try:
-                    results = await anyio.to_thread.run_sync(
-                        self._call, [b for b, _, _, _ in batch], abandoned,
-                        min(a for _, _, a, _ in batch), limiter=self.limiter())
-                except Exception as exc:  # noqa: BLE001 - handed to every waiting request
-                    results = [exc] * len(batch)
+                    batch = [first]
+                    load = self.weigh(first[0])
+                    while self.pending and load + self.weigh(self.pending[0][0]) <= self.max_items:
+                        entry = self._next()
+                        if entry is None:
+                            break
+                        load += self.weigh(entry[0])
+                        batch.append(entry)
+                    # every request of the call cancelled: the work stops at its next check
+                    abandoned = threading.Event()
+                    gone = _all_cancelled([f for _, f, _, _ in batch], abandoned)
+                    for _, fut, _, _ in batch:
+                        fut.add_done_callback(gone)
+                    try:
+                        results = await anyio.to_thread.run_sync(
+                            self._call, [b for b, _, _, _ in batch], abandoned,
+                            min(a for _, _, a, _ in batch), limiter=self.lanes.carrier)
+                    except Exception as exc:  # noqa: BLE001 - handed to every waiting request
+                        results = [exc] * len(batch)
                 for _, fut, _, _ in batch:
                     fut.remove_done_callback(gone)
                 if not isinstance(results, list) or len(results) != len(batch):
@@ -301,6 +336,7 @@ class Coalescer:
                         fut.set_result(result)
             while self.pending:  # shutting down: nothing more is started
                 fut = self.pending.popleft()[1]
+                self._taken(fut)
                 if not fut.done():
                     fut.set_result(Busy("the service is shutting down; retry later"))
         finally:

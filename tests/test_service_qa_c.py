@@ -1,0 +1,95 @@
+"""Found by attacking the running service from outside (QA helper c): requests that waited for
+a solver thread past the promised limit, and answers that did not say what to fix."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+pytest.importorskip("fastapi")
+from rummy101.service import batching
+
+
+def _busy_lanes(monkeypatch: pytest.MonkeyPatch) -> tuple[batching.Lanes, threading.Event]:
+    """Lanes whose slow lane has one thread, a wait limit of 0.2 s, and an event that holds
+    the work named "hold" until it is set."""
+    monkeypatch.setattr(batching, "MAX_WAIT_SECONDS", 0.2)
+    lanes = batching.Lanes(threads=2)
+    lanes.slow_threads = 1
+    return lanes, threading.Event()
+
+
+def _many(release: threading.Event) -> batching.Many:
+    def many(bodies: list[str]) -> list[str]:
+        if "hold" in bodies:
+            release.wait(30)
+        return bodies
+
+    return many
+
+
+def test_a_request_behind_a_held_thread_is_refused_when_its_wait_runs_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A request queued behind work that holds the slow lane's one thread answers Busy (429)
+    once it has waited MAX_WAIT_SECONDS, while that work still runs: before, it was answered
+    only when the thread came free (a 2,280-rack batch behind dense racks on the pure backend
+    answered after 91 s, not 20)."""
+    lanes, release = _busy_lanes(monkeypatch)
+    lane = lanes.coalescer(_many(release), max_items=1).escalate
+    assert lane is not None
+
+    async def main() -> tuple[object, bool, object]:
+        held = asyncio.ensure_future(lane.submit("hold"))
+        await asyncio.sleep(0.05)
+        try:
+            late = await asyncio.wait_for(lane.submit("late"), timeout=10)
+        except Exception as exc:  # noqa: BLE001 - the outcome is checked below
+            late = exc
+        still_held = not held.done()
+        release.set()
+        return late, still_held, await held
+
+    late, still_held, held = asyncio.run(main())
+    assert isinstance(late, batching.Busy) and "waited" in str(late), late
+    assert still_held  # answered while the thread was still taken, not when it came free
+    assert held == b'"hold"'
+
+
+def test_a_request_of_another_operation_does_not_wait_past_its_limit_for_the_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The slow lane's thread is shared by every operation (openings, penalty, hints…): a
+    request of one operation queued while another operation's work holds the thread answers
+    Busy when its wait runs out. Before, its coalescer took it off the queue at once and then
+    waited for the thread without any limit; after the wait it ran anyway. Once the thread is
+    free, that operation answers again."""
+    lanes, release = _busy_lanes(monkeypatch)
+    ran: list[str] = []
+
+    def other(bodies: list[str]) -> list[str]:
+        ran.extend(bodies)
+        return bodies
+
+    first = lanes.coalescer(_many(release), max_items=1).escalate
+    second = lanes.coalescer(other, max_items=1).escalate
+    assert first is not None and second is not None
+
+    async def main() -> tuple[object, bool, object, object]:
+        held = asyncio.ensure_future(first.submit("hold"))
+        await asyncio.sleep(0.05)
+        try:
+            late = await asyncio.wait_for(second.submit("late"), timeout=10)
+        except Exception as exc:  # noqa: BLE001 - the outcome is checked below
+            late = exc
+        still_held = not held.done()
+        release.set()
+        return late, still_held, await held, await asyncio.wait_for(second.submit("next"), 10)
+
+    late, still_held, held, after = asyncio.run(main())
+    assert isinstance(late, batching.Busy) and "waited" in str(late), late
+    assert still_held
+    assert held == b'"hold"' and after == b'"next"'
+    assert ran == ["next"]  # "late" never ran
