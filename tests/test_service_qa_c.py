@@ -93,3 +93,46 @@ def test_a_request_of_another_operation_does_not_wait_past_its_limit_for_the_thr
     assert still_held
     assert held == b'"hold"' and after == b'"next"'
     assert ran == ["next"]  # "late" never ran
+
+
+def test_dense_requests_queued_together_are_not_run_in_one_call_past_their_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Penalty, tabla, meld and hint requests are answered one by one, so their slow lane takes
+    one a call: requests that reach it together wait in its queue, where their wait limit
+    holds. Before, the next call took all of them and ran them one after another with the full
+    budget each (40 dense penalty solves sent at once to the pure backend were answered after
+    up to 116 s); now the ones still waiting when their limit runs out answer Busy (429)."""
+    from rummy101.service import app as app_module
+
+    _, release = _busy_lanes(monkeypatch)
+    ran: list[str] = []
+
+    def penalty(body: str) -> str:
+        ran.append(body)
+        if body == "hold":
+            release.wait(30)
+        return body
+
+    monkeypatch.setattr(app_module.api, "penalty", penalty)
+    app = app_module.create_app(threads=2)
+    lane = app.state.runners["/v1/solve/penalty"].escalate  # the slow lane: one thread
+    assert lane is not None and lane.lanes.slow_threads == 1
+
+    async def main() -> tuple[list[object], bool, object]:
+        # three requests reach the slow lane together while its thread is free
+        held = asyncio.ensure_future(lane.submit("hold"))
+        others = [asyncio.ensure_future(lane.submit(b)) for b in ("b", "c")]
+        await asyncio.sleep(0.05)
+        try:
+            late = list(await asyncio.wait_for(asyncio.gather(*others), timeout=10))
+        except Exception as exc:  # noqa: BLE001 - the outcome is checked below
+            late = [exc]
+        still_held = not held.done()
+        release.set()
+        return late, still_held, await held
+
+    late, still_held, held = asyncio.run(main())
+    assert all(isinstance(r, batching.Busy) for r in late), late
+    assert still_held
+    assert held == b'"hold"' and ran == ["hold"]

@@ -218,8 +218,10 @@ def create_app(*, threads: int = 4, cors_origins: Sequence[str] = (),
     runners: dict[str, Coalescer] = {}
     for path, (many, max_items, summary) in ops.items():
         opening = path == "/v1/solve/opening"
+        # the other operations answer their bodies one by one (_each): in the slow lane, one a call
         runners[path] = service.lanes.coalescer(many, max_items, _opening_weight if opening else _one,
-                                          heavy=_is_batch if opening else _never)
+                                          heavy=_is_batch if opening else _never,
+                                          slow_items=None if opening else 1)
         app.add_api_route(path, route(path, runners[path]), methods=["POST"],
                           summary=summary, tags=["solve"], name=path.strip("/").replace("/", "_"))
     app.state.runners = runners

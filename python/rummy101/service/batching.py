@@ -163,9 +163,16 @@ class Lanes:
 
     def coalescer(self, many: Many, max_items: int,
                   weigh: Callable[[Any], int] = lambda body: 1,
-                  heavy: Callable[[Any], bool] = lambda body: False) -> Coalescer:
-        """A quick-lane coalescer for ``many`` with its slow-lane twin."""
-        slow = Coalescer(many, self, max_items=max_items, max_running=self.slow_threads,
+                  heavy: Callable[[Any], bool] = lambda body: False,
+                  slow_items: int | None = None) -> Coalescer:
+        """A quick-lane coalescer for ``many`` with its slow-lane twin; ``slow_items``: the
+        twin's ``max_items`` (default the same). An operation that answers its bodies one by one
+        gains nothing from sharing a call and gives its twin 1: else the dense requests queued
+        while the slow thread was busy all went into its next call, one after another with the
+        full budget each, out of reach of the wait limit (40 dense penalty solves sent at once
+        to the pure backend: answers after 116 s)."""
+        slow = Coalescer(many, self, max_items=slow_items or max_items,
+                         max_running=self.slow_threads,
                          max_pending=MAX_PENDING, weigh=weigh,
                          limiter=lambda: self.slow_limiter, nodes=full_nodes)
         return Coalescer(many, self, max_items=max_items, max_running=self.threads,
