@@ -136,3 +136,22 @@ def test_dense_requests_queued_together_are_not_run_in_one_call_past_their_wait(
     assert all(isinstance(r, batching.Busy) for r in late), late
     assert still_held
     assert held == b'"hold"' and ran == ["hold"]
+
+
+def test_a_single_rack_not_reached_in_time_answers_busy_not_send_fewer_racks() -> None:
+    """Single opening requests that reach the slow lane together share one solver call; when
+    that call runs out of its 20 s, a single request used to answer 422 'not solved: the
+    request used up its 20 s time budget ...; send fewer racks per request' (14 of 230 dense
+    single racks sent at once to the pure backend): a client that sent one valid rack was told
+    to fix its request. Now it is Busy (429, retry later); a batch's items keep their error."""
+    import time
+
+    from rummy101._cancel import watching
+    from rummy101.service import api
+    from rummy101.service.limits import BATCH_SECONDS
+
+    with watching(threading.Event(), arrived=time.monotonic() - BATCH_SECONDS - 1):
+        single, batch = api.solve_opening_bodies([{"rack": "R1 R2 R3"}, {"racks": ["R1 R2 R3"]}])
+    assert isinstance(single, batching.Busy), single
+    assert "busy" in str(single) and "retry later" in str(single) and "fewer" not in str(single)
+    assert isinstance(batch, bytes) and b"not solved" in batch and b"send fewer racks" in batch

@@ -328,8 +328,20 @@ def solve_opening_bodies(bodies: list[Any]) -> list[dict[str, Any] | bytes | Exc
         except Exception as exc:  # noqa: BLE001 - returned to that request
             out[i] = exc
     for (i, _), answer in zip(singles, solve_jobs([job for _, job in singles]), strict=True):
-        out[i] = answer
+        # a single rack left unsolved when the shared call ran out of time is the service's
+        # load, not the request's mistake: 429 (retry), not 422 "send fewer racks per request"
+        out[i] = _busy_single(answer) if isinstance(answer, OutOfTime) else answer
     return [a if a is not None else RuntimeError("not answered") for a in out]
+
+
+def _busy_single(late: OutOfTime) -> Exception:
+    from .batching import Busy  # (batching does not import this module: no cycle)
+
+    wait = queued()
+    before = f", {wait:.0f} s of it waiting for a solver thread" if wait >= 1 else ""
+    return Busy(f"the service is busy: the rack was not reached within the request's "
+                f"{BATCH_SECONDS:g} s time budget{before} (dense racks of other requests "
+                f"shared its solver call); retry later")
 
 
 def solve_opening_body(body: Any) -> dict[str, Any]:
