@@ -155,3 +155,31 @@ def test_a_single_rack_not_reached_in_time_answers_busy_not_send_fewer_racks() -
     assert isinstance(single, batching.Busy), single
     assert "busy" in str(single) and "retry later" in str(single) and "fewer" not in str(single)
     assert isinstance(batch, bytes) and b"not solved" in batch and b"send fewer racks" in batch
+
+
+@pytest.mark.parametrize("path", ["/v1/solve/opening", "/v1/games"])
+@pytest.mark.parametrize("coding", ["gzip, chunked", "deflate,chunked", "br"])
+def test_a_body_with_a_compressing_transfer_coding_answers_415_naming_it(
+    path: str, coding: str
+) -> None:
+    """'Transfer-Encoding: gzip, chunked' (HTTP/1.1 allows a compressing transfer coding
+    before chunked): the server takes the chunks apart but does not inflate, and the body
+    reached the JSON reader compressed: 400 'request body is not UTF-8 text (bad byte at offset
+    1)', which names nothing to fix. Now 415 names the header, as for Content-Encoding."""
+    import gzip
+
+    from fastapi.testclient import TestClient
+    from rummy101.service.app import create_app
+
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    body = gzip.compress(b'{"rack": "R1 R2 R3"}')
+    headers = {"content-type": "application/json", "transfer-encoding": coding}
+    answer = client.post(path, content=body, headers=headers)
+    assert answer.status_code == 415, answer.text
+    assert "Transfer-Encoding" in answer.json()["error"] and coding in answer.json()["error"]
+    plain = client.post(
+        path,
+        content=b"{}",
+        headers={"content-type": "application/json", "transfer-encoding": "chunked"},
+    )
+    assert plain.status_code == 422 if path.endswith("opening") else plain.status_code == 200

@@ -123,6 +123,16 @@ async def receive_body(scope: Scope, receive: Receive, budget: BodyBudget,
             content_type = value
         elif name == b"content-encoding":
             encoding = value
+        elif name == b"transfer-encoding":
+            # the server takes the chunks apart but no other coding: a body sent with
+            # 'Transfer-Encoding: gzip, chunked' reached the JSON reader compressed and was told
+            # it is 'not UTF-8 text (bad byte at offset 1)'
+            codings = [c.strip().lower() for c in value.split(b",")]
+            if any(c not in (b"chunked", b"identity", b"") for c in codings):
+                raise HttpError(415, f"the body must be sent as it is, not compressed (got "
+                                     f"Transfer-Encoding: {value[:40].decode('latin-1')!r}); "
+                                     f"send it with Content-Length or Transfer-Encoding: chunked "
+                                     f"alone")
     check_content_type(content_type)
     if encoding.strip().lower() not in (b"identity", b""):
         raise HttpError(415, f"the body must be sent as it is, not compressed (got Content-Encoding: "
