@@ -183,3 +183,45 @@ def test_a_body_with_a_compressing_transfer_coding_answers_415_naming_it(
         headers={"content-type": "application/json", "transfer-encoding": "chunked"},
     )
     assert plain.status_code == 422 if path.endswith("opening") else plain.status_code == 200
+
+
+_OPENED = [{"seat": 0, "opened": "melds"}, {"seat": 1, "opened": "melds"}]
+
+
+@pytest.mark.parametrize(
+    ("change", "told", "not_told"),
+    [
+        ({"table": [{"owner": 1, "tiles": "* * *"}]}, "holds only jokers", "reason code"),
+        ({"table": [{"owner": 1, "tiles": "R12 R13 R1"}]}, "nothing follows 13", "reason code"),
+        (
+            {"table": [{"tiles": "R1 R2 R3"}]},
+            "table meld 0: field 'owner' is missing",
+            "observation",
+        ),
+        ({"table": [{"owner": None, "tiles": "R1 R2 R3"}]}, "whose meld it is", "observation"),
+        (
+            {"table": [{"owner": 7, "tiles": "R1 R2 R3"}]},
+            "table meld 0: field 'owner' is 7",
+            "hint",
+        ),
+        ({"players": [{"opened": "melds"}]}, "player 0: field 'seat' is missing", "observation"),
+        ({"players": [{"seat": "0"}]}, "player 0: field 'seat' must be a seat number", "hint"),
+    ],
+)
+def test_a_hint_views_table_and_players_mistakes_are_named_where_they_are(
+    change: dict[str, object], told: str, not_told: str
+) -> None:
+    """A table meld that is no meld was refused as "'* * *' is not a legal meld (R101-5,
+    reason code 3)", a code the client cannot read; a table meld or player without its seat
+    got the advice for the request's own seat ("send the number of the seat to hint ... or
+    send observation / record"), naming neither the meld nor the player. Now the reason is in
+    words (as /v1/validate/meld gives it) and the meld or player is named."""
+    from fastapi.testclient import TestClient
+    from rummy101.service.app import create_app
+
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    body = {"seat": 0, "stage": "play", "players": _OPENED, "rack": "R11 K5 K6 B2 Y9", **change}
+    answer = client.post("/v1/hint", json=body)
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["error"]
+    assert told in error and not_told not in error, error

@@ -37,6 +37,7 @@ from .._validate import (
     short,
 )
 from ..errors import RackError, RummyError
+from ..melds import reason_message
 from ..rules import Rules
 from ..tiles import JOKER_CODE, MELD_KINDS, Tile
 
@@ -196,21 +197,28 @@ def _check_jokers(rules: Rules, tiles: Sequence[int], button_available: bool) ->
                         f"{extra}")
 
 
-def _read_seat(obj: Mapping[str, Any], name: str, rules: Rules, required: bool) -> int:
+def _read_seat(obj: Mapping[str, Any], name: str, rules: Rules, required: bool,
+               where: str = "", whose: str = "") -> int:
+    """A seat number; ``where`` names the table meld or player it belongs to (the request's
+    own ``seat`` has none) and ``whose`` says whose seat to give when it is missing."""
     value = obj.get(name)
     if value is None and not required:
         return -1
     hi = rules.players - 1
+    at = f"{where}: " if where else ""
+    if value is None and where:  # (before, the request's 'seat' advice: observation, record)
+        raise BadView(f"{at}field {name!r} is missing: give the seat {whose} (0 to {hi} in "
+                      f"{str(rules)!r})")
     if value is None:
         raise BadView(f"field {name!r} is missing: send the number of the seat to hint (0 to "
                       f"{hi} in {str(rules)!r}) with that seat's rack, or instead of the view "
                       f"fields send \"observation\": State.observation(seat), or \"record\": a "
                       f"game record (rummy101.game.records)")
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadView(f"field {name!r} must be a seat number from 0 to {hi}, got "
+        raise BadView(f"{at}field {name!r} must be a seat number from 0 to {hi}, got "
                          f"{described(value)}")
     if not 0 <= value <= hi:
-        raise BadView(f"field {name!r} is {value}; seats of {str(rules)!r} are 0 to {hi}")
+        raise BadView(f"{at}field {name!r} is {value}; seats of {str(rules)!r} are 0 to {hi}")
     return value
 
 
@@ -228,7 +236,8 @@ def _read_table(value: Any, rules: Rules) -> tuple[TableMeld, ...]:
     for i, item in enumerate(value):
         what = f"table meld {i}"
         obj = read_object(item, what, ("owner", "tiles", "kind", "id", "value"))
-        owner = _read_seat(obj, "owner", rules, required=True)
+        owner = _read_seat(obj, "owner", rules, required=True, where=what,
+                           whose="of the player whose meld it is")
         if obj.get("tiles") is None:
             raise BadView(f"{what}: field 'tiles' is missing")
         tiles = tuple(parse_rack_value(obj["tiles"], rules, f"{what} tiles", MAX_MELD))
@@ -238,7 +247,7 @@ def _read_table(value: Any, rules: Rules) -> tuple[TableMeld, ...]:
         kind, _, reason = _backend.core().classify_meld(cr, [int(t) for t in tiles])
         text = " ".join(map(str, tiles))
         if kind == 0:
-            raise BadView(f"{what} {text!r} is not a legal meld (R101-5, reason code {reason})")
+            raise BadView(f"{what} is not a legal meld: {reason_message(rules, reason, tiles)}")
         name = MELD_KINDS[kind]
         declared = obj.get("kind")
         if declared is not None and declared != name:
@@ -272,7 +281,8 @@ def _read_players(value: Any, rules: Rules, seat: int) -> dict[int, Opened]:
     seen = set()
     for i, item in enumerate(value):
         obj = read_object(item, f"player {i}", ("seat", "opened", "rack_size"))
-        s = _read_seat(obj, "seat", rules, required=True)
+        s = _read_seat(obj, "seat", rules, required=True, where=f"player {i}",
+                       whose="of this player")
         if s in seen:
             raise BadView(f"seat {s} is listed twice in field 'players'")
         seen.add(s)
