@@ -225,3 +225,28 @@ def test_a_hint_views_table_and_players_mistakes_are_named_where_they_are(
     assert answer.status_code == 422, answer.text
     error = answer.json()["error"]
     assert told in error and not_told not in error, error
+
+
+@pytest.mark.parametrize(
+    ("body", "told"),
+    [
+        ({}, "field 'meld' is missing: give the tiles of one meld"),
+        ({"meld": None}, "field 'meld' is missing: give the tiles of one meld"),
+        ({"meld": 5}, "field 'meld' must be a meld: a string such as \"R10 * R12\""),
+        ({"meld": {"tiles": ["R1"]}}, "field 'meld' must be a meld"),
+    ],
+)
+def test_a_meld_request_without_a_meld_is_asked_for_a_meld_not_a_rack(
+    body: dict[str, object], told: str
+) -> None:
+    """POST /v1/validate/meld without a usable 'meld' was told "give the rack as a string
+    such as "R1 R2 R3 *"" / "must be a rack": a client checking one meld was asked for a
+    rack."""
+    from fastapi.testclient import TestClient
+    from rummy101.service.app import create_app
+
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    answer = client.post("/v1/validate/meld", json=body)
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["error"]
+    assert told in error and "rack" not in error, error

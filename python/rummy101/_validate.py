@@ -246,6 +246,9 @@ def read_rack(body: Mapping[str, Any], rules: Rules, field: str = "rack",
     The rack is checked against the set of the rules (no third ``R5``) and against ``max_size``.
     """
     if field not in body or body[field] is None:
+        if required and field == "meld":  # (it said 'give the rack' for a meld)
+            raise BadRequest(f"field {field!r} is missing: give the tiles of one meld in table "
+                             f"order, as a string such as \"R10 * R12\" or a list of tokens")
         if required:
             raise BadRequest(f"field {field!r} is missing: give the rack as a string such as "
                              f"\"R1 R2 R3 *\" or a list of tokens")
@@ -271,6 +274,9 @@ def parse_rack_value(value: Any, rules: Rules, field: str = "rack",
             if not isinstance(tok, str):
                 raise BadRequest(f"token {pos} of field {field!r} must be a string such as \"R5\" "
                                  f"or \"*\", got {described(tok)}")
+    elif field == "meld":
+        raise BadRequest(f"field {field!r} must be a meld: a string such as \"R10 * R12\" or a "
+                         f"list of tokens, got {described(value)}")
     else:
         raise BadRequest(f"field {field!r} must be a rack: a string such as \"R1 R2 R3 *\" or a "
                          f"list of tokens, got {described(value)}")
