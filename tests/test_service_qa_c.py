@@ -250,3 +250,34 @@ def test_a_meld_request_without_a_meld_is_asked_for_a_meld_not_a_rack(
     assert answer.status_code == 422, answer.text
     error = answer.json()["error"]
     assert told in error and "rack" not in error, error
+
+
+@pytest.mark.parametrize(
+    ("rules", "foreign"),
+    [
+        ("classic(players=2)", ["button", "pair", "retrieve", "open"]),
+        ("remi(players=2)", ["button", "pair"]),
+    ],
+)
+@pytest.mark.parametrize("action", ["layoff 5H", "discard", "draw draw"])
+def test_a_game_action_the_notation_refuses_lists_this_games_verbs(
+    rules: str, foreign: list[str], action: str
+) -> None:
+    """In a classic or Remi game, an action text the notation cannot read ('layoff 5H', a
+    discard without its card) was answered with every engine's verbs ('actions: draw | take |
+    button | run T T T | set T T T | pair T T | ... | retrieve M:I with T | open | reset ...'):
+    Rummy 101's button, pair… which this game refuses. Now it lists this game's verbs as they
+    are written, and the refused action changes nothing."""
+    from fastapi.testclient import TestClient
+    from rummy101.service.app import create_app
+
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    game = client.post("/v1/games", json={"rules": rules, "seed": 5}).json()
+    answer = client.post(f"/v1/games/{game['id']}/actions", json={"action": action})
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["error"]
+    variant = rules.split("(")[0]
+    assert f"the actions of {variant}: draw | take" in error, error
+    assert not any(f"| {verb}" in error for verb in foreign), error
+    after = client.get(f"/v1/games/{game['id']}").json()
+    assert after["observation"] == game["observation"] and after["legal"] == game["legal"]

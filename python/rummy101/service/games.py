@@ -62,9 +62,11 @@ from typing import Any, Generic, Literal, TypeVar
 from .._cancel import check_stop
 from .._limits import SEED_MAX
 from .._validate import BadRequest, described, loads, read_int, read_object, read_rules, short
-from ..errors import RummyError
+from ..errors import NotationError, RummyError
 from ..game import Phase, State, new_game, playable_variants
+from ..game import actions as _actions
 from ..game import records as _records
+from ..game.actions import _HELP as _ALL_VERBS_HELP
 from ..game.state import MAX_MATCH_ROUNDS  # a record's match_rounds: what new_game accepts
 from ..rules import _OPTIONS, Rules
 from ..solve import work_budget
@@ -320,7 +322,10 @@ class Game:
             raise RummyError(f"it is seat {s.current_player}'s turn, not yours: the bots have not "
                              f"finished their turns; ask for the game (GET /v1/games/{self.id}) "
                              f"to let them go on")
-        s.apply(text)  # IllegalAction / NotationError: the engine left the state unchanged
+        try:
+            s.apply(text)  # IllegalAction / NotationError: the engine left the state unchanged
+        except NotationError as exc:
+            raise NotationError(_this_games_verbs(str(exc), s)) from None
         moves = [self._note(self.seat, str(s.history[-1]))]
         return self.view(moves + self._bots_after(moves))
 
@@ -873,3 +878,27 @@ def _read_bots(value: Any, players: int, seat: int) -> list[str]:
 def apply_limits(value: Mapping[str, Any]) -> dict[str, Any]:
     """The games' limits merged into ``value`` (for ``/v1/info``)."""
     return {**value, **LIMITS}
+
+
+def _this_games_verbs(message: str, state: State) -> str:
+    """An action text the notation refused: the notation's list of every engine's verbs
+    (Rummy 101's button, pair, retrieve, open… in a classic game too) gives way to this game's
+    verbs, written as they are played, and to the view's ``legal`` (the actions playable now)."""
+    cards = state.rules.family == "cards"
+    p = "C" if cards else "T"
+    usage = []
+    for verb in _actions.VERBS:  # declaration order: the built-in verbs first
+        if verb not in state.engine.VERBS:
+            continue
+        shape, n = _actions.verb_spec(verb)
+        usage.append({"bare": verb, "index": f"{verb} N", "add": f"add {p} to M[@start|@end]",
+                      "retrieve": f"retrieve M:I with {p}",
+                      "tiles": f"{verb} {p} {p} {p}..." if n < 0 else
+                      " ".join([verb] + [p] * n)}[shape])
+    words = ["C a card such as QS" if cards else "T a tile such as R5 or *",
+             "M a table meld index"]
+    words += ["I a joker's index in it"] if "retrieve" in state.engine.VERBS else []
+    words += ["N a whole number"] if any(" N" in u for u in usage) else []
+    return message.replace(_ALL_VERBS_HELP, f"the actions of {state.rules.variant}: "
+                                            f"{' | '.join(usage)} ({', '.join(words)}; the "
+                                            f"view's 'legal' lists the actions playable now)")
