@@ -281,3 +281,25 @@ def test_a_game_action_the_notation_refuses_lists_this_games_verbs(
     assert not any(f"| {verb}" in error for verb in foreign), error
     after = client.get(f"/v1/games/{game['id']}").json()
     assert after["observation"] == game["observation"] and after["legal"] == game["legal"]
+
+
+@pytest.mark.parametrize(
+    ("opened", "rack", "taken"),
+    [("melds", "R11 K5 K6 B2 Y9", "K5"), (None, "R1 R2 R3 K9", "R1")],
+)
+def test_a_hint_whose_taken_discard_cannot_be_used_says_so(
+    opened: str | None, rack: str, taken: str
+) -> None:
+    """A view in stage 'play' whose taken discard no meld (or no opening) can hold was answered
+    "no legal turn found for seat 0 with rack '...' (R101-3)", naming neither the tile nor the
+    rule that left no turn. Now the message names the taken discard and R101-4."""
+    from fastapi.testclient import TestClient
+    from rummy101.service.app import create_app
+
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    players = [{"seat": 0, "opened": opened}, {"seat": 1, "opened": "melds"}]
+    body = {"seat": 0, "stage": "play", "players": players, "rack": rack, "taken_discard": taken}
+    answer = client.post("/v1/hint", json=body)
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["error"]
+    assert f"taken discard {taken} must be used this turn" in error and "R101-4" in error, error

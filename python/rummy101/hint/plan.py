@@ -652,6 +652,14 @@ def hint(view: SeatView, alternatives: int = 3) -> Hint:
                       f"{type(alternatives).__name__} {alternatives!r:.40}")
     turns = _Planner(view).turns(1 + max(0, alternatives))
     if not turns:
-        raise IllegalAction(f"no legal turn found for seat {view.seat} with rack "
-                            f"{' '.join(map(str, view.rack))!r} (R101-3)")
+        rack = " ".join(map(str, view.rack))
+        if view.stage == "play" and view.taken_discard is not None:  # (said only 'no legal turn')
+            raise IllegalAction(f"no legal turn found for seat {view.seat}: the taken discard "
+                                f"{view.taken_discard} must be used this turn, and rack {rack!r} "
+                                f"with this table cannot lay it (before the opening, in an "
+                                f"opening that reaches the threshold; after, in a meld or an "
+                                f"addition); a discard that cannot be used is not taken: draw "
+                                f"instead (R101-4)")
+        raise IllegalAction(f"no legal turn found for seat {view.seat} with rack {rack!r} "
+                            f"(R101-3)")
     return Hint(view, turns[0], tuple(turns[1:1 + alternatives]))
