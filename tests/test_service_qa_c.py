@@ -303,3 +303,28 @@ def test_a_hint_whose_taken_discard_cannot_be_used_says_so(
     assert answer.status_code == 422, answer.text
     error = answer.json()["error"]
     assert f"taken discard {taken} must be used this turn" in error and "R101-4" in error, error
+
+
+@pytest.mark.parametrize("rules", ["classic(players=2)", "rummy101(players=2)"])
+@pytest.mark.parametrize("numbers", [{"seed": 3.0}, {"seed": 3, "match_rounds": 1.0}])
+def test_a_record_whose_whole_numbers_are_written_as_floats_replays(
+    rules: str, numbers: dict[str, float]
+) -> None:
+    """A game record whose seed (or match_rounds) is a whole float, as some JSON writers put
+    numbers (3.0), passed the service's check ('a whole number') and was then refused by the
+    engine: 422 'seed must be a whole number, got float 3.0', naming no field. Now the number
+    as read is replayed, on /v1/replays and /v1/hint alike."""
+    from fastapi.testclient import TestClient
+    from rummy101.game import new_game, records
+    from rummy101.service.app import create_app
+
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    state = new_game(rules, 3)
+    for _ in range(4 if rules.startswith("classic") else 0):  # (Rummy 101: the deal itself)
+        state.apply(state.legal_actions()[0])
+    record = {**records.to_dict(state), **numbers}
+    replay = client.post("/v1/replays", json={"record": record})
+    assert replay.status_code == 200, replay.text
+    assert replay.json()["seed"] == 3
+    hint = client.post("/v1/hint", json={"record": record})
+    assert hint.status_code == 200, hint.text

@@ -314,8 +314,10 @@ def _view_from_game(obj: Mapping[str, Any]) -> SeatView:
                          f"or its JSON text), got {described(record)}")
     from ..game import records  # the engine replays the record; imported only when needed
 
-    read_int(record, "seed", lo=0, hi=SEED_MAX)
-    read_int(record, "match_rounds", lo=1, hi=100, default=1)
+    # the numbers as read: the engine refuses a float seed such as 1.0, which this accepts
+    record = {**record, "seed": read_int(record, "seed", lo=0, hi=SEED_MAX)}
+    if record.get("match_rounds") is not None:
+        record["match_rounds"] = read_int(record, "match_rounds", lo=1, hi=100)
     actions = record.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_RECORD_ACTIONS:
         raise BadView(f"field 'record' holds {len(actions)} actions; at most "

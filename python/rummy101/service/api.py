@@ -481,6 +481,10 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
         from ..game import records
 
         record = loads(value, what="field 'record'") if isinstance(value, str) else value
+        if isinstance(record, dict):  # a whole float (3.0): the engine refuses the float itself
+            record = {**record, **{k: int(v) for k, v in record.items()
+                                   if k in ("seed", "match_rounds") and isinstance(v, float)
+                                   and v.is_integer()}}
         actions = record.get("actions")
         if isinstance(actions, list) and len(actions) > MAX_HINT_RECORD_ACTIONS:
             raise BadRequest(f"field 'record' holds {len(actions)} actions; at most "

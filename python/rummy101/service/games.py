@@ -442,8 +442,11 @@ class Replay:
             raise BadRequest(f"field 'record': 'rules' must be a rules string, got "
                              f"{described(record.get('rules'))}")
         rules = read_rules(record, "rummy101")
-        read_int(record, "seed", lo=0, hi=MAX_SEED)
-        read_int(record, "match_rounds", lo=1, hi=MAX_MATCH_ROUNDS, default=1)
+        # the numbers as read (a seed of 1.0 is 1: the engine refused the float it was handed,
+        # 'seed must be a whole number, got float 1.0', after this check had accepted it)
+        record = {**record, "seed": read_int(record, "seed", lo=0, hi=MAX_SEED)}
+        if record.get("match_rounds") is not None:
+            record["match_rounds"] = read_int(record, "match_rounds", lo=1, hi=MAX_MATCH_ROUNDS)
         if record.get("format", _records.FORMAT) != _records.FORMAT:
             raise BadRequest(f"field 'record': unknown format {short(record.get('format'))}; "
                              f"accepted: {_records.FORMAT!r}")
