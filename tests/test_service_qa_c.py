@@ -328,3 +328,25 @@ def test_a_record_whose_whole_numbers_are_written_as_floats_replays(
     assert replay.json()["seed"] == 3
     hint = client.post("/v1/hint", json={"record": record})
     assert hint.status_code == 200, hint.text
+
+
+def test_a_compressing_content_encoding_given_before_identity_is_still_refused() -> None:
+    """'Content-Encoding: gzip' then 'Content-Encoding: identity' is one list (RFC 9110
+    5.3): the body is gzip-coded. The last header won, the compressed body was read as JSON
+    and answered 400 'not UTF-8 text'; now 415 names the gzip coding."""
+    import gzip
+
+    from fastapi.testclient import TestClient
+    from rummy101.service.app import create_app
+
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    headers = [
+        ("content-type", "application/json"),
+        ("content-encoding", "gzip"),
+        ("content-encoding", "identity"),
+    ]
+    answer = client.post(
+        "/v1/solve/opening", content=gzip.compress(b'{"rack": "R1 R2 R3"}'), headers=headers
+    )
+    assert answer.status_code == 415, answer.text
+    assert "Content-Encoding: 'gzip'" in answer.json()["error"]

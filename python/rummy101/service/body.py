@@ -121,8 +121,9 @@ async def receive_body(scope: Scope, receive: Receive, budget: BodyBudget,
             length = value
         elif name == b"content-type":
             content_type = value
-        elif name == b"content-encoding":
-            encoding = value
+        elif name == b"content-encoding" and encoding.strip().lower() in (b"identity", b""):
+            encoding = value  # the first coding that is not identity: given twice, the
+            # header's values are one list (RFC 9110 5.3), and 'gzip' then 'identity' is gzip
         elif name == b"transfer-encoding":
             # the server takes the chunks apart but no other coding: a body sent with
             # 'Transfer-Encoding: gzip, chunked' reached the JSON reader compressed and was told
