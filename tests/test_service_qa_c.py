@@ -350,3 +350,38 @@ def test_a_compressing_content_encoding_given_before_identity_is_still_refused()
     )
     assert answer.status_code == 415, answer.text
     assert "Content-Encoding: 'gzip'" in answer.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "change"),
+    [
+        ("remi(players=2)", {"atu": "K99"}),
+        ("remi(players=2)", {"rack": ["R1", "X5"]}),
+        ("classic(players=2)", {"rack": ["AS", "ZZ"]}),
+    ],
+)
+def test_an_observation_holding_a_bad_piece_is_told_so_not_that_a_field_is_missing(
+    rules: str, change: dict[str, object]
+) -> None:
+    """An observation for a Remi or classic hint whose 'atu' or rack held a token that is no
+    tile or card ('K99') was answered "field 'observation' lacks the field 'K99': send
+    State.observation(seat) ...": the engine's look-up of the piece was taken for a missing
+    field. Now the message names the piece. A field that is really missing keeps its
+    message."""
+    from fastapi.testclient import TestClient
+    from rummy101.game import new_game
+    from rummy101.service.app import create_app
+
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    state = new_game(rules, 7)
+    while state.current_player != 0 or state.phase.value != "play":
+        state.apply(state.legal_actions()[0])
+    observation = {**state.observation(0), **change}
+    answer = client.post("/v1/hint", json={"observation": observation})
+    assert answer.status_code == 422, answer.text
+    bad = next(v for v in (change.get("atu"), *list(change.get("rack") or [])[1:]) if v)
+    error = answer.json()["error"]
+    assert f"holds '{bad}', which is no piece" in error and "lacks the field" not in error, error
+    missing = {k: v for k, v in state.observation(0).items() if k != "turn_state"}
+    answer = client.post("/v1/hint", json={"observation": missing})
+    assert "lacks the field 'turn_state'" in answer.json()["error"], answer.text

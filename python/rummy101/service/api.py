@@ -499,6 +499,13 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
     except BadRequest:
         raise
     except KeyError as exc:
+        key = exc.args[0] if exc.args else ""
+        if isinstance(key, str) and not (key.isidentifier() and key.islower()):
+            # a piece the engine looked up, not a field ('atu': 'K99' was called a missing
+            # field 'K99')
+            raise BadRequest(f"field {source!r} holds {key[:40]!r}, which is no piece of its "
+                             f"rules' set (a tile such as R5 or *, a card such as QS, as "
+                             f"State.observation(seat) writes them): send it as it is") from None
         raise BadRequest(f"field {source!r} lacks the field {exc}: send State.observation(seat) or "
                          "a game record as it is") from None
     except IndexError:  # a per-seat list (rack_sizes, melded, own_turns...) shorter than the seats
