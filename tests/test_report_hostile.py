@@ -137,5 +137,5 @@ def test_plot_without_matplotlib_through_the_cli(tmp_path: Path, result: sim.Sim
     code, out, err = report(capsys, str(data), "--plot", str(tmp_path / "fig.png"))
     assert (code, out) == (2, "")
     assert err == ("rummy101 report: error: --plot needs matplotlib, the optional extra 'plot': "
-                   "pip install 'rummy101[plot]'\n")
+                   "pip install 'rummy101[plot]' (from a source checkout: pip install '.[plot]')\n")
     assert not (tmp_path / "fig.png").exists()

@@ -14,7 +14,14 @@ __all__ = [
     "RulesError",
     "RummyError",
     "WorkBudgetExceeded",
+    "pip_extra",
 ]
+
+
+def pip_extra(extra: str) -> str:
+    """How to install an optional extra, both ways: the package's name asks an index for it, so
+    from a source checkout (README's set-up) the path form is the one that works."""
+    return f"pip install 'rummy101[{extra}]' (from a source checkout: pip install '.[{extra}]')"
 
 
 class RummyError(ValueError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..errors import pip_extra
+
 __all__ = ["missing_extra"]
 
 
@@ -10,4 +12,4 @@ def missing_extra(exc: ImportError) -> ModuleNotFoundError:
     matplotlib), for ``raise missing_extra(exc) from exc``."""
     return ModuleNotFoundError(
         f"the rummy101.rl environments need the optional extra 'rl' (pettingzoo, gymnasium); "
-        f"{exc.name or 'a module'} is not installed: pip install 'rummy101[rl]'", name=exc.name)
+        f"{exc.name or 'a module'} is not installed: {pip_extra('rl')}", name=exc.name)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import pip_extra
+
 __all__ = ["ServiceUnavailable", "create_app", "require_service_extra"]
 
 
@@ -27,7 +29,7 @@ def require_service_extra(server: bool = False) -> None:
     if missing:
         raise ServiceUnavailable(
             f"the HTTP service needs {' and '.join(missing)}, which are not installed; install the "
-            f"service extra: pip install 'rummy101[service]'")
+            f"service extra: {pip_extra('service')}")
 
 
 def create_app(**kwargs: Any) -> Any:

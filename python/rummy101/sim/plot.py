@@ -15,7 +15,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import RummyError
+from ..errors import RummyError, pip_extra
 from .report import ReportGroup
 
 __all__ = ["PANELS", "plot_report"]
@@ -28,8 +28,8 @@ def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise RummyError("--plot needs matplotlib, the optional extra 'plot': "
-                         "pip install 'rummy101[plot]'") from None
+        raise RummyError(f"--plot needs matplotlib, the optional extra 'plot': "
+                         f"{pip_extra('plot')}") from None
     matplotlib.use("Agg")          # files only: no display needed
     import matplotlib.pyplot as plt
     return plt
