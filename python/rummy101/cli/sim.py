@@ -156,7 +156,7 @@ def run_sim(args: argparse.Namespace) -> int:
         new = result.games - start
         kind = "full game records" if args.record == "full" else "summary rows"
         if before is None:
-            print(f"wrote {new} record{'s' if new != 1 else ''} to {args.out} ({kind}; "
+            print(f"wrote {new:,} record{'s' if new != 1 else ''} to {args.out} ({kind}; "
                   f"`rummy101 report {args.out}` tabulates them)")
         elif new or interrupted is not None:
             played = (f"{new:,} played and appended (games {start:,} to {result.games - 1:,})"

@@ -29,6 +29,6 @@ class SimInterrupted(KeyboardInterrupt):
 
     def __init__(self, partial: SimResult | None, games: int) -> None:
         done = partial.games if partial is not None else 0
-        super().__init__(f"simulation interrupted after {done} of {games} games")
+        super().__init__(f"simulation interrupted after {done:,} of {games:,} games")
         self.partial = partial
         self.games = games

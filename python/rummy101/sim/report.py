@@ -231,7 +231,7 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
                      + (" …" if len(seeds) > 5 else "")) if seeds else "run seed not recorded"
         if out:
             out.append("")
-        out.append(f"{g.games} game{'s' if g.games != 1 else ''} of {g.label}; bots "
+        out.append(f"{g.games:,} game{'s' if g.games != 1 else ''} of {g.label}; bots "
                    f"{','.join(g.bots)}; {seed_text}")
         out.append("points per game (final standing): mean with its 95% Student-t interval")
         rows: list[tuple[str, ...]] = []

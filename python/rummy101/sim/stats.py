@@ -234,7 +234,7 @@ def format_summary(result: SimResult) -> str:
     """Render the per-seat table of a :class:`SimResult`: finishes (the round's winner, R101-12)
     and best final standings in separate columns, and the round endings below."""
     length, capped = _match_length(result.rules, result.records)
-    head = (f"{result.games} game{'s' if result.games != 1 else ''} of {result.rules}{length}, "
+    head = (f"{result.games:,} game{'s' if result.games != 1 else ''} of {result.rules}{length}, "
             f"seed {result.seed}; bots {','.join(result.bots)}")
     cols = ("seat", "bot", "finished", "finish rate", "95% CI (Wilson)", "best score",
             "best rate", "95% CI (Wilson)", "mean score", "95% CI (t)", "sd", "min", "max", "turns/round",
