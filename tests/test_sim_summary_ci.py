@@ -157,6 +157,10 @@ def test_summary_head_says_the_match_length_as_the_report_does() -> None:
         "12 games of classic(players=2), matches to the target score, capped at 3 rounds, seed 1")
     line = f"matches that played all 3 rounds of the cap: {played_all:,} of 12"
     assert line in text and line in format_report(group_records(res.records))
+    full = sim.simulate("classic(players=2)", "greedy,random", 3, seed=1, workers=1,
+                        progress=False)                  # the default cap: no match reaches it
+    assert ("matches that played all 10,000 rounds of the cap: none (every match reached the "
+            "target score before it, CR-6)") in full.summary().splitlines()
     one = sim.simulate("rummy101(players=2)", "greedy,random", 2, seed=1, workers=1,
                        progress=False)
     assert one.summary().startswith("2 games of rummy101(players=2), seed 1; bots")

@@ -223,6 +223,10 @@ def _match_length(rules: str, records: Sequence[GameRecord]) -> tuple[str, str |
     cap = int(caps.pop() or 0)
     played_all = sum(1 for r in records if r.rounds >= cap)
     rounds = f"{cap:,} round{'' if cap == 1 else 's'}"
+    if not played_all:  # the usual case of the default cap: one short line, not the caveat
+        return (f", matches to the target score, capped at {rounds}",
+                (f"matches that played all {rounds} of the cap: none (every match reached the "
+                 f"target score before it, CR-6)"))
     note = (f"matches that played all {rounds} of the cap: "
             f"{played_all:,} of {len(records):,} (the others reached the target score before it, "
             f"CR-6; one that played them all may have stopped at the cap with nobody at the "
