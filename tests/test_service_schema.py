@@ -105,7 +105,12 @@ def _games_breaks(path: str, body: dict[str, Any]) -> bool:
             isinstance(bots, list) and len(bots) != players - 1)
     if path == "/v1/replays":
         from rummy101.game import records
-        records.from_dict(body["record"])  # RummyError: it does not replay
+        record = dict(body["record"])
+        for key in ("seed", "match_rounds"):  # a whole float (3.0) is read as its integer, as
+            value = record.get(key)           # every number of the service is (read_int)
+            if isinstance(value, float) and value.is_integer():
+                record[key] = int(value)
+        records.from_dict(record)  # RummyError: it does not replay
     return False
 
 
