@@ -1,0 +1,204 @@
+"""An outsider's model of one Rummy 101 step, written from RULES.md R101-1..R101-14 (not from the
+engine): from what the player to move can see (the observation: rack, table melds with owners
+and the staged flag, who has opened) and a few facts of the turn that the model keeps itself
+(the take, the threshold ladders, the joker-button accounts), it lists the moves the rules allow
+for the action kinds it models. tests/test_audit_r101_steps.py compares them with the engine.
+
+Tiles are written as in the engine's notation: ``R5``, ``*``; colours R Y B K.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+COLOURS = "RYBK"
+JOKER = "*"
+
+
+def num(t: str) -> int:
+    return int(t[1:])
+
+
+def tile(colour: str, n: int) -> str:
+    return f"{colour}{n}"
+
+
+def run_numbers(tiles: list[str]) -> tuple[str, int]:
+    """A run's colour and the number at its first position (R101-5: a run holds a numbered tile;
+    each joker stands for the number at its position)."""
+    k, t = next((i, t) for i, t in enumerate(tiles) if t != JOKER)
+    return t[0], num(t) - k
+
+
+def joker_stands_for(m: dict[str, Any], i: int) -> set[str]:
+    """The tiles the joker at index ``i`` of table meld ``m`` stands for (R101-9): in a run the
+    number at its place; in a pair the other tile; in a set any missing colour."""
+    tiles = m["tiles"]
+    if m["kind"] == "run":
+        c, first = run_numbers(tiles)
+        return {tile(c, first + i)}
+    real = [t for t in tiles if t != JOKER]
+    if m["kind"] == "pair":
+        return {real[0]}
+    n = num(real[0])
+    return {tile(c, n) for c in COLOURS if c not in {t[0] for t in real}}
+
+
+def meld_value(m: dict[str, Any]) -> int:
+    """R101-6: face values, a joker the value of the tile it stands for."""
+    tiles = m["tiles"]
+    if m["kind"] == "run":
+        _, first = run_numbers(tiles)
+        return sum(first + i for i in range(len(tiles)))
+    n = num(next(t for t in tiles if t != JOKER))
+    return n * len(tiles)
+
+
+def add_moves(m: dict[str, Any], index: int, rack: set[str]) -> set[str]:
+    """R101-11: the rack tiles that extend table meld ``m`` (a run at either end, 1 low only and
+    13 the top, R101-5; a set of three by a missing colour or a joker); a pair never grows."""
+    out: set[str] = set()
+    tiles = m["tiles"]
+    if m["kind"] == "run":
+        c, first = run_numbers(tiles)
+        last = first + len(tiles) - 1
+        for t in rack:
+            if first > 1 and t in (JOKER, tile(c, first - 1)):
+                out.add(f"add {t} to {index}@start")
+            if last < 13 and t in (JOKER, tile(c, last + 1)):
+                out.add(f"add {t} to {index}@end")
+    elif m["kind"] == "set" and len(tiles) < 4:
+        real = [t for t in tiles if t != JOKER]
+        n = num(real[0])
+        colours = {t[0] for t in real}
+        for t in rack:
+            if t == JOKER or (num(t) == n and t[0] not in colours):
+                out.add(f"add {t} to {index}")
+    return out
+
+
+def retrieve_moves(m: dict[str, Any], index: int, rack: set[str]) -> set[str]:
+    """R101-9: put exactly the tile a joker stands for in its place. A set's jokers are
+    interchangeable, so one move per releasing tile, named by the first joker's index
+    (docs/rules.md; the notation, not the rule)."""
+    out: set[str] = set()
+    tiles = m["tiles"]
+    seen: set[str] = set()
+    for i, t in enumerate(tiles):
+        if t != JOKER:
+            continue
+        for r in joker_stands_for(m, i) & rack:
+            if m["kind"] == "set" and r in seen:
+                continue
+            seen.add(r)
+            out.add(f"retrieve {index}:{i} with {r}")
+    return out
+
+
+def may_lay_pairs(opened: list[str | None], p: int) -> bool:
+    """R101-8: pairs before opening, after a pairs opening, or after a melds opening once
+    another player has opened with pairs."""
+    o = opened[p]
+    if o in (None, "pairs"):
+        return True
+    return any(q != p and v == "pairs" for q, v in enumerate(opened))
+
+
+def fits_with_rack(t: str, rack: Counter[str], runs_ok: bool, pairs_ok: bool) -> bool:
+    """Can ``t`` make a new 3-tile run/set with two rack tiles, or a pair with one (R101-5)?
+    (A sufficient condition for using a taken tile, R101-4; not every use.)"""
+    have = Counter(rack)
+    if pairs_ok and t != JOKER and (have[t] or have[JOKER]):
+        return True
+    if not runs_ok or t == JOKER:
+        return False
+    jk = have[JOKER]
+    c, n = t[0], num(t)
+    for lo in range(n - 2, n + 1):
+        if lo < 1 or lo + 2 > 13:
+            continue
+        missing = sum(1 for k in range(lo, lo + 3) if k != n and not have[tile(c, k)])
+        if missing <= jk:
+            return True
+    others = sum(1 for o in COLOURS if o != c and have[tile(o, n)])
+    return others + jk >= 2
+
+
+@dataclass
+class Turn:
+    """What the model keeps about the turn in progress."""
+
+    taken: str | None = None  # the discard taken this turn (R101-4)
+    taken_before: int = 0  # copies of it on the rack before the take
+    jokers_laid: int = 0  # jokers laid or added since the take
+
+
+def expected(
+    obs: dict[str, Any],
+    turn: Turn,
+    button_left: int,
+    button_used: bool,
+    thr_points: int,
+    thr_pairs: int,
+) -> dict[str, set[str]]:
+    """The moves the rules allow, by kind, for the kinds the model covers exactly:
+    draw, button, add, retrieve, open, discard. ``take`` is returned as the set of moves the
+    model can prove legal (a lower bound)."""
+    p = obs["current_player"]
+    rack = Counter(obs["rack"])
+    codes = set(rack)
+    size = sum(rack.values())
+    table = obs["table"]
+    opened = obs["opened"][p] is not None
+    out: dict[str, set[str]] = {
+        k: set() for k in ("draw", "button", "take", "add", "retrieve", "open", "discard")
+    }
+    if obs["phase"] == "take":
+        if obs["stock"] > 0:
+            out["draw"].add("draw")  # R101-3
+        if button_left > 0 and not button_used:
+            out["button"].add("button")  # R101-10: once per round, instead of the draw
+        t = obs["last_discard"]
+        if t is not None and opened:
+            lay_runs = obs["opened"][p] != "pairs"
+            lay_pairs = may_lay_pairs(obs["opened"], p)
+            usable = any(
+                add_moves(m, i, {t}) or retrieve_moves(m, i, {t}) for i, m in enumerate(table)
+            )
+            # after the take the rack holds size + 1 tiles; a new meld must leave one
+            if size >= 3 and lay_runs and fits_with_rack(t, rack, True, False):
+                usable = True
+            if size >= 2 and lay_pairs and fits_with_rack(t, rack, False, True):
+                usable = True
+            if usable:
+                out["take"].add("take")
+        return out
+    staged = [i for i, m in enumerate(table) if m["staged"]]
+    if turn.taken is None:
+        taken_used = True
+    elif turn.taken == JOKER:
+        taken_used = turn.jokers_laid > 0
+    else:
+        taken_used = rack[turn.taken] <= turn.taken_before
+    # R101-11: additions only after one's own opening; before it, a staged meld of this turn
+    # may still grow (laying a longer meld in the opening); a tile stays for the discard (R101-12)
+    targets = range(len(table)) if opened else staged
+    if size >= 2:
+        for i in targets:
+            out["add"] |= add_moves(table[i], i, codes)
+    if opened:
+        for i, m in enumerate(table):
+            out["retrieve"] |= retrieve_moves(m, i, codes)
+    elif staged and taken_used:
+        ms = [table[i] for i in staged]
+        if ms[0]["kind"] == "pair":
+            reach = len(ms) >= thr_pairs  # R101-8 / R101-14
+        else:
+            reach = sum(meld_value(m) for m in ms) >= thr_points  # R101-7 / R101-14
+        if reach:
+            out["open"].add("open")
+    if taken_used and not staged:
+        out["discard"] = {f"discard {t}" for t in codes}  # R101-3 / R101-4
+    return out
