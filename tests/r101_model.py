@@ -164,15 +164,7 @@ def expected(
         if t is not None and opened:
             lay_runs = obs["opened"][p] != "pairs"
             lay_pairs = may_lay_pairs(obs["opened"], p)
-            usable = any(
-                add_moves(m, i, {t}) or retrieve_moves(m, i, {t}) for i, m in enumerate(table)
-            )
-            # after the take the rack holds size + 1 tiles; a new meld must leave one
-            if size >= 3 and lay_runs and fits_with_rack(t, rack, True, False):
-                usable = True
-            if size >= 2 and lay_pairs and fits_with_rack(t, rack, False, True):
-                usable = True
-            if usable:
+            if take_usable(t, rack, table, lay_runs, lay_pairs):
                 out["take"].add("take")
         return out
     staged = [i for i, m in enumerate(table) if m["staged"]]
@@ -202,3 +194,130 @@ def expected(
     if taken_used and not staged:
         out["discard"] = {f"discard {t}" for t in codes}  # R101-3 / R101-4
     return out
+
+
+# ---- R101-4: can a taken discard be used this turn? -----------------------------------------
+
+
+def _apply_add(table: list[dict[str, Any]], move: str) -> list[dict[str, Any]]:
+    _, t, _, where = move.split()
+    i, _, end = where.partition("@")
+    out = [dict(m) for m in table]
+    m = out[int(i)]
+    m["tiles"] = [t, *m["tiles"]] if end == "start" else [*m["tiles"], t]
+    return out
+
+
+def _apply_retrieve(table: list[dict[str, Any]], move: str) -> list[dict[str, Any]]:
+    _, place, _, t = move.split()
+    i, _, k = place.partition(":")
+    out = [dict(m) for m in table]
+    m = out[int(i)]
+    m["tiles"] = [t if j == int(k) else x for j, x in enumerate(m["tiles"])]
+    return out
+
+
+def _direct_use(
+    t: str, rack: Counter[str], table: list[dict[str, Any]], runs_ok: bool, pairs_ok: bool
+) -> bool:
+    """Can ``t`` (on the rack) go to the table in one move, keeping a tile (R101-12)?"""
+    size = sum(rack.values())
+    if t == JOKER:
+        if size >= 2 and any(add_moves(m, i, {t}) for i, m in enumerate(table)):
+            return True
+        others = Counter(rack)
+        others[JOKER] -= 1
+        numbered = [c for c, k in others.items() if c != JOKER and k]
+        if pairs_ok and size >= 3 and numbered:
+            return True
+        return (
+            runs_ok
+            and size >= 4
+            and any(
+                fits_with_rack(c, Counter(others - Counter([c])) + Counter([JOKER]), True, False)
+                for c in numbered
+            )
+        )
+    if size >= 2 and any(add_moves(m, i, {t}) for i, m in enumerate(table)):
+        return True
+    if any(retrieve_moves(m, i, {t}) for i, m in enumerate(table)):
+        return True
+    rest = Counter(rack)
+    rest[t] -= 1
+    return (pairs_ok and size >= 3 and fits_with_rack(t, rest, False, True)) or (
+        runs_ok and size >= 4 and fits_with_rack(t, rest, True, False)
+    )
+
+
+def take_usable(
+    t: str,
+    rack: Counter[str],
+    table: list[dict[str, Any]],
+    runs_ok: bool,
+    pairs_ok: bool,
+    depth: int = 4,
+) -> bool:
+    """An opened player's R101-4 test, searched: after taking ``t``, do some additions to runs of
+    its colour (rack tiles or jokers filling the run up to it) and joker retrievals (R101-9) let
+    ``t`` go to the table,
+    keeping a tile? A witness found is a real continuation; the search is bounded, so a False
+    is only as good as its depth."""
+    start = Counter(rack)
+    start[t] += 1
+    seen: set[tuple[Any, ...]] = set()
+
+    def go(r: Counter[str], tab: list[dict[str, Any]], d: int) -> bool:
+        key = (tuple(sorted(r.elements())), tuple(tuple(m["tiles"]) for m in tab))
+        if key in seen:
+            return False
+        seen.add(key)
+        if _direct_use(t, r, tab, runs_ok, pairs_ok):
+            return True
+        if d == 0:
+            return False
+        codes = {c for c, k in r.items() if k}
+        for i, m in enumerate(tab):
+            for mv in retrieve_moves(m, i, codes - {t}):
+                r2 = Counter(r)
+                r2[mv.split()[-1]] -= 1
+                r2[JOKER] += 1
+                if go(r2, _apply_retrieve(tab, mv), d - 1):
+                    return True
+            if m["kind"] != "run" or sum(r.values()) < 3 or t == JOKER:
+                continue
+            if run_numbers(m["tiles"])[0] != t[0]:
+                continue
+            # a run of t's colour grows towards t by rack tiles or jokers (R101-11)
+            same = {c for c in codes if c == JOKER or (c[0] == t[0] and c != t)}
+            for mv in add_moves(m, i, same):
+                r2 = Counter(r)
+                r2[mv.split()[1]] -= 1
+                if go(r2, _apply_add(tab, mv), d - 1):
+                    return True
+        return False
+
+    return go(start, [dict(m) for m in table], depth)
+
+
+def most_pairs(rack: Counter[str]) -> int:
+    """R101-5/8: the most pairs a rack lays: equal tiles, or a tile and a joker (never two
+    jokers); two pairs may stand for one tile (R5 *, R5 *), so two jokers may split R5 R5."""
+    jokers = rack[JOKER]
+    equal = sum(k // 2 for c, k in rack.items() if c != JOKER)
+    single = sum(k % 2 for c, k in rack.items() if c != JOKER)
+    with_single = min(jokers, single)
+    return equal + with_single + min(equal, (jokers - with_single) // 2)
+
+
+def unopened_take(t: str, rack: Counter[str], thr_pairs: int) -> tuple[bool, bool]:
+    """R101-4 for a player who has not opened: the taken tile must be in this turn's opening.
+    Returns (proved, possible): ``proved`` when a pairs opening holding it exists (R101-8, at
+    least ``thr_pairs`` pairs, a tile kept for the discard, R101-12); ``possible`` is False when
+    the tile makes no pair and no 3-tile run/set with rack tiles, so no opening can hold it."""
+    after = Counter(rack)
+    after[t] += 1
+    size = sum(after.values())
+    pairable = t == JOKER or rack[t] > 0 or rack[JOKER] > 0
+    proved = pairable and min(most_pairs(after), (size - 1) // 2) >= thr_pairs
+    possible = t == JOKER or fits_with_rack(t, rack, True, True)
+    return proved, possible

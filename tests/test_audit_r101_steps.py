@@ -17,9 +17,10 @@ observation.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
-from r101_model import JOKER, Turn, expected, may_lay_pairs, meld_value
+from r101_model import JOKER, Turn, expected, may_lay_pairs, meld_value, unopened_take
 from rummy101.bots import get_bot
 from rummy101.game import new_game
 
@@ -50,7 +51,10 @@ def _play(
         by_verb: dict[str, set[str]] = {}
         for text, a in legal.items():
             by_verb.setdefault(a.verb, set()).add(text)
-        where = f"{rules} seed {seed} step {_step} seat {p}: {obs['rack']} table {obs['table']}"
+        where = (
+            f"{rules} seed {seed} step {_step} seat {p}: last discard {obs['last_discard']} "
+            f"rack {obs['rack']} table {obs['table']}"
+        )
         assert obs["thresholds"]["points"] == thr[0] and obs["thresholds"]["pairs"] == thr[1], where
         assert obs["button"]["jokers"] == left and obs["button"]["used"] == used, where
         exp = expected(obs, turn, left[p], used[p], thr[0], thr[1])
@@ -60,7 +64,13 @@ def _play(
                 f"{kind}: engine {sorted(got)} model {sorted(exp[kind])}; {where}"
             )
             seen[kind] += bool(got)
-        assert exp["take"] <= by_verb.get("take", set()), f"take missing; {where}"
+        if obs["opened"][p] is not None:  # R101-4 for an opened player, searched by the model
+            got = by_verb.get("take", set())
+            assert got == exp["take"], f"take: engine {got} model {exp['take']}; {where}"
+        elif obs["phase"] == "take" and obs["last_discard"] is not None:
+            proved, possible = unopened_take(obs["last_discard"], Counter(obs["rack"]), thr[1])
+            offered = "take" in legal
+            assert (not proved or offered) and (possible or not offered), f"take {offered}; {where}"
         seen["take"] += "take" in legal
         if obs["phase"] == "take":
             assert set(by_verb) <= TAKES, where
