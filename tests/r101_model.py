@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 COLOURS = "RYBK"
+#: The kinds of move the model lists exactly (``take`` is searched, see :func:`take_usable`).
+MODELLED = ("draw", "button", "run", "set", "pair", "add", "retrieve", "open", "discard")
 JOKER = "*"
 
 
@@ -152,9 +154,7 @@ def expected(
     size = sum(rack.values())
     table = obs["table"]
     opened = obs["opened"][p] is not None
-    out: dict[str, set[str]] = {
-        k: set() for k in ("draw", "button", "take", "add", "retrieve", "open", "discard")
-    }
+    out: dict[str, set[str]] = {k: set() for k in (*MODELLED, "take")}
     if obs["phase"] == "take":
         if obs["stock"] > 0:
             out["draw"].add("draw")  # R101-3
@@ -191,6 +191,13 @@ def expected(
             reach = sum(meld_value(m) for m in ms) >= thr_points  # R101-7 / R101-14
         if reach:
             out["open"].add("open")
+    kinds = {m["kind"] for m in (table[i] for i in staged)}
+    lays = lay_moves(
+        rack,
+        obs["opened"][p] != "pairs" and "pair" not in kinds,  # R101-8: never mixed in one opening
+        may_lay_pairs(obs["opened"], p) and not kinds - {"pair"},
+    )
+    out.update(lays)
     if taken_used and not staged:
         out["discard"] = {f"discard {t}" for t in codes}  # R101-3 / R101-4
     return out
@@ -321,3 +328,57 @@ def unopened_take(t: str, rack: Counter[str], thr_pairs: int) -> tuple[bool, boo
     proved = pairable and min(most_pairs(after), (size - 1) // 2) >= thr_pairs
     possible = t == JOKER or fits_with_rack(t, rack, True, True)
     return proved, possible
+
+
+# ---- R101-5/8: new 3-tile runs and sets, and pairs -------------------------------------------
+
+
+def lay_moves(rack: Counter[str], runs_ok: bool, pairs_ok: bool) -> dict[str, set[str]]:
+    """Every new run/set (3 tiles; it grows with ``add``) and pair the rack can lay, keeping a
+    tile for the discard (R101-12). A run is three consecutive numbers of one colour, 1 low only
+    (R101-5), each place a rack tile or a joker; a set is one number in different colours, written
+    in colour order R Y B K with the k-th joker in the k-th missing colour (the notation of
+    docs/rules.md); a meld holds at least one numbered tile. A pair is two equal tiles or a tile
+    and a joker (R101-5/8)."""
+    size = sum(rack.values())
+    jokers = rack[JOKER]
+    out: dict[str, set[str]] = {"run": set(), "set": set(), "pair": set()}
+    if runs_ok and size >= 4:
+        for c in COLOURS:
+            for a in range(1, 12):
+                for mask in range(8):  # bit k: place k is a joker
+                    places = [JOKER if mask >> k & 1 else tile(c, a + k) for k in range(3)]
+                    need = Counter(places)
+                    if need[JOKER] < 3 and all(rack[t] >= k for t, k in need.items()):
+                        out["run"].add("run " + " ".join(places))
+        for n in range(1, 14):
+            have = [c for c in COLOURS if rack[tile(c, n)]]
+            for k in range(1, 4):
+                for chosen in _subsets(have, k):
+                    if 3 - k > jokers:
+                        continue
+                    missing = [c for c in COLOURS if c not in chosen][: 3 - k]
+                    places = [
+                        tile(c, n) if c in chosen else JOKER
+                        for c in COLOURS
+                        if c in chosen or c in missing
+                    ]
+                    out["set"].add("set " + " ".join(places))
+    if pairs_ok and size >= 3:
+        for t, k in rack.items():
+            if t == JOKER or not k:
+                continue
+            if k >= 2:
+                out["pair"].add(f"pair {t} {t}")
+            if jokers:
+                out["pair"].add(f"pair {t} {JOKER}")
+    return out
+
+
+def _subsets(items: list[str], k: int) -> list[list[str]]:
+    if k == 0:
+        return [[]]
+    if len(items) < k:
+        return []
+    head, rest = items[0], items[1:]
+    return [[head, *s] for s in _subsets(rest, k - 1)] + _subsets(rest, k)

@@ -20,11 +20,10 @@ import random
 from collections import Counter
 
 import pytest
-from r101_model import JOKER, Turn, expected, may_lay_pairs, meld_value, unopened_take
+from r101_model import JOKER, MODELLED, Turn, expected, may_lay_pairs, meld_value, unopened_take
 from rummy101.bots import get_bot
 from rummy101.game import new_game
 
-MODELLED = ("draw", "button", "add", "retrieve", "open", "discard")
 TAKES = {"draw", "take", "button"}
 
 
