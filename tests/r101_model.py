@@ -15,7 +15,7 @@ from typing import Any
 
 COLOURS = "RYBK"
 #: The kinds of move the model lists exactly (``take`` is searched, see :func:`take_usable`).
-MODELLED = ("draw", "button", "run", "set", "pair", "add", "retrieve", "open", "discard")
+MODELLED = ("draw", "button", "run", "set", "pair", "add", "retrieve", "open", "reset", "discard")
 JOKER = "*"
 
 
@@ -135,6 +135,7 @@ class Turn:
     taken: str | None = None  # the discard taken this turn (R101-4)
     taken_before: int = 0  # copies of it on the rack before the take
     jokers_laid: int = 0  # jokers laid or added since the take
+    plays: int = 0  # runs, sets, pairs, additions, retrievals, opens since the turn began
 
 
 def expected(
@@ -198,6 +199,8 @@ def expected(
         may_lay_pairs(obs["opened"], p) and not kinds - {"pair"},
     )
     out.update(lays)
+    if turn.taken is not None or turn.plays:
+        out["reset"].add("reset")  # the engine's undo: the turn's plays and a taken discard
     if taken_used and not staged:
         out["discard"] = {f"discard {t}" for t in codes}  # R101-3 / R101-4
     return out

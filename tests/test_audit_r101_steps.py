@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from r101_model import JOKER, MODELLED, Turn, expected, may_lay_pairs, meld_value, unopened_take
@@ -71,7 +72,12 @@ def _play(
             offered = "take" in legal
             assert (not proved or offered) and (possible or not offered), f"take {offered}; {where}"
         seen["take"] += "take" in legal
+        if _step == 0:  # R101-2: the starter has 22 tiles and no take, nor the joker button
+            assert obs["phase"] == "play" and obs["rack_sizes"] == [22] + [21] * (n - 1), where
         if obs["phase"] == "take":
+            assert obs["stock"] > 0, (
+                where
+            )  # R101-13: the round ends with the last stock tile's turn
             assert set(by_verb) <= TAKES, where
         else:
             assert not set(by_verb) & TAKES, where
@@ -101,6 +107,8 @@ def _play(
             a = bot.act(obs, acts)
         v = a.verb
         turn_steps += 1
+        if v in ("run", "set", "pair", "add", "retrieve", "open"):
+            turn.plays += 1
         if v == "take":
             turn.taken = obs["last_discard"]
             turn.taken_before = obs["rack"].count(turn.taken)
@@ -173,3 +181,89 @@ def test_steps_match_the_model_more_seeds(
             jokers,
             chaos=0.3 * (seed % 2),
         )
+
+
+# ---- hand-made random positions: tables full of jokers the games rarely make ----------------
+
+
+def _random_meld(rng: random.Random) -> tuple[str, str]:
+    """A valid table meld (R101-5) with jokers in random places."""
+    kind = rng.choice(("run", "run", "set", "pair"))
+    c = rng.choice("RYBK")
+    if kind == "run":
+        length = rng.randint(3, 6)
+        a = rng.randint(1, 14 - length)
+        tiles = [f"{c}{a + k}" for k in range(length)]
+    elif kind == "set":
+        n = rng.randint(1, 13)
+        tiles = [f"{o}{n}" for o in rng.sample("RYBK", rng.randint(3, 4))]
+        tiles.sort(key=lambda t: "RYBK".index(t[0]))
+    else:
+        tiles = [f"{c}{rng.randint(1, 13)}"] * 2
+    keep = rng.randrange(len(tiles))  # a meld keeps a numbered tile
+    tiles = [t if k == keep or rng.random() > 0.35 else JOKER for k, t in enumerate(tiles)]
+    if kind == "set":  # the k-th joker stands for the k-th missing colour
+        real = [t for t in tiles if t != JOKER]
+        missing = [o for o in "RYBK" if o not in {t[0] for t in real}][: len(tiles) - len(real)]
+        n = int(real[0][1:])
+        tiles = [
+            JOKER if o in missing else f"{o}{n}"
+            for o in "RYBK"
+            if o in missing or f"{o}{n}" in real
+        ]
+    return kind, " ".join(tiles)
+
+
+def _random_position(rng: random.Random) -> Any:
+    from test_audit_r101 import pos
+
+    tiles = [f"{c}{n}" for c in "RYBK" for n in range(1, 14)] * 2 + [JOKER] * 3
+    rack = " ".join(rng.sample(tiles, rng.randint(1, 9)))
+    table = [
+        (k, rng.randrange(2), ts) for k, ts in (_random_meld(rng) for _ in range(rng.randint(1, 6)))
+    ]
+    opened = [rng.choice((None, "melds", "melds", "pairs")), "melds"]
+    phase = rng.choice(("play", "take"))
+    last = rng.choice(tiles) if phase == "take" else None
+    return pos(
+        "rummy101(players=2)",
+        racks=[rack, "K1 K2"],
+        table=table,
+        opened=opened,
+        phase=phase,
+        last_discard=last,
+    )
+
+
+def _check_position(s: Any) -> None:
+    p = s.current_player
+    obs = s.observation(p)
+    legal: dict[str, set[str]] = {}
+    for a in s.legal_actions():
+        legal.setdefault(a.verb, set()).add(str(a))
+    exp = expected(obs, Turn(), 0, False, 101, 5)
+    where = (
+        f"rack {obs['rack']} opened {obs['opened']} last {obs['last_discard']} table {obs['table']}"
+    )
+    for kind in MODELLED:
+        got = legal.get(kind, set())
+        assert got == exp[kind], f"{kind}: engine {sorted(got)} model {sorted(exp[kind])}; {where}"
+    if obs["phase"] == "take" and obs["opened"][p] is not None:
+        assert legal.get("take", set()) == exp["take"], f"take: {where}"
+    elif obs["phase"] == "take":
+        proved, possible = unopened_take(obs["last_discard"], Counter(obs["rack"]), 5)
+        offered = "take" in legal
+        assert (not proved or offered) and (possible or not offered), f"take {offered}; {where}"
+
+
+def test_random_positions_match_the_model() -> None:
+    rng = random.Random("r101-steps-positions")
+    for _ in range(400):
+        _check_position(_random_position(rng))
+
+
+@pytest.mark.slow
+def test_random_positions_match_the_model_more() -> None:
+    rng = random.Random("r101-steps-positions-more")
+    for _ in range(20_000):
+        _check_position(_random_position(rng))
