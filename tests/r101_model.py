@@ -137,6 +137,16 @@ class Turn:
     jokers_laid: int = 0  # jokers laid or added since the take
     plays: int = 0  # runs, sets, pairs, additions, retrievals, opens since the turn began
 
+    def taken_used(self, rack: Counter[str]) -> bool:
+        """R101-4: has the taken discard left the rack for the table? Tiles of one code are
+        alike, so a numbered tile is used once fewer copies are on the rack than after the take;
+        a taken joker once a joker has been laid or added (a retrieved one may stay, R101-9)."""
+        if self.taken is None:
+            return True
+        if self.taken == JOKER:
+            return self.jokers_laid > 0
+        return rack[self.taken] <= self.taken_before
+
 
 def expected(
     obs: dict[str, Any],
@@ -169,12 +179,7 @@ def expected(
                 out["take"].add("take")
         return out
     staged = [i for i, m in enumerate(table) if m["staged"]]
-    if turn.taken is None:
-        taken_used = True
-    elif turn.taken == JOKER:
-        taken_used = turn.jokers_laid > 0
-    else:
-        taken_used = rack[turn.taken] <= turn.taken_before
+    taken_used = turn.taken_used(rack)
     # R101-11: additions only after one's own opening; before it, a staged meld of this turn
     # may still grow (laying a longer meld in the opening); a tile stays for the discard (R101-12)
     targets = range(len(table)) if opened else staged

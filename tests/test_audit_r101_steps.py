@@ -121,6 +121,11 @@ def _play(
                 assert obs["opened"][p] != "pairs" and not any(
                     m["staged"] and m["kind"] == "pair" for m in obs["table"]
                 ), where
+        if obs["phase"] == "play":  # the observation's turn state says the same (R101-4, R101-7)
+            ts = obs["turn_state"]
+            unused = None if turn.taken_used(Counter(obs["rack"])) else turn.taken
+            assert ts["must_use"] == unused, where
+            assert ts["staged"] == any(m["staged"] for m in obs["table"]), where
         bot = players[p]
         acts = list(legal.values())
         small = [a for a in acts if a.verb in ("add", "retrieve", "open")]
