@@ -12,8 +12,14 @@ independent integer program of tests/reference.py), ``break N`` (RO-9.4 with RO-
 ``atu`` (RO-4) is decided exactly for tabla players and bounded (the Atu is in the stock) for
 the others. The model also keeps who is asked in the exchange and each seat's own turns.
 
-It can fail: planted engine faults (a 'break' with one or two tiles, 'tabla' in a fourth own
-turn, 'take' of the last discard for every unlaid player) fail the fast tests.
+Hand-made positions add what the games rarely make: laid-down racks of one to six tiles before
+long trains (RO-9.4, RO-10), tabla racks at every own turn, and tabla racks built as rows
+(Monocolor, Bicolor, Mozaic, with Jolys) or as runs/sets, whose close, closing discards and
+score (RO-11, RO-12) must match the model's own pattern search.
+
+It can fail: planted engine faults ('break' with one or two tiles, 'tabla' in a fourth own turn,
+'take' of the last discard for every unlaid player, 9 counted as a big double, 'close' offered
+on long trains, no Joly closing discard) each fail the fast tests.
 """
 
 from __future__ import annotations
@@ -227,3 +233,149 @@ def test_steps_match_the_model(rules: str, bots: list[str]) -> None:
 def test_steps_match_the_model_more_seeds(rules: str, bots: list[str]) -> None:
     for seed in range(2, 30):
         _play(rules, seed, bots, chaos=0.3 * (seed % 2))
+
+
+# ---- hand-made positions: short racks, long trains, tabla racks the games rarely make --------
+
+_TILES = [f"{c}{n}" for c in "RYBK" for n in range(1, 14)] * 2 + ["*", "*"]
+
+
+def _check(s: Any, turn: Turn) -> None:
+    """The position's legal set against the model, kind by kind."""
+    p = s.current_player
+    obs = s.observation(p)
+    legal: dict[str, set[str]] = {}
+    for a in s.legal_actions():
+        legal.setdefault(a.verb, set()).add(str(a))
+    exp = expected(obs, turn, obs["own_turns"][p], s.rules.opts.tabla)
+    where = (
+        f"rack {obs['rack']} train {obs['train']} laid {obs['laid'][p]} tabla {obs['tabla'][p]} "
+        f"own {obs['own_turns'][p]} phase {obs['phase']} {turn}"
+    )
+    for kind in EXACT:
+        got = legal.get(kind, set())
+        assert got == exp[kind], f"{kind}: engine {sorted(got)} model {sorted(exp[kind])}; {where}"
+    if obs["phase"] == "take":
+        offered = "take" in legal
+        if obs["laid"][p] or obs["tabla"][p]:
+            assert offered == bool(exp["take"]), f"take {offered}; {where}"
+        else:
+            assert offered == _unlaid_take(s.rules, obs["train"][-1], obs["rack"]), where
+        if obs["tabla"][p]:
+            after = Counter(obs["rack"]) + Counter([obs["atu"]])
+            ok = any(d != obs["atu"] or after[d] >= 2 for d in closing_discards(after))
+            assert ("atu" in legal) == ok, f"atu; {where}"
+
+
+def _random_take_position(rng: random.Random) -> Any:
+    from test_audit_remi import pos
+
+    laid = rng.random() < 0.6
+    tabla = not laid and rng.random() < 0.5
+    size = rng.randint(1, 6) if laid else 14
+    deck = list(_TILES)
+    rng.shuffle(deck)
+    rack, train = deck[:size], deck[size : size + rng.randint(2, 9)]
+    return pos(
+        "remi(players=2,doubles=off)",
+        racks=["K1 K2 K3", " ".join(rack)],
+        train=" ".join(train),
+        laid=[True, laid],
+        tabla=[False, tabla],
+        own_turns=rng.randint(1, 5),
+        atu=deck[-1] if deck[-1] != "*" else "B6",
+    )
+
+
+def test_random_take_positions_match_the_model() -> None:
+    rng = random.Random("remi-steps-take-positions")
+    for _ in range(300):
+        _check(_random_take_position(rng), Turn())
+
+
+@pytest.mark.slow
+def test_random_take_positions_match_the_model_more() -> None:
+    rng = random.Random("remi-steps-take-positions-more")
+    for _ in range(5000):
+        _check(_random_take_position(rng), Turn())
+
+
+def _row(rng: random.Random) -> list[str]:
+    """A 1-2-...-13-1 row in one, two alternating or several colours, some places Jolys."""
+    kind = rng.choice(("mono", "bi", "mozaic", "any"))
+    if kind == "mono":
+        colours = [rng.choice("RYBK")] * 14
+    elif kind == "bi":
+        a, b = rng.sample("RYBK", 2)
+        colours = [a if k % 2 == 0 else b for k in range(14)]
+    else:
+        colours = list(rng.sample("RYBK", 4))
+        while len(colours) < 14:
+            colours.append(rng.choice([c for c in "RYBK" if c != colours[-1]]))
+        if kind == "any":
+            colours = [rng.choice("RYBK") for _ in range(14)]
+    row = [f"{c}{k + 1 if k < 13 else 1}" for k, c in enumerate(colours)]
+    for _ in range(rng.randint(0, 2)):
+        row[rng.randrange(14)] = "*"
+    return row
+
+
+def _melds(rng: random.Random) -> list[str]:
+    """14 tiles in runs and sets (RO-6/RO-7), perhaps with Jolys, perhaps spoilt by one tile."""
+    out: list[str] = []
+    while len(out) < 14:
+        left = 14 - len(out)
+        if left < 3:
+            out += rng.sample(_TILES, left)
+            break
+        if rng.random() < 0.5:
+            c, k = rng.choice("RYBK"), rng.randint(3, min(left, 6))
+            a = rng.randint(1, 15 - k)
+            out += [f"{c}{n if n <= 13 else 1}" for n in range(a, a + k)]
+        else:
+            n, k = rng.randint(1, 13), rng.randint(3, min(left, 4))
+            out += [f"{c}{n}" for c in rng.sample("RYBK", k)]
+    if rng.random() < 0.5:
+        out[rng.randrange(14)] = "*"
+    return out
+
+
+def _tabla_position(rng: random.Random) -> Any:
+    from test_audit_remi import pos
+
+    tiles = _row(rng) if rng.random() < 0.5 else _melds(rng)
+    tiles.append(rng.choice(_TILES))
+    if Counter(tiles)["*"] > 2 or max(Counter(tiles).values()) > 2:
+        return None
+    return pos(
+        "remi(players=2,doubles=off)",
+        racks=["K1 K2 K3", " ".join(tiles)],
+        phase="play",
+        tabla=[False, True],
+        own_turns=rng.randint(2, 9),
+    )
+
+
+def test_tabla_closes_match_the_model() -> None:
+    """RO-11: 'close' is offered exactly when a discard leaves a pattern, and after it exactly
+    those discards; the round's score is the best pattern's (x2 for a Joly discard)."""
+    rng = random.Random("remi-steps-tabla")
+    closes = 0
+    for _ in range(400):
+        s = _tabla_position(rng)
+        if s is None:
+            continue
+        _check(s, Turn(took="draw"))
+        if "close" not in {a.verb for a in s.legal_actions()}:
+            continue
+        closes += 1
+        rack = Counter(s.observation(1)["rack"])
+        want = closing_discards(rack)
+        s.apply(next(a for a in s.legal_actions() if a.verb == "close"))
+        _check(s, Turn(took="draw", closing=True, plays=1))
+        d = rng.choice(sorted(want))
+        s.apply(next(a for a in s.legal_actions() if str(a) == f"discard {d}"))
+        assert s.is_terminal
+        got = s.observation(1)["round_scores"][-1][1]
+        assert got == want[d], f"score {got} model {want[d]} for {sorted(rack.elements())} - {d}"
+    assert closes > 50, closes
