@@ -335,3 +335,19 @@ def expected(obs: dict, turn: Turn, own_turns: int, tabla_opt: bool) -> dict[str
     elif not turn.atu or (size == 1 and turn.atu_laid):
         out["discard"] = every  # RO-4: after the Atu the turn must finish
     return out
+
+
+def finishes_from_rack(rack: Counter[str], atu: str, need_run: bool) -> bool:
+    """RO-4 with RO-13: after taking the Atu, can every tile but one discard be laid in new
+    runs/sets (RO-6/RO-7; with a run when ``need_run``, RO-8; 14 tiles are always >= 45), the
+    Atu among them (the discard may be its identical copy)?"""
+    after = Counter(rack)
+    after[atu] += 1
+    for d in [t for t, k in after.items() if k]:
+        if d == atu and after[d] < 2:
+            continue
+        rest = Counter(after)
+        rest[d] -= 1
+        if _covers(_key(rest), need_run):
+            return True
+    return False

@@ -9,8 +9,10 @@ the others exactly when a lay-down of >= 45 with a run holding the tile exists, 
 independent integer program of tests/reference.py), ``break N`` (RO-9.4 with RO-10),
 ``tabla`` (RO-11: own first three turns, before anything else in the turn), ``close`` and
 ``discard`` (RO-5, RO-8, RO-10, RO-11, RO-13; the tabla patterns by the model's own search).
-``atu`` (RO-4) is decided exactly for tabla players and bounded (the Atu is in the stock) for
-the others. The model also keeps who is asked in the exchange and each seat's own turns.
+``atu`` (RO-4) is decided exactly for tabla players (a close of the 15 tiles whose discard is
+not the Atu) and for players not laid down (the whole rack but a discard in runs/sets with a
+run, the Atu in them); for laid-down players it is bounded (offered only with the Atu in the
+stock; offered whenever new melds alone finish: the table may add more ways). The model also keeps who is asked in the exchange and each seat's own turns.
 
 Hand-made positions add what the games rarely make: laid-down racks of one to six tiles before
 long trains (RO-9.4, RO-10), tabla racks at every own turn, and tabla racks built as rows
@@ -19,7 +21,8 @@ score (RO-11, RO-12) must match the model's own pattern search.
 
 It can fail: planted engine faults ('break' with one or two tiles, 'tabla' in a fourth own turn,
 'take' of the last discard for every unlaid player, 9 counted as a big double, 'close' offered
-on long trains, no Joly closing discard) each fail the fast tests.
+on long trains, no Joly closing discard, the Atu finishing an unlaid player without a run)
+each fail the fast tests.
 """
 
 from __future__ import annotations
@@ -30,7 +33,15 @@ from typing import Any
 
 import pytest
 from reference import reference_best
-from remi_model import EXACT, Turn, closing_discards, doubles, expected, is_big
+from remi_model import (
+    EXACT,
+    Turn,
+    closing_discards,
+    doubles,
+    expected,
+    finishes_from_rack,
+    is_big,
+)
 from rummy101.bots import get_bot
 from rummy101.game import new_game
 from rummy101.tiles import parse_tiles
@@ -156,6 +167,14 @@ def _play(rules_text: str, seed: int, bots: list[str], chaos: float) -> dict[str
             atu = "atu" in legal
             if atu:  # RO-4 bound: the Atu is in the stock
                 assert obs["atu_available"], where
+            if obs["atu_available"] and not obs["tabla"][p]:
+                # RO-4 + RO-8: not laid down, the whole rack but a discard is the lay-down
+                # (exact); laid down, new melds alone finishing prove it (the table may help)
+                fin = finishes_from_rack(Counter(obs["rack"]), obs["atu"], not obs["laid"][p])
+                if not obs["laid"][p]:
+                    assert atu == fin, f"atu {atu}; {where}"
+                elif fin:
+                    assert atu, f"atu {atu}; {where}"
             if obs["tabla"][p] and obs["atu_available"]:  # RO-4 + RO-11, exact
                 after = Counter(obs["rack"]) + Counter([obs["atu"]])
                 ok = any(d != obs["atu"] or after[d] >= 2 for d in closing_discards(after))
@@ -265,6 +284,11 @@ def _check(s: Any, turn: Turn) -> None:
             after = Counter(obs["rack"]) + Counter([obs["atu"]])
             ok = any(d != obs["atu"] or after[d] >= 2 for d in closing_discards(after))
             assert ("atu" in legal) == ok, f"atu; {where}"
+        elif not obs["laid"][p]:
+            fin = finishes_from_rack(Counter(obs["rack"]), obs["atu"], True)
+            assert ("atu" in legal) == fin, f"atu; {where}"
+        elif finishes_from_rack(Counter(obs["rack"]), obs["atu"], False):
+            assert "atu" in legal, f"atu; {where}"
 
 
 def _random_take_position(rng: random.Random) -> Any:
@@ -276,6 +300,12 @@ def _random_take_position(rng: random.Random) -> Any:
     deck = list(_TILES)
     rng.shuffle(deck)
     rack, train = deck[:size], deck[size : size + rng.randint(2, 9)]
+    atu = deck[-1] if deck[-1] != "*" else "B6"
+    if not laid and rng.random() < 0.4:  # a rack the Atu may finish (RO-4): melds/row, one out
+        full = (_row(rng) if tabla and rng.random() < 0.5 else _melds(rng)) + [rng.choice(_TILES)]
+        k = rng.randrange(15)
+        if full[k] != "*" and max(Counter(full).values()) <= 2 and Counter(full)["*"] <= 2:
+            atu, rack = full[k], full[:k] + full[k + 1 :]
     return pos(
         "remi(players=2,doubles=off)",
         racks=["K1 K2 K3", " ".join(rack)],
@@ -283,14 +313,18 @@ def _random_take_position(rng: random.Random) -> Any:
         laid=[True, laid],
         tabla=[False, tabla],
         own_turns=rng.randint(1, 5),
-        atu=deck[-1] if deck[-1] != "*" else "B6",
+        atu=atu,
     )
 
 
 def test_random_take_positions_match_the_model() -> None:
     rng = random.Random("remi-steps-take-positions")
+    atu = 0
     for _ in range(300):
-        _check(_random_take_position(rng), Turn())
+        s = _random_take_position(rng)
+        _check(s, Turn())
+        atu += "atu" in {a.verb for a in s.legal_actions()}
+    assert atu > 10, atu
 
 
 @pytest.mark.slow
