@@ -306,6 +306,8 @@ def _random_take_position(rng: random.Random) -> Any:
         k = rng.randrange(15)
         if full[k] != "*" and max(Counter(full).values()) <= 2 and Counter(full)["*"] <= 2:
             atu, rack = full[k], full[:k] + full[k + 1 :]
+            rest = Counter(_TILES) - Counter([*rack, atu])  # the train from the other tiles
+            train = rng.sample(sorted(rest.elements()), len(train))
     return pos(
         "remi(players=2,doubles=off)",
         racks=["K1 K2 K3", " ".join(rack)],
