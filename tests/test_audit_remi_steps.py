@@ -145,7 +145,10 @@ def _play(rules_text: str, seed: int, bots: list[str], chaos: float) -> dict[str
             assert ex.current is None, where  # everyone with a double was asked (RO-3)
             if not started:  # RO-5: the starter begins by discarding, with 15 tiles
                 started = True
-                assert p == s.starter and obs["rack_sizes"][p] in (14, 15), where
+                assert p == s.starter, where
+                # RO-2: 15 to the starter, 14 to the others; a Joly Atu and joly_atu_deal more
+                first = 15 if obs["atu"] != "*" else 1 + opts.joly_atu_deal
+                assert obs["rack_sizes"] == [first if q == p else 14 for q in range(n)], where
                 own[p] = 1
                 turn = Turn(took="start")
             assert obs["own_turns"] == own, where
@@ -433,3 +436,13 @@ def test_tabla_closes_match_the_model() -> None:
         got = s.observation(1)["round_scores"][-1][1]
         assert got == want[d], f"score {got} model {want[d]} for {sorted(rack.elements())} - {d}"
     assert closes > 50 and starts > 10, (closes, starts)
+
+
+@pytest.mark.parametrize("deal", [13, 14])
+def test_joly_atu_deals_match_the_model(deal: int) -> None:
+    """RO-2: a Joly Atu goes to the starter with 13 (the seed) or 14 (the option) more tiles;
+    seeds 46 and 55 deal one for two players. The starter's 14-tile tabla rack closes only as a
+    simple close (RO-11, docs/rules.md); the model's pattern search agrees on its own."""
+    for seed in (46, 55):
+        for chaos in (0.0, 0.5):
+            _play(f"remi(players=2,joly_atu_deal={deal})", seed, ["greedy", "random"], chaos)
