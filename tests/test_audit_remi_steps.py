@@ -446,3 +446,36 @@ def test_joly_atu_deals_match_the_model(deal: int) -> None:
     for seed in (46, 55):
         for chaos in (0.0, 0.5):
             _play(f"remi(players=2,joly_atu_deal={deal})", seed, ["greedy", "random"], chaos)
+
+
+# ---- the model's own patterns, on the rules' examples ------------------------------------------
+
+
+def _c(text: str) -> Counter[str]:
+    return Counter(text.split())
+
+
+def test_model_patterns_follow_the_rules() -> None:
+    """RO-6, RO-7 and RO-11 as the model reads them, on examples written from RULES.md."""
+    from remi_model import is_three_meld, pattern_score
+
+    assert is_three_meld(["R12", "R13", "R1"]) and is_three_meld(["R1", "R2", "R3"])
+    assert not is_three_meld(["R13", "R1", "R2"])  # RO-6: never 13-1-2
+    assert is_three_meld(["R9", "R10", "*"]) and not is_three_meld(["R9", "*", "*"])  # RO-7
+    assert is_three_meld(["R5", "Y5", "*"]) and not is_three_meld(["R5", "R5", "Y5"])
+    mono = "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R1"
+    assert pattern_score(_c(mono)) == 3200
+    bi = "R1 K2 R3 K4 R5 K6 R7 K8 R9 K10 R11 K12 R13 K1"
+    assert pattern_score(_c(bi)) == 1600
+    assert pattern_score(_c(bi.replace("K1", "R1"))) == 0  # R13 R1 side by side (docs)
+    moz = "R1 Y2 B3 K4 R5 Y6 B7 K8 R9 Y10 B11 K12 R13 Y1"
+    assert pattern_score(_c(moz)) == 800
+    assert pattern_score(_c(moz.replace("Y1", "R1"))) == 0  # 13 and the final 1 (docs)
+    assert pattern_score(_c(moz.replace("K4", "R4"))) == 0  # 1-2-3-4 in four colours
+    assert pattern_score(_c(moz.replace("K4", "*"))) == 800  # a Joly stands in a row
+    # simple: runs and sets with a run; sets alone do not close; RO-7 ratio
+    assert pattern_score(_c("R1 R2 R3 Y5 B5 K5 B7 B8 B9 B10 K11 K12 K13 K1")) == 400
+    assert pattern_score(_c("R5 Y5 B5 R6 Y6 B6 R7 Y7 B7 R8 Y8 B8 K9 Y9")) == 0
+    assert pattern_score(_c("R5 Y5 B5 K5 R6 Y6 B6 K6 R7 Y7 B7 K7 R8 Y8")) == 400  # runs too
+    assert pattern_score(_c("R5 Y5 B5 K5 R7 Y7 B7 K7 R9 Y9 B9 R11 Y11 B11")) == 0  # sets only
+    assert pattern_score(_c("R1 R2 R3 Y5 B5 K5 B7 B8 B9 B10 K11 * * K1")) == 0
