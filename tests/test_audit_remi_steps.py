@@ -309,7 +309,7 @@ def _random_take_position(rng: random.Random) -> Any:
     deck = list(_TILES)
     rng.shuffle(deck)
     rack, train = deck[:size], deck[size : size + rng.randint(2, 9)]
-    atu = deck[-1] if deck[-1] != "*" else "B6"
+    atu = next(t for t in reversed(deck) if t != "*")  # a tile neither on the rack nor in the train
     if not laid and rng.random() < 0.4:  # a rack the Atu may finish (RO-4): melds/row, one out
         full = (_row(rng) if tabla and rng.random() < 0.5 else _melds(rng)) + [rng.choice(_TILES)]
         k = rng.randrange(15)
