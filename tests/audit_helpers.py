@@ -22,6 +22,15 @@ def legal(s: Any) -> set[str]:
     return {str(a) for a in s.legal_actions()}
 
 
+def legal_by_verb(s: Any) -> tuple[dict[str, Any], dict[str, set[str]]]:
+    """The legal actions by their text, and their texts grouped by verb (the step models)."""
+    legal_ = {str(a): a for a in s.legal_actions()}
+    by_verb: dict[str, set[str]] = {}
+    for text, a in legal_.items():
+        by_verb.setdefault(a.verb, set()).add(text)
+    return legal_, by_verb
+
+
 def refused(s: Any, action: str, rule: str) -> None:
     """The action is refused citing ``rule`` (an ID such as RO-9.3, matched literally), the state
     is left as it was, and the action is not among the legal ones."""

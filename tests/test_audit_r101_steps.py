@@ -25,6 +25,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from audit_helpers import legal_by_verb
 from r101_model import JOKER, MODELLED, Turn, expected, may_lay_pairs, meld_value, unopened_take
 from reference import reference_best, reference_max_pairs
 from rummy101 import Rules
@@ -74,10 +75,7 @@ def _play(
             break
         p = s.current_player
         obs = s.observation(p)
-        legal = {str(a): a for a in s.legal_actions()}
-        by_verb: dict[str, set[str]] = {}
-        for text, a in legal.items():
-            by_verb.setdefault(a.verb, set()).add(text)
+        legal, by_verb = legal_by_verb(s)
         where = (
             f"{rules} seed {seed} step {_step} seat {p}: last discard {obs['last_discard']} "
             f"rack {obs['rack']} table {obs['table']}"
@@ -184,17 +182,7 @@ def _rules(players: int, threshold: str, jokers: int) -> str:
 
 @pytest.mark.parametrize(("players", "threshold", "jokers", "bots"), CASES)
 def test_steps_match_the_model(players: int, threshold: str, jokers: int, bots: list[str]) -> None:
-    seen = {}
-    for seed in range(3):
-        got = _play(
-            _rules(players, threshold, jokers),
-            seed,
-            bots,
-            threshold,
-            jokers,
-            chaos=0.3 * (seed % 2),
-        )
-        seen = {k: seen.get(k, 0) + v for k, v in got.items()}
+    seen = _play_seeds(range(3), players, threshold, jokers, bots)
     # the games reach the modelled kinds (else the comparison would be empty)
     assert seen["add"] and seen["discard"] and seen["open"] and seen["draw"], seen
 
@@ -204,15 +192,20 @@ def test_steps_match_the_model(players: int, threshold: str, jokers: int, bots: 
 def test_steps_match_the_model_more_seeds(
     players: int, threshold: str, jokers: int, bots: list[str]
 ) -> None:
-    for seed in range(3, 40):
-        _play(
-            _rules(players, threshold, jokers),
-            seed,
-            bots,
-            threshold,
-            jokers,
-            chaos=0.3 * (seed % 2),
+    _play_seeds(range(3, 40), players, threshold, jokers, bots)
+
+
+def _play_seeds(
+    seeds: range, players: int, threshold: str, jokers: int, bots: list[str]
+) -> dict[str, int]:
+    """Every seed's game against the model (chaos on odd seeds); how often each kind was seen."""
+    seen: dict[str, int] = {}
+    for seed in seeds:
+        got = _play(
+            _rules(players, threshold, jokers), seed, bots, threshold, jokers, chaos=0.3 * (seed % 2)
         )
+        seen = {k: seen.get(k, 0) + v for k, v in got.items()}
+    return seen
 
 
 # ---- hand-made random positions: tables full of jokers the games rarely make ----------------

@@ -32,6 +32,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from audit_helpers import legal_by_verb
 from reference import reference_best
 from remi_model import (
     EXACT,
@@ -130,10 +131,7 @@ def _play(rules_text: str, seed: int, bots: list[str], chaos: float) -> dict[str
             break
         p = s.current_player
         obs = s.observation(p)
-        legal = {str(a): a for a in s.legal_actions()}
-        by_verb: dict[str, set[str]] = {}
-        for text, a in legal.items():
-            by_verb.setdefault(a.verb, set()).add(text)
+        legal, by_verb = legal_by_verb(s)
         where = (
             f"{rules_text} seed {seed} step {step} seat {p} phase {obs['phase']}: rack "
             f"{obs['rack']} train {obs['train']} laid {obs['laid']} tabla {obs['tabla']} "
