@@ -246,14 +246,19 @@ def read_rack(body: Mapping[str, Any], rules: Rules, field: str = "rack",
     The rack is checked against the set of the rules (no third ``R5``) and against ``max_size``.
     """
     if field not in body or body[field] is None:
-        if required and field == "meld":  # (it said 'give the rack' for a meld)
-            raise BadRequest(f"field {field!r} is missing: give the tiles of one meld in table "
-                             f"order, as a string such as \"R10 * R12\" or a list of tokens")
         if required:
-            raise BadRequest(f"field {field!r} is missing: give the rack as a string such as "
-                             f"\"R1 R2 R3 *\" or a list of tokens")
+            _, what, example = _holds(field)
+            raise BadRequest(f"field {field!r} is missing: give {what} as a string such as "
+                             f"{example} or a list of tokens")
         return []
     return parse_rack_value(body[field], rules, field, max_size)
+
+
+def _holds(field: str) -> tuple[str, str, str]:
+    """What a rack field holds, for its messages: (noun, what to give, an example)."""
+    if field == "meld":  # /v1/validate/meld: one meld, not a rack
+        return "meld", "the tiles of one meld in table order,", '"R10 * R12"'
+    return "rack", "the rack", '"R1 R2 R3 *"'
 
 
 def parse_rack_value(value: Any, rules: Rules, field: str = "rack",
@@ -262,7 +267,7 @@ def parse_rack_value(value: Any, rules: Rules, field: str = "rack",
     tokens: list[Any] | None
     if isinstance(value, str):
         if len(value) > MAX_RACK_CHARS:
-            noun = "meld" if field == "meld" else "rack"
+            noun = _holds(field)[0]
             raise BadRequest(f"field {field!r} is {len(value)} characters long; at most "
                              f"{MAX_RACK_CHARS} are accepted (a {noun} holds at most {max_size} "
                              f"tiles)")
@@ -274,11 +279,9 @@ def parse_rack_value(value: Any, rules: Rules, field: str = "rack",
             if not isinstance(tok, str):
                 raise BadRequest(f"token {pos} of field {field!r} must be a string such as \"R5\" "
                                  f"or \"*\", got {described(tok)}")
-    elif field == "meld":
-        raise BadRequest(f"field {field!r} must be a meld: a string such as \"R10 * R12\" or a "
-                         f"list of tokens, got {described(value)}")
     else:
-        raise BadRequest(f"field {field!r} must be a rack: a string such as \"R1 R2 R3 *\" or a "
+        noun, _, example = _holds(field)
+        raise BadRequest(f"field {field!r} must be a {noun}: a string such as {example} or a "
                          f"list of tokens, got {described(value)}")
     if tokens is not None and len(tokens) > max_size:
         raise BadRequest(f"field {field!r} holds {len(tokens)} tokens; at most {max_size} are "
@@ -321,6 +324,16 @@ def read_int(body: Mapping[str, Any], field: str, *, lo: int, hi: int,
         raise BadRequest(f"field {field!r} is {short(value)}; accepted: a whole number from {lo} "
                          f"to {hi}")
     return value
+
+
+def read_record_numbers(record: Mapping[str, Any], *, max_seed: int,
+                        max_rounds: int) -> dict[str, Any]:
+    """``record`` with its ``seed`` and ``match_rounds`` as read here (a whole float such as 1.0
+    is 1, which the engine, handed the float, refuses: 'seed must be a whole number')."""
+    out = {**record, "seed": read_int(record, "seed", lo=0, hi=max_seed)}
+    if record.get("match_rounds") is not None:
+        out["match_rounds"] = read_int(record, "match_rounds", lo=1, hi=max_rounds)
+    return out
 
 
 def read_opt_int(body: Mapping[str, Any], field: str, *, lo: int, hi: int) -> int | None:

@@ -54,7 +54,7 @@ from ..tiles import JOKER_CODE, Card, Tile, parse_cards, parse_tiles
 if TYPE_CHECKING:
     from ..rules import Rules
 
-__all__ = ["SHAPES", "VERBS", "Action", "declare_verb", "verb_spec"]
+__all__ = ["ALL_VERBS_HELP", "SHAPES", "VERBS", "Action", "declare_verb", "verb_spec", "verbs_help"]
 
 #: How a verb's text is written (see the module docstring).
 SHAPES = ("bare", "tiles", "add", "retrieve", "index")
@@ -70,6 +70,32 @@ VERBS: tuple[str, ...] = tuple(_SPECS)
 _HELP = ("actions: draw | take | button | run T T T | set T T T | pair T T | add T to M[@start|@end] "
          "| retrieve M:I with T | open | reset | discard T (T a tile such as R5 or *, or a card "
          "such as QS; M a table meld index, I a joker index), or a verb of the variant's engine")
+
+
+#: The notation's list of every verb, which its errors end with (a game that knows its engine
+#: may put :func:`verbs_help` of its own verbs in its place).
+ALL_VERBS_HELP = _HELP
+
+
+def verbs_help(verbs: Iterable[str], cards: bool) -> str:
+    """The usage of ``verbs`` as they are written, in declaration order, with what their
+    letters stand for (C a card or T a tile, M a table meld, I a joker's place, N a number)."""
+    wanted = set(verbs)
+    p = "C" if cards else "T"
+    usage = []
+    for verb in VERBS:  # declaration order: the built-in verbs first
+        if verb not in wanted:
+            continue
+        shape, n = _SPECS[verb]
+        usage.append({"bare": verb, "index": f"{verb} N", "add": f"add {p} to M[@start|@end]",
+                      "retrieve": f"retrieve M:I with {p}",
+                      "tiles": f"{verb} {p} {p} {p}..." if n < 0 else
+                      " ".join([verb] + [p] * n)}[shape])
+    words = ["C a card such as QS" if cards else "T a tile such as R5 or *",
+             "M a table meld index"]
+    words += ["I a joker's index in it"] if "retrieve" in wanted else []
+    words += ["N a whole number"] if any(" N" in u for u in usage) else []
+    return f"{' | '.join(usage)} ({', '.join(words)}"
 
 
 def verb_spec(name: str) -> tuple[str, int]:

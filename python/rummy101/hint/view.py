@@ -28,11 +28,11 @@ from .._validate import (
     loads,
     parse_rack_value,
     read_bool,
-    read_int,
     read_object,
     read_opt_int,
     read_piece,
     read_rack,
+    read_record_numbers,
     read_rules,
     short,
 )
@@ -314,10 +314,7 @@ def _view_from_game(obj: Mapping[str, Any]) -> SeatView:
                          f"or its JSON text), got {described(record)}")
     from ..game import records  # the engine replays the record; imported only when needed
 
-    # the numbers as read: the engine refuses a float seed such as 1.0, which this accepts
-    record = {**record, "seed": read_int(record, "seed", lo=0, hi=SEED_MAX)}
-    if record.get("match_rounds") is not None:
-        record["match_rounds"] = read_int(record, "match_rounds", lo=1, hi=100)
+    record = read_record_numbers(record, max_seed=SEED_MAX, max_rounds=100)
     actions = record.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_RECORD_ACTIONS:
         raise BadView(f"field 'record' holds {len(actions)} actions; at most "

@@ -61,12 +61,20 @@ from typing import Any, Generic, Literal, TypeVar
 
 from .._cancel import check_stop
 from .._limits import SEED_MAX
-from .._validate import BadRequest, described, loads, read_int, read_object, read_rules, short
+from .._validate import (
+    BadRequest,
+    described,
+    loads,
+    read_int,
+    read_object,
+    read_record_numbers,
+    read_rules,
+    short,
+)
 from ..errors import NotationError, RummyError
 from ..game import Phase, State, new_game, playable_variants
 from ..game import actions as _actions
 from ..game import records as _records
-from ..game.actions import _HELP as _ALL_VERBS_HELP
 from ..game.state import MAX_MATCH_ROUNDS  # a record's match_rounds: what new_game accepts
 from ..rules import _OPTIONS, Rules
 from ..solve import work_budget
@@ -442,16 +450,12 @@ class Replay:
             raise BadRequest(f"field 'record': 'rules' must be a rules string, got "
                              f"{described(record.get('rules'))}")
         rules = read_rules(record, "rummy101")
-        # the numbers as read (a seed of 1.0 is 1: the engine refused the float it was handed,
-        # 'seed must be a whole number, got float 1.0', after this check had accepted it)
-        record = {**record, "seed": read_int(record, "seed", lo=0, hi=MAX_SEED)}
-        if record.get("match_rounds") is not None:
-            record["match_rounds"] = read_int(record, "match_rounds", lo=1, hi=MAX_MATCH_ROUNDS)
+        record = read_record_numbers(record, max_seed=MAX_SEED, max_rounds=MAX_MATCH_ROUNDS)
         if record.get("format", _records.FORMAT) != _records.FORMAT:
             raise BadRequest(f"field 'record': unknown format {short(record.get('format'))}; "
                              f"accepted: {_records.FORMAT!r}")
-        clean = {k: record[k] for k in ("format", "rules", "seed", "match_rounds", "actions")
-                 if k in record}
+        clean: dict[str, Any] = {k: record[k] for k in ("format", "rules", "seed", "match_rounds",
+                                                        "actions") if k in record}
         seats = record.get("seats")
         if seats is not None:  # who played each seat (GET /v1/games/{id}/record adds it)
             if not (isinstance(seats, list) and len(seats) == rules.players
@@ -887,21 +891,7 @@ def _this_games_verbs(message: str, state: State) -> str:
     """An action text the notation refused: the notation's list of every engine's verbs
     (Rummy 101's button, pair, retrieve, open… in a classic game too) gives way to this game's
     verbs, written as they are played, and to the view's ``legal`` (the actions playable now)."""
-    cards = state.rules.family == "cards"
-    p = "C" if cards else "T"
-    usage = []
-    for verb in _actions.VERBS:  # declaration order: the built-in verbs first
-        if verb not in state.engine.VERBS:
-            continue
-        shape, n = _actions.verb_spec(verb)
-        usage.append({"bare": verb, "index": f"{verb} N", "add": f"add {p} to M[@start|@end]",
-                      "retrieve": f"retrieve M:I with {p}",
-                      "tiles": f"{verb} {p} {p} {p}..." if n < 0 else
-                      " ".join([verb] + [p] * n)}[shape])
-    words = ["C a card such as QS" if cards else "T a tile such as R5 or *",
-             "M a table meld index"]
-    words += ["I a joker's index in it"] if "retrieve" in state.engine.VERBS else []
-    words += ["N a whole number"] if any(" N" in u for u in usage) else []
-    return message.replace(_ALL_VERBS_HELP, f"the actions of {state.rules.variant}: "
-                                            f"{' | '.join(usage)} ({', '.join(words)}; the "
-                                            f"view's 'legal' lists the actions playable now)")
+    own = _actions.verbs_help(state.engine.VERBS, state.rules.family == "cards")
+    return message.replace(_actions.ALL_VERBS_HELP, f"the actions of {state.rules.variant}: "
+                                                    f"{own}; the view's 'legal' lists the actions "
+                                                    f"playable now)")
