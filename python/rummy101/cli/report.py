@@ -9,12 +9,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..errors import RummyError
-from ..sim.io import check_writable, read_records
-from ..sim.report import drop_duplicates, format_report, group_records
+from ..sim.io import check_writable, iter_records
+from ..sim.record import GameRecord
+from ..sim.report import format_report, summarise
+from ..sim.runner import LOG_EVERY_SECONDS
 
 #: The figure formats ``--plot`` writes, by extension.
 PLOT_FORMATS = (".png", ".svg", ".pdf")
@@ -41,6 +45,45 @@ def add_subcommands(subparsers: Any) -> None:
     p.set_defaults(func=run_report)
 
 
+class _ReadProgress:
+    """How far a long read is, on standard error (a report of millions of games takes minutes):
+    a tqdm counter of games on a terminal once a read passes :data:`_QUIET_SECONDS`; otherwise a
+    line at most every :data:`~rummy101.sim.runner.LOG_EVERY_SECONDS` (none for a shorter read).
+    The total is not known before the files are read, so there is no bar to fill."""
+
+    def __init__(self) -> None:
+        self.read = 0
+        self.start = self.last = time.monotonic()
+        self.bar: Any = None
+
+    def tick(self) -> None:
+        self.read += 1
+        if self.read % _TICK:
+            return
+        now = time.monotonic()
+        if self.bar is not None:
+            self.bar.update(_TICK)
+        elif sys.stderr.isatty():
+            if now - self.start >= _QUIET_SECONDS:
+                from tqdm import tqdm  # type: ignore[import-untyped]
+                self.bar = tqdm(initial=self.read, unit=" games", unit_scale=True, file=sys.stderr,
+                                desc="reading")
+        elif now - self.last >= LOG_EVERY_SECONDS:
+            self.last = now
+            print(f"report: {self.read:,} games read, {now - self.start:,.0f} s so far",
+                  file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+#: records between two looks at the clock, and the seconds a read on a terminal goes on before
+#: a counter shows
+_TICK = 10_000
+_QUIET_SECONDS = 2.0
+
+
 def run_report(args: argparse.Namespace) -> int:
     """Handler of ``rummy101 report``; returns the exit status."""
     if args.plot is not None:  # everything --plot needs is checked before any reading
@@ -56,24 +99,31 @@ def run_report(args: argparse.Namespace) -> int:
         check_writable(args.plot)
         from ..sim.plot import _pyplot
         _pyplot()  # matplotlib is there, or the message says which extra to install
-    records = []
-    for path in args.files:
-        try:
-            records += read_records(path)
-        except OSError as exc:
-            raise RummyError(f"cannot read {path!r}: {exc.strerror}") from None
-    records, repeats = drop_duplicates(records)
-    if repeats:
-        print(f"rummy101 report: note: {repeats} game{'s' if repeats > 1 else ''} read more than "
-              f"once (same rules, bots, deal and bot seeds: the same file or run given twice) "
-              f"{'are' if repeats > 1 else 'is'} counted once", file=sys.stderr)
+
+    progress = _ReadProgress()
+
+    def records() -> Iterator[GameRecord]:  # one at a time: none is kept (sim.report.summarise)
+        for path in args.files:
+            try:
+                for rec in iter_records(path):
+                    progress.tick()
+                    yield rec
+            except OSError as exc:
+                raise RummyError(f"cannot read {path!r}: {exc.strerror}") from None
+
     try:
-        groups = group_records(records)
+        groups, repeats = summarise(records(), keep_scores=args.plot is not None)
         text = format_report(groups)
     except OverflowError:  # a score of 10**400 reads as an int, then cannot be averaged
         raise RummyError(f"the scores in {', '.join(map(repr, args.files))} are too large to "
                          f"average (beyond 1e308 points): give files written by `rummy101 sim "
                          f"--out`") from None
+    finally:
+        progress.close()
+    if repeats:
+        print(f"rummy101 report: note: {repeats} game{'s' if repeats > 1 else ''} read more than "
+              f"once (same rules, bots, deal and bot seeds: the same file or run given twice) "
+              f"{'are' if repeats > 1 else 'is'} counted once", file=sys.stderr)
     print(text)
     if args.plot is not None:
         from ..sim.plot import plot_report

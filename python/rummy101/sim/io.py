@@ -7,7 +7,7 @@ import io
 import json
 import os
 import stat
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 from typing import IO
@@ -15,8 +15,8 @@ from typing import IO
 from .errors import SimError
 from .record import GameRecord
 
-__all__ = ["OUTPUT_FORMATS", "RecordWriter", "check_output", "check_writable", "read_records",
-           "write_records"]
+__all__ = ["OUTPUT_FORMATS", "RecordWriter", "check_output", "check_writable", "iter_records",
+           "read_records", "write_records"]
 
 #: Output formats accepted by :func:`write_records`, chosen by the file extension.
 OUTPUT_FORMATS = (".jsonl", ".csv")
@@ -222,6 +222,13 @@ def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
     """Read back what :func:`write_records` wrote (``rummy101 sim --out``): JSON Lines (summary
     or full lines) or CSV, by extension. Raises :class:`SimError` naming the file and line of a
     row that is no simulation record, and ``OSError`` when the file cannot be read."""
+    return list(iter_records(path))
+
+
+def iter_records(path: str | os.PathLike[str]) -> Iterator[GameRecord]:
+    """:func:`read_records` one record at a time (``rummy101 report`` keeps none of them): the
+    same records and the same errors, raised when the reading reaches them (a file that holds
+    no record: at its end)."""
     _refuse_empty(path, "give a .jsonl or .csv file written by `rummy101 sim --out`")
     p = Path(path)
     ext = p.suffix.lower()
@@ -231,7 +238,7 @@ def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
     if ext not in OUTPUT_FORMATS:
         raise SimError(f"cannot tell the format of {str(path)!r} from its extension "
                        f"{ext or '(none)'!r}; accepted: {', '.join(OUTPUT_FORMATS)}")
-    out: list[GameRecord] = []
+    n = 0
     i = 0  # the last line read
     try:
         if ext == ".csv":
@@ -239,13 +246,15 @@ def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
             # which would otherwise glue itself to the first column's name, "game"
             with open(p, newline="", encoding="utf-8-sig") as fh:
                 for i, row in enumerate(csv.DictReader(fh), start=2):
-                    out.append(_read(partial(GameRecord.from_row, row), path, i))
+                    n += 1
+                    yield _read(partial(GameRecord.from_row, row), path, i)
         else:
             with open(p, "rb") as raw:
                 for i, data in enumerate(raw, start=1):
                     line = data.decode("utf-8")
                     if line.strip():
-                        out.append(_read(partial(_from_line, line), path, i))
+                        n += 1
+                        yield _read(partial(_from_line, line), path, i)
     except UnicodeDecodeError:
         where = f"line {i}" if ext == ".jsonl" else "a row"
         raise SimError(f"{str(path)!r} {where} is not UTF-8 text: give a file written by "
@@ -253,9 +262,8 @@ def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
     except csv.Error as exc:
         raise SimError(f"{str(path)!r} line {i + 1} is no CSV row ({exc}): give a file written "
                        f"by `rummy101 sim --out`") from None
-    if not out:
+    if not n:
         raise SimError(f"{str(path)!r} holds no game records")
-    return out
 
 
 def _from_line(line: str) -> GameRecord:

@@ -71,7 +71,7 @@ def _labels(g: ReportGroup) -> list[str]:
 
 def _scores(ax: Any, g: ReportGroup) -> None:
     seats = range(len(g.bots))
-    data = [[r.scores[s] for r in g.records] for s in seats]
+    data = g.seat_scores()
     ax.boxplot(data, positions=list(seats), widths=0.5, showfliers=False,
                medianprops={"color": "black"})
     jitter = random.Random(0)   # fixed: the same file for the same records

@@ -11,15 +11,25 @@ the rounds every match played; classic: the ``--rounds`` cap of matches played t
 
 from __future__ import annotations
 
+import hashlib
 import math
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .record import GameRecord
-from .stats import _Z95, UNDEFINED_WITH_ONE_GAME, SeatStats, _match_length, _stats, format_rate
+from .stats import (
+    _Z95,
+    UNDEFINED_WITH_ONE_GAME,
+    GameTally,
+    SeatStats,
+    format_rate,
+    match_length,
+    sd_of_sums,
+)
 
 __all__ = ["ReportGroup", "drop_duplicates", "format_report", "group_records", "mean_interval",
-           "t_quantile_95"]
+           "summarise", "t_quantile_95"]
 
 # Cornish-Fisher expansion of Student's t quantile in powers of 1/df (Abramowitz & Stegun
 # 26.7.5) at the 0.975 normal quantile: within 0.005 of the exact value for df >= 3, but within
@@ -79,7 +89,11 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     mean = sum(values) / n
     if n == 1:
         return (mean, math.nan, math.nan)
-    sd = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1))
+    whole = [x for x in values if isinstance(x, int)]
+    if len(whole) == n:  # exactly, as the reports' tallies (GameTally)
+        sd = sd_of_sums(n, sum(whole), sum(x * x for x in whole))
+    else:
+        sd = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1))
     half = t_quantile_95(n - 1) * sd / math.sqrt(n)
     return (mean, mean - half, mean + half)
 
@@ -104,6 +118,14 @@ class ReportGroup:
     #: match of the group was played with (the variant's default when the run gave none), or
     #: None when its records do not say (files written before records held ``match_rounds``)
     round_cap: int | None = None
+    #: the games of the group (None: ``len(records)``); a streamed report keeps no records
+    n_games: int | None = None
+    #: the run seeds its records name, sorted (None: read from ``records``)
+    seeds: tuple[int, ...] | None = None
+    #: the games by the rounds they played (None: read from ``records``)
+    lengths: dict[int, int] | None = None
+    #: per seat, the score of every game in order, when a streamed report kept them (``--plot``)
+    scores: tuple[Sequence[int], ...] | None = None
 
     @property
     def to_target(self) -> bool:
@@ -113,7 +135,25 @@ class ReportGroup:
 
     @property
     def games(self) -> int:
-        return len(self.records)
+        return len(self.records) if self.n_games is None else self.n_games
+
+    def seat_scores(self) -> list[Sequence[int]]:
+        """Per seat, the score of every game of the group in order (what ``--plot`` draws)."""
+        if self.scores is not None:
+            return list(self.scores)
+        return [[r.scores[s] for r in self.records] for s in range(len(self.bots))]
+
+    @property
+    def capped_note(self) -> str | None:
+        """For a classic cap: how many matches played every round up to it (or None)."""
+        if self.round_cap is None:
+            return None
+        lengths = self.lengths
+        if lengths is None:
+            lengths = {}
+            for r in self.records:
+                lengths[r.rounds] = lengths.get(r.rounds, 0) + 1
+        return match_length(self.rules, lengths, {self.round_cap})[1]
 
     @property
     def label(self) -> str:
@@ -138,6 +178,8 @@ class ReportGroup:
 
     @property
     def run_seeds(self) -> list[int]:
+        if self.seeds is not None:
+            return list(self.seeds)
         return sorted({r.run_seed for r in self.records if r.run_seed is not None})
 
 
@@ -157,22 +199,37 @@ def drop_duplicates(records: Iterable[GameRecord]) -> tuple[list[GameRecord], in
     >>> len(kept), dropped
     (3, 2)
     """
-    seen: set[tuple[object, ...]] = set()
+    seen = _Seen()
     kept: list[GameRecord] = []
     dropped = 0
     for r in records:
+        if seen.add(r):
+            kept.append(r)
+        else:
+            dropped += 1
+    return kept, dropped
+
+
+class _Seen:
+    """The games seen so far, each as a 16-byte digest of :func:`drop_duplicates`' key (~80 bytes
+    a game instead of the record: a report of tens of millions of games stays in memory)."""
+
+    def __init__(self) -> None:
+        self._digests: set[bytes] = set()
+
+    def add(self, r: GameRecord) -> bool:
+        """Whether ``r`` is a game not seen before (it is remembered)."""
         # and a classic match's cap: the same deal under two caps is two games (the cap-50
         # match goes on where the cap-2 match stops), each counted in its own group (CR-6)
         key: tuple[object, ...] = (r.rules, tuple(r.bots), r.seed, tuple(r.bot_seeds),
                                    r.rounds, r.match_rounds if _to_target(r.rules) else None)
         if not any(b is not None for b in r.bot_seeds):
             key += (r.run_seed, r.game)
-        if key in seen:
-            dropped += 1
-        else:
-            seen.add(key)
-            kept.append(r)
-    return kept, dropped
+        digest = hashlib.blake2b(repr(key).encode(), digest_size=16).digest()
+        if digest in self._digests:
+            return False
+        self._digests.add(digest)
+        return True
 
 
 #: Variants whose matches play to a target score, so that one run's games differ in length
@@ -192,20 +249,72 @@ def group_records(records: Iterable[GameRecord]) -> list[ReportGroup]:
     matches capped at 3 rounds end at the cap with nobody at the target, and pooling them with
     matches capped at 100 would average two quantities; records without a cap (older files)
     form their own group. In order of first appearance, with their statistics."""
-    groups: dict[tuple[str, tuple[str, ...], int | None, int | None], list[GameRecord]] = {}
+    groups: dict[_GroupKey, tuple[GameTally, list[GameRecord]]] = {}
     for r in records:
-        target = _to_target(r.rules)
-        length = None if target else r.rounds
-        cap = r.match_rounds if target else None
-        groups.setdefault((r.rules, tuple(r.bots), length, cap), []).append(r)
-    out = []
-    for (rules, bots, length, cap), recs in groups.items():
-        seats, ties, counts = _stats(recs, bots)
-        points = [mean_interval([r.scores[s] for r in recs]) for s in range(len(bots))]
-        out.append(ReportGroup(rules=rules, bots=bots, records=recs, seats=seats, points=points,
-                               ties=ties, finish_counts=counts, match_rounds=length,
-                               round_cap=cap))
-    return out
+        key = _group_key(r)
+        got = groups.get(key)
+        if got is None:
+            got = groups[key] = (GameTally(len(key[1])), [])
+        got[0].add(r)
+        got[1].append(r)
+    return [_group(key, tally, recs) for key, (tally, recs) in groups.items()]
+
+
+def summarise(records: Iterable[GameRecord], *, keep_scores: bool = False
+              ) -> tuple[list[ReportGroup], int]:
+    """:func:`drop_duplicates` then :func:`group_records` in one pass that keeps no record: the
+    groups (their ``records`` empty, ``games`` counted; with ``keep_scores`` each seat's scores,
+    for a figure) and how many repeats were dropped. What ``rummy101 report`` runs: its memory
+    grows by ~80 bytes a game (the digest that finds repeats), not by the records.
+
+    >>> from rummy101.sim import simulate
+    >>> recs = simulate("rummy101(players=2)", "greedy,random", 3, seed=1, workers=1,
+    ...                 progress=False).records
+    >>> groups, repeats = summarise(recs + recs[:1])
+    >>> repeats, groups[0].games, groups[0].records
+    (1, 3, [])
+    >>> format_report(groups) == format_report(group_records(recs))
+    True
+    """
+    seen = _Seen()
+    repeats = 0
+    groups: dict[_GroupKey, tuple[GameTally, list[array[int]] | None]] = {}
+    for r in records:
+        if not seen.add(r):
+            repeats += 1
+            continue
+        key = _group_key(r)
+        got = groups.get(key)
+        if got is None:
+            got = groups[key] = (GameTally(len(key[1])),
+                                 [array("q") for _ in key[1]] if keep_scores else None)
+        got[0].add(r)
+        if got[1] is not None:
+            for s, column in enumerate(got[1]):
+                column.append(r.scores[s])
+    return [_group(key, tally, [], cols) for key, (tally, cols) in groups.items()], repeats
+
+
+#: (rules, bots, the rounds of every match or None, the classic cap or None)
+_GroupKey = tuple[str, tuple[str, ...], int | None, int | None]
+
+
+def _group_key(r: GameRecord) -> _GroupKey:
+    target = _to_target(r.rules)
+    return (r.rules, tuple(r.bots), None if target else r.rounds,
+            r.match_rounds if target else None)
+
+
+def _group(key: _GroupKey, tally: GameTally, recs: list[GameRecord],
+           scores: Sequence[Sequence[int]] | None = None) -> ReportGroup:
+    rules, bots, length, cap = key
+    seats = tally.seat_stats(bots)
+    points = [(st.mean_score, *st.mean_ci95) for st in seats]
+    return ReportGroup(rules=rules, bots=bots, records=recs, seats=seats, points=points,
+                       ties=tally.ties, finish_counts=tally.endings(), match_rounds=length,
+                       round_cap=cap, n_games=tally.games, seeds=tuple(sorted(tally.run_seeds)),
+                       lengths=dict(tally.lengths),
+                       scores=None if scores is None else tuple(scores))
 
 
 def _table(cols: Sequence[str], rows: Sequence[Sequence[str]], left: Sequence[int]) -> list[str]:
@@ -260,7 +369,7 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
         rounds = sum(g.finish_counts.values())
         out.append(f"rounds: {rounds}; ended with no winner (stock exhausted): {ex}; no unique "
                    f"best standing: {g.ties} game{'' if g.ties == 1 else 's'}")
-        capped = _match_length(g.rules, g.records)[1] if g.round_cap is not None else None
+        capped = g.capped_note
         if capped is not None:
             out.append(capped)
     return "\n".join(out)

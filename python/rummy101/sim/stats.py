@@ -150,43 +150,103 @@ class SimResult:
         return format_summary(self)
 
 
-def _stats(records: Sequence[GameRecord], bots: Sequence[str]) -> tuple[list[SeatStats], int, dict[str, int]]:
-    from .report import t_quantile_95  # report imports this module
+def sd_of_sums(n: int, total: int, squares: int) -> float:
+    """The sample standard deviation (n - 1 in the denominator) of ``n`` whole numbers from their
+    ``total`` and the ``total`` of their ``squares``: the variance is a ratio of two exact
+    integers, so it is correctly rounded however many games (no cancellation, one pass). nan for
+    fewer than 2 values.
 
-    n = len(records)
-    seats: list[SeatStats] = []
-    for s, name in enumerate(bots):
-        scores = [r.scores[s] for r in records]
-        best = sum(1 for r in records if r.best == s)
-        mean = sum(scores) / n if n else 0.0
-        # a sample standard deviation needs two games: one game's is undefined (nan), not 0
-        sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1)) if n > 1 else math.nan
-        fin: dict[str, int] = {}
-        turns = rounds = 0
-        for r in records:
-            turns += r.turns[s]
-            rounds += r.rounds
-            for kind, who in zip(r.finishes, r.finishers):
-                if who == s:
-                    fin[kind] = fin.get(kind, 0) + 1
-        finished = sum(fin.values())
-        half = t_quantile_95(n - 1) * sd / math.sqrt(n) if n > 1 else math.nan
-        seats.append(SeatStats(
-            seat=s, bot=name, games=n, rounds=rounds, finished=finished,
-            finish_rate=finished / rounds if rounds else 0.0,
-            finish_ci95=wilson_interval(finished, rounds), best=best,
-            best_rate=best / n if n else 0.0, best_ci95=wilson_interval(best, n),
-            mean_score=mean, sd_score=sd,
-            min_score=min(scores) if scores else 0, max_score=max(scores) if scores else 0,
-            finishes=dict(sorted(fin.items())),
-            mean_turns_per_round=turns / rounds if rounds else 0.0,
-            mean_ci95=(mean - half, mean + half)))
-    ties = sum(1 for r in records if r.best is None)
-    counts: dict[str, int] = {}
+    >>> sd_of_sums(4, 0, 40000)      # 100, -100, 100, -100
+    115.47005383792515
+    """
+    if n < 2:
+        return math.nan
+    return math.sqrt((n * squares - total * total) / (n * (n - 1)))
+
+
+class GameTally:
+    """Per-seat aggregates of games added one at a time: what :class:`SeatStats`, the ties, the
+    round endings and the match-length line need, without keeping the games (``rummy101
+    report`` streams millions of records through one of these per group; ``simulate`` builds
+    its ``seats`` with one). Scores are whole numbers, summed exactly."""
+
+    def __init__(self, seats: int) -> None:
+        self.games = 0
+        self.rounds = 0                         # rounds played over all games
+        self.ties = 0                           # games without a unique best standing
+        self.finish_counts: dict[str, int] = {}  # round endings by finish type
+        self.lengths: dict[int, int] = {}       # games by the rounds they played
+        self.run_seeds: set[int] = set()
+        self.total = [0] * seats
+        self.squares = [0] * seats
+        self.low: list[int | None] = [None] * seats
+        self.high: list[int | None] = [None] * seats
+        self.best = [0] * seats
+        self.turns = [0] * seats
+        self.finished: list[dict[str, int]] = [{} for _ in range(seats)]
+
+    def add(self, r: GameRecord) -> None:
+        self.games += 1
+        self.rounds += r.rounds
+        self.lengths[r.rounds] = self.lengths.get(r.rounds, 0) + 1
+        if r.run_seed is not None:
+            self.run_seeds.add(r.run_seed)
+        seats = len(self.total)
+        if r.best is None:
+            self.ties += 1
+        elif 0 <= r.best < seats:
+            self.best[r.best] += 1
+        for s in range(seats):
+            x = r.scores[s]
+            self.total[s] += x
+            self.squares[s] += x * x
+            lo, hi = self.low[s], self.high[s]
+            self.low[s] = x if lo is None or x < lo else lo
+            self.high[s] = x if hi is None or x > hi else hi
+            self.turns[s] += r.turns[s]
+        for kind, who in zip(r.finishes, r.finishers):
+            self.finish_counts[kind] = self.finish_counts.get(kind, 0) + 1
+            if who is not None and 0 <= who < seats:
+                fin = self.finished[who]
+                fin[kind] = fin.get(kind, 0) + 1
+
+    def mean_sd(self, s: int) -> tuple[float, float]:
+        """Seat ``s``'s mean score and its sample standard deviation (nan with one game)."""
+        n = self.games
+        return (self.total[s] / n if n else 0.0), sd_of_sums(n, self.total[s], self.squares[s])
+
+    def seat_stats(self, bots: Sequence[str]) -> list[SeatStats]:
+        from .report import t_quantile_95  # report imports this module
+
+        n, rounds = self.games, self.rounds
+        seats: list[SeatStats] = []
+        for s, name in enumerate(bots):
+            mean, sd = self.mean_sd(s)
+            fin = self.finished[s]
+            finished = sum(fin.values())
+            half = t_quantile_95(n - 1) * sd / math.sqrt(n) if n > 1 else math.nan
+            seats.append(SeatStats(
+                seat=s, bot=name, games=n, rounds=rounds, finished=finished,
+                finish_rate=finished / rounds if rounds else 0.0,
+                finish_ci95=wilson_interval(finished, rounds), best=self.best[s],
+                best_rate=self.best[s] / n if n else 0.0, best_ci95=wilson_interval(self.best[s], n),
+                mean_score=mean, sd_score=sd,
+                min_score=self.low[s] or 0, max_score=self.high[s] or 0,
+                finishes=dict(sorted(fin.items())),
+                mean_turns_per_round=self.turns[s] / rounds if rounds else 0.0,
+                mean_ci95=(mean - half, mean + half)))
+        return seats
+
+    def endings(self) -> dict[str, int]:
+        """The round endings by finish type, in name order."""
+        return dict(sorted(self.finish_counts.items()))
+
+
+def _stats(records: Sequence[GameRecord], bots: Sequence[str]) -> tuple[list[SeatStats], int, dict[str, int]]:
+    tally = GameTally(len(bots))
     for r in records:
-        for kind in r.finishes:
-            counts[kind] = counts.get(kind, 0) + 1
-    return seats, ties, dict(sorted(counts.items()))
+        tally.add(r)
+    return tally.seat_stats(bots), tally.ties, tally.endings()
 
 
 #: What each part of a finish kind means (sim.record.finish_type), for the summary's legend,
@@ -212,23 +272,30 @@ def _match_length(rules: str, records: Sequence[GameRecord]) -> tuple[str, str |
     tables: ``", matches of 3 rounds"`` (Rummy 101, Remi), ``", matches to the target score,
     capped at 3 rounds"`` (classic); and, for a classic cap, a line saying how many matches
     played every round up to it (their points are those of the cap, not of a finished match)."""
-    lengths = {r.rounds for r in records}
+    lengths: dict[int, int] = {}
+    for r in records:
+        lengths[r.rounds] = lengths.get(r.rounds, 0) + 1
+    return match_length(rules, lengths, {r.match_rounds for r in records})
+
+
+def match_length(rules: str, lengths: dict[int, int], caps: set[int | None]) -> tuple[str, str | None]:
+    """:func:`_match_length` from the games counted by the rounds they played (``lengths``) and
+    the classic caps (``match_rounds``) of their records."""
     if rules.split("(", 1)[0].strip().lower() != "classic":
-        if len(lengths) == 1 and lengths != {1}:
-            return f", matches of {lengths.pop():,} rounds", None
+        if len(lengths) == 1 and 1 not in lengths:
+            return f", matches of {next(iter(lengths)):,} rounds", None
         return "", None
-    caps = {r.match_rounds for r in records}
     if len(caps) != 1 or None in caps:
         return ", matches to the target score", None
-    cap = int(caps.pop() or 0)
-    played_all = sum(1 for r in records if r.rounds >= cap)
+    cap = int(next(iter(caps)) or 0)
+    played_all = sum(k for rounds, k in lengths.items() if rounds >= cap)
     rounds = f"{cap:,} round{'' if cap == 1 else 's'}"
     if not played_all:  # the usual case of the default cap: one short line, not the caveat
         return (f", matches to the target score, capped at {rounds}",
                 (f"matches that played all {rounds} of the cap: none (every match reached the "
                  f"target score before it, CR-6)"))
     note = (f"matches that played all {rounds} of the cap: "
-            f"{played_all:,} of {len(records):,} (the others reached the target score before it, "
+            f"{played_all:,} of {sum(lengths.values()):,} (the others reached the target score before it, "
             f"CR-6; one that played them all may have stopped at the cap with nobody at the "
             f"target: its points and best score are those after {rounds})")
     return f", matches to the target score, capped at {rounds}", note
