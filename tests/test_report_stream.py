@@ -152,3 +152,22 @@ def test_a_tally_of_one_game_has_no_spread() -> None:
     assert math.isnan(s0.sd_score) and all(math.isnan(v) for v in s1.mean_ci95)
     assert (s1.best, s1.finished, s0.min_score, s1.max_score) == (1, 1, -5, 7)
     assert json.dumps(tally.endings()) == '{"normal": 1}'
+
+
+def test_a_figure_of_many_games_draws_a_sample_of_dots(tmp_path: Path) -> None:
+    """--plot of 25,000 games: every game in the boxes, 20,000 evenly spaced dots a seat."""
+    pytest.importorskip("matplotlib")
+    from rummy101.sim.plot import MAX_DOTS, plot_report
+    recs = (sim.GameRecord(game=i, seed=i, rules="rummy101(players=2)", bots=("random", "random"),
+                           scores=(i % 97, -(i % 89)), round_scores=((i % 97, -(i % 89)),),
+                           best=0, finishes=("exhausted",), finishers=(None,), turns=(5, 5),
+                           steps=20, bot_seeds=(i, i + 1))
+            for i in range(25_000))
+    groups, _ = summarise(recs, keep_scores=True)
+    fig = plot_report(groups, tmp_path / "many.png")
+    ax = fig.axes[0]
+    dots = [c.get_offsets() for c in ax.collections if len(c.get_offsets()) > 2]
+    assert [len(d) for d in dots] == [MAX_DOTS, MAX_DOTS]
+    assert max(dots[0][:, 1]) == 96 and min(dots[1][:, 1]) == -88
+    assert any("20,000 evenly spaced games of 25,000" in t.get_text() for t in ax.texts)
+    assert "25,000 games" in ax.get_title()

@@ -61,12 +61,29 @@ _TITLE_WIDTH = 64
 
 
 def _title(ax: Any, panel: str, g: ReportGroup) -> None:
-    text = f"{panel}: {g.label}, {g.games} game{'' if g.games == 1 else 's'}"
+    text = f"{panel}: {g.label}, {g.games:,} game{'' if g.games == 1 else 's'}"
     ax.set_title(textwrap.fill(text, _TITLE_WIDTH), fontsize=10)
 
 
 def _labels(g: ReportGroup) -> list[str]:
     return [f"seat {s}\n{b}" for s, b in enumerate(g.bots)]
+
+
+#: the most games drawn as dots per seat: a figure of millions of dots takes minutes and shows
+#: no more (the box plot and the mean use every game)
+MAX_DOTS = 20_000
+
+
+def _spread(values: Sequence[int]) -> Sequence[int]:
+    """At most :data:`MAX_DOTS` of ``values``, evenly spaced in game order.
+
+    >>> len(_spread(range(50_001))), _spread(range(50_001))[:3]
+    (20000, [0, 2, 5])
+    """
+    n = len(values)
+    if n <= MAX_DOTS:
+        return values
+    return [values[i * n // MAX_DOTS] for i in range(MAX_DOTS)]
 
 
 def _scores(ax: Any, g: ReportGroup) -> None:
@@ -76,8 +93,13 @@ def _scores(ax: Any, g: ReportGroup) -> None:
                medianprops={"color": "black"})
     jitter = random.Random(0)   # fixed: the same file for the same records
     for s, values in zip(seats, data):
-        xs = [s + jitter.uniform(-0.18, 0.18) for _ in values]
-        ax.scatter(xs, values, s=8, alpha=0.35, color=f"C{s}", zorder=3)
+        dots = _spread(values)
+        xs = [s + jitter.uniform(-0.18, 0.18) for _ in dots]
+        ax.scatter(xs, dots, s=8, alpha=0.35, color=f"C{s}", zorder=3)
+    if g.games > MAX_DOTS:
+        ax.text(0.01, 0.01, f"dots: {MAX_DOTS:,} evenly spaced games of {g.games:,} a seat "
+                f"(the boxes and means: all)", transform=ax.transAxes, fontsize=7,
+                color="dimgrey")
     means = [p[0] for p in g.points]
     err = [[m - p[1] for m, p in zip(means, g.points)], [p[2] - m for m, p in zip(means, g.points)]]
     if g.games > 1:
