@@ -105,6 +105,7 @@ def test_sim_refuses_more_games_than_a_run_holds_before_playing(
     err = capsys.readouterr().err
     assert err.startswith(f"rummy101 sim: error: --games {games} is more than one run holds: "
                           f"at most 10,000,000 games")
+    assert "`rummy101 report A.jsonl B.jsonl ...` pools them" in err  # what to do instead
     assert err.count("\n") == 1
 
 

@@ -221,7 +221,9 @@ def _workers(games: int, workers: int | None) -> int | None:
         raise SimError(f"--games {games} is more than one run holds: at most {MAX_GAMES:,} games "
                        f"(each game's summary stays in memory until the tables are printed, "
                        f"about 1 KB a Rummy 101 game); "
-                       f"run several simulations with different --seed values instead")
+                       f"run several simulations with different --seed values and --out files "
+                       f"instead; `rummy101 report A.jsonl B.jsonl ...` pools them (it keeps "
+                       f"~100 bytes a game)")
     if workers is not None and workers > max_workers():
         raise SimError(f"--workers {workers} would start {workers} processes on "
                        f"{os.cpu_count() or 1} CPU(s): give at most {max_workers()} "
