@@ -171,3 +171,26 @@ def test_a_figure_of_many_games_draws_a_sample_of_dots(tmp_path: Path) -> None:
     assert max(dots[0][:, 1]) == 96 and min(dots[1][:, 1]) == -88
     assert any("20,000 evenly spaced games of 25,000" in t.get_text() for t in ax.texts)
     assert "25,000 games" in ax.get_title()
+
+
+def test_every_file_is_checked_before_the_first_is_read(runs: list[sim.SimResult],
+                                                        tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing or misnamed last file is said at once, not after minutes of reading the first."""
+    from rummy101.sim import io
+    good = tmp_path / "good.jsonl"
+    sim.write_records(runs[0].records, good)
+    read: list[str] = []
+    real = io.iter_records
+
+    def spy(path: str) -> object:
+        read.append(path)
+        return real(path)
+    monkeypatch.setattr(cli_report, "iter_records", spy)
+    for last, said in ((tmp_path / "gone.jsonl", "cannot read"),
+                       (tmp_path / "games.txt", "cannot tell the format"),
+                       (tmp_path, "it is a folder")):
+        assert main(["report", str(good), str(last)]) == 2
+        assert said in capsys.readouterr().err
+    assert read == []

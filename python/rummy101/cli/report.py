@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import RummyError
-from ..sim.io import check_writable, iter_records
+from ..sim.io import check_input, check_writable, iter_records
 from ..sim.record import GameRecord
 from ..sim.report import format_report, summarise
 from ..sim.runner import LOG_EVERY_SECONDS
@@ -100,6 +100,11 @@ def run_report(args: argparse.Namespace) -> int:
         from ..sim.plot import _pyplot
         _pyplot()  # matplotlib is there, or the message says which extra to install
 
+    for path in args.files:  # every file, before a long read of the first
+        try:
+            check_input(path)
+        except OSError as exc:
+            raise RummyError(f"cannot read {path!r}: {exc.strerror}") from None
     progress = _ReadProgress()
 
     def records() -> Iterator[GameRecord]:  # one at a time: none is kept (sim.report.summarise)

@@ -225,10 +225,10 @@ def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
     return list(iter_records(path))
 
 
-def iter_records(path: str | os.PathLike[str]) -> Iterator[GameRecord]:
-    """:func:`read_records` one record at a time (``rummy101 report`` keeps none of them): the
-    same records and the same errors, raised when the reading reaches them (a file that holds
-    no record: at its end)."""
+def check_input(path: str | os.PathLike[str]) -> tuple[Path, str]:
+    """Check a records file before reading it: a name, not a folder, a known extension, and
+    that it opens (``OSError`` otherwise; ``rummy101 report`` checks every file so before it
+    reads the first). Returns the path and its extension."""
     _refuse_empty(path, "give a .jsonl or .csv file written by `rummy101 sim --out`")
     p = Path(path)
     ext = p.suffix.lower()
@@ -238,6 +238,16 @@ def iter_records(path: str | os.PathLike[str]) -> Iterator[GameRecord]:
     if ext not in OUTPUT_FORMATS:
         raise SimError(f"cannot tell the format of {str(path)!r} from its extension "
                        f"{ext or '(none)'!r}; accepted: {', '.join(OUTPUT_FORMATS)}")
+    with open(p, "rb"):
+        pass
+    return p, ext
+
+
+def iter_records(path: str | os.PathLike[str]) -> Iterator[GameRecord]:
+    """:func:`read_records` one record at a time (``rummy101 report`` keeps none of them): the
+    same records and the same errors, raised when the reading reaches them (a file that holds
+    no record: at its end)."""
+    p, ext = check_input(path)
     n = 0
     i = 0  # the last line read
     try:
