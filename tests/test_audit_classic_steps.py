@@ -15,19 +15,28 @@ moves biased to meld and lay off (so going out is common), and the greedy bot.
 
 Hand-made positions add what the games rarely reach: Q-K-A and K-A-2 (CR-2), sets of four,
 lay-offs at both ends of a run and onto another player's melds, going out by the last lay-off
-with no discard (broad) or not (narrow), the seed's Q♣ Q♠ + Q♥ case, an empty stock turned over
-and the second exhaustion, a card taken from the pile and melded but not discarded (CR-3).
+with no discard (broad) or not (narrow), the seed's Q♣ Q♠ + Q♥ case (also with Q♥ taken from the
+pile), an empty stock turned over and the second exhaustion, going out on the second stock's last
+card, a card taken from the pile and melded but not discarded (CR-3); and random positions (short
+hands against tables of runs and sets, the taken card in the hand or played) cover the going-out
+readings the games meet seldom.
 
-It can fail: each of these planted engine faults, one at a time, failed the fast tests (then the
-engine was restored):
+The engine and the model agreed everywhere (fast and slow runs): no disagreement was found.
 
-1. Q-K-A accepted as a run (CR-2): ``engines/classic`` run check lets a king be followed by an ace;
-2. a lay-off at a run's far end refused (``@end`` never offered, CR-3);
-3. ``take`` missing from the legal moves when the pile is not empty (CR-3);
-4. the winner scored one point short per opponent hand (CR-6);
-5. the turned-over pile shuffled/reversed: its top card becomes the stock's top (CR-5);
-6. the card taken from the pile discardable in the same turn (CR-3);
-7. lay-offs allowed before the player's own first meld (CR-3).
+It can fail: each of these planted engine faults, one at a time, failed the fast tests (the
+engine was then restored):
+
+1. an ace laid off after a king, i.e. Q-K-A (``table.py``, run ``adds``; CR-2);
+2. a king refused at the far end of a run ending in a queen (off by one in ``adds``; CR-3);
+3. ``take`` offered only when the pile holds two cards or more (the up-card never taken; CR-3);
+4. the winner scoring only the largest opponent hand instead of all of them (CR-6);
+5. the pile turned over with its top card on top of the new stock (CR-5: no shuffling, the
+   bottom card comes first);
+6. the card taken from the pile offered as a discard in the same turn (CR-3);
+7. lay-offs offered before the player's own first meld whenever the table has melds (CR-3);
+8. ``go_out=narrow`` letting a lay-off empty the hand (CR-4);
+9. a second turnover instead of the drawn round at the second exhaustion (CR-5);
+10. a play leaving the taken card alone allowed even when it cannot be laid off (docs/rules.md).
 """
 
 from __future__ import annotations
@@ -461,3 +470,88 @@ def test_a_pile_card_taken_at_two_cards_goes_out_narrow() -> None:
     assert got["set"] == {"set QS QH QC"} and got["discard"] == {"discard QC", "discard QS"}
     s.apply("set QS QH QC")
     assert s.round_results()[-1]["out"] == "meld"
+
+
+# ---- random hand-made positions: short hands against busy tables ------------------------------
+
+_DECK = sorted(ALL)
+
+
+def _random_position(rng: random.Random) -> tuple[Any, Turn]:
+    """A play-phase position the games reach rarely: a table of runs and sets (some ending at an
+    ace or a king), a hand of one to eight cards, often holding cards that fit the table, the card
+    taken from the pile in the hand or already played, plays made earlier in the turn."""
+    from classic_model import card, suit
+
+    free = set(_DECK)
+    table: list[tuple[str, int, str]] = []
+    for _ in range(rng.randint(0, 5)):
+        if rng.random() < 0.5:
+            s, k = rng.choice("SHDC"), rng.randint(3, 5)
+            lo = rng.choice([1, 14 - k, rng.randint(1, 14 - k)])
+            cards = [card(r, s) for r in range(lo, lo + k)]
+            kind = "run"
+        else:
+            r = rng.randint(1, 13)
+            cards = [card(r, s) for s in rng.sample("SHDC", rng.randint(3, 4))]
+            cards.sort(key=lambda c: "SHDC".index(suit(c)))
+            kind = "set"
+        if set(cards) <= free:
+            free -= set(cards)
+            table.append((kind, rng.randrange(2), " ".join(cards)))
+    as_obs = [{"id": k, "kind": kind, "tiles": t.split()} for k, (kind, _, t) in enumerate(table)]
+    fits = sorted(c for c in free if lay_offs(c, as_obs))  # the cards that lay off somewhere
+    size = rng.choice([1, 2, 2, 3, 4, 4, 5, 6, 8])  # mostly short: going out is near
+    pool = sorted(free)
+    hand: list[str] = []
+    while len(hand) < size:
+        c = rng.choice(fits if fits and rng.random() < 0.5 else pool)
+        if c not in hand:
+            hand.append(c)
+    played = rng.choice([0, 0, 0, 1, 2, 3])  # cards laid earlier in this turn
+    melded = bool(played) or rng.random() < 0.6
+    taken = None
+    if rng.random() < 0.5:  # taken from the pile: in the hand (often a card that fits) or played
+        fitting = [c for c in hand if c in fits]
+        if table and rng.random() < 0.2:
+            taken = table[-1][2].split()[0]
+        else:
+            taken = rng.choice(fitting if fitting and rng.random() < 0.5 else hand)
+    rules = f"classic(players=2,go_out={rng.choice(['broad', 'narrow'])})"
+    s, turn = _pos(
+        rules,
+        hands=[" ".join(hand), "KD"],
+        phase="play",
+        table=table,
+        melded=[melded, rng.random() < 0.5],
+        taken=taken,
+        pile="9D" if "9D" not in hand else "9S",
+    )
+    s.x.start_size = len(hand) - 1 + played
+    s.invalidate_legal()
+    turn.start_size = s.x.start_size
+    return s, turn
+
+
+def test_random_positions_match_the_model() -> None:
+    rng = random.Random("classic-steps-positions")
+    seen: Counter[str] = Counter()
+    for _ in range(600):
+        s, turn = _random_position(rng)
+        _check(s, turn)
+        expected(s.observation(0), turn, s.rules.opts.go_out, seen)
+    for kind in (
+        "broad out by add",
+        "narrow out by add refused",
+        "broad taken card alone laid off",
+        "broad taken card alone refused",
+        "narrow taken card alone refused",
+    ):
+        assert seen[kind], (kind, seen)
+
+
+@pytest.mark.slow
+def test_random_positions_match_the_model_more() -> None:
+    rng = random.Random("classic-steps-positions-more")
+    for _ in range(20_000):
+        _check(*_random_position(rng))
