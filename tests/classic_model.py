@@ -153,11 +153,17 @@ def _table_after(
 
 
 def expected(
-    obs: dict, turn: Turn, go_out: str, notes: Counter[str] | None = None
+    obs: dict,
+    turn: Turn,
+    go_out: str,
+    notes: Counter[str] | None = None,
+    why: dict[str, str] | None = None,
 ) -> dict[str, set[str]]:
     """The moves the rules allow the current player, by verb; ``notes`` counts the plays the
-    going-out readings decided (so a test can show they were met)."""
+    going-out readings decided (so a test can show they were met); ``why`` receives near misses,
+    moves the rules refuse here, each with the rule that refuses it."""
     notes = Counter() if notes is None else notes
+    why = {} if why is None else why
     out: dict[str, set[str]] = {v: set() for v in VERBS}
     p = obs["current_player"]
     hand = list(obs["rack"])
@@ -167,7 +173,21 @@ def expected(
             out["draw"].add("draw")  # CR-3 (CR-5: a stock is always there at a turn's start)
         if obs["discard_pile"]:
             out["take"].add("take")  # CR-3: the top of the pile, no condition (docs/rules.md)
+        else:
+            why["take"] = "CR-5"  # the pile was just turned over
+        why.update({f"discard {c}": "CR-3" for c in hand[:2]})  # draw first
         return out
+    why["draw"] = why["take"] = "CR-3"  # one card a turn
+    for c in hand:  # CR-2: no run round the king
+        r, s_ = rank(c), suit(c)
+        if r == 13 and card(12, s_) in hand and card(1, s_) in hand:
+            why[f"run {card(12, s_)} {c} {card(1, s_)}"] = "CR-2"
+        if r == 13 and card(1, s_) in hand and card(2, s_) in hand:
+            why[f"run {c} {card(1, s_)} {card(2, s_)}"] = "CR-2"
+        for m in table:
+            if m["kind"] == "run" and r == 1 and m["tiles"][-1] == card(13, s_):
+                # nothing after a king (CR-3 first when the player has no meld of their own)
+                why[f"add {c} to {m['id']}@end"] = "CR-2" if obs["melded"][p] else "CR-3"
     melded = obs["melded"][p]
     plays: list[tuple[str, str, list[str], tuple[int, str] | None]] = []
     for text, (kind, three) in new_melds(hand).items():
@@ -177,7 +197,8 @@ def expected(
             plays.append((text, "add", [c], target))
     for text, verb, cards, target in plays:
         if verb == "add" and not melded:
-            continue  # CR-3: lay-offs only once the player has a meld of their own
+            why[text] = "CR-3"  # lay-offs only once the player has a meld of their own
+            continue
         left = list(hand)
         for c in cards:
             left.remove(c)
@@ -189,15 +210,19 @@ def expected(
                 out[verb].add(text)
             else:
                 notes[f"{go_out} out by {verb} refused"] += 1
+                why[text] = "CR-4"
             continue
         if left == [turn.taken]:  # docs/rules.md (engine): the taken card alone may not be kept
             after = _table_after(table, verb, cards, target, p)
             if go_out == "narrow" or not lay_offs(left[0], after):
                 notes[f"{go_out} taken card alone refused"] += 1
+                why[text] = "CR-3"
                 continue
             notes[f"{go_out} taken card alone laid off"] += 1
         out[verb].add(text)
     out["discard"] = {f"discard {c}" for c in hand if c != turn.taken}  # CR-3
+    if turn.taken in hand:
+        why[f"discard {turn.taken}"] = "CR-3"
     return out
 
 
@@ -238,8 +263,10 @@ class Round:
             "discard_pile": list(self.pile),
         }
 
-    def expected(self, notes: Counter[str] | None = None) -> dict[str, set[str]]:
-        return expected(self.view(), self.turn, self.go_out, notes)
+    def expected(
+        self, notes: Counter[str] | None = None, why: dict[str, str] | None = None
+    ) -> dict[str, set[str]]:
+        return expected(self.view(), self.turn, self.go_out, notes, why)
 
     def scores(self) -> list[int]:
         """CR-6: the winner scores the cards left in all the other hands; a drawn round nothing."""

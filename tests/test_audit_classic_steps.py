@@ -8,7 +8,11 @@ pile, the stock count, the table, who has melded, the turn state, the turnovers)
 one the model keeps by playing the same actions itself; after a turnover (CR-5) the model knows
 the stock's order and checks every card drawn; each round's end (who went out and how, or the
 drawn round), its scores (CR-6) and the match's totals and end at the target must equal the
-model's; each deal must give 7 cards a seat, one up-card and the rest to the stock, the starter
+model's; the near misses the model refuses at a step (a run round the king, an ace after a
+king, a lay-off before one's own meld, a play emptying the hand under ``narrow``, a play leaving
+the taken card alone, the taken card's discard, ``take`` from the empty turned-over pile, a
+second draw) must be refused by ``apply`` naming that rule, the state unchanged; each deal must
+give 7 cards a seat, one up-card and the rest to the stock, the starter
 ``round % players`` (CR-1). Matches are played with 2, 3 and 4 players, ``go_out=broad`` and
 ``narrow``, a lower ``target``, by three drivers: seeded random choice among the legal actions,
 moves biased to meld and lay off (so going out is common), and the greedy bot.
@@ -36,7 +40,10 @@ engine was then restored):
 7. lay-offs offered before the player's own first meld whenever the table has melds (CR-3);
 8. ``go_out=narrow`` letting a lay-off empty the hand (CR-4);
 9. a second turnover instead of the drawn round at the second exhaustion (CR-5);
-10. a play leaving the taken card alone allowed even when it cannot be laid off (docs/rules.md).
+10. a play leaving the taken card alone allowed even when it cannot be laid off (docs/rules.md);
+11. ``apply`` accepting ``run QD KD AD`` (a run round the king) that the legal set never lists
+    (CR-2);
+12. ``apply`` accepting the discard of the card just taken, the legal set still right (CR-3).
 """
 
 from __future__ import annotations
@@ -59,6 +66,7 @@ from classic_model import (
     new_melds,
     value,
 )
+from rummy101 import IllegalAction
 from rummy101.bots import get_bot
 from rummy101.game import new_game
 
@@ -106,6 +114,15 @@ def _same_state(s: Any, m: Round, where: str) -> None:
     if m.turn.took:
         assert ts["took"] == m.turn.took and ts["taken"] == m.turn.taken, where
         assert ts["start_size"] == m.turn.start_size, where
+
+
+def _refused(s: Any, text: str, rule: str, where: str) -> None:
+    """A near miss the model refuses: the engine refuses it too, naming the rule, unchanged."""
+    before = s.copy()
+    with pytest.raises(IllegalAction, match=rule) as err:
+        s.apply(text)
+    assert s == before, f"{text!r} refused but the state changed; {where}"
+    del err
 
 
 def _choose(rng: random.Random, drive: str, obs: dict, acts: list[Any], bot: Any) -> Any:
@@ -156,7 +173,8 @@ def _play(rules_text: str, seed: int, drive: str, rounds: int) -> Counter[str]:
         _same_state(s, m, where)
         legal, by_verb = legal_by_verb(s)
         assert set(by_verb) <= set(VERBS), f"verbs {sorted(by_verb)}; {where}"
-        exp = m.expected(seen)
+        why: dict[str, str] = {}
+        exp = m.expected(seen, why)
         assert exp == expected(obs, m.turn, m.go_out), where  # the engine's view, the same
         for verb in VERBS:
             got = by_verb.get(verb, set())
@@ -164,6 +182,10 @@ def _play(rules_text: str, seed: int, drive: str, rounds: int) -> Counter[str]:
                 f"{verb}: engine {sorted(got)} model {sorted(exp[verb])}; {where}"
             )
             seen[verb] += bool(got)
+        rare = sorted(t for t, rule in why.items() if rule in ("CR-2", "CR-4", "CR-5"))
+        for text in rare or rng.sample(sorted(why), min(1, len(why), step % 4 == 0)):
+            _refused(s, text, why[text], where)  # the near misses apply refuses, too
+            seen["refused " + why[text]] += 1
         a = _choose(rng, drive, obs, list(legal.values()), bots[p])
         text = str(a)
         before = Counter(obs["rack"])
@@ -238,6 +260,8 @@ def test_the_drives_reach_every_ending() -> None:
         assert seen[kind], (kind, seen)
     for kind in ("broad out by run", "broad out by set", "broad out by add"):
         assert seen[kind], (kind, seen)
+    for kind in ("refused CR-2", "refused CR-3", "refused CR-5"):
+        assert seen[kind], (kind, seen)
 
 
 def test_the_narrow_reading_is_met() -> None:
@@ -247,7 +271,7 @@ def test_the_narrow_reading_is_met() -> None:
     for rules, drive, rounds in CASES[7:]:
         for seed in range(4):
             seen += _play(rules, seed, drive, rounds)
-    for kind in ("narrow out by add refused", "narrow taken card alone refused"):
+    for kind in ("narrow out by add refused", "narrow taken card alone refused", "refused CR-4"):
         assert seen[kind], (kind, seen)
     assert seen["narrow out by run"] + seen["narrow out by set"], seen
 
@@ -267,8 +291,11 @@ def _check(s: Any, turn: Turn) -> dict[str, set[str]]:
     p = s.current_player
     obs = s.observation(p)
     _, by_verb = legal_by_verb(s)
-    exp = expected(obs, turn, s.rules.opts.go_out)
+    why: dict[str, str] = {}
+    exp = expected(obs, turn, s.rules.opts.go_out, None, why)
     where = f"hand {obs['rack']} table {[t['tiles'] for t in obs['table']]} {turn}"
+    for text, rule in why.items():
+        _refused(s, text, rule, where)
     for verb in VERBS:
         got = by_verb.get(verb, set())
         assert got == exp[verb], f"{verb}: engine {sorted(got)} model {sorted(exp[verb])}; {where}"
