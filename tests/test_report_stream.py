@@ -164,6 +164,9 @@ def test_a_figure_of_many_games_draws_a_sample_of_dots(tmp_path: Path) -> None:
                            steps=20, bot_seeds=(i, i + 1))
             for i in range(25_000))
     groups, _ = summarise(recs, keep_scores=True)
+    text = format_report(groups)   # counts of thousands read with separators
+    assert "random  25,000" in text and "0/25,000" in text and "25,000/25,000" in text
+    assert "rounds: 25,000; ended with no winner (stock exhausted): 25,000" in text
     fig = plot_report(groups, tmp_path / "many.png")
     ax = fig.axes[0]
     dots = [c.get_offsets() for c in ax.collections if len(c.get_offsets()) > 2]

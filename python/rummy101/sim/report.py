@@ -345,7 +345,7 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
         out.append("points per game (final standing): mean with its 95% Student-t interval")
         rows: list[tuple[str, ...]] = []
         for st, (mean, lo, hi) in zip(g.seats, g.points):
-            rows.append((str(st.seat), st.bot, str(st.games), _f(mean),
+            rows.append((str(st.seat), st.bot, f"{st.games:,}", _f(mean),
                          "-" if math.isnan(lo) else f"± {_f((hi - lo) / 2)}",
                          "-" if math.isnan(lo) else f"[{_f(lo)}, {_f(hi)}]", _f(st.sd_score),
                          str(st.min_score), str(st.max_score)))
@@ -358,17 +358,17 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
                    "best final standing: rates with 95% Wilson intervals")
         rows = []
         for st in g.seats:
-            rows.append((str(st.seat), st.bot, f"{st.finished}/{st.rounds}",
+            rows.append((str(st.seat), st.bot, f"{st.finished:,}/{st.rounds:,}",
                          format_rate(st.finish_rate),
                          f"[{format_rate(st.finish_ci95[0])}, {format_rate(st.finish_ci95[1])}]",
-                         f"{st.best}/{st.games}", format_rate(st.best_rate),
+                         f"{st.best:,}/{st.games:,}", format_rate(st.best_rate),
                          f"[{format_rate(st.best_ci95[0])}, {format_rate(st.best_ci95[1])}]"))
         out += _table(("seat", "bot", "finished", "finish rate", "95% CI (Wilson)", "best",
                        "best rate", "95% CI (Wilson)"), rows, left=(1,))
         ex = g.finish_counts.get("exhausted", 0)
         rounds = sum(g.finish_counts.values())
-        out.append(f"rounds: {rounds}; ended with no winner (stock exhausted): {ex}; no unique "
-                   f"best standing: {g.ties} game{'' if g.ties == 1 else 's'}")
+        out.append(f"rounds: {rounds:,}; ended with no winner (stock exhausted): {ex:,}; no unique "
+                   f"best standing: {g.ties:,} game{'' if g.ties == 1 else 's'}")
         capped = g.capped_note
         if capped is not None:
             out.append(capped)

@@ -312,11 +312,11 @@ def format_summary(result: SimResult) -> str:
             "finishes")
     rows = []
     for st in result.seats:
-        fin = ", ".join(f"{k} {v}" for k, v in st.finishes.items()) or "-"
-        rows.append((str(st.seat), st.bot, f"{st.finished}/{st.rounds}",
+        fin = ", ".join(f"{k} {v:,}" for k, v in st.finishes.items()) or "-"
+        rows.append((str(st.seat), st.bot, f"{st.finished:,}/{st.rounds:,}",
                      format_rate(st.finish_rate),
                      f"[{format_rate(st.finish_ci95[0])}, {format_rate(st.finish_ci95[1])}]",
-                     f"{st.best}/{st.games}", format_rate(st.best_rate),
+                     f"{st.best:,}/{st.games:,}", format_rate(st.best_rate),
                      f"[{format_rate(st.best_ci95[0])}, {format_rate(st.best_ci95[1])}]",
                      f"{st.mean_score:.1f}",
                      "-" if math.isnan(st.mean_ci95[0])
@@ -338,9 +338,9 @@ def format_summary(result: SimResult) -> str:
     # reshuffle) or CR-5 (the second exhaustion), by the variant simulated
     variant = result.rules.split("(", 1)[0].strip().lower()
     rule = {"remi": "RO-10", "classic": "CR-5"}.get(variant, "R101-13")
-    out.append(f"rounds: {rounds}; finished {rounds - ex}, stock exhausted with no winner {ex} "
+    out.append(f"rounds: {rounds:,}; finished {rounds - ex:,}, stock exhausted with no winner {ex:,} "
                f"({rule}); round endings: "
-               + (", ".join(f"{k} {v}" for k, v in result.finish_counts.items()) or "-"))
+               + (", ".join(f"{k} {v:,}" for k, v in result.finish_counts.items()) or "-"))
     meaning = {**_KIND_PARTS, **_VARIANT_KIND_PARTS.get(variant, {})}
     parts = {p for k in result.finish_counts for p in _KIND_PARTS if p in k}
     if parts:
@@ -352,6 +352,6 @@ def format_summary(result: SimResult) -> str:
     if capped is not None:
         out.append(capped)
     out.append(f"finished = rounds won by finishing ({_FINISH_RULE.get(variant, 'R101-12')}); "
-               f"best score = games with {best}; no unique best score: {result.ties} "
+               f"best score = games with {best}; no unique best score: {result.ties:,} "
                f"game{'' if result.ties == 1 else 's'}")
     return "\n".join(out)
