@@ -412,25 +412,11 @@ def test_a_taken_card_is_melded_not_discarded() -> None:
     s, t = _pos(hands=["8H 10H 9H 2S", "5C"], phase="play", pile="9D", taken="9H")
     got = _check(s, t)
     assert "discard 9H" not in got["discard"] and "run 8H 9H 10H" in got["run"]
-    s, t = _pos(
-        hands=["4S 5S 6S JD", "5C"],
-        phase="play",
-        pile="9D",
-        taken="JD",
-        melded=[False, True],
-        table=[("set", 1, "JS JH JC")],
-    )
-    got = _check(s, t)
-    assert got["run"] == {"run 4S 5S 6S"}  # JD can then be laid off to go out (broad)
-    s, t = _pos(
-        hands=["4S 5S 6S 2D", "5C"],
-        phase="play",
-        pile="9D",
-        taken="2D",
-        melded=[False, True],
-        table=[("set", 1, "JS JH JC")],
-    )
-    assert not _check(s, t)["run"]  # 2D would be left alone with nowhere to go
+    # JD can then be laid off to go out (broad); 2D would be left alone with nowhere to go
+    for card, runs in (("JD", {"run 4S 5S 6S"}), ("2D", set())):
+        s, t = _pos(hands=[f"4S 5S 6S {card}", "5C"], phase="play", pile="9D", taken=card,
+                    melded=[False, True], table=[("set", 1, "JS JH JC")])
+        assert _check(s, t)["run"] == runs
 
 
 def test_empty_stock_turnover_and_the_second_exhaustion() -> None:
