@@ -81,6 +81,11 @@ export class PlayPanel {
     this.failure = null;     // the error of the last request that failed
     this.hintMarks = { tiles: new Set(), melds: new Set() };
     this.focus = 0;
+    // Moving pieces by taps (a phone has no drag and drop): with Move on, a tap picks a piece up
+    // and the next tap puts it in the place of the piece tapped (or at the end: the rack's free
+    // space); Space and Enter do the same from the keyboard.
+    this.arranging = false;
+    this.lifted = null;      // the rack position of the piece picked up
   }
 
   async init() {
@@ -99,6 +104,7 @@ export class PlayPanel {
     for (const b of document.querySelectorAll("[data-sort]")) {
       b.addEventListener("click", () => { if (this.rack) { this.rack.sort(b.dataset.sort); this.clearSelection(); this.renderRack(); } });
     }
+    $("arrange").addEventListener("click", () => this.setArranging(!this.arranging));
     $("typed").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const text = $("typed-move").value.trim();
@@ -115,11 +121,16 @@ export class PlayPanel {
       const from = Number(ev.dataTransfer.getData("text/plain"));
       if (ev.target === rack && !Number.isNaN(from)) this.moveTile(from, this.rack.order.length - 1);
     });
+    // a tap on the rack's free space puts the piece picked up at the end
+    rack.addEventListener("click", (ev) => {
+      if (ev.target === rack && this.lifted !== null) this.place(this.rack.order.length - 1);
+    });
     document.addEventListener("keydown", (ev) => {
       if (ev.key === "Escape" && !$("message").hidden && !$("play-panel").hidden) { this.putAwayMessage(); return; }
       const typing = ["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement?.tagName);
       if (typing || !this.view || $("play-panel").hidden) return;
-      if (ev.key === "Escape") { this.clearSelection(); this.render(); }
+      if (ev.key === "Escape" && this.lifted !== null) { this.lifted = null; this.renderRack(); this.focusRack(); }
+      else if (ev.key === "Escape") { this.clearSelection(); this.render(); }
       else if ((ev.key === "h" || ev.key === "H") && !ev.ctrlKey && !ev.metaKey && !ev.altKey) this.showHint();
     });
   }
@@ -318,6 +329,7 @@ export class PlayPanel {
     this.selected = this.rack ? this.rack.order.map(() => false) : [];
     this.meld = null;
     this.joker = null;
+    this.lifted = null;
   }
 
   selectedTokens() { return this.rack.order.filter((_, i) => this.selected[i]); }
@@ -378,14 +390,15 @@ export class PlayPanel {
     order.forEach((t, i) => {
       const mark = hinted.get(t) > 0;
       if (mark) hinted.set(t, hinted.get(t) - 1);
-      const b = piece(t, { button: true, testid: "tile", extra: `${this.selected[i] ? "selected" : ""}${mark ? " hinted" : ""}` });
+      const lifted = this.lifted === i;
+      const b = piece(t, { button: true, testid: "tile", extra: `${this.selected[i] ? "selected" : ""}${mark ? " hinted" : ""}${lifted ? " lifted" : ""}` });
       b.setAttribute("role", "option");
       b.setAttribute("aria-selected", String(!!this.selected[i]));
-      b.setAttribute("aria-label", `${pieceLabel(t)}, position ${i + 1} of ${order.length}${mark ? ", in the hint" : ""}`);
+      b.setAttribute("aria-label", `${pieceLabel(t)}, position ${i + 1} of ${order.length}${mark ? ", in the hint" : ""}${lifted ? ", picked up to move" : ""}`);
       b.setAttribute("tabindex", i === this.focus ? "0" : "-1");
       b.dataset.pos = String(i);
       b.draggable = true;
-      b.addEventListener("click", () => { this.focus = i; this.toggle(i); });
+      b.addEventListener("click", () => { this.focus = i; this.tap(i); });
       b.addEventListener("keydown", (ev) => this.rackKey(ev, i));
       b.addEventListener("dragstart", (ev) => { ev.dataTransfer.setData("text/plain", String(i)); ev.dataTransfer.effectAllowed = "move"; b.classList.add("dragging"); });
       b.addEventListener("dragend", () => b.classList.remove("dragging"));
@@ -398,8 +411,50 @@ export class PlayPanel {
       });
       box.append(b);
     });
+    box.classList.toggle("arranging", this.arranging);
+    this.renderArrange();
     this.renderControls();
   }
+
+  // Move on or off: the button says which, the line under it what a tap does now.
+  setArranging(on) {
+    this.arranging = on;
+    this.lifted = null;
+    if (this.rack) this.renderRack();
+  }
+
+  renderArrange() {
+    const word = this.view && this.view.variant === "classic" ? "card" : "tile";
+    const b = $("arrange");
+    b.setAttribute("aria-pressed", String(this.arranging));
+    b.textContent = this.arranging ? "Done moving" : `Move ${word}s`;
+    const help = $("arrange-help");
+    help.hidden = !this.arranging;
+    help.textContent = !this.arranging ? ""
+      : this.lifted === null ? `Tap a ${word} to pick it up, then the ${word} whose place it takes (or the free space at the end of the rack).`
+        : `${pieceLabel(this.rack.order[this.lifted])} picked up: tap where it goes (itself to put it back).`;
+  }
+
+  // A tap (click, Space, Enter) on the piece at i: selects it, or with Move on picks it up or
+  // puts the piece picked up in its place.
+  tap(i) {
+    if (!this.arranging) { this.toggle(i); return; }
+    if (this.lifted === null) { this.lifted = i; this.renderRack(); }
+    else if (this.lifted === i) { this.lifted = null; this.renderRack(); }
+    else { this.place(i); return; }
+    this.focusRack();
+  }
+
+  place(to) {
+    const from = this.lifted;
+    this.lifted = null;
+    this.moveTile(from, to);
+    this.focus = to;
+    this.renderRack();
+    this.focusRack();
+  }
+
+  focusRack() { $("rack").querySelector(`[data-pos="${this.focus}"]`)?.focus({ preventScroll: true }); }
 
   rackKey(ev, i) {
     const n = this.rack.order.length;
@@ -415,7 +470,12 @@ export class PlayPanel {
       } else go(i + d);
     } else if (ev.key === "Home") { ev.preventDefault(); go(0); }
     else if (ev.key === "End") { ev.preventDefault(); go(n - 1); }
-    else if (ev.key === " " || ev.key === "Enter") { ev.preventDefault(); this.toggle(i); $("rack").querySelector(`[data-pos="${i}"]`)?.focus(); }
+    else if (ev.key === " " || ev.key === "Enter") {
+      ev.preventDefault();
+      this.focus = i;
+      this.tap(i);
+      if (!this.arranging) $("rack").querySelector(`[data-pos="${i}"]`)?.focus();
+    }
   }
 
   toggle(i) {
@@ -424,6 +484,7 @@ export class PlayPanel {
   }
 
   moveTile(from, to) {
+    this.lifted = null;  // a drag or Alt+arrow moves pieces: a picked-up position would be stale
     const flag = this.selected.splice(from, 1)[0];
     this.rack.move(from, to);
     this.selected.splice(to, 0, flag);
