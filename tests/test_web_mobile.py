@@ -1,10 +1,14 @@
-"""The web page on a phone: Playwright's device emulation (a touch screen, no mouse, no hover)
-driving Debian's chromium against ``rummy101 serve``.
+"""The web page on a phone and a small tablet: Playwright's device emulation (a touch screen, no
+mouse, no hover, no keyboard in hand) driving Debian's chromium against ``rummy101 serve``.
 
 HTML5 drag and drop does not start from a finger in most mobile browsers, so the rack could not
-be reordered on a phone at all; the page's Move button reorders it by taps (and from the
-keyboard). Screenshots go to ``tests/artifacts/`` (gitignored). Skipped without playwright or
-chromium, as tests/test_web_browser.py (whose server and browser fixtures these tests share)."""
+be reordered on a phone at all; the page's controls were sized for a mouse (sort buttons 23 px
+tall, the legal moves 20 px, the tabs 35) and its help spoke of clicks and keys. Here everything
+is done by taps: the rack reordered with Move, a game of each variant played to its end, a
+record replayed, and at each stage the page no wider than the screen and no control smaller
+than a finger. Screenshots go to ``tests/artifacts/`` (gitignored).
+Skipped without playwright or chromium, as tests/test_web_browser.py (whose server and browser
+fixtures these tests share)."""
 
 from __future__ import annotations
 
@@ -27,6 +31,20 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
 }
+SMALL_PHONE = {**PHONE, "viewport": {"width": 320, "height": 640}, "device_scale_factor": 2}
+TABLET = {**PHONE, "viewport": {"width": 768, "height": 1024}, "device_scale_factor": 2}
+
+# Controls a finger cannot hit reliably: narrower or lower than 40 px. A checkbox counts by its
+# label (the label is the target); a meld's head is not counted (the whole meld is the target).
+_SMALL_TARGETS = """() => {
+  const out = [];
+  for (const e of document.querySelectorAll('button, select, input, textarea, summary')) {
+    if (!e.offsetParent || e.closest('.meld-head') || e.classList.contains('meld-head')) continue;
+    const box = (e.type === 'checkbox' ? e.closest('label') || e : e).getBoundingClientRect();
+    if (box.width < 39.5 || box.height < 39.5)
+      out.push(`${e.tagName.toLowerCase()}#${e.id}[${e.dataset.testid || e.textContent.trim().slice(0, 16)}] ${Math.round(box.width)}x${Math.round(box.height)}`);
+  }
+  return out; }"""
 
 
 @pytest.fixture
@@ -71,6 +89,30 @@ def tap_start(pg: object, variant: str, seed: int, **options: str) -> None:
 def tap(pg: object, selector: str) -> None:
     pg.locator(selector).tap()  # type: ignore[attr-defined]
     web.idle(pg)
+
+
+# Sticking out of the screen: elements past its right edge, except inside a box that scrolls
+# sideways on its own (the standings of many rounds) and ends within the screen.
+_OVERFLOW = """() => { const w = window.innerWidth, out = [];
+  const scrolls = (e) => ['auto', 'scroll', 'hidden'].includes(getComputedStyle(e).overflowX);
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if (!(r.width > 0 && r.right > w + 0.5)) continue;
+    let box = el.parentElement;
+    while (box && box !== document.body && !scrolls(box)) box = box.parentElement;
+    if (box && box !== document.body && box.getBoundingClientRect().right <= w + 0.5) continue;
+    out.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className} ends at ${Math.round(r.right)}`);
+  }
+  return {scroll: document.documentElement.scrollWidth, width: w, out: out.slice(0, 6)}; }"""
+
+
+def fits(pg: object, where: str) -> None:
+    """No sideways scrolling (document.documentElement.scrollWidth <= innerWidth), nothing past
+    the screen's edge, and every visible control big enough for a finger."""
+    got = pg.evaluate(_OVERFLOW)  # type: ignore[attr-defined]
+    assert got["scroll"] <= got["width"] and not got["out"], (where, got)
+    small = pg.evaluate(_SMALL_TARGETS)  # type: ignore[attr-defined]
+    assert not small, (where, small)
 
 
 def tile(pos: int) -> str:
@@ -145,5 +187,110 @@ def test_move_works_from_the_keyboard_too(browser: object, server: str) -> None:
         pg.keyboard.press("Escape")  # type: ignore[attr-defined]
         expect(pg.locator("[data-testid=tile].lifted")).to_have_count(0)  # type: ignore[attr-defined]
         assert web.rack(pg) == moved
+    finally:
+        _close(pg)
+
+
+def _play_turns_by_piece_taps(pg: object, turns: int) -> None:
+    """Whole turns the way a finger plays them: Draw, a tap on a piece the rules let go, Discard."""
+    for _ in range(turns):
+        if "over" in pg.inner_text("[data-testid=status]"):  # type: ignore[attr-defined]
+            return
+        draw = pg.locator("[data-testid=draw]")  # type: ignore[attr-defined]
+        if draw.is_visible() and draw.is_enabled():
+            tap(pg, "[data-testid=draw]")
+        legal = [b.get_attribute("data-action") for b in pg.query_selector_all("#legal button")]  # type: ignore[attr-defined]
+        discards = [a.split()[1] for a in legal if a.startswith("discard ")]
+        if not discards:  # a turn that must lay first: the hint plays it
+            tap(pg, "[data-testid=play-hint]")
+            continue
+        pos = web.rack(pg).index(discards[0])
+        pg.locator(tile(pos)).tap()  # type: ignore[attr-defined]
+        expect(pg.locator("[data-testid=discard]")).to_be_enabled()  # type: ignore[attr-defined]
+        before = len(pg.query_selector_all("[data-testid=log] li"))  # type: ignore[attr-defined]
+        tap(pg, "[data-testid=discard]")
+        assert pg.is_hidden("[data-testid=message]"), pg.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
+        assert len(
+            pg.query_selector_all("[data-testid=log] li")
+        ) != before or "over" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("variant", ["rummy101", "remi", "classic"])
+def test_a_whole_game_by_taps_on_a_phone(phone: object, variant: str) -> None:
+    """Each variant from the first tap to "over" on a 390 px phone: turns played piece by piece,
+    a meld picked on the table, the rest by Play hint; the page fits the screen and its controls
+    a finger at the start, in play and at the end."""
+    from rummy101.game import playable_variants
+
+    if variant not in playable_variants():
+        pytest.skip(f"{variant} has no engine yet")
+    pg = phone
+    # classic: a short match, to 50 points (CR-6's target option)
+    tap_start(pg, variant, 4, **({"target": "50"} if variant == "classic" else {}))
+    fits(pg, "start")
+    # the help speaks of taps, not of clicks and keys
+    expect(pg.locator("#table-help")).to_contain_text("tap a meld")  # type: ignore[attr-defined]
+    expect(pg.locator("#setup-help .on-touch")).to_be_visible()  # type: ignore[attr-defined]
+    expect(pg.locator("#setup-help kbd").first).to_be_hidden()  # type: ignore[attr-defined]
+    _play_turns_by_piece_taps(pg, 3)
+    fits(pg, "in play")
+    for _ in range(400):
+        if "over" in pg.inner_text("[data-testid=status]"):  # type: ignore[attr-defined]
+            break
+        melds = pg.locator("[data-testid=meld].pickable")  # type: ignore[attr-defined]
+        if melds.count() and pg.is_enabled("[data-testid=play-hint]"):  # type: ignore[attr-defined]
+            melds.first.tap()  # the whole meld is the target, not its small head
+            expect(melds.first).to_have_class(re.compile(r"\bselected\b"))
+            melds.first.tap()
+            expect(melds.first).not_to_have_class(re.compile(r"\bselected\b"))
+            fits(pg, "a meld picked")
+        tap(pg, "[data-testid=play-hint]")
+    assert "over" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+    fits(pg, "over")
+    web.shot(pg, f"m02-phone-{variant}-over")
+
+
+def test_a_record_replayed_on_a_phone(phone: object) -> None:
+    """Analyse this game, then Next and Prev by taps and a turn tapped in the list."""
+    pg = phone
+    tap_start(pg, "rummy101", 5)
+    for _ in range(150):
+        if "over" in pg.inner_text("[data-testid=status]"):  # type: ignore[attr-defined]
+            break
+        tap(pg, "[data-testid=play-hint]")
+    pg.locator("[data-testid=analyse-game]").tap()  # type: ignore[attr-defined]
+    pg.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
+    total = len(pg.query_selector_all("[data-testid=replay-turn]"))  # type: ignore[attr-defined]
+    for _ in range(3):
+        pg.locator("[data-testid=replay-next]").tap()  # type: ignore[attr-defined]
+    expect(pg.locator("[data-testid=replay-pos]")).to_have_text(f"Turn 4 of {total}")  # type: ignore[attr-defined]
+    pg.locator("[data-testid=replay-prev]").tap()  # type: ignore[attr-defined]
+    expect(pg.locator("[data-testid=replay-pos]")).to_have_text(f"Turn 3 of {total}")  # type: ignore[attr-defined]
+    pg.locator("[data-testid=replay-turn] >> nth=1").tap()  # type: ignore[attr-defined]
+    expect(pg.locator("[data-testid=replay-pos]")).to_have_text(f"Turn 2 of {total}")  # type: ignore[attr-defined]
+    pg.wait_for_selector("[data-testid=replay-hint] [data-testid=hint-steps]")  # type: ignore[attr-defined]
+    fits(pg, "replay")
+    web.shot(pg, "m03-phone-replay")
+
+
+@pytest.mark.parametrize("device", ["small-phone", "tablet"])
+def test_a_small_phone_and_a_tablet_fit(browser: object, server: str, device: str) -> None:
+    """320 px (the narrowest phones) and a 768 px tablet: the setup, a game with melds on the
+    table and the replay form fit, their controls a finger's size."""
+    pg = _open(browser, server, SMALL_PHONE if device == "small-phone" else TABLET)
+    try:
+        fits(pg, "setup")
+        tap_start(pg, "remi", 4)
+        for _ in range(6):
+            draw = pg.locator("[data-testid=draw]")  # type: ignore[attr-defined]
+            if draw.is_enabled():
+                tap(pg, "[data-testid=draw]")
+            tap(pg, "[data-testid=play-hint]")
+        assert pg.query_selector_all("[data-testid=meld]")  # type: ignore[attr-defined]
+        pg.locator("details.all-moves summary").tap()  # type: ignore[attr-defined]
+        fits(pg, "play")
+        web.shot(pg, f"m04-{device}")
+        pg.locator("[data-testid=tab-replay]").tap()  # type: ignore[attr-defined]
+        fits(pg, "replay form")
     finally:
         _close(pg)

@@ -348,8 +348,10 @@ export class PlayPanel {
     $("status").textContent = v.status;
     // words and controls of the variant: cards have no jokers to retrieve, pairs are Rummy 101's
     const cards = v.variant === "classic";
-    $("table-help").textContent = cards ? "(click a meld to lay off a card on it)"
-      : "(click a meld to add to it, a joker to retrieve it)";
+    // a finger taps: a phone's person was told to click
+    const verb = window.matchMedia?.("(pointer: coarse)").matches ? "tap" : "click";
+    $("table-help").textContent = cards ? `(${verb} a meld to lay off a card on it)`
+      : `(${verb} a meld to add to it, a joker to retrieve it)`;
     document.querySelector('[data-do="retrieve"]').hidden = cards;
     document.querySelector('[data-sort="pairs"]').hidden = v.variant !== "rummy101";
     $("typed-move").placeholder = cards ? "e.g. run 3S 4S 5S or discard KC" : "e.g. run R3 R4 R5 or discard K7";
