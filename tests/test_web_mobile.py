@@ -308,3 +308,38 @@ def test_no_field_is_zoomed_into_on_a_phone(phone: object) -> None:
              .map((e) => [e.id || e.dataset.testid, parseFloat(getComputedStyle(e).fontSize)])"""
     )
     assert len(sizes) >= 8 and all(size >= 16 for _, size in sizes), sizes
+
+
+def _in_view(pg: object, selector: str) -> bool:
+    return bool(
+        pg.eval_on_selector(  # type: ignore[attr-defined]
+            selector,
+            "e => { const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }",
+        )
+    )
+
+
+def test_the_status_stays_in_view_at_the_rack(phone: object) -> None:
+    """On a phone the status line is 900 px above the rack's buttons: after a discard there the
+    person did not see that it was their turn again, nor, after the last move, that the game was
+    over (every button just went grey). It stays at the top of the screen now."""
+    pg = phone
+    tap_start(pg, "rummy101", 7)
+    for _ in range(2):
+        pg.locator(tile(0)).tap()  # type: ignore[attr-defined]
+        # the person scrolls down to the rack's buttons: the players' box under the status is gone
+        pg.eval_on_selector("[data-testid=discard]", "e => e.scrollIntoView({block: 'center'})")  # type: ignore[attr-defined]
+        assert not _in_view(pg, "[data-testid=players]")
+        tap(pg, "[data-testid=discard]")
+        expect(pg.locator("[data-testid=status]")).to_contain_text("Your turn")  # type: ignore[attr-defined]
+        assert _in_view(pg, "[data-testid=status]")
+        tap(pg, "[data-testid=draw]")
+    # what the screen shows (a full-page capture would move the sticky line)
+    pg.screenshot(path=str(web.ARTIFACTS / "m05-phone-status-at-the-rack.png"))  # type: ignore[attr-defined]
+    for _ in range(150):
+        if "over" in pg.inner_text("[data-testid=status]"):  # type: ignore[attr-defined]
+            break
+        pg.eval_on_selector("[data-testid=play-hint]", "e => e.scrollIntoView({block: 'center'})")  # type: ignore[attr-defined]
+        tap(pg, "[data-testid=play-hint]")
+    assert "over" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+    assert not _in_view(pg, "[data-testid=players]") and _in_view(pg, "[data-testid=status]")
