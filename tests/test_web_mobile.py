@@ -343,3 +343,32 @@ def test_the_status_stays_in_view_at_the_rack(phone: object) -> None:
         tap(pg, "[data-testid=play-hint]")
     assert "over" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
     assert not _in_view(pg, "[data-testid=players]") and _in_view(pg, "[data-testid=status]")
+
+
+@pytest.mark.parametrize("variant", ["rummy101", "remi", "classic"])
+def test_take_discard_shows_the_piece_it_takes(phone: object, variant: str) -> None:
+    """On a phone the last discard is drawn a screen above the Take discard button: a person at
+    the rack had to scroll up to see what taking would bring. The button shows the piece now (and
+    says it to a screen reader), and a tap on it brings that piece to the rack."""
+    pg = phone
+    tap_start(pg, variant, 1)
+    for _ in range(8):  # to a turn that can take the discard
+        if pg.is_visible("[data-testid=take]") and pg.is_enabled("[data-testid=take]"):  # type: ignore[attr-defined]
+            break
+        tap(pg, "[data-testid=play-hint]")
+    expect(pg.locator("[data-testid=take]")).to_be_enabled()  # type: ignore[attr-defined]
+    shown = pg.evaluate(  # type: ignore[attr-defined]
+        """() => [...document.querySelectorAll('[data-testid=info] dt')]
+             .find((d) => d.textContent === 'Last discard').nextElementSibling
+             .querySelector('[data-tile]').dataset.tile"""
+    )
+    on_button = pg.locator("[data-testid=take] [data-tile]")  # type: ignore[attr-defined]
+    expect(on_button).to_have_attribute("data-tile", shown)
+    expect(on_button).to_be_visible()
+    label = pg.get_attribute("[data-testid=take]", "aria-label")  # type: ignore[attr-defined]
+    assert label and label.startswith("Take discard: "), label
+    before = web.rack(pg)
+    tap(pg, "[data-testid=take]")
+    after = web.rack(pg)
+    assert len(after) == len(before) + 1 and after.count(shown) == before.count(shown) + 1
+    fits(pg, "after a take")

@@ -517,6 +517,12 @@ export class PlayPanel {
       b.disabled = !enable[b.dataset.do];
       if (b.dataset.do === "draw" || b.dataset.do === "take") b.hidden = !verbs.has(b.dataset.do) && !["draw", "take"].some((x) => verbs.has(x));
     }
+    // the piece a take takes, on its button: on a phone the last discard is a screen above it
+    const top = verbs.has("take") ? this.view.observation.last_discard : null;
+    const take = document.querySelector('#controls [data-do="take"]');
+    take.replaceChildren("Take discard", ...(top ? [" ", piece(top, { small: true })] : []));
+    if (top) take.setAttribute("aria-label", `Take discard: ${pieceLabel(top)}`);
+    else take.removeAttribute("aria-label");
     const bare = $("bare");
     bare.replaceChildren();
     // the moves without pieces, and Remi's exchange of doubles (RO-3: a few announcements or
