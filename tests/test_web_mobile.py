@@ -372,3 +372,23 @@ def test_take_discard_shows_the_piece_it_takes(phone: object, variant: str) -> N
     after = web.rack(pg)
     assert len(after) == len(before) + 1 and after.count(shown) == before.count(shown) + 1
     fits(pg, "after a take")
+
+
+def test_a_refusal_covers_the_status_line_at_the_rack(phone: object) -> None:
+    """Both stay at the top of a phone's screen; the refusal went over the status line with the
+    line's first letters and top edge still showing round it, like a glitch. It covers it now."""
+    pg = phone
+    tap_start(pg, "rummy101", 7)
+    for pos in (0, 5, 21):
+        pg.locator(tile(pos)).tap()  # type: ignore[attr-defined]
+    pg.eval_on_selector("[data-testid=lay]", "e => e.scrollIntoView({block: 'center'})")  # type: ignore[attr-defined]
+    tap(pg, "[data-testid=lay]")
+    expect(pg.locator("[data-testid=message]")).to_contain_text("R101-5")  # type: ignore[attr-defined]
+    boxes = pg.evaluate(  # type: ignore[attr-defined]
+        """() => ['message', 'status'].map((id) => {
+             const r = document.getElementById(id).getBoundingClientRect();
+             return [r.left, r.top, r.right]; })"""
+    )
+    (m_left, m_top, m_right), (s_left, s_top, s_right) = boxes
+    assert m_left <= s_left and m_top <= s_top and m_right >= s_right, boxes
+    assert _in_view(pg, "[data-testid=message]")
