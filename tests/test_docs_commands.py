@@ -1,0 +1,319 @@
+"""The shell examples of README.md and docs/*.md, run as a reader types them.
+
+The ``>>>`` examples run as doctests (tests/test_doctests.py) and the curl examples against the
+app (tests/test_service_docs.py); this file runs the rest of the ```bash / ```sh blocks:
+
+- every ``rummy101 ...`` command runs in process through ``rummy101.cli.main``, page by page in
+  one temporary folder and in the page's order (a ``--resume`` line needs the file the line
+  before it wrote), scaled down: at most 20 games, one worker, one game with a search bot (none
+  on the pure backend); ``echo`` / ``printf`` piped into it is its standard input, ``play`` reads
+  ``quit``, and ``cmp A B`` compares the two files. Each must exit 0, or 2 where the page says
+  the input is bad. ``rummy101 serve`` lines are parsed, not started (tests/test_cli_serve.py
+  starts the server);
+- where a page shows what an unscaled command prints (comment lines after it, or the
+  simulation.md summary of six games), those lines must be in what it prints;
+- ``rummy101 solve ...`` answers equal the Python API's, which the doctests check;
+- ``python bench/...``, ``tools/...`` and ``examples/...`` lines use only flags their script's
+  ``--help`` lists (the scripts themselves are benchmarks: minutes, not seconds).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+import rummy101
+from rummy101.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+MAX_GAMES = 20
+# A command the page shows failing on purpose: a substring of the line -> its exit status.
+# docs/service.md: "--jsonl ... 2 when any line was bad, after answering all of them".
+EXPECTED_STATUS = {"'oops'": 2}
+
+
+@dataclass
+class Command:
+    page: str
+    line: int  # where the command starts on the page
+    text: str  # as written (continuation lines joined)
+    segments: list[list[str]]  # the words of each part of `a && b`; a pipeline keeps its '|'
+    shown: list[str]  # comment-only lines right after it: what the page says it prints
+
+
+def _blocks(path: Path) -> list[tuple[int, str]]:
+    """(line of the first command, code) of each ```bash / ```sh block, and of each bare ```
+    block that starts with a command (docs/simulation.md's soak lines)."""
+    blocks: list[tuple[int, str]] = []
+    fence: tuple[int, str, list[str]] | None = None  # (first line, language, lines) when inside
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if fence is None:
+            if line.startswith("```"):
+                fence = (number + 1, line[3:].strip(), [])
+        elif line.startswith("```"):
+            first, lang, code = fence
+            if lang in ("bash", "sh") or (
+                not lang
+                and code
+                and re.match(r"(PYTHONPATH=\S+ |nice -n \d+ )?(python|rummy101) ", code[0])
+            ):
+                blocks.append((first, "\n".join(code)))
+            fence = None
+        else:
+            fence[2].append(line)
+    return blocks
+
+
+def _commands(path: Path) -> list[Command]:
+    out: list[Command] = []
+    for first, code in _blocks(path):
+        lines = code.split("\n")
+        last: Command | None = None  # the command that comment lines right below it belong to
+        i = 0
+        while i < len(lines):
+            start, line = i, lines[i]
+            while line.rstrip().endswith("\\") and i + 1 < len(lines):
+                i += 1
+                line = line.rstrip()[:-1] + " " + lines[i].strip()
+            i += 1
+            stripped = line.strip()
+            if not stripped:
+                last = None
+            elif stripped.startswith("#"):
+                if last is not None:
+                    last.shown.append(stripped[1:].strip())
+            else:
+                segments: list[list[str]] = [[]]
+                for w in shlex.split(stripped, comments=True):
+                    if w == "&&":
+                        segments.append([])
+                    else:
+                        segments[-1].append(w)
+                last = Command(path.name, first + start, stripped, segments, [])
+                out.append(last)
+    return out
+
+
+def _program(words: list[str]) -> list[str]:
+    """The words after `VAR=value` and `nice -n N` prefixes."""
+    while words and re.fullmatch(r"[A-Z_][A-Z0-9_]*=\S*", words[0]):
+        words = words[1:]
+    if words[:2] == ["nice", "-n"]:
+        words = words[3:]
+    return words
+
+
+def _redirections_dropped(words: list[str]) -> list[str]:
+    out, skip = [], False
+    for w in words:
+        if skip:
+            skip = False
+        elif w in (">", "2>", ">>"):
+            skip = True
+        elif not re.fullmatch(r"\d?>&\d", w):
+            out.append(w)
+    return out
+
+
+def _stdin_of(producer: list[str]) -> str:
+    if producer[0] == "echo":
+        return " ".join(producer[1:]) + "\n"
+    if producer[0] == "printf" and producer[1] == "%s\\n":
+        return "".join(w + "\n" for w in producer[2:])
+    raise AssertionError(f"no reading of the pipe input {producer}")
+
+
+def _scaled(argv: list[str]) -> tuple[list[str], bool]:
+    """The command with at most MAX_GAMES games and one worker; True when anything changed."""
+    argv = list(argv)
+    changed = False
+    if argv[0] == "sim" and "--games" not in argv:
+        argv += ["--games", str(MAX_GAMES)]
+        changed = True
+    search = "--bots" in argv and "search" in argv[argv.index("--bots") + 1]
+    for flag, cap in (("--games", 1 if search else MAX_GAMES), ("--workers", 1)):
+        if flag in argv:
+            k = argv.index(flag) + 1
+            if int(argv[k]) > cap:
+                argv[k] = str(cap)
+                changed = True
+    return argv, changed
+
+
+def _normalised(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _run_cli(
+    argv: list[str],
+    stdin: str | None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("" if stdin is None else stdin))
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _check_solve_answer(argv: list[str], out: str) -> None:
+    """`rummy101 solve opening|penalty|tabla --rules R --rack X` answers what the API does."""
+    if argv[0] != "solve" or "--rack" not in argv:
+        return
+    args = build_parser().parse_args(argv)  # the command's own default --rules
+    api = {
+        "opening": rummy101.solve_opening,
+        "penalty": rummy101.solve_penalty,
+        "tabla": rummy101.solve_tabla,
+    }[argv[1]]
+    assert json.loads(out) == api(args.rules, args.rack).to_json()
+
+
+ALL = [c for page in PAGES for c in _commands(page)]
+
+
+def _cli_words(segment: list[str]) -> list[str]:
+    """The `rummy101 ...` words of a part of a command line (after a pipe), else []."""
+    words = _program(segment)
+    if "|" in words:
+        words = _program(words[words.index("|") + 1 :])
+    return words if words[:1] == ["rummy101"] else []
+
+
+CLI_PAGES = sorted({c.page for c in ALL if any(_cli_words(s) for s in c.segments)})
+
+
+def test_the_pages_have_shell_examples() -> None:
+    """The extraction finds the commands the pages are known to show (a changed fence would
+    otherwise leave every example unchecked)."""
+    texts = [c.text for c in ALL]
+    assert any(t.startswith("rummy101 solve opening --rules rummy101 --rack") for t in texts)
+    assert any("rummy101 sim --rules 'classic(players=2)'" in t for t in texts)
+    assert any(t.startswith("rummy101 play --rules remi") for t in texts)
+    assert any("tools/soak.py" in t for t in texts) and any("bench/ladder.py" in t for t in texts)
+    cap = next(c for c in ALL if c.text == "rummy101 report cap3.jsonl cap100.jsonl")
+    assert any("87.0" in line for line in cap.shown)
+
+
+@pytest.mark.parametrize("page", CLI_PAGES)
+def test_the_rummy101_commands_of_a_page_run(
+    page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    ran = 0
+    for cmd in (c for c in ALL if c.page == page):
+        for segment in cmd.segments:
+            words = _redirections_dropped(_program(segment))
+            if "|" in words:
+                k = words.index("|")
+                stdin, words = _stdin_of(words[:k]), _program(words[k + 1 :])
+            else:
+                stdin = None
+            where = f"docs {page}:{cmd.line}: {cmd.text}"
+            if words[:1] == ["cmp"]:
+                assert (tmp_path / words[1]).read_bytes() == (tmp_path / words[2]).read_bytes(), (
+                    where
+                )
+                continue
+            if words[:1] != ["rummy101"]:
+                continue  # pip, python, curl (tests/test_service_docs.py), tools/devbuild
+            argv = words[1:]
+            if argv[:1] == ["serve"]:
+                args = build_parser().parse_args(argv)
+                assert args.command == "serve", where
+                ran += 1
+                continue
+            argv, scaled = _scaled(argv)
+            if any("search" in w for w in argv) and rummy101.backend_name() == "pure":
+                continue  # a search decision takes ~0.5 s on the pure backend
+            if argv[:1] == ["play"]:
+                stdin = "quit\n"
+            if argv[:1] == ["report"] and "--plot" in argv:
+                try:
+                    import matplotlib  # noqa: F401
+                except ImportError:
+                    k = argv.index("--plot")
+                    argv = argv[:k] + argv[k + 2 :]
+            code, out, err = _run_cli(argv, stdin, monkeypatch, capsys)
+            expected = next((s for key, s in EXPECTED_STATUS.items() if key in cmd.text), 0)
+            assert code == expected, f"{where}\nexit {code}\n{err[-2000:]}"
+            ran += 1
+            if code == 0:
+                _check_solve_answer(argv, out)
+            if cmd.shown and not scaled:
+                printed = {_normalised(line) for line in (out + err).splitlines()}
+                for line in cmd.shown:
+                    if line != "...":
+                        assert _normalised(line) in printed, (
+                            f"{where}\nshown: {line}\nprinted:\n{out}"
+                        )
+    assert ran, f"no rummy101 command of {page} was checked"
+
+
+def test_simulation_md_six_game_summary_is_what_sim_prints(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/simulation.md shows the summary of a 6-game run and names the command after it."""
+    text = (ROOT / "docs" / "simulation.md").read_text(encoding="utf-8")
+    m = re.search(r"```text\n(seat .*?)```\n\n\(`(rummy101 sim [^`]*)`", text, re.DOTALL)
+    assert m, "the 6-game summary and its command are no longer where this test looks"
+    shown, command = m.group(1).strip().splitlines(), shlex.split(m.group(2))
+    code, out, _ = _run_cli([*command[1:], "--workers", "1", "-q"], None, monkeypatch, capsys)
+    assert code == 0
+    printed = [_normalised(line) for line in out.splitlines()]
+    for line in shown:
+        want = _normalised(line.removesuffix("..."))
+        assert any(p.startswith(want) for p in printed), f"shown: {line}\nprinted:\n{out}"
+
+
+SCRIPT_LINES = [
+    (c, seg)
+    for c in ALL
+    for seg in c.segments
+    if (w := _program(seg))[:1] == ["python"] and len(w) > 1 and w[1].endswith(".py")
+]
+
+
+@cache
+def _help(script: str) -> str:
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join(str(ROOT / p) for p in ("python", "bench", "tests"))
+    )
+    done = subprocess.run(
+        [sys.executable, str(ROOT / script), "--help"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, f"{script} --help: exit {done.returncode}\n{done.stderr[-2000:]}"
+    return done.stdout
+
+
+@pytest.mark.parametrize(
+    "cmd,segment", SCRIPT_LINES, ids=[f"{c.page}:{c.line}" for c, _ in SCRIPT_LINES]
+)
+def test_script_lines_use_flags_the_script_has(cmd: Command, segment: list[str]) -> None:
+    words = _program(segment)
+    script = words[1]
+    assert (ROOT / script).is_file(), f"docs {cmd.page}:{cmd.line}: no file {script}"
+    flags = {w.split("=", 1)[0] for w in words[2:] if w.startswith("--")}
+    if not flags:
+        return
+    listed = set(re.findall(r"--[a-z][a-z0-9-]*", _help(script)))
+    assert flags <= listed, (
+        f"docs {cmd.page}:{cmd.line}: {script} has no "
+        f"{', '.join(sorted(flags - listed))} (its --help lists {sorted(listed)})"
+    )
