@@ -14,6 +14,7 @@ standard error (never a traceback for a user mistake).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import os
 import re
@@ -208,16 +209,32 @@ def _set_leaf(parser: argparse.ArgumentParser) -> None:
                 _set_leaf(sub)
 
 
+def _backend_asked(parser: argparse.ArgumentParser, namespace: argparse.Namespace) -> str | None:
+    """The ``--backend`` of the command line, also when it comes after ``--version`` (argparse
+    acts on ``--version`` as soon as it reads it, before the words that follow)."""
+    if getattr(namespace, "backend", None):
+        return str(namespace.backend)
+    words: list[str] = [str(w) for w in getattr(parser, "argv", None) or ()]
+    for word, after in zip(words, [*words[1:], ""], strict=True):
+        value = after if word == "--backend" else word.partition("=")[2]
+        if word.partition("=")[0] == "--backend" and value in ("auto", "native", "pure"):
+            return value
+    return None
+
+
 class _Version(argparse.Action):
     """``--version``: the version and the live core. ``pip install .`` without a C++ compiler
-    installs the pure-Python twin without a word; this says which one a newcomer got."""
+    installs the pure-Python twin without a word; this says which one a newcomer got, and with
+    ``--backend`` the core that backend gives (the one the command would run on)."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: str | None = None) -> None:
         from .. import _backend
 
+        asked = _backend_asked(parser, namespace)
         try:
-            name = _backend.backend_name()
+            with _backend.using_backend(asked) if asked else contextlib.nullcontext():
+                name = _backend.backend_name()
             core = f"{name} core"
             if name == "pure" and "native" not in _backend.available_backends():
                 core += ("; the C++ core was not built: reinstall with a C++ compiler and the "
