@@ -19,6 +19,7 @@ app (tests/test_service_docs.py); this file runs the rest of the ```bash / ```sh
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
@@ -317,3 +318,38 @@ def test_script_lines_use_flags_the_script_has(cmd: Command, segment: list[str])
         f"docs {cmd.page}:{cmd.line}: {script} has no "
         f"{', '.join(sorted(flags - listed))} (its --help lists {sorted(listed)})"
     )
+
+
+def _options(parser: argparse.ArgumentParser, path: list[str]) -> set[str]:
+    """The option strings of the (sub)command parser that ``path`` names."""
+    for word in path:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        parser = sub.choices[word]
+    return {s for a in parser._actions for s in a.option_strings}
+
+
+INLINE = [
+    (page.name, m.group(1))
+    for page in PAGES
+    for m in re.finditer(r"`(rummy101 (?:solve \w+|\w+)[^`]*)`", page.read_text(encoding="utf-8"))
+]
+
+
+def test_inline_commands_use_options_the_command_has() -> None:
+    """`rummy101 sim --seed S`-style commands in the text: each --option exists on its command
+    (placeholders such as S or FILE are not run)."""
+    parser = build_parser()
+    commands = {a.dest: a for a in parser._actions if isinstance(a, argparse._SubParsersAction)}
+    names = set(commands["command"].choices)
+    checked = 0
+    for page, text in INLINE:
+        words = text.replace("…", "").split()
+        if words[1] not in names:
+            continue  # `rummy101 penalty` in solve-rounds.md names a workload, not a command
+        path = words[1:3] if words[1] == "solve" and len(words) > 2 else words[1:2]
+        options = _options(parser, path)
+        for word in words:
+            if word.startswith("--"):
+                assert word.split("=", 1)[0] in options, f"docs {page}: `{text}`: no {word}"
+                checked += 1
+    assert checked >= 10
