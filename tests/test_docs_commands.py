@@ -53,8 +53,9 @@ class Command:
 
 
 def _blocks(path: Path) -> list[tuple[int, str]]:
-    """(line of the first command, code) of each ```bash / ```sh block, and of each bare ```
-    block that starts with a command (docs/simulation.md's soak lines)."""
+    """(line of the first command, code) of each ```bash / ```sh block, of each bare ```
+    block that starts with a command (docs/simulation.md's soak lines), and the first line of
+    a ```text block that starts with one (docs/service.md: a benchmark command and its figures)."""
     blocks: list[tuple[int, str]] = []
     fence: tuple[int, str, list[str]] | None = None  # (first line, language, lines) when inside
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -63,12 +64,13 @@ def _blocks(path: Path) -> list[tuple[int, str]]:
                 fence = (number + 1, line[3:].strip(), [])
         elif line.startswith("```"):
             first, lang, code = fence
-            if lang in ("bash", "sh") or (
-                not lang
-                and code
-                and re.match(r"(PYTHONPATH=\S+ |nice -n \d+ )?(python|rummy101) ", code[0])
-            ):
+            command = bool(code) and re.match(
+                r"(PYTHONPATH=\S+ |nice -n \d+ )?(python|rummy101) ", code[0]
+            )
+            if lang in ("bash", "sh") or (not lang and command):
                 blocks.append((first, "\n".join(code)))
+            elif lang == "text" and command:
+                blocks.append((first, code[0].split("   (")[0]))  # "   (load average 0.6)"
             fence = None
         else:
             fence[2].append(line)
