@@ -13,8 +13,10 @@ app (tests/test_service_docs.py); this file runs the rest of the ```bash / ```sh
 - where a page shows what an unscaled command prints (comment lines after it, or the
   simulation.md summary of six games), those lines must be in what it prints;
 - ``rummy101 solve ...`` answers equal the Python API's, which the doctests check;
-- ``python bench/...``, ``tools/...`` and ``examples/...`` lines use only flags their script's
-  ``--help`` lists (the scripts themselves are benchmarks: minutes, not seconds).
+- ``python bench/...``, ``tools/...`` and ``examples/...`` lines (also a benchmark command heading
+  a ```text block of its figures) use only flags their script's ``--help`` lists (the scripts
+  themselves are benchmarks: minutes, not seconds);
+- ``rummy101 <command> --option ...`` written inline in the text uses options its command has.
 """
 
 from __future__ import annotations
