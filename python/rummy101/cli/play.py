@@ -136,9 +136,10 @@ def _bots(rules: Rules, bots: str | Sequence[str] | None, seed: int) -> tuple[li
         if len(names) == rules.players and names[0] in ("human", "you", "me"):
             names = names[1:]
     if len(names) != others:
+        seats = f"seats 1 to {others}" if others > 1 else "seat 1"
         raise RummyError(f"{len(names)} bots given ({','.join(names)}) but {rules} has "
                          f"{rules.players} players: give {others} bot{'s' if others > 1 else ''}"
-                         f" for seats 1 to {others} (you play seat {HUMAN_SEAT})")
+                         f" for {seats} (you play seat {HUMAN_SEAT})")
     players: list[Bot | None] = [None]
     for s, name in enumerate(names, start=1):
         try:
