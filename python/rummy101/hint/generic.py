@@ -132,7 +132,8 @@ def _turn_json(state: State, seat: int, steps: Sequence[Action], complete: bool,
     turn: dict[str, Any] = {"steps": out, "actions": [str(a) for a in steps], "complete": complete,
                             "evaluation": evaluation}
     if not complete:
-        turn["next"] = "draw, then ask again: the drawn tile decides the rest of the turn"
+        turn["next"] = (f"draw, then ask again: the drawn {state.rules.piece_word} decides the rest "
+                        "of the turn")
     return turn
 
 
