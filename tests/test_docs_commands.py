@@ -357,3 +357,31 @@ def test_inline_commands_use_options_the_command_has() -> None:
                 assert word.split("=", 1)[0] in options, f"docs {page}: `{text}`: no {word}"
                 checked += 1
     assert checked >= 10
+
+
+INLINE_SCRIPTS = [
+    (page.name, m.group(0), m.group(1), m.group(2))
+    for page in PAGES
+    for m in re.finditer(
+        r"`(?:[A-Z_0-9]+=\S+ )*(?:python )?((?:bench|tools|examples)/[\w/]+\.py)([^`]*)`",
+        page.read_text(encoding="utf-8"),
+    )
+    if "--" in m.group(2)
+]
+
+
+@pytest.mark.parametrize(
+    ("page", "text", "script", "rest"),
+    INLINE_SCRIPTS,
+    ids=[f"{p}:{s} {r.split()[0]}" for p, _, s, r in INLINE_SCRIPTS],
+)
+def test_inline_script_commands_use_flags_the_script_has(
+    page: str, text: str, script: str, rest: str
+) -> None:
+    """`bench/report_solve.py --pure-racks 20` and the like, written in the text."""
+    assert (ROOT / script).is_file(), f"docs {page}: {text}: no file {script}"
+    flags = {w.split("=", 1)[0] for w in rest.split() if w.startswith("--")}
+    listed = set(re.findall(r"--[a-z][a-z0-9-]*", _help(script)))
+    assert flags <= listed, (
+        f"docs {page}: {text}: {script} has no {', '.join(sorted(flags - listed))}"
+    )
