@@ -298,7 +298,8 @@ def _read(make: Callable[[], GameRecord], path: str | os.PathLike[str], line: in
             raise ValueError(f"a score or count of {len(str(worst)):,} digits; they are at most "
                              f"{MAX_RECORD_SCORE:,} here")
         return rec
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    # OverflowError: a JSON 1e400 reads as inf, which int() refuses (a seed, a score of inf)
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         what = f"no field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise SimError(f"{str(path)!r} line {line} is no simulation record ({what}): give a "
                        f"file written by `rummy101 sim --out`") from None
