@@ -50,3 +50,59 @@ def test_an_infinite_number_is_no_record(
         f"(cannot convert float infinity to integer): give a file written by "
         f"`rummy101 sim --out`\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        # a seat's score missing: the in-memory read and the stream died on an IndexError
+        ({"scores": "drop"}, "1 score for 2 bots"),
+        ({"bots": "add"}, "2 scores for 3 bots"),
+        ({"turns": "drop"}, "1 turn count for 2 bots"),
+        # a bot missing: a one-seat table was printed for a two-seat game
+        ({"bots": "drop"}, "2 scores for 1 bot"),
+        # a finish too many: the stream counted 1 round, the in-memory read 2 (and with a
+        # finisher too many, a finish rate above 1 failed in the Wilson interval)
+        ({"finishes": "add"}, "2 finishes for 1 round (round_scores)"),
+        ({"finishers": "add"}, "2 finishers for 1 round (round_scores)"),
+    ],
+)
+def test_a_record_whose_seats_or_rounds_disagree_is_no_record(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    lines: list[dict[str, object]],
+    edit: dict[str, str],
+    message: str,
+) -> None:
+    ((field, how),) = edit.items()
+    line = json.loads(json.dumps(lines[1]))
+    values = line[field]
+    assert isinstance(values, list) and len(values) == (1 if field.startswith("finish") else 2)
+    line[field] = values[:-1] if how == "drop" else [*values, values[0]]
+    bad = tmp_path / "games.jsonl"
+    bad.write_text(json.dumps(lines[0]) + "\n" + json.dumps(line) + "\n")
+    code, out, err = report(capsys, str(bad))
+    assert code == 2 and out == "", err
+    assert err == (
+        f"rummy101 report: error: {str(bad)!r} line 2 is no simulation record ({message}): "
+        f"give a file written by `rummy101 sim --out`\n"
+    )
+
+
+def test_every_file_written_by_sim_reads_whole(tmp_path: Path) -> None:
+    """The shape check holds for what ``rummy101 sim --out`` writes: every variant, a match of
+    several rounds, classic caps, full lines and CSV."""
+    runs = [
+        ("rummy101", "greedy,random,random,random", 1, "summary"),
+        ("remi(players=3)", "greedy,random,greedy", 2, "full"),
+        ("classic(players=2)", "greedy,random", 3, "summary"),
+        ("classic(players=4)", "greedy,random,greedy,random", None, "full"),
+    ]
+    for rules, bots, rounds, kind in runs:
+        res = sim.simulate(
+            rules, bots, 5, seed=2, workers=1, progress=False, match_rounds=rounds, record=kind
+        )
+        for ext in (".jsonl", ".csv") if kind == "summary" else (".jsonl",):
+            path = tmp_path / f"{rules}{ext}"
+            sim.write_records(res.records, path)
+            assert len(sim.read_records(path)) == 5

@@ -297,9 +297,28 @@ def _read(make: Callable[[], GameRecord], path: str | os.PathLike[str], line: in
         if worst > MAX_RECORD_SCORE:
             raise ValueError(f"a score or count of {len(str(worst)):,} digits; they are at most "
                              f"{MAX_RECORD_SCORE:,} here")
+        _check_shape(rec)
         return rec
     # OverflowError: a JSON 1e400 reads as inf, which int() refuses (a seed, a score of inf)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         what = f"no field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise SimError(f"{str(path)!r} line {line} is no simulation record ({what}): give a "
                        f"file written by `rummy101 sim --out`") from None
+
+
+def _check_shape(rec: GameRecord) -> None:
+    """A score and a turn count for every bot, and a finish and a finisher for every round: a
+    report reads each seat's and each round's (a hand-edited line with a score too few died
+    on an IndexError; one with a finish too many counted a round the game never played)."""
+    seats = len(rec.bots)
+    for one, many, count in (("score", "scores", len(rec.scores)),
+                             ("turn count", "turns", len(rec.turns))):
+        if count != seats:
+            raise ValueError(f"{count} {one if count == 1 else many} for {seats} "
+                             f"bot{'' if seats == 1 else 's'}")
+    rounds = rec.rounds
+    for one, many, count in (("finish", "finishes", len(rec.finishes)),
+                             ("finisher", "finishers", len(rec.finishers))):
+        if count != rounds:
+            raise ValueError(f"{count} {one if count == 1 else many} for {rounds} "
+                             f"round{'' if rounds == 1 else 's'} (round_scores)")
