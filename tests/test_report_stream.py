@@ -164,7 +164,7 @@ def test_a_figure_of_many_games_draws_a_sample_of_dots(tmp_path: Path) -> None:
                            steps=20, bot_seeds=(i, i + 1))
             for i in range(25_000))
     groups, _ = summarise(recs, keep_scores=True)
-    text = format_report(groups)   # counts of thousands read with separators
+    text = format_report(groups)  # counts of thousands read with separators
     assert "random  25,000" in text and "0/25,000" in text and "25,000/25,000" in text
     assert "rounds: 25,000; ended with no winner (stock exhausted): 25,000" in text
     fig = plot_report(groups, tmp_path / "many.png")
@@ -197,3 +197,15 @@ def test_every_file_is_checked_before_the_first_is_read(runs: list[sim.SimResult
         assert main(["report", str(good), str(last)]) == 2
         assert said in capsys.readouterr().err
     assert read == []
+
+
+def test_the_repeats_note_counts_with_separators(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    recs = [sim.GameRecord(game=i, seed=i, rules="rummy101(players=2)", bots=("random", "random"),
+                           scores=(1, -1), round_scores=((1, -1),), best=0,
+                           finishes=("normal",), finishers=(0,), turns=(4, 4), steps=9,
+                           bot_seeds=(i, i)) for i in range(1_200)]
+    path = tmp_path / "twice.jsonl"
+    sim.write_records(recs + recs, path)
+    assert main(["report", str(path)]) == 0
+    assert "note: 1,200 games read more than once" in capsys.readouterr().err

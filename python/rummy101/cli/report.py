@@ -126,7 +126,7 @@ def run_report(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     if repeats:
-        print(f"rummy101 report: note: {repeats} game{'s' if repeats > 1 else ''} read more than "
+        print(f"rummy101 report: note: {repeats:,} game{'s' if repeats > 1 else ''} read more than "
               f"once (same rules, bots, deal and bot seeds: the same file or run given twice) "
               f"{'are' if repeats > 1 else 'is'} counted once", file=sys.stderr)
     print(text)
