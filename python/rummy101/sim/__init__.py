@@ -29,7 +29,14 @@ pool, Dask), and records are aggregated in game order.
 from __future__ import annotations
 
 from .errors import GameFailed, SimError, SimInterrupted
-from .io import OUTPUT_FORMATS, RecordWriter, check_output, iter_records, read_records, write_records
+from .io import (
+    OUTPUT_FORMATS,
+    RecordWriter,
+    check_output,
+    iter_records,
+    read_records,
+    write_records,
+)
 from .record import RECORD_KINDS, GameRecord, finish_type, round_finishes
 from .runner import MAX_GAMES, MAX_STEPS, LazyObservation, max_workers, play_game, simulate
 from .seeds import bot_seed, game_seed
@@ -53,9 +60,9 @@ __all__ = [
     "finish_type",
     "format_summary",
     "game_seed",
+    "iter_records",
     "max_workers",
     "play_game",
-    "iter_records",
     "read_records",
     "round_finishes",
     "simulate",
