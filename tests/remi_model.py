@@ -165,20 +165,13 @@ def _rows(rack: Counter[str]) -> list[list[str | None]]:
             out.append(list(row))
             return
         n = k + 1 if k < 13 else 1
-        for c in COLOURS:
-            code = f"{c}{n}"
+        for code, mark in [*((f"{c}{n}", c) for c in COLOURS), (JOLY, None)]:
             if rest[code]:
                 rest[code] -= 1
-                row.append(c)
+                row.append(mark)
                 go(k + 1)
                 row.pop()
                 rest[code] += 1
-        if rest[JOLY]:
-            rest[JOLY] -= 1
-            row.append(None)
-            go(k + 1)
-            row.pop()
-            rest[JOLY] += 1
 
     if sum(rack.values()) == 14:
         go(0)

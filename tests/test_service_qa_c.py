@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,22 @@ def _busy_lanes(monkeypatch: pytest.MonkeyPatch) -> tuple[batching.Lanes, thread
     lanes = batching.Lanes(threads=2)
     lanes.slow_threads = 1
     return lanes, threading.Event()
+
+
+async def _late_while_held(first: Any, second: Any,
+                           release: threading.Event) -> tuple[object, bool, object]:
+    """``first`` takes the lane's thread with "hold"; "late" is then submitted to ``second`` and
+    its outcome kept (an answer or the exception); whether "hold" was still running when "late"
+    was answered; then the thread is released and "hold"'s answer awaited."""
+    held = asyncio.ensure_future(first.submit("hold"))
+    await asyncio.sleep(0.05)
+    try:
+        late: object = await asyncio.wait_for(second.submit("late"), timeout=10)
+    except Exception as exc:  # noqa: BLE001 - the outcome is checked by the caller
+        late = exc
+    still_held = not held.done()
+    release.set()
+    return late, still_held, await held
 
 
 def _many(release: threading.Event) -> batching.Many:
@@ -42,15 +59,7 @@ def test_a_request_behind_a_held_thread_is_refused_when_its_wait_runs_out(
     assert lane is not None
 
     async def main() -> tuple[object, bool, object]:
-        held = asyncio.ensure_future(lane.submit("hold"))
-        await asyncio.sleep(0.05)
-        try:
-            late = await asyncio.wait_for(lane.submit("late"), timeout=10)
-        except Exception as exc:  # noqa: BLE001 - the outcome is checked below
-            late = exc
-        still_held = not held.done()
-        release.set()
-        return late, still_held, await held
+        return await _late_while_held(lane, lane, release)
 
     late, still_held, held = asyncio.run(main())
     assert isinstance(late, batching.Busy) and "waited" in str(late), late
@@ -78,15 +87,8 @@ def test_a_request_of_another_operation_does_not_wait_past_its_limit_for_the_thr
     assert first is not None and second is not None
 
     async def main() -> tuple[object, bool, object, object]:
-        held = asyncio.ensure_future(first.submit("hold"))
-        await asyncio.sleep(0.05)
-        try:
-            late = await asyncio.wait_for(second.submit("late"), timeout=10)
-        except Exception as exc:  # noqa: BLE001 - the outcome is checked below
-            late = exc
-        still_held = not held.done()
-        release.set()
-        return late, still_held, await held, await asyncio.wait_for(second.submit("next"), 10)
+        late, still_held, held = await _late_while_held(first, second, release)
+        return late, still_held, held, await asyncio.wait_for(second.submit("next"), 10)
 
     late, still_held, held, after = asyncio.run(main())
     assert isinstance(late, batching.Busy) and "waited" in str(late), late
