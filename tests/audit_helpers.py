@@ -3,6 +3,7 @@ recomputation test plays, and the legal / refused / play checks on a game state.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -29,6 +30,19 @@ def legal_by_verb(s: Any) -> tuple[dict[str, Any], dict[str, set[str]]]:
     for text, a in legal_.items():
         by_verb.setdefault(a.verb, set()).add(text)
     return legal_, by_verb
+
+
+def steps(s: Any, limit: int = 20_000) -> Iterator[tuple[int, int, dict[str, Any], dict[str, Any],
+                                                      dict[str, set[str]]]]:
+    """The steps of a game until it ends (at most ``limit``), as the step models walk them:
+    ``(step, seat to move, its observation, legal actions by text, their texts by verb)``, read
+    afresh each time (the caller applies an action between two steps)."""
+    for step in range(limit):
+        if s.is_terminal:
+            return
+        p = s.current_player
+        legal_, by_verb = legal_by_verb(s)
+        yield step, p, s.observation(p), legal_, by_verb
 
 
 def refused(s: Any, action: str, rule: str) -> None:

@@ -214,22 +214,23 @@ def expected(
 # ---- R101-4: can a taken discard be used this turn? -----------------------------------------
 
 
+def _with_tiles(table: list[dict[str, Any]], i: int, tiles: list[str]) -> list[dict[str, Any]]:
+    """A copy of the table whose meld ``i`` holds ``tiles``."""
+    return [dict(m, tiles=tiles) if j == i else dict(m) for j, m in enumerate(table)]
+
+
 def _apply_add(table: list[dict[str, Any]], move: str) -> list[dict[str, Any]]:
     _, t, _, where = move.split()
     i, _, end = where.partition("@")
-    out = [dict(m) for m in table]
-    m = out[int(i)]
-    m["tiles"] = [t, *m["tiles"]] if end == "start" else [*m["tiles"], t]
-    return out
+    tiles = table[int(i)]["tiles"]
+    return _with_tiles(table, int(i), [t, *tiles] if end == "start" else [*tiles, t])
 
 
 def _apply_retrieve(table: list[dict[str, Any]], move: str) -> list[dict[str, Any]]:
     _, place, _, t = move.split()
     i, _, k = place.partition(":")
-    out = [dict(m) for m in table]
-    m = out[int(i)]
-    m["tiles"] = [t if j == int(k) else x for j, x in enumerate(m["tiles"])]
-    return out
+    tiles = table[int(i)]["tiles"]
+    return _with_tiles(table, int(i), [t if j == int(k) else x for j, x in enumerate(tiles)])
 
 
 def _direct_use(

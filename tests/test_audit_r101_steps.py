@@ -25,7 +25,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from audit_helpers import legal_by_verb
+from audit_helpers import steps
 from r101_model import JOKER, MODELLED, Turn, expected, may_lay_pairs, meld_value, unopened_take
 from reference import reference_best, reference_max_pairs
 from rummy101 import Rules
@@ -70,12 +70,7 @@ def _play(
     start_thr = list(thr)
     seen = {k: 0 for k in (*MODELLED, "take")}
     turn_steps = 0
-    for _step in range(20_000):
-        if s.is_terminal:
-            break
-        p = s.current_player
-        obs = s.observation(p)
-        legal, by_verb = legal_by_verb(s)
+    for _step, p, obs, legal, by_verb in steps(s):
         where = (
             f"{rules} seed {seed} step {_step} seat {p}: last discard {obs['last_discard']} "
             f"rack {obs['rack']} table {obs['table']}"

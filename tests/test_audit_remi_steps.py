@@ -32,7 +32,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from audit_helpers import legal_by_verb
+from audit_helpers import steps
 from reference import reference_best
 from remi_model import (
     EXACT,
@@ -126,12 +126,7 @@ def _play(rules_text: str, seed: int, bots: list[str], chaos: float) -> dict[str
     started = False
     seen: dict[str, int] = {k: 0 for k in (*EXACT, "take", "atu")}
     turn_steps = 0
-    for step in range(20_000):
-        if s.is_terminal:
-            break
-        p = s.current_player
-        obs = s.observation(p)
-        legal, by_verb = legal_by_verb(s)
+    for step, p, obs, legal, by_verb in steps(s):
         where = (
             f"{rules_text} seed {seed} step {step} seat {p} phase {obs['phase']}: rack "
             f"{obs['rack']} train {obs['train']} laid {obs['laid']} tabla {obs['tabla']} "
