@@ -95,7 +95,7 @@ def _no_simulation(*args: object, **kwargs: object) -> None:
     raise AssertionError("the simulation started")
 
 
-@pytest.mark.parametrize("games", ["10000001", "99999999999999999999"])
+@pytest.mark.parametrize("games", ["1000000000001", "99999999999999999999"])
 def test_sim_refuses_more_games_than_a_run_holds_before_playing(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, games: str) -> None:
     from rummy101.cli import sim
@@ -103,10 +103,26 @@ def test_sim_refuses_more_games_than_a_run_holds_before_playing(
     monkeypatch.setattr(sim, "simulate", _no_simulation)  # 10**20 games once grew 1.5 GB in 12 s
     assert main(["sim", "--games", games]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"rummy101 sim: error: --games {games} is more than one run holds: "
-                          f"at most 10,000,000 games")
+    assert err.startswith(f"rummy101 sim: error: --games {games} is more than one run can "
+                          f"play: at most 1,000,000,000,000 games")
     assert "`rummy101 report A.jsonl B.jsonl ...` pools them" in err  # what to do instead
     assert err.count("\n") == 1
+
+
+def test_sim_takes_more_games_than_a_kept_run_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI streams its games (keep_records=False), so the 10,000,000 games a run that keeps
+    its records holds are no limit of ``rummy101 sim``."""
+    from rummy101.cli import sim
+
+    seen: dict[str, object] = {}
+
+    def record_call(*args: object, **kwargs: object) -> None:
+        seen.update(kwargs, games=args[2])
+        raise sim.SimError("stopped before a game")  # nothing is played
+
+    monkeypatch.setattr(sim, "simulate", record_call)
+    assert main(["sim", "--games", "10000001", "-q"]) == 2
+    assert seen["games"] == 10_000_001 and seen["keep_records"] is False
 
 
 def test_sim_refuses_a_fork_bomb_of_workers(capsys: pytest.CaptureFixture[str],

@@ -21,10 +21,10 @@ from ..bots import bot_names
 from ..errors import RummyError
 from ..rules import VARIANTS, Rules
 from ..sim import (
-    MAX_GAMES,
+    MAX_STREAMED_GAMES,
     OUTPUT_FORMATS,
     RECORD_KINDS,
-    GameRecord,
+    GameTally,
     RecordWriter,
     SimError,
     SimInterrupted,
@@ -36,7 +36,7 @@ from ..sim import (
 from ..sim.resume import RunFile, read_run
 from ._args import rounds, seed, whole
 
-__all__ = ["MAX_GAMES", "add_subcommands", "max_workers", "run_sim"]
+__all__ = ["MAX_STREAMED_GAMES", "add_subcommands", "max_workers", "run_sim"]
 
 
 def add_subcommands(subparsers: Any) -> None:
@@ -59,7 +59,8 @@ def add_subcommands(subparsers: Any) -> None:
                         f"point or 'package.module:BotClass', docs/bots.md; default: greedy "
                         f"against random bots)")
     p.add_argument("--games", type=whole, default=100,
-                   help=f"number of games (1 to {MAX_GAMES:,}, default 100)")
+                   help=f"number of games (1 to {MAX_STREAMED_GAMES:,}, default 100; the "
+                        f"run's memory does not grow with them)")
     p.add_argument("--seed", type=seed, default=0, help="base seed (default 0)")
     p.add_argument("--workers", type=whole, default=None,
                    help="worker processes (default: CPU count; 1 = no pool; at most 4 per "
@@ -133,14 +134,15 @@ def run_sim(args: argparse.Namespace) -> int:
             try:
                 result = simulate(args.rules, bots, args.games, args.seed, workers=workers,
                                   progress=not args.quiet, match_rounds=args.rounds,
-                                  record=args.record, start=start,
+                                  record=args.record, start=start, keep_records=False,
                                   on_records=None if writer is None else writer.write)
             except SimInterrupted as exc:  # Ctrl-C: keep the games done (game 0 on, no gap)
                 result, interrupted = exc.partial, exc
                 if result is not None and writer is not None:  # a batch the Ctrl-C cut off
-                    writer.write(result.records[writer.written:])
-        if before is not None and before.records:  # the summary covers the whole file
-            result = _combined(before.records, result, args, bots, workers)
+                    writer.write([rec for rec in result.records
+                                  if rec.game >= start + writer.written])
+        if before is not None and before.games:  # the summary covers the whole file
+            result = _combined(before, result, args, bots, workers)
     except RummyError as exc:
         print(f"rummy101 sim: error: {exc}{_kept(writer, args)}", file=sys.stderr)
         return 2
@@ -196,13 +198,18 @@ def _say_resume(args: argparse.Namespace, before: RunFile) -> None:
               f"{left}", file=sys.stderr)
 
 
-def _combined(records: list[GameRecord], new: SimResult | None, args: argparse.Namespace,
+def _combined(before: RunFile, new: SimResult | None, args: argparse.Namespace,
               bots: str, workers: int | None) -> SimResult:
     """The games read back from the file followed by those played now, as one run's result
     (the same summary as a run that played them all at once)."""
     from ..sim.runner import _check_args, _result
-    r, names = _check_args(args.rules, bots, args.games, workers, args.rounds)
-    return _result(r, names, args.seed, records + ([] if new is None else new.records))
+    r, names = _check_args(args.rules, bots, args.games, workers, args.rounds,
+                           keep_records=False)
+    tally = GameTally(len(names))
+    tally.merge(before.tally)
+    if new is not None and new.tally is not None:
+        tally.merge(new.tally)
+    return _result(r, names, args.seed, [], tally)
 
 
 def _kept(writer: RecordWriter | None, args: argparse.Namespace) -> str:
@@ -217,20 +224,18 @@ def _kept(writer: RecordWriter | None, args: argparse.Namespace) -> str:
 def _workers(games: int, workers: int | None) -> int | None:
     """The worker count to run with: bounded by the CPUs and by the games (the results do not
     depend on it); counts out of range are refused naming the flag."""
-    if games > MAX_GAMES:
-        raise SimError(f"--games {games} is more than one run holds: at most {MAX_GAMES:,} games "
-                       f"(each game's summary stays in memory until the tables are printed, "
-                       f"about 1 KB a Rummy 101 game); "
-                       f"run several simulations with different --seed values and --out files "
-                       f"instead; `rummy101 report A.jsonl B.jsonl ...` pools them (it keeps "
-                       f"~100 bytes a game)")
+    if games > MAX_STREAMED_GAMES:
+        raise SimError(f"--games {games} is more than one run can play: at most "
+                       f"{MAX_STREAMED_GAMES:,} games; run several simulations with different "
+                       f"--seed values and --out files instead; `rummy101 report A.jsonl "
+                       f"B.jsonl ...` pools them")
     if workers is not None and workers > max_workers():
         raise SimError(f"--workers {workers} would start {workers} processes on "
                        f"{os.cpu_count() or 1} CPU(s): give at most {max_workers()} "
                        f"(4 per CPU)")
     if games < 1:
         raise SimError(f"--games {games} is not a number of games: give a whole number from 1 "
-                       f"to {MAX_GAMES:,}")
+                       f"to {MAX_STREAMED_GAMES:,}")
     if workers is not None and workers < 1:
         raise SimError(f"--workers {workers} is not a number of worker processes: give a whole "
                        f"number from 1 to {max_workers()} (1 = no pool)")

@@ -38,17 +38,27 @@ from .io import (
     write_records,
 )
 from .record import RECORD_KINDS, GameRecord, finish_type, round_finishes
-from .runner import MAX_GAMES, MAX_STEPS, LazyObservation, max_workers, play_game, simulate
+from .runner import (
+    MAX_GAMES,
+    MAX_STEPS,
+    MAX_STREAMED_GAMES,
+    LazyObservation,
+    max_workers,
+    play_game,
+    simulate,
+)
 from .seeds import bot_seed, game_seed
-from .stats import SeatStats, SimResult, format_summary, wilson_interval
+from .stats import GameTally, SeatStats, SimResult, format_summary, wilson_interval
 
 __all__ = [
     "MAX_GAMES",
     "MAX_STEPS",
+    "MAX_STREAMED_GAMES",
     "OUTPUT_FORMATS",
     "RECORD_KINDS",
     "GameFailed",
     "GameRecord",
+    "GameTally",
     "LazyObservation",
     "RecordWriter",
     "SeatStats",

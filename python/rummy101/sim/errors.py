@@ -25,7 +25,8 @@ class SimInterrupted(KeyboardInterrupt):
     """Ctrl-C (``KeyboardInterrupt``) during :func:`~rummy101.sim.simulate`, keeping what was
     done: ``partial`` is the :class:`~rummy101.sim.SimResult` of the games that had finished
     from game 0 on without a gap (the same games, record for record, as in any run of that
-    seed; ``None`` when none had), of the ``games`` asked for."""
+    seed; ``None`` when none had), of the ``games`` asked for. With ``keep_records=False`` its
+    stats cover those games and its ``records`` hold only those ``on_records`` had not taken."""
 
     def __init__(self, partial: SimResult | None, games: int) -> None:
         done = partial.games if partial is not None else 0

@@ -31,6 +31,7 @@ from .errors import SimError
 from .io import MAX_RECORD_SCORE, check_output
 from .record import GameRecord
 from .runner import _check_args, _game, play_game
+from .stats import GameTally
 
 __all__ = ["RunFile", "read_run"]
 
@@ -39,20 +40,21 @@ __all__ = ["RunFile", "read_run"]
 class RunFile:
     """A run's output file as :func:`read_run` found it.
 
-    ``records`` the complete games (game 0 on, in order; full game records are not kept, only
-    their summary fields); ``keep`` the bytes of the complete lines (and a CSV header);
+    ``tally`` the aggregates of its complete games (game 0 on, in order; the games themselves
+    are not kept, so that a file of millions of games is read back in little memory) and
+    ``games`` their count; ``keep`` the bytes of the complete lines (and a CSV header);
     ``dropped`` the bytes of an incomplete last line after them (0 when the file ends with a
     newline); ``size`` the file's size when read."""
 
     path: Path
-    records: list[GameRecord]
+    tally: GameTally
     keep: int
     dropped: int
     size: int
 
     @property
     def games(self) -> int:
-        return len(self.records)
+        return self.tally.games
 
     def cut(self) -> None:
         """Drop the incomplete last line, if any (a no-op otherwise). Refuses a file that
@@ -117,7 +119,7 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
     both values, and the line), or holds more than ``games`` games."""
     p = Path(path)
     check_output(p, record=record, overwrite=True)  # extension, a folder, no permission
-    r, names = _check_args(rules, bots, games, workers, match_rounds)
+    r, names = _check_args(rules, bots, games, workers, match_rounds, keep_records=False)
     if not p.exists():
         raise SimError(f"{str(path)!r} does not exist, so there is no run to resume: drop "
                        f"--resume to start the run")
@@ -127,7 +129,7 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
     rounds = match_rounds if match_rounds is not None else engine.DEFAULT_MATCH_ROUNDS
     capped = r.variant == "classic"  # a classic match plays to its target: rounds is a cap
     fields: list[str] | None = None
-    records: list[GameRecord] = []
+    tally = GameTally(len(names))
     keep = dropped = 0
     last = b""
     where = str(path)
@@ -162,7 +164,7 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
             fields = want
             keep += len(data)
             continue
-        game = len(records)
+        game = tally.games
         try:
             d = _fields_of(data, fields)
         except UnicodeDecodeError:
@@ -217,17 +219,18 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
         if (played > rounds) if capped else (played != rounds):
             ours = f"{rounds}{' (the default)' if match_rounds is None else ''}"
             raise differs(i, "--rounds", f"{'at least ' if capped else ''}{played}", ours)
-        records.append(rec)
+        tally.add(rec)
         keep += len(data)
         last = data
     size = p.stat().st_size
-    if len(records) > games:
-        raise SimError(f"{where!r} already holds {len(records):,} games, more than --games "
-                       f"{games:,}: give --games {len(records)} or more to continue its run, or "
+    if tally.games > games:
+        raise SimError(f"{where!r} already holds {tally.games:,} games, more than --games "
+                       f"{games:,}: give --games {tally.games} or more to continue its run, or "
                        f"another --out file")
-    if records:
-        _check_last_game(where, r, names, seed, records, last, match_rounds, record, fields)
-    return RunFile(path=p, records=records, keep=keep, dropped=dropped, size=size)
+    if tally.games:
+        _check_last_game(where, r, names, seed, tally.games - 1, last, match_rounds, record,
+                         fields)
+    return RunFile(path=p, tally=tally, keep=keep, dropped=dropped, size=size)
 
 
 def _older(where: str, line: int, why: str) -> SimError:
@@ -243,12 +246,11 @@ def _seats(header: list[str]) -> str:
     return str(sum(1 for f in header if f.startswith("bot_") and not f.startswith("bot_seed")))
 
 
-def _check_last_game(where: str, r: Rules, names: tuple[str, ...], seed: int,
-                     records: list[GameRecord], last: bytes, match_rounds: int | None,
-                     record: str, fields: list[str] | None) -> None:
-    """Play the file's last game again with these arguments and compare its line byte for
-    byte: the new games are appended to it, so it must be what this run writes."""
-    index = len(records) - 1
+def _check_last_game(where: str, r: Rules, names: tuple[str, ...], seed: int, index: int,
+                     last: bytes, match_rounds: int | None, record: str,
+                     fields: list[str] | None) -> None:
+    """Play the file's last game (game ``index``) again with these arguments and compare its
+    line byte for byte: the new games are appended to it, so it must be what this run writes."""
     now = play_game(str(r), names, seed, index, match_rounds=match_rounds, record=record)
     line = _line_of(now, fields)
     if line == last:

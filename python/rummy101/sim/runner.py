@@ -23,9 +23,9 @@ from ..rules import VARIANTS, Rules
 from .errors import GameFailed, SimError, SimInterrupted
 from .record import RECORD_KINDS, GameRecord, round_finishes
 from .seeds import bot_seed, game_seed
-from .stats import SimResult, _stats
+from .stats import GameTally, SimResult
 
-__all__ = ["MAX_GAMES", "MAX_STEPS", "LazyObservation", "max_workers", "play_game", "simulate"]
+__all__ = ["MAX_GAMES", "MAX_STEPS", "MAX_STREAMED_GAMES", "LazyObservation", "max_workers", "play_game", "simulate"]
 
 #: A round that takes more steps than this is a bug in a bot or the engine: play_game raises.
 #: A limit per round, not per game: a match of many rounds (--rounds, up to 10,000) is no loop.
@@ -280,10 +280,15 @@ def _play_chunk(rules: str, bots: tuple[str, ...], seed: int, start: int, stop: 
             for i in range(start, stop)]
 
 
-#: Games one :func:`simulate` run plays: every game's summary stays in the result (measured
-#: with tracemalloc: ~1.1 KB a Rummy 101 game, a classic match of ~28 rounds a few KB), so ten
-#: million need ~11 GB; ``games=10**20`` once grew 1.5 GB before a single game.
+#: Games one :func:`simulate` run plays when it keeps the records (the default): every game's
+#: summary stays in the result (measured with tracemalloc: ~1.1 KB a Rummy 101 game, a classic
+#: match of ~28 rounds a few KB), so ten million need ~11 GB.
 MAX_GAMES = 10_000_000
+#: Games one run plays with ``keep_records=False`` (what ``rummy101 sim`` does): its memory does
+#: not grow with the games (the chunks are made and handed out as the workers take them), so
+#: this only refuses a count no run could finish (10**12 games at 10,000 a second is 3 years;
+#: ``games=10**20`` once grew 1.5 GB of chunks before a single game).
+MAX_STREAMED_GAMES = 1_000_000_000_000
 
 
 def max_workers() -> int:
@@ -293,7 +298,8 @@ def max_workers() -> int:
 
 
 def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, workers: int | None,
-                match_rounds: int | None) -> tuple[Rules, tuple[str, ...]]:
+                match_rounds: int | None, *, keep_records: bool = True
+                ) -> tuple[Rules, tuple[str, ...]]:
     try:
         r = Rules.parse(rules)
     except RulesError as exc:
@@ -337,10 +343,16 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
                        f"players: give one bot per seat (or set players=N in the rules)")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SimError(f"games must be a whole number >= 1, got {games!r}")
-    if games > MAX_GAMES:
+    if games > MAX_GAMES and keep_records:
         raise SimError(f"games={games} is more than one run holds: at most {MAX_GAMES:,} (every "
                        f"game's summary is kept in the result, about 1 KB a Rummy 101 game); "
-                       f"run several simulations with different seeds instead")
+                       f"give keep_records=False (the stats and the summary cover every game, "
+                       f"on_records still sees each one) or run several simulations with "
+                       f"different seeds")
+    if games > MAX_STREAMED_GAMES:
+        raise SimError(f"games={games} is more than one run can play: at most "
+                       f"{MAX_STREAMED_GAMES:,}; run several simulations with different seeds "
+                       f"instead")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise SimError(f"workers must be a whole number >= 1, got {workers!r}")
     if workers is not None and workers > max_workers():
@@ -352,29 +364,102 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
     return r, names
 
 
-def _chunks(games: int, workers: int, start: int = 0) -> list[tuple[int, int]]:
-    """Games ``start..games-1`` in chunks (the records do not depend on how they are cut)."""
-    n = games - start
-    size = max(1, min(64, n // (workers * 8) or 1))
-    return [(i, min(games, i + size)) for i in range(start, games, size)]
+class _Chunks(Sequence[tuple[int, int]]):
+    """Games ``start..games-1`` in chunks of equal size (the records do not depend on how they
+    are cut), each made when asked for: a run of 10**9 games holds no list of its chunks."""
+
+    def __init__(self, games: int, workers: int, start: int = 0) -> None:
+        self.games, self.start = games, start
+        self.size = max(1, min(64, (games - start) // (workers * 8) or 1))
+        self.n = -(-(games - start) // self.size)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(self.n))]
+        if not 0 <= k < self.n:
+            raise IndexError(k)
+        a = self.start + k * self.size
+        return (a, min(self.games, a + self.size))
+
+
+def _chunks(games: int, workers: int, start: int = 0) -> _Chunks:
+    return _Chunks(games, workers, start)
+
+
+class _Deferred:
+    """Ctrl-C held back while the games of a chunk are handed on and counted (``with guard:``),
+    raised as KeyboardInterrupt at the end of it; elsewhere raised at once. A serial run
+    installs :meth:`handler` for SIGINT, so that an interrupt never lands between a batch
+    written by ``on_records`` and its games counted in the tally (both or neither)."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.pending = False
+
+    def handler(self, signum: int, frame: Any) -> None:
+        if self.depth:
+            self.pending = True
+            return
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> None:
+        self.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.depth -= 1
+        if not self.depth and self.pending:
+            self.pending = False
+            if exc[0] is None:
+                raise KeyboardInterrupt
 
 
 class _InOrder(dict[int, list[GameRecord]]):
     """Chunk index -> its records, as :func:`_run_chunks` fills it; each chunk is also handed to
     ``sink`` as soon as every chunk before it is in, so ``sink`` sees the games in game order
-    without a gap (what ``simulate(on_records=...)`` promises)."""
+    without a gap (what ``simulate(on_records=...)`` promises). Without ``keep`` a chunk's games
+    are added to ``tally`` once the sink has taken them and are then dropped (its entry stays,
+    empty): the run's memory does not grow with its games."""
 
-    def __init__(self, sink: Callable[[list[GameRecord]], object] | None) -> None:
+    def __init__(self, sink: Callable[[list[GameRecord]], object] | None, keep: bool = True,
+                 seats: int = 0) -> None:
         super().__init__()
         self.sink = sink
+        self.keep = keep
+        self.tally = GameTally(seats)
         self.next = 0
+        self.guard = _Deferred()
 
     def __setitem__(self, k: int, records: list[GameRecord]) -> None:
         super().__setitem__(k, records)
-        if self.sink is not None:
-            while self.next in self:
+        if self.sink is None and self.keep:
+            return
+        while self.next in self:
+            with self.guard:
+                k = self.next
                 self.next += 1  # first: a sink that raises is not called twice for a chunk
-                self.sink(self[self.next - 1])
+                batch = self[k]
+                if self.sink is not None:
+                    self.sink(batch)
+                if not self.keep:
+                    self.tally.add_all(batch)
+                    super().__setitem__(k, [])
+
+    def finished(self) -> tuple[list[GameRecord], GameTally]:
+        """The games finished from the run's first game on without a gap: the records still
+        held (all of them with ``keep``; without it, those of chunks the sink did not take)
+        and the tally of every one of them."""
+        held: list[GameRecord] = []
+        for k in range(len(self) + 1):
+            if k not in self:
+                break
+            held += self[k]
+        tally = GameTally(len(self.tally.total))
+        tally.merge(self.tally)  # (empty with keep: nothing was dropped)
+        tally.add_all(held)
+        return held, tally
 
 
 #: seconds between progress lines when standard error is not a terminal (a log file, nohup)
@@ -428,7 +513,8 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
              workers: int | None = None, executor: cf.Executor | None = None,
              progress: bool = True, match_rounds: int | None = None,
              record: str = "summary", start: int = 0,
-             on_records: Callable[[list[GameRecord]], object] | None = None) -> SimResult:
+             on_records: Callable[[list[GameRecord]], object] | None = None,
+             keep_records: bool = True) -> SimResult:
     """Play ``games`` seeded games of ``rules`` between ``bots`` (one name per seat).
 
     * ``workers``: processes of the default pool (default: the CPU count); ``1`` plays in this
@@ -448,16 +534,23 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
     * ``on_records``: called with each batch of finished records in game order, without a gap,
       as soon as they are ready (``rummy101 sim --out`` writes them as they come, so a killed
       run keeps them); what it raises stops the run and propagates.
+    * ``keep_records``: ``False`` drops each game's record once ``on_records`` has taken it
+      and it is counted: the result's ``records`` is empty (after a Ctrl-C, it holds the
+      finished games ``on_records`` did not take), its stats and summary cover every game, and
+      the run's memory does not grow with ``games`` (up to :data:`MAX_STREAMED_GAMES`, against
+      :data:`MAX_GAMES` kept). ``rummy101 sim`` runs this way.
 
     The result is identical for a given ``seed`` whatever ``workers`` and ``executor`` are.
 
-    Raises :class:`SimError` for bad bot names, ``games`` outside 1..:data:`MAX_GAMES`,
+    Raises :class:`SimError` for bad bot names, ``games`` outside 1..:data:`MAX_GAMES` (kept),
     ``workers`` outside 1..:func:`max_workers`, ``start`` outside 0..games-1, and
     :class:`~rummy101.errors.RulesError` (listing the variants) for unknown rules.
     """
     games, workers, match_rounds, seed, start = (
         _whole(games), _whole(workers), _whole(match_rounds), _whole(seed), _whole(start))
-    r, names = _check_args(rules, bots, games, workers, match_rounds)
+    if not isinstance(keep_records, bool):
+        raise SimError(f"keep_records must be True or False, got {keep_records!r}")
+    r, names = _check_args(rules, bots, games, workers, match_rounds, keep_records=keep_records)
     _check_record(record)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
         # (the CLI's range too: a file written with another seed could not be resumed there)
@@ -470,20 +563,18 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
     backend = _backend.backend_name()
     args = (str(r), names, seed)
     bar = _progress(games, progress, start)
-    results = _InOrder(on_records)
+    results = _InOrder(on_records, keep_records, len(names))
     try:
         _run_chunks(chunks, args, match_rounds, backend, record, nworkers, executor, bar,
                     results)
     except KeyboardInterrupt as exc:
         if isinstance(exc, SimInterrupted):
             raise
-        done: list[GameRecord] = []
-        for k in range(len(chunks)):  # the games finished from game start on, without a gap
-            if k not in results:
-                break
-            done += results[k]
-        raise SimInterrupted(_result(r, names, seed, done) if done else None, games) from None
-    return _result(r, names, seed, [rec for k in range(len(chunks)) for rec in results[k]])
+        done, tally = results.finished()  # from game start on, without a gap
+        raise SimInterrupted(_result(r, names, seed, done, tally) if tally.games else None,
+                             games) from None
+    done, tally = results.finished()
+    return _result(r, names, seed, done, tally)
 
 
 def _whole(value: Any) -> Any:
@@ -493,14 +584,18 @@ def _whole(value: Any) -> Any:
     return value if w is None else w
 
 
-def _result(r: Rules, names: tuple[str, ...], seed: int,
-            records: list[GameRecord]) -> SimResult:
-    seats, ties, counts = _stats(records, names)
-    return SimResult(rules=str(r), bots=names, seed=seed, records=records, seats=seats, ties=ties,
-                     finish_counts=counts)
+def _result(r: Rules, names: tuple[str, ...], seed: int, records: list[GameRecord],
+            tally: GameTally | None = None) -> SimResult:
+    """The result of ``records`` (or of the games ``tally`` counted, when given)."""
+    if tally is None:
+        tally = GameTally(len(names))
+        tally.add_all(records)
+    return SimResult(rules=str(r), bots=names, seed=seed, records=records,
+                     seats=tally.seat_stats(names), ties=tally.ties,
+                     finish_counts=tally.endings(), tally=tally)
 
 
-def _run_pool(chunks: list[tuple[int, int]], args: tuple[str, tuple[str, ...], int],
+def _run_pool(chunks: Sequence[tuple[int, int]], args: tuple[str, tuple[str, ...], int],
               match_rounds: int | None, backend: str, record: str, nworkers: int,
               executor: cf.Executor | None, bar: Any, results: dict[int, list[GameRecord]]) -> None:
     """The chunks on an executor. Ctrl-C only raises a flag here (checked between short waits),
@@ -520,17 +615,24 @@ def _run_pool(chunks: list[tuple[int, int]], args: tuple[str, tuple[str, ...], i
     ex = (cf.ProcessPoolExecutor(max_workers=nworkers, initializer=_die_with_parent,
                                  initargs=(os.getpid(),))
           if executor is None else executor)
+    # the chunks not yet read, submitted as the earlier ones finish: a few per worker in
+    # flight, so that a long run holds no future per chunk and few finished out of order
     futures: dict[cf.Future[list[GameRecord]], int] = {}
+    window = max(16 * nworkers, 256)
+    todo = iter(range(len(chunks)))
     try:
-        for k, (a, b) in enumerate(chunks):
-            if interrupted:
+        while not interrupted:
+            while len(futures) < window and not interrupted:
+                k = next(todo, None)
+                if k is None:
+                    break
+                a, b = chunks[k]
+                futures[ex.submit(_play_chunk, *args, a, b, match_rounds, backend, record)] = k
+            if not futures:
                 break
-            futures[ex.submit(_play_chunk, *args, a, b, match_rounds, backend, record)] = k
-        pending = set(futures)
-        while pending and not interrupted:
-            done, pending = cf.wait(pending, timeout=0.25, return_when=cf.FIRST_COMPLETED)
-            for fut in done:
-                k = futures[fut]
+            done, _ = cf.wait(futures, timeout=0.25, return_when=cf.FIRST_COMPLETED)
+            for fut in sorted(done, key=futures.__getitem__):
+                k = futures.pop(fut)
                 try:
                     records = fut.result()
                 except BaseException as exc:
@@ -577,17 +679,25 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _run_chunks(chunks: list[tuple[int, int]], args: tuple[str, tuple[str, ...], int],
+def _run_chunks(chunks: Sequence[tuple[int, int]], args: tuple[str, tuple[str, ...], int],
                 match_rounds: int | None, backend: str, record: str, nworkers: int,
                 executor: cf.Executor | None, bar: Any, results: dict[int, list[GameRecord]]) -> None:
     """Play the chunks into ``results`` (chunk index -> its records), on this process or an
     executor; on Ctrl-C ``results`` holds the chunks that had finished."""
     try:
         if executor is None and nworkers == 1:
-            for k, (a, b) in enumerate(chunks):
-                results[k] = _play_chunk(*args, a, b, match_rounds, backend, record)
-                if bar is not None:
-                    bar.update(b - a)
+            guard = getattr(results, "guard", None)
+            old = (signal.signal(signal.SIGINT, guard.handler)
+                   if guard is not None and threading.current_thread() is threading.main_thread()
+                   and signal.getsignal(signal.SIGINT) is signal.default_int_handler else None)
+            try:
+                for k, (a, b) in enumerate(chunks):
+                    results[k] = _play_chunk(*args, a, b, match_rounds, backend, record)
+                    if bar is not None:
+                        bar.update(b - a)
+            finally:
+                if old is not None:
+                    signal.signal(signal.SIGINT, old)
         else:
             _run_pool(chunks, args, match_rounds, backend, record, nworkers, executor, bar,
                       results)

@@ -14,7 +14,7 @@ from typing import Any
 
 from .record import GameRecord
 
-__all__ = ["SeatStats", "SimResult", "format_rate", "format_summary", "wilson_interval"]
+__all__ = ["GameTally", "SeatStats", "SimResult", "format_rate", "format_summary", "wilson_interval"]
 
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -110,7 +110,9 @@ class SeatStats:
 class SimResult:
     """The outcome of :func:`simulate`: the per-game records in game order and per-seat stats.
 
-    ``records`` holds one :class:`GameRecord` per game; ``seats`` one :class:`SeatStats` per seat
+    ``records`` holds one :class:`GameRecord` per game (none when the run was asked not to keep
+    them, ``simulate(..., keep_records=False)``: the stats, the summary and ``games`` cover
+    every game all the same, from ``tally``); ``seats`` one :class:`SeatStats` per seat
     (``seats[s].bot``, ``finished`` / ``finish_rate`` / ``finish_ci95``, ``best`` / ``best_rate``
     / ``best_ci95``, ``mean_score``, ``sd_score``, ``min_score``, ``max_score``, ``finishes``,
     ``mean_turns_per_round``); :meth:`to_rows` gives flat per-game rows (pandas, CSV)."""
@@ -122,6 +124,8 @@ class SimResult:
     seats: list[SeatStats] = field(default_factory=list)
     ties: int = 0                                   # games without a unique best standing
     finish_counts: dict[str, int] = field(default_factory=dict)  # round endings, over all rounds
+    #: the aggregates of every game of the run (what ``seats`` and the summary are built from)
+    tally: GameTally | None = field(default=None, repr=False, compare=False)
 
     @property
     def rounds(self) -> int:
@@ -135,7 +139,7 @@ class SimResult:
 
     @property
     def games(self) -> int:
-        return len(self.records)
+        return len(self.records) if self.tally is None else self.tally.games
 
     def to_rows(self) -> list[dict[str, Any]]:
         """One flat dict per game, in game order (the CSV rows: ``game``, ``seed`` (the game
@@ -176,6 +180,7 @@ class GameTally:
         self.ties = 0                           # games without a unique best standing
         self.finish_counts: dict[str, int] = {}  # round endings by finish type
         self.lengths: dict[int, int] = {}       # games by the rounds they played
+        self.caps: set[int | None] = set()      # the records' match_rounds (a classic cap)
         self.run_seeds: set[int] = set()
         self.total = [0] * seats
         self.squares = [0] * seats
@@ -189,6 +194,7 @@ class GameTally:
         self.games += 1
         self.rounds += r.rounds
         self.lengths[r.rounds] = self.lengths.get(r.rounds, 0) + 1
+        self.caps.add(r.match_rounds)
         if r.run_seed is not None:
             self.run_seeds.add(r.run_seed)
         seats = len(self.total)
@@ -209,6 +215,36 @@ class GameTally:
             if who is not None and 0 <= who < seats:
                 fin = self.finished[who]
                 fin[kind] = fin.get(kind, 0) + 1
+
+    def add_all(self, records: Sequence[GameRecord]) -> None:
+        for r in records:
+            self.add(r)
+
+    def merge(self, other: GameTally) -> None:
+        """Add the games ``other`` counted (the same seats): one tally of both, as if every
+        game had been added to this one (how ``rummy101 sim --resume`` sums the games read
+        back from its file and those it plays)."""
+        if len(other.total) != len(self.total):
+            raise ValueError(f"tallies of {len(self.total)} and {len(other.total)} seats")
+        self.games += other.games
+        self.rounds += other.rounds
+        self.ties += other.ties
+        for kind, v in other.finish_counts.items():
+            self.finish_counts[kind] = self.finish_counts.get(kind, 0) + v
+        for rounds, v in other.lengths.items():
+            self.lengths[rounds] = self.lengths.get(rounds, 0) + v
+        self.caps |= other.caps
+        self.run_seeds |= other.run_seeds
+        for s in range(len(self.total)):
+            self.total[s] += other.total[s]
+            self.squares[s] += other.squares[s]
+            self.best[s] += other.best[s]
+            self.turns[s] += other.turns[s]
+            self.low[s] = _either(min, self.low[s], other.low[s])
+            self.high[s] = _either(max, self.high[s], other.high[s])
+            fin = self.finished[s]
+            for k, v in other.finished[s].items():
+                fin[k] = fin.get(k, 0) + v
 
     def mean_sd(self, s: int) -> tuple[float, float]:
         """Seat ``s``'s mean score and its sample standard deviation (nan with one game)."""
@@ -240,6 +276,11 @@ class GameTally:
     def endings(self) -> dict[str, int]:
         """The round endings by finish type, in name order."""
         return dict(sorted(self.finish_counts.items()))
+
+
+def _either(pick: Any, a: int | None, b: int | None) -> int | None:
+    """``pick(a, b)`` of two extremes, either of which may be None (no game yet)."""
+    return b if a is None else a if b is None else pick(a, b)
 
 
 def _stats(records: Sequence[GameRecord], bots: Sequence[str]) -> tuple[list[SeatStats], int, dict[str, int]]:
@@ -304,7 +345,9 @@ def match_length(rules: str, lengths: dict[int, int], caps: set[int | None]) -> 
 def format_summary(result: SimResult) -> str:
     """Render the per-seat table of a :class:`SimResult`: finishes (the round's winner, R101-12)
     and best final standings in separate columns, and the round endings below."""
-    length, capped = _match_length(result.rules, result.records)
+    tally = result.tally
+    length, capped = (_match_length(result.rules, result.records) if tally is None
+                      else match_length(result.rules, tally.lengths, tally.caps))
     head = (f"{result.games:,} game{'s' if result.games != 1 else ''} of {result.rules}{length}, "
             f"seed {result.seed}; bots {','.join(result.bots)}")
     cols = ("seat", "bot", "finished", "finish rate", "95% CI (Wilson)", "best score",
