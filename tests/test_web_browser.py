@@ -1243,3 +1243,26 @@ def test_a_replay_message_goes_once_a_turn_shows(browser: object, server: str) -
         pg.wait_for_selector("[data-testid=replay-message]", state="hidden")  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+def test_discard_is_offered_only_when_a_discard_is_legal(browser: object, server: str) -> None:
+    """Discard was enabled as soon as one tile was selected, also before the turn's draw: a
+    person who clicked it was refused by the engine (R101-3: a turn starts with a take, the
+    stock's top tile or the last discard). It is enabled only when the legal moves hold a discard."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 7)  # seat 0 starts with 22 tiles, no take (R101-2)
+        pg.locator("[data-testid=tile]").first.click()  # type: ignore[attr-defined]
+        assert pg.is_enabled("[data-testid=discard]")  # type: ignore[attr-defined]
+        pg.click("[data-testid=discard]")  # type: ignore[attr-defined]
+        idle(pg)
+        pg.wait_for_selector("[data-testid=draw]:not([disabled])")  # type: ignore[attr-defined]
+        pg.locator("[data-testid=tile]").first.click()  # type: ignore[attr-defined]
+        assert not pg.is_enabled("[data-testid=discard]")  # type: ignore[attr-defined]
+        pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
+        idle(pg)
+        if not pg.locator("[data-testid=tile][aria-selected=true]").count():  # type: ignore[attr-defined]
+            pg.locator("[data-testid=tile]").first.click()  # type: ignore[attr-defined]
+        assert pg.is_enabled("[data-testid=discard]")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

@@ -512,7 +512,7 @@ export class PlayPanel {
     const mine = this.view.your_turn && !this.busy;
     const n = this.selectedTokens().length;
     const verbs = new Set(this.legal().map((t) => t.split(" ")[0]));
-    const enable = { draw: mine && verbs.has("draw"), take: mine && verbs.has("take"), meld: mine && n >= 2, add: mine && n === 1 && this.meld !== null, retrieve: mine && n === 1 && !!this.joker, discard: mine && n === 1 };
+    const enable = { draw: mine && verbs.has("draw"), take: mine && verbs.has("take"), meld: mine && n >= 2, add: mine && n === 1 && this.meld !== null, retrieve: mine && n === 1 && !!this.joker, discard: mine && n === 1 && verbs.has("discard") };
     for (const b of document.querySelectorAll("#controls [data-do]")) {
       b.disabled = !enable[b.dataset.do];
       if (b.dataset.do === "draw" || b.dataset.do === "take") b.hidden = !verbs.has(b.dataset.do) && !["draw", "take"].some((x) => verbs.has(x));
