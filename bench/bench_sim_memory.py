@@ -47,12 +47,24 @@ print(json.dumps({"peak": peak, "wall": wall, "summary": res.summary()}))
 
 def run(games: int, keep: bool) -> tuple[int, float, str]:
     """(peak bytes in the run's process, wall seconds, the summary) of a fresh process."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        p for p in (os.path.join(os.path.dirname(__file__), "..", "python"),
-                    os.environ.get("PYTHONPATH")) if p))
-    out = subprocess.run([sys.executable, "-c", CHILD % (RULES, BOTS), str(games),
-                          "kept" if keep else "streamed"], capture_output=True, text=True,
-                         env=env, check=True).stdout
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(
+            p
+            for p in (
+                os.path.join(os.path.dirname(__file__), "..", "python"),
+                os.environ.get("PYTHONPATH"),
+            )
+            if p
+        ),
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD % (RULES, BOTS), str(games), "kept" if keep else "streamed"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
     d = json.loads(out)
     return d["peak"], d["wall"], d["summary"]
 
@@ -69,13 +81,23 @@ def main(games: int) -> None:
     got = {(n, keep): run(n, keep) for n in (small, games) for keep in (False, True)}
     assert got[games, False][2] == got[games, True][2], "the two runs' summaries differ"
     for (n, keep), (peak, wall, _) in got.items():
-        print(f"{'kept' if keep else 'streamed':9} {n:>9,} games: peak {peak / 1e6:8.2f} MB = "
-              f"{peak / n:8,.0f} bytes a game, {wall:6.1f} s (traced: the workers inherit "
-              f"tracemalloc)")
-    grow = {keep: (got[games, keep][0] - got[small, keep][0]) / (games - small)
-            for keep in (False, True)} if games > small else {False: 0.0, True: 0.0}
-    print(f"growth from {small:,} to {games:,} games: streamed {grow[False]:,.0f} bytes a game, "
-          f"kept {grow[True]:,.0f}; the same summaries; {time.monotonic() - t0:.0f} s in all")
+        print(
+            f"{'kept' if keep else 'streamed':9} {n:>9,} games: peak {peak / 1e6:8.2f} MB = "
+            f"{peak / n:8,.0f} bytes a game, {wall:6.1f} s (traced: the workers inherit "
+            f"tracemalloc)"
+        )
+    grow = (
+        {
+            keep: (got[games, keep][0] - got[small, keep][0]) / (games - small)
+            for keep in (False, True)
+        }
+        if games > small
+        else {False: 0.0, True: 0.0}
+    )
+    print(
+        f"growth from {small:,} to {games:,} games: streamed {grow[False]:,.0f} bytes a game, "
+        f"kept {grow[True]:,.0f}; the same summaries; {time.monotonic() - t0:.0f} s in all"
+    )
 
 
 if __name__ == "__main__":

@@ -28,23 +28,36 @@ def same_stats(a: sim.SimResult, b: sim.SimResult) -> None:
     assert a.finish_counts == b.finish_counts and a.summary() == b.summary()
 
 
-@pytest.mark.parametrize("rules,bots,kw", [
-    (RULES, BOTS, {}),
-    ("remi(players=3)", "random,greedy,random", {}),
-    ("classic(players=2)", "random,random", {"match_rounds": 2}),   # a capped match
-    (RULES, BOTS, {"match_rounds": 3}),
-])
+@pytest.mark.parametrize(
+    "rules,bots,kw",
+    [
+        (RULES, BOTS, {}),
+        ("remi(players=3)", "random,greedy,random", {}),
+        ("classic(players=2)", "random,random", {"match_rounds": 2}),  # a capped match
+        (RULES, BOTS, {"match_rounds": 3}),
+    ],
+)
 @pytest.mark.parametrize("how", ["serial", "pool", "threads"])
 def test_streamed_run_has_the_kept_runs_stats_and_hands_every_game_on_in_order(
-        rules: str, bots: str, kw: dict[str, Any], how: str) -> None:
+    rules: str, bots: str, kw: dict[str, Any], how: str
+) -> None:
     kept = sim.simulate(rules, bots, 13, seed=4, workers=1, progress=False, **kw)
     seen: list[sim.GameRecord] = []
     run: dict[str, Any] = {"workers": 1} if how == "serial" else {"workers": 2}
     with cf.ThreadPoolExecutor(2) as ex:
         if how == "threads":
             run["executor"] = ex
-        got = sim.simulate(rules, bots, 13, seed=4, progress=False, keep_records=False,
-                           on_records=seen.extend, **run, **kw)
+        got = sim.simulate(
+            rules,
+            bots,
+            13,
+            seed=4,
+            progress=False,
+            keep_records=False,
+            on_records=seen.extend,
+            **run,
+            **kw,
+        )
     assert got.records == []
     same_stats(got, kept)
     assert seen == kept.records
@@ -52,15 +65,23 @@ def test_streamed_run_has_the_kept_runs_stats_and_hands_every_game_on_in_order(
 
 def test_streamed_resume_start_counts_only_the_games_played() -> None:
     kept = sim.simulate(RULES, BOTS, 12, seed=2, workers=1, progress=False, start=5)
-    got = sim.simulate(RULES, BOTS, 12, seed=2, workers=1, progress=False, start=5,
-                       keep_records=False)
+    got = sim.simulate(
+        RULES, BOTS, 12, seed=2, workers=1, progress=False, start=5, keep_records=False
+    )
     same_stats(got, kept)
     assert got.games == 7
 
 
 def test_tallies_merge_to_the_tally_of_all_games() -> None:
-    a = sim.simulate("classic(players=3)", "random,random,greedy", 9, seed=1, workers=1,
-                     progress=False, match_rounds=2)
+    a = sim.simulate(
+        "classic(players=3)",
+        "random,random,greedy",
+        9,
+        seed=1,
+        workers=1,
+        progress=False,
+        match_rounds=2,
+    )
     whole = sim.GameTally(3)
     whole.add_all(a.records)
     head, tail = sim.GameTally(3), sim.GameTally(3)
@@ -69,7 +90,7 @@ def test_tallies_merge_to_the_tally_of_all_games() -> None:
     head.merge(tail)
     assert vars(head) == vars(whole)
     empty = sim.GameTally(3)
-    empty.merge(whole)             # a side with no game yet keeps the other's min and max
+    empty.merge(whole)  # a side with no game yet keeps the other's min and max
     assert vars(empty) == vars(whole)
     with pytest.raises(ValueError):
         head.merge(sim.GameTally(2))
@@ -84,8 +105,9 @@ def test_streamed_run_holds_only_the_batch_in_hand() -> None:
         live.append(sum(isinstance(o, sim.GameRecord) for o in gc.get_objects()))
 
     before = sum(isinstance(o, sim.GameRecord) for o in gc.get_objects())
-    res = sim.simulate(RULES, BOTS, 96, seed=3, workers=1, progress=False, keep_records=False,
-                       on_records=count)
+    res = sim.simulate(
+        RULES, BOTS, 96, seed=3, workers=1, progress=False, keep_records=False, on_records=count
+    )
     chunk = runner._chunks(96, 1).size
     assert res.games == 96 and len(live) == 96 // chunk
     assert max(live) - before <= chunk, (live, chunk)
@@ -125,9 +147,17 @@ def test_executor_gets_the_chunks_a_window_at_a_time(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(runner, "play_game", fake)
     seen: list[int] = []
     with _Counting() as ex:
-        res = sim.simulate(RULES, BOTS, 20_000, seed=1, workers=1, executor=ex,
-                           progress=False, keep_records=False,
-                           on_records=lambda b: seen.extend(r.game for r in b))
+        res = sim.simulate(
+            RULES,
+            BOTS,
+            20_000,
+            seed=1,
+            workers=1,
+            executor=ex,
+            progress=False,
+            keep_records=False,
+            on_records=lambda b: seen.extend(r.game for r in b),
+        )
     chunks = runner._chunks(20_000, 4)
     assert res.games == 20_000 and seen == list(range(20_000))
     assert ex.total == len(chunks) > 256 and ex.most <= 256
@@ -144,14 +174,15 @@ def test_ctrl_c_during_on_records_lands_after_the_batch_is_counted(tmp_path: Pat
     def sink(batch: list[sim.GameRecord]) -> None:
         taken.extend(batch)
         if len(taken) >= 10:
-            os.kill(os.getpid(), signal.SIGINT)   # delivered at the next bytecode, in here
+            os.kill(os.getpid(), signal.SIGINT)  # delivered at the next bytecode, in here
             for _ in range(1000):
                 pass
 
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     with pytest.raises(sim.SimInterrupted) as info:
-        sim.simulate(RULES, BOTS, 40, seed=5, workers=1, progress=False, keep_records=False,
-                     on_records=sink)
+        sim.simulate(
+            RULES, BOTS, 40, seed=5, workers=1, progress=False, keep_records=False, on_records=sink
+        )
     part = info.value.partial
     assert part is not None and part.records == []
     assert part.games == len(taken) == 10
@@ -160,7 +191,8 @@ def test_ctrl_c_during_on_records_lands_after_the_batch_is_counted(tmp_path: Pat
 
 
 def test_cli_summary_of_a_resumed_file_covers_every_game(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """--resume sums the file's tally and the new games' (no record of either kept)."""
     args = ["sim", "--rules", RULES, "--bots", BOTS, "--seed", "8", "--workers", "1", "-q"]
     assert main([*args, "--games", "30", "--out", str(tmp_path / "one.jsonl")]) == 0
