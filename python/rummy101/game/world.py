@@ -19,26 +19,79 @@ from .engine import engine_for
 from .phase import Phase
 from .state import State
 
-__all__ = ["deal_hidden", "from_observation"]
+__all__ = ["check_counts", "check_flags", "check_whole", "deal_hidden", "from_observation"]
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_whole(obs: Mapping[str, Any], key: str, lo: int, hi: int | None = None) -> int:
+    """``obs[key]``, a whole number in ``lo..hi``; IllegalAction naming the field otherwise (a
+    sampled position holds what the observation says, so a value no game makes must be refused
+    here: the round trip of the observation would not see it)."""
+    v = obs[key]
+    if not _is_whole(v) or v < lo or (hi is not None and v > hi):
+        span = f"from {lo} to {hi}" if hi is not None else f">= {lo}"
+        raise IllegalAction(f"the observation's {key!r} must be a whole number {span}, got "
+                            f"{_shown(v)}")
+    return int(v)
+
+
+def check_flags(obs: Mapping[str, Any], key: str, n: int) -> list[bool]:
+    """``obs[key]``: one true/false value a seat (``n`` seats)."""
+    v = obs[key]
+    if not isinstance(v, list) or len(v) != n or not all(isinstance(f, bool) for f in v):
+        raise IllegalAction(f"the observation's {key!r} must be a list of {n} true/false values "
+                            f"(one a seat), got {_shown(v)}")
+    return list(v)
+
+
+def check_counts(obs: Mapping[str, Any], key: str, n: int, lo: int | None = 0,
+                 hi: int | None = None) -> list[int]:
+    """``obs[key]``: ``n`` whole numbers, each in ``lo..hi`` (None: no bound)."""
+    v = obs[key]
+    if (not isinstance(v, list) or len(v) != n
+            or not all(_is_whole(x) and (lo is None or x >= lo) and (hi is None or x <= hi)
+                       for x in v)):
+        span = ("whole numbers" if lo is None else
+                f"whole numbers >= {lo}" if hi is None else f"whole numbers from {lo} to {hi}")
+        raise IllegalAction(f"the observation's {key!r} must be a list of {n} {span}, got "
+                            f"{_shown(v)}")
+    return list(v)
 
 
 def from_observation(obs: Mapping[str, Any]) -> State:
     """A State with the shared fields an observation shows (rules, round, phase, seats, turn,
     scores); racks, stock, table and ``x`` are the engine's to set."""
     rules = Rules.parse(obs["rules"])
+    n = rules.players
     s = object.__new__(State)
     s.rules = rules
     s.seed = 0
-    s.match_rounds = obs["match_rounds"]
-    s.round = obs["round"]
-    s.n = rules.players
+    s.match_rounds = check_whole(obs, "match_rounds", 1)
+    # a game in play is in round 0..match_rounds-1, with one row of scores a round played
+    s.round = check_whole(obs, "round", 0, s.match_rounds - 1)
+    s.n = n
     s.engine = engine_for(rules)
     s.phase = Phase(obs["phase"])
-    s.current = obs["current_player"]
-    s.starter = obs["starter"]
-    s.turn = obs["turn"]
-    s.scores = [list(r) for r in obs["round_scores"]]
-    s.totals = list(obs["standings"])
+    s.current = check_whole(obs, "current_player", 0, n - 1)
+    s.starter = check_whole(obs, "starter", 0, n - 1)
+    s.turn = check_whole(obs, "turn", 0)
+    rows = obs["round_scores"]
+    if not isinstance(rows, list) or len(rows) != s.round:
+        raise IllegalAction(f"the observation's 'round_scores' must hold one row a round played "
+                            f"({s.round} in round {s.round}), got {_shown(rows)}")
+    s.scores = [check_counts({"round_scores": r}, "round_scores", n, None) for r in rows]
+    s.totals = check_counts(obs, "standings", n, None)
+    if s.totals != [sum(r[q] for r in s.scores) for q in range(n)]:
+        raise IllegalAction(f"the observation's 'standings' {_shown(s.totals)} are not the sums "
+                            f"of its 'round_scores'")
     s.results = []
     s.history = []
     s.invalidate_legal()

@@ -18,7 +18,7 @@ from typing import Any
 
 from ....tiles import MELD_KINDS
 from ...state import State
-from ...world import deal_hidden, from_observation
+from ...world import check_flags, check_whole, deal_hidden, from_observation
 from .data import ClassicData
 from .table import CS, CardMeld
 
@@ -38,8 +38,9 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
                for m in obs["table"]]
     x = ClassicData(n)
     x.pile = [_CODE[t] for t in obs["discard_pile"]]
-    x.melded = list(obs["melded"])
-    x.turnovers = obs["stock_turnovers"]
+    x.melded = check_flags(obs, "melded", n)
+    # the pile is turned over once a round; the second exhaustion ends it (CR-5)
+    x.turnovers = check_whole(obs, "stock_turnovers", 0, 1)
     ts = obs["turn_state"]
     x.took = ts["took"] or ""
     x.taken = _CODE[ts["taken"]] if ts["taken"] is not None else -1

@@ -23,7 +23,7 @@ from ....errors import IllegalAction
 from ....tiles import MELD_KINDS, Tile
 from ...phase import Phase
 from ...state import State
-from ...world import deal_hidden, from_observation
+from ...world import check_counts, check_flags, deal_hidden, from_observation
 from .data import RemiData
 from .table import RemiMeld
 
@@ -56,11 +56,14 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     x.atu_avail = bool(obs["atu_available"])
     x.twin = seat if obs["twin"] else -1
     x.train = [_CODE[t] for t in obs["train"]]
-    x.train_by = list(obs["train_by"])
+    x.train_by = check_counts(obs, "train_by", len(x.train), 0, s.n - 1)  # who discarded each
     x.reshuffled = bool(obs["reshuffled"])
-    x.laid = list(obs["laid"])
-    x.tabla = list(obs["tabla"])
-    x.own_turns = list(obs["own_turns"])
+    x.laid = check_flags(obs, "laid", s.n)        # etalat (RO-8)
+    x.tabla = check_flags(obs, "tabla", s.n)      # closing on the rack (RO-11)
+    x.own_turns = check_counts(obs, "own_turns", s.n)
+    if sum(x.own_turns) != s.turn + 1:  # each turn begun adds one to its seat's count
+        raise IllegalAction(f"the observation's 'own_turns' {x.own_turns} do not count the "
+                            f"{s.turn + 1} turns begun this round ('turn' is {s.turn})")
     x.ex_log = [tuple(e) for e in obs["doubles_log"]]
     x.took = ts["took"] or ""
     x.closing = bool(ts["closing"])
