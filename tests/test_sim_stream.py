@@ -145,6 +145,14 @@ def test_executor_gets_the_chunks_a_window_at_a_time(monkeypatch: pytest.MonkeyP
         return dataclasses.replace(one, game=index)
 
     monkeypatch.setattr(runner, "play_game", fake)
+    held = [0]
+
+    class Counted(runner._InOrder):  # type: ignore[misc]
+        def __setitem__(self, k: int, records: list[sim.GameRecord]) -> None:
+            super().__setitem__(k, records)
+            held[0] = max(held[0], len(self))  # chunks held: in flight out of order, at most
+
+    monkeypatch.setattr(runner, "_InOrder", Counted)
     seen: list[int] = []
     with _Counting() as ex:
         res = sim.simulate(
@@ -161,6 +169,7 @@ def test_executor_gets_the_chunks_a_window_at_a_time(monkeypatch: pytest.MonkeyP
     chunks = runner._chunks(20_000, 4)
     assert res.games == 20_000 and seen == list(range(20_000))
     assert ex.total == len(chunks) > 256 and ex.most <= 256
+    assert held[0] <= 256  # a chunk taken and counted is dropped, not kept as an empty entry
 
 
 def test_ctrl_c_during_on_records_lands_after_the_batch_is_counted(tmp_path: Path) -> None:

@@ -420,8 +420,8 @@ class _InOrder(dict[int, list[GameRecord]]):
     """Chunk index -> its records, as :func:`_run_chunks` fills it; each chunk is also handed to
     ``sink`` as soon as every chunk before it is in, so ``sink`` sees the games in game order
     without a gap (what ``simulate(on_records=...)`` promises). Without ``keep`` a chunk's games
-    are added to ``tally`` once the sink has taken them and are then dropped (its entry stays,
-    empty): the run's memory does not grow with its games."""
+    are added to ``tally`` once the sink has taken them, and the chunk is dropped (``dropped``
+    counts them, chunks 0 to dropped-1): the run's memory does not grow with its games."""
 
     def __init__(self, sink: Callable[[list[GameRecord]], object] | None, keep: bool = True,
                  seats: int = 0) -> None:
@@ -430,6 +430,7 @@ class _InOrder(dict[int, list[GameRecord]]):
         self.keep = keep
         self.tally = GameTally(seats)
         self.next = 0
+        self.dropped = 0
         self.guard = _Deferred()
 
     def __setitem__(self, k: int, records: list[GameRecord]) -> None:
@@ -445,17 +446,18 @@ class _InOrder(dict[int, list[GameRecord]]):
                     self.sink(batch)
                 if not self.keep:
                     self.tally.add_all(batch)
-                    super().__setitem__(k, [])
+                    del self[k]
+                    self.dropped += 1
 
     def finished(self) -> tuple[list[GameRecord], GameTally]:
         """The games finished from the run's first game on without a gap: the records still
         held (all of them with ``keep``; without it, those of chunks the sink did not take)
         and the tally of every one of them."""
         held: list[GameRecord] = []
-        for k in range(len(self) + 1):
-            if k not in self:
-                break
+        k = self.dropped
+        while k in self:
             held += self[k]
+            k += 1
         tally = GameTally(len(self.tally.total))
         tally.merge(self.tally)  # (empty with keep: nothing was dropped)
         tally.add_all(held)
