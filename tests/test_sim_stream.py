@@ -211,3 +211,28 @@ def test_cli_summary_of_a_resumed_file_covers_every_game(
     assert main([*args, "--games", "30", "--out", str(tmp_path / "two.jsonl"), "--resume"]) == 0
     assert capsys.readouterr().out.splitlines()[:6] == whole
     assert (tmp_path / "two.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
+
+
+def test_streamed_run_on_a_dask_cluster() -> None:
+    """Dask's executor (client.get_executor()) takes the chunks a window at a time too."""
+    distributed = pytest.importorskip("distributed")
+    kept = sim.simulate(RULES, BOTS, 14, seed=6, workers=1, progress=False)
+    seen: list[sim.GameRecord] = []
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        got = sim.simulate(
+            RULES,
+            BOTS,
+            14,
+            seed=6,
+            executor=client.get_executor(),
+            progress=False,
+            keep_records=False,
+            on_records=seen.extend,
+        )
+    same_stats(got, kept)
+    assert got.records == [] and seen == kept.records
