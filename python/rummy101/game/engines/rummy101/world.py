@@ -8,7 +8,12 @@ observation. The sampled position's observation for that seat equals the one giv
 (``tests/test_search.py``), so the world is consistent with everything public.
 
 Positions are sampled at the start of a turn or at a discard: the turn's undo snapshot and a
-staged opening are not rebuilt (a position with a staged opening is refused).
+staged opening are not rebuilt (a position with a staged opening is refused). Nor, therefore, is
+the duty to use a discard taken this turn (R101-4: ``turn_state.must_use``, which the engine
+reads from that snapshot): a position sampled after such a take shows ``must_use`` None. The
+search bot samples there (its whole-turn plans, right after the take), but its plans come from
+the real position's legal actions, so each uses the taken tile; only a rollout that resets the
+turn in the sample would differ (tests/test_observation_fields.py leaves these positions out).
 """
 
 from __future__ import annotations
