@@ -11,9 +11,10 @@ Positions are sampled at the start of a turn or at a discard: the turn's undo sn
 staged opening are not rebuilt (a position with a staged opening is refused). Nor, therefore, is
 the duty to use a discard taken this turn (R101-4: ``turn_state.must_use``, which the engine
 reads from that snapshot): a position sampled after such a take shows ``must_use`` None. The
-search bot samples there (its whole-turn plans, right after the take), but its plans come from
-the real position's legal actions, so each uses the taken tile; only a rollout that resets the
-turn in the sample would differ (tests/test_observation_fields.py leaves these positions out).
+search bot samples there (its whole-turn plans, right after the take): the planner's turns come
+from the seat's view and use the taken tile, but greedy's turn, finished by greedy inside the
+sample, may leave it unused (a turn the real game refuses), so that option is valued in a
+looser position than the real one (tests/test_observation_fields.py leaves these positions out).
 """
 
 from __future__ import annotations
