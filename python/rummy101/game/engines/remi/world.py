@@ -10,7 +10,10 @@ Sampled at the start of a turn or at a discard: positions in the doubles exchang
 announced double is hidden), with a tile pending a meld (RO-9.4/9.5) or a staged lay-down are
 refused (IllegalAction). Not rebuilt, because no observation shows them: who holds the Atu's
 twin when it is not this seat (RO-2's +50 goes to nobody in the sample), the turn of another
-seat's lay-down, and the turn's undo snapshot.
+seat's lay-down, and the turn's undo snapshot (so a sample after taking the discard, breaking
+the train or taking the Atu offers ``tabla``, which RO-11 allows only before any play of the
+turn and the engine reads from that snapshot; the search bot's candidates come from the real
+position's legal moves).
 """
 
 from __future__ import annotations

@@ -8,13 +8,12 @@ observation. The sampled position's observation for that seat equals the one giv
 (``tests/test_search.py``), so the world is consistent with everything public.
 
 Positions are sampled at the start of a turn or at a discard: the turn's undo snapshot and a
-staged opening are not rebuilt (a position with a staged opening is refused). Nor, therefore, is
-the duty to use a discard taken this turn (R101-4: ``turn_state.must_use``, which the engine
-reads from that snapshot): a position sampled after such a take shows ``must_use`` None. The
-search bot samples there (its whole-turn plans, right after the take): the planner's turns come
-from the seat's view and use the taken tile, but greedy's turn, finished by greedy inside the
-sample, may leave it unused (a turn the real game refuses), so that option is valued in a
-looser position than the real one (tests/test_observation_fields.py leaves these positions out).
+staged opening are not rebuilt (a position with a staged opening is refused). The duty to use a
+discard taken this turn (R101-4: ``turn_state.must_use``), which the engine reads from that
+snapshot, is: the sample gets the snapshot of the take with the table as it is now, so that it
+offers the same moves as the real position (``reset`` aside). Without it, greedy's own turn,
+finished by greedy inside a sample after a take (the search bot's whole-turn search), could
+leave the taken tile unused, a turn the real game refuses (tests/test_observation_fields.py).
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from typing import Any
 
 from ....errors import IllegalAction
 from ....tiles import MELD_KINDS, Tile
+from ...phase import Phase
 from ...state import State
 from ...table import TableMeld
 from ...world import deal_hidden, from_observation
@@ -72,5 +72,21 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
         left[c] -= own[c]
     for c in seen:
         left[c] -= 1
+    must = obs["turn_state"].get("must_use")
+    if must is not None:  # a discard taken this turn and not yet used (R101-4)
+        t = _CODE[must]
+        if x.took != "take" or own[t] < 1:
+            raise IllegalAction(f"the observation's 'must_use' {must!r} is no discard taken "
+                                f"this turn and still on the rack (R101-4)")
+        # the turn's undo snapshot as it was at the take, with the table as it is now: the
+        # engine reads the duty from it (the taken tile is unused while the table holds no
+        # more copies of it than then), and a reset gives the tile back to the discards
+        prev = (s.current - 1) % n
+        before = list(own)
+        before[t] -= 1
+        x.taken, x.taken_base = t, own[t] - 1
+        x.snap = (Phase.TAKE, tuple(before), obs["rack_sizes"][seat] - 1, tuple(s.table), "",
+                  -1, 0, t, (*x.discards[prev], t), x.thr_melds, x.thr_pairs,
+                  len(x.taken_log) - 1)
     deal_hidden(s, seat, own, left, obs["rack_sizes"], obs["stock"], rng)
     return s
