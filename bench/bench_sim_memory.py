@@ -30,6 +30,7 @@ RULES, BOTS = "rummy101", "greedy,random,random,random"
 
 CHILD = """
 import json, sys, time, tracemalloc
+from rummy101 import sim
 games, keep = int(sys.argv[1]), sys.argv[2] == "kept"
 seen = [0]
 def count(batch):
