@@ -432,10 +432,11 @@ class _InOrder(dict[int, list[GameRecord]]):
         self.next = 0
         self.dropped = 0
         self.guard = _Deferred()
+        self.failed = False  # the sink raised: it is handed nothing more
 
     def __setitem__(self, k: int, records: list[GameRecord]) -> None:
         super().__setitem__(k, records)
-        if self.sink is None and self.keep:
+        if self.sink is None and self.keep or self.failed:
             return
         while self.next in self:
             with self.guard:
@@ -443,7 +444,14 @@ class _InOrder(dict[int, list[GameRecord]]):
                 self.next += 1  # first: a sink that raises is not called twice for a chunk
                 batch = self[k]
                 if self.sink is not None:
-                    self.sink(batch)
+                    try:
+                        self.sink(batch)
+                    except BaseException:
+                        # what it raises stops the run: the chunks a pool finished meanwhile
+                        # (stored while the run winds down) are not handed on after it, which
+                        # once wrote the next batch to --out after a failed one, a gap
+                        self.failed = True
+                        raise
                 if not self.keep:
                     self.tally.add_all(batch)
                     del self[k]
