@@ -106,7 +106,9 @@ def _evaluate(state: State, w: State, seat: int, complete: bool) -> dict[str, An
     """Finish: 1000 + the round points; else minus the deadwood left (penalty valuation; for a
     plan that stops at a draw, the rack before the draw)."""
     if len(w.scores) > len(state.scores):
-        res = w.round_results()[len(state.scores)]
+        # the round the plan finished: the first result past the start's (a position sampled
+        # from an observation has the earlier rounds' scores but not their results)
+        res = w.round_results()[len(state.results)]
         won = res.get("winner") == seat
         points = w.round_scores()[len(state.scores)][seat]
         return {"finishes": won, "round_points": points,
