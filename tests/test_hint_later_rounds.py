@@ -51,3 +51,15 @@ def test_every_hint_turn_of_later_rounds_is_playable() -> None:
                         played += 1
             s.apply(rng.choice(s.legal_actions()))
     assert played > 20
+
+
+def test_a_rollout_from_a_later_round_sample_says_how_the_round_ended() -> None:
+    """rollout.play_round read the end at the round's index: "over" for every round after the
+    first of a sampled position (which holds no earlier results)."""
+    from rummy101.bots.rollout import play_round
+    from rummy101.game.engine import engine_for
+
+    obs = _position("remi(players=2)", 4, 1014)
+    world = engine_for(new_game("remi(players=2)", 0).rules).sample_state(obs, random.Random(3))
+    assert world.round == 1 and world.results == []
+    assert play_round(world, random.Random(0), check=True) in ("finish", "exhausted")

@@ -293,6 +293,7 @@ def play_round(s: State, rng: random.Random, *, check: bool = False, max_steps: 
     every action against the full ``legal_actions()`` (for tests) and raises IllegalAction."""
     pol = policy_for(s.rules.variant, rng)
     r0 = s.round
+    done = len(s.results)  # (a position sampled from an observation holds no earlier results)
     steps = 0
     while not s.is_terminal and s.round == r0:
         if steps >= max_steps:
@@ -306,4 +307,4 @@ def play_round(s: State, rng: random.Random, *, check: bool = False, max_steps: 
         else:
             _apply_known(s, a)
         steps += 1
-    return str(s.results[r0]["end"]) if len(s.results) > r0 else "over"
+    return str(s.results[done]["end"]) if len(s.results) > done else "over"
