@@ -30,6 +30,21 @@ class _Remembering(cf.ThreadPoolExecutor):
         return fut
 
 
+def _run(ex: _Remembering, keep: bool, sink: Any) -> sim.SimResult:
+    """120 games on ``ex`` (chunks of 4 workers' size), each batch handed to ``sink``."""
+    return sim.simulate(
+        RULES,
+        BOTS,
+        120,
+        seed=3,
+        workers=2,
+        executor=ex,
+        progress=False,
+        keep_records=keep,
+        on_records=sink,
+    )
+
+
 @pytest.mark.parametrize("keep", [True, False])
 @pytest.mark.parametrize("error", [ValueError, KeyboardInterrupt])
 def test_no_batch_is_handed_on_after_on_records_raised(keep: bool, error: type) -> None:
@@ -48,17 +63,7 @@ def test_no_batch_is_handed_on_after_on_records_raised(keep: bool, error: type) 
             raise error("the sink failed")
 
     with _Remembering() as ex, pytest.raises(error) as info:
-        sim.simulate(
-            RULES,
-            BOTS,
-            120,
-            seed=3,
-            workers=2,
-            executor=ex,
-            progress=False,
-            keep_records=keep,
-            on_records=sink,
-        )
+        _run(ex, keep, sink)
     assert len(calls) == 2, calls
     if error is KeyboardInterrupt:  # the partial result: the games from 0 on, no gap, once
         part = info.value.partial
@@ -93,17 +98,7 @@ def test_cli_out_file_keeps_no_gap_when_a_write_fails(tmp_path: Path) -> None:
         writer.write(batch)
 
     with _Remembering() as ex, pytest.raises(sim.SimError):
-        sim.simulate(
-            RULES,
-            BOTS,
-            120,
-            seed=3,
-            workers=2,
-            executor=ex,
-            progress=False,
-            keep_records=False,
-            on_records=write,
-        )
+        _run(ex, False, write)
     writer.close()
     run = read_run(out, rules=RULES, bots=BOTS, seed=3, games=120)
     assert run.games == chunk_size(120) == len(out.read_bytes().splitlines())
