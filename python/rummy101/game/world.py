@@ -13,6 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._validate import short
 from ..errors import IllegalAction
 from ..rules import Rules
 from .engine import engine_for
@@ -20,11 +21,6 @@ from .phase import Phase
 from .state import State
 
 __all__ = ["check_counts", "check_flags", "check_whole", "deal_hidden", "from_observation"]
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _is_whole(v: Any) -> bool:
@@ -39,7 +35,7 @@ def check_whole(obs: Mapping[str, Any], key: str, lo: int, hi: int | None = None
     if not _is_whole(v) or v < lo or (hi is not None and v > hi):
         span = f"from {lo} to {hi}" if hi is not None else f">= {lo}"
         raise IllegalAction(f"the observation's {key!r} must be a whole number {span}, got "
-                            f"{_shown(v)}")
+                            f"{short(v)}")
     return int(v)
 
 
@@ -48,7 +44,7 @@ def check_flags(obs: Mapping[str, Any], key: str, n: int) -> list[bool]:
     v = obs[key]
     if not isinstance(v, list) or len(v) != n or not all(isinstance(f, bool) for f in v):
         raise IllegalAction(f"the observation's {key!r} must be a list of {n} true/false values "
-                            f"(one a seat), got {_shown(v)}")
+                            f"(one a seat), got {short(v)}")
     return list(v)
 
 
@@ -62,7 +58,7 @@ def check_counts(obs: Mapping[str, Any], key: str, n: int, lo: int | None = 0,
         span = ("whole numbers" if lo is None else
                 f"whole numbers >= {lo}" if hi is None else f"whole numbers from {lo} to {hi}")
         raise IllegalAction(f"the observation's {key!r} must be a list of {n} {span}, got "
-                            f"{_shown(v)}")
+                            f"{short(v)}")
     return list(v)
 
 
@@ -86,11 +82,11 @@ def from_observation(obs: Mapping[str, Any]) -> State:
     rows = obs["round_scores"]
     if not isinstance(rows, list) or len(rows) != s.round:
         raise IllegalAction(f"the observation's 'round_scores' must hold one row a round played "
-                            f"({s.round} in round {s.round}), got {_shown(rows)}")
+                            f"({s.round} in round {s.round}), got {short(rows)}")
     s.scores = [check_counts({"round_scores": r}, "round_scores", n, None) for r in rows]
     s.totals = check_counts(obs, "standings", n, None)
     if s.totals != [sum(r[q] for r in s.scores) for q in range(n)]:
-        raise IllegalAction(f"the observation's 'standings' {_shown(s.totals)} are not the sums "
+        raise IllegalAction(f"the observation's 'standings' {short(s.totals)} are not the sums "
                             f"of its 'round_scores'")
     s.results = []
     s.history = []

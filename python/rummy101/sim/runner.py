@@ -385,8 +385,7 @@ class _Chunks(Sequence[tuple[int, int]]):
         return (a, min(self.games, a + self.size))
 
 
-def _chunks(games: int, workers: int, start: int = 0) -> _Chunks:
-    return _Chunks(games, workers, start)
+_chunks = _Chunks
 
 
 class _Deferred:
@@ -466,10 +465,8 @@ class _InOrder(dict[int, list[GameRecord]]):
         while k in self:
             held += self[k]
             k += 1
-        tally = GameTally(len(self.tally.total))
-        tally.merge(self.tally)  # (empty with keep: nothing was dropped)
-        tally.add_all(held)
-        return held, tally
+        self.tally.add_all(held)  # (the run is over: nothing is added after this)
+        return held, self.tally
 
 
 #: seconds between progress lines when standard error is not a terminal (a log file, nohup)
