@@ -28,11 +28,10 @@ def _at_a_discard(rules: str, seed: int) -> dict[str, Any]:
 
 
 def _moves(state: Any) -> list[str]:
-    """The legal moves but those that read the turn's undo snapshot, which no observation shows
-    and the samplers do not rebuild: the undo itself, and Remi's tabla, declared "before any
-    play of the turn" (RO-11: after taking the discard or breaking the train a real position has
-    the snapshot and refuses it; a sample offers it)."""
-    return sorted(a for a in map(str, state.legal_actions()) if a not in ("reset", "tabla"))
+    """The legal moves, ``reset`` and Remi's ``tabla`` included: the turn's undo snapshot, which
+    both read (RO-11: tabla before any play of the turn), is rebuilt from the observation's
+    ``own_turn`` (tests/test_midturn_samples.py)."""
+    return sorted(map(str, state.legal_actions()))
 
 
 def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
@@ -114,15 +113,13 @@ def test_every_real_observation_samples(rules: str) -> None:
             obs = s.observation(seat)
             try:
                 got = engine.sample_state(obs, random.Random(1))
-            except IllegalAction as exc:  # positions the sampler does not take, by design
-                assert "sampled at the start of a turn" in str(exc) or "staged opening" in str(
-                    exc
-                ), exc
+            except IllegalAction as exc:  # the doubles exchange (RO-3), by design
+                assert "doubles exchange" in str(exc), exc
             else:
                 assert got.observation(seat) == obs
-                # the seat's moves depend only on what it sees: the same in the sample (a Rummy
-                # 101 discard taken and not yet used must be used there too, R101-4), but for
-                # the undo of the turn's plays, whose snapshot no observation shows
+                # the seat's moves depend only on what it sees and did this turn: the same in
+                # the sample (a Rummy 101 discard taken and not yet used must be used there
+                # too, R101-4; the undo of the turn's plays and Remi's tabla, RO-11)
                 assert _moves(got) == _moves(s)
                 checked += 1
             s.apply(rng.choice(s.legal_actions()))

@@ -53,6 +53,8 @@ or its number in the 'legal' list; tab completes the legal actions. Commands:
 _DRAWN = {"rules", "seat", "round", "match_rounds", "phase", "current_player", "turn", "rack",
           "rack_sizes", "stock", "last_discard", "table", "standings", "round_scores",
           "discards", "discard_pile", "taken_discards", "opened", "opened_turn", "starter",
+          # the turn's start (Remi, Rummy 101), for a sampled position: 'undo' goes back to it
+          "own_turn",
           # rummy101
           "thresholds", "button", "turn_state",
           # remi

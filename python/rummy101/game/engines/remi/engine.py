@@ -43,6 +43,7 @@ from ...state import observation_head
 from .data import RemiData
 from .rules_core import _budget, atu_finish, closes, laydown_with, relay_melds, unit_rules
 from .table import RUN, SET, RemiMeld, end_value, lay_melds, three_melds
+from .world import own_turn
 
 if TYPE_CHECKING:
     from ...state import State
@@ -993,4 +994,7 @@ def observation(s: State, seat: int) -> dict[str, Any]:
             "atu_turn": x.atu_turn,
         },
     })
+    mine = own_turn(s, seat)  # the seat to move, once its turn has something to undo
+    if mine is not None:
+        obs["own_turn"] = mine
     return obs

@@ -1,39 +1,84 @@
 """Determinization: a Remi position consistent with one seat's observation (search bots, hints).
 
 :func:`sample_state` deals the tiles the seat cannot see — the other racks and the stock — at
-random from what is left of the set (106 tiles less the seat's rack, the table, the train and
-the Atu while it lies face up), with the public sizes, and rebuilds the rest from the
-observation; the sampled position's observation for that seat equals the one given
-(``tests/test_search.py``).
+random from what is left of the set (106 tiles less the seat's rack, the table, the train, a
+tile pending a meld with the later discards of a broken train, and the Atu while it lies face
+up), with the public sizes, and rebuilds the rest from the observation; the sampled position's
+observation for that seat equals the one given (``tests/test_search.py``).
 
-Sampled at the start of a turn or at a discard: positions in the doubles exchange (RO-3: the
-announced double is hidden), with a tile pending a meld (RO-9.4/9.5) or a staged lay-down are
-refused (IllegalAction). Not rebuilt, because no observation shows them: who holds the Atu's
-twin when it is not this seat (RO-2's +50 goes to nobody in the sample), the turn of another
-seat's lay-down, and the turn's undo snapshot (so a sample after taking the discard, breaking
-the train or taking the Atu offers ``tabla``, which RO-11 allows only before any play of the
-turn and the engine reads from that snapshot; the search bot's candidates come from the real
-position's legal moves).
+Sampled at any point of the turn but the doubles exchange (RO-3: the announced double is
+hidden, refused with IllegalAction). In the middle of a turn the observation of the seat to move
+holds ``own_turn`` (:func:`own_turn`: the rack, table and train before the turn's take or first
+play, whether the seat had laid down, the retrievals of a pending Joly), which only that seat
+knows, and the sample rebuilds the turn from it: the undo snapshot (so ``reset`` goes back to
+the same start, and ``tabla``, which RO-11 allows only before any play of the turn, is refused
+as in the real position), a staged lay-down (RO-8), a tile pending a meld with the later
+discards of a broken train (RO-9.4/9.5), the lay-down turn's limits (RO-10); its legal moves
+are the real position's (``tests/test_midturn_samples.py``). Another seat's observation has
+no ``own_turn``: a staged lay-down or a pending tile there is refused. Not rebuilt, because no
+observation shows them: who holds the Atu's twin when it is not this seat (RO-2's +50 goes to
+nobody in the sample) and the turn of another seat's lay-down.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...._validate import short
 from ....errors import IllegalAction
+from ....rules import Rules
 from ....tiles import MELD_KINDS, Tile
 from ...phase import Phase
 from ...state import State
-from ...world import check_counts, check_flags, deal_hidden, from_observation
+from ...world import check_counts, check_flags, check_whole, deal_hidden, from_observation
 from .data import RemiData
 from .table import RemiMeld
 
-__all__ = ["sample_state"]
+__all__ = ["own_turn", "sample_state"]
 
 _CODE = {str(Tile(c)): c for c in range(53)}
+_TS = tuple(str(Tile(c)) for c in range(53))
 _KIND = {name: code for code, name in MELD_KINDS.items()}
+
+
+def own_turn(s: State, seat: int) -> dict[str, Any] | None:
+    """The observation's ``own_turn``: what the seat to move knows of its own turn and no
+    other field shows, once the turn has something to undo (None before, and for the other
+    seats). ``start`` is the position ``reset`` restores (RO-5): the rack, the table, the
+    train and its discarders as they were before the turn's take or first play, and whether
+    the seat had laid down (RO-8, RO-10: the lay-down turn adds only to its own melds);
+    ``pending_retrievals`` the retrievals of a Joly waiting to be re-laid (RO-9.5, else 0).
+    :func:`sample_state` rebuilds the turn's undo snapshot from it."""
+    x: RemiData = s.x
+    if seat != s.current or x.snap is None or s.phase not in (Phase.TAKE, Phase.PLAY):
+        return None
+    snap = x.snap
+    rack, table, train, train_by, laid = snap[1], snap[3], snap[7], snap[8], snap[14]
+    return {
+        "start": {
+            "rack": [_TS[c] for c in range(53) for _ in range(rack[c])],
+            "table": [m.to_json(i) for i, m in enumerate(table)],
+            "train": [_TS[c] for c in train],
+            "train_by": list(train_by),
+            "laid": laid,
+        },
+        "pending_retrievals": x.pending_jr if x.pending_kind == "joly" else 0,
+    }
+
+
+def _meld(rules: Rules, m: Mapping[str, Any]) -> RemiMeld:
+    tiles = tuple(_CODE[t] for t in m["tiles"])
+    jr = tuple(m["joly_retrievals"].get(str(i), 0) for i in range(len(tiles)))
+    return RemiMeld.build(rules, _KIND[m["kind"]], m["owner"], tiles, tuple(m["laid_by"]), jr)
+
+
+def _counts(tiles: Sequence[str]) -> list[int]:
+    out = [0] * 53
+    for t in tiles:
+        out[_CODE[t]] += 1
+    return out
 
 
 def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
@@ -41,18 +86,20 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     ``rng``. IllegalAction for positions it does not sample (see the module docstring) and
     observations that cannot come from a game."""
     ts = obs["turn_state"]
-    if obs["phase"] == Phase.EXCHANGE.value or ts["staged"] or ts["pending"] is not None:
-        raise IllegalAction("a Remi position is sampled at the start of a turn or at a discard, "
-                            "not during the doubles exchange, a staged lay-down or a pending tile")
+    seat = obs["seat"]
+    mine = obs.get("own_turn")
+    if obs["phase"] == Phase.EXCHANGE.value:
+        raise IllegalAction("a Remi position in the doubles exchange (RO-3) is not sampled: the "
+                            "announced double is hidden")
+    if mine is None and (ts["staged"] or ts["pending"] is not None):
+        raise IllegalAction("a Remi position with a staged lay-down or a tile pending a meld "
+                            "(RO-8, RO-9.4/9.5) is sampled from the observation of the seat "
+                            "to move (its 'own_turn'), not from another seat's")
     s = from_observation(obs)
     rules = s.rules
-    seat = obs["seat"]
-    table = []
-    for m in obs["table"]:
-        tiles = tuple(_CODE[t] for t in m["tiles"])
-        jr = tuple(m["joly_retrievals"].get(str(i), 0) for i in range(len(tiles)))
-        table.append(RemiMeld.build(rules, _KIND[m["kind"]], m["owner"], tiles,
-                                    tuple(m["laid_by"]), jr))
+    if mine is not None and seat != s.current:
+        raise IllegalAction("the observation's 'own_turn' belongs to the seat to move")
+    table = [_meld(rules, m) for m in obs["table"]]
     s.table = table
     x = RemiData(s.n)
     x.atu = _CODE[obs["atu"]] if obs["atu"] is not None else -1
@@ -71,18 +118,52 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     x.took = ts["took"] or ""
     x.closing = bool(ts["closing"])
     x.atu_turn = bool(ts["atu_turn"])
-    own = [0] * 53
-    for t in obs["rack"]:
-        own[_CODE[t]] += 1
-    if ts["taken"] is not None:
-        x.taken = _CODE[ts["taken"]]
-        x.taken_base = own[x.taken] - (1 if ts["must_use"] is not None else 0)
-    x.turn_table_start = len(table)
-    s.x = x
-    left = [rules.copies] * 52 + [rules.jokers]
+    own = _counts(obs["rack"])
+    staged = [i for i, m in enumerate(obs["table"]) if m["staged"]]
+    if staged != list(range(len(table) - len(staged), len(table))):
+        raise IllegalAction("the observation's staged melds are not the last of the table (RO-8)")
+    x.staged_from = staged[0] if staged else -1
     seen = [c for m in table for c in m.tiles] + x.train
     if x.atu_avail:
         seen.append(x.atu)
+    x.turn_table_start = len(table)
+    if mine is not None:
+        start = mine["start"]
+        before = _counts(start["rack"])
+        begun = [_meld(rules, m) for m in start["table"]]
+        train = [_CODE[t] for t in start["train"]]
+        train_by = check_counts(start, "train_by", len(train), 0, s.n - 1)
+        laid = start["laid"]
+        if not isinstance(laid, bool):
+            raise IllegalAction(f"the observation's own_turn 'laid' must be true or false, got "
+                                f"{short(laid)}")
+        # the snapshot is taken by the turn's first take of a discard, break or Atu (in the
+        # take phase) or else by its first play after a draw or on the starter's first turn
+        # (engine.py, _snapshot): nothing was taken, pending, staged or announced then
+        took = x.took if x.took in ("draw", "start") else ""
+        x.snap = (Phase.PLAY if took else Phase.TAKE, tuple(before), sum(before), tuple(begun),
+                  took, -1, 0, tuple(train), tuple(train_by), x.atu_avail or x.took == "atu", -1,
+                  0, "", (), laid, -1, False, False, -1)
+        x.turn_table_start = len(begun)
+        if x.laid[seat] and not laid:  # laid down this turn: RO-10 limits the additions
+            x.laid_turn[seat] = s.turn
+        if ts["taken"] is not None:  # RO-10: the discard taken by a seat not laid down
+            x.taken = _CODE[ts["taken"]]
+            x.taken_base = before[x.taken]
+        if ts["pending"] is not None:  # RO-9.4/9.5: held off the rack until it is laid
+            x.pending = _CODE[ts["pending"]]
+            x.pending_kind = ts["pending_kind"]
+            if x.pending_kind == "joly":
+                x.pending_jr = check_whole(mine, "pending_retrievals", 1,
+                                           rules.opts.joly_retrievals)
+            else:
+                x.pending_later = tuple(train[len(x.train) + 1:])
+            seen += [x.pending, *x.pending_later]
+    elif ts["taken"] is not None:
+        x.taken = _CODE[ts["taken"]]
+        x.taken_base = own[x.taken] - (1 if ts["must_use"] is not None else 0)
+    s.x = x
+    left = [rules.copies] * 52 + [rules.jokers]
     for c in range(53):
         left[c] -= own[c]
     for c in seen:

@@ -64,6 +64,7 @@ from ...state import observation_head
 from ...table import KIND_NAMES, PAIR, RUN, SET, TableMeld, check_new_meld
 from . import _precomputed as P
 from .data import NOT_OPENED, OPEN_MELDS, OPEN_PAIRS, R101Data
+from .world import own_turn
 
 if TYPE_CHECKING:
     from ...state import State
@@ -1186,10 +1187,11 @@ def _taken_unused(s: State) -> bool:
     table: list[TableMeld] = s.table
     now = sum(m.tiles.count(t) for m in table)
     if t == J:
-        for a in reversed(s.history):  # back to this turn's take (a reset before it undid it)
-            if a.verb in ("take", "discard"):  # (a discard ended the turn before)
-                break
-            now += a.verb == "retrieve"  # each frees one joker from the table
+        # each retrieval since the take freed one joker from the table and raised taken_base
+        # by one (_retrieve) over the rack's jokers before the take (the snapshot's): the
+        # count the turn's public actions give, read without the game's history, which a
+        # sampled position (world.py) does not have
+        now += x.taken_base - x.snap[1][J]
     return now <= before
 
 
@@ -1216,4 +1218,7 @@ def observation(s: State, seat: int) -> dict[str, Any]:
                        "must_use": ts[s.x.taken] if _taken_unused(s) else None,
                        "staged": staged_from >= 0},
     })
+    mine = own_turn(s, seat)  # the seat to move, once its turn has something to undo
+    if mine is not None:
+        obs["own_turn"] = mine
     return obs
