@@ -173,3 +173,29 @@ def test_a_remi_hint_in_the_middle_of_the_own_turn(want: str) -> None:
             t.apply(a)
         return
     raise AssertionError(f"no {want} position in 40 seeds")
+
+
+def test_a_rummy101_hint_with_a_staged_opening_plans_from_the_turn_start() -> None:
+    """The hint from the observation of a seat with a staged opening (R101-7/8) answered 400
+    ("the observed turn has a staged opening: 'open' or 'reset' it first"). It now plans the
+    turn from its start (``own_turn``) and every turn it gives begins with ``reset``, which the
+    real game plays."""
+    s = new_game("rummy101(players=3)", 1)
+    rng = random.Random(1)
+    hinted = 0
+    while not s.is_terminal and hinted < 3:
+        obs = s.observation(s.current_player)
+        if obs["turn_state"]["staged"]:
+            got = api.hint({"observation": obs, "alternatives": 2})
+            for turn in (got["turn"], *got["alternatives"]):
+                assert turn["actions"][0] == "reset" and turn["steps"][0]["step"] == "reset"
+                t = s.copy()
+                for a in turn["actions"]:
+                    if a == "draw":
+                        break
+                    t.apply(a)
+            hinted += 1
+        legal = s.legal_actions()
+        lays = [a for a in legal if a.verb in ("run", "set", "pair")]
+        s.apply(rng.choice(lays) if lays and rng.random() < 0.8 else rng.choice(legal))
+    assert hinted == 3

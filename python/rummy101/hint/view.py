@@ -330,8 +330,9 @@ def _view_from_game(obj: Mapping[str, Any]) -> SeatView:
 def view_from_observation(obs: Any, seat: int | None = None) -> SeatView:
     """A :class:`SeatView` from ``State.observation(seat)`` (a JSON object).
 
-    The observation must be the seat's own, at its turn, before any play of the turn (no staged
-    opening).
+    The observation must be the seat's own, at its turn, with no staged opening (``POST
+    /v1/hint`` plans one from the turn's start, the observation's ``own_turn``, and answers
+    with ``reset`` first: ``service.api``).
     """
     if not isinstance(obs, dict):
         raise BadView(f"field 'observation' must be a game observation object, got "
