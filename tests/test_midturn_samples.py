@@ -199,3 +199,16 @@ def test_a_rummy101_hint_with_a_staged_opening_plans_from_the_turn_start() -> No
         lays = [a for a in legal if a.verb in ("run", "set", "pair")]
         s.apply(rng.choice(lays) if lays and rng.random() < 0.8 else rng.choice(legal))
     assert hinted == 3
+
+
+def test_an_own_turn_no_game_makes_is_refused() -> None:
+    """A turn's start holding other pieces than the rack and table now (a turn only moves
+    them) is refused naming the field: the sample took it as it was, its observation showed it
+    back unchanged, and its ``reset`` would have dealt a piece twice."""
+    s = _remi_until(0, "staged")
+    obs = s.observation(s.current_player)
+    assert api.hint({"observation": obs})["seat"] == s.current_player
+    start = obs["own_turn"]["start"]
+    forged = {**obs, "own_turn": {**obs["own_turn"], "start": {**start, "rack": start["rack"][1:]}}}
+    with pytest.raises(api.BadRequest, match="'own_turn' does not fit it"):
+        api.hint({"observation": forged})

@@ -20,7 +20,8 @@ from .engine import engine_for
 from .phase import Phase
 from .state import State
 
-__all__ = ["check_counts", "check_flags", "check_whole", "deal_hidden", "from_observation"]
+__all__ = ["check_counts", "check_flags", "check_turn_moves", "check_whole", "deal_hidden",
+           "from_observation"]
 
 
 def _is_whole(v: Any) -> bool:
@@ -60,6 +61,22 @@ def check_counts(obs: Mapping[str, Any], key: str, n: int, lo: int | None = 0,
         raise IllegalAction(f"the observation's {key!r} must be a list of {n} {span}, got "
                             f"{short(v)}")
     return list(v)
+
+
+def check_turn_moves(then: Sequence[int], now: Sequence[int]) -> None:
+    """The pieces (codes) of the seat to move at its turn's start (``own_turn``: its rack, the
+    table, what it took) and now (its rack, the table, what is pending): a turn only moves
+    them, so the two must be the same pieces. IllegalAction otherwise: a start no game makes
+    would give a sample whose ``reset`` deals pieces twice."""
+    a, b = [0] * 53, [0] * 53
+    for c in then:
+        a[c] += 1
+    for c in now:
+        b[c] += 1
+    if a != b:
+        raise IllegalAction("the observation's 'own_turn' does not fit it: the turn's start "
+                            "holds other pieces than the rack and the table now (a turn only "
+                            "moves them)")
 
 
 def from_observation(obs: Mapping[str, Any]) -> State:

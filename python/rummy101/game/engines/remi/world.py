@@ -32,7 +32,14 @@ from ....rules import Rules
 from ....tiles import MELD_KINDS, Tile
 from ...phase import Phase
 from ...state import State
-from ...world import check_counts, check_flags, check_whole, deal_hidden, from_observation
+from ...world import (
+    check_counts,
+    check_flags,
+    check_turn_moves,
+    check_whole,
+    deal_hidden,
+    from_observation,
+)
 from .data import RemiData
 from .table import RemiMeld
 
@@ -159,6 +166,14 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
             else:
                 x.pending_later = tuple(train[len(x.train) + 1:])
             seen += [x.pending, *x.pending_later]
+        if x.train != train[:len(x.train)] or laid and not x.laid[seat]:
+            raise IllegalAction("the observation's 'own_turn' does not fit it: a turn only takes "
+                                "from the end of the train and never undoes a lay-down")
+        check_turn_moves(
+            [c for c in range(53) for _ in range(before[c])] + [c for m in begun for c in m.tiles]
+            + train + ([x.atu] if x.took == "atu" else []),
+            [c for c in range(53) for _ in range(own[c])] + [c for m in table for c in m.tiles]
+            + x.train + ([x.pending, *x.pending_later] if x.pending >= 0 else []))
     elif ts["taken"] is not None:
         x.taken = _CODE[ts["taken"]]
         x.taken_base = own[x.taken] - (1 if ts["must_use"] is not None else 0)

@@ -32,7 +32,7 @@ from ....tiles import MELD_KINDS, Tile
 from ...phase import Phase
 from ...state import State
 from ...table import PAIR, TableMeld
-from ...world import check_whole, deal_hidden, from_observation
+from ...world import check_turn_moves, check_whole, deal_hidden, from_observation
 from .data import NOT_OPENED, OPEN_MELDS, OPEN_PAIRS, R101Data
 
 __all__ = ["own_turn", "sample_state"]
@@ -142,6 +142,10 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
         begun = _melds(start["table"])
         thr = start["thresholds"]
         x.turn_table_start = len(begun)
+        check_turn_moves(
+            [c for c in range(53) for _ in range(before[c])] + [c for m in begun for c in m.tiles]
+            + ([x.taken_log[-1][2]] if x.took == "take" else []),
+            [c for c in range(53) for _ in range(own[c])] + [c for m in s.table for c in m.tiles])
         if x.took == "take":
             t = x.taken = x.taken_log[-1][2]
             x.taken_base = before[t]
