@@ -32,9 +32,11 @@ Decisions searched (all variants):
 
 Every other step (laying, adding, retrieving, opening/lay-down after greedy's plan won, and all
 of them in Remi and classic) follows the greedy bot, which keeps its plan for the turn; in the
-rollouts the seat's own turn in progress is finished by greedy too. Remi positions with a staged
-lay-down or a pending tile are not sampled (greedy decides there). Variants whose engine has no
-``sample_state`` are played by greedy alone.
+rollouts the seat's own turn in progress is finished by greedy too (the sampled world has the
+turn's start from the observation's ``own_turn``, so it offers the real moves, ``reset``
+included). Remi positions with a staged lay-down or a pending tile hold no take or discard
+decision: greedy decides there. Variants whose engine has no ``sample_state`` are played by
+greedy alone.
 
 Rollouts: Rummy 101 plays them with ``greedy`` bots in every seat; Remi and classic with the
 fast policies of :mod:`rummy101.bots.rollout` (5-7x the rate of greedy rollouts from the same
