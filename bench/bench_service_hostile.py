@@ -65,7 +65,7 @@ def bait_bodies(size: int = 40_000) -> list[tuple[str, dict[str, Any]]]:
     obs = {"rules": rules, "seat": 0, "phase": "take", "current_player": 0, "rack": ["R1"],
            "table": [], "opened": [None, None], "thresholds": {}, "button": {},
            "turn_state": {}}
-    record = {"format": "rummy101-game/1", "rules": rules, "seed": 1, "match_rounds": 1,
+    record = {"format": "rummy101-game/2", "rules": rules, "seed": 1, "match_rounds": 1,
               "actions": []}
     return [("/v1/solve/opening", {"rules": rules, "rack": "R1 R2 R3"}),
             ("/v1/hint", {"record": record}),

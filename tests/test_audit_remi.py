@@ -108,7 +108,9 @@ def test_ro3_a_1_is_a_big_double() -> None:
     assert s.current == 1 and legal(s) == {"accept Y10", "decline"}
     refused(s, "accept B3", "RO-3")
     play(s, "decline")
-    assert s.current == 3 and legal(s) == {"accept Y1", "decline"}      # seat 2 (small) skipped
+    assert s.current == 2 and legal(s) == {"decline"}                   # seat 2: small only
+    play(s, "decline")
+    assert s.current == 3 and legal(s) == {"accept Y1", "decline"}
     play(s, "accept Y1")
     assert s.racks[0][codes("Y1")[0]] == 2 and s.racks[3][codes("R1")[0]] == 2
 

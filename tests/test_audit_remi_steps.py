@@ -2,9 +2,9 @@
 model written from RULES.md RO-1..RO-13 and seed 004 (tests/remi_model.py).
 
 At each step the engine's legal set, restricted to a kind, must equal the model's for
-``announce``/``accept``/``decline`` (RO-3: only seats holding a double are asked, in seat order
-from the starter; the announcer's followers holding a double of the same size answer; big is
-10-13 and 1), ``draw`` (RO-5), ``take`` (RO-9.3 freely for laid-down and tabla players, RO-10 for
+``announce``/``accept``/``decline`` (RO-3: every seat is asked, in seat order from the starter;
+every seat after the announcer answers until one accepts, a seat without a double of the same
+size only declining; big is 10-13 and 1), ``draw`` (RO-5), ``take`` (RO-9.3 freely for laid-down and tabla players, RO-10 for
 the others exactly when a lay-down of >= 45 with a run holding the tile exists, decided by the
 independent integer program of tests/reference.py), ``break N`` (RO-9.4 with RO-10),
 ``tabla`` (RO-11: own first three turns, before anything else in the turn), ``close`` and
@@ -38,10 +38,8 @@ from remi_model import (
     EXACT,
     Turn,
     closing_discards,
-    doubles,
     expected,
     finishes_from_rack,
-    is_big,
 )
 from rummy101.bots import get_bot
 from rummy101.game import new_game
@@ -64,53 +62,34 @@ def _unlaid_take(rules: Any, t: str, rack: list[str]) -> bool:
 
 
 class Exchange:
-    """RO-3 as docs/rules.md reads it: one pass over the seats from the starter; each seat holding
-    a double is asked once to announce; then the seats after the announcer holding a double of the
-    same size answer in order until one accepts."""
+    """RO-3 as docs/rules.md reads it: one pass over every seat from the starter, each asked once
+    to announce; after an announcement every other seat in order from the announcer answers until
+    one accepts. A seat without a double is asked too (its only action, decline, is checked by
+    the model's legal set): whose turn it is must not tell the table who holds a double."""
 
-    def __init__(self, racks: list[Counter[str]], starter: int, on: bool) -> None:
-        n = len(racks)
+    def __init__(self, n: int, starter: int, on: bool) -> None:
         self.queue = [(starter + k) % n for k in range(n)] if on else []
         self.responders: list[int] = []
         self.current: int | None = None
+        self.announced = False
         self.n = n
-        self.next_announcer(racks)
+        self.next_announcer()
 
-    def next_announcer(self, racks: list[Counter[str]]) -> None:
+    def next_announcer(self) -> None:
         self.responders = []
-        self.current = None
-        while self.queue:
-            q = self.queue.pop(0)
-            if doubles(racks[q]):
-                self.current = q
-                return
+        self.announced = False
+        self.current = self.queue.pop(0) if self.queue else None
 
-    def act(self, verb: str, tile: str | None, racks: list[Counter[str]]) -> None:
+    def act(self, verb: str) -> None:
         p = self.current
         assert p is not None
         if verb == "announce":
-            assert tile is not None
-            big = is_big(tile)
-            self.responders = [
-                q
-                for k in range(1, self.n)
-                for q in [(p + k) % self.n]
-                if any(is_big(d) == big for d in doubles(racks[q]))
-            ]
+            self.responders = [(p + k) % self.n for k in range(1, self.n)]
             self.announced = True
-            self._next_responder(racks)
-        elif verb == "accept" or not self.responders and not getattr(self, "announced", False):
-            self.announced = False
-            self.next_announcer(racks)
+        if verb == "accept" or not self.announced or not self.responders:
+            self.next_announcer()
         else:
-            self._next_responder(racks)
-
-    def _next_responder(self, racks: list[Counter[str]]) -> None:
-        if self.responders:
             self.current = self.responders.pop(0)
-        else:
-            self.announced = False
-            self.next_announcer(racks)
 
 
 def _play(rules_text: str, seed: int, bots: list[str], chaos: float) -> dict[str, int]:
@@ -119,8 +98,7 @@ def _play(rules_text: str, seed: int, bots: list[str], chaos: float) -> dict[str
     opts = s.rules.opts
     rng = random.Random(f"remi-steps:{rules_text}:{seed}")
     players = [get_bot(b, random.Random(rng.random())) for b in bots]
-    racks = [Counter(s.observation(q)["rack"]) for q in range(n)]
-    ex = Exchange(racks, s.starter, opts.doubles)
+    ex = Exchange(n, s.starter, opts.doubles)
     own = [0] * n
     turn = Turn()
     started = False
@@ -135,7 +113,7 @@ def _play(rules_text: str, seed: int, bots: list[str], chaos: float) -> dict[str
         if obs["phase"] == "exchange":
             assert p == ex.current, f"asked seat {p}, model {ex.current}; {where}"
         else:
-            assert ex.current is None, where  # everyone with a double was asked (RO-3)
+            assert ex.current is None, where  # every seat was asked (RO-3)
             if not started:  # RO-5: the starter begins by discarding, with 15 tiles
                 started = True
                 assert p == s.starter, where
@@ -194,9 +172,8 @@ def _play(rules_text: str, seed: int, bots: list[str], chaos: float) -> dict[str
         v = a.verb
         turn_steps += 1
         if v in ("announce", "accept", "decline"):
-            ex.act(v, str(a.tiles[0]) if a.tiles else None, racks)
+            ex.act(v)
             s.apply(a)
-            racks = [Counter(s.observation(q)["rack"]) for q in range(n)]
             continue
         if v in ("draw", "take", "break", "atu"):
             turn.took = v

@@ -79,13 +79,15 @@ def test_hint_new_game_of_a_remi_deal_that_opens_with_the_doubles_exchange(
     assert answer["turn"]["actions"][0] in [str(a) for a in state.legal_actions()]
 
 
-@pytest.mark.parametrize("rules", ["rummy101", "classic", "remi"])
+# Remi without the exchange: with it every Remi deal opens with it (RO-3: every seat is asked,
+# so the turn order tells nobody who holds a double), and no observation of it is hinted
+@pytest.mark.parametrize("rules", ["rummy101", "classic", "remi(doubles=off)"])
 def test_hint_new_game_equals_the_hint_from_the_seats_observation(
         capsys: pytest.CaptureFixture[str], rules: str) -> None:
     from rummy101.game import new_game
     from rummy101.service import api
 
-    state = new_game(rules, 7)  # remi seed 7: no doubles to announce, the first turn is play
+    state = new_game(rules, 7)  # remi: the first turn is play, the starter's discard (RO-5)
     assert main(["hint", "--new-game", "7", "--rules", rules]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got == api.hint({"observation": state.observation(state.current_player)})

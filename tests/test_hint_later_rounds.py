@@ -20,7 +20,7 @@ def _position(rules: str, seed: int, steps: int) -> dict[str, object]:
 
 
 def test_a_finishing_hint_in_round_two_of_a_match() -> None:
-    obs = _position("remi(players=2)", 4, 1014)  # found by a scan: round 1, a finish in reach
+    obs = _position("remi(players=2)", 4, 1012)  # found by a scan: round 1, a finish in reach
     assert obs["round"] == 1 and obs["round_scores"]
     got = api.hint({"observation": obs})
     turns = [got["turn"], *got["alternatives"]]
@@ -56,7 +56,7 @@ def test_a_rollout_from_a_later_round_sample_says_how_the_round_ended() -> None:
     from rummy101.bots.rollout import play_round
     from rummy101.game.engine import engine_for
 
-    obs = _position("remi(players=2)", 4, 1014)
+    obs = _position("remi(players=2)", 4, 1012)
     world = engine_for(new_game("remi(players=2)", 0).rules).sample_state(obs, random.Random(3))
     assert world.round == 1 and world.results == []
     assert play_round(world, random.Random(0), check=True) in ("finish", "exhausted")

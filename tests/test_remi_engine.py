@@ -142,19 +142,28 @@ def test_ro3_exchange_announce_accept_decline() -> None:
     assert s.current == 1 and legal(s) == {"announce B3", "announce R12", "decline"}  # seat 1 next
     s.apply("announce B3")
     assert s.current == 2 and legal(s) == {"accept K4", "decline"}       # small for small
-    s.apply("decline")                                                    # seats 3 has no double
+    s.apply("decline")
+    # every seat is asked (RO-3: the turn order must not show who holds a double): seat 3 has
+    # no double, seat 0 no small one (Y11 Y11 R5 R6), so each has only decline
+    assert s.current == 3 and legal(s) == {"decline"}
+    s.apply("decline")
+    assert s.current == 0 and legal(s) == {"decline"}
+    s.apply("decline")
     assert s.current == 2 and "announce K4" in legal(s)                   # seat 2's own turn
+    s.apply("decline")
+    assert s.current == 3 and legal(s) == {"decline"}                     # asked, no double
     s.apply("decline")
     assert s.phase is Phase.PLAY and s.current == s.starter              # play begins (RO-5)
 
 
-def test_ro3_option_off_and_nobody_with_a_double() -> None:
+def test_ro3_option_off_and_every_deal_asks_every_seat() -> None:
+    """doubles=off skips the exchange; with it on every deal starts with it at the starter,
+    whoever holds a double (RO-3: the turn order tells the table nothing)."""
     for seed in range(20):
         s = new_game("remi(doubles=off)", seed)
         assert s.phase is Phase.PLAY
         t = new_game("remi", seed)
-        has = any(any(c >= 2 for c in r[:52]) for r in t.racks)
-        assert (t.phase is Phase.EXCHANGE) == has
+        assert t.phase is Phase.EXCHANGE and t.current == t.starter
 
 
 # ---- RO-4: the Atu -------------------------------------------------------------------------------

@@ -270,6 +270,10 @@ def test_the_status_says_when_a_discard_is_the_only_move(client: TestClient) -> 
     add to the table, then discard": a person who laid a run was refused. When discarding (or
     tabla / close) is all there is to do, the status says so, with the rule when it is RO-5."""
     view = new(client, rules="remi(players=2)", bots=["greedy"], seed=24)
+    # first the exchange of doubles, where every seat is asked (RO-3): seat 0 has no double
+    assert view["legal"] == ["decline"] and "no double, so pass" in view["status"]
+    while view["legal"] == ["decline"]:  # and again once the bot has announced a double
+        view = client.post(f"/v1/games/{view['id']}/actions", json={"action": "decline"}).json()
     assert {a.split()[0] for a in view["legal"]} <= {"discard", "tabla"}
     assert "lay melds" not in view["status"], view["status"]
     assert "discard a tile" in view["status"] and "RO-5" in view["status"], view["status"]

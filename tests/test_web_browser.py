@@ -132,6 +132,10 @@ def to_joly_turn(pg: object) -> None:
     """A 2-player Remi game of seed 24 played by Play hint to the turn where seat 0 can retrieve
     the Joly of meld 0 with B11 (``retrieve 0:2 with B11``, RO-9.5)."""
     start(pg, "remi", 2, 24)
+    # seat 0 holds no double: it passes in the exchange of doubles (RO-3: every seat is asked)
+    while pg.is_visible("#bare [data-action=decline]"):  # type: ignore[attr-defined]
+        pg.click("#bare [data-action=decline]")  # type: ignore[attr-defined]
+        idle(pg)
     for i in range(13):
         if pg.is_enabled("[data-testid=draw]"):  # type: ignore[attr-defined]
             pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
@@ -987,14 +991,18 @@ def test_a_phone_steps_the_replay_with_the_position_in_view(browser: object, ser
         pg.wait_for_selector("[data-testid=replay-pos]:has-text('Turn 2 of')")  # type: ignore[attr-defined]
         assert len(loads) == 1, loads
         # turn 2 drawn (the list marks it once its answer is shown; until then the rack and its
-        # head are turn 1's, seat 1's)
+        # head are turn 1's, the person's pass in the exchange of doubles, RO-3)
         pg.wait_for_selector("[data-testid=replay-turn][data-turn='1'][aria-current=step]")  # type: ignore[attr-defined]
         pg.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
         span = pg.evaluate("""() => document.querySelector('[data-testid=replay-rack]').getBoundingClientRect().bottom
             - document.querySelector('[data-testid=replay-next]').getBoundingClientRect().top""")  # type: ignore[attr-defined]
         shot(pg, "19-phone-replay")
         assert span < 844, span
-        # turn 2 is the person's: its rack is "Your rack" (it read "Rack of you")
+        head = pg.inner_text("#replay-rack-head")  # type: ignore[attr-defined]
+        assert head.lower() == "rack of seat 1 (greedy) before the turn (14)", head
+        # turn 3 is the person's: its rack is "Your rack" (it read "Rack of you")
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=replay-turn][data-turn='2'][aria-current=step]")  # type: ignore[attr-defined]
         head = pg.inner_text("#replay-rack-head")  # type: ignore[attr-defined]
         assert re.fullmatch(r"your rack before the turn \(\d+\)", head.lower()), head
     finally:
@@ -1181,6 +1189,34 @@ def test_the_exchange_of_doubles_offers_each_announcement(browser: object, serve
         first = "[data-testid=log] li:first-child"
         assert "announce" in pg.inner_text(first)  # type: ignore[attr-defined]
         assert pg.query_selector(f"{first} [data-tile=Y5]")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()
+
+
+def test_a_seat_without_a_double_is_offered_a_plain_pass(browser: object, server: str) -> None:
+    """RO-3: every seat is asked in the exchange of doubles (the order must not tell the table
+    who holds one), so a person without a double gets a turn there: the status and the one
+    button say plainly that they pass, not an empty prompt or "Decline the exchange"."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "remi", 2, 2)  # seat 0 holds no double
+        status = pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        assert "you hold no double, so pass" in status, status
+        bare = pg.eval_on_selector_all("#bare button", "bs => bs.map(b => b.textContent)")  # type: ignore[attr-defined]
+        assert bare == ["No double: pass"], bare
+        shot(pg, "21-remi-no-double-pass")
+        pg.click("#bare [data-action=decline]")  # type: ignore[attr-defined]
+        idle(pg)
+        assert pg.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
+        # the bot announces a small double; the person holds none to swap
+        status = pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        assert "announced a small double; you hold no small double to swap" in status, status
+        bare = pg.eval_on_selector_all("#bare button", "bs => bs.map(b => b.textContent)")  # type: ignore[attr-defined]
+        assert bare == ["No small double: pass"], bare
+        shot(pg, "21-remi-no-small-double-pass")
+        pg.click("#bare [data-action=decline]")  # type: ignore[attr-defined]
+        idle(pg)
+        assert "discard a tile" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
     finally:
         ctx.close()
 

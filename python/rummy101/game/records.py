@@ -12,19 +12,29 @@ record that was edited inconsistently is refused.
 >>> t = loads(dumps(s))
 >>> t == s, t.history == s.history
 (True, True)
+
+Formats: records are written as ``rummy101-game/2``. Format 1 was written before Remi's doubles
+exchange (RULES.md RO-3) asked every seat: it asked only seats holding a double (of the announced
+size), so a format-1 Remi record lacks the ``decline`` of every seat that had no double. Such a
+record still replays: wherever the replay stands in the exchange at a seat whose only action is
+``decline``, that ``decline`` is applied first (:func:`replay_steps`), which is exactly the
+position the old flow reached. Records of the other variants are the same in both formats.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..errors import IllegalAction, NotationError, RummyError
 from .state import State, new_game
 
-__all__ = ["FORMAT", "dumps", "from_dict", "loads", "to_dict"]
+__all__ = ["FORMAT", "FORMATS", "dumps", "from_dict", "loads", "replay_steps", "to_dict"]
 
-FORMAT = "rummy101-game/1"
+FORMAT = "rummy101-game/2"
+#: The formats that replay: format 1 omits the exchange's forced declines (module docstring).
+FORMATS = ("rummy101-game/1", FORMAT)
 
 
 def to_dict(state: State) -> dict[str, Any]:
@@ -44,6 +54,31 @@ def to_dict(state: State) -> dict[str, Any]:
     }
 
 
+def _omitted(state: State, fmt: str) -> Iterator[tuple[int | None, Any]]:
+    """The actions a record of format ``fmt`` leaves out here: the engine's ``format1_omits``
+    (Remi: the decline of a seat the old exchange did not ask, RO-3); the caller applies each
+    before the next is looked for."""
+    omits = getattr(state.engine, "format1_omits", None) if fmt != FORMAT else None
+    if omits is None:
+        return
+    while (a := omits(state)) is not None:
+        n = len(state.history)
+        yield None, a
+        if len(state.history) == n:   # not applied (the caller stopped): ask no further
+            return
+
+
+def replay_steps(state: State, actions: Sequence[str], fmt: str = FORMAT
+                 ) -> Iterator[tuple[int | None, Any]]:
+    """The steps that replay a record's ``actions`` of format ``fmt`` on ``state`` (its new
+    game): ``(index in actions, text)``, and ``(None, decline)`` for each decline a format-1
+    record leaves out (module docstring). The caller applies each step before taking the next."""
+    for i, text in enumerate(actions):
+        yield from _omitted(state, fmt)
+        yield i, text
+    yield from _omitted(state, fmt)
+
+
 def dumps(state: State, *, indent: int | None = None) -> str:
     """The record of a game as JSON text."""
     return json.dumps(to_dict(state), indent=indent)
@@ -54,8 +89,9 @@ def from_dict(record: dict[str, Any]) -> State:
     if not isinstance(record, dict):
         raise NotationError(f"a game record is a JSON object, got {type(record).__name__}")
     fmt = record.get("format", FORMAT)
-    if fmt != FORMAT:
-        raise NotationError(f"unknown game record format {fmt!r}; accepted: {FORMAT!r}")
+    if fmt not in FORMATS:
+        raise NotationError(f"unknown game record format {fmt!r}; accepted: "
+                            f"{', '.join(repr(f) for f in FORMATS)}")
     if "actions" not in record and record.get("record") == "summary":
         raise NotationError("this is a summary row of `rummy101 sim` (seeds and scores, no actions), "
                             "not a game record: run the simulation with `--record full` to write "
@@ -68,7 +104,7 @@ def from_dict(record: dict[str, Any]) -> State:
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise NotationError("game record field 'actions' must be a list of action texts")
     state = new_game(record["rules"], record["seed"], match_rounds=record.get("match_rounds"))
-    for i, text in enumerate(actions):
+    for i, text in replay_steps(state, actions, fmt):
         try:
             state.apply(text)
         except RummyError as exc:

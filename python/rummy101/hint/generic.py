@@ -66,6 +66,10 @@ REASONS: dict[str, dict[str, str]] = {
 
 _TAKES = ("draw", "take", "break", "atu")
 
+#: The reason of a decline that is the seat's only action in Remi's exchange.
+_PASS = ("RO-3: holds no double to announce or to swap for the one on offer, so passes (every "
+         "seat is asked, so the order tells nobody who holds one)")
+
 
 def _greedy(seed: int) -> Any:
     return get_bot("greedy", random.Random(seed))
@@ -126,8 +130,10 @@ def _turn_json(state: State, seat: int, steps: Sequence[Action], complete: bool,
     reasons = REASONS.get(state.rules.variant, {})
     evaluation = _evaluate(state, w, seat, complete)
     out = []
-    for a in steps:
+    for k, a in enumerate(steps):
         reason = reasons.get(a.verb, a.verb)
+        if k == 0 and a.verb == "decline" and state.legal_actions() == [a]:
+            reason = _PASS  # RO-3: asked like every seat, with nothing to offer
         if a.verb == "discard" and "deadwood" in evaluation:
             reason = f"{reason.split(':')[0]}: discards {a.tiles[0]}, leaving {evaluation['deadwood']} points of deadwood"
         out.append({"step": a.verb, "action": str(a), "reason": reason, "actions": [str(a)]})

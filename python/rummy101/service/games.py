@@ -278,9 +278,10 @@ class Game:
         if phase == "play" and turn.get("staged") and obs.get("thresholds"):
             # Rummy 101: melds laid before opening wait, staged, until they reach the threshold
             return f"Your turn (round {s.round + 1}): {self._staged(obs, verbs)}."
+        if phase == "exchange":
+            return f"Your turn (round {s.round + 1}): {self._exchange(obs, verbs)}."
         what = {"take": f"take a {s.rules.piece_word}: draw from the stock or take the discard",
-                "play": "lay melds, add to the table, then discard",
-                "exchange": "the exchange of doubles: announce one or decline"}.get(phase, phase)
+                "play": "lay melds, add to the table, then discard"}.get(phase, phase)
         return f"Your turn (round {s.round + 1}): {what}."
 
     @staticmethod
@@ -296,6 +297,19 @@ class Game:
         todo = ("open to commit them, or lay more first" if "open" in verbs else
                 "lay more, or take them back to discard")
         return f"the melds laid this turn hold {held}: {todo}"
+
+    def _exchange(self, obs: dict[str, Any], verbs: set[str]) -> str:
+        """Remi's exchange of doubles (RO-3): every seat is asked, so one without a double is
+        told plainly that it passes."""
+        ex = obs.get("exchange") or {}
+        if ex.get("announcer") is None:
+            if verbs == {"decline"}:
+                return "the exchange of doubles: you hold no double, so pass (decline)"
+            return "the exchange of doubles: announce one or decline"
+        offer = f"{self._who(ex['announcer'])} announced a {ex.get('size')} double"
+        if verbs == {"decline"}:
+            return f"{offer}; you hold no {ex.get('size')} double to swap, so pass (decline)"
+        return f"{offer}: swap one of your {ex.get('size')} doubles for it (accept) or decline"
 
     def _who(self, seat: int) -> str:
         return "you" if seat == self.seat else f"seat {seat} ({self.bot_names[seat]})"
@@ -451,9 +465,10 @@ class Replay:
                              f"{described(record.get('rules'))}")
         rules = read_rules(record, "rummy101")
         record = read_record_numbers(record, max_seed=MAX_SEED, max_rounds=MAX_MATCH_ROUNDS)
-        if record.get("format", _records.FORMAT) != _records.FORMAT:
+        fmt = record.get("format", _records.FORMAT)
+        if fmt not in _records.FORMATS:
             raise BadRequest(f"field 'record': unknown format {short(record.get('format'))}; "
-                             f"accepted: {_records.FORMAT!r}")
+                             f"accepted: {', '.join(repr(f) for f in _records.FORMATS)}")
         clean: dict[str, Any] = {k: record[k] for k in ("format", "rules", "seed", "match_rounds",
                                                         "actions") if k in record}
         seats = record.get("seats")
@@ -469,8 +484,9 @@ class Replay:
         starts: list[State] = []
         turns: list[tuple[int, list[str]]] = []
         key: tuple[int, int] | None = None
-        for i, text in enumerate(actions):
-            if i % 64 == 0:
+        # a format-1 record's Remi exchange: the declines it omits are replayed too (records)
+        for step, (i, text) in enumerate(_records.replay_steps(state, actions, fmt)):
+            if step % 64 == 0:
                 check_stop()
             here = (state.round, state.current_player)
             if here != key or state.phase is Phase.OVER:
@@ -489,6 +505,8 @@ class Replay:
             if k in record and record[k] != got:
                 raise BadRequest(f"field 'record': {k!r} says {short(record[k])} but the "
                                  f"replay gives {short(got)}")
+        if fmt != _records.FORMAT:  # kept as it replays now: the current format, every action
+            clean.update(format=_records.FORMAT, actions=[str(a) for a in state.history])
         return cls(rid, rules, clean, starts, turns, state)
 
     def summary(self) -> dict[str, Any]:

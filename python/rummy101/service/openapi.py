@@ -214,7 +214,7 @@ _GAME_BODIES: dict[tuple[str, str], dict[str, Any]] = {
             "description": "a game record of `rummy101.game.records` (its stored outcome, when "
                            "given, must be the replay's)",
             "properties": {
-                "format": {"type": "string", "enum": ["rummy101-game/1"]},
+                "format": {"type": "string", "enum": ["rummy101-game/1", "rummy101-game/2"]},
                 "rules": _RULES_ANY,
                 "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
                 "match_rounds": {"type": ["integer", "null"], "minimum": 1, "maximum": 100_000},

@@ -527,9 +527,14 @@ export class PlayPanel {
     bare.replaceChildren();
     // the moves without pieces, and Remi's exchange of doubles (RO-3: a few announcements or
     // acceptances, each a button; selecting a tile of the pair to make one appear was a guess)
+    // A seat without a double is asked too (RO-3: the order must not show who holds one), and
+    // its only move is to decline: say that plainly, as a pass.
+    const ex = this.view.observation.exchange;
+    const pass = this.legal().length === 1 && this.legal()[0] === "decline"
+      ? `No ${ex && ex.announcer !== null ? `${ex.size} ` : ""}double: pass` : null;
     for (const t of this.legal()) {
       if ((t.includes(" ") && !["announce", "accept"].includes(t.split(" ")[0])) || t === "draw" || t === "take") continue;
-      bare.append(h("button", { type: "button", disabled: !mine, "data-action": t, onclick: () => this.send(t) }, describe(t)));
+      bare.append(h("button", { type: "button", disabled: !mine, "data-action": t, onclick: () => this.send(t) }, pass || describe(t)));
     }
     const sug = $("suggest");
     sug.replaceChildren();

@@ -31,6 +31,7 @@ declare_verb("lay", "tiles", -1)
 from .engine import (
     DEFAULT_MATCH_ROUNDS,
     apply,
+    format1_omits,
     legal_actions,
     meld_actions,
     new_match,
@@ -44,5 +45,6 @@ from .world import sample_state
 VERBS = frozenset({"draw", "take", "run", "set", "add", "retrieve", "open", "reset", "discard",
                    "announce", "accept", "decline", "break", "atu", "tabla", "close", "lay"})
 
-__all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "legal_actions", "meld_actions", "new_match",
-           "observation", "round_deltas", "sample_state", "start_round"]
+__all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "format1_omits", "legal_actions",
+           "meld_actions", "new_match", "observation", "round_deltas", "sample_state",
+           "start_round"]

@@ -6,7 +6,10 @@ declared in ``__init__``):
 
 * **exchange** phase (RO-3, before play): ``announce R12`` (offer a double; the others learn
   only "big" or "small"), ``accept Y11`` (swap one's own double of the same size for it),
-  ``decline`` (no announcement / no swap). Seats without a double are not asked.
+  ``decline`` (no announcement / no swap). Every seat is asked in seat order from the starter
+  whether it announces, and after an announcement every other seat in order from the announcer
+  until one accepts; a seat without a double (of the announced size) has only ``decline``, so
+  whose turn it is tells the table nothing about who holds a double.
 * **take** phase: ``draw`` (RO-5), ``take`` (the previous player's last discard: laid down or
   tabla freely, RO-9.3/RO-10; not laid down only when a lay-down holding it exists this turn),
   ``break N`` (RO-9.4: take train tile N, lay its meld at once, the later discards go onto the
@@ -138,18 +141,29 @@ def _doubles(rack: list[int], big: bool | None = None) -> list[int]:
 
 
 def _next_announcer(s: State) -> bool:
-    """RO-3: ask the next seat holding a double to announce; False when nobody is left."""
+    """RO-3: ask the next seat in order whether it announces; False when every seat was asked.
+    Every seat is asked, a seat without a double too (its only action is ``decline``): whose
+    turn it is must not tell the table who holds a double."""
     x: RemiData = s.x
     x.ex_announcer = -1
     x.ex_code = -1
     x.ex_responders = []
-    while x.ex_queue:
-        q = x.ex_queue.pop(0)
-        if _doubles(s.racks[q]):
-            s.current = q
-            s.phase = Phase.EXCHANGE
-            return True
-    return False
+    if not x.ex_queue:
+        return False
+    s.current = x.ex_queue.pop(0)
+    s.phase = Phase.EXCHANGE
+    return True
+
+
+def format1_omits(s: State) -> Action | None:
+    """The action a game record of format 1 leaves out here (:mod:`rummy101.game.records`): it
+    was written when the exchange asked only the seats holding a double (of the announced size),
+    so a seat whose only action now is ``decline`` made none (RO-3)."""
+    if s.phase is Phase.EXCHANGE:
+        legal = s.legal_actions()
+        if len(legal) == 1 and legal[0].verb == "decline":
+            return legal[0]
+    return None
 
 
 def _begin_play(s: State) -> None:
@@ -436,7 +450,7 @@ def _perform(s: State, a: Action) -> None:
         x.ex_announcer = p
         x.ex_code = int(a.tiles[0])
         big = is_big(x.ex_code)
-        x.ex_responders = [q for k in range(1, s.n) for q in [(p + k) % s.n] if _doubles(s.racks[q], big)]
+        x.ex_responders = [(p + k) % s.n for k in range(1, s.n)]   # all asked: no seat is told apart
         x.ex_log.append((p, "big" if big else "small", -1))
         _next_responder(s)
     elif v == "accept":
@@ -699,11 +713,18 @@ def why_illegal(s: State, a: Action) -> str:
     rack = s.racks[p]
     pre = f"{a}: "
     if ph is Phase.EXCHANGE:
+        offer = x.ex_announcer >= 0
+        size = ("big (10-13 and 1)" if is_big(x.ex_code) else "small (2-9)") if offer else ""
+        if not (_doubles(rack, is_big(x.ex_code)) if offer else _doubles(rack)):
+            # every seat is asked (RO-3): one without a double passes, and is told so plainly
+            held = f"no {size} double to swap for the one on offer" if offer else "no double"
+            return pre + (f"this rack holds {held} (two identical tiles), so the only action "
+                          "is 'decline': pass (RO-3)")
         if v not in ("announce", "accept", "decline"):
             return pre + "before play only the exchange of doubles: announce, accept or decline (RO-3)"
-        if v == "announce" and x.ex_announcer >= 0:
+        if v == "announce" and offer:
             return pre + "a double is on offer: accept it with a double of the same size or decline (RO-3)"
-        if v == "accept" and x.ex_announcer < 0:
+        if v == "accept" and not offer:
             return pre + "no double is on offer; announce one of yours or decline (RO-3)"
         c = int(a.tiles[0])
         if rack[c] < 2:
