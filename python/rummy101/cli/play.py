@@ -240,7 +240,8 @@ class _Session:
             raise BotFailed(f"the bot of seat {seat} ({self.names[seat]}) failed at turn "
                             f"{state.turn}, after {len(state.history)} actions: "
                             f"{type(exc).__name__}: {exc}; the game stops here", state) from exc
-        self.say(f"  seat {seat} ({self.names[seat]}): {action}")
+        shown = getattr(state.engine, "public_text", None)  # Remi, RO-3: a double's size only
+        self.say(f"  seat {seat} ({self.names[seat]}): {shown(action) if shown else action}")
         self._round_ends()
 
     def _round_ends(self) -> None:

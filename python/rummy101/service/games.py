@@ -222,7 +222,9 @@ class Game:
                 legal = s.legal_actions()
                 action = self.bots[seat].act(s.observation(seat), legal)
                 s.apply(action)
-                moves.append(self._note(seat, str(action)))
+                # a bot's move as the person may see it (Remi, RO-3: a double's size, no tiles)
+                shown = getattr(s.engine, "public_text", None)
+                moves.append(self._note(seat, shown(action) if shown else str(action)))
         return moves
 
     def _bots_after(self, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:

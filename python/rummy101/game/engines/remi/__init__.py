@@ -36,6 +36,7 @@ from .engine import (
     meld_actions,
     new_match,
     observation,
+    public_text,
     round_deltas,
     start_round,
 )
@@ -46,5 +47,5 @@ VERBS = frozenset({"draw", "take", "run", "set", "add", "retrieve", "open", "res
                    "announce", "accept", "decline", "break", "atu", "tabla", "close", "lay"})
 
 __all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "format1_omits", "legal_actions",
-           "meld_actions", "new_match", "observation", "round_deltas", "sample_state",
-           "start_round"]
+           "meld_actions", "new_match", "observation", "public_text", "round_deltas",
+           "sample_state", "start_round"]

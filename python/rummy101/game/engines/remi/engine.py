@@ -155,6 +155,16 @@ def _next_announcer(s: State) -> bool:
     return True
 
 
+def public_text(a: Action) -> str:
+    """An action as the other seats may read it in a log of the game: RO-3 lets the announcer
+    say only "big" or "small", and a swap shows only who accepted, so the tiles are left out."""
+    if a.verb == "announce":
+        return f"announce a {'big' if is_big(int(a.tiles[0])) else 'small'} double"
+    if a.verb == "accept":
+        return "accept"
+    return str(a)
+
+
 def format1_omits(s: State) -> Action | None:
     """The action a game record of format 1 leaves out here (:mod:`rummy101.game.records`): it
     was written when the exchange asked only the seats holding a double (of the announced size),
