@@ -46,7 +46,8 @@ def add_subcommands(subparsers: Any) -> None:
                      help="the JSON request inline")
     src.add_argument("--new-game", type=seed, metavar="SEED", default=None,
                      help="hint the first turn of a new game dealt with this seed (with "
-                          "--rules; a Remi deal's first turn may be the doubles exchange, RO-3)")
+                          "--rules; a Remi deal opens with the doubles exchange unless "
+                          "doubles=off, RO-3)")
     p.add_argument("--rules", default=None,
                    help="rule set for --new-game (default rummy101); a request names its own")
     p.add_argument("--alternatives", type=whole, default=None,
