@@ -62,6 +62,14 @@ def test_play_shows_a_bots_announcement_by_size_only() -> None:
     assert not any(TILE.search(line) for line in bot_lines), bot_lines
 
 
+def test_play_tells_a_seat_without_a_double_why_it_may_only_decline() -> None:
+    out = io.StringIO()  # `rummy101 play --seed 4`: seat 0 holds no double
+    play("remi(players=2)", None, 4, match_rounds=1, stdin=io.StringIO(""), stdout=out)
+    legal = [line for line in out.getvalue().splitlines() if line.startswith("legal: ")]
+    said = "you hold no double to announce, or none of the size on offer to swap: pass, RO-3"
+    assert legal == [f"legal: decline ({said})"], legal
+
+
 def test_the_web_games_log_and_status_show_sizes_not_tiles() -> None:
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient

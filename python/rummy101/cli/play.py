@@ -412,6 +412,9 @@ def _cut(items: Sequence[str], limit: int = 24) -> str:
 
 def _legal_line(legal: Sequence[Any]) -> str:
     texts = [str(a) for a in legal]
+    if texts == ["decline"]:  # Remi's exchange asks every seat (RO-3): say why it is all
+        return ("legal: decline (you hold no double to announce, or none of the size on offer "
+                "to swap: pass, RO-3)")
     if len(texts) <= 24:
         return "legal: " + ", ".join(texts)
     verbs: dict[str, int] = {}
