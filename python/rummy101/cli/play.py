@@ -139,7 +139,7 @@ def _bots(rules: Rules, bots: str | Sequence[str] | None, seed: int) -> tuple[li
             names = names[1:]
     if len(names) != others:
         seats = f"seats 1 to {others}" if others > 1 else "seat 1"
-        raise RummyError(f"{len(names)} bots given ({','.join(names)}) but {rules} has "
+        raise RummyError(f"{len(names)} bot{'s' if len(names) != 1 else ''} given ({','.join(names)}) but {rules} has "
                          f"{rules.players} players: give {others} bot{'s' if others > 1 else ''}"
                          f" for {seats} (you play seat {HUMAN_SEAT})")
     players: list[Bot | None] = [None]

@@ -30,7 +30,7 @@ class GameRecord:
     seat of each round (``None`` when nobody finished: an exhausted round has no winner, R101-13);
     ``best`` the seat with the strictly highest final standing (``None`` on a tie for first) —
     with the stock exhausted that is the seat that lost least, so it is no win; ``turns`` the
-    turns each seat played; ``steps`` the actions applied in the whole game.
+    turns each seat played (Remi's exchange of doubles before play, RO-3, is no turn); ``steps`` the actions applied in the whole game.
     """
 
     game: int

@@ -79,6 +79,11 @@ _NATIVE_GREEDY: Any = None
 _RULES: dict[str, Rules] = {}
 
 
+#: The phase of Remi's exchange of doubles (Phase.EXCHANGE, a str enum; RO-3): every seat is
+#: asked in it before play, and its steps are not counted as turns.
+_EXCHANGE = "exchange"
+
+
 def _game() -> Any:
     """The engine package, imported on first use so that sim imports without it."""
     global _GAME
@@ -206,8 +211,11 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
             action = acts[seat](obs, legal_actions())
             if obs._data is None and (_getrefcount is None or _getrefcount(obs) > _LOCAL_REFS):
                 obs._get()  # the bot kept it unread: build it now, the observation of its step
+            exchange = getattr(state, "phase", None) == _EXCHANGE
             apply(action)
-            if seat != last:
+            if exchange:  # RO-3's exchange of doubles comes before play: it is no turn
+                last = -1
+            elif seat != last:
                 turns[seat] += 1
                 last = seat
             steps += 1
@@ -339,7 +347,7 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
         msg = str(error) if repr(name) in str(error) else f"bot {name!r}: {error}"
         raise SimError(f"{msg} (in the bots {','.join(names)!r})")
     if len(names) != r.players:
-        raise SimError(f"{len(names)} bots given ({','.join(names)}) but {r} has {r.players} "
+        raise SimError(f"{len(names)} bot{'s' if len(names) != 1 else ''} given ({','.join(names)}) but {r} has {r.players} "
                        f"players: give one bot per seat (or set players=N in the rules)")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SimError(f"games must be a whole number >= 1, got {games!r}")
