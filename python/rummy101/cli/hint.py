@@ -74,9 +74,8 @@ def _request(args: argparse.Namespace) -> Any:
     if args.new_game is not None:
         from ..game import new_game, records
 
-        # The game record, not the seat's observation: a Remi deal starts with the doubles
-        # exchange (RO-3), where an observation cannot be sampled; from a record the hint is
-        # the same wherever an observation works (docs/service.md).
+        # The game record (the hint from the seat's observation is the same, docs/service.md,
+        # the doubles exchange a Remi deal opens with included, RO-3).
         state = new_game(args.rules or "rummy101", args.new_game)
         return {"record": records.to_dict(state)}
     print("(no request given: answering the built-in example)", file=sys.stderr)

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..bots import get_bot
 from ..bots.strategy import deadwood, kit_for
-from ..game import Action, State, engine_for
+from ..game import Action, Phase, State, engine_for
 from ..tiles import NUM_CODES
 
 __all__ = ["REASONS", "hint_for_observation", "plan"]
@@ -80,7 +80,9 @@ def _follow(state: State, seat: int, first: Action | None, discard: Action | Non
     """The seat's steps of this turn on a copy of ``state``: ``first`` forced as the first step
     and ``discard`` as the turn's discard when given, the greedy bot for the rest. A draw from
     the stock ends the plan unapplied (complete = False): it is listed when it is the first step;
-    the position returned is the one before it."""
+    the position returned is the one before it. So does an ``accept`` of Remi's exchange (RO-3:
+    the announced double it brings is unknown to the seat), and any other step of the exchange
+    is the plan's last (the exchange's next decision, or the seat's first turn, is asked anew)."""
     w = state.copy()
     bot = _greedy(seed)
     steps: list[Action] = []
@@ -95,14 +97,15 @@ def _follow(state: State, seat: int, first: Action | None, discard: Action | Non
             a = bot.act(w.observation(seat), legal)
             if discard is not None and a.verb == "discard":
                 a = discard
-        if a.verb == "draw":  # the drawn tile is unknown: the plan ends here, not applied
-            if not steps:
-                steps.append(a)
+        if a.verb in ("draw", "accept"):  # the tiles it brings are unknown (a draw; RO-3's
+            if not steps:                   # swap brings the announced double): the plan ends
+                steps.append(a)             # here, not applied
             return steps, False, w
         steps.append(a)
+        exchange = w.phase is Phase.EXCHANGE
         w.apply(a)
-        if len(steps) > 200:
-            break
+        if exchange or len(steps) > 200:  # RO-3: one decision of the exchange a hint (the next
+            break                         # one is the seat's again, or its first turn's)
     return steps, True, w
 
 

@@ -533,11 +533,6 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
             if obs.get("current_player") != obs.get("seat"):
                 raise BadRequest("the observation is not at its seat's turn: a hint is for the "
                                  "seat to move")
-            if obs.get("phase") == "exchange":  # (was told only what is not sampled)
-                raise BadRequest("the observation is in the exchange of doubles (RO-3), which a "
-                                 "hint from an observation does not plan (the hidden racks "
-                                 "decide it): send the game record instead, {\"record\": ...}, "
-                                 "whose hint plays the exchange")
             return generic.hint_for_observation(obs, alternatives)
         from ..game import records
 

@@ -6,8 +6,11 @@ tile pending a meld with the later discards of a broken train, and the Atu while
 up), with the public sizes, and rebuilds the rest from the observation; the sampled position's
 observation for that seat equals the one given (``tests/test_search.py``).
 
-Sampled at any point of the turn but the doubles exchange (RO-3: the announced double is
-hidden, refused with IllegalAction). In the middle of a turn the observation of the seat to move
+Sampled at any point of a turn and of the doubles exchange before play (RO-3): there the seat
+order gives who is still to be asked, and a double on offer that is not the seat's own is
+drawn by dealing again until the announcer's rack holds a double of the announced size (the
+deal given the announcement: no other seat's pass tells anything, since every seat is asked),
+then one of those doubles at random; the racks of an earlier swap are not rebuilt. In the middle of a turn the observation of the seat to move
 holds ``own_turn`` (:func:`own_turn`: the rack, table and train before the turn's take or first
 play, whether the seat had laid down, the retrievals of a pending Joly), which only that seat
 knows, and the sample rebuilds the turn from it: the undo snapshot (so ``reset`` goes back to
@@ -95,9 +98,6 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     ts = obs["turn_state"]
     seat = obs["seat"]
     mine = obs.get("own_turn")
-    if obs["phase"] == Phase.EXCHANGE.value:
-        raise IllegalAction("a Remi position in the doubles exchange (RO-3) is not sampled: the "
-                            "announced double is hidden")
     if mine is None and (ts["staged"] or ts["pending"] is not None):
         raise IllegalAction("a Remi position with a staged lay-down or a tile pending a meld "
                             "(RO-8, RO-9.4/9.5) is sampled from the observation of the seat "
@@ -118,9 +118,11 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     x.laid = check_flags(obs, "laid", s.n)        # etalat (RO-8)
     x.tabla = check_flags(obs, "tabla", s.n)      # closing on the rack (RO-11)
     x.own_turns = check_counts(obs, "own_turns", s.n)
-    if sum(x.own_turns) != s.turn + 1:  # each turn begun adds one to its seat's count
+    # each turn begun adds one to its seat's count; none has begun in the exchange (RO-3)
+    turns = 0 if s.phase is Phase.EXCHANGE else s.turn + 1
+    if sum(x.own_turns) != turns or s.turn and not turns:
         raise IllegalAction(f"the observation's 'own_turns' {x.own_turns} do not count the "
-                            f"{s.turn + 1} turns begun this round ('turn' is {s.turn})")
+                            f"{turns} turns begun this round ('turn' is {s.turn})")
     x.ex_log = [tuple(e) for e in obs["doubles_log"]]
     x.took = ts["took"] or ""
     x.closing = bool(ts["closing"])
@@ -184,4 +186,51 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     for c in seen:
         left[c] -= 1
     deal_hidden(s, seat, own, left, obs["rack_sizes"], obs["stock"], rng)
+    if s.phase is Phase.EXCHANGE:
+        _exchange(s, obs, seat, own, left, rng)
     return s
+
+
+#: Deals tried for an announcer's double before the observation is refused: a rack of 14 from
+#: the hidden tiles holds a double of a given size once in ~3 deals (p < 1e-8 over 1,000).
+_EXCHANGE_DEALS = 1000
+
+
+def _exchange(s: State, obs: Mapping[str, Any], seat: int, own: list[int], left: list[int],
+              rng: random.Random) -> None:
+    """RO-3 before play: the seats still to be asked (every seat in order from the starter
+    whether it announces; after an announcement every other seat in order from the announcer)
+    and the double on offer (see the module docstring)."""
+    from .engine import is_big  # (the engine imports this module)
+
+    x: RemiData = s.x
+    ex = obs["exchange"]
+    if not isinstance(ex, Mapping):
+        raise IllegalAction(f"the observation's 'exchange' must be an object in the exchange "
+                            f"phase (RO-3), got {short(ex)}")
+    n, cur = s.n, s.current
+    order = [(s.starter + k) % n for k in range(n)]
+    if ex.get("announcer") is None:
+        x.ex_queue = order[order.index(cur) + 1:]
+        return
+    a = check_whole(ex, "announcer", 0, n - 1)
+    size = ex.get("size")
+    if a == cur or size not in ("big", "small") or not x.ex_log or x.ex_log[-1] != (a, size, -1):
+        raise IllegalAction(f"the observation's 'exchange' {short(ex)} does not fit it: the "
+                            "announcer is not the seat to move and is the last of the "
+                            "'doubles_log', with the size it said (RO-3)")
+    big = size == "big"
+    x.ex_announcer = a
+    x.ex_queue = order[order.index(a) + 1:]
+    after = [(a + k) % n for k in range(1, n)]
+    x.ex_responders = after[after.index(cur) + 1:]
+    for _ in range(_EXCHANGE_DEALS):
+        doubles = [c for c in range(52) if s.racks[a][c] >= 2 and is_big(c) == big]
+        if doubles:
+            x.ex_code = rng.choice(doubles)
+            return
+        if a == seat:
+            break
+        deal_hidden(s, seat, own, left, obs["rack_sizes"], obs["stock"], rng)
+    raise IllegalAction(f"the observation does not fit: seat {a} announced a {size} double "
+                        "(RO-3) and its rack cannot hold one")
