@@ -88,26 +88,16 @@ def _set_masks(max_jokers: int) -> dict[tuple[int, int, int, int], int]:
     return out
 
 
-class Proto:
-    """One rack's search. ``counts``: 53 tile counts; ``must_use``: a code, 52 (a joker) or -1."""
+class Tables:
+    """What depends only on (jokers, max_runs), shared by every rack: each colour's options at a
+    number and the set splits, memoized."""
 
-    def __init__(
-        self, counts: list[int], keep: bool, must_use: int, max_runs: int, joker_value: int = 101
-    ) -> None:
-        self.jokers = counts[JOKER]
-        self.full = (1 << (self.jokers + 1)) - 1
-        self.cnt = [[0] + [counts[c * 13 + n - 1] for n in range(1, 14)] for c in range(4)]
-        self.keep = keep
-        self.must_use = must_use
+    def __init__(self, jokers: int, max_runs: int) -> None:
+        self.jokers = jokers
         self.max_runs = max_runs if max_runs > 0 else 99
-        self.joker_value = joker_value
-        self.set_masks = _set_masks(self.jokers)
-        self.bits = [
-            [j for j in range(self.jokers + 1) if m >> j & 1] for m in range(self.full + 1)
-        ]
-        self.states = 0  # keys at the number boundaries, summed over the numbers
-        self.max_layer = 0  # the most keys at one number boundary
-        self.edges = 0  # vector merges (the unit of work), intermediate colours included
+        self.full = (1 << (jokers + 1)) - 1
+        self.set_masks = _set_masks(jokers)
+        self.bits = [[j for j in range(jokers + 1) if m >> j & 1] for m in range(self.full + 1)]
         self.colour_options = lru_cache(maxsize=None)(self._colour_options)
         self.set_options = lru_cache(maxsize=None)(self._set_options)
 
@@ -165,20 +155,44 @@ class Proto:
         rec(0, 0, (), 1)
         return res
 
-    def _set_options(self, rems: tuple[int, ...], mc: int, n: int) -> list[tuple[int, int]]:
-        """The tiles ``rems`` left at n by the runs: every split into sets and tiles left, as
-        (tiles left, bitmask of jokers the sets take). ``mc`` >= 0: a tile of that colour (the
-        must_use tile, R101-4) must be laid at n."""
+    def _set_options(self, rems: tuple[int, ...], mc: int, kmc: int) -> list[tuple[int, int]]:
+        """The tiles ``rems`` left at a number by the runs: every split into sets and tiles left,
+        as (tiles left, bitmask of jokers the sets take). ``mc`` >= 0: a tile of that colour (the
+        must_use tile, R101-4, ``kmc`` copies on the rack) must be laid here."""
         out: dict[int, int] = {}
         for s in itertools.product(*(range(r + 1) for r in rems)):
             mask = self.set_masks.get(s)
             if not mask:
                 continue
-            if mc >= 0 and self.cnt[mc][n] - rems[mc] + s[mc] < 1:
+            if mc >= 0 and kmc - rems[mc] + s[mc] < 1:
                 continue
             leftover = sum(rems) - sum(s)
             out[leftover] = out.get(leftover, 0) | mask
         return sorted(out.items())
+
+
+_TABLES: dict[tuple[int, int], Tables] = {}
+
+
+class Proto:
+    """One rack's search. ``counts``: 53 tile counts; ``must_use``: a code, 52 (a joker) or -1."""
+
+    def __init__(
+        self, counts: list[int], keep: bool, must_use: int, max_runs: int, joker_value: int = 101
+    ) -> None:
+        self.jokers = counts[JOKER]
+        key = (self.jokers, max_runs)
+        if key not in _TABLES:
+            _TABLES[key] = Tables(*key)
+        self.tables = _TABLES[key]
+        self.bits = self.tables.bits
+        self.cnt = [[0] + [counts[c * 13 + n - 1] for n in range(1, 14)] for c in range(4)]
+        self.keep = keep
+        self.must_use = must_use
+        self.joker_value = joker_value
+        self.states = 0  # keys at the number boundaries, summed over the numbers
+        self.max_layer = 0  # the most keys at one number boundary
+        self.edges = 0  # vector merges (the unit of work), intermediate colours included
 
     def _merge(self, out: dict, key: object, vec: list[int], mask: int, add: int) -> None:
         self.edges += 1
@@ -204,19 +218,25 @@ class Proto:
             (self.must_use // 13, self.must_use % 13 + 1) if 0 <= self.must_use < 52 else (-1, -1)
         )
         for n in range(1, 15):
+            idle = n <= 13 and not any(self.cnt[c][n] for c in range(4))
+            if idle and all(runs == ((),) * 4 for runs, _ in layer):
+                self.states += len(layer)  # nothing in progress, nothing to lay: no change
+                continue
             cur = {(runs, (), left): vec for (runs, left), vec in layer.items()}
             for c in range(4):
                 k = self.cnt[c][n] if n <= 13 else 0
                 nxt: dict = {}
                 for (runs, rems, left), vec in cur.items():
-                    for (new, rem), mask in self.colour_options(runs[c], k, n).items():
+                    for (new, rem), mask in self.tables.colour_options(runs[c], k, n).items():
                         key = (runs[:c] + (new,) + runs[c + 1 :], rems + (rem,), left)
                         self._merge(nxt, key, vec, mask, 0)
                 cur = nxt
             layer = {}
             total = sum(self.cnt[c][n] for c in range(4)) if n <= 13 else 0
             for (runs, rems, left), vec in cur.items():
-                for leftover, mask in self.set_options(rems, mc if n == mn else -1, n):
+                for leftover, mask in self.tables.set_options(
+                    rems, mc if n == mn else -1, self.cnt[mc][n] if n == mn else 0
+                ):
                     self._merge(
                         layer, (runs, left or leftover > 0), vec, mask, n * (total - leftover)
                     )
@@ -393,31 +413,49 @@ def _report(rows: list[tuple[Case, int, int, int, int, float, float]]) -> None:
 
 
 def exhaustive(max_runs: int) -> int:
-    """Every rack of one colour on 1..7 (0-2 copies) with 0-4 jokers, and of two colours on 1..4
-    with 0-3 jokers; keep on and off; must_use none, the joker, or each real tile's code."""
-    racks: list[list[int]] = []
+    """Every rack of one colour on 1..7 (0-2 copies each) with 0-4 jokers (must_use: none, the
+    joker, each real tile), and of two colours on 1..4 with 0-2 jokers (no must_use); keep on
+    and off. Each against the native core, with the cap ``max_runs`` and without
+    one (the brute-force test of the exchange argument)."""
+    cases: list[Case] = []
     for copies in itertools.product(range(3), repeat=7):
         for jokers in range(5):
             counts = [0] * 53
             counts[:7] = list(copies)
             counts[JOKER] = jokers
-            racks.append(counts)
+            if sum(counts):
+                for must_use in [-1] + [c for c in range(53) if counts[c]]:
+                    cases += [("one colour", counts, keep, must_use) for keep in (False, True)]
     for copies in itertools.product(range(3), repeat=8):
-        for jokers in range(4):
+        for jokers in range(3):
             counts = [0] * 53
             counts[:4] = list(copies[:4])
             counts[13:17] = list(copies[4:])
             counts[JOKER] = jokers
-            racks.append(counts)
-    cases: list[Case] = []
-    for counts in racks:
-        if sum(counts) == 0:
-            continue
-        mus = [-1] + [c for c in range(53) if counts[c]]
-        for keep in (False, True):
-            for mu in mus:
-                cases.append(("exhaustive", counts, keep, mu))
-    return run(cases, max_runs, measure=False)
+            if sum(counts):
+                cases += [("two colours", counts, keep, -1) for keep in (False, True)]
+    core = native()
+    bad = {max_runs: 0, 0: 0}
+    t0 = time.perf_counter()
+    for case in cases:
+        want = core_value(core, case)
+        for cap in list(bad):
+            got = Proto(case[1], case[2], case[3], cap).solve()
+            if got != want:
+                bad[cap] += 1
+                if bad[cap] <= 20:
+                    print(
+                        f"DIFFERENT (max_runs {cap or 'unlimited'}): prototype {got}, core "
+                        f"{want}; {describe(case)}",
+                        flush=True,
+                    )
+    for cap, n in bad.items():
+        print(
+            f"{len(cases)} cases, max_runs {cap or 'unlimited'}: {len(cases) - n} equal to the "
+            f"native core, {n} different"
+        )
+    print(f"({time.perf_counter() - t0:.0f} s)")
+    return sum(bad.values())
 
 
 def main(argv: list[str] | None = None) -> int:
