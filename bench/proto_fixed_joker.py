@@ -178,7 +178,13 @@ class Proto:
     """One rack's search. ``counts``: 53 tile counts; ``must_use``: a code, 52 (a joker) or -1."""
 
     def __init__(
-        self, counts: list[int], keep: bool, must_use: int, max_runs: int, joker_value: int = 101
+        self,
+        counts: list[int],
+        keep: bool,
+        must_use: int,
+        max_runs: int,
+        joker_value: int = 101,
+        floor: int | None = None,
     ) -> None:
         self.jokers = counts[JOKER]
         key = (self.jokers, max_runs)
@@ -190,6 +196,14 @@ class Proto:
         self.keep = keep
         self.must_use = must_use
         self.joker_value = joker_value
+        # floor: drop a vector entry whose real value, with every later real tile and every
+        # joker laid, stays below it (with the optimum as floor: what a branch and bound on this
+        # key with that cheap bound would keep at best, an oracle figure)
+        self.floor = floor
+        self.rest = [
+            sum(n2 * self.cnt[c][n2] for c in range(4) for n2 in range(n + 1, 14))
+            for n in range(15)
+        ]
         self.states = 0  # keys at the number boundaries, summed over the numbers
         self.max_layer = 0  # the most keys at one number boundary
         self.edges = 0  # vector merges (the unit of work), intermediate colours included
@@ -240,6 +254,12 @@ class Proto:
                     self._merge(
                         layer, (runs, left or leftover > 0), vec, mask, n * (total - leftover)
                     )
+            if self.floor is not None:
+                least = self.floor - self.rest[min(n, 14)] - self.joker_value * self.jokers
+                for key in list(layer):
+                    vec = layer[key] = [v if v >= least else NEG for v in layer[key]]
+                    if max(vec) == NEG:
+                        del layer[key]
             self.states += len(layer)
             self.max_layer = max(self.max_layer, len(layer))
         best = -1
@@ -354,7 +374,7 @@ def describe(case: Case) -> str:
 
 
 # ---- modes -------------------------------------------------------------------------------------
-def run(cases: list[Case], max_runs: int, measure: bool) -> int:
+def run(cases: list[Case], max_runs: int, measure: bool, oracle: bool = False) -> int:
     core = native()
     bad = 0
     rows = []
@@ -370,9 +390,14 @@ def run(cases: list[Case], max_runs: int, measure: bool) -> int:
             bad += 1
             print(f"DIFFERENT: prototype {got}, core {want}; {describe(case)}", flush=True)
         if measure:
-            rows.append(
-                (case, p.states, p.max_layer, p.edges, core_nodes(core, case), t_proto, t_core)
-            )
+            row = [case, p.states, p.max_layer, p.edges, core_nodes(core, case), t_proto, t_core]
+            if oracle:
+                q = Proto(case[1], case[2], case[3], max_runs, floor=want)
+                if q.solve() != want:
+                    bad += 1
+                    print(f"DIFFERENT with the optimum as floor; {describe(case)}", flush=True)
+                row += [q.states, q.max_layer, q.edges]
+            rows.append(tuple(row))
     print(
         f"{len(cases)} racks, max_runs {max_runs or 'unlimited'}: {len(cases) - bad} equal, "
         f"{bad} different"
@@ -382,7 +407,7 @@ def run(cases: list[Case], max_runs: int, measure: bool) -> int:
     return bad
 
 
-def _report(rows: list[tuple[Case, int, int, int, int, float, float]]) -> None:
+def _report(rows: list[tuple]) -> None:
     def stat(i: int, scale: float = 1.0, fmt: str = ",.0f") -> str:
         xs = [r[i] * scale for r in rows]
         return (
@@ -396,16 +421,21 @@ def _report(rows: list[tuple[Case, int, int, int, int, float, float]]) -> None:
     print(f"  native core nodes (smallest budget):          {stat(4)}")
     print(f"  prototype time per rack, ms (Python):         {stat(5, 1e3, ',.1f')}")
     print(f"  native core time per rack, ms:                {stat(6, 1e3, ',.3f')}")
+    if len(rows[0]) > 7:
+        print(f"  with the optimum as floor (oracle): states    {stat(7)}")
+        print(f"  with the optimum as floor: keys at one number {stat(8)}")
+        print(f"  with the optimum as floor: edges              {stat(9)}")
     worst = sorted(rows, key=lambda r: -r[4])[:5]
     print("  the five racks the native core needs most nodes for:")
-    for case, states, most, edges, nodes, tp, tc in worst:
+    for case, states, most, edges, nodes, tp, tc, *orc in worst:
         print(
             f"    core {nodes:>6,} nodes {tc * 1e3:6.2f} ms | proto {states:>6,} states "
             f"{edges:>8,} edges {tp * 1e3:7.0f} ms | {case[0]}"
+            + (f" | oracle floor {orc[0]:,} states {orc[2]:,} edges" if orc else "")
         )
     heavy = sorted(rows, key=lambda r: -r[3])[:3]
     print("  the three racks the prototype needs most edges for:")
-    for case, states, most, edges, nodes, tp, tc in heavy:
+    for case, states, most, edges, nodes, tp, tc, *_ in heavy:
         print(
             f"    proto {states:>6,} states ({most:,} at one number) {edges:>8,} edges "
             f"{tp * 1e3:7.0f} ms | core {nodes:>6,} nodes | {describe(case)}"
@@ -472,6 +502,11 @@ def main(argv: list[str] | None = None) -> int:
         default=2,
         help="runs in progress per colour at most (0: no cap; default 2)",
     )
+    ap.add_argument(
+        "--oracle",
+        action="store_true",
+        help="--measure: also count the states left with the optimum as a floor",
+    )
     ap.add_argument("--no-dense", action="store_true", help="skip tests/dense_racks.txt")
     args = ap.parse_args(argv)
     if args.exhaustive:
@@ -479,12 +514,13 @@ def main(argv: list[str] | None = None) -> int:
     bad = 0
     if not args.no_dense:
         print("tests/dense_racks.txt, every rummy101 penalty line:")
-        bad += run(dense_cases(), args.max_runs, args.measure)
+        bad += run(dense_cases(), args.max_runs, args.measure, args.oracle)
     print("racks whose runs and sets are full (the jokers' capacity):")
     bad += run(edge_cases(), args.max_runs, False)
     if args.random:
         print(f"random penalty racks (seed {args.seed}):")
-        bad += run(list(random_cases(args.random, args.seed)), args.max_runs, args.measure)
+        cases = list(random_cases(args.random, args.seed))
+        bad += run(cases, args.max_runs, args.measure, args.oracle)
     return 1 if bad else 0
 
 
