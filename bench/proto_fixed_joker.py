@@ -443,9 +443,8 @@ def _report(rows: list[tuple]) -> None:
 
 
 def exhaustive(max_runs: int) -> int:
-    """Every rack of one colour on 1..7 (0-2 copies each) with 0-4 jokers (must_use: none, the
-    joker, each real tile), and of two colours on 1..4 with 0-2 jokers (no must_use); keep on
-    and off. Each against the native core, with the cap ``max_runs`` and without
+    """Every rack of one colour on 1..7 (0-2 copies each) with 0-4 jokers, and of two colours on
+    1..4 with 0-2 jokers; keep on and off; must_use none or a joker. Each against the native core, with the cap ``max_runs`` and without
     one (the brute-force test of the exchange argument)."""
     cases: list[Case] = []
     for copies in itertools.product(range(3), repeat=7):
@@ -454,7 +453,7 @@ def exhaustive(max_runs: int) -> int:
             counts[:7] = list(copies)
             counts[JOKER] = jokers
             if sum(counts):
-                for must_use in [-1] + [c for c in range(53) if counts[c]]:
+                for must_use in (-1, JOKER) if jokers else (-1,):
                     cases += [("one colour", counts, keep, must_use) for keep in (False, True)]
     for copies in itertools.product(range(3), repeat=8):
         for jokers in range(3):
@@ -463,11 +462,14 @@ def exhaustive(max_runs: int) -> int:
             counts[13:17] = list(copies[4:])
             counts[JOKER] = jokers
             if sum(counts):
-                cases += [("two colours", counts, keep, -1) for keep in (False, True)]
+                for must_use in (-1, JOKER) if jokers else (-1,):
+                    cases += [("two colours", counts, keep, must_use) for keep in (False, True)]
     core = native()
     bad = {max_runs: 0, 0: 0}
     t0 = time.perf_counter()
-    for case in cases:
+    for i, case in enumerate(cases):
+        if i % 20000 == 0:
+            print(f"  {i} of {len(cases)} ({time.perf_counter() - t0:.0f} s)", flush=True)
         want = core_value(core, case)
         for cap in list(bad):
             got = Proto(case[1], case[2], case[3], cap).solve()
