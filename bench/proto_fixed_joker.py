@@ -53,8 +53,8 @@ import time
 from collections.abc import Iterator
 from functools import lru_cache
 
+from report_solve import nodes_needed  # bench/, beside this script
 from rummy101 import Rules, _backend
-from rummy101.errors import WorkBudgetExceeded
 from rummy101.tiles import counts_of, format_tiles, parse_tiles
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -350,21 +350,7 @@ def core_value(core: tuple[object, object], case: Case, budget: int = 1 << 62) -
 
 def core_nodes(core: tuple[object, object], case: Case) -> int:
     """The native search's nodes: the smallest work budget with which it finishes."""
-    lo, hi = 1, 64
-    while True:
-        try:
-            core_value(core, case, hi)
-            break
-        except WorkBudgetExceeded:
-            lo, hi = hi + 1, hi * 4
-    while lo < hi:
-        mid = (lo + hi) // 2
-        try:
-            core_value(core, case, mid)
-            hi = mid
-        except WorkBudgetExceeded:
-            lo = mid + 1
-    return lo
+    return nodes_needed(lambda budget: core_value(core, case, budget))
 
 
 def describe(case: Case) -> str:
@@ -427,15 +413,14 @@ def _report(rows: list[tuple]) -> None:
         print(f"  with the optimum as floor: edges              {stat(9)}")
     worst = sorted(rows, key=lambda r: -r[4])[:5]
     print("  the five racks the native core needs most nodes for:")
-    for case, states, most, edges, nodes, tp, tc, *orc in worst:
+    for case, states, _, edges, nodes, tp, tc, *orc in worst:
+        oracle = f" | oracle floor {orc[0]:,} states {orc[2]:,} edges" if orc else ""
         print(
             f"    core {nodes:>6,} nodes {tc * 1e3:6.2f} ms | proto {states:>6,} states "
-            f"{edges:>8,} edges {tp * 1e3:7.0f} ms | {case[0]}"
-            + (f" | oracle floor {orc[0]:,} states {orc[2]:,} edges" if orc else "")
+            f"{edges:>8,} edges {tp * 1e3:7.0f} ms | {case[0]}{oracle}"
         )
-    heavy = sorted(rows, key=lambda r: -r[3])[:3]
     print("  the three racks the prototype needs most edges for:")
-    for case, states, most, edges, nodes, tp, tc, *_ in heavy:
+    for case, states, most, edges, nodes, tp, *_ in sorted(rows, key=lambda r: -r[3])[:3]:
         print(
             f"    proto {states:>6,} states ({most:,} at one number) {edges:>8,} edges "
             f"{tp * 1e3:7.0f} ms | core {nodes:>6,} nodes | {describe(case)}"
@@ -447,23 +432,20 @@ def exhaustive(max_runs: int) -> int:
     1..4 with 0-2 jokers; keep on and off; must_use none or a joker. Each against the native core, with the cap ``max_runs`` and without
     one (the brute-force test of the exchange argument)."""
     cases: list[Case] = []
-    for copies in itertools.product(range(3), repeat=7):
-        for jokers in range(5):
-            counts = [0] * 53
-            counts[:7] = list(copies)
-            counts[JOKER] = jokers
-            if sum(counts):
+    for label, codes, most_jokers in (
+        ("one colour", range(7), 4),
+        ("two colours", [*range(4), *range(13, 17)], 2),
+    ):
+        for copies in itertools.product(range(3), repeat=len(codes)):
+            for jokers in range(most_jokers + 1):
+                counts = [0] * 53
+                for code, k in zip(codes, copies, strict=True):
+                    counts[code] = k
+                counts[JOKER] = jokers
+                if not sum(counts):
+                    continue
                 for must_use in (-1, JOKER) if jokers else (-1,):
-                    cases += [("one colour", counts, keep, must_use) for keep in (False, True)]
-    for copies in itertools.product(range(3), repeat=8):
-        for jokers in range(3):
-            counts = [0] * 53
-            counts[:4] = list(copies[:4])
-            counts[13:17] = list(copies[4:])
-            counts[JOKER] = jokers
-            if sum(counts):
-                for must_use in (-1, JOKER) if jokers else (-1,):
-                    cases += [("two colours", counts, keep, must_use) for keep in (False, True)]
+                    cases += [(label, counts, keep, must_use) for keep in (False, True)]
     core = native()
     bad = {max_runs: 0, 0: 0}
     t0 = time.perf_counter()
