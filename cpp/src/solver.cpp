@@ -108,8 +108,9 @@
 // value they still need ~80% of their nodes). Their nodes are fail-low states near the top of
 // the rack with 4-7 runs in progress, entered because a short tail's tile also counts in the
 // fresh suffix (nineteenth round: relaxing those states, or valuing them exactly, costs more
-// than it saves). A DP whose state does not grow with the jokers is the remaining step; until
-// then the work budget is what bounds a request.
+// than it saves). A DP whose state does not grow with the jokers, prototyped in the twenty-fifth
+// round (bench/proto_fixed_joker.py), bounds the keys but does more work than this search on
+// every rack measured, so the work budget is what bounds a request.
 
 #include "rummy101/solver.hpp"
 
