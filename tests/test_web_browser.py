@@ -1197,25 +1197,23 @@ def test_a_seat_without_a_double_is_offered_a_plain_pass(browser: object, server
     """RO-3: every seat is asked in the exchange of doubles (the order must not tell the table
     who holds one), so a person without a double gets a turn there: the status and the one
     button say plainly that they pass, not an empty prompt or "Decline the exchange"."""
+    def passes(says: str, button: str, name: str) -> None:
+        status = pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        assert says in status, status
+        bare = pg.eval_on_selector_all("#bare button", "bs => bs.map(b => b.textContent)")  # type: ignore[attr-defined]
+        assert bare == [button], bare
+        shot(pg, name)
+        pg.click("#bare [data-action=decline]")  # type: ignore[attr-defined]
+        idle(pg)
+
     ctx, pg = _context(browser, server)
     try:
         start(pg, "remi", 2, 2)  # seat 0 holds no double
-        status = pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
-        assert "you hold no double, so pass" in status, status
-        bare = pg.eval_on_selector_all("#bare button", "bs => bs.map(b => b.textContent)")  # type: ignore[attr-defined]
-        assert bare == ["No double: pass"], bare
-        shot(pg, "21-remi-no-double-pass")
-        pg.click("#bare [data-action=decline]")  # type: ignore[attr-defined]
-        idle(pg)
+        passes("you hold no double, so pass", "No double: pass", "21-remi-no-double-pass")
         assert pg.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
         # the bot announces a small double; the person holds none to swap
-        status = pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
-        assert "announced a small double; you hold no small double to swap" in status, status
-        bare = pg.eval_on_selector_all("#bare button", "bs => bs.map(b => b.textContent)")  # type: ignore[attr-defined]
-        assert bare == ["No small double: pass"], bare
-        shot(pg, "21-remi-no-small-double-pass")
-        pg.click("#bare [data-action=decline]")  # type: ignore[attr-defined]
-        idle(pg)
+        passes("announced a small double; you hold no small double to swap",
+               "No small double: pass", "21-remi-no-small-double-pass")
         assert "discard a tile" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
     finally:
         ctx.close()
