@@ -88,6 +88,9 @@ def test_the_last_step_of_the_exchange_is_not_carried_into_play() -> None:
         (lambda o: o.update(exchange=None), "'exchange' must be an object"),
         (lambda o: o["exchange"].update(announcer=0, size="big"), "does not fit"),
         (lambda o: o["exchange"].update(size="huge"), "does not fit"),
+        (lambda o: o.update(doubles_log=5), "'doubles_log' must be a list"),
+        (lambda o: o.update(doubles_log=[["a", 1]]), "'doubles_log' must be a list"),
+        (lambda o: o.update(doubles_log=[[0, "big", 7]]), "'doubles_log' must be a list"),
     ],
 )
 def test_exchange_observations_no_game_makes_are_refused(change, says: str) -> None:

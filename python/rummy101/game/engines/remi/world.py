@@ -91,6 +91,21 @@ def _counts(tiles: Sequence[str]) -> list[int]:
     return out
 
 
+def _doubles_log(obs: Mapping[str, Any], n: int) -> list[tuple[int, str, int]]:
+    """The observation's ``doubles_log`` (RO-3): [announcer, "big" or "small", the seat that
+    accepted or -1] an announcement."""
+    log = obs["doubles_log"]
+    ok = isinstance(log, list) and all(
+        isinstance(e, list) and len(e) == 3 and e[1] in ("big", "small")
+        and all(type(q) is int for q in (e[0], e[2])) and 0 <= e[0] < n and -1 <= e[2] < n
+        for e in log)
+    if not ok:
+        raise IllegalAction(f"the observation's 'doubles_log' must be a list of [announcer, "
+                            f"\"big\" or \"small\", the seat that accepted or -1] (RO-3), got "
+                            f"{short(log)}")
+    return [(e[0], e[1], e[2]) for e in log]
+
+
 def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     """A position consistent with ``obs`` (one seat's observation), hidden tiles dealt with
     ``rng``. IllegalAction for positions it does not sample (see the module docstring) and
@@ -123,7 +138,7 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     if sum(x.own_turns) != turns or s.turn and not turns:
         raise IllegalAction(f"the observation's 'own_turns' {x.own_turns} do not count the "
                             f"{turns} turns begun this round ('turn' is {s.turn})")
-    x.ex_log = [tuple(e) for e in obs["doubles_log"]]
+    x.ex_log = _doubles_log(obs, s.n)
     x.took = ts["took"] or ""
     x.closing = bool(ts["closing"])
     x.atu_turn = bool(ts["atu_turn"])
