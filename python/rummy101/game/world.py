@@ -10,12 +10,13 @@ pieces left of the set.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._validate import short
 from ..errors import IllegalAction
 from ..rules import Rules
+from ..tiles import counts_of
 from .engine import engine_for
 from .phase import Phase
 from .state import State
@@ -63,17 +64,12 @@ def check_counts(obs: Mapping[str, Any], key: str, n: int, lo: int | None = 0,
     return list(v)
 
 
-def check_turn_moves(then: Sequence[int], now: Sequence[int]) -> None:
+def check_turn_moves(then: Iterable[int], now: Iterable[int]) -> None:
     """The pieces (codes) of the seat to move at its turn's start (``own_turn``: its rack, the
     table, what it took) and now (its rack, the table, what is pending): a turn only moves
     them, so the two must be the same pieces. IllegalAction otherwise: a start no game makes
     would give a sample whose ``reset`` deals pieces twice."""
-    a, b = [0] * 53, [0] * 53
-    for c in then:
-        a[c] += 1
-    for c in now:
-        b[c] += 1
-    if a != b:
+    if counts_of(then) != counts_of(now):
         raise IllegalAction("the observation's 'own_turn' does not fit it: the turn's start "
                             "holds other pieces than the rack and the table now (a turn only "
                             "moves them)")

@@ -26,13 +26,13 @@ nobody in the sample) and the turn of another seat's lay-down.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ...._validate import short
 from ....errors import IllegalAction
 from ....rules import Rules
-from ....tiles import MELD_KINDS, Tile
+from ....tiles import MELD_KINDS, Tile, counts_of
 from ...phase import Phase
 from ...state import State
 from ...world import (
@@ -83,12 +83,6 @@ def _meld(rules: Rules, m: Mapping[str, Any]) -> RemiMeld:
     jr = tuple(m["joly_retrievals"].get(str(i), 0) for i in range(len(tiles)))
     return RemiMeld.build(rules, _KIND[m["kind"]], m["owner"], tiles, tuple(m["laid_by"]), jr)
 
-
-def _counts(tiles: Sequence[str]) -> list[int]:
-    out = [0] * 53
-    for t in tiles:
-        out[_CODE[t]] += 1
-    return out
 
 
 def _doubles_log(obs: Mapping[str, Any], n: int) -> list[tuple[int, str, int]]:
@@ -142,7 +136,7 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     x.took = ts["took"] or ""
     x.closing = bool(ts["closing"])
     x.atu_turn = bool(ts["atu_turn"])
-    own = _counts(obs["rack"])
+    own = counts_of(_CODE[t] for t in obs["rack"])
     staged = [i for i, m in enumerate(obs["table"]) if m["staged"]]
     if staged != list(range(len(table) - len(staged), len(table))):
         raise IllegalAction("the observation's staged melds are not the last of the table (RO-8)")
@@ -153,7 +147,7 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     x.turn_table_start = len(table)
     if mine is not None:
         start = mine["start"]
-        before = _counts(start["rack"])
+        before = counts_of(_CODE[t] for t in start["rack"])
         begun = [_meld(rules, m) for m in start["table"]]
         train = [_CODE[t] for t in start["train"]]
         train_by = check_counts(start, "train_by", len(train), 0, s.n - 1)
@@ -187,9 +181,9 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
             raise IllegalAction("the observation's 'own_turn' does not fit it: a turn only takes "
                                 "from the end of the train and never undoes a lay-down")
         check_turn_moves(
-            [c for c in range(53) for _ in range(before[c])] + [c for m in begun for c in m.tiles]
+            [_CODE[t] for t in start["rack"]] + [c for m in begun for c in m.tiles]
             + train + ([x.atu] if x.took == "atu" else []),
-            [c for c in range(53) for _ in range(own[c])] + [c for m in table for c in m.tiles]
+            [_CODE[t] for t in obs["rack"]] + [c for m in table for c in m.tiles]
             + x.train + ([x.pending, *x.pending_later] if x.pending >= 0 else []))
     elif ts["taken"] is not None:
         x.taken = _CODE[ts["taken"]]

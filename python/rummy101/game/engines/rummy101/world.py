@@ -28,7 +28,7 @@ from typing import Any
 
 from ....errors import IllegalAction
 from ....tiles import JOKER_CODE as J
-from ....tiles import MELD_KINDS, Tile
+from ....tiles import MELD_KINDS, Tile, counts_of
 from ...phase import Phase
 from ...state import State
 from ...table import PAIR, TableMeld
@@ -61,12 +61,6 @@ def own_turn(s: State, seat: int) -> dict[str, Any] | None:
                       "thresholds": {"points": snap[9], "pairs": snap[10]}},
             "jokers_retrieved": x.taken_base - rack[J] if x.taken == J else 0}
 
-
-def _counts(tiles: Sequence[str]) -> list[int]:
-    out = [0] * 53
-    for t in tiles:
-        out[_CODE[t]] += 1
-    return out
 
 
 def _melds(melds: Sequence[Mapping[str, Any]]) -> list[TableMeld]:
@@ -117,7 +111,7 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     s.x = x
     # the pieces seat cannot see: the set, less its rack, the table and the discard piles
     left = [rules.copies] * 52 + [rules.jokers + sum(x.button_used)]
-    own = _counts(obs["rack"])
+    own = counts_of(_CODE[t] for t in obs["rack"])
     seen = [c for m in s.table for c in m.tiles] + [c for pile in x.discards for c in pile]
     for c in range(53):
         left[c] -= own[c]
@@ -138,14 +132,14 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
         # the turn's undo snapshot (engine.py, _snapshot): taken at the take of a discard, in the
         # take phase, or else at the turn's first play
         start = mine["start"]
-        before = _counts(start["rack"])
+        before = counts_of(_CODE[t] for t in start["rack"])
         begun = _melds(start["table"])
         thr = start["thresholds"]
         x.turn_table_start = len(begun)
         check_turn_moves(
-            [c for c in range(53) for _ in range(before[c])] + [c for m in begun for c in m.tiles]
+            [_CODE[t] for t in start["rack"]] + [c for m in begun for c in m.tiles]
             + ([x.taken_log[-1][2]] if x.took == "take" else []),
-            [c for c in range(53) for _ in range(own[c])] + [c for m in s.table for c in m.tiles])
+            [_CODE[t] for t in obs["rack"]] + [c for m in s.table for c in m.tiles])
         if x.took == "take":
             t = x.taken = x.taken_log[-1][2]
             x.taken_base = before[t]
