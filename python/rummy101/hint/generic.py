@@ -31,7 +31,8 @@ from ..bots.strategy import deadwood, kit_for
 from ..game import Action, Phase, State, engine_for
 from ..tiles import NUM_CODES
 
-__all__ = ["REASONS", "hint_for_observation", "plan"]
+__all__ = ["REASONS", "STAGED_RESET_STEP", "hint_for_observation", "hint_from_turn_start", "plan",
+           "sample_observation"]
 
 #: Per variant and verb: the reason shown for a step (rule IDs of RULES.md).
 REASONS: dict[str, dict[str, str]] = {
@@ -204,10 +205,10 @@ def plan(state: State, seat: int, alternatives: int = 3, seed: int = 0) -> dict[
     }
 
 
-def hint_for_observation(obs: Mapping[str, Any], alternatives: int = 3, seed: int = 0) -> dict[str, Any]:
-    """The hint from one seat's observation: the engine samples a position consistent with it
-    (the plan does not depend on the sample: it stops before any draw) and checks that the
-    position shows exactly this observation. ValueError when it is not one the engine makes."""
+def sample_observation(obs: Mapping[str, Any], seed: int = 0) -> State:
+    """A position the engine samples from one seat's observation, checked to show exactly that
+    observation. ValueError when it is not one the engine makes (or the variant has no
+    sampler)."""
     from ..rules import Rules
 
     rules = Rules.parse(obs["rules"])
@@ -215,11 +216,44 @@ def hint_for_observation(obs: Mapping[str, Any], alternatives: int = 3, seed: in
     if sampler is None:
         raise ValueError(f"hints from an observation are not available for {rules.variant} yet; "
                          "send the game record instead")
-    state = sampler(obs, random.Random(seed))
-    if state.observation(obs["seat"]) != dict(obs):
-        got = state.observation(obs["seat"])
+    state: State = sampler(obs, random.Random(seed))
+    got = state.observation(obs["seat"])
+    if got != dict(obs):
         diff = sorted(k for k in set(got) | set(obs) if got.get(k) != obs.get(k))
         raise ValueError(f"the observation is not one the {rules.variant} engine makes (fields "
                          f"{', '.join(diff)} do not fit together): send State.observation(seat) "
                          "as it is")
-    return plan(state, obs["seat"], alternatives, seed)
+    return state
+
+
+def hint_for_observation(obs: Mapping[str, Any], alternatives: int = 3, seed: int = 0) -> dict[str, Any]:
+    """The hint from one seat's observation: the engine samples a position consistent with it
+    (:func:`sample_observation`; the plan does not depend on the sample: it stops before any
+    draw). ValueError when the observation is not one the engine makes."""
+    return plan(sample_observation(obs, seed), obs["seat"], alternatives, seed)
+
+
+#: The step put before every turn of a hint planned from the start of a half-built opening.
+STAGED_RESET_STEP = {
+    "step": "reset", "actions": ["reset"],
+    "reason": "the melds laid this turn do not open yet; the hint plans the whole turn from its "
+              "start, so they are taken back first (R101-7, R101-8)"}
+
+
+def hint_from_turn_start(obs: Mapping[str, Any], alternatives: int = 3) -> dict[str, Any]:
+    """A Rummy 101 hint from the observation of the seat to move with a staged opening (melds
+    laid this turn that do not open yet, R101-7/8). The planner plans whole turns and takes no
+    half-built opening, so it plans the turn from its start, which the observation's
+    ``own_turn`` gives (the engine samples the position and resets it: the seat's view there
+    holds nothing the seat cannot see), and every turn of the answer begins with ``reset``, as
+    in the web page's games. ValueError when the observation is not one the engine makes."""
+    from .plan import hint
+    from .view import view_from_state
+
+    start = sample_observation(obs).copy()
+    start.apply("reset")
+    answer = hint(view_from_state(start, obs["seat"]), alternatives).to_json()
+    for turn in (answer["turn"], *answer.get("alternatives", ())):
+        turn["steps"] = [dict(STAGED_RESET_STEP), *turn["steps"]]
+        turn["actions"] = ["reset", *turn["actions"]]
+    return answer

@@ -432,20 +432,11 @@ def hint(body: Any) -> dict[str, Any]:
     return _hint.hint(view, 3 if alternatives is None else alternatives).to_json()
 
 
-#: The step put before every turn of a hint planned from the start of a half-built opening.
-STAGED_RESET_STEP = {
-    "step": "reset", "actions": ["reset"],
-    "reason": "the melds laid this turn do not open yet; the hint plans the whole turn from its "
-              "start, so they are taken back first (R101-7, R101-8)"}
-
-
 def _staged_opening(body: Any) -> dict[str, Any] | None:
     """A Rummy 101 hint from the observation of the seat to move with a staged opening (melds
-    laid this turn that do not open yet, R101-7/8). The planner plans whole turns and takes no
-    half-built opening, so it plans the turn from its start, which the observation's
-    ``own_turn`` gives (the engine samples the position and resets it: the seat's view there
-    holds nothing the seat cannot see), and every turn of the answer begins with ``reset``, as
-    in the web page's games. None for any other request."""
+    laid this turn that do not open yet, R101-7/8): planned from the turn's start
+    (:func:`rummy101.hint.generic.hint_from_turn_start`, every turn beginning with ``reset``).
+    None for any other request."""
     if not isinstance(body, Mapping):
         return None
     obs = body.get("observation")
@@ -454,11 +445,7 @@ def _staged_opening(body: Any) -> dict[str, Any] | None:
     ts = obs.get("turn_state")
     if not isinstance(ts, Mapping) or not ts.get("staged") or obs.get("own_turn") is None:
         return None
-    import random
-
-    from ..game.engines.rummy101.world import sample_state
-    from ..hint import hint as plan_hint
-    from ..hint import view_from_state
+    from ..hint import generic
 
     obj = read_object(body, "hint request", ("observation", "seat", "alternatives"))
     alternatives = read_opt_int(obj, "alternatives", lo=0, hi=10)
@@ -467,22 +454,9 @@ def _staged_opening(body: Any) -> dict[str, Any] | None:
         raise BadRequest(f"field 'seat' is {short(seat)} but the observation is seat "
                          f"{short(obs.get('seat'))}'s: a hint needs the seat's own view")
     try:
-        state = sample_state(obs, random.Random(0))
-        if state.observation(obs["seat"]) != dict(obs):
-            raise BadRequest("field 'observation' is not one the rummy101 engine makes: send "
-                             "State.observation(seat) as it is")
-        start = state.copy()
-        start.apply("reset")
-        answer = plan_hint(view_from_state(start, obs["seat"]),
-                           3 if alternatives is None else alternatives).to_json()
-    except BadRequest:
-        raise
+        return generic.hint_from_turn_start(obs, 3 if alternatives is None else alternatives)
     except (RummyError, KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
         raise BadRequest(f"field 'observation': {exc}") from None
-    for turn in (answer["turn"], *answer.get("alternatives", ())):
-        turn["steps"] = [dict(STAGED_RESET_STEP), *turn["steps"]]
-        turn["actions"] = ["reset", *turn["actions"]]
-    return answer
 
 
 #: Actions a game record may hold in a hint request (a classic match to 200 takes a few hundred).
