@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from audit_helpers import play
 from rummy101.bots import get_bot
-from rummy101.game import new_game
+from rummy101.game import new_game, records
 from rummy101.game.engine import engine_for
 from rummy101.service import api
 from rummy101.tiles import Tile, parse_tiles
@@ -172,10 +172,10 @@ def test_a_remi_hint_in_the_middle_of_the_own_turn(want: str) -> None:
 
 
 def test_a_rummy101_hint_with_a_staged_opening_plans_from_the_turn_start() -> None:
-    """The hint from the observation of a seat with a staged opening (R101-7/8) answered 400
-    ("the observed turn has a staged opening: 'open' or 'reset' it first"). It now plans the
-    turn from its start (``own_turn``) and every turn it gives begins with ``reset``, which the
-    real game plays."""
+    """The hint from the observation or the record of a seat with a staged opening (R101-7/8)
+    answered 400 ("the observed turn has a staged opening: 'open' or 'reset' it first"). It now
+    plans the turn from its start (the observation's ``own_turn``, the record's game) and every
+    turn it gives begins with ``reset``, which the real game plays."""
     s = new_game("rummy101(players=3)", 1)
     rng = random.Random(1)
     hinted = 0
@@ -183,6 +183,9 @@ def test_a_rummy101_hint_with_a_staged_opening_plans_from_the_turn_start() -> No
         obs = s.observation(s.current_player)
         if obs["turn_state"]["staged"]:
             got = api.hint({"observation": obs, "alternatives": 2})
+            # the game record at the same point is planned alike (it said "'open' or 'reset'
+            # it first"), from the CLI too: `rummy101 hint` sends its record to api.hint
+            assert api.hint({"record": records.to_dict(s), "alternatives": 2}) == got
             for turn in (got["turn"], *got["alternatives"]):
                 assert turn["actions"][0] == "reset" and turn["steps"][0]["step"] == "reset"
                 t = s.copy()

@@ -30,6 +30,7 @@ from .view import (
     BadView,
     SeatView,
     TableMeld,
+    state_from_record,
     view_from_observation,
     view_from_state,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "hint",
     "meld_actions",
     "planned_turns",
+    "state_from_record",
     "step_actions",
     "turn_actions",
     "view_from_observation",

@@ -31,8 +31,8 @@ from ..bots.strategy import deadwood, kit_for
 from ..game import Action, Phase, State, engine_for
 from ..tiles import NUM_CODES
 
-__all__ = ["REASONS", "STAGED_RESET_STEP", "hint_for_observation", "hint_from_turn_start", "plan",
-           "sample_observation"]
+__all__ = ["REASONS", "STAGED_RESET_STEP", "hint_for_observation", "hint_from_turn_start", "hint_state",
+           "plan", "sample_observation"]
 
 #: Per variant and verb: the reason shown for a step (rule IDs of RULES.md).
 REASONS: dict[str, dict[str, str]] = {
@@ -240,20 +240,38 @@ STAGED_RESET_STEP = {
               "start, so they are taken back first (R101-7, R101-8)"}
 
 
-def hint_from_turn_start(obs: Mapping[str, Any], alternatives: int = 3) -> dict[str, Any]:
-    """A Rummy 101 hint from the observation of the seat to move with a staged opening (melds
-    laid this turn that do not open yet, R101-7/8). The planner plans whole turns and takes no
-    half-built opening, so it plans the turn from its start, which the observation's
-    ``own_turn`` gives (the engine samples the position and resets it: the seat's view there
-    holds nothing the seat cannot see), and every turn of the answer begins with ``reset``, as
-    in the web page's games. ValueError when the observation is not one the engine makes."""
+def hint_state(state: State, seat: int | None = None, alternatives: int = 3) -> dict[str, Any]:
+    """The hint for ``seat`` (default: the seat to move) in ``state``, as JSON: Rummy 101's
+    planner, or the variant's greedy turn (:func:`plan`) for Remi and classic. A Rummy 101
+    turn with a staged opening (melds laid this turn that do not open yet, R101-7/8) is planned
+    from its start: the planner plans whole turns and takes no half-built opening, so the
+    position is reset and every turn of the answer begins with ``reset``, which the real game
+    plays (the web page's games, a game record, an observation through
+    :func:`hint_from_turn_start`)."""
+    who = state.current_player if seat is None else seat
+    if state.rules.variant != "rummy101":
+        return plan(state, who, alternatives)
     from .plan import hint
     from .view import view_from_state
 
-    start = sample_observation(obs).copy()
+    staged = (who == state.current_player and not state.is_terminal
+              and (state.observation(who).get("turn_state") or {}).get("staged")
+              and any(a.verb == "reset" for a in state.legal_actions()))
+    if not staged:
+        return hint(view_from_state(state, who), alternatives).to_json()
+    start = state.copy()
     start.apply("reset")
-    answer = hint(view_from_state(start, obs["seat"]), alternatives).to_json()
+    answer = hint(view_from_state(start, who), alternatives).to_json()
     for turn in (answer["turn"], *answer.get("alternatives", ())):
         turn["steps"] = [dict(STAGED_RESET_STEP), *turn["steps"]]
         turn["actions"] = ["reset", *turn["actions"]]
     return answer
+
+
+def hint_from_turn_start(obs: Mapping[str, Any], alternatives: int = 3) -> dict[str, Any]:
+    """A Rummy 101 hint from the observation of the seat to move with a staged opening (melds
+    laid this turn that do not open yet, R101-7/8), planned from the turn's start, which the
+    observation's ``own_turn`` gives (the engine samples the position, :func:`hint_state`
+    resets it: the seat's view there holds nothing the seat cannot see). ValueError when the
+    observation is not one the engine makes."""
+    return hint_state(sample_observation(obs), obs["seat"], alternatives)

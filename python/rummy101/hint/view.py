@@ -47,6 +47,7 @@ __all__ = [
     "Opened",
     "SeatView",
     "TableMeld",
+    "state_from_record",
     "view_from_observation",
     "view_from_state",
 ]
@@ -296,6 +297,15 @@ def _read_players(value: Any, rules: Rules, seat: int) -> dict[int, Opened]:
 
 
 def _view_from_game(obj: Mapping[str, Any]) -> SeatView:
+    if obj.get("record") is None:
+        seat = _game_fields_seat(obj)
+        return view_from_observation(obj["observation"], seat)
+    state, seat = state_from_record(obj)
+    return view_from_state(state, seat)
+
+
+def _game_fields_seat(obj: Mapping[str, Any]) -> int | None:
+    """The checks of a hint request by ``record`` or ``observation``; its ``seat`` field."""
     extra = [k for k in obj if k not in ("record", "observation", "seat", "alternatives")
              and obj[k] is not None]
     if extra or (obj.get("record") is not None and obj.get("observation") is not None):
@@ -304,8 +314,14 @@ def _view_from_game(obj: Mapping[str, Any]) -> SeatView:
     seat = obj.get("seat")
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
         raise BadView(f"field 'seat' must be a seat number, got {described(seat)}")
-    if obj.get("observation") is not None:
-        return view_from_observation(obj["observation"], seat)
+    return seat
+
+
+def state_from_record(obj: Mapping[str, Any]) -> tuple[Any, int | None]:
+    """The game a hint request's ``record`` replays to, and the request's ``seat`` (None: the
+    seat to move). BadView for a request or record that is not of the documented shape, or a
+    game that is over."""
+    seat = _game_fields_seat(obj)
     record = obj["record"]
     if isinstance(record, str):
         record = loads(record, what="field 'record'")
@@ -324,7 +340,7 @@ def _view_from_game(obj: Mapping[str, Any]) -> SeatView:
     state = records.from_dict(record)
     if state.is_terminal:
         raise BadView("the game of field 'record' is over: there is no turn to hint")
-    return view_from_state(state, seat)
+    return state, seat
 
 
 def view_from_observation(obs: Any, seat: int | None = None) -> SeatView:
@@ -368,7 +384,8 @@ def view_from_observation(obs: Any, seat: int | None = None) -> SeatView:
                          f"{short(obs['seat'])}'s")
     turn_state = obs["turn_state"] if isinstance(obs["turn_state"], dict) else {}
     if turn_state.get("staged"):
-        raise BadView("the observed turn has a staged opening: 'open' or 'reset' it first")
+        raise BadView("the observed turn has a staged opening: 'open' or 'reset' it first "
+                      "(rummy101.hint.generic.hint_state(state) plans it from the turn's start)")
     table = obs["table"] if isinstance(obs["table"], list) else []
     thresholds = obs["thresholds"] if isinstance(obs["thresholds"], dict) else {}
     opened = obs["opened"] if isinstance(obs["opened"], list) else []

@@ -427,6 +427,14 @@ def hint(body: Any) -> dict[str, Any]:
     staged = _staged_opening(body)
     if staged is not None:
         return staged
+    if isinstance(body, Mapping) and body.get("record") is not None:
+        # the game itself: a Rummy 101 staged opening is planned from the turn's start
+        from ..hint import generic
+
+        obj = read_object(body, "hint request", _hint.HINT_FIELDS)
+        state, seat = _hint.state_from_record(obj)
+        alternatives = read_opt_int(obj, "alternatives", lo=0, hi=10)
+        return generic.hint_state(state, seat, 3 if alternatives is None else alternatives)
     view = _hint.SeatView.from_json(body)
     alternatives = read_opt_int(body, "alternatives", lo=0, hi=10)
     return _hint.hint(view, 3 if alternatives is None else alternatives).to_json()

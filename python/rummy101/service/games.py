@@ -147,15 +147,11 @@ class NotFound(RummyError):
 
 
 def _hint_json(state: Any, seat: int, alternatives: int) -> dict[str, Any]:
-    """The hint for ``seat``: Rummy 101's planner, or the variant's greedy turn
-    (:mod:`rummy101.hint.generic`) for Remi and classic."""
-    if state.rules.variant == "rummy101":
-        from ..hint import hint, view_from_state
-
-        return hint(view_from_state(state, seat), alternatives).to_json()
+    """The hint for ``seat``: Rummy 101's planner (a staged opening planned from the turn's
+    start), or the variant's greedy turn for Remi and classic (:mod:`rummy101.hint.generic`)."""
     from ..hint import generic
 
-    return generic.plan(state, seat, alternatives)
+    return generic.hint_state(state, seat, alternatives)
 
 
 class GameBusy(RummyError):
@@ -363,24 +359,9 @@ class Game:
             raise RummyError("the game is over: there is no turn to hint; start a new one")
         if s.current_player != self.seat:
             raise RummyError("a hint is for your turn, and it is not your turn")
-        start, lead = s, []
-        if s.rules.variant == "rummy101" \
-                and (s.observation(self.seat).get("turn_state") or {}).get("staged") \
-                and "reset" in (str(a) for a in s.legal_actions()):
-            # Rummy 101: melds laid this turn that do not open yet. The planner plans whole
-            # turns and refuses a half-built opening; plan the turn from its start instead.
-            start = s.copy()
-            start.apply("reset")
-            lead = ["reset"]
         with work_budget(full_nodes()):
-            answer = _hint_json(start, self.seat, 3)
-        if lead:
-            step = {"step": "reset", "actions": lead,
-                    "reason": "the melds laid this turn do not open yet; the hint plans the "
-                              "whole turn from its start, so they are taken back first"}
-            for turn in (answer["turn"], *answer.get("alternatives", ())):
-                turn["steps"] = [dict(step), *turn["steps"]]
-                turn["actions"] = lead + turn["actions"]
+            # a Rummy 101 staged opening is planned from the turn's start, "reset" first
+            answer = _hint_json(s, self.seat, 3)
         return {"available": True, **answer}
 
     def play_hint(self) -> dict[str, Any]:
