@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given
@@ -115,6 +116,24 @@ def test_supply_limits() -> None:
         Rules.parse("classic").parse_rack("AS AS")
     with pytest.raises(NotationError, match="is not a card"):
         Rules.parse("classic").parse_rack("R5")
+
+
+@pytest.mark.parametrize("rules, rack, token", [
+    ("rummy101", "R5 K1 r5 R5", "token 4 of 4 ('R5')"),
+    ("remi", ["*", "R1", "JK", "R2", "*"], "token 5 of 5 ('*')"),
+    ("classic", "AS 2S as", "token 3 of 3 ('AS')"),
+])
+def test_supply_errors_name_the_token_past_the_supply(rules: str, rack: object, token: str) -> None:
+    """CONTRACT.md (Notation): a bad token is an error naming the token and its position, "so is
+    a rack that holds more copies of a tile than the variant's set contains". The supply error
+    named the tile but not where the extra copy stands; now the first one past the supply, on
+    every path a rack is read (the parser, the service's token table, the solvers)."""
+    from rummy101.service import api
+
+    with pytest.raises(RackError, match=re.escape(token + ": the rack holds ")):
+        Rules.parse(rules).parse_rack(rack)  # type: ignore[arg-type]
+    with pytest.raises(RackError, match=re.escape(f"field 'rack': {token}: the rack holds ")):
+        api.penalty({"rules": rules, "rack": rack})
 
 
 # ---- non-ASCII look-alikes (issue 8): refused, naming the token and the character -------------

@@ -291,7 +291,7 @@ def parse_rack_value(value: Any, rules: Rules, field: str = "rack",
         if None not in found:
             pieces: list[Any] = found
             try:
-                rules.check_supply(pieces)
+                rules.check_rack_supply(pieces)
             except RackError as exc:
                 raise RackError(f"field {field!r}: {exc}") from None
             return pieces

@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal, TypeVar
@@ -434,8 +434,22 @@ class Rules:
     def parse_rack(self, rack: str | Iterable[Any]) -> list[Any]:
         """Parse a rack under these rules and check it could exist (RackError otherwise)."""
         pieces: list[Any] = parse_tiles(rack) if self.family == "tiles" else parse_cards(rack)
-        self.check_supply(pieces)
+        self.check_rack_supply(pieces)
         return pieces
+
+    def check_rack_supply(self, pieces: Sequence[int]) -> list[int]:
+        """:meth:`check_supply` of a rack's pieces in their order; the RackError names the
+        first token past the supply and its position (CONTRACT.md, Notation)."""
+        try:
+            return self.check_supply(pieces)
+        except RackError as exc:
+            seen = [0] * NUM_CODES
+            for i, p in enumerate(pieces):
+                seen[p] += 1
+                if seen[p] > (self.max_rack_jokers if p == JOKER_CODE else self.copies):
+                    raise RackError(f"token {i + 1} of {len(pieces)} ({str(p)!r}): {exc}") \
+                        from None
+            raise
 
     def check_supply(self, codes: Iterable[int]) -> list[int]:
         """Count vector of ``codes``; raise RackError if it holds more copies than the set has."""
