@@ -143,3 +143,16 @@ def test_require_run_with_no_run_left_takes_no_node(backend: str) -> None:
     with_run = counts_of(parse_tiles("R1 Y1 B1 R5 Y5 B5 R9 B9 K9 R7 *"))
     value, melds = core.solve_melds(cr, with_run, True, -1, True)
     assert value == 60 and (1, [6, 52, 8], [6, 7, 8]) in melds
+
+
+def test_remi_reservation_that_breaks_the_ratio_is_not_searched(backend: str) -> None:
+    # Twenty-sixth round (issue 11): R1 and Y1 have no 12, 13 or 9-10-11 of their colour, so a
+    # run ending in R1 or Y1 at the high end (RO-6) would be * * A with fewer than four real
+    # tiles for its two Jolys (RO-7). Those two reservations are never searched and the relaxed
+    # twin holds no ace at 14: 114 nodes, 164 when they were searched to 14 and failed there.
+    core = _backend.core()
+    cr = _backend.core_rules(REMI, "open")
+    rack = counts_of(parse_tiles("R1 Y1 B1 K1 R3 R4 R5 Y6 Y7 Y8 B10 K10 R10 * *"))
+    want = core.solve_melds(cr, rack, True, -1, True)
+    assert want[0] == 110
+    assert core.solve_melds(cr, rack, True, -1, True, 130) == want

@@ -50,8 +50,9 @@
 // >= 2 jokers, or more than one reservation of high aces (twenty-first round), from a relaxed
 // twin, the same rack searched without must_use, the ratio, keep and require_run (still upper
 // bounds; each fresh suffix searched once, not once per (left, ran));
-// with a high ace the twin holds at 14 every ace any reservation may reserve and lays any number
-// of them (opt14), so its values serve every reservation. When the twin has the search's own
+// with a high ace the twin holds at 14 every ace any reservation may reserve (per colour the most
+// any reservation reserves; twenty-sixth round) and lays any number of them (opt14), so its
+// values serve every reservation. When the twin has the search's own
 // rules (must_use of a tile, no joker ratio, no high ace) its states are the search's states,
 // keyed alike with their flags unset, and worth at least as much there: the suffix bound of a
 // state is also the twin's memoized value of it (eighteenth round). Otherwise (no ratio, or one
@@ -63,7 +64,8 @@
 // fewest a run at >= n needs (run_need); with reserved aces, one whose jokers cannot give their
 // runs the 12s and 13s, or that reaches 13 or 14 with fewer runs of a colour than aces reserved
 // in it (res_need); a must_use tile that fits no meld (meldable, before any search). Reservations
-// that lack the jokers for their 12s and 13s are never searched.
+// that lack the jokers for their 12s and 13s, or (joker ratio) whose run with jokers at both 12
+// and 13 lacks the real tiles the ratio asks (both_jokers_fit), are never searched.
 // Dominance (without a joker ratio, jokers free, not in the twin): a state is answered from a
 // memoized one that dominates it when that one's value is at or below alpha: the same state with
 // a tile left or a run made (each only lifts a condition of the terminal).
@@ -797,10 +799,27 @@ const RulesConst& rules_const(const CoreRules& cr, bool opt14, int rcap) {
   return *e;
 }
 
+// Can colour c's reserved aces have a run with jokers at both 12 and 13 under the joker ratio
+// (RO-7)? Such a run holds >= 2 jokers, so it needs >= 2 * ratio real tiles: the ace and a real
+// tile at every position of s..11 but the g more jokers there, for some s (twenty-sixth round:
+// with two Jolys, 136 of racks_20_plus_2_jokers' 529 reservations fail it; a search of one
+// fails only at 13-14, where its run cannot close). Only ever says yes too often: the tiles of
+// s..11 may be taken by other melds, and position 1 counts every ace.
+bool both_jokers_fit(const CoreRules& cr, const Counts& cnt, int c) {
+  const int J = cnt[JOKER];
+  for (int s = 11, g = 0; s >= 1; --s) {
+    g += cnt[c * 13 + s - 1] == 0;
+    if (2 + g > J) return false;
+    if (12 - s - g + 1 >= cr.joker_ratio * (2 + g)) return true;
+  }
+  return false;
+}
+
 // The reservations of a rack (Solver::solve; issue 11, eleventh round): how many aces of each
 // colour are laid at the high end (RO-6), in the order searched. Each reserved ace closes its own
 // run ...-12-13-14, and the 12s and 13s missing from those runs are jokers, all colours together.
-// Without a high ace the one reservation is none. Returns their number (1..81).
+// With a joker ratio, the runs that get neither a real 12 nor a real 13 must fit it
+// (both_jokers_fit). Without a high ace the one reservation is none. Returns their number (1..81).
 int reservations(const CoreRules& cr, const Counts& cnt, int resv[81][4]) {
   const int J = cnt[JOKER];
   int lim[4] = {0, 0, 0, 0};
@@ -814,9 +833,14 @@ int reservations(const CoreRules& cr, const Counts& cnt, int resv[81][4]) {
         for (int r3 = 0; r3 <= lim[3]; ++r3) {
           const int rr[4] = {r0, r1, r2, r3};
           int need = 0;
-          for (int c = 0; c < 4; ++c)
+          bool fit = true;
+          for (int c = 0; c < 4; ++c) {
             need += std::max(0, rr[c] - cnt[c * 13 + 11]) + std::max(0, rr[c] - cnt[c * 13 + 12]);
-          if (need <= J) std::memcpy(resv[nres++], rr, sizeof rr);
+            // runs with jokers at both 12 and 13: those the real 12s and 13s cannot reach
+            if (cr.joker_ratio > 0 && rr[c] > cnt[c * 13 + 11] + cnt[c * 13 + 12])
+              fit = fit && both_jokers_fit(cr, cnt, c);
+          }
+          if (need <= J && fit) std::memcpy(resv[nres++], rr, sizeof rr);
         }
   return nres;
 }
@@ -2774,10 +2798,14 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   // values and memo serve them all instead of being searched again per reservation (issue 11,
   // seventh round: 40% of Remi's nodes on racks_20_plus_2_jokers).
   Solver r(cr0, counts, false, -1, false, budget, memo2, tc2, cr.high_ace, &s);
+  // (twenty-sixth round: the most aces of each colour that a reservation reserves, not the most
+  // a colour's 12s, 13s and jokers alone allow: reservations() also counts the jokers of all
+  // colours together and the ratio, so an ace that no reservation can reserve stays at 1; with
+  // both_jokers_fit, Remi lay-down nodes on racks_20_plus_2_jokers 28,980 -> 27,600)
   if (cr.high_ace) {
-    int lim[4];
-    for (int c = 0; c < 4; ++c)
-      lim[c] = std::min({counts[c * 13], counts[c * 13 + 12] + r.J, counts[c * 13 + 11] + r.J});
+    int lim[4] = {0, 0, 0, 0};
+    for (int i = 0; i < nres; ++i)
+      for (int c = 0; c < 4; ++c) lim[c] = std::max(lim[c], resv[i][c]);
     r.set_res_now(lim[0], lim[1], lim[2], lim[3]);
   }
   r.nodes = s.nodes;

@@ -1447,16 +1447,35 @@ def _meldable(cr: CoreRules, cnt: Sequence[int], code: int) -> bool:
     return False
 
 
+def _both_jokers_fit(cr: CoreRules, cnt: Sequence[int], c: int) -> bool:
+    """Can colour c's reserved aces have a run with jokers at both 12 and 13 under the joker ratio
+    (RO-7)? It needs >= 2 * ratio real tiles: the ace and a real tile at every position of s..11
+    but the g more jokers there, for some s (C++ both_jokers_fit)."""
+    j = cnt[JOKER]
+    g = 0
+    for s in range(11, 0, -1):
+        g += cnt[c * 13 + s - 1] == 0
+        if 2 + g > j:
+            return False
+        if 12 - s - g + 1 >= cr.joker_ratio * (2 + g):
+            return True
+    return False
+
+
 def _reservations(cr: CoreRules, cnt: Sequence[int]) -> list[tuple[int, ...]]:
     """How many aces of each colour are laid at the high end (RO-6), in the order searched (C++
     reservations): each reserved ace closes its own run ...-12-13-14, and the 12s and 13s missing
-    from those runs are jokers, all colours together. Without a high ace: one, (0, 0, 0, 0)."""
+    from those runs are jokers, all colours together; with a joker ratio, the runs that get
+    neither a real 12 nor a real 13 must fit it (RO-7, :func:`_both_jokers_fit`). Without a high
+    ace: one, (0, 0, 0, 0)."""
     j = cnt[JOKER]
     lim = [min(cnt[c * 13], cnt[c * 13 + 12] + j, cnt[c * 13 + 11] + j) if cr.high_ace else 0
            for c in range(4)]
     return [rr for rr in itertools.product(*(range(x + 1) for x in lim))
             if sum(max(0, r - cnt[c * 13 + 11]) + max(0, r - cnt[c * 13 + 12])
-                   for c, r in enumerate(rr)) <= j]
+                   for c, r in enumerate(rr)) <= j
+            and all(cr.joker_ratio == 0 or r <= cnt[c * 13 + 11] + cnt[c * 13 + 12]
+                    or _both_jokers_fit(cr, cnt, c) for c, r in enumerate(rr))]
 
 
 def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
@@ -1500,8 +1519,8 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
         # (C++ solve_impl says why)
         s.twin_states = cr.joker_ratio == 0 and not cr.high_ace
         if cr.high_ace:
-            r.set_res_now([min(cnt[c * 13], cnt[c * 13 + 12] + r.J, cnt[c * 13 + 11] + r.J)
-                           for c in range(4)])
+            # the most aces of each colour that a reservation reserves (C++ solve_impl)
+            r.set_res_now([max(rr[c] for rr in resv) for c in range(4)])
     else:
         # with jokers, the suffix bound takes the fresh values with a tile left and a run made
         # (C++ solve_impl says why)
