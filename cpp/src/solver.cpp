@@ -802,8 +802,8 @@ const RulesConst& rules_const(const CoreRules& cr, bool opt14, int rcap) {
 // Can colour c's reserved aces have a run with jokers at both 12 and 13 under the joker ratio
 // (RO-7)? Such a run holds >= 2 jokers, so it needs >= 2 * ratio real tiles: the ace and a real
 // tile at every position of s..11 but the g more jokers there, for some s (twenty-sixth round:
-// with two Jolys, 136 of racks_20_plus_2_jokers' 529 reservations fail it; a search of one
-// fails only at 13-14, where its run cannot close). Only ever says yes too often: the tiles of
+// with two Jolys, 136 of racks_20_plus_2_jokers' 529 reservations fail it; their searches were
+// short, but the relaxed twin held their aces at 14). Only ever says yes too often: the tiles of
 // s..11 may be taken by other melds, and position 1 counts every ace.
 bool both_jokers_fit(const CoreRules& cr, const Counts& cnt, int c) {
   const int J = cnt[JOKER];
