@@ -92,6 +92,8 @@
 // where no leaf below a choice can pass sets()'s first tests, and keeps its melds as byte records
 // until they are sorted (MeldRec). The rules' constants are built once per thread (rules_const).
 // padded_bound's values are kept per thread by state (PadCache; a hit asks for no search).
+// A child with no run in progress whose flags are those its fresh value was searched with takes
+// that value (its suffix bound) without the best() call the memo would answer (bound_is_value).
 //
 // THE BOUND ASKED FOR (issue 11: states per number x transitions). A colour holds at most 2 + J
 // runs in progress, each one of S statuses (S = 6 without a joker ratio: length 1/2/3+ x real
@@ -2140,6 +2142,15 @@ struct Solver {
     int kb[SJ], sb[SJ][2];
     uint32_t kb_ok = 0, sb_ok = 0;
   };
+  // Is the suffix bound of the next state (runs, left, ran) its value? So for a state with no
+  // run in progress whose flags are those fresh() searched it with (this search's own fresh
+  // values): a fresh value > NEG was expanded and memoized exactly under the state's own key, so
+  // best() would answer it from the memo without a node. set_child and the rebuild's sets() take
+  // the bound instead of that call (twenty-sixth round: ~57 calls a joker rack; the same nodes)
+  bool bound_is_value(const uint64_t* runs, bool left, bool ran) const {
+    return relax == this && !(runs[0] | runs[1] | runs[2] | runs[3]) && left == (keep && (left || own_relax)) &&
+           ran == (require_run && (ran || own_relax));
+  }
   // The last tests of one set choice (gain g so far, j2 jokers left, left) and the search of its
   // child: the keep bound, the suffix bound (the child's stop value too), then best(); shared by
   // vsets' loop over the choices and its no-set shortcut
@@ -2156,6 +2167,11 @@ struct Solver {
       if (!(cbs.sb_ok & sbit)) { sbv = suffix_bound(n + 1, F.new_runs, j2, left, ran2); cbs.sb_ok |= sbit; }
       if (!fits(F, g + sbv)) return;
       cb = sbv;
+      if (sbv > NEG && bound_is_value(F.new_runs, left, ran2)) {
+        SOLVER_STAT(++g_leaves);
+        found(F, g + sbv);
+        return;
+      }
     }
     SOLVER_STAT(++g_leaves);
     int sub = best(n + 1, F.new_runs, j2, left, ran2, thr(F) - g, std::min(cb, sub_stop(F, g)));
@@ -2436,11 +2452,15 @@ struct Solver {
       int g = n <= 13 ? gain + tot * cr.set_value[n] + js * jset[n] : gain;
       bool ran2 = ran && require_run;
       if (g + ub_state(n + 1, F.new_runs, jr - js) < F.want) continue;
+      int sb = NEG;
       if (n + 1 <= last) {
         if (keep && !left && g + keep_bound(n + 1, jr - js) < F.want) continue;
-        if (g + suffix_bound(n + 1, F.new_runs, jr - js, left, ran2) < F.want) continue;
+        sb = suffix_bound(n + 1, F.new_runs, jr - js, left, ran2);
+        if (g + sb < F.want) continue;
       }
-      int sub = best(n + 1, F.new_runs, jr - js, left, ran2, F.want - g - 1);
+      const int sub = sb > NEG && bound_is_value(F.new_runs, left, ran2)
+                          ? sb
+                          : best(n + 1, F.new_runs, jr - js, left, ran2, F.want - g - 1);
       if (sub <= NEG || g + sub != F.want) continue;
       Decision& d = F.dec;
       for (int c = 0; c < 4; ++c) {
