@@ -1167,17 +1167,16 @@ struct Solver {
       const uint32_t p1 = p >> 1, p2 = p >> 2, q = p << 1;
       const uint32_t a0 = p1 & p2 & W, a1 = (p1 | p2) & W, a2 = W;
       const uint32_t b0 = a0 | (q & p1 & W << 1), b1 = a1 | ((q | p1) & W << 1), b2 = W | W << 1;
+      // (lead) bit m: some window holding m lacks at most 0 / 1 / 2 of its other two positions
+      // (twenty-sixth round: three masks per colour instead of a loop over the windows per tile)
+      const uint32_t l0 = run_cover(p, 0, W), l1 = run_cover(p, 1, W), l2 = run_cover(p, 2, W);
       for (uint32_t b = p & 0x3ffe; b; b &= b - 1) {
         int m = __builtin_ctz(b);
         int v = cnt[c * 13 + m - 1] * tile_ub[m];
         bool u = useful[c] >> m & 1;
         int xs = (ge[3] >> m & 1) ? 0 : (ge[2] >> m & 1) ? 1 : 2;  // a set: 3 - colours at m
-        int xlead = 3;  // (lead) the fewest of the other two positions missing, any window holding m
-        if (lead)
-          for (int s0 = std::max(1, m - 2); s0 <= std::min(m, last - 2); ++s0) {
-            const uint32_t o = (p >> s0 & 7u) & ~(1u << (m - s0));  // the window's other two present
-            xlead = std::min(xlead, 2 - int((o & 1) + (o >> 1 & 1) + (o >> 2 & 1)));  // (no popcount call)
-          }
+        // (lead) the fewest of the other two positions missing, any window holding m
+        const int xlead = (l0 >> m & 1) ? 0 : (l1 >> m & 1) ? 1 : (l2 >> m & 1) ? 2 : 3;
         for (int n = m; n >= std::max(m - 1, 1); --n) {
           uint32_t k0 = n == m ? a0 : b0, k1 = n == m ? a1 : b1, k2 = n == m ? a2 : b2;
           int xr = (k0 >> m & 1) ? 0 : (k1 >> m & 1) ? 1 : (k2 >> m & 1) ? 2 : 3;
