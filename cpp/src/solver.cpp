@@ -2044,13 +2044,27 @@ struct Solver {
     return pack(tmp, nb + a_new);
   }
 
+  // The colours' part of ub_next (ubs_run of the colours with runs in progress at n + 1) for
+  // j = 0 and 1 jokers: ubs_run[n][x] is zero for x >= 2 (init_ub_state: a tile counts there
+  // below x0 <= 2 jokers), so once per vsets call instead of once per count of jokers
+  // (twenty-sixth round)
+  struct RunPart { int v[2]; };
+  // (x0 .. x1 - 1 only: the no-set shortcut of vsets asks for one count)
+  __attribute__((always_inline)) RunPart run_part(const Frame& F, int n, int x0 = 0, int x1 = 2) const {
+    RunPart rp{{0, 0}};
+    if (n + 1 > last) return rp;
+    for (int x = x0; x < std::min(x1, 2); ++x) {
+      const int* ur = ubs_run[n + 1][x];  // branch-free: whether a colour has runs is data
+      for (int c = 0; c < 4; ++c) rp.v[x] += ur[c] & -int(F.new_runs[c] != 0);
+    }
+    return rp;
+  }
   // ubj of vsets for one count of jokers j: ub_state of the next state (n + 1, F.new_runs, j),
   // with the jokers the runs in progress need at n + 1, n + 2 at their value there (jfree)
-  __attribute__((always_inline)) int ub_next(const Frame& F, int n, int j, int need, int needv) const {
+  __attribute__((always_inline)) int ub_next(const Frame& F, int n, int j, int need, int needv,
+                                             const RunPart& rp) const {
     if (n + 1 > last) return 0;
-    int base = ubs_fresh[n + 1][j] + (n + 1 >= 2 ? res_value : 0);
-    const int* ur = ubs_run[n + 1][j];  // branch-free: whether a colour has runs is data
-    for (int c = 0; c < 4; ++c) base += ur[c] & -int(F.new_runs[c] != 0);
+    int base = ubs_fresh[n + 1][j] + (n + 1 >= 2 ? res_value : 0) + (j < 2 ? rp.v[j] : 0);
     if (need > 0 && j >= need) {
       int jv = needv + jb[n + 1][j] - jb[n + 1][need];
       return std::min(base + jv, F.ub_after + jv);
@@ -2073,7 +2087,7 @@ struct Solver {
       // colour's rest stays on the rack, no joker), taken here without it, with the same tests
       // in the same order (fifteenth round: most calls on the shared racks)
       if (jr < need) return;  // the runs in progress need those jokers at n+1 and n+2
-      const int u = gain + ub_next(F, n, jr, need, needv);
+      const int u = gain + ub_next(F, n, jr, need, needv, run_part(F, n, jr, jr + 1));
       if (u <= thr(F) && u <= F.ub_cut) return;
       uint32_t lfm = 0;
       for (int c = 0; c < 4; ++c) lfm |= uint32_t(F.rest[c] > 0) << c;
@@ -2093,7 +2107,8 @@ struct Solver {
     // ubj[j]: the first bound of the next state with j jokers; the others in cbs (set_child)
     int ubj[SJ];
     ChildBounds cbs;
-    for (int j = 0; j <= jr; ++j) ubj[j] = ub_next(F, n, j, need, needv);
+    const RunPart rp = run_part(F, n);
+    for (int j = 0; j <= jr; ++j) ubj[j] = ub_next(F, n, j, need, needv, rp);
     // the first bound of a choice of tot tiles, js of them jokers, is tot * sval + term[js]
     // with term[js] = js * (jval - sval) + ubj[jr - js]; pm[k] = max of term[0..k] (ninth
     // round: one pass per call instead of one loop per size)
