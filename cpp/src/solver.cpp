@@ -628,6 +628,18 @@ inline RunList unpack(uint64_t k) {
 }
 
 constexpr uint32_t NO_PICK = ~0u;
+// kLeftMask[ridx], bit c: colour c has tiles left for sets, ridx being vsets' rest vector in base
+// 3 (min(rest, 2) per colour, colour 0 the highest digit; twenty-sixth round: a table instead of
+// a loop over F.rest per call)
+struct LeftMasks {
+  uint8_t m[81];
+  constexpr LeftMasks() : m() {
+    for (int r = 0; r < 81; ++r)
+      m[r] = uint8_t((r / 27 > 0 ? 1 : 0) | ((r / 9) % 3 > 0 ? 2 : 0) | ((r / 3) % 3 > 0 ? 4 : 0) | (r % 3 > 0 ? 8 : 0));
+  }
+  constexpr uint8_t operator[](int r) const { return m[r]; }
+};
+constexpr LeftMasks kLeftMask{};
 constexpr int IVL_P[4] = {1, 9, 81, 729};  // SetTable::any: the place of colour c in a box
 
 // A meld of the rebuild before it becomes a MeldOut (codes in bytes), ordered as MeldOut is
@@ -1218,6 +1230,19 @@ struct Solver {
   // value of the state as a bound too (solve_impl; eighteenth round)
   bool twin_states = false;
   bool twin = false;  // this is a relaxed twin (solve_impl; read by the profiling counters only)
+  // tail_v[m][c][k >= 2]: min(k, avail(m, c)) * run_value[m] + the same at m + 1 <= last (the
+  // real tiles of the short tails of k runs in progress of colour c at m; suffix_bound), per
+  // reservation (reset_fresh; twenty-sixth round: instead of counting the runs per call)
+  int tail_v[16][4][2];
+  uint32_t tail_ok = 0;  // bit m: tail_v[m] is set for this reservation
+  void init_tail(int m) {
+    static_assert(SOLVER_MAX_COPIES == 2, "tail_v counts the runs of a colour up to 2");
+    for (int c = 0; c < 4; ++c)
+      for (int k = 1; k <= 2; ++k)
+        tail_v[m][c][k - 1] = std::min(k, avail(m, c)) * cr.run_value[m] +
+                              (m + 1 <= last ? std::min(k, avail(m + 1, c)) * cr.run_value[m + 1] : 0);
+    tail_ok |= 1u << m;
+  }
   int fresh_v[16][SJ][2][2];
   uint8_t fresh_ok[16][SJ][2][2];
   int g_v[16][SJ][2];
@@ -1290,6 +1315,7 @@ struct Solver {
     jbid_ok = 0;
     if (require_run) init_run_need();
     if (res_bits) init_res_need();  // (read only with reserved aces)
+    tail_ok = 0;
     std::memset(fresh_ok, 0, sizeof fresh_ok);
     std::memset(g_ok, 0, sizeof g_ok);
     if (jpad) { std::memset(h_n, 0, sizeof h_n); pad_gen = 0; }  // (read only with jpad)
@@ -1345,13 +1371,11 @@ struct Solver {
     if (jpad && m + 2 <= last && !res_bits && jr < s.J) {
       g = padded_bound(m, runs, jr, left);
     } else {
-      for (int c = 0; c < 4; ++c) {
-        if (!runs[c]) continue;
-        int k = 0;
-        for (uint64_t r = runs[c]; r; r >>= 8) ++k;
-        g += std::min(k, avail(m, c)) * cr.run_value[m];
-        if (m + 1 <= last) g += std::min(k, avail(m + 1, c)) * cr.run_value[m + 1];
-      }
+      // (tail_v: the colour's tiles at m and m + 1 that its k runs' short tails may take, by
+      // whether k >= 2, as no colour has more than SOLVER_MAX_COPIES = 2 tiles of a number)
+      if (!(tail_ok >> m & 1)) init_tail(m);
+      const int(*tv)[2] = tail_v[m];
+      for (int c = 0; c < 4; ++c) g += runs[c] ? tv[c][(runs[c] >> 8) != 0] : 0;
     }
     // The same state in the relaxed twin (twin_states): its memoized value, exact or a fail-soft
     // upper bound, bounds this one too (eighteenth round)
@@ -2089,8 +2113,7 @@ struct Solver {
       if (jr < need) return;  // the runs in progress need those jokers at n+1 and n+2
       const int u = gain + ub_next(F, n, jr, need, needv, run_part(F, n, jr, jr + 1));
       if (u <= thr(F) && u <= F.ub_cut) return;
-      uint32_t lfm = 0;
-      for (int c = 0; c < 4; ++c) lfm |= uint32_t(F.rest[c] > 0) << c;
+      const uint32_t lfm = kLeftMask[ridx];  // the colours with tiles left (F.rest[c] > 0)
       if (dominance)
         for (uint32_t b = lfm; b; b &= b - 1)
           if (F.jused[__builtin_ctz(b)] > 0) return;
@@ -2162,8 +2185,19 @@ struct Solver {
   // best() would answer it from the memo without a node. set_child and the rebuild's sets() take
   // the bound instead of that call (twenty-sixth round: ~57 calls a joker rack; the same nodes)
   bool bound_is_value(const uint64_t* runs, bool left, bool ran) const {
-    return relax == this && !(runs[0] | runs[1] | runs[2] | runs[3]) && left == (keep && (left || own_relax)) &&
-           ran == (require_run && (ran || own_relax));
+    return (biv_flags >> (2 * left + ran) & 1) && !(runs[0] | runs[1] | runs[2] | runs[3]);
+  }
+  // bit 2 * left + ran: fresh() searches the flags (left, ran) as they are, and with this
+  // search's own fresh values (set by solve(), once relax and own_relax are)
+  uint32_t biv_flags = 0;
+  // (out of line: inlined into solve_impl it moved the hot path's inlining, +0.3% instructions)
+  __attribute__((noinline)) void init_biv_flags() {
+    biv_flags = 0;
+    if (relax != this) return;
+    for (int l = 0; l < 2; ++l)
+      for (int r = 0; r < 2; ++r)
+        if (bool(l) == (keep && (l || own_relax)) && bool(r) == (require_run && (r || own_relax)))
+          biv_flags |= 1u << (2 * l + r);
   }
   // The last tests of one set choice (gain g so far, j2 jokers left, left) and the search of its
   // child: the keep bound, the suffix bound (the child's stop value too), then best(); shared by
@@ -2526,6 +2560,7 @@ struct Solver {
     // reservation that does is the one the full search would have found. Else pass 1 searches
     // every reservation below top.
     const uint64_t empty[4] = {0, 0, 0, 0};
+    init_biv_flags();
     set_res(resv[0][0], resv[0][1], resv[0][2], resv[0][3]);
     const int top = relax != this ? relax->fresh(1, J, false, false) : STOP;
     const bool asp = top > NEG && top < STOP;
@@ -2844,6 +2879,7 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   }
   r.nodes = s.nodes;
   r.twin = true;
+  r.init_biv_flags();  // (the twin's own fresh values bound it; solve() sets the search's)
   s.relax = &r;
   // must_use of a tile with the rules unchanged in the twin (eighteenth round): on the worst
   // racks known the search's own nodes were ~40% of all (9,329 of 23,172 on the worst); with
