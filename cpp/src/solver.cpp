@@ -94,6 +94,9 @@
 // padded_bound's values are kept per thread by state (PadCache; a hit asks for no search).
 // A child with no run in progress whose flags are those its fresh value was searched with takes
 // that value (its suffix bound) without the best() call the memo would answer (bound_is_value).
+// vcolour carries the colours' part of vsets' next-state bounds as it decides them (rpk), the
+// suffix bound reads its tails' tiles from a table per number (tail_v), and best() puts a state
+// in the memo slot where its probe stopped when that slot is still free (twenty-sixth round).
 //
 // THE BOUND ASKED FOR (issue 11: states per number x transitions). A colour holds at most 2 + J
 // runs in progress, each one of S statuses (S = 6 without a joker ratio: length 1/2/3+ x real
@@ -337,6 +340,25 @@ struct Memo {
       if (s.gen != gen) return nullptr;
       if (s.key == k) return &s;
     }
+  }
+  // find() that also gives the empty slot where its probe stopped (*at; the table size when
+  // it did, *at_size): best() puts its state there if the slot is still empty and the table was
+  // not grown since (put_at), the first empty slot of the same probe (slots are never freed)
+  const Slot* find(const Key& k, uint64_t h, size_t* at) const {
+    size_t m = mask;
+    for (size_t i = h & m;; i = (i + 1) & m) {
+      const Slot& s = slots[i];
+      if (s.gen != gen) { *at = i; return nullptr; }
+      if (s.key == k) return &s;
+    }
+  }
+  void put_at(size_t at, size_t at_mask, const Key& k, int v, bool exact, uint64_t h) {
+    if (at_mask == mask && (used + 1) * 2 <= slots.size() && slots[at].gen != gen) {
+      Slot& s = slots[at];
+      s.key = k; s.value = v; s.exact = exact; s.gen = gen; ++used;
+      return;
+    }
+    put(k, v, exact, h);
   }
   void put(const Key& k, int v, bool exact) { put(k, v, exact, hash(k)); }
   void put(const Key& k, int v, bool exact, uint64_t h) {
@@ -694,7 +716,8 @@ struct Frame {
   int svw[5];      // rebuild: value of the set tiles of the colours < c
   uint64_t runs_in[4];  // the packed runs in progress of the state
   int one_lim[4];       // vcolour: the most jokers free with which colour c can start no run
-  int one_lim0[4];      // ... with no run in progress (enumerate)
+  int one_lim0[4];
+  int urp[4];           // ubs_run[n + 1][0][c] | ubs_run[n + 1][1][c] << 16 (0 past last): vcolour's rpk      // ... with no run in progress (enumerate)
   uint32_t sig0[4], sig_reach[4];  // parts of transitions_new's sig (enumerate)
   uint32_t num_epoch;   // avail, cols_here, w, one_lim0, ub_after, avail_w hold Solver::num_epoch's
   uint32_t tl_ok[4], tl_off[4][SJ], tl_len[4][SJ];  // transitions() of this state by (colour, jokers)
@@ -1617,8 +1640,11 @@ struct Solver {
     const Key key = state_key(n, runs, jr, left, ran);
     const uint64_t kpre = Memo::pre_hash(key);
     const uint64_t kh = hmix(kpre);
-    if (const Memo::Slot* e = memo.find(key, kh)) {
+    size_t at = 0;
+    const size_t at_mask = memo.mask;
+    if (const Memo::Slot* e = memo.find(key, kh, &at)) {
       if (e->exact || e->value <= alpha) return e->value;
+      at = SIZE_MAX;  // (an entry of the key: put() updates it)
     }
     // States whose value is NEG by a count of jokers (eighth round; never memoized, so tested
     // here, past the memo hits): no run can be made any more (run_need), or the reserved aces
@@ -1666,8 +1692,10 @@ struct Solver {
     SOLVER_STAT(g_twin_states += twin);
     SOLVER_STAT(g_fresh_states += g_fresh_depth > 0);
     int v = enumerate(F, n, runs, jr, left, ran);
-    if (v > alpha) memo.put(key, v, true, kh);
-    else { v = std::max(F.best, F.ub_cut); memo.put(key, v, v <= NEG, kh); }  // fail-soft upper bound
+    const bool exact = v > alpha;
+    if (!exact) v = std::max(F.best, F.ub_cut);  // fail-soft upper bound
+    if (at != SIZE_MAX) memo.put_at(at, at_mask, key, v, exact || v <= NEG, kh);
+    else memo.put(key, v, exact || v <= NEG, kh);
     return v;
   }
 
@@ -1698,6 +1726,8 @@ struct Solver {
         F.one_lim0[c] = lim;
       }
       F.ub_after = ub_from(n + 1, 0);
+      for (int c = 0; c < 4; ++c)  // (ubs_run[m][x] is set for x <= J only)
+        F.urp[c] = n + 1 <= last ? ubs_run[n + 1][0][c] | (J >= 1 ? ubs_run[n + 1][1][c] << 16 : 0) : 0;
       F.avail_w[4] = 0;
       for (int c = 3; c >= 0; --c) F.avail_w[c] = F.avail_w[c + 1] + F.avail[c] * F.w[c];
       // transitions_new's sig but for the jokers: the number, the tiles of the colour at n,
@@ -1710,17 +1740,20 @@ struct Solver {
     }
     // the lists asked by the last state at n (F.tl_*) serve this one for the colours whose runs
     // in progress are the same, with the same jokers on entering (they fix the lists and keys)
+    // (F.one_lim follows F.runs_in: set where it changes, here and in the rebuild; twenty-sixth
+    // round)
     if (F.j0 != jr) {
       F.j0 = jr;
-      for (int c = 0; c < 4; ++c) { F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; }
+      for (int c = 0; c < 4; ++c) { F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; F.one_lim[c] = runs[c] ? -1 : F.one_lim0[c]; }
     } else {
       for (int c = 0; c < 4; ++c)
-        if (F.runs_in[c] != runs[c]) { F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; }
+        if (F.runs_in[c] != runs[c]) {
+          F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; F.one_lim[c] = runs[c] ? -1 : F.one_lim0[c];
+        }
     }
-    for (int c = 0; c < 4; ++c) F.one_lim[c] = runs[c] ? -1 : F.one_lim0[c];
     F.left_in = left;
     if (!fits(F, F.ub_after + jb[n][jr] + F.avail_w[0])) return F.best;
-    vcolour<0>(F, jr, 0, ran, 0, 0, 0, 0);
+    vcolour<0>(F, jr, 0, ran, 0, 0, 0, 0, 0);
     return F.best;
   }
 
@@ -1881,16 +1914,16 @@ struct Solver {
   // (ninth round: the four nested loops are one function, no call per transition)
   template <int c>
   __attribute__((always_inline)) void vcolour(Frame& F, int jr, int gain, bool ran, int need, int needv, int restw,
-                                              int rix) {
+                                              int rix, int rpk) {
     if constexpr (c == 4) {
-      vsets(F, jr, gain, ran, need, needv, rix);
+      vsets(F, jr, gain, ran, need, needv, rix, rpk);
     } else {
-      vcolour_body<c>(F, jr, gain, ran, need, needv, restw, rix);
+      vcolour_body<c>(F, jr, gain, ran, need, needv, restw, rix, rpk);
     }
   }
   template <int c>
   __attribute__((always_inline)) void vcolour_body(Frame& F, int jr, int gain, bool ran, int need, int needv, int restw,
-                                                   int rix) {
+                                                   int rix, int rpk) {
     // bound of a child: gain + its key + (everything that does not depend on the child)
     int fixed = gain + F.ub_after + F.avail_w[c + 1] + restw;
     // Fourteenth round: a colour with no run in progress that can start none has one
@@ -1911,7 +1944,7 @@ struct Solver {
         F.new_runs[c] = 0;
         F.rest[c] = a;
         F.jused[c] = 0;
-        vcolour<c + 1>(F, jr, gain, ran, need, needv, restw + a * F.w[c], rix * 3 + std::min(a, 2));
+        vcolour<c + 1>(F, jr, gain, ran, need, needv, restw + a * F.w[c], rix * 3 + std::min(a, 2), rpk);
         return;
       }
     }
@@ -1931,7 +1964,7 @@ struct Solver {
       int jr2 = jr - t.jused;
       bool ran2 = ran | t.closed;  // (| not ||: no branch on t.closed; sixteenth round)
       vcolour<c + 1>(F, jr2, g2, ran2, need + t.need, needv + t.needv, restw + t.rest * F.w[c],
-                     rix * 3 + std::min(int(t.rest), 2));
+                     rix * 3 + std::min(int(t.rest), 2), rpk + (F.urp[c] & -int(t.packed != 0)));
     }
   }
 
@@ -2070,19 +2103,9 @@ struct Solver {
 
   // The colours' part of ub_next (ubs_run of the colours with runs in progress at n + 1) for
   // j = 0 and 1 jokers: ubs_run[n][x] is zero for x >= 2 (init_ub_state: a tile counts there
-  // below x0 <= 2 jokers), so once per vsets call instead of once per count of jokers
-  // (twenty-sixth round)
+  // below x0 <= 2 jokers). vcolour adds each colour's as it decides it (Frame::urp: both
+  // counts in one int, j = 1 in the high half), so vsets reads it (rpk; twenty-sixth round)
   struct RunPart { int v[2]; };
-  // (x0 .. x1 - 1 only: the no-set shortcut of vsets asks for one count)
-  __attribute__((always_inline)) RunPart run_part(const Frame& F, int n, int x0 = 0, int x1 = 2) const {
-    RunPart rp{{0, 0}};
-    if (n + 1 > last) return rp;
-    for (int x = x0; x < std::min(x1, 2); ++x) {
-      const int* ur = ubs_run[n + 1][x];  // branch-free: whether a colour has runs is data
-      for (int c = 0; c < 4; ++c) rp.v[x] += ur[c] & -int(F.new_runs[c] != 0);
-    }
-    return rp;
-  }
   // ubj of vsets for one count of jokers j: ub_state of the next state (n + 1, F.new_runs, j),
   // with the jokers the runs in progress need at n + 1, n + 2 at their value there (jfree)
   __attribute__((always_inline)) int ub_next(const Frame& F, int n, int j, int need, int needv,
@@ -2096,7 +2119,7 @@ struct Solver {
     return ub_state_j(n + 1, base, j);
   }
 
-  void vsets(Frame& F, int jr, int gain, bool ran, int need, int needv, int ridx) {
+  void vsets(Frame& F, int jr, int gain, bool ran, int need, int needv, int ridx, int rpk) {
     int n = F.n;
     bool ran2 = ran & require_run;
     if (n == 14) {
@@ -2111,7 +2134,7 @@ struct Solver {
       // colour's rest stays on the rack, no joker), taken here without it, with the same tests
       // in the same order (fifteenth round: most calls on the shared racks)
       if (jr < need) return;  // the runs in progress need those jokers at n+1 and n+2
-      const int u = gain + ub_next(F, n, jr, need, needv, run_part(F, n, jr, jr + 1));
+      const int u = gain + ub_next(F, n, jr, need, needv, RunPart{{rpk & 0xffff, rpk >> 16}});
       if (u <= thr(F) && u <= F.ub_cut) return;
       const uint32_t lfm = kLeftMask[ridx];  // the colours with tiles left (F.rest[c] > 0)
       if (dominance)
@@ -2130,7 +2153,7 @@ struct Solver {
     // ubj[j]: the first bound of the next state with j jokers; the others in cbs (set_child)
     int ubj[SJ];
     ChildBounds cbs;
-    const RunPart rp = run_part(F, n);
+    const RunPart rp{{rpk & 0xffff, rpk >> 16}};
     for (int j = 0; j <= jr; ++j) ubj[j] = ub_next(F, n, j, need, needv, rp);
     // the first bound of a choice of tot tiles, js of them jokers, is tot * sval + term[js]
     // with term[js] = js * (jval - sval) + ubj[jr - js]; pm[k] = max of term[0..k] (ninth
@@ -2638,6 +2661,7 @@ struct Solver {
       for (int c = 3; c >= 0; --c) {
         const int a = avail(n, c);
         F.runs_in[c] = runs[c]; F.avail[c] = a; F.rl_ok[c] = 0; F.tl_ok[c] = 0;  // (F.lst: make_list)
+        F.one_lim[c] = runs[c] ? -1 : F.one_lim0[c];  // (enumerate's, for the value search after it)
         F.avail_w[c] = F.avail_w[c + 1] + ((usefw[c] >> n & 1) ? a * tv : 0);
         if (!(runs[c] | a)) F.trivial |= 1u << c;
         F.ivl_cap[c] = std::min(a, 2) * IVL_P[c];
