@@ -2111,12 +2111,14 @@ struct Solver {
   __attribute__((always_inline)) int ub_next(const Frame& F, int n, int j, int need, int needv,
                                              const RunPart& rp) const {
     if (n + 1 > last) return 0;
-    int base = ubs_fresh[n + 1][j] + (n + 1 >= 2 ? res_value : 0) + (j < 2 ? rp.v[j] : 0);
+    int base = ubs_fresh[n + 1][j] + res_value + (j < 2 ? rp.v[j] : 0);  // (n + 1 >= 2: ub_from's aces)
     if (need > 0 && j >= need) {
       int jv = needv + jb[n + 1][j] - jb[n + 1][need];
       return std::min(base + jv, F.ub_after + jv);
     }
-    return ub_state_j(n + 1, base, j);
+    // ub_state_j(n + 1, base, j) = min(base + jb, ub_from(n + 1, j)), ub_from's jb taken out of
+    // the min, so that its tiles' part is the same for every j (twenty-sixth round)
+    return jb[n + 1][j] + std::min(base, ub_tiles[n + 1] + res_value);
   }
 
   void vsets(Frame& F, int jr, int gain, bool ran, int need, int needv, int ridx, int rpk) {
