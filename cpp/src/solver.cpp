@@ -341,9 +341,9 @@ struct Memo {
       if (s.key == k) return &s;
     }
   }
-  // find() that also gives the empty slot where its probe stopped (*at; the table size when
-  // it did, *at_size): best() puts its state there if the slot is still empty and the table was
-  // not grown since (put_at), the first empty slot of the same probe (slots are never freed)
+  // find() that also gives the empty slot where its probe stopped (*at): best() puts its state
+  // there if the slot is still empty and the table was not grown since (put_at: at_mask, the
+  // mask when it probed), the first empty slot of the same probe (slots are never freed)
   const Slot* find(const Key& k, uint64_t h, size_t* at) const {
     size_t m = mask;
     for (size_t i = h & m;; i = (i + 1) & m) {
@@ -716,8 +716,8 @@ struct Frame {
   int svw[5];      // rebuild: value of the set tiles of the colours < c
   uint64_t runs_in[4];  // the packed runs in progress of the state
   int one_lim[4];       // vcolour: the most jokers free with which colour c can start no run
-  int one_lim0[4];
-  int urp[4];           // ubs_run[n + 1][0][c] | ubs_run[n + 1][1][c] << 16 (0 past last): vcolour's rpk      // ... with no run in progress (enumerate)
+  int one_lim0[4];      // ... with no run in progress (enumerate)
+  int urp[4];           // ubs_run[n + 1][0][c] | ubs_run[n + 1][1][c] << 16 (0 past last): vcolour's rpk
   uint32_t sig0[4], sig_reach[4];  // parts of transitions_new's sig (enumerate)
   uint32_t num_epoch;   // avail, cols_here, w, one_lim0, ub_after, avail_w hold Solver::num_epoch's
   uint32_t tl_ok[4], tl_off[4][SJ], tl_len[4][SJ];  // transitions() of this state by (colour, jokers)
