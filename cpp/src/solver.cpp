@@ -1398,7 +1398,7 @@ struct Solver {
       // whether k >= 2, as no colour has more than SOLVER_MAX_COPIES = 2 tiles of a number)
       if (!(tail_ok >> m & 1)) init_tail(m);
       const int(*tv)[2] = tail_v[m];
-      for (int c = 0; c < 4; ++c) g += runs[c] ? tv[c][(runs[c] >> 8) != 0] : 0;
+      for (int c = 0; c < 4; ++c) g += tv[c][(runs[c] >> 8) != 0] & -int(runs[c] != 0);  // (no branch: twenty-eighth round)
     }
     // The same state in the relaxed twin (twin_states): its memoized value, exact or a fail-soft
     // upper bound, bounds this one too (eighteenth round)
@@ -1775,7 +1775,7 @@ struct Solver {
   // is tighter than alpha and lets later visits with a lower alpha reuse the memo entry.
   static bool fits(Frame& F, int bound) {
     if (bound > thr(F)) return true;
-    if (bound > F.ub_cut) F.ub_cut = bound;
+    F.ub_cut = std::max(F.ub_cut, bound);
     return false;
   }
 
