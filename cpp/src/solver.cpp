@@ -1742,14 +1742,14 @@ struct Solver {
     // in progress are the same, with the same jokers on entering (they fix the lists and keys)
     // (F.one_lim follows F.runs_in: set where it changes, here and in the rebuild; twenty-sixth
     // round)
-    if (F.j0 != jr) {
-      F.j0 = jr;
-      for (int c = 0; c < 4; ++c) { F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; F.one_lim[c] = runs[c] ? -1 : F.one_lim0[c]; }
-    } else {
-      for (int c = 0; c < 4; ++c)
-        if (F.runs_in[c] != runs[c]) {
-          F.runs_in[c] = runs[c]; F.tl_ok[c] = 0; F.one_lim[c] = runs[c] ? -1 : F.one_lim0[c];
-        }
+    // (without a branch per colour: whether its runs changed flips from state to state;
+    // one_lim0 >= -1, so | -1 is -1; twenty-eighth round)
+    const uint32_t same_j0 = -uint32_t(F.j0 == jr);
+    F.j0 = jr;
+    for (int c = 0; c < 4; ++c) {
+      F.tl_ok[c] &= same_j0 & -uint32_t(F.runs_in[c] == runs[c]);
+      F.runs_in[c] = runs[c];
+      F.one_lim[c] = F.one_lim0[c] | -int(runs[c] != 0);
     }
     F.left_in = left;
     if (!fits(F, F.ub_after + jb[n][jr] + F.avail_w[0])) return F.best;
