@@ -97,6 +97,9 @@
 // vcolour carries the colours' part of vsets' next-state bounds as it decides them (rpk), the
 // suffix bound reads its tails' tiles from a table per number (tail_v), and best() puts a state
 // in the memo slot where its probe stopped when that slot is still free (twenty-sixth round).
+// Tests that flip from state to state without a pattern are computed without a branch where
+// both sides are cheap: a frame's per-colour refresh in best(), suffix_bound's tails' tiles,
+// fits()' ub_cut, and vsets' dominance test over the colours left (twenty-eighth round).
 //
 // THE BOUND ASKED FOR (issue 11: states per number x transitions). A colour holds at most 2 + J
 // runs in progress, each one of S statuses (S = 6 without a joker ratio: length 1/2/3+ x real
@@ -2121,6 +2124,13 @@ struct Solver {
     return jb[n + 1][j] + std::min(base, ub_tiles[n + 1] + res_value);
   }
 
+  // with dominance: does a colour with tiles left on the rack (lfm) use a joker? (all four
+  // colours tested, not a loop over lfm's bits: its exit flips with lfm; twenty-eighth round)
+  static bool jused_left(const Frame& F, uint32_t lfm) {
+    uint32_t d = 0;
+    for (int c = 0; c < 4; ++c) d |= (lfm >> c) & uint32_t(F.jused[c] > 0);
+    return d != 0;
+  }
   void vsets(Frame& F, int jr, int gain, bool ran, int need, int needv, int ridx, int rpk) {
     int n = F.n;
     bool ran2 = ran & require_run;
@@ -2139,9 +2149,7 @@ struct Solver {
       const int u = gain + ub_next(F, n, jr, need, needv, RunPart{{rpk & 0xffff, rpk >> 16}});
       if (u <= thr(F) && u <= F.ub_cut) return;
       const uint32_t lfm = kLeftMask[ridx];  // the colours with tiles left (F.rest[c] > 0)
-      if (dominance)
-        for (uint32_t b = lfm; b; b &= b - 1)
-          if (F.jused[__builtin_ctz(b)] > 0) return;
+      if (dominance && jused_left(F, lfm)) return;
       if (n == mu_n && F.avail[mu_c] - F.rest[mu_c] + (n == 1 ? res[mu_c] : 0) < 1) return;
       const bool left = F.left_in || (keep && lfm);
       if (!fits(F, u)) return;
@@ -2186,9 +2194,7 @@ struct Solver {
       const uint32_t lfm = ch.lf;
       if (dominance && lfm) {
         if (ch.js > 0 && ch.z) continue;
-        bool dom = false;
-        for (uint32_t b = lfm; b; b &= b - 1) dom |= F.jused[__builtin_ctz(b)] > 0;
-        if (dom) continue;
+        if (jused_left(F, lfm)) continue;
       }
       if (n == mu_n && F.avail[mu_c] - (F.rest[mu_c] - ch.sv[mu_c]) + (n == 1 ? res[mu_c] : 0) < 1) continue;
       const bool left = F.left_in || (keep && lfm);
