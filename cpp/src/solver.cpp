@@ -337,12 +337,8 @@ struct Memo {
   const Slot* find(const Key& k) const { return find(k, hash(k)); }
   // h: hash(k), computed once by the caller for its find and put (ninth round)
   const Slot* find(const Key& k, uint64_t h) const {
-    size_t m = mask;
-    for (size_t i = h & m;; i = (i + 1) & m) {
-      const Slot& s = slots[i];
-      if (s.gen != gen) return nullptr;
-      if (s.key == k) return &s;
-    }
+    size_t at;
+    return find(k, h, &at);
   }
   // find() that also gives the empty slot where its probe stopped (*at): best() puts its state
   // there if the slot is still empty and the table was not grown since (put_at: at_mask, the
@@ -2132,6 +2128,7 @@ struct Solver {
     return d != 0;
   }
   void vsets(Frame& F, int jr, int gain, bool ran, int need, int needv, int ridx, int rpk) {
+    const RunPart rp{{rpk & 0xffff, rpk >> 16}};
     int n = F.n;
     bool ran2 = ran & require_run;
     if (n == 14) {
@@ -2146,7 +2143,7 @@ struct Solver {
       // colour's rest stays on the rack, no joker), taken here without it, with the same tests
       // in the same order (fifteenth round: most calls on the shared racks)
       if (jr < need) return;  // the runs in progress need those jokers at n+1 and n+2
-      const int u = gain + ub_next(F, n, jr, need, needv, RunPart{{rpk & 0xffff, rpk >> 16}});
+      const int u = gain + ub_next(F, n, jr, need, needv, rp);
       if (u <= thr(F) && u <= F.ub_cut) return;
       const uint32_t lfm = kLeftMask[ridx];  // the colours with tiles left (F.rest[c] > 0)
       if (dominance && jused_left(F, lfm)) return;
@@ -2163,7 +2160,6 @@ struct Solver {
     // ubj[j]: the first bound of the next state with j jokers; the others in cbs (set_child)
     int ubj[SJ];
     ChildBounds cbs;
-    const RunPart rp{{rpk & 0xffff, rpk >> 16}};
     for (int j = 0; j <= jr; ++j) ubj[j] = ub_next(F, n, j, need, needv, rp);
     // the first bound of a choice of tot tiles, js of them jokers, is tot * sval + term[js]
     // with term[js] = js * (jval - sval) + ubj[jr - js]; pm[k] = max of term[0..k] (ninth
