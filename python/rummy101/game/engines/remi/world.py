@@ -6,27 +6,34 @@ tile pending a meld with the later discards of a broken train, and the Atu while
 up), with the public sizes, and rebuilds the rest from the observation; the sampled position's
 observation for that seat equals the one given (``tests/test_search.py``).
 
-Sampled at any point of a turn and of the doubles exchange before play (RO-3): there the seat
-order gives who is still to be asked, and a double on offer that is not the seat's own is
-drawn by dealing again until the announcer's rack holds a double of the announced size (the
-deal given the announcement: no other seat's pass tells anything, since every seat is asked),
-then one of those doubles at random; the racks of an earlier swap are not rebuilt. In the middle of a turn the observation of the seat to move
-holds ``own_turn`` (:func:`own_turn`: the rack, table and train before the turn's take or first
-play, whether the seat had laid down, the retrievals of a pending Joly), which only that seat
-knows, and the sample rebuilds the turn from it: the undo snapshot (so ``reset`` goes back to
-the same start, and ``tabla``, which RO-11 allows only before any play of the turn, is refused
-as in the real position), a staged lay-down (RO-8), a tile pending a meld with the later
-discards of a broken train (RO-9.4/9.5), the lay-down turn's limits (RO-10); its legal moves
-are the real position's (``tests/test_midturn_samples.py``). Another seat's observation has
-no ``own_turn``: a staged lay-down or a pending tile there is refused. Not rebuilt, because no
+Sampled at any point of a turn and of the doubles exchange before play (RO-3): there the seat order
+gives who is still to be asked. The ``doubles_log`` never names a tile (the seed lets the announcer
+say only "big" or "small"; no seat's pass tells anything, since every seat is asked), but it makes
+public that each announcer held a double of the size said and that after an accept the two seats
+hold both copies of the doubles they received until a later swap moves them on: the sample picks a
+way the doubles moved (which double each announcement and accept gave: one received earlier or one
+of the deal) and a tile for each that fits the seat's rack, deals the doubles another seat holds to
+it first and the rest at random; the double on offer is its announcer's (:func:`_swapped_doubles`).
+In play the same doubles are dealt to their holders less the copies those seats have since
+discarded or laid; a discard taken into another rack, a break, a Joly retrieval or a reshuffle can
+hide where a copy went, and then the nearest fit is dealt. In the middle of a turn the observation
+of the seat to move holds ``own_turn`` (:func:`own_turn`: the rack, table and train before the
+turn's take or first play, whether the seat had laid down, the retrievals of a pending Joly), which
+only that seat knows, and the sample rebuilds the turn from it: the undo snapshot (so ``reset``
+goes back to the same start, and ``tabla``, which RO-11 allows only before any play of the turn, is
+refused as in the real position), a staged lay-down (RO-8), a tile pending a meld with the later
+discards of a broken train (RO-9.4/9.5), the lay-down turn's limits (RO-10); its legal moves are
+the real position's (``tests/test_midturn_samples.py``). Another seat's observation has no
+``own_turn``: a staged lay-down or a pending tile there is refused. Not rebuilt, because no
 observation shows them: who holds the Atu's twin when it is not this seat (RO-2's +50 goes to
-nobody in the sample) and the turn of another seat's lay-down.
+nobody in the sample), the turn of another seat's lay-down, and which tiles the seat itself
+announced or swapped in the exchange (its rack shows what it holds, not what it gave).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ...._validate import short
@@ -194,24 +201,30 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
         left[c] -= own[c]
     for c in seen:
         left[c] -= 1
-    deal_hidden(s, seat, own, left, obs["rack_sizes"], obs["stock"], rng)
+    if min(left) < 0:
+        raise IllegalAction("the observation shows more copies of a piece than the set has")
     if s.phase is Phase.EXCHANGE:
-        _exchange(s, obs, seat, own, left, rng)
+        _exchange(s, obs)
+    sizes = list(obs["rack_sizes"])
+    planted, offer = _swapped_doubles(s, obs, table, seat, own, left, sizes, rng)
+    for q, codes in planted.items():
+        sizes[q] -= len(codes)
+        for c in codes:
+            left[c] -= 1
+    deal_hidden(s, seat, own, left, sizes, obs["stock"], rng)
+    for q, codes in planted.items():
+        for c in codes:
+            s.racks[q][c] += 1
+    s.sizes = list(obs["rack_sizes"])
+    if offer >= 0:
+        x.ex_code = offer
     return s
 
 
-#: Deals tried for an announcer's double before the observation is refused: a rack of 14 from
-#: the hidden tiles holds a double of a given size once in ~3 deals (p < 1e-8 over 1,000).
-_EXCHANGE_DEALS = 1000
-
-
-def _exchange(s: State, obs: Mapping[str, Any], seat: int, own: list[int], left: list[int],
-              rng: random.Random) -> None:
+def _exchange(s: State, obs: Mapping[str, Any]) -> None:
     """RO-3 before play: the seats still to be asked (every seat in order from the starter
     whether it announces; after an announcement every other seat in order from the announcer)
-    and the double on offer (see the module docstring)."""
-    from .engine import is_big  # (the engine imports this module)
-
+    and the announcer of the double on offer (its tile is dealt by :func:`_swapped_doubles`)."""
     x: RemiData = s.x
     ex = obs["exchange"]
     if not isinstance(ex, Mapping):
@@ -228,18 +241,140 @@ def _exchange(s: State, obs: Mapping[str, Any], seat: int, own: list[int], left:
         raise IllegalAction(f"the observation's 'exchange' {short(ex)} does not fit it: the "
                             "announcer is not the seat to move and is the last of the "
                             "'doubles_log', with the size it said (RO-3)")
-    big = size == "big"
     x.ex_announcer = a
     x.ex_queue = order[order.index(a) + 1:]
     after = [(a + k) % n for k in range(1, n)]
     x.ex_responders = after[after.index(cur) + 1:]
-    for _ in range(_EXCHANGE_DEALS):
-        doubles = [c for c in range(52) if s.racks[a][c] >= 2 and is_big(c) == big]
-        if doubles:
-            x.ex_code = rng.choice(doubles)
+
+
+#: Ways of the exchange's doubles tried (which double each announcement and accept gave: one
+#: received in an earlier swap, or one of the deal) before the observation is refused; a round
+#: has at most one announcement a seat, so there are seldom more than a few dozen.
+_EXCHANGE_WAYS = 500
+
+#: A double of the exchange (RO-3): its size (big) and the seat holding it after the log.
+_Pair = tuple[bool, int]
+
+
+def _ways(log: list[tuple[int, str, int]], rng: random.Random,
+          ) -> Iterator[tuple[list[_Pair], int]]:
+    """Every way, in random order, the doubles of ``log`` can have moved: for each announcement
+    the double its announcer offered, and for an accepted one the double the acceptor gave back,
+    each either a double received in an earlier swap (of the same size, still held) or one of
+    the seat's own deal. Yields the doubles (size, holder at the end of the log) and the index of
+    the last announcement's double."""
+    def walk(k: int, pairs: list[_Pair], last: int) -> Iterator[tuple[list[_Pair], int]]:
+        if k == len(log):
+            yield pairs, last
             return
-        if a == seat:
+        a, size, b = log[k]
+        big = size == "big"
+        for i in _choices(pairs, a, big, rng):
+            mine = pairs + [(big, a)] if i < 0 else list(pairs)
+            i = len(pairs) if i < 0 else i
+            if b < 0:
+                yield from walk(k + 1, mine, i)
+                continue
+            for j in _choices(mine, b, big, rng):
+                theirs = mine + [(big, b)] if j < 0 else list(mine)
+                j = len(mine) if j < 0 else j
+                theirs[i], theirs[j] = (big, b), (big, a)   # the two doubles change racks
+                yield from walk(k + 1, theirs, i)
+    return walk(0, [], -1)
+
+
+def _choices(pairs: list[_Pair], seat: int, big: bool, rng: random.Random) -> list[int]:
+    """The doubles ``seat`` may give: one it holds of the size, or one of its deal (-1)."""
+    out = [i for i, p in enumerate(pairs) if p == (big, seat)] + [-1]
+    rng.shuffle(out)
+    return out
+
+
+def _swapped_doubles(s: State, obs: Mapping[str, Any], table: list[RemiMeld], seat: int,
+                     own: list[int], left: list[int], sizes: list[int], rng: random.Random,
+                     ) -> tuple[dict[int, list[int]], int]:
+    """RO-3's public facts: each announcement shows that its announcer held a double of the size
+    said, and an accepted one that the two seats then swapped two doubles of that size (both
+    copies of each tile: the set has two), so each holds the double it received until it gives
+    it on in a later swap; the observation never names the tiles. Picks a way the doubles moved
+    (:func:`_ways`) and a tile for each double that fits what the seat sees: in the exchange a
+    double held by the seat is one of its rack's, another seat's has both copies hidden and is
+    dealt to that seat here. In play the copies since discarded or laid by the holder are
+    public (``train_by``, ``laid_by``) and the others are dealt to it as far as its rack holds
+    them; when no way fits that exactly (a discard taken into another rack, a break, a Joly
+    retrieval or a reshuffle hides where a copy went), the nearest fit is dealt. Returns the
+    tiles dealt to each other seat and the tile of the double on offer (-1 none).
+    IllegalAction in the exchange when no way fits."""
+    x: RemiData = s.x
+    exchange = s.phase is Phase.EXCHANGE
+    log = x.ex_log
+    if any(b == a for a, _, b in log):
+        raise IllegalAction(f"the observation's 'doubles_log' {short(obs['doubles_log'])} has a "
+                            "seat accept its own announcement (RO-3)")
+    if not log:
+        return {}, -1
+    by: list[list[int]] = [[0] * 53 for _ in range(s.n)]   # public copies each seat put out
+    for c, q in zip(x.train, x.train_by):
+        by[q][c] += 1
+    for m in table:
+        for c, q in zip(m.tiles, m.by):
+            by[q][c] += 1
+    fallback = None
+    got = None
+    for tries, (pairs, last) in enumerate(_ways(log, rng)):
+        got = _tiles(pairs, seat, own, left, by, sizes, rng, strict=True)
+        if got is not None:
             break
-        deal_hidden(s, seat, own, left, obs["rack_sizes"], obs["stock"], rng)
-    raise IllegalAction(f"the observation does not fit: seat {a} announced a {size} double "
-                        "(RO-3) and its rack cannot hold one")
+        if fallback is None:
+            fallback = pairs, last
+        if tries + 1 >= _EXCHANGE_WAYS:
+            got = None
+            break
+    if got is None:
+        if exchange or fallback is None:
+            raise IllegalAction(f"the observation does not fit: no way of the doubles exchanged "
+                                f"{short(obs['doubles_log'])} (RO-3) leaves the seats the racks "
+                                "it shows")
+        pairs, last = fallback
+        got = _tiles(pairs, seat, own, left, by, sizes, rng, strict=False)
+        assert got is not None
+    codes, planted = got
+    offer = codes[last] if exchange and x.ex_announcer >= 0 else -1
+    return planted, offer
+
+
+def _tiles(pairs: list[_Pair], seat: int, own: list[int], left: list[int], by: list[list[int]],
+           sizes: list[int], rng: random.Random, strict: bool,
+           ) -> tuple[list[int], dict[int, list[int]]] | None:
+    """A tile for each double of ``pairs`` (distinct: each double is both copies of its tile) and
+    the copies to deal to the other seats holding them; None when ``strict`` and a double has no
+    tile that fits exactly (see :func:`_swapped_doubles`) or a rack cannot hold its copies."""
+    from .engine import is_big  # (the engine imports this module)
+
+    order = list(range(len(pairs)))
+    rng.shuffle(order)
+    order.sort(key=lambda i: pairs[i][1] == seat)   # the other seats' doubles first
+    used: set[int] = set()
+    codes = [-1] * len(pairs)
+    room = {q: sizes[q] for q in range(len(sizes)) if q != seat}
+    planted: dict[int, list[int]] = {}
+    for i in order:
+        big, q = pairs[i]
+        kind = [c for c in range(52) if is_big(c) == big and c not in used]
+        if q == seat:
+            tiers = [[c for c in kind if own[c] + by[q][c] == 2],
+                     [c for c in kind if own[c]], [c for c in kind if not left[c]], kind]
+        else:
+            tiers = [[c for c in kind if left[c] + by[q][c] == 2 and left[c] <= room[q]],
+                     [c for c in kind if left[c] and not own[c]],
+                     [c for c in kind if not own[c]], kind]
+        tier = next((t for t in (tiers[:1] if strict else tiers) if t), None)
+        if tier is None:
+            return None
+        c = codes[i] = rng.choice(tier)
+        used.add(c)
+        if q != seat:
+            k = min(left[c], max(0, 2 - by[q][c]), room[q])
+            room[q] -= k
+            planted.setdefault(q, []).extend([c] * k)
+    return codes, planted
