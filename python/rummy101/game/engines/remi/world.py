@@ -16,7 +16,8 @@ of the deal) and a tile for each that fits the seat's rack, deals the doubles an
 it first and the rest at random; the double on offer is its announcer's (:func:`_swapped_doubles`).
 In play the same doubles are dealt to their holders less the copies those seats have since
 discarded or laid; a discard taken into another rack, a break, a Joly retrieval or a reshuffle can
-hide where a copy went, and then the nearest fit is dealt. In the middle of a turn the observation
+hide where a copy went, and then the nearest fit is dealt. A discard another seat not laid down
+took (RO-10) is dealt to its rack first, still to be laid. In the middle of a turn the observation
 of the seat to move holds ``own_turn`` (:func:`own_turn`: the rack, table and train before the
 turn's take or first play, whether the seat had laid down, the retrievals of a pending Joly), which
 only that seat knows, and the sample rebuilds the turn from it: the undo snapshot (so ``reset``
@@ -194,6 +195,7 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
             + x.train + ([x.pending, *x.pending_later] if x.pending >= 0 else []))
     elif ts["taken"] is not None:
         x.taken = _CODE[ts["taken"]]
+        # another seat's take: its base is counted once the tile is dealt to it (below)
         x.taken_base = own[x.taken] - (1 if ts["must_use"] is not None else 0)
     s.x = x
     left = [rules.copies] * 52 + [rules.jokers]
@@ -206,6 +208,15 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     if s.phase is Phase.EXCHANGE:
         _exchange(s, obs)
     sizes = list(obs["rack_sizes"])
+    # RO-10: a seat not laid down that took the last discard holds it until its lay-down (a
+    # staged one is not sampled from another seat's observation): dealt to it first
+    taker = s.current if x.taken >= 0 and mine is None and seat != s.current else -1
+    if taker >= 0:
+        if not left[x.taken] or not sizes[taker]:
+            raise IllegalAction(f"the observation does not fit: seat {taker} took "
+                                f"{_TS[x.taken]} (RO-10) and no copy is left for its rack")
+        left[x.taken] -= 1
+        sizes[taker] -= 1
     planted, offer = _swapped_doubles(s, obs, table, seat, own, left, sizes, rng)
     for q, codes in planted.items():
         sizes[q] -= len(codes)
@@ -215,6 +226,9 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     for q, codes in planted.items():
         for c in codes:
             s.racks[q][c] += 1
+    if taker >= 0:
+        s.racks[taker][x.taken] += 1
+        x.taken_base = s.racks[taker][x.taken] - 1   # it must still go into the lay-down
     s.sizes = list(obs["rack_sizes"])
     if offer >= 0:
         x.ex_code = offer
