@@ -33,6 +33,7 @@ announced or swapped in the exchange (its rack shows what it holds, not what it 
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -270,6 +271,7 @@ _EXCHANGE_WAYS = 500
 _Pair = tuple[bool, int]
 
 
+
 def _ways(log: list[tuple[int, str, int]], rng: random.Random,
           ) -> Iterator[tuple[list[_Pair], int]]:
     """Every way, in random order, the doubles of ``log`` can have moved: for each announcement
@@ -357,14 +359,20 @@ def _swapped_doubles(s: State, obs: Mapping[str, Any], table: list[RemiMeld], se
     return planted, offer
 
 
+@functools.cache
+def _kinds() -> dict[bool, tuple[int, ...]]:
+    """The tiles of big doubles (True) and of small ones (RO-3)."""
+    from .engine import is_big  # (the engine imports this module)
+
+    return {big: tuple(c for c in range(52) if is_big(c) == big) for big in (True, False)}
+
+
 def _tiles(pairs: list[_Pair], seat: int, own: list[int], left: list[int], by: list[list[int]],
            sizes: list[int], rng: random.Random, strict: bool,
            ) -> tuple[list[int], dict[int, list[int]]] | None:
     """A tile for each double of ``pairs`` (distinct: each double is both copies of its tile) and
     the copies to deal to the other seats holding them; None when ``strict`` and a double has no
     tile that fits exactly (see :func:`_swapped_doubles`) or a rack cannot hold its copies."""
-    from .engine import is_big  # (the engine imports this module)
-
     order = list(range(len(pairs)))
     rng.shuffle(order)
     order.sort(key=lambda i: pairs[i][1] == seat)   # the other seats' doubles first
@@ -374,18 +382,19 @@ def _tiles(pairs: list[_Pair], seat: int, own: list[int], left: list[int], by: l
     planted: dict[int, list[int]] = {}
     for i in order:
         big, q = pairs[i]
-        kind = [c for c in range(52) if is_big(c) == big and c not in used]
+        kind = [c for c in _kinds()[big] if c not in used]
         if q == seat:
-            tiers = [[c for c in kind if own[c] + by[q][c] == 2],
-                     [c for c in kind if own[c]], [c for c in kind if not left[c]], kind]
+            fit = [c for c in kind if own[c] + by[q][c] == 2]
         else:
-            tiers = [[c for c in kind if left[c] + by[q][c] == 2 and left[c] <= room[q]],
-                     [c for c in kind if left[c] and not own[c]],
-                     [c for c in kind if not own[c]], kind]
-        tier = next((t for t in (tiers[:1] if strict else tiers) if t), None)
-        if tier is None:
+            fit = [c for c in kind if left[c] + by[q][c] == 2 and left[c] <= room[q]]
+        if not fit and strict:
             return None
-        c = codes[i] = rng.choice(tier)
+        if not fit:  # the nearest: copies that a take, a break or a reshuffle moved unseen
+            near = (([c for c in kind if own[c]], [c for c in kind if not left[c]]) if q == seat
+                    else ([c for c in kind if left[c] and not own[c]],
+                          [c for c in kind if not own[c]]))
+            fit = next((t for t in near if t), kind)
+        c = codes[i] = rng.choice(fit)
         used.add(c)
         if q != seat:
             k = min(left[c], max(0, 2 - by[q][c]), room[q])
