@@ -271,7 +271,6 @@ _EXCHANGE_WAYS = 500
 _Pair = tuple[bool, int]
 
 
-
 def _ways(log: list[tuple[int, str, int]], rng: random.Random,
           ) -> Iterator[tuple[list[_Pair], int]]:
     """Every way, in random order, the doubles of ``log`` can have moved: for each announcement
