@@ -5,9 +5,12 @@ random from what is left of the deck (52 cards less the seat's hand, the table a
 pile), with the public sizes, and rebuilds everything else from the observation; the sampled
 position's observation for that seat equals the one given (``tests/test_search.py``).
 
-Two public facts are not used, so a sample can be less informed than a player with perfect
-memory: which cards other players took from the pile (still in their hands unless laid), and the
-order of a stock made by turning the pile over (CR-5), which players saw.
+The card the seat to move took from the pile this turn (``turn_state.taken``, shown to every
+seat) is dealt to its hand unless it is already on the table. Two public facts are not used, so a
+sample can be less informed than a player with perfect memory: which cards other players took
+from the pile in earlier turns (still in their hands unless laid; the observation keeps no
+history of takes), and the order of a stock made by turning the pile over (CR-5), which players
+saw.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from ....errors import IllegalAction
 from ....tiles import MELD_KINDS
 from ...state import State
 from ...world import check_flags, check_whole, deal_hidden, from_observation
@@ -54,5 +58,24 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
         left[c] -= 1
     for c in range(52):
         left[c] -= own[c]
-    deal_hidden(s, seat, own, left, obs["rack_sizes"], obs["stock"], rng)
+    sizes = list(obs["rack_sizes"])
+    # The card the seat to move took from the pile this turn is in its hand until it lays it (it
+    # may not be discarded this turn, CR-3): public, so it is dealt to that hand first. Laid, it
+    # is on the table and seen.
+    taker = s.current if x.taken >= 0 and seat != s.current and left[x.taken] > 0 else -1
+    if taker >= 0:
+        if not sizes[taker]:
+            raise IllegalAction(f"the observation does not fit: seat {taker} took {CS[x.taken]} "
+                                "from the discard pile this turn and holds no card")
+        left[x.taken] -= 1
+        sizes[taker] -= 1
+    elif x.taken >= 0 and seat != s.current and x.taken not in [c for m in s.table
+                                                                for c in m.cards]:
+        raise IllegalAction(f"the observation does not fit: seat {s.current} took {CS[x.taken]} "
+                            "from the discard pile this turn, and it is neither on the table nor "
+                            "left for its hand")
+    deal_hidden(s, seat, own, left, sizes, obs["stock"], rng)
+    if taker >= 0:
+        s.racks[taker][x.taken] += 1
+        s.sizes = list(obs["rack_sizes"])
     return s
