@@ -1729,12 +1729,13 @@ struct Solver {
       // of its colour lies within their reach, n + 1 .. n + jr (vafter), so up to its distance
       // - 1; tiles here: none free and no tile of its colour at n + 1 or n + 2
       const bool start = n <= last - 2 && n <= 13;
+      // (both cases computed and one selected, not tests per colour: they flip from colour to
+      // colour and number to number; thirtieth round)
       for (int c = 0; c < 4; ++c) {
-        int lim = -1;
         const uint32_t above = avm[c] >> (n + 1);
-        if (F.avail[c] == 0) lim = !start || !above ? SJ : __builtin_ctz(above);
-        else if (!start || (~above & 3)) lim = 0;
-        F.one_lim0[c] = lim;
+        const int none = start && above ? __builtin_ctz(above) : SJ;  // no tile here
+        const int some = -int(start && (above & 3) == 3);               // tiles here
+        F.one_lim0[c] = some + ((none - some) & -int(F.avail[c] == 0));
       }
       F.ub_after = ub_from(n + 1, 0);
       for (int c = 0; c < 4; ++c)  // (ubs_run[m][x] is set for x <= J only)
@@ -2532,7 +2533,7 @@ struct Solver {
   void sets(Frame& F, int jr, int gain, bool left, bool ran, int need) {
     int n = F.n;
     int tot = F.sv[0] + F.sv[1] + F.sv[2] + F.sv[3];
-    int max_js = (n <= 13 && tot > 0) ? jr : 0;
+    const int max_js = jr & -int(n <= 13 && tot > 0);  // (a mask: tot > 0 flips from leaf to leaf)
     // js > jr - need leaves the runs in progress without their jokers (value NEG): not tried
     for (int js = 0, top = std::min(max_js, jr - need); js <= top; ++js) {
       if (!tab.feas[sidx(F.sv, js)]) continue;
@@ -2677,9 +2678,10 @@ struct Solver {
       for (int c = 3; c >= 0; --c) {
         const int a = avail(n, c);
         F.runs_in[c] = runs[c]; F.avail[c] = a; F.rl_ok[c] = 0; F.tl_ok[c] = 0;  // (F.lst: make_list)
-        F.one_lim[c] = runs[c] ? -1 : F.one_lim0[c];  // (enumerate's, for the value search after it)
-        F.avail_w[c] = F.avail_w[c + 1] + ((usefw[c] >> n & 1) ? a * tv : 0);
-        if (!(runs[c] | a)) F.trivial |= 1u << c;
+        // (masks, not tests whose outcome changes from colour to colour; thirtieth round)
+        F.one_lim[c] = F.one_lim0[c] | -int(runs[c] != 0);  // (enumerate's: -1 with a run; one_lim0 >= -1)
+        F.avail_w[c] = F.avail_w[c + 1] + (a * tv & -int(usefw[c] >> n & 1));
+        F.trivial |= uint32_t((runs[c] | uint64_t(a)) == 0) << c;
         F.ivl_cap[c] = std::min(a, 2) * IVL_P[c];
         F.ivl[0] += F.ivl_cap[c];
       }
