@@ -19,6 +19,7 @@ from rummy101.errors import IllegalAction
 from rummy101.game import Phase, engine_for, new_game
 from rummy101.game.engines.remi.engine import is_big
 from rummy101.service.api import hint
+from rummy101.tiles import Tile
 
 
 def _positions(rules: str, seed: int) -> list[Any]:
@@ -137,8 +138,11 @@ def test_a_swap_the_rack_cannot_have_made_is_refused() -> None:
         pytest.fail("no deal whose starter lacks a double of one size")
     log = [[(seat + 1) % 4, "big" if False in sizes else "small", seat]]
     obs = s.observation(seat)
-    forged = dict(obs, doubles_log=log, exchange=dict(obs["exchange"], log=log))
-    with pytest.raises(IllegalAction, match="RO-3"):
+    # the seat's own part names two tiles of the size, as its observation would (doubles_mine)
+    gave, got = [str(Tile(c)) for c in range(52) if is_big(c) == (False in sizes)][:2]
+    mine = [{"entry": 0, "gave": gave, "received": got}]
+    forged = dict(obs, doubles_log=log, exchange=dict(obs["exchange"], log=log), doubles_mine=mine)
+    with pytest.raises(IllegalAction, match="no way of the doubles"):
         engine_for(s.rules).sample_state(forged, random.Random(0))
     engine_for(s.rules).sample_state(obs, random.Random(0))  # the real observation samples
 

@@ -22,10 +22,11 @@ class RemiData:
         "atu_turn",         # this turn began by taking the Atu: it must finish (RO-4)
         "closing",          # the tabla close was announced this turn (RO-11)
         "ex_announcer",     # RO-3: the seat whose double is on offer (-1 none)
-        "ex_code",          # RO-3: the announced double's tile (hidden from observations)
+        "ex_code",          # RO-3: the announced double's tile (shown to its announcer only)
         "ex_log",           # RO-3: public log [(announcer, "big"/"small", acceptor or -1)]
         "ex_queue",         # RO-3: seats still to be asked to announce, in order
         "ex_responders",    # RO-3: seats still to be asked to accept the announced double
+        "ex_tiles",         # RO-3: per ex_log entry (offered double's tile, accepting one's or -1)
         "laid",             # per seat: has laid down (RO-8)
         "laid_turn",        # per seat: the turn of the lay-down, -1
         "own_turns",        # per seat: turns begun this round (RO-11: tabla within three)
@@ -55,6 +56,7 @@ class RemiData:
     ex_log: list[tuple[int, str, int]]
     ex_queue: list[int]
     ex_responders: list[int]
+    ex_tiles: list[tuple[int, int]]
     laid: list[bool]
     laid_turn: list[int]
     own_turns: list[int]
@@ -84,6 +86,7 @@ class RemiData:
         self.ex_log = []
         self.ex_queue = []
         self.ex_responders = []
+        self.ex_tiles = []
         self.laid = [False] * players
         self.laid_turn = [-1] * players
         self.own_turns = [0] * players
@@ -103,8 +106,8 @@ class RemiData:
         self.turn_table_start = 0
         self.twin = -1
 
-    _LISTS = ("ex_log", "ex_queue", "ex_responders", "laid", "laid_turn", "own_turns", "tabla",
-              "train", "train_by")
+    _LISTS = ("ex_log", "ex_queue", "ex_responders", "ex_tiles", "laid", "laid_turn", "own_turns",
+              "tabla", "train", "train_by")
 
     def copy(self) -> RemiData:
         c = object.__new__(RemiData)

@@ -46,7 +46,7 @@ from ...state import observation_head
 from .data import RemiData
 from .rules_core import _budget, atu_finish, closes, laydown_with, relay_melds, unit_rules
 from .table import RUN, SET, RemiMeld, end_value, lay_melds, three_melds
-from .world import own_turn
+from .world import doubles_mine, own_turn
 
 if TYPE_CHECKING:
     from ...state import State
@@ -462,6 +462,7 @@ def _perform(s: State, a: Action) -> None:
         big = is_big(x.ex_code)
         x.ex_responders = [(p + k) % s.n for k in range(1, s.n)]   # all asked: no seat is told apart
         x.ex_log.append((p, "big" if big else "small", -1))
+        x.ex_tiles.append((x.ex_code, -1))
         _next_responder(s)
     elif v == "accept":
         c, d = x.ex_code, int(a.tiles[0])
@@ -471,6 +472,7 @@ def _perform(s: State, a: Action) -> None:
         rack[d] -= 2
         rack[c] += 2
         x.ex_log[-1] = (x.ex_log[-1][0], x.ex_log[-1][1], p)
+        x.ex_tiles[-1] = (c, d)
         _after_exchange(s)
     elif v == "decline":
         if x.ex_announcer < 0:
@@ -1025,6 +1027,9 @@ def observation(s: State, seat: int) -> dict[str, Any]:
             "atu_turn": x.atu_turn,
         },
     })
+    swaps = doubles_mine(s, seat)  # RO-3: the seat's own part of the exchange, once it has one
+    if swaps:
+        obs["doubles_mine"] = swaps
     mine = own_turn(s, seat)  # the seat to move, once its turn has something to undo
     if mine is not None:
         obs["own_turn"] = mine

@@ -14,6 +14,11 @@ hold both copies of the doubles they received until a later swap moves them on: 
 way the doubles moved (which double each announcement and accept gave: one received earlier or one
 of the deal) and a tile for each that fits the seat's rack, deals the doubles another seat holds to
 it first and the rest at random; the double on offer is its announcer's (:func:`_swapped_doubles`).
+The seat's own announcements and swaps are no guess: its observation's ``doubles_mine``
+(:func:`doubles_mine`) names the double it offered, gave and received, so the partner of its swap
+holds the double the seat gave (unless the log shows the partner may have passed it on) and its
+own offer is the tile it announced; a ``doubles_mine`` that the log or the racks contradict is
+refused.
 In play the same doubles are dealt to their holders less the copies those seats have since
 discarded or laid; a discard taken into another rack, a break, a Joly retrieval or a reshuffle can
 hide where a copy went, and then the nearest fit is dealt. A discard another seat not laid down
@@ -27,8 +32,7 @@ discards of a broken train (RO-9.4/9.5), the lay-down turn's limits (RO-10); its
 the real position's (``tests/test_midturn_samples.py``). Another seat's observation has no
 ``own_turn``: a staged lay-down or a pending tile there is refused. Not rebuilt, because no
 observation shows them: who holds the Atu's twin when it is not this seat (RO-2's +50 goes to
-nobody in the sample), the turn of another seat's lay-down, and which tiles the seat itself
-announced or swapped in the exchange (its rack shows what it holds, not what it gave).
+nobody in the sample) and the turn of another seat's lay-down.
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ from ...world import (
 from .data import RemiData
 from .table import RemiMeld
 
-__all__ = ["own_turn", "sample_state"]
+__all__ = ["doubles_mine", "own_turn", "sample_state"]
 
 _CODE = {str(Tile(c)): c for c in range(53)}
 _TS = tuple(str(Tile(c)) for c in range(53))
@@ -87,6 +91,23 @@ def own_turn(s: State, seat: int) -> dict[str, Any] | None:
     }
 
 
+def doubles_mine(s: State, seat: int) -> list[dict[str, Any]]:
+    """The observation's ``doubles_mine`` (RO-3): what the seat knows of its own part in the
+    doubles exchange and no other seat does, one entry for each announcement of the
+    ``doubles_log`` it made or accepted: ``entry`` (the log's index), ``gave`` (the double it
+    announced, or gave back when accepting) and ``received`` (the double it got in the swap; null
+    for its own announcement while nobody has accepted it, the double then still its own). Empty
+    for a seat that took no part (the observation then has no ``doubles_mine``)."""
+    x: RemiData = s.x
+    out: list[dict[str, Any]] = []
+    for k, ((a, _, b), (o, g)) in enumerate(zip(x.ex_log, x.ex_tiles)):
+        if seat == a:
+            out.append({"entry": k, "gave": _TS[o], "received": _TS[g] if g >= 0 else None})
+        elif seat == b:
+            out.append({"entry": k, "gave": _TS[g], "received": _TS[o]})
+    return out
+
+
 def _meld(rules: Rules, m: Mapping[str, Any]) -> RemiMeld:
     tiles = tuple(_CODE[t] for t in m["tiles"])
     jr = tuple(m["joly_retrievals"].get(str(i), 0) for i in range(len(tiles)))
@@ -107,6 +128,48 @@ def _doubles_log(obs: Mapping[str, Any], n: int) -> list[tuple[int, str, int]]:
                             f"\"big\" or \"small\", the seat that accepted or -1] (RO-3), got "
                             f"{short(log)}")
     return [(e[0], e[1], e[2]) for e in log]
+
+
+def _doubles_mine(obs: Mapping[str, Any], seat: int, log: list[tuple[int, str, int]],
+                  ) -> list[tuple[int, int]]:
+    """The tiles the observation's ``doubles_mine`` names (:func:`doubles_mine`), per entry of the
+    ``doubles_log``: (the announced double's tile, the accepting double's tile or -1), -1 where
+    the seat took no part. IllegalAction unless it lists exactly the announcements the seat made
+    or accepted, each with doubles of the size said (RO-3) and a received one iff accepted."""
+    from .engine import is_big  # (the engine imports this module)
+
+    mine = obs.get("doubles_mine", [])
+    taking = [k for k, (a, _, b) in enumerate(log) if seat in (a, b)]
+    known = [(-1, -1)] * len(log)
+    shape = isinstance(mine, list) and all(
+        isinstance(e, Mapping) and set(e) == {"entry", "gave", "received"}
+        and type(e["entry"]) is int and e["gave"] in _CODE and e["gave"] != "*"
+        and (e["received"] is None or e["received"] in _CODE and e["received"] != "*")
+        for e in mine)
+    if not shape:
+        raise IllegalAction(f"the observation's 'doubles_mine' must be a list of {{entry, gave, "
+                            f"received}}: the index in the 'doubles_log' of an announcement the "
+                            f"seat made or accepted and the tiles of the doubles it gave and "
+                            f"received (null while nobody accepted) (RO-3), got {short(mine)}")
+    why = ""
+    if [e["entry"] for e in mine] != taking:
+        why = (f"it lists entries {[e['entry'] for e in mine]}, but the seat made or accepted "
+               f"entries {taking}")
+    for e in mine if not why else ():
+        k, gave, got = e["entry"], _CODE[e["gave"]], e["received"]
+        a, size, b = log[k]
+        got = _CODE[got] if got is not None else -1
+        if (got >= 0) != (b >= 0):
+            why = (f"entry {k} was {'accepted' if b >= 0 else 'not accepted'}, and 'received' "
+                   f"is {short(e['received'])}")
+        elif any(is_big(c) != (size == "big") for c in (gave, got) if c >= 0) or gave == got:
+            why = f"entry {k} swaps two different {size} doubles, not {e['gave']} for {e['received']}"
+        else:
+            known[k] = (gave, got) if seat == a else (got, gave)
+    if why:
+        raise IllegalAction(f"the observation's 'doubles_mine' {short(mine)} does not fit its "
+                            f"'doubles_log' {short(obs['doubles_log'])} (RO-3): {why}")
+    return known
 
 
 def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
@@ -142,6 +205,7 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
         raise IllegalAction(f"the observation's 'own_turns' {x.own_turns} do not count the "
                             f"{turns} turns begun this round ('turn' is {s.turn})")
     x.ex_log = _doubles_log(obs, s.n)
+    known = _doubles_mine(obs, seat, x.ex_log)
     x.took = ts["took"] or ""
     x.closing = bool(ts["closing"])
     x.atu_turn = bool(ts["atu_turn"])
@@ -218,7 +282,7 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
                                 f"{_TS[x.taken]} (RO-10) and no copy is left for its rack")
         left[x.taken] -= 1
         sizes[taker] -= 1
-    planted, offer = _swapped_doubles(s, obs, table, seat, own, left, sizes, rng)
+    planted, offer = _swapped_doubles(s, obs, table, seat, own, left, sizes, known, rng)
     for q, codes in planted.items():
         sizes[q] -= len(codes)
         for c in codes:
@@ -270,43 +334,62 @@ _EXCHANGE_WAYS = 500
 #: A double of the exchange (RO-3): its size (big) and the seat holding it after the log.
 _Pair = tuple[bool, int]
 
+#: A way the doubles moved (:func:`_ways`): the doubles, the tile each must be (-1 any: the
+#: observing seat's ``doubles_mine`` names those it gave or received) and, per announcement, the
+#: indices of the double offered and of the one given back (-1 not accepted).
+_Way = tuple[list[_Pair], list[int], list[tuple[int, int]]]
 
-def _ways(log: list[tuple[int, str, int]], rng: random.Random,
-          ) -> Iterator[tuple[list[_Pair], int]]:
+
+def _ways(log: list[tuple[int, str, int]], known: list[tuple[int, int]], rng: random.Random,
+          ) -> Iterator[_Way]:
     """Every way, in random order, the doubles of ``log`` can have moved: for each announcement
     the double its announcer offered, and for an accepted one the double the acceptor gave back,
     each either a double received in an earlier swap (of the same size, still held) or one of
-    the seat's own deal. Yields the doubles (size, holder at the end of the log) and the index of
-    the last announcement's double."""
-    def walk(k: int, pairs: list[_Pair], last: int) -> Iterator[tuple[list[_Pair], int]]:
+    the seat's own deal, and each the tile ``known`` names (the observing seat's own swaps) if it
+    names one: a double named once is that tile wherever it goes next."""
+    def walk(k: int, pairs: list[_Pair], tiles: list[int], moves: list[tuple[int, int]],
+             ) -> Iterator[_Way]:
         if k == len(log):
-            yield pairs, last
+            yield pairs, tiles, moves
             return
         a, size, b = log[k]
         big = size == "big"
-        for i in _choices(pairs, a, big, rng):
-            mine = pairs + [(big, a)] if i < 0 else list(pairs)
+        offered, back = known[k]
+        for i in _choices(pairs, tiles, a, big, offered, rng):
+            mine, mt = (pairs + [(big, a)], tiles + [offered]) if i < 0 else (list(pairs), tiles)
             i = len(pairs) if i < 0 else i
+            if offered >= 0 and mt[i] < 0:
+                mt = mt[:i] + [offered] + mt[i + 1:]
             if b < 0:
-                yield from walk(k + 1, mine, i)
+                yield from walk(k + 1, mine, mt, moves + [(i, -1)])
                 continue
-            for j in _choices(mine, b, big, rng):
-                theirs = mine + [(big, b)] if j < 0 else list(mine)
+            for j in _choices(mine, mt, b, big, back, rng):
+                theirs, tt = (mine + [(big, b)], mt + [back]) if j < 0 else (list(mine), mt)
                 j = len(mine) if j < 0 else j
+                if back >= 0 and tt[j] < 0:
+                    tt = tt[:j] + [back] + tt[j + 1:]
                 theirs[i], theirs[j] = (big, b), (big, a)   # the two doubles change racks
-                yield from walk(k + 1, theirs, i)
-    return walk(0, [], -1)
+                yield from walk(k + 1, theirs, tt, moves + [(i, j)])
+    return walk(0, [], [], [])
 
 
-def _choices(pairs: list[_Pair], seat: int, big: bool, rng: random.Random) -> list[int]:
-    """The doubles ``seat`` may give: one it holds of the size, or one of its deal (-1)."""
-    out = [i for i, p in enumerate(pairs) if p == (big, seat)] + [-1]
+def _choices(pairs: list[_Pair], tiles: list[int], seat: int, big: bool, tile: int,
+             rng: random.Random) -> list[int]:
+    """The doubles ``seat`` may give: one it holds of the size, or one of its deal (-1); the
+    one that is ``tile`` if the seat's observation names it (>= 0): the double already known to
+    be that tile, else one not yet named or one of the deal."""
+    if tile >= 0 and tile in tiles:
+        i = tiles.index(tile)
+        return [i] if pairs[i] == (big, seat) else []
+    out = [i for i, p in enumerate(pairs) if p == (big, seat) and (tile < 0 or tiles[i] < 0)]
+    out.append(-1)
     rng.shuffle(out)
     return out
 
 
 def _swapped_doubles(s: State, obs: Mapping[str, Any], table: list[RemiMeld], seat: int,
-                     own: list[int], left: list[int], sizes: list[int], rng: random.Random,
+                     own: list[int], left: list[int], sizes: list[int],
+                     known: list[tuple[int, int]], rng: random.Random,
                      ) -> tuple[dict[int, list[int]], int]:
     """RO-3's public facts: each announcement shows that its announcer held a double of the size
     said, and an accepted one that the two seats then swapped two doubles of that size (both
@@ -327,6 +410,7 @@ def _swapped_doubles(s: State, obs: Mapping[str, Any], table: list[RemiMeld], se
         raise IllegalAction(f"the observation's 'doubles_log' {short(obs['doubles_log'])} has a "
                             "seat accept its own announcement (RO-3)")
     if not log:
+        x.ex_tiles = []
         return {}, -1
     by: list[list[int]] = [[0] * 53 for _ in range(s.n)]   # public copies each seat put out
     for c, q in zip(x.train, x.train_by):
@@ -336,25 +420,29 @@ def _swapped_doubles(s: State, obs: Mapping[str, Any], table: list[RemiMeld], se
             by[q][c] += 1
     fallback = None
     got = None
-    for tries, (pairs, last) in enumerate(_ways(log, rng)):
-        got = _tiles(pairs, seat, own, left, by, sizes, rng, strict=True)
+    moves: list[tuple[int, int]] = []
+    for tries, (pairs, tiles, moves) in enumerate(_ways(log, known, rng)):
+        got = _tiles(pairs, tiles, seat, own, left, by, sizes, rng, strict=True)
         if got is not None:
             break
         if fallback is None:
-            fallback = pairs, last
+            fallback = pairs, tiles, moves
         if tries + 1 >= _EXCHANGE_WAYS:
             got = None
             break
     if got is None:
         if exchange or fallback is None:
+            mine = f" and its 'doubles_mine' {short(obs['doubles_mine'])}" if "doubles_mine" in obs else ""
             raise IllegalAction(f"the observation does not fit: no way of the doubles exchanged "
-                                f"{short(obs['doubles_log'])} (RO-3) leaves the seats the racks "
-                                "it shows")
-        pairs, last = fallback
-        got = _tiles(pairs, seat, own, left, by, sizes, rng, strict=False)
+                                f"{short(obs['doubles_log'])}{mine} (RO-3) leaves the seats the "
+                                "racks it shows")
+        pairs, tiles, moves = fallback
+        got = _tiles(pairs, tiles, seat, own, left, by, sizes, rng, strict=False)
         assert got is not None
     codes, planted = got
-    offer = codes[last] if exchange and x.ex_announcer >= 0 else -1
+    # the tiles of every announcement and swap: the seat's own as its observation names them
+    x.ex_tiles = [(codes[i], codes[j] if j >= 0 else -1) for i, j in moves]
+    offer = codes[moves[-1][0]] if exchange and x.ex_announcer >= 0 else -1
     return planted, offer
 
 
@@ -366,22 +454,25 @@ def _kinds() -> dict[bool, tuple[int, ...]]:
     return {big: tuple(c for c in range(52) if is_big(c) == big) for big in (True, False)}
 
 
-def _tiles(pairs: list[_Pair], seat: int, own: list[int], left: list[int], by: list[list[int]],
-           sizes: list[int], rng: random.Random, strict: bool,
+def _tiles(pairs: list[_Pair], tiles: list[int], seat: int, own: list[int], left: list[int],
+           by: list[list[int]], sizes: list[int], rng: random.Random, strict: bool,
            ) -> tuple[list[int], dict[int, list[int]]] | None:
-    """A tile for each double of ``pairs`` (distinct: each double is both copies of its tile) and
-    the copies to deal to the other seats holding them; None when ``strict`` and a double has no
-    tile that fits exactly (see :func:`_swapped_doubles`) or a rack cannot hold its copies."""
+    """A tile for each double of ``pairs`` (distinct: each double is both copies of its tile;
+    ``tiles`` gives those the seat's observation names) and the copies to deal to the other seats
+    holding them; None when ``strict`` and a double has no tile that fits exactly (see
+    :func:`_swapped_doubles`) or a rack cannot hold its copies."""
     order = list(range(len(pairs)))
     rng.shuffle(order)
-    order.sort(key=lambda i: pairs[i][1] == seat)   # the other seats' doubles first
-    used: set[int] = set()
+    # the other seats' doubles first, of them first the named ones (their copies are dealt first)
+    order.sort(key=lambda i: (pairs[i][1] == seat, tiles[i] < 0))
+    used = {c for c in tiles if c >= 0}
     codes = [-1] * len(pairs)
     room = {q: sizes[q] for q in range(len(sizes)) if q != seat}
     planted: dict[int, list[int]] = {}
     for i in order:
         big, q = pairs[i]
-        kind = [c for c in _kinds()[big] if c not in used]
+        named = tiles[i]
+        kind = [named] if named >= 0 else [c for c in _kinds()[big] if c not in used]
         if q == seat:
             fit = [c for c in kind if own[c] + by[q][c] == 2]
         else:
