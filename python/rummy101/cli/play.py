@@ -59,7 +59,7 @@ _DRAWN = {"rules", "seat", "round", "match_rounds", "phase", "current_player", "
           "thresholds", "button", "turn_state",
           # remi
           "announced", "atu", "atu_available", "twin", "train", "train_by", "reshuffled", "laid",
-          "tabla", "own_turns", "exchange", "doubles_log",
+          "tabla", "own_turns", "exchange", "doubles_log", "doubles_mine",
           # classic
           "dealer", "stock_turnovers", "melded", "target", "go_out"}
 
@@ -569,8 +569,13 @@ def _extra_lines(obs: Mapping[str, Any]) -> list[str]:
         lines.append(f"doubles exchange: seat {ex['announcer']} announced a {ex.get('size')} double")
     log = obs.get("doubles_log")
     if isinstance(log, list) and log:
+        # the seat's own swaps name its tiles (RO-3: only the two seats of a swap see them)
+        mine = {e.get("entry"): e for e in obs.get("doubles_mine") or [] if isinstance(e, Mapping)}
         done = [f"seat {e[0]} {e[1]}: " + (f"swapped with seat {e[2]}" if e[2] >= 0 else "no swap")
-                for e in log if isinstance(e, list) and len(e) == 3]
+                + ("" if k not in mine else f" (you offered {mine[k].get('gave')})"
+                   if not mine[k].get("received")
+                   else f" (you gave {mine[k].get('gave')}, got {mine[k]['received']})")
+                for k, e in enumerate(log) if isinstance(e, list) and len(e) == 3]
         lines.append("doubles announced: " + "; ".join(done))
     if obs.get("dealer") is not None:
         lines.append(f"dealer: seat {obs['dealer']}")
