@@ -204,6 +204,7 @@ def test_a_forged_doubles_mine_is_refused() -> None:
         # not a list of {entry, gave, received}
         (dict(obs, doubles_mine=[[k, e["gave"], e["received"]]]), "must be a list"),
         (_forge(obs, k, gave="*"), "must be a list"),
+        (_forge(obs, k, gave=[e["gave"]]), "must be a list"),
         # received a double the rack does not hold both copies of
         (_forge(obs, k, received=_other(e["gave"], big, rack)), "no way of the doubles"),
     ]

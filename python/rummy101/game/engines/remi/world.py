@@ -143,8 +143,9 @@ def _doubles_mine(obs: Mapping[str, Any], seat: int, log: list[tuple[int, str, i
     known = [(-1, -1)] * len(log)
     shape = isinstance(mine, list) and all(
         isinstance(e, Mapping) and set(e) == {"entry", "gave", "received"}
-        and type(e["entry"]) is int and e["gave"] in _CODE and e["gave"] != "*"
-        and (e["received"] is None or e["received"] in _CODE and e["received"] != "*")
+        and type(e["entry"]) is int and isinstance(e["gave"], str) and e["gave"] in _CODE
+        and e["gave"] != "*" and (e["received"] is None or isinstance(e["received"], str)
+                                  and e["received"] in _CODE and e["received"] != "*")
         for e in mine)
     if not shape:
         raise IllegalAction(f"the observation's 'doubles_mine' must be a list of {{entry, gave, "
@@ -163,7 +164,8 @@ def _doubles_mine(obs: Mapping[str, Any], seat: int, log: list[tuple[int, str, i
             why = (f"entry {k} was {'accepted' if b >= 0 else 'not accepted'}, and 'received' "
                    f"is {short(e['received'])}")
         elif any(is_big(c) != (size == "big") for c in (gave, got) if c >= 0) or gave == got:
-            why = f"entry {k} swaps two different {size} doubles, not {e['gave']} for {e['received']}"
+            why = (f"entry {k} swaps two different {size} doubles, not {e['gave']} for "
+                   f"{e['received']}")
         else:
             known[k] = (gave, got) if seat == a else (got, gave)
     if why:
@@ -432,7 +434,8 @@ def _swapped_doubles(s: State, obs: Mapping[str, Any], table: list[RemiMeld], se
             break
     if got is None:
         if exchange or fallback is None:
-            mine = f" and its 'doubles_mine' {short(obs['doubles_mine'])}" if "doubles_mine" in obs else ""
+            mine = (f" and its 'doubles_mine' {short(obs['doubles_mine'])}"
+                    if "doubles_mine" in obs else "")
             raise IllegalAction(f"the observation does not fit: no way of the doubles exchanged "
                                 f"{short(obs['doubles_log'])}{mine} (RO-3) leaves the seats the "
                                 "racks it shows")
