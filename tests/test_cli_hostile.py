@@ -5,11 +5,16 @@ never a traceback."""
 
 from __future__ import annotations
 
+import errno
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+import rummy101
 from rummy101.cli import main
 
 BINARY = b"\xca\xfe\x00\xff\xfe junk \x80\n\x81\x82"
@@ -340,3 +345,41 @@ def test_the_library_refuses_what_the_cli_refuses_before_any_game() -> None:
     assert max_workers() == 4 * (os.cpu_count() or 1)
     r = simulate("rummy101", bots, 1, workers=max_workers(), progress=False)  # one process
     assert r.games == 1
+
+
+class _FullDisk(io.StringIO):
+    """Standard output on a full disk (`> out.json` with no room left): every write fails."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "opening", "--rack", "R1 R2 R3"], ["solve", "penalty", "--jsonl"], ["meld", "R1 R2 R3"],
+    ["demo"], ["hint", "--new-game", "3"], ["sim", "--games", "2", "--workers", "1", "-q"],
+    ["play", "--seed", "1"], ["--version"]])
+def test_output_that_cannot_be_written_is_one_line_not_a_traceback(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        argv: list[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"rack": "R1 R2 R3"}\nquit\n'))
+    monkeypatch.setattr("sys.stdout", _FullDisk())
+    assert main(argv) == 2
+    command = "rummy101" + (f" {argv[0]}" if not argv[0].startswith("-") else "")
+    assert capsys.readouterr().err.endswith(
+        f"{command}: error: cannot write the output: No space left on device; "
+        "free space or write it elsewhere\n")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_standard_output_on_a_full_device_exits_2_without_a_traceback() -> None:
+    # buffered standard output fails only when flushed, at the end of the command
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(rummy101.__file__).parents[1]),
+                                         env.get("PYTHONPATH", "")])
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "rummy101", "solve", "opening", "--rack",
+                               "R1 R2 R3"], stdout=full, stderr=subprocess.PIPE, text=True,
+                              env=env, check=False)
+    assert done.returncode == 2
+    assert done.stderr == ("rummy101 solve: error: cannot write the output: No space left on "
+                           "device; free space or write it elsewhere\n")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import errno
 import os
 import re
 import shlex
@@ -264,8 +265,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: what a write to an open stream fails with when the output cannot take it: a full disk or
+#: quota, a file over its size limit, a device error (a pipe closed early is BrokenPipeError)
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad input)."""
+    """Run the command line; returns the exit status (0 ok, 2 bad input or output that could
+    not be written, 130 Ctrl-C)."""
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # (a full disk shows here, not as a traceback at exit)
+    except OSError as exc:
+        # standard output on a full disk (`> out.json` with no room, `> /dev/full`): print and
+        # flush raise OSError without a file name; the files the commands open themselves
+        # (--out, --save, --plot) say their own name and are reported where they are written
+        if exc.filename is not None or exc.errno not in _OUTPUT_ERRNOS:
+            raise
+        command = " ".join(w for w in (PROG, _command_of(argv)) if w)
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (no 2nd error at exit)
+            print(f"{command}: error: cannot write the output: {exc.strerror}; "
+                  "free space or write it elsewhere", file=sys.stderr)
+        return 2
+    return status
+
+
+def _command_of(argv: Sequence[str] | None) -> str:
+    """The command named on the command line (``sim``, ``solve``, ...), or ''."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return next((w for w in words if w in action.choices), "")
+    return ""
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     # A stream the caller closed (`<&-`, `>&-`, `2>&-`; some supervisors start programs so) is
     # None in Python: read it as empty input and drop what is written to it, not a traceback
     # (and not an error message on standard output, where print(file=None) would put it).
