@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 from rummy101.bots import get_bot
-from rummy101.sim import SimError, simulate
+from rummy101.sim import SimError, play_game, simulate
 
 
 def test_numpy_integers_are_whole_numbers() -> None:
@@ -45,3 +45,21 @@ def test_a_bot_object_is_refused_with_what_to_do() -> None:
     with pytest.raises(SimError, match=r"bots are names.*seat 0.*GreedyBot.*play_game"):
         simulate("rummy101(players=2)", [bot, "random"], 1, workers=1,  # type: ignore[list-item]
                  progress=False)
+
+
+@pytest.mark.parametrize(("bots", "message"), [
+    ([], r"0 bots given but rummy101\(players=2\) has 2 players: give one bot per seat"),
+    (["greedy"], r"1 bot given but rummy101\(players=2\) has 2 players"),
+    (["greedy", "random", "random"], r"3 bots given but rummy101\(players=2\) has 2 players"),
+    ([1, 2], r"seat 0's bot 1 \(of type int\) is not a bot name or a bot object"),
+    (b"R1", r"bots must be a list of bot names or bot objects.*got bytes b'R1'"),
+    (None, r"bots must be a list of bot names or bot objects.*got NoneType None")])
+def test_play_game_refuses_bots_that_do_not_fill_the_seats(bots: object, message: str) -> None:
+    # too few were an IndexError mid-game, numbers or bytes an AttributeError, too many ignored
+    with pytest.raises(SimError, match=message):
+        play_game("rummy101(players=2)", bots, 1)  # type: ignore[arg-type]
+
+
+def test_play_game_takes_a_bot_text_as_simulate_does() -> None:
+    assert (play_game("rummy101(players=2)", "greedy,random", 4)
+            == play_game("rummy101(players=2)", ["greedy", "random"], 4))

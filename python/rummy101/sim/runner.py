@@ -118,6 +118,26 @@ def _new_game(rules: Rules, seed: int, match_rounds: int | None) -> Any:
     return _game().new_game(rules, seed, match_rounds=match_rounds)
 
 
+def _check_players(r: Rules, bots: Any) -> Sequence[str | Bot]:
+    """play_game's ``bots``: one bot name or bot object per seat (a text 'greedy,random' as in
+    :func:`simulate`); too few were an IndexError mid-game, a number or bytes an AttributeError."""
+    if isinstance(bots, str):
+        bots = bots.split(",")
+    if not isinstance(bots, Sequence) or isinstance(bots, bytes):
+        raise SimError(f"bots must be a list of bot names or bot objects, one per seat, or a "
+                       f"text 'greedy,random,...', got {type(bots).__name__} {bots!r:.40}")
+    for s, b in enumerate(bots):
+        if not isinstance(b, str) and not callable(getattr(b, "act", None)):
+            raise SimError(f"seat {s}'s bot {b!r:.40} (of type {type(b).__name__}) is not a bot "
+                           f"name or a bot object (one with an act(observation, legal_actions) "
+                           f"method)")
+    if len(bots) != r.players:
+        raise SimError(f"{len(bots)} bot{'s' if len(bots) != 1 else ''} given but {r} has "
+                       f"{r.players} players: give one bot per seat (or set players=N in the "
+                       f"rules)")
+    return bots
+
+
 def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: int = 0,
               *, match_rounds: int | None = None, max_steps: int = MAX_STEPS,
               record: str = "summary") -> GameRecord:
@@ -131,6 +151,7 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     """
     _check_record(record)
     r = _parse_rules(rules)
+    bots = _check_players(r, bots)
     names = [b if isinstance(b, str) else getattr(b, "name", type(b).__name__) for b in bots]
     bot_seeds = tuple(bot_seed(seed, index, s) if isinstance(b, str) else None
                       for s, b in enumerate(bots))
