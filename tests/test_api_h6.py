@@ -153,3 +153,13 @@ def test_register_bot_refuses_a_factory_that_is_not_callable() -> None:
     with pytest.raises(BotError, match="string"):
         register_bot(None, rummy101.bots.RandomBot)  # type: ignore[arg-type]
     assert "h6-not-callable" not in bot_names()
+
+
+@pytest.mark.parametrize("bad", [None, 5, [], "record", (), {}, {"seat": 1}])
+def test_state_from_record_refuses_what_is_no_hint_request(bad: object) -> None:
+    # was "'int' object is not iterable", an AttributeError ('list' object has no attribute
+    # 'get') or a KeyError 'record'
+    from rummy101.hint import BadView, state_from_record
+
+    with pytest.raises(BadView, match=r"hint request is a JSON object|field 'record' must be"):
+        state_from_record(bad)  # type: ignore[arg-type]

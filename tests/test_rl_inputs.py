@@ -204,3 +204,16 @@ def test_a_truncated_match_pays_the_finished_rounds_or_nothing(reward: str) -> N
     assert not game.is_terminal and game.round_scores() and any(game.standings())
     want = game.standings() if reward == "round" else [0] * game.n
     assert [total[a] for a in e.possible_agents] == want
+
+
+@pytest.mark.parametrize("bad", ["player_9", "", None, 0, ["player_0"]])
+def test_observing_an_agent_that_is_not_in_the_game_names_the_agents(bad: Any) -> None:
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
+    from rummy101.rl import env
+
+    e = env("rummy101(players=2)")
+    e.reset(seed=1)
+    with pytest.raises(ValueError, match=r"unknown agent .*: the agents are player_0, player_1$"):
+        e.observe(bad)  # was a bare KeyError (or "unhashable type: 'list'")
+    assert set(e.observe("player_1")) == {"observation", "action_mask"}

@@ -321,8 +321,11 @@ def state_from_record(obj: Mapping[str, Any]) -> tuple[Any, int | None]:
     """The game a hint request's ``record`` replays to, and the request's ``seat`` (None: the
     seat to move). BadView for a request or record that is not of the documented shape, or a
     game that is over."""
+    if not isinstance(obj, Mapping):  # (was "'int' object is not iterable", or an AttributeError)
+        raise BadView(f"a hint request is a JSON object with a field 'record' (and optionally "
+                      f"'seat'), got {described(obj)}")
     seat = _game_fields_seat(obj)
-    record = obj["record"]
+    record = obj.get("record")
     if isinstance(record, str):
         record = loads(record, what="field 'record'")
     if not isinstance(record, dict):

@@ -79,7 +79,11 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self.session.current]
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        return self.session.observe(self._seat[agent])
+        seat = self._seat.get(agent) if isinstance(agent, str) else None
+        if seat is None:  # (was a bare KeyError)
+            raise ValueError(f"unknown agent {agent!r:.40}: the agents are "
+                             f"{', '.join(self.possible_agents)}")
+        return self.session.observe(seat)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
