@@ -217,3 +217,24 @@ def test_observing_an_agent_that_is_not_in_the_game_names_the_agents(bad: Any) -
     with pytest.raises(ValueError, match=r"unknown agent .*: the agents are player_0, player_1$"):
         e.observe(bad)  # was a bare KeyError (or "unhashable type: 'list'")
     assert set(e.observe("player_1")) == {"observation", "action_mask"}
+
+
+@pytest.mark.parametrize("bad", [[], {"a": 1}, np.array([4])])
+def test_table_slots_that_are_no_number_are_refused_by_name(bad: Any) -> None:
+    with pytest.raises(RulesError, match=r"table_slots must be a whole number from 1 to "):
+        Session("rummy101", table_slots=bad)  # was "unhashable type: 'list'"
+
+
+@pytest.mark.parametrize(("bad", "message"), [
+    (None, r"opponents must be a bot name or a list .*got NoneType None"),
+    (3, r"opponents must be a bot name or a list .*got int 3"),
+    (b"greedy", r"opponents must be a bot name or a list .*got bytes"),
+    ([1, 2, 3], r"opponent 1 \(of type int\) is not a bot name or a bot object")])
+def test_gym_opponents_that_are_no_bots_are_refused_at_construction(bad: Any,
+                                                                    message: str) -> None:
+    # None was "'NoneType' object is not iterable"; [1, 2, 3] an AttributeError at the first step
+    pytest.importorskip("gymnasium")
+    from rummy101.rl import gym_env
+
+    with pytest.raises(RulesError, match=message):
+        gym_env("rummy101", bad)

@@ -264,4 +264,6 @@ def _cached(rules: Rules, table_slots: int | None) -> ActionCodec:
 
 def codec_for(rules: str | Rules, table_slots: int | None = None) -> ActionCodec:
     """The codec of a rule set, built once and shared (a codec is never changed)."""
-    return _cached(Rules.parse(rules), table_slots)
+    r = Rules.parse(rules)
+    # checked before the cache's key is made ([] was "unhashable type: 'list'")
+    return _cached(r, None if table_slots is None else table_slots_for(r, table_slots))

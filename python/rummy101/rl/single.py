@@ -46,12 +46,21 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise RulesError(f"seat must be 0..{n - 1}, got {seat!r}")
         self.seat = seat
+        if not isinstance(opponents, str) and not (isinstance(opponents, Sequence)
+                                                    and not isinstance(opponents, bytes)):
+            raise RulesError(f"opponents must be a bot name or a list of bot names or bot "
+                             f"objects, one per other seat, got {type(opponents).__name__} "
+                             f"{opponents!r:.40}")  # (was "'int' object is not iterable")
         others = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(others) != n - 1:
             raise RulesError(f"opponents: {n - 1} bot(s) needed (one per other seat), got {len(others)}")
         for o in others:  # fail at construction, not at the first reset
             if isinstance(o, str):
                 get_bot(o, random.Random(0))
+            elif not callable(getattr(o, "act", None)):  # (was an AttributeError mid-episode)
+                raise RulesError(f"opponent {o!r:.40} (of type {type(o).__name__}) is not a bot "
+                                 f"name or a bot object (one with an act(observation, "
+                                 f"legal_actions) method)")
         self._opponent_specs = others
         self._bots: dict[int, Any] = {}  # filled by reset(): none before the first one
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
