@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from rummy101 import RulesError
+from rummy101 import IllegalAction, RulesError
 from rummy101.rl import ILLEGAL_MODES, IllegalActionIndex, Session
 
 
@@ -238,3 +238,17 @@ def test_gym_opponents_that_are_no_bots_are_refused_at_construction(bad: Any,
 
     with pytest.raises(RulesError, match=message):
         gym_env("rummy101", bad)
+
+
+@pytest.mark.parametrize("bad", [[1], {"a": 1}, np.array([1, 2]), 1.0, True, -1, 2, None])
+def test_observing_a_seat_that_is_no_seat_number_is_refused(bad: Any) -> None:
+    ses, _ = _session()
+    ses.observe(1)  # cached: 1.0 and True read these arrays before
+    with pytest.raises(IllegalAction, match=r"seat .* does not exist: seats are 0\.\.1$"):
+        ses.observe(bad)
+
+
+def test_a_numpy_seat_number_is_a_seat() -> None:
+    ses, _ = _session()
+    got = ses.observe(np.int64(1))
+    assert all((got[k] == ses.observe(1)[k]).all() for k in ("observation", "action_mask"))

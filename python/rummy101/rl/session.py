@@ -153,7 +153,13 @@ class Session:
         from ``state.observation(seat)`` only, the mask all zeros unless the seat is to move.
         Both arrays are the caller's own (new copies at every call, under a microsecond): an
         agent that edits them in place changes neither the env's legal actions nor what the
-        next ``observe`` of this step returns."""
+        next ``observe`` of this step returns. A seat is a whole number, numpy's included."""
+        number = whole_number(seat)
+        if number is None or not 0 <= number < self.n:
+            # (a list was "unhashable type: 'list'", and 1.0 or True read seat 1's cached arrays
+            # when it had been observed, but raised when it had not)
+            raise IllegalAction(f"seat {seat!r:.40} does not exist: seats are 0..{self.n - 1}")
+        seat = number
         got = self._obs_cache.get(seat)
         if got is None:
             x = self.encoder.encode(self.state.observation(seat))
