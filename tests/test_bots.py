@@ -243,3 +243,23 @@ def test_a_game_where_greedy_once_looped_ends() -> None:
     """Regression: greedy took an unusable discard, reset, and took it again forever."""
     rec = sim_play("rummy101", ["random", "greedy", "random", "random"], 2026, 9505)
     assert rec.steps < 1000
+
+
+@pytest.mark.parametrize("name", ["greedy", "random", "search"])
+@pytest.mark.parametrize(("observation", "legal", "message"), [
+    (None, "legal", (r"the observation must be the mapping State\.observation\(seat\) returns, "
+                     r"got NoneType None")),
+    (["R1"], "legal", r"the observation must be the mapping .* got list \['R1'\]"),
+    ("obs", "R1 R2", r"legal_actions must be the list State\.legal_actions\(\) returns, got str"),
+    ("obs", {"rack": 5}, r"legal_actions must be the list .* got dict"),
+    ("obs", 5, r"legal_actions must be the list .* got int 5"),
+    (None, [], r"the observation must be the mapping")])
+def test_act_refuses_arguments_the_engine_never_passes(name: str, observation: Any, legal: Any,
+                                                       message: str) -> None:
+    # were KeyError 0, AttributeError ('NoneType' object has no attribute 'get'), IndexError
+    # or "'int' object is not iterable" from inside the bot
+    state = rummy101.new_game("remi", 4)
+    observation = state.observation(state.current_player) if observation == "obs" else observation
+    legal = state.legal_actions() if legal == "legal" else legal
+    with pytest.raises(BotError, match=f"^{name} bot: {message}"):
+        get_bot(name, random.Random(1)).act(observation, legal)

@@ -209,5 +209,23 @@ def get_bot(name: str, rng: random.Random | None = None) -> Bot:
 
 
 def no_legal_action(bot: Bot, observation: Mapping[str, Any]) -> BotError:
-    return BotError(f"{bot.name} bot asked to act with no legal action "
-                    f"(seat {observation.get('seat', '?')})")
+    seat = observation.get("seat", "?") if isinstance(observation, Mapping) else "?"
+    return BotError(f"{bot.name} bot asked to act with no legal action (seat {seat})")
+
+
+def check_act(bot: Bot, observation: Any, legal_actions: Any) -> None:
+    """``act``'s arguments as the engine passes them: the observation a mapping
+    (``State.observation(seat)``), the legal actions a non-empty list (``State.legal_actions()``).
+    BotError otherwise, not a KeyError or AttributeError from inside the bot."""
+    if (type(legal_actions) is list and legal_actions
+            and (type(observation) is dict or isinstance(observation, Mapping))):
+        return  # (the engine's call: two type tests)
+    if not isinstance(observation, Mapping):
+        raise BotError(f"{bot.name} bot: the observation must be the mapping "
+                       f"State.observation(seat) returns, got {type(observation).__name__} "
+                       f"{observation!r:.40}")
+    if not isinstance(legal_actions, Sequence) or isinstance(legal_actions, (str, bytes)):
+        raise BotError(f"{bot.name} bot: legal_actions must be the list State.legal_actions() "
+                       f"returns, got {type(legal_actions).__name__} {legal_actions!r:.40}")
+    if not legal_actions:
+        raise no_legal_action(bot, observation)

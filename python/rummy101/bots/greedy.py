@@ -40,7 +40,7 @@ from ..game.actions import Action
 from ..game.engines.rummy101 import meld_actions
 from ..rules import Rules
 from ..tiles import JOKER_CODE, NUM_CODES, Tile
-from .base import Bot, no_legal_action, register_bot
+from .base import Bot, check_act, register_bot
 from .random_bot import RandomBot
 from .strategy import (
     Kit,
@@ -129,8 +129,7 @@ class GreedyBot(Bot):
 
     # ---- entry point --------------------------------------------------------------------------
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
-        if not legal_actions:
-            raise no_legal_action(self, observation)
+        check_act(self, observation, legal_actions)
         if len(legal_actions) == 1 and getattr(legal_actions[0], "verb", None) != "reset":
             return legal_actions[0]
         spec = observation["rules"]

@@ -29,7 +29,7 @@ from typing import Any
 from ..game.engines.classic import meld_actions
 from ..rules import Rules
 from ..tiles import Card
-from .base import Bot, no_legal_action
+from .base import Bot, check_act
 from .strategy import Kit, kit_for
 
 __all__ = ["GreedyBot"]
@@ -95,8 +95,7 @@ class GreedyBot(Bot):
         self._queue: list[str] = []
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
-        if not legal_actions:
-            raise no_legal_action(self, observation)
+        check_act(self, observation, legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
         spec = observation["rules"]

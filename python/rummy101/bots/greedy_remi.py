@@ -46,7 +46,7 @@ from ..rules import Rules
 from ..solve import current_budget
 from ..tabla import tabla_distance
 from ..tiles import JOKER_CODE, NUM_CODES, Tile
-from .base import Bot, no_legal_action
+from .base import Bot, check_act
 
 __all__ = ["TABLA_DISTANCE", "GreedyBot", "PlainGreedyBot"]
 
@@ -101,8 +101,7 @@ class GreedyBot(Bot):
 
     # ---- entry point --------------------------------------------------------------------------
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
-        if not legal_actions:
-            raise no_legal_action(self, observation)
+        check_act(self, observation, legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
         spec = observation["rules"]

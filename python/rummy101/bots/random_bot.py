@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import Bot, no_legal_action, register_bot
+from .base import Bot, check_act, register_bot
 from .view import ends_turn
 
 __all__ = ["END_TURN_PROBABILITY", "RandomBot"]
@@ -32,8 +32,7 @@ class RandomBot(Bot):
     name = "random"
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
-        if not legal_actions:
-            raise no_legal_action(self, observation)
+        check_act(self, observation, legal_actions)
         try:
             enders = [a for a in legal_actions if a.ends_turn]
             verb = True

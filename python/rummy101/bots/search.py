@@ -70,7 +70,7 @@ from ..game import engine_for
 from ..game.actions import Action
 from ..rules import Rules
 from ..tiles import NUM_CODES, Card, Tile
-from .base import Bot, BotError, no_legal_action, register_bot
+from .base import Bot, BotError, check_act, register_bot
 from .greedy import GreedyBot
 from .native_greedy import at_turn_boundary, native_available, play_round, score_round
 from .rollout import FAST_VARIANTS, policy_for
@@ -146,8 +146,7 @@ class SearchBot(Bot):
         return rules.variant in FAST_VARIANTS
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
-        if not legal_actions:
-            raise no_legal_action(self, observation)
+        check_act(self, observation, legal_actions)
         turn = (observation.get("round"), observation.get("turn"))
         if self._plan:
             # The rest of a whole turn chosen earlier in this turn: each step is played if the
