@@ -263,3 +263,12 @@ def test_act_refuses_arguments_the_engine_never_passes(name: str, observation: A
     legal = state.legal_actions() if legal == "legal" else legal
     with pytest.raises(BotError, match=f"^{name} bot: {message}"):
         get_bot(name, random.Random(1)).act(observation, legal)
+
+
+@pytest.mark.parametrize("options", [5, ["playouts"], {"playouts": 1}, {3: int}])
+def test_register_bot_refuses_options_that_are_no_name_to_type_map(options: Any) -> None:
+    with pytest.raises(BotError, match=r"^bot 'h4-options': options must map each option's name "
+                                       r"to its type"):
+        rummy101.bots.register_bot("h4-options", GreedyBot, options)
+    with pytest.raises(BotError, match="unknown bot 'h4-options'"):
+        get_bot("h4-options")  # nothing half-registered

@@ -68,6 +68,13 @@ def register_bot(name: str, factory: Callable[..., Bot],
         # register_bot('x', 5) was accepted and get_bot('x') failed: 'int' object is not callable
         raise BotError(f"bot {name!r}: the factory must be callable (a Bot subclass or a function "
                        f"of an rng), got {type(factory).__name__} {factory!r:.40}")
+    if options is not None and not (isinstance(options, Mapping) and all(
+            isinstance(k, str) and callable(t) for k, t in options.items())):
+        # options=5 was "'int' object is not iterable"; {'playouts': 1} was accepted and
+        # get_bot('x:playouts=3') failed with "'int' object is not callable"
+        raise BotError(f"bot {name!r}: options must map each option's name to its type (int, "
+                       f"float, str or a function of the text), e.g. {{'playouts': int}}, got "
+                       f"{type(options).__name__} {options!r:.60}")
     _REGISTRY[key] = factory
     _OPTIONS[key] = dict(options or {})
 
