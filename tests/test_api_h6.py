@@ -163,3 +163,36 @@ def test_state_from_record_refuses_what_is_no_hint_request(bad: object) -> None:
 
     with pytest.raises(BadView, match=r"hint request is a JSON object|field 'record' must be"):
         state_from_record(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("wanted", "seconds", "message"), [
+    ("2", 5.0, r"wanted must be an int \(how many different turns\), got str '2'"),
+    (None, 5.0, r"wanted must be an int .* got NoneType None"),
+    (1, "5", r"seconds must be a number of seconds >= 0 or None \(no limit\), got str '5'"),
+    (1, float("nan"), r"seconds must be a number .* got float nan"),
+    (1, -1, r"seconds must be a number .* got int -1")])
+def test_planned_turns_refuses_counts_and_limits_that_are_no_numbers(
+        wanted: object, seconds: object, message: str) -> None:
+    # were "'<' not supported between instances of 'int' and 'str'", "unsupported operand
+    # type(s) for +: 'float' and 'str'"; nan set a deadline that never passes, -1 said "needs
+    # more than 10 s"
+    from rummy101.hint import BadView, planned_turns, view_from_state
+
+    view = view_from_state(rummy101.new_game("rummy101", 3))
+    with pytest.raises(BadView, match=message):
+        planned_turns(view, wanted, seconds=seconds)  # type: ignore[arg-type]
+
+
+def test_a_hint_out_of_time_names_the_limit_it_was_given(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import itertools
+    import types
+
+    from rummy101 import IllegalAction
+    from rummy101.hint import plan, planned_turns, view_from_state
+
+    view = view_from_state(rummy101.new_game("rummy101", 3))
+    clock = itertools.count()  # a clock one second on at every reading: no real time involved
+    monkeypatch.setattr(plan, "time", types.SimpleNamespace(monotonic=lambda: next(clock)))
+    with pytest.raises(IllegalAction, match=r"the hint needs more than 3 s for this position"):
+        planned_turns(view, 1, seconds=3)  # said "more than 10 s" (the service's limit)

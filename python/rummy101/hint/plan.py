@@ -114,12 +114,13 @@ class _Planner:
         self.cr_open = _backend.core_rules(view.rules, "open")
         self.cr_pen = _backend.core_rules(view.rules, "penalty")
         self._cache: dict[Any, Any] = {}
+        self.seconds: float = HINT_SECONDS  # the limit the message names
         self.deadline = time.monotonic() + HINT_SECONDS
 
     def _check_time(self) -> None:
         check_stop()
         if time.monotonic() > self.deadline:
-            raise IllegalAction(f"the hint needs more than {HINT_SECONDS:g} s for this position "
+            raise IllegalAction(f"the hint needs more than {self.seconds:g} s for this position "
                                 f"(a rack dense in pairs and jokers); no turn is recommended")
 
     # -- values and meld facts --------------------------------------------------------------------
@@ -631,8 +632,18 @@ def planned_turns(view: SeatView, wanted: int = 1, *,
     ``seconds`` is the wall-clock limit (the service's ``HINT_SECONDS``); ``None`` sets none, for
     a bot whose decisions must not depend on the machine's load: the core's work budget still
     bounds every search the planner makes."""
+    # (wanted="2" was "'<' not supported between instances of 'int' and 'str'", seconds="5"
+    # "unsupported operand type(s) for +: 'float' and 'str'", and seconds=nan never stopped)
+    if isinstance(wanted, bool) or not isinstance(wanted, int):
+        raise BadView(f"wanted must be an int (how many different turns), got "
+                      f"{type(wanted).__name__} {wanted!r:.40}")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or math.isnan(seconds) or seconds < 0):
+        raise BadView(f"seconds must be a number of seconds >= 0 or None (no limit), got "
+                      f"{type(seconds).__name__} {seconds!r:.40}")
     planner = _Planner(view)
     planner.deadline = math.inf if seconds is None else time.monotonic() + seconds
+    planner.seconds = math.inf if seconds is None else seconds
     return planner.turns(wanted)
 
 
