@@ -196,3 +196,38 @@ def test_a_hint_out_of_time_names_the_limit_it_was_given(
     monkeypatch.setattr(plan, "time", types.SimpleNamespace(monotonic=lambda: next(clock)))
     with pytest.raises(IllegalAction, match=r"the hint needs more than 3 s for this position"):
         planned_turns(view, 1, seconds=3)  # said "more than 10 s" (the service's limit)
+
+
+@pytest.mark.parametrize("rules", ["rummy101", "remi", "classic(players=2)"])
+def test_a_state_pickles_and_deep_copies_and_plays_on_the_same(rules: str) -> None:
+    # both were TypeError "cannot pickle 'module' object" (the engine); so was an RL Session
+    import copy
+    import pickle
+    import random
+
+    state = rummy101.new_game(rules, 5)
+    rng = random.Random(5)
+    for _ in range(25):
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    for clone in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert clone == state and clone.legal_actions() == state.legal_actions()
+        mine, theirs = state.copy(), clone
+        rummy101.random_playout(mine, random.Random(1))
+        rummy101.random_playout(theirs, random.Random(1))
+        assert theirs == mine and theirs.standings() == mine.standings()
+    assert state.legal_actions()  # the original still plays
+
+
+def test_an_rl_session_deep_copies() -> None:
+    import copy
+
+    np = pytest.importorskip("numpy")
+    from rummy101.rl import Session
+
+    ses = Session("rummy101(players=2)")
+    ses.new(seed=1)
+    twin = copy.deepcopy(ses)
+    index = int(np.flatnonzero(ses.mask())[0])
+    assert ses.step(index) == twin.step(index)
+    assert (ses.mask() == twin.mask()).all()

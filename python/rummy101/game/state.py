@@ -133,6 +133,19 @@ class State:
         """Details of each finished round: how it ended, winner, finish kind, penalties, deltas."""
         return [dict(r) for r in self.results]
 
+    def __getstate__(self) -> dict[str, Any]:
+        """For pickle and copy.deepcopy, which could not store the engine (a module: "cannot
+        pickle 'module' object"): it is left out and found again from the rules on loading, as
+        are the cached legal actions."""
+        fields = {k: getattr(self, k) for k in self.__slots__ if hasattr(self, k)}
+        fields["engine"] = fields["_legal"] = None
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        for k, v in fields.items():
+            setattr(self, k, v)
+        self.engine = engine_for(self.rules)
+
     def copy(self) -> State:
         """An independent copy (count vectors and lists are copied, table melds are immutable
         and shared; the variant record copies itself)."""
