@@ -252,3 +252,24 @@ def test_a_numpy_seat_number_is_a_seat() -> None:
     ses, _ = _session()
     got = ses.observe(np.int64(1))
     assert all((got[k] == ses.observe(1)[k]).all() for k in ("observation", "action_mask"))
+
+
+def test_a_gym_reset_takes_a_numpy_seed_as_the_session_does() -> None:
+    # Gymnasium's own seeding refused it first: "Seed must be a python integer"
+    pytest.importorskip("gymnasium")
+    from rummy101.rl import gym_env
+
+    one, two = gym_env("rummy101(players=2)"), gym_env("rummy101(players=2)")
+    got, want = one.reset(seed=np.int64(3))[0], two.reset(seed=3)[0]
+    assert all((got[k] == want[k]).all() for k in ("observation", "action_mask"))
+    assert one.np_random.integers(1 << 30) == two.np_random.integers(1 << 30)
+
+
+@pytest.mark.parametrize("bad", [1.5, "3", -1, [3]])
+def test_a_gym_reset_refuses_a_seed_as_the_session_does(bad: Any) -> None:
+    # was gymnasium.error.Error, which is no ValueError
+    pytest.importorskip("gymnasium")
+    from rummy101.rl import gym_env
+
+    with pytest.raises(RulesError, match="seed must be a whole number >= 0"):
+        gym_env("rummy101(players=2)").reset(seed=bad)

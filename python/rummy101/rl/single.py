@@ -15,7 +15,7 @@ from ..bots import Bot, get_bot
 from ..errors import RulesError
 from ..rules import Rules
 from ._extra import missing_extra
-from .session import Session
+from .session import Session, _seed
 
 try:
     import gymnasium
@@ -87,6 +87,8 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        if seed is not None:  # the Session's reading of a seed: numpy's integers are whole
+            seed = _seed(seed)  # numbers (Gymnasium's np_random refused them), a float a RulesError
         super().reset(seed=seed)
         ses = self.session
         ses.new(seed)
