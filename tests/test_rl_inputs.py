@@ -273,3 +273,20 @@ def test_a_gym_reset_refuses_a_seed_as_the_session_does(bad: Any) -> None:
 
     with pytest.raises(RulesError, match="seed must be a whole number >= 0"):
         gym_env("rummy101(players=2)").reset(seed=bad)
+
+
+@pytest.mark.parametrize("bad", [None, 3, np.int64(3), {"player_1": 0}, {}])
+def test_a_parallel_step_without_the_movers_action_names_it(bad: Any) -> None:
+    # was "'NoneType' object is not subscriptable", IndexError or KeyError 'player_0' from
+    # inside PettingZoo's wrapper
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
+    from rummy101.rl import parallel_env
+
+    par = parallel_env("rummy101(players=2)")
+    obs, _ = par.reset(seed=1)
+    with pytest.raises(ValueError, match=r"a parallel step takes a dict of actions by agent with "
+                                         r"the action of the agent to move, 'player_0', got"):
+        par.step(bad)
+    index = int(np.flatnonzero(obs["player_0"]["action_mask"])[0])
+    par.step({"player_0": index, "player_1": 0})  # nothing was played: the step still plays

@@ -7,6 +7,7 @@ move (a turn is several steps: draw, lay, add, discard...). Needs the ``rl`` ext
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,9 @@ try:
     from gymnasium import spaces
     from pettingzoo import AECEnv  # type: ignore[import-untyped]
     from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
-    from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # type: ignore[import-untyped]
+    from pettingzoo.utils.conversions import (  # type: ignore[import-untyped]
+        turn_based_aec_to_parallel_wrapper,
+    )
 except ImportError as exc:  # the rl extra is not installed
     raise missing_extra(exc) from exc
 
@@ -129,4 +132,19 @@ def parallel_env(rules: str | Rules = "rummy101", **options: Any) -> Any:
     """The parallel form (PettingZoo's ``turn_based_aec_to_parallel``): every step takes a dict of
     actions, only the action of the seat to move is played (its mask is the only non-zero one)
     and one parallel step is one game step."""
-    return turn_based_aec_to_parallel(env(rules, **options))
+    return _Parallel(env(rules, **options))
+
+
+class _Parallel(turn_based_aec_to_parallel_wrapper):  # type: ignore[misc]
+    """PettingZoo's turn-based parallel wrapper, with the actions checked: a step given no dict,
+    or a dict without the seat to move, was "'int' object is not subscriptable", an IndexError
+    (a numpy integer) or KeyError 'player_0' from inside the wrapper."""
+
+    def step(self, actions: Any) -> Any:
+        if self.agents:
+            mover = self.aec_env.agent_selection
+            if not isinstance(actions, Mapping) or mover not in actions:
+                raise ValueError(f"a parallel step takes a dict of actions by agent with the "
+                                 f"action of the agent to move, {mover!r}, got "
+                                 f"{type(actions).__name__} {actions!r:.40}")
+        return super().step(actions)
