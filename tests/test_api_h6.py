@@ -231,3 +231,15 @@ def test_an_rl_session_deep_copies() -> None:
     index = int(np.flatnonzero(ses.mask())[0])
     assert ses.step(index) == twin.step(index)
     assert (ses.mask() == twin.mask()).all()
+
+
+@pytest.mark.parametrize("bad", [1.5, 2**80, -1, True, "  ", [2]])
+def test_records_dumps_refuses_an_indent_that_is_no_number_of_spaces(bad: object) -> None:
+    # 1.5 was "can't multiply sequence by non-int of type 'float'", 2**80 an OverflowError
+    from rummy101.game import records
+
+    state = rummy101.new_game("rummy101", 1)
+    with pytest.raises(ValueError, match=r"indent must be None \(one line\) or a whole number of "
+                                         r"spaces from 0 to 64, got"):
+        records.dumps(state, indent=bad)  # type: ignore[arg-type]
+    assert records.loads(records.dumps(state, indent=2)) == state

@@ -80,7 +80,12 @@ def replay_steps(state: State, actions: Sequence[str], fmt: str = FORMAT
 
 
 def dumps(state: State, *, indent: int | None = None) -> str:
-    """The record of a game as JSON text."""
+    """The record of a game as JSON text (``indent``: None, one line, or 0 to 64 spaces)."""
+    # (1.5 was "can't multiply sequence by non-int of type 'float'", 2**80 an OverflowError)
+    if indent is not None and (isinstance(indent, bool) or not isinstance(indent, int)
+                               or not 0 <= indent <= 64):
+        raise ValueError(f"indent must be None (one line) or a whole number of spaces from 0 "
+                         f"to 64, got {type(indent).__name__} {indent!r:.40}")
     return json.dumps(to_dict(state), indent=indent)
 
 
