@@ -5,11 +5,12 @@ only :func:`~rummy101.sim.play_game` takes, is refused with a message that says 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
 from rummy101.bots import get_bot
-from rummy101.sim import SimError, play_game, simulate
+from rummy101.sim import SimError, play_game, simulate, wilson_interval
 
 
 def test_numpy_integers_are_whole_numbers() -> None:
@@ -63,3 +64,16 @@ def test_play_game_refuses_bots_that_do_not_fill_the_seats(bots: object, message
 def test_play_game_takes_a_bot_text_as_simulate_does() -> None:
     assert (play_game("rummy101(players=2)", "greedy,random", 4)
             == play_game("rummy101(players=2)", ["greedy", "random"], 4))
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ((5, 3), r"whole numbers 0 <= successes <= trials, got successes=5 and trials=3"),
+    ((-1, 10), r"whole numbers 0 <= successes <= trials, got successes=-1"),
+    ((1.5, 10), r"whole numbers 0 <= successes <= trials, got successes=1.5"),
+    ((1, 10, -1), r"z must be a positive number \(1\.96 for 95%\), got -1"),
+    ((1, 10, float("nan")), r"z must be a positive number")])
+def test_wilson_interval_refuses_counts_it_cannot_have(args: tuple[Any, ...], message: str) -> None:
+    # 5 of 3 and -1 of 10 were "math domain error"; 1.5 of 10 and z=-1 gave an interval
+    with pytest.raises(SimError, match=message):
+        wilson_interval(*args)
+    assert wilson_interval(np.int64(0), np.int64(10), np.float32(1.96))[0] == 0.0

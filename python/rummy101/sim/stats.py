@@ -8,10 +8,13 @@
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._validate import whole_number
+from .errors import SimError
 from .record import GameRecord
 
 __all__ = ["GameTally", "SeatStats", "SimResult", "format_rate", "format_summary", "wilson_interval"]
@@ -33,6 +36,14 @@ def wilson_interval(successes: int, trials: int, z: float = _Z95) -> tuple[float
     >>> wilson_interval(10, 10)[1]
     1.0
     """
+    # (5 of 3 or -1 of 10 were "math domain error", a float count or z=-1 a wrong interval)
+    counts = [whole_number(v) for v in (successes, trials)]
+    if counts[0] is None or counts[1] is None or not 0 <= counts[0] <= max(counts[1], 0):
+        raise SimError(f"wilson_interval takes whole numbers 0 <= successes <= trials, got "
+                       f"successes={successes!r:.30} and trials={trials!r:.30}")
+    if isinstance(z, bool) or not isinstance(z, numbers.Real) or not 0 < z < math.inf:
+        raise SimError(f"z must be a positive number (1.96 for 95%), got {z!r:.30}")
+    successes, trials = counts[0], counts[1]
     if trials <= 0:
         return (0.0, 1.0)
     p = successes / trials
