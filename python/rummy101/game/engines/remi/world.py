@@ -114,7 +114,6 @@ def _meld(rules: Rules, m: Mapping[str, Any]) -> RemiMeld:
     return RemiMeld.build(rules, _KIND[m["kind"]], m["owner"], tiles, tuple(m["laid_by"]), jr)
 
 
-
 def _doubles_log(obs: Mapping[str, Any], n: int) -> list[tuple[int, str, int]]:
     """The observation's ``doubles_log`` (RO-3): [announcer, "big" or "small", the seat that
     accepted or -1] an announcement."""
