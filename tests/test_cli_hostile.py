@@ -383,3 +383,11 @@ def test_standard_output_on_a_full_device_exits_2_without_a_traceback() -> None:
     assert done.returncode == 2
     assert done.stderr == ("rummy101 solve: error: cannot write the output: No space left on "
                            "device; free space or write it elsewhere\n")
+
+
+def test_hint_new_game_refuses_empty_rules_as_sim_and_solve_do(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # an empty --rules was read as the default rummy101: the hint was for rules nobody named
+    assert main(["hint", "--new-game", "1", "--rules", ""]) == 2
+    err = capsys.readouterr().err
+    assert "rules '' are not of the form variant" in err and "Traceback" not in err

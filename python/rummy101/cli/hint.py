@@ -76,7 +76,7 @@ def _request(args: argparse.Namespace) -> Any:
 
         # The game record (the hint from the seat's observation is the same, docs/service.md,
         # the doubles exchange a Remi deal opens with included, RO-3).
-        state = new_game(args.rules or "rummy101", args.new_game)
+        state = new_game("rummy101" if args.rules is None else args.rules, args.new_game)
         return {"record": records.to_dict(state)}
     print("(no request given: answering the built-in example)", file=sys.stderr)
     return dict(EXAMPLES["hint"])
