@@ -14,47 +14,35 @@ from typing import Any
 
 import pytest
 from oracles.classic import check_pieces, eager
+from oracles.generic import other_seats_samples, positions_where
 from rummy101.errors import IllegalAction
-from rummy101.game import Phase, engine_for, new_game
+from rummy101.game import Phase, engine_for
+from rummy101.game.engines.classic.table import CS
 
 
 def _after_takes(rules: str, seeds: range) -> list[Any]:
     """Positions of seeded rounds in a turn whose card came from the discard pile."""
-    out = []
-    for seed in seeds:
-        s = new_game(rules, seed, match_rounds=1)
-        rng = random.Random(seed)
-        while not s.is_terminal:
-            if s.phase is Phase.PLAY and s.x.taken >= 0:
-                out.append(s.copy())
-            s.apply(eager(rng, s, s.legal_actions()))
-    return out
+    return positions_where(rules, seeds, eager, lambda s: s.phase is Phase.PLAY and s.x.taken >= 0)
 
 
 @pytest.mark.parametrize(
     ("rules", "seeds"), [("classic", range(12)), ("classic(players=3,go_out=narrow)", range(8))]
 )
 def test_the_taker_holds_the_taken_card_in_every_sample(rules: str, seeds: range) -> None:
-    sample = engine_for(new_game(rules, 0).rules).sample_state
     positions = _after_takes(rules, seeds)
     held = laid = 0
     for k, s in enumerate(positions):
         p, t = s.current_player, s.x.taken
         on_table = any(t in m.cards for m in s.table)
         assert on_table or s.racks[p][t] == 1
-        for seat in set(range(s.n)) - {p}:
-            obs = s.observation(seat)
-            for j in range(3):
-                got = sample(obs, random.Random(100 * k + j))
-                assert got.observation(seat) == obs
-                check_pieces(got)
-                if on_table:
-                    assert got.racks[p][t] == 0
-                    laid += 1
-                else:
-                    assert got.racks[p][t] == 1, (k, seat, j)
-                    assert got.observation(p)["turn_state"]["taken"] == obs["turn_state"]["taken"]
-                    held += 1
+        for seat, j, got in other_seats_samples(s, k, check_pieces):
+            if on_table:
+                assert got.racks[p][t] == 0
+                laid += 1
+            else:
+                assert got.racks[p][t] == 1, (k, seat, j)
+                assert got.observation(p)["turn_state"]["taken"] == CS[t]
+                held += 1
     assert held >= 60
 
 

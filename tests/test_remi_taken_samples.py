@@ -12,44 +12,32 @@ import random
 from typing import Any
 
 import pytest
+from oracles.generic import other_seats_samples, positions_where
 from oracles.remi import check_pieces, eager
 from rummy101.errors import IllegalAction
-from rummy101.game import Phase, engine_for, new_game
+from rummy101.game import Phase, engine_for
 
 
 def _after_takes(rules: str, seeds: range) -> list[Any]:
     """Positions of seeded rounds right after a seat not laid down took the last discard."""
-    out = []
-    for seed in seeds:
-        s = new_game(rules, seed, match_rounds=1)
-        rng = random.Random(seed)
-        while not s.is_terminal:
-            if s.phase is Phase.PLAY and s.x.taken >= 0 and s.x.staged_from < 0:
-                out.append(s.copy())
-            s.apply(eager(rng, s, s.legal_actions()))
-    return out
+    return positions_where(rules, seeds, eager,
+                           lambda s: s.phase is Phase.PLAY and s.x.taken >= 0 and s.x.staged_from < 0)
 
 
 @pytest.mark.parametrize(("rules", "seeds"), [("remi", range(30)), ("remi(players=3)", range(10))])
 def test_the_taker_holds_the_taken_discard_in_every_sample(rules: str, seeds: range) -> None:
-    sample = engine_for(new_game(rules, 0).rules).sample_state
     positions = _after_takes(rules, seeds)
     checked = 0
     for k, s in enumerate(positions):
         p, t = s.current_player, s.x.taken
         real = s.observation(p)
         assert real["turn_state"]["must_use"] == real["turn_state"]["taken"]
-        for seat in set(range(s.n)) - {p}:
-            obs = s.observation(seat)
-            for j in range(3):
-                got = sample(obs, random.Random(100 * k + j))
-                assert got.observation(seat) == obs
-                check_pieces(got)
-                assert got.racks[p][t] >= 1, (k, seat, j)
-                # the taker's duty holds as in the game: no discard before the lay-down
-                assert got.observation(p)["turn_state"]["must_use"] == real["turn_state"]["taken"]
-                assert not any(a.verb == "discard" for a in got.legal_actions())
-                checked += 1
+        for seat, j, got in other_seats_samples(s, k, check_pieces):
+            assert got.racks[p][t] >= 1, (k, seat, j)
+            # the taker's duty holds as in the game: no discard before the lay-down
+            assert got.observation(p)["turn_state"]["must_use"] == real["turn_state"]["taken"]
+            assert not any(a.verb == "discard" for a in got.legal_actions())
+            checked += 1
     assert len(positions) >= 3 and checked >= 30
 
 

@@ -74,3 +74,35 @@ def check_hidden(s: Any, rng: random.Random) -> None:
         want = s.observation(seat)
         assert deal_hidden_again(s, seat, rng).observation(seat) == want, \
             f"seat {seat}'s observation shows hidden pieces"
+
+
+def positions_where(rules: str, seeds: Iterable[int], policy: Any, keep: Any) -> list[Any]:
+    """Copies of every position of seeded one-round games (``policy(rng, state, legal)`` plays
+    every seat) at which ``keep(state)`` holds."""
+    from rummy101.game import new_game
+
+    out = []
+    for seed in seeds:
+        s = new_game(rules, seed, match_rounds=1)
+        rng = random.Random(seed)
+        while not s.is_terminal:
+            if keep(s):
+                out.append(s.copy())
+            s.apply(policy(rng, s, s.legal_actions()))
+    return out
+
+
+def other_seats_samples(s: Any, k: int, check_pieces: Any, per_seat: int = 3) -> Any:
+    """``per_seat`` samples of position number ``k`` from every seat's observation but the one
+    to move, each checked to give that seat its observation back and to conserve the pieces;
+    yields (seat, j, sample)."""
+    from rummy101.game import engine_for
+
+    sample = engine_for(s.rules).sample_state
+    for seat in set(range(s.n)) - {s.current_player}:
+        obs = s.observation(seat)
+        for j in range(per_seat):
+            got = sample(obs, random.Random(100 * k + j))
+            assert got.observation(seat) == obs
+            check_pieces(got)
+            yield seat, j, got
