@@ -272,3 +272,16 @@ def test_register_bot_refuses_options_that_are_no_name_to_type_map(options: Any)
         rummy101.bots.register_bot("h4-options", GreedyBot, options)
     with pytest.raises(BotError, match="unknown bot 'h4-options'"):
         get_bot("h4-options")  # nothing half-registered
+
+
+@pytest.mark.parametrize("name", ["greedy", "search"])
+@pytest.mark.parametrize("observation", [{}, {"rack": ["R1"]}])
+def test_bots_that_read_the_view_refuse_one_without_rules(name: str, observation: Any) -> None:
+    # was KeyError 'rules' from inside the bot; the random bot reads no view (the simulator
+    # hands it an empty one), so it takes any mapping
+    state = rummy101.new_game("remi", 4)
+    legal = state.legal_actions()
+    with pytest.raises(BotError, match=f"^{name} bot: the observation has no 'rules': it must be "
+                                       r"the mapping State\.observation\(seat\) returns"):
+        get_bot(name, random.Random(1)).act(observation, legal)
+    assert get_bot("random", random.Random(1)).act(observation, legal) in legal

@@ -220,17 +220,23 @@ def no_legal_action(bot: Bot, observation: Mapping[str, Any]) -> BotError:
     return BotError(f"{bot.name} bot asked to act with no legal action (seat {seat})")
 
 
-def check_act(bot: Bot, observation: Any, legal_actions: Any) -> None:
+def check_act(bot: Bot, observation: Any, legal_actions: Any, reads_view: bool = False) -> None:
     """``act``'s arguments as the engine passes them: the observation a mapping
-    (``State.observation(seat)``), the legal actions a non-empty list (``State.legal_actions()``).
-    BotError otherwise, not a KeyError or AttributeError from inside the bot."""
+    (``State.observation(seat)``; with ``reads_view``, for a bot that reads it, one that names
+    its ``rules``: the simulator hands a bot that needs no view an empty one), the legal actions
+    a non-empty list (``State.legal_actions()``). BotError otherwise, not a KeyError or
+    AttributeError from inside the bot."""
     if (type(legal_actions) is list and legal_actions
-            and (type(observation) is dict or isinstance(observation, Mapping))):
-        return  # (the engine's call: two type tests)
+            and (type(observation) is dict or isinstance(observation, Mapping))
+            and (not reads_view or "rules" in observation)):
+        return  # (the engine's call: two type tests and a key)
     if not isinstance(observation, Mapping):
         raise BotError(f"{bot.name} bot: the observation must be the mapping "
                        f"State.observation(seat) returns, got {type(observation).__name__} "
                        f"{observation!r:.40}")
+    if reads_view and "rules" not in observation:
+        raise BotError(f"{bot.name} bot: the observation has no 'rules': it must be the mapping "
+                       f"State.observation(seat) returns, got {observation!r:.60}")
     if not isinstance(legal_actions, Sequence) or isinstance(legal_actions, (str, bytes)):
         raise BotError(f"{bot.name} bot: legal_actions must be the list State.legal_actions() "
                        f"returns, got {type(legal_actions).__name__} {legal_actions!r:.40}")

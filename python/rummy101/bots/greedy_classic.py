@@ -95,7 +95,7 @@ class GreedyBot(Bot):
         self._queue: list[str] = []
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
-        check_act(self, observation, legal_actions)
+        check_act(self, observation, legal_actions, reads_view=True)
         if len(legal_actions) == 1:
             return legal_actions[0]
         spec = observation["rules"]

@@ -146,7 +146,7 @@ class SearchBot(Bot):
         return rules.variant in FAST_VARIANTS
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
-        check_act(self, observation, legal_actions)
+        check_act(self, observation, legal_actions, reads_view=True)
         turn = (observation.get("round"), observation.get("turn"))
         if self._plan:
             # The rest of a whole turn chosen earlier in this turn: each step is played if the
