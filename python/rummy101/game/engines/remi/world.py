@@ -429,7 +429,6 @@ def _swapped_doubles(s: State, obs: Mapping[str, Any], table: list[RemiMeld], se
         if fallback is None:
             fallback = pairs, tiles, moves
         if tries + 1 >= _EXCHANGE_WAYS:
-            got = None
             break
     if got is None:
         if exchange or fallback is None:
