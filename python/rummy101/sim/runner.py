@@ -118,24 +118,37 @@ def _new_game(rules: Rules, seed: int, match_rounds: int | None) -> Any:
     return _game().new_game(rules, seed, match_rounds=match_rounds)
 
 
-def _check_players(r: Rules, bots: Any) -> Sequence[str | Bot]:
-    """play_game's ``bots``: one bot name or bot object per seat (a text 'greedy,random' as in
-    :func:`simulate`); too few were an IndexError mid-game, a number or bytes an AttributeError."""
+def _seat_list(bots: Any, what: str) -> Sequence[Any]:
+    """``bots`` as a list, one per seat (a text 'greedy,random' split at its commas); SimError
+    naming ``what`` a seat takes when it is no list (None was "'NoneType' object is not
+    iterable")."""
     if isinstance(bots, str):
         bots = bots.split(",")
     if not isinstance(bots, Sequence) or isinstance(bots, bytes):
-        raise SimError(f"bots must be a list of bot names or bot objects, one per seat, or a "
-                       f"text 'greedy,random,...', got {type(bots).__name__} {bots!r:.40}")
-    for s, b in enumerate(bots):
+        raise SimError(f"bots must be a list of {what}, one per seat, or a text "
+                       f"'greedy,random,...', got {type(bots).__name__} {bots!r:.40}")
+    return bots
+
+
+def _check_seats(r: Rules, count: int, shown: str = "") -> None:
+    """SimError unless one bot was given per seat of ``r`` (``shown``: the bots, for the message)."""
+    if count != r.players:
+        raise SimError(f"{count} bot{'s' if count != 1 else ''} given{shown} but {r} has "
+                       f"{r.players} players: give one bot per seat (or set players=N in the "
+                       f"rules)")
+
+
+def _check_players(r: Rules, bots: Any) -> Sequence[str | Bot]:
+    """play_game's ``bots``: one bot name or bot object per seat (a text 'greedy,random' as in
+    :func:`simulate`); too few were an IndexError mid-game, a number or bytes an AttributeError."""
+    seats: Sequence[str | Bot] = _seat_list(bots, "bot names or bot objects")
+    for s, b in enumerate(seats):
         if not isinstance(b, str) and not callable(getattr(b, "act", None)):
             raise SimError(f"seat {s}'s bot {b!r:.40} (of type {type(b).__name__}) is not a bot "
                            f"name or a bot object (one with an act(observation, legal_actions) "
                            f"method)")
-    if len(bots) != r.players:
-        raise SimError(f"{len(bots)} bot{'s' if len(bots) != 1 else ''} given but {r} has "
-                       f"{r.players} players: give one bot per seat (or set players=N in the "
-                       f"rules)")
-    return bots
+    _check_seats(r, len(seats))
+    return seats
 
 
 def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: int = 0,
@@ -335,11 +348,7 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
         raise RulesError(f"unknown rules for simulation: {exc} (accepted variants: "
                          f"{', '.join(VARIANTS)})") from None
     _new_game(r, 0, 1)  # a variant the engine does not play yet fails here, naming those it plays
-    if isinstance(bots, str):
-        bots = list(bots.split(","))
-    if not isinstance(bots, Sequence):  # None was "'NoneType' object is not iterable"
-        raise SimError(f"bots must be a list of bot names, one per seat, or a text "
-                       f"'greedy,random,...', got {type(bots).__name__} {bots!r:.40}")
+    bots = _seat_list(bots, "bot names")
     for s, b in enumerate(bots):
         if not isinstance(b, str):
             raise SimError(f"bots are names, one per seat (registered, an installed entry point "
@@ -367,9 +376,7 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
         name, error = bad[0]
         msg = str(error) if repr(name) in str(error) else f"bot {name!r}: {error}"
         raise SimError(f"{msg} (in the bots {','.join(names)!r})")
-    if len(names) != r.players:
-        raise SimError(f"{len(names)} bot{'s' if len(names) != 1 else ''} given ({','.join(names)}) but {r} has {r.players} "
-                       f"players: give one bot per seat (or set players=N in the rules)")
+    _check_seats(r, len(names), f" ({','.join(names)})")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SimError(f"games must be a whole number >= 1, got {games!r}")
     if games > MAX_GAMES and keep_records:
