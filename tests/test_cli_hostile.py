@@ -385,6 +385,37 @@ def test_standard_output_on_a_full_device_exits_2_without_a_traceback() -> None:
                            "device; free space or write it elsewhere\n")
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("unbuffered", [False, True])
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["sim", "--help"]])
+def test_help_and_version_on_a_full_device_exit_2(argv: list[str], unbuffered: bool) -> None:
+    # argparse drops the OSError of its own writes: `--help > /dev/full` exited 0, nothing written
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(rummy101.__file__).parents[1]),
+                                         env.get("PYTHONPATH", "")])
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "rummy101", *argv], stdout=full,
+                              stderr=subprocess.PIPE, text=True, env=env, check=False)
+    assert done.returncode == 2
+    command = " ".join(["rummy101", *argv[:-1]])
+    assert done.stderr == (f"{command}: error: cannot write the output: No space left on "
+                           "device; free space or write it elsewhere\n")
+
+
+def test_help_into_a_pipe_closed_early_is_not_an_error() -> None:
+    # `rummy101 --help | head -1`: the rest of the help is dropped quietly, as before
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(Path(rummy101.__file__).parents[1]), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.Popen([sys.executable, "-m", "rummy101", "--help"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader goes away before the help is written
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 0 and "Traceback" not in err, err
+
+
 def test_hint_new_game_refuses_empty_rules_as_sim_and_solve_do(
         capsys: pytest.CaptureFixture[str]) -> None:
     # an empty --rules was read as the default rummy101: the hint was for rules nobody named

@@ -22,12 +22,15 @@ import re
 import shlex
 import sys
 from collections.abc import Iterator, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from .. import __version__
 from .._backend import set_backend
 from ..errors import BackendError, RummyError
 from . import demo, hint, play, report, serve, sim, solve
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = ["build_parser", "main"]
 
@@ -66,6 +69,21 @@ class _Parser(argparse.ArgumentParser):
             message = (f"{message[:MAX_ERROR_CHARS - 60]}... (cut: the message is "
                        f"{len(message):,} characters long)")
         super().error(message + hint)
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse drops every OSError here (--help, --version, usage errors): `--help >
+        # /dev/full` exited 0 having written nothing. A full disk or a device error goes on to
+        # main, which says so and exits 2; others (a pipe closed early: `--help | head`) are
+        # still dropped.
+        if not message:
+            return
+        try:
+            (file or sys.stderr).write(message)
+        except OSError as exc:
+            if exc.errno in _OUTPUT_ERRNOS:
+                raise
+        except AttributeError:  # a stream without write (argparse drops it too)
+            pass
 
 
 def _rack_hint(message: str, command: str, taken: Sequence[str] = (), rules: str | None = None,
