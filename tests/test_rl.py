@@ -171,8 +171,15 @@ def test_observation_segments(spec: str) -> None:
     enc = ObservationEncoder(spec)
     for s in _random_states(spec, games=1, seed=2, cap=120):
         for seat in range(s.n):
-            x = enc.encode(s.observation(seat))
+            obs = s.observation(seat)
+            x = enc.encode(obs)
             assert x.shape == (enc.size,) and np.all(x >= enc.low) and np.all(x <= enc.high)
+            if "doubles_gave" in enc.segments:  # Remi: two copies a double (RO-3, doubles_mine)
+                mine = obs.get("doubles_mine", [])
+                got = [x[o:o + k].sum() for o, k in (enc.segments[name] for name in (
+                    "doubles_gave", "doubles_received", "doubles_offered"))]
+                done = sum(e["received"] is not None for e in mine)
+                assert got == [2 * done, 2 * done, 2 * (len(mine) - done)]
             o, k = enc.segments["rack"]
             assert x[o:o + k].tolist() == s.racks[seat][:k]
             o, k = enc.segments["table_pieces"]

@@ -9,8 +9,10 @@ Every variant has the shared segments (rack counts per piece code, pieces on the
 phase, seat to move, starter, rack sizes, stock, round, turn, standings, and ``table_slots``
 table melds with kind, owner, staged flag, real pieces and what each joker stands for); the
 variant adds its public data (Rummy 101: discard piles, the takeable discard, taken discards,
-openings, thresholds, joker button, the turn's state; classic: the discard pile, who has melded,
-the turn's state). :meth:`ObservationEncoder.describe` lists the segments and offsets.
+openings, thresholds, joker button, the turn's state; Remi: the Atu, the train, lay-downs, the
+doubles exchange, the turn's state, and last the seat's own swaps of doubles, RO-3, from its
+``doubles_mine``; classic: the discard pile, who has melded, the turn's state).
+:meth:`ObservationEncoder.describe` lists the segments and offsets.
 
 >>> from rummy101.game import new_game
 >>> s = new_game("rummy101(players=2)", seed=1)
@@ -263,6 +265,11 @@ def _remi_segments(e: ObservationEncoder) -> list[tuple[str, int, float, float]]
         ("took", 5, 0, 1), ("must_use", 53, 0, 1), ("staged", 1, 0, 1), ("pending", 53, 0, 1),
         ("pending_kind", 2, 0, 1), ("later", 1, 0, _INF), ("closing", 1, 0, 1),
         ("atu_turn", 1, 0, 1),
+        # RO-3, the seat's own swaps (``doubles_mine``), after the older segments so that their
+        # offsets keep their meaning. Per partner and tile: each seat announces once, so a pair of
+        # seats swaps at most twice, two copies each time (at most 4); one own offer (2 copies).
+        ("doubles_gave", n * 53, 0, 4), ("doubles_received", n * 53, 0, 4),
+        ("doubles_offered", 53, 0, 2),
     ]
 
 
@@ -322,6 +329,29 @@ def _remi_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
         inc.append(seg["closing"][0])
     if ts["atu_turn"]:
         inc.append(seg["atu_turn"][0])
+    _remi_mine(e, inc, obs, me)
+
+
+def _remi_mine(e: ObservationEncoder, inc: list[int], obs: Mapping[str, Any], me: int) -> None:
+    """The seat's own part of the doubles exchange (RO-3, ``doubles_mine``; absent for a seat
+    that took no part): both copies of each double it gave and received, at the partner's
+    relative seat (the log's other seat of the entry), and of its own announced double that no
+    seat took (while its offer is open, or at all: the seat did not give it away)."""
+    mine = obs.get("doubles_mine")
+    if not mine:
+        return
+    code = e._code
+    seg = e.segments
+    log = obs["doubles_log"]
+    og, orc = seg["doubles_gave"][0], seg["doubles_received"][0]
+    for d in mine:
+        gave = code[d["gave"]]
+        if d["received"] is None:
+            inc += [seg["doubles_offered"][0] + gave] * 2
+            continue
+        who, _, acceptor = log[d["entry"]]
+        k = e.rel(acceptor if who == me else who, me) * 53
+        inc += [og + k + gave] * 2 + [orc + k + code[d["received"]]] * 2
 
 
 # ---- classic card Rummy ---------------------------------------------------------------------------
