@@ -452,7 +452,9 @@ def test_observation_hides_other_hands_and_stock() -> None:
         text = repr(obs)
         for q in range(4):
             if q != seat:
-                assert not any(f"'{c}'" in text for c in s.rack(q)), (seat, q)
+                # only the cards every seat saw q take from the pile (CR-3: its "known")
+                hidden = [c for c in s.rack(q) if str(c) not in obs["known"][q]]
+                assert not any(f"'{c}'" in text for c in hidden), (seat, q)
         assert set(obs) >= {"rules", "seat", "round", "match_rounds", "phase", "current_player",
                             "starter", "turn", "rack", "rack_sizes", "stock", "table",
                             "standings", "round_scores"}

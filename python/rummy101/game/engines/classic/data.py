@@ -2,8 +2,9 @@
 
 Everything here is classic Rummy's own: the one shared discard pile (CR-1, CR-3), how many times
 the stock has been turned over (CR-5), who has laid a meld of their own this round (CR-3: the
-condition for lay-offs) and the turn being built (how it began, the card taken from the pile,
-the hand size before the draw: CR-4's narrow reading). The shared fields (hands as count
+condition for lay-offs), the cards every seat saw each hand take from the pile and still holds
+(CR-3) and the turn being built (how it began, the card taken from the pile, the hand size before
+the draw: CR-4's narrow reading). The shared fields (hands as count
 vectors in ``racks``, the stock, the table, scores) live on :class:`~rummy101.game.State`.
 """
 
@@ -16,6 +17,7 @@ class ClassicData:
     """Classic Rummy's state record: copied and compared by its own :meth:`copy` and ``==``."""
 
     __slots__ = (
+        "known",       # per seat: cards it took from the pile and still holds, public (CR-3)
         "melded",      # per seat: has laid a meld of their own this round (CR-3)
         "pile",        # the discard pile, bottom first: the top card is the last (CR-1, CR-3)
         "start_size",  # the current player's hand size before the draw (CR-4 narrow)
@@ -24,6 +26,7 @@ class ClassicData:
         "turnovers",   # times the discard pile was turned over into a new stock this round (CR-5)
     )
 
+    known: list[list[int]]
     melded: list[bool]
     pile: list[int]
     start_size: int
@@ -32,6 +35,7 @@ class ClassicData:
     turnovers: int
 
     def __init__(self, players: int) -> None:
+        self.known = [[] for _ in range(players)]
         self.melded = [False] * players
         self.pile = []
         self.start_size = 0
@@ -41,6 +45,7 @@ class ClassicData:
 
     def copy(self) -> ClassicData:
         c = object.__new__(ClassicData)
+        c.known = [k[:] for k in self.known]
         c.melded = self.melded[:]
         c.pile = self.pile[:]
         c.start_size = self.start_size
@@ -54,7 +59,8 @@ class ClassicData:
             return NotImplemented
         return (self.pile == other.pile and self.melded == other.melded
                 and self.taken == other.taken and self.took == other.took
-                and self.start_size == other.start_size and self.turnovers == other.turnovers)
+                and self.start_size == other.start_size and self.turnovers == other.turnovers
+                and self.known == other.known)
 
     __hash__ = None  # type: ignore[assignment]
 

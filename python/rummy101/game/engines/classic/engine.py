@@ -20,7 +20,10 @@ Rule readings (RULES.md wording; *engine* marks choices of this implementation, 
   is public. The whole discard pile is public too (every card in it was seen when discarded).
 * CR-3: a lay-off (``add``) needs a meld laid by the same player earlier in this round or this
   turn; lay-offs go onto anyone's melds, including one's own (a 4th card of one's own set, a
-  longer run). The card taken from the pile may not be discarded this turn. *Engine*: a play is
+  longer run). The card taken from the pile may not be discarded this turn. Every seat saw it
+  taken: until its taker lays it (meld or lay-off) or discards it, it is publicly known to be in
+  that hand (``ClassicData.known``; the observation's ``known``, one list a seat, cleared at each
+  deal; the samplers deal those cards to their holders, :mod:`.world`). *Engine*: a play is
   refused when it would leave the turn no way to end, i.e. the taken card alone in the hand and
   no way to lay it off (under ``go_out=narrow``, any play leaving only the taken card), so every
   position has a legal action.
@@ -46,6 +49,7 @@ table card + 8 discards are listed at a step.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
@@ -106,6 +110,7 @@ def start_round(s: State, round_index: int) -> None:
     x.pile = [stock.pop()]  # the up-card: the next card after the deal (CR-1)
     seat_round(s, round_index, hands, stock)
     x.melded = [False] * s.n
+    x.known = [[] for _ in range(s.n)]
     x.turnovers = 0
     _start_turn(s)
 
@@ -243,6 +248,7 @@ def apply(s: State, a: Action) -> None:
             c = x.pile.pop()
             x.took = "take"
             x.taken = c
+            insort(x.known[p], c)  # seen by every seat: in p's hand until laid or discarded (CR-3)
         else:
             raise IllegalAction(f"{a}: first draw from the stock ('draw') or take the top of the "
                                 "discard pile ('take') (CR-3)")
@@ -261,6 +267,16 @@ def apply(s: State, a: Action) -> None:
         _discard(s, p, a)
     else:  # State.apply refuses verbs outside VERBS
         raise IllegalAction(f"{a}: not an action of classic Rummy")
+
+
+def _unknown(x: ClassicData, p: int, codes: Sequence[int]) -> None:
+    """Cards leaving seat ``p``'s hand (laid or discarded: in sight again) are no longer known
+    to be in it (CR-3)."""
+    known = x.known[p]
+    if known:
+        for c in codes:
+            if c in known:
+                known.remove(c)
 
 
 def _need(s: State, p: int, codes: Sequence[int], what: str) -> None:
@@ -291,6 +307,7 @@ def _lay(s: State, p: int, a: Action) -> None:
     hand = s.racks[p]
     for c in codes:
         hand[c] -= 1
+    _unknown(s.x, p, codes)
     s.sizes[p] -= 3
     s.table.append(m)
     s.x.melded[p] = True
@@ -322,6 +339,7 @@ def _add(s: State, p: int, a: Action) -> None:
     if why is not None:
         raise IllegalAction(f"{a}: {why}")
     s.racks[p][code] -= 1
+    _unknown(s.x, p, (code,))
     s.sizes[p] -= 1
     s.table[a.meld] = m.with_added(code, a.pos)
     if s.sizes[p] == 0:
@@ -336,6 +354,7 @@ def _discard(s: State, p: int, a: Action) -> None:
         raise IllegalAction(f"{a}: {CS[code]} was taken from the discard pile this turn and may not "
                             "be discarded in the same turn (CR-3)")
     s.racks[p][code] -= 1
+    _unknown(x, p, (code,))
     s.sizes[p] -= 1
     x.pile.append(code)
     if s.sizes[p] == 0:
@@ -410,7 +429,7 @@ def meld_actions(kind: str, tiles: Sequence[int], index: int) -> list[Action]:
 
 def describe(s: State) -> list[str]:
     """Classic Rummy's lines of ``str(state)``: the discard pile, the stock turnovers, who has
-    melded, the target."""
+    melded, the target, the card taken this turn and those taken earlier still held (CR-3)."""
     x: ClassicData = s.x
     pile = " ".join(CS[c] for c in x.pile) or "-"
     melded = ", ".join(f"seat {q} {'yes' if m else 'no'}" for q, m in enumerate(x.melded))
@@ -420,6 +439,9 @@ def describe(s: State) -> list[str]:
            f"melded this round: {melded}"]
     if x.taken >= 0 and s.phase is Phase.PLAY:
         out.append(f"taken from the pile this turn (not to be discarded): {CS[x.taken]}")
+    held = "; ".join(f"seat {q} {' '.join(CS[c] for c in k)}" for q, k in enumerate(x.known) if k)
+    if held:
+        out.append(f"taken from the pile and still held (CR-3): {held}")
     return out
 
 
@@ -434,6 +456,7 @@ def observation(s: State, seat: int) -> dict[str, Any]:
         "last_discard": CS[x.pile[-1]] if x.pile and not over else None,
         "table": [m.to_json(i) for i, m in enumerate(s.table)],
         "melded": list(x.melded),
+        "known": [[CS[c] for c in k] for k in x.known],
         "turn_state": {"took": x.took or None,
                        "taken": CS[x.taken] if x.taken >= 0 else None,
                        "start_size": x.start_size},
