@@ -1,6 +1,6 @@
 """The classic cards every seat saw a hand take from the discard pile (CR-3) are public until
-they leave it: the observation's ``known`` names them per seat and the samplers deal them to their
-takers.
+they leave it: the observation's ``known`` names them per seat, the samplers deal them to their
+takers, and the RL array holds them.
 
 A card taken from the pile stays in the taker's hand until it is laid (meld or lay-off: then it
 is on the table) or discarded (then it is on the pile, and after a turn-over, CR-5, hidden in the
@@ -16,12 +16,14 @@ import pickle
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 from oracles.classic import check_pieces, eager
 from rummy101.errors import IllegalAction
 from rummy101.game import engine_for, new_game
 from rummy101.game.engines.classic.table import CS
 from rummy101.game.records import dumps, loads
+from rummy101.rl.observe import ObservationEncoder
 
 RULES = ["classic", "classic(players=2)", "classic(players=3,go_out=narrow)"]
 
@@ -186,3 +188,23 @@ def test_an_observation_whose_known_cards_do_not_fit_is_refused() -> None:
     # not a list of lists of cards
     _refused(dict(obs, known=[["ZZ"]] * s.n), "'known' must be a list of")
     _refused(dict(obs, known=obs["known"][:-1]), "'known' must be a list of")
+
+
+@pytest.mark.parametrize("rules", ["classic", "classic(players=3)"])
+def test_the_rl_array_holds_the_known_cards_per_relative_seat(rules: str) -> None:
+    enc = ObservationEncoder(rules)
+    n = enc.players
+    o, size = enc.segments["known"]
+    assert size == n * 52 and o + size == enc.size  # appended: older offsets keep their meaning
+    filled = 0
+    for s, known in _play(rules, 1):
+        for seat in range(s.n):
+            x = enc.encode(s.observation(seat))
+            assert np.all(x >= enc.low) and np.all(x <= enc.high)
+            got = x[o : o + size].reshape(n, 52)
+            want = np.zeros((n, 52), dtype=np.float32)
+            for q in range(n):
+                want[(q - seat) % n, known[q]] = 1
+            assert np.array_equal(got, want)
+            filled += int(got.sum())
+    assert filled > 20

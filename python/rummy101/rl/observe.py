@@ -11,7 +11,8 @@ table melds with kind, owner, staged flag, real pieces and what each joker stand
 variant adds its public data (Rummy 101: discard piles, the takeable discard, taken discards,
 openings, thresholds, joker button, the turn's state; Remi: the Atu, the train, lay-downs, the
 doubles exchange, the turn's state, and last the seat's own swaps of doubles, RO-3, from its
-``doubles_mine``; classic: the discard pile, who has melded, the turn's state).
+``doubles_mine``; classic: the discard pile, who has melded, the turn's state, and last the
+cards each seat took from the pile and still holds, CR-3, from its ``known``).
 :meth:`ObservationEncoder.describe` lists the segments and offsets.
 
 >>> from rummy101.game import new_game
@@ -365,6 +366,9 @@ def _classic_segments(e: ObservationEncoder) -> list[tuple[str, int, float, floa
         ("dealer", n, 0, 1), ("stock_turnovers", 1, 0, _INF), ("discard_pile", 52, 0, 1),
         ("last_discard", 52, 0, 1), ("melded", n, 0, 1), ("took", 2, 0, 1), ("taken", 52, 0, 1),
         ("start_size", 1, 0, _INF), ("target", 1, 0, _INF),
+        # CR-3, the cards each seat took from the pile and still holds (``known``), per relative
+        # seat and card: after the older segments so that their offsets keep their meaning.
+        ("known", n * 52, 0, 1),
     ]
 
 
@@ -391,6 +395,10 @@ def _classic_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, fl
         inc.append(seg["taken"][0] + code[ts["taken"]])
     put.append((seg["start_size"][0], ts["start_size"]))
     put.append((seg["target"][0], obs["target"]))
+    o = seg["known"][0]
+    for q, cards in enumerate(obs["known"]):
+        k = o + 52 * ((q - me) % n)
+        inc += [k + code[c] for c in cards]
 
 
 _Segments = Callable[[ObservationEncoder], list[tuple[str, int, float, float]]]
