@@ -208,3 +208,14 @@ def test_the_rl_array_holds_the_known_cards_per_relative_seat(rules: str) -> Non
             assert np.array_equal(got, want)
             filled += int(got.sum())
     assert filled > 20
+
+
+def test_the_terminal_board_names_the_cards_each_seat_took_and_holds() -> None:
+    from rummy101.cli.play import format_board
+
+    (s, known), *_ = _held_earlier("classic", range(3))
+    q = next(q for q in range(s.n) if known[q])
+    board = format_board(s.observation((q + 1) % s.n))
+    line = next(ln for ln in board.splitlines() if ln.lstrip("> ").startswith(f"seat {q} "))
+    assert f"holds {' '.join(CS[c] for c in known[q])} (taken from the pile)" in line
+    assert "known:" not in board  # drawn in words, not listed as JSON

@@ -61,7 +61,7 @@ _DRAWN = {"rules", "seat", "round", "match_rounds", "phase", "current_player", "
           "announced", "atu", "atu_available", "twin", "train", "train_by", "reshuffled", "laid",
           "tabla", "own_turns", "exchange", "doubles_log", "doubles_mine",
           # classic
-          "dealer", "stock_turnovers", "melded", "target", "go_out"}
+          "dealer", "stock_turnovers", "melded", "known", "target", "go_out"}
 
 
 def add_subcommands(subparsers: Any) -> None:
@@ -520,12 +520,16 @@ def _per_seat(obs: Mapping[str, Any], key: str, seat: int) -> Any:
 
 def _seat_facts(obs: Mapping[str, Any], seat: int) -> list[str]:
     """What the seat line says of a seat besides its pieces and score: laid down (RO-8, CR-3),
-    tabla declared (RO-11), three or fewer pieces announced (RO-10), button jokers (R101-10)."""
+    tabla declared (RO-11), three or fewer pieces announced (RO-10), button jokers (R101-10),
+    the cards it took from the pile and still holds (CR-3)."""
     facts = []
     for key in ("laid", "melded"):
         v = _per_seat(obs, key, seat)
         if v is not None:
             facts.append("laid down" if v else "not laid down")
+    known = _per_seat(obs, "known", seat)
+    if isinstance(known, list) and known:
+        facts.append(f"holds {_tiles(known)} (taken from the pile)")
     if _per_seat(obs, "tabla", seat):
         facts.append("tabla declared")
     announced = obs.get("announced")
