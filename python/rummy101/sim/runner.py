@@ -235,7 +235,8 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
                             turns[seat] += 1
                             last = seat
                     steps += nr.steps
-                    rnd, round_start = getattr(state, "round", None), steps
+                    # the next round counts anew: its starter may be the seat that ended this one
+                    rnd, round_start, last = getattr(state, "round", None), steps, -1
                     continue
                 native = None
             if acts is None:
@@ -254,7 +255,8 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
                 last = seat
             steps += 1
             if getattr(state, "round", None) != rnd:  # a round ended: the next one counts anew
-                rnd, round_start = getattr(state, "round", None), steps
+                # (its turns too: the seat that ended a round may start the next, a new turn)
+                rnd, round_start, last = getattr(state, "round", None), steps, -1
             elif steps - round_start > max_steps:
                 raise RuntimeError(f"round {rnd} did not end within {max_steps} steps: a bot "
                                    f"or the engine loops")
