@@ -106,3 +106,51 @@ def test_every_file_written_by_sim_reads_whole(tmp_path: Path) -> None:
             path = tmp_path / f"{rules}{ext}"
             sim.write_records(res.records, path)
             assert len(sim.read_records(path)) == 5
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        # int() cut 1.5 to 1 and read true as 1: the means moved without a word
+        ("scores", [1.5, -50], "scores holds 1.5, no whole number"),
+        ("scores", [True, -50], "scores holds True, no whole number"),
+        ("turns", [6.5, 6], "turns holds 6.5, no whole number"),
+        # a seat out of range was counted nowhere: neither a best score nor a tie ...
+        ("best", 5, "best 5 where the scores [120, -50] give 0"),
+        # ... or a best seat the scores do not give moved the best rates
+        ("best", 1, "best 1 where the scores [120, -50] give 0"),
+        ("best", None, "best None where the scores [120, -50] give 0"),
+        # a finished round of no seat (and a finish with nobody finishing, or the reverse)
+        ("finishers", [7], "finisher 7 is no seat of 2"),
+        ("finishers", [None], ("a round 'normal' with finisher None: a round has a finisher "
+                              "unless it is 'exhausted'")),
+        ("finishes", ["exhausted"], ("a round 'exhausted' with finisher 0: a round has a "
+                                    "finisher unless it is 'exhausted'")),
+    ],
+)
+def test_a_value_the_statistics_would_misread_is_no_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[dict[str, object]],
+    field: str, value: object, message: str,
+) -> None:
+    line = {**json.loads(json.dumps(lines[1])), "scores": [120, -50], "round_scores": [[120, -50]],
+            "best": 0, "finishes": ["normal"], "finishers": [0]}
+    line[field] = value
+    bad = tmp_path / "games.jsonl"
+    bad.write_text(json.dumps(lines[0]) + "\n" + json.dumps(line) + "\n")
+    code, out, err = report(capsys, str(bad))
+    assert code == 2 and out == "", err
+    assert err == (
+        f"rummy101 report: error: {str(bad)!r} line 2 is no simulation record ({message}): "
+        f"give a file written by `rummy101 sim --out`\n"
+    )
+
+
+def test_a_whole_number_written_as_a_float_still_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[dict[str, object]]
+) -> None:
+    """2.0 is a whole number (a tool that wrote the numbers as floats): read as 2."""
+    line = json.loads(json.dumps(lines[1]))
+    line["steps"] = float(line["steps"])  # type: ignore[arg-type]
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(lines[0]) + "\n" + json.dumps(line) + "\n")
+    assert [r.steps for r in sim.read_records(path)] == [lines[0]["steps"], lines[1]["steps"]]

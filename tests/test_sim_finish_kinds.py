@@ -72,7 +72,7 @@ def test_summary_and_jsonl_keep_the_kinds_apart(tmp_path: Path) -> None:
         recs.append(sim.GameRecord(game=i, seed=0, rules="remi", bots=("a", "b", "c", "d"),
                                    scores=tuple(s.standings()), round_scores=tuple(
                                        tuple(r) for r in s.round_scores()),
-                                   best=None, finishes=fin, finishers=who, turns=(1, 1, 1, 1),
+                                   best=who[0], finishes=fin, finishers=who, turns=(1, 1, 1, 1),
                                    steps=1))
     seats, ties, counts = _stats(recs, ("a", "b", "c", "d"))
     assert counts == {"atu": 1, "atu_tabla": 1, "tabla_joker": 1}

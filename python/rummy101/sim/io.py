@@ -322,3 +322,17 @@ def _check_shape(rec: GameRecord) -> None:
         if count != rounds:
             raise ValueError(f"{count} {one if count == 1 else many} for {rounds} "
                              f"round{'' if rounds == 1 else 's'} (round_scores)")
+    # a seat number out of range was counted nowhere (a best seat 5 of 4 neither a best score
+    # nor a tie, a finisher 7 a finished round of no seat), and a best seat that is not the
+    # one the scores give changed the best rates: sim writes neither
+    for who, kind in zip(rec.finishers, rec.finishes):
+        if who is not None and not 0 <= who < seats:
+            raise ValueError(f"finisher {who} is no seat of {seats}")
+        if (who is None) != (kind == "exhausted"):
+            raise ValueError(f"a round {kind!r} with finisher {who}: a round has a finisher "
+                             f"unless it is 'exhausted'")
+    top = max(rec.scores, default=0)
+    best = rec.scores.index(top) if rec.scores.count(top) == 1 else None
+    if rec.best != best:
+        raise ValueError(f"best {rec.best} where the scores {list(rec.scores)} give "
+                         f"{'a tie (null)' if best is None else best}")

@@ -4,6 +4,7 @@ of the CSV output) and how a finished game's rounds are read into it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,19 +87,20 @@ class GameRecord:
         were added read too). Raises ``KeyError`` / ``TypeError`` / ``ValueError`` on a line that
         is no simulation record. A line without ``match_rounds`` (written before records held
         it) reads with ``match_rounds=None``."""
-        scores = tuple(int(v) for v in d["scores"])
+        scores = tuple(_int(v, "scores") for v in d["scores"])
         n = len(scores)
         full = d if d.get("record") == "full" else None
         return cls(
-            game=int(d["game"]), seed=int(d["seed"]), rules=str(d["rules"]),
+            game=_int(d["game"], "game"), seed=_int(d["seed"], "seed"), rules=str(d["rules"]),
             bots=tuple(str(b) for b in d["bots"]), scores=scores,
-            round_scores=tuple(tuple(int(v) for v in r) for r in d["round_scores"]),
-            best=None if d.get("best") is None else int(d["best"]),
+            round_scores=tuple(tuple(_int(v, "round_scores") for v in r) for r in d["round_scores"]),
+            best=None if d.get("best") is None else _int(d["best"], "best"),
             finishes=tuple(str(f) for f in d["finishes"]),
-            finishers=tuple(None if f is None else int(f) for f in d["finishers"]),
-            turns=tuple(int(t) for t in d.get("turns", (0,) * n)), steps=int(d.get("steps", 0)),
-            run_seed=None if d.get("run_seed") is None else int(d["run_seed"]),
-            bot_seeds=tuple(None if b is None else int(b) for b in d.get("bot_seeds", ())),
+            finishers=tuple(None if f is None else _int(f, "finishers") for f in d["finishers"]),
+            turns=tuple(_int(t, "turns") for t in d.get("turns", (0,) * n)),
+            steps=_int(d.get("steps", 0), "steps"),
+            run_seed=None if d.get("run_seed") is None else _int(d["run_seed"], "run_seed"),
+            bot_seeds=tuple(None if b is None else _int(b, "bot_seeds") for b in d.get("bot_seeds", ())),
             game_record=None if full is None else {k: full[k] for k in _RECORD_KEYS if k in full},
             match_rounds=_whole(d.get("match_rounds")))
 
@@ -143,6 +145,19 @@ class GameRecord:
         row["game_seed"] = self.seed   # = seed; named as in the JSONL lines (new columns go last)
         row["match_rounds"] = "" if self.match_rounds is None else self.match_rounds
         return row
+
+
+def _int(value: Any, field: str) -> int:
+    """A whole number of a JSON line's ``field``: an int, or a float without a fraction (2.0).
+    ``int()`` alone cut a score of 1.5 to 1 and read ``true`` as 1, so a hand-edited line
+    changed the statistics without a word; an infinite or NaN float (JSON ``1e400``, ``NaN``)
+    fails in ``int()`` itself."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or (isinstance(value, float) and math.isfinite(value)
+                                   and not value.is_integer()):
+        raise ValueError(f"{field} holds {value!r}, no whole number")
+    return int(value)
 
 
 def _whole(value: Any) -> int | None:
