@@ -139,3 +139,51 @@ def test_plot_without_matplotlib_through_the_cli(tmp_path: Path, result: sim.Sim
     assert err == ("rummy101 report: error: --plot needs matplotlib, the optional extra 'plot': "
                    "pip install 'rummy101[plot]' (from a source checkout: pip install '.[plot]')\n")
     assert not (tmp_path / "fig.png").exists()
+
+
+@pytest.mark.parametrize(("ext", "record", "rules", "rounds"), [
+    (".jsonl", "summary", "rummy101(players=2)", None),
+    (".jsonl", "full", "remi(players=2)", None),
+    # a CSV row cut inside its last column still parses: match_rounds 100 cut to 10
+    (".csv", "summary", "classic(players=2)", 100),
+])
+def test_a_killed_runs_file_reports_the_games_before_its_cut_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], ext: str, record: str,
+        rules: str, rounds: int | None) -> None:
+    """A run killed while writing a batch leaves its file ending inside a line; ``report`` of
+    it answered 'line 7 is no simulation record ...: give a file written by rummy101 sim --out'
+    (which it was), so the games of a cut run could not be reported. The cut line is left out
+    with a note, and the tables are those of the complete lines; a line whole but for its
+    newline is still read in JSON (it parses), not in CSV."""
+    res = sim.simulate(rules, "greedy,random", 8, seed=3, workers=1, progress=False,
+                       match_rounds=rounds, record=record)
+    whole = tmp_path / f"whole{ext}"
+    sim.write_records(res.records, whole)
+    data = whole.read_bytes()
+    first = tmp_path / f"first{ext}"
+    sim.write_records(res.records[:6], first)
+    head = first.read_bytes()
+    seventh = data[len(head):data.index(b"\n", len(head)) + 1]
+    code, expected, _ = report(capsys, str(first))
+    assert code == 0
+    cut = tmp_path / f"cut{ext}"
+    line = 7 if ext == ".jsonl" else 8  # (the CSV header is line 1)
+    for keep in (1, len(seventh) // 2, len(seventh) - 2, len(seventh) - 1):
+        if ext == ".jsonl" and keep == len(seventh) - 1:
+            continue  # the whole line: read below
+        cut.write_bytes(head + seventh[:keep])
+        code, out, err = report(capsys, str(cut))
+        assert code == 0 and out == expected.replace(str(first), str(cut)), (keep, err)
+        assert err == (f"rummy101 report: note: {cut}: left out its incomplete last line (line "
+                       f"{line}, {keep:,} bytes without a newline: the run writing it was killed, "
+                       f"or is still writing); the games before it are read (the same `rummy101 "
+                       f"sim` command with --resume completes that run)\n"), keep
+        with pytest.raises(sim.SimError, match=rf"line {line} is incomplete: the file ends "
+                                               rf"inside it \({keep:,} bytes without a newline\)"):
+            sim.read_records(cut)
+        seen: list[tuple[int, int]] = []
+        assert len(sim.read_records(cut, incomplete=lambda n, b, seen=seen: seen.append((n, b)))) == 6
+        assert seen == [(line, keep)]
+    if ext == ".jsonl":
+        cut.write_bytes(head + seventh[:-1])
+        assert len(sim.read_records(cut)) == 7

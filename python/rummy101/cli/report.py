@@ -109,8 +109,14 @@ def run_report(args: argparse.Namespace) -> int:
 
     def records() -> Iterator[GameRecord]:  # one at a time: none is kept (sim.report.summarise)
         for path in args.files:
+            def cut(line: int, size: int, path: str = path) -> None:
+                print(f"rummy101 report: note: {path}: left out its incomplete last line (line "
+                      f"{line:,}, {size:,} bytes without a newline: the run writing it was "
+                      f"killed, or is still writing); the games before it are read (the same "
+                      f"`rummy101 sim` command with --resume completes that run)",
+                      file=sys.stderr)
             try:
-                for rec in iter_records(path):
+                for rec in iter_records(path, incomplete=cut):
                     progress.tick()
                     yield rec
             except OSError as exc:

@@ -218,11 +218,18 @@ def _lock(fh: IO[bytes], path: Path) -> None:
         pass
 
 
-def read_records(path: str | os.PathLike[str]) -> list[GameRecord]:
+def read_records(path: str | os.PathLike[str], *,
+                 incomplete: Callable[[int, int], object] | None = None) -> list[GameRecord]:
     """Read back what :func:`write_records` wrote (``rummy101 sim --out``): JSON Lines (summary
     or full lines) or CSV, by extension. Raises :class:`SimError` naming the file and line of a
-    row that is no simulation record, and ``OSError`` when the file cannot be read."""
-    return list(iter_records(path))
+    row that is no simulation record, and ``OSError`` when the file cannot be read.
+
+    A file of a run that was killed (or is still writing) may end inside its last line, with
+    no newline after it: that is a :class:`SimError` saying so, unless ``incomplete`` is given,
+    which is then called with the line's number and its bytes and the line left out (the
+    games before it are the run's first games; ``rummy101 report`` says so on standard
+    error)."""
+    return list(iter_records(path, incomplete=incomplete))
 
 
 def check_input(path: str | os.PathLike[str]) -> tuple[Path, str]:
@@ -243,7 +250,8 @@ def check_input(path: str | os.PathLike[str]) -> tuple[Path, str]:
     return p, ext
 
 
-def iter_records(path: str | os.PathLike[str]) -> Iterator[GameRecord]:
+def iter_records(path: str | os.PathLike[str], *,
+                 incomplete: Callable[[int, int], object] | None = None) -> Iterator[GameRecord]:
     """:func:`read_records` one record at a time (``rummy101 report`` keeps none of them): the
     same records and the same errors, raised when the reading reaches them (a file that holds
     no record: at its end)."""
@@ -252,15 +260,29 @@ def iter_records(path: str | os.PathLike[str]) -> Iterator[GameRecord]:
     i = 0  # the last line read
     try:
         if ext == ".csv":
+            # A cut CSV row may still parse (a match_rounds of 10000 cut to 100 is a number),
+            # so a last row without its newline is left out whatever it holds.
+            tail = _unterminated_tail(p)
             # utf-8-sig: a CSV saved again by a spreadsheet starts with a byte-order mark,
             # which would otherwise glue itself to the first column's name, "game"
             with open(p, newline="", encoding="utf-8-sig") as fh:
+                held: tuple[int, dict[str, str]] | None = None  # a row is read after the next
                 for i, row in enumerate(csv.DictReader(fh), start=2):
+                    if held is not None:
+                        n += 1
+                        yield _read(partial(GameRecord.from_row, held[1]), path, held[0])
+                    held = (i, row)
+                if held is not None and tail:
+                    _incomplete(path, held[0], tail, incomplete)
+                elif held is not None:
                     n += 1
-                    yield _read(partial(GameRecord.from_row, row), path, i)
+                    yield _read(partial(GameRecord.from_row, held[1]), path, held[0])
         else:
             with open(p, "rb") as raw:
                 for i, data in enumerate(raw, start=1):
+                    if not data.endswith(b"\n") and _cut_json(data):  # only the last line can be
+                        _incomplete(path, i, len(data), incomplete)
+                        break
                     line = data.decode("utf-8")
                     if line.strip():
                         n += 1
@@ -274,6 +296,45 @@ def iter_records(path: str | os.PathLike[str]) -> Iterator[GameRecord]:
                        f"by `rummy101 sim --out`") from None
     if not n:
         raise SimError(f"{str(path)!r} holds no game records")
+
+
+def _unterminated_tail(path: Path) -> int:
+    """The bytes after the file's last newline: 0 when it ends with one (or is empty)."""
+    with open(path, "rb") as fh:
+        end = fh.seek(0, os.SEEK_END)
+        pos = end
+        while pos > 0:
+            step = min(pos, 1 << 16)
+            pos -= step
+            fh.seek(pos)
+            chunk = fh.read(step)
+            k = chunk.rfind(b"\n")
+            if k >= 0:
+                return end - (pos + k + 1)
+        return end
+
+
+def _cut_json(data: bytes) -> bool:
+    """A last line (no newline after it) that is no whole JSON value: cut off as it was
+    written. A line cut so is no JSON object; one that is whole stays a record to check."""
+    if not data.strip():
+        return False
+    try:
+        json.loads(data.decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError too: a cut may fall inside a character
+        return True
+    return False
+
+
+def _incomplete(path: str | os.PathLike[str], line: int, size: int,
+                incomplete: Callable[[int, int], object] | None) -> None:
+    """A last line the file ends inside: left out when ``incomplete`` is given, else refused."""
+    if incomplete is None:
+        raise SimError(f"{str(path)!r} line {line} is incomplete: the file ends inside it "
+                       f"({size:,} bytes without a newline), as a run killed while writing it "
+                       f"leaves it; its run continues with the same `rummy101 sim` command and "
+                       f"--resume, or read the games before it with incomplete=...")
+    incomplete(line, size)
 
 
 def _from_line(line: str) -> GameRecord:
