@@ -26,6 +26,8 @@ def test_registry() -> None:
     assert isinstance(get_bot(" greedy "), GreedyBot)
     with pytest.raises(BotError, match=r"unknown bot 'alphazero'; accepted bots: greedy, random"):
         get_bot("alphazero")
+    with pytest.raises(BotError, match=r"unknown bot 'search\(turns=0\)'; .*write 'search:turns=0'"):
+        get_bot("search(turns=0)")  # the rules' parentheses (rummy101(players=2)) for a bot's options
     with pytest.raises(BotError, match="must be a string"):
         get_bot(3)  # type: ignore[arg-type]
 

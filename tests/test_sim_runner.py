@@ -301,6 +301,13 @@ def test_cli_writes_jsonl_and_csv(race: None, tmp_path: Any, capsys: pytest.Capt
 
 @pytest.mark.parametrize("argv, message", [
     (["--bots", "coin,coin,coin,zzz"], "unknown bot name 'zzz'"),
+    # options written as the rules' are: the name and its options as the error's example
+    (["--bots", "search(playouts=3),coin,coin,coin"],
+     (r"unknown bot name 'search\(playouts=3\)'.*; a bot's options follow colons, not "
+     r"parentheses as the rules' do: write 'search:playouts=3' \(name:option=value")),
+    (["--bots", "Search(playouts=3, turns=0),coin,coin"],  # the comma cut the options in two
+     r"unknown bot names 'search\(playouts=3', 'turns=0\)'.*write 'search:playouts=3:turns=0'"),
+    (["--bots", "coin(),coin,coin,coin"], r"unknown bot name 'coin\(\)'.*write 'coin' \("),
     (["--bots", "coin,coin,coin,coin", "--games", "0"], "--games 0 is not a number of games"),
     (["--bots", "coin,coin,coin,coin", "--workers", "0"], "--workers 0 is not a number of worker"),
     (["--bots", "coin,coin,coin,coin", "--rules", "chess"], "unknown variant 'chess'.*rummy101, remi, classic"),

@@ -180,6 +180,19 @@ def _from_module(spec: str) -> BotFactory:
     return obj  # type: ignore[no-any-return]
 
 
+def options_hint(name: str) -> str:
+    """What to write instead of a bot name given options in parentheses, as ``--rules`` takes
+    them (``search(playouts=3)``): ``"; ... write 'search:playouts=3' ..."``, else ``""``."""
+    head, paren, rest = name.partition("(")
+    key = head.strip().lower()
+    if not paren or key not in _REGISTRY:
+        return ""
+    opts = [p.strip() for p in rest.partition(")")[0].split(",") if p.strip()]
+    example = ":".join([key, *opts])
+    return (f"; a bot's options follow colons, not parentheses as the rules' do: write "
+            f"{example!r} (name:option=value:option=value)")
+
+
 def get_bot(name: str, rng: random.Random | None = None) -> Bot:
     """A new bot of kind ``name`` using ``rng`` (a fresh ``random.Random(0)`` if omitted).
 
@@ -207,7 +220,8 @@ def get_bot(name: str, rng: random.Random | None = None) -> Bot:
         factory = _REGISTRY.get(key) or _from_entry_point(key)
         if factory is None:
             raise BotError(f"unknown bot {name!r}; accepted bots: {', '.join(bot_names())}, an "
-                           "installed 'rummy101.bots' entry point, or 'package.module:BotClass'")
+                           "installed 'rummy101.bots' entry point, or 'package.module:BotClass'"
+                           f"{options_hint(spec)}")
         bot = factory(rng)
     if not callable(getattr(bot, "act", None)):
         raise BotError(f"bot {name!r} made a {type(bot).__name__}, which has no act(observation, "

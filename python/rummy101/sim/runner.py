@@ -18,6 +18,7 @@ from .. import _backend
 from .._limits import SEED_MAX
 from .._validate import whole_number
 from ..bots import Bot, BotError, bot_names, get_bot
+from ..bots.base import options_hint
 from ..errors import RulesError, WorkBudgetExceeded
 from ..rules import VARIANTS, Rules
 from .errors import GameFailed, SimError, SimInterrupted
@@ -370,10 +371,12 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
                                     f"{type(exc).__name__}: {exc}")))
     unknown = [b for b, e in bad if str(e).startswith("unknown bot")]
     if unknown:
+        # 'search(playouts=3,turns=0)': the options in parentheses, cut in two at their comma
+        paren = next((k for k, b in enumerate(unknown) if "(" in b), len(unknown))
         raise SimError(f"unknown bot name{'s' if len(unknown) > 1 else ''} "
                        f"{', '.join(map(repr, unknown))} in {','.join(names)!r}; accepted bots: "
                        f"{', '.join(bot_names())}, an installed 'rummy101.bots' entry point, or "
-                       "'package.module:BotClass'")
+                       "'package.module:BotClass'" + options_hint(",".join(unknown[paren:])))
     if bad:
         name, error = bad[0]
         msg = str(error) if repr(name) in str(error) else f"bot {name!r}: {error}"
