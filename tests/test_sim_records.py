@@ -130,6 +130,9 @@ def test_cli_out_is_not_overwritten_without_force(tmp_path: Path,
     assert run_cli([*BASE, "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert "already exists" in err and "--force" in err and str(out) in err
+    # the file may hold the games of a killed run (kill -9 prints nothing): --force is not
+    # the only way on, and throws them away
+    assert "add --resume to continue the run that wrote it" in err
     assert out.read_text() == "precious\n"
     assert run_cli([*BASE, "--out", str(out), "--force"]) == 0
     assert len(out.read_text().splitlines()) == 2

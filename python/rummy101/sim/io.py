@@ -28,6 +28,12 @@ def _refuse_empty(path: str | os.PathLike[str], what: str) -> None:
         raise SimError(f"the file name {os.fspath(path)!r} is empty: {what}")
 
 
+#: An --out file that is there already: it may be the file of a run that was cut (kill -9 says
+#: nothing), whose games --resume keeps and --force throws away.
+_EXISTS = ("{} already exists: choose another --out file, add --resume to continue the run "
+           "that wrote it (one cut by Ctrl-C or a kill), or add --force to overwrite it")
+
+
 def check_output(path: str | os.PathLike[str], *, record: str = "summary",
                  overwrite: bool = True) -> str:
     """Check an output path before a run: its extension (``.jsonl`` or ``.csv``; full records
@@ -46,8 +52,7 @@ def check_output(path: str | os.PathLike[str], *, record: str = "summary",
         raise SimError(f"full game records are written as JSON Lines: name the output "
                        f"'<name>.jsonl', not {str(path)!r} (CSV holds summary rows only)")
     if not overwrite and p.exists():
-        raise SimError(f"{str(path)!r} already exists: choose another --out file, or add "
-                       f"--force to overwrite it")
+        raise SimError(_EXISTS.format(repr(str(path))))
     check_writable(p)
     return ext[1:]
 
@@ -146,8 +151,7 @@ class RecordWriter:
         try:
             fd = os.open(self.path, flags, 0o666)
         except FileExistsError:
-            raise SimError(f"{str(self.path)!r} already exists: choose another --out file, or "
-                           f"add --force to overwrite it") from None
+            raise SimError(_EXISTS.format(repr(str(self.path)))) from None
         except OSError as exc:
             raise SimError(f"cannot write {str(self.path)!r}: {exc.strerror or exc}") from None
         fh = os.fdopen(fd, "wb", buffering=0)  # raw: each write goes to the file
