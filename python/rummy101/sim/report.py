@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from .record import GameRecord
 from .stats import (
     _Z95,
+    SEATS_NOT_ROTATED,
     UNDEFINED_WITH_ONE_GAME,
     GameTally,
     SeatStats,
@@ -372,4 +373,6 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
         capped = g.capped_note
         if capped is not None:
             out.append(capped)
+        if len(set(g.bots)) > 1:
+            out.append(SEATS_NOT_ROTATED)
     return "\n".join(out)

@@ -17,13 +17,22 @@ from .._validate import whole_number
 from .errors import SimError
 from .record import GameRecord
 
-__all__ = ["GameTally", "SeatStats", "SimResult", "format_rate", "format_summary", "wilson_interval"]
+__all__ = ["SEATS_NOT_ROTATED", "GameTally", "SeatStats", "SimResult", "format_rate", "format_summary",
+           "wilson_interval"]
 
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 #: The note under a table of one game, whose sd and t interval are printed as "-".
 UNDEFINED_WITH_ONE_GAME = ("with 1 game the sd and the t interval are undefined (shown as -): a "
                            "sample standard deviation needs 2 games or more")
+
+
+#: The note under a table whose line-up mixes bots: its rows are bots in their seats.
+SEATS_NOT_ROTATED = ("seats are not rotated: seat 0 starts the first round of every game, so a "
+                     "row measures its bot in that seat, not the bot alone; to compare bots "
+                     "apart from their seats, run each seating with the same --seed (the same "
+                     "deals; `rummy101 report` prints one table per seating, bench/ladder.py "
+                     "pairs them; docs/simulation.md, 'Seats are not rotated')")
 
 
 def wilson_interval(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
@@ -386,6 +395,8 @@ def format_summary(result: SimResult) -> str:
     out += [line(r) for r in rows]
     if result.games == 1:
         out.append(UNDEFINED_WITH_ONE_GAME)
+    if len(set(result.bots)) > 1:
+        out.append(SEATS_NOT_ROTATED)
     rounds = result.rounds
     ex = result.exhausted
     # the rule that ends a round with no winner: R101-13, RO-10 (the stock runs out after its one
