@@ -80,6 +80,25 @@ def test_a_mistyped_option_names_the_command_and_the_option_meant(
     assert "did you mean --games?" in err
 
 
+@pytest.mark.parametrize(("typed", "meant"), [
+    (["--jobs", "2"], "rummy101 sim --workers 2"),
+    (["--jobs=2"], "rummy101 sim --workers=2"),
+    (["-j2"], "rummy101 sim --workers 2"),
+    (["--n-jobs", "2"], "rummy101 sim --workers 2"),
+    (["--processes", "2"], "rummy101 sim --workers 2"),
+    (["--threads", "2"], "rummy101 sim --workers 2"),  # serve's --threads, but sim's is --workers
+])
+def test_another_tools_name_for_workers_points_at_workers(
+        capsys: pytest.CaptureFixture[str], typed: list[str], meant: str) -> None:
+    """make -j, joblib's n_jobs, xargs -P: `rummy101 sim --jobs 2` answered "did you mean
+    --bots?", the option spelled most like it, which sets something else entirely."""
+    code, out, err = run(capsys, ["sim", "--games", "1", *typed])
+    assert code == 2 and out == ""
+    assert f"rummy101 sim: error: unrecognized arguments: {' '.join(typed)}; --workers sets " \
+           f"that here: {meant}\n" in err, err
+    assert "--bots" not in err.splitlines()[-1]
+
+
 def test_a_top_level_option_after_the_command_says_where_it_goes(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, ["sim", "--backend", "pure"])

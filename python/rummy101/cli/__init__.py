@@ -151,6 +151,14 @@ def _options(parser: argparse.ArgumentParser) -> list[str]:
     return [o for action in parser._actions for o in action.option_strings]
 
 
+#: What other tools call an option of ours (make -j, joblib n_jobs, xargs -P): spelling
+#: alone pointed --jobs at --bots ("did you mean --bots?").
+_SYNONYMS = {"--jobs": "--workers", "-j": "--workers", "--n-jobs": "--workers",
+             "--n_jobs": "--workers", "--processes": "--workers", "--procs": "--workers",
+             "--cpus": "--workers", "--cores": "--workers", "--threads": "--workers",
+             "--parallel": "--workers"}
+
+
 def _unrecognized(top: argparse.ArgumentParser, leaf: argparse.ArgumentParser,
                   extras: Sequence[str], command: str) -> str:
     """The usage error for arguments no parser took, with a pointer for each mistyped option:
@@ -165,7 +173,13 @@ def _unrecognized(top: argparse.ArgumentParser, leaf: argparse.ArgumentParser,
         moved = [token]
         if "=" not in token and i + 1 < len(extras) and not extras[i + 1].startswith("-"):
             moved.append(extras[i + 1])
-        if name in _options(top):
+        if name[:2] == "-j" and name[2:].isdigit():  # make's -j4
+            name, token, moved = "-j", f"-j {name[2:]}", [f"-j {name[2:]}"]
+        ours = _SYNONYMS.get(name)
+        if ours in leaf_options and name not in _options(leaf):  # another tool's name for it
+            value = token[len(name):] or "".join(f" {w}" for w in moved[1:])
+            hints.append(f"{ours} sets that here: {PROG} {command} {ours}{value}")
+        elif name in _options(top):
             hints.append(f"{name} is an option of {PROG} itself and goes before the command: "
                          f"{PROG} {' '.join(moved)} {command}")
         elif name in _options(leaf):
