@@ -164,3 +164,25 @@ def test_summary_head_says_the_match_length_as_the_report_does() -> None:
     one = sim.simulate("rummy101(players=2)", "greedy,random", 2, seed=1, workers=1,
                        progress=False)
     assert one.summary().startswith("2 games of rummy101(players=2), seed 1; bots")
+
+
+def test_a_seat_that_scored_the_same_in_every_game_says_its_interval_has_no_width() -> None:
+    """Seat 1 of seed 3 (a random bot in Rummy 101) lost 202 points in each of 20 games: its t
+    interval printed [-202.0, -202.0] without a word, a mean known exactly, while the same
+    seat's mean over 600 games is about -194. The summary and the report say what sd 0 means;
+    a seat whose games differ, and a one-game run (no sd at all), get no such line."""
+    res = sim.simulate("rummy101", "greedy,random,random,random", 20, seed=3, workers=1,
+                       progress=False)
+    flat = [st.seat for st in res.seats if st.sd_score == 0]
+    assert flat == [1] and res.seats[1].mean_ci95 == (-202.0, -202.0)
+    note = ("sd 0 in seat 1 (-202 points): all 20 games scored the same, so the t interval has "
+            "no width; it says these games did not vary, not that the mean is known exactly (a "
+            "rarer score may not have shown yet)")
+    assert res.summary().count(note) == 1
+    assert format_report(group_records(res.records)).count(note) == 1
+    one = sim.simulate("rummy101", "greedy,random,random,random", 1, seed=3, workers=1,
+                       progress=False)
+    assert "sd 0" not in one.summary() and "sd 0" not in format_report(group_records(one.records))
+    mixed = sim.simulate("rummy101(players=2)", "greedy,random", 6, seed=1, workers=1,
+                         progress=False)
+    assert all(st.sd_score > 0 for st in mixed.seats) and "sd 0" not in mixed.summary()

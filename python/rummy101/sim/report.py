@@ -26,6 +26,7 @@ from .stats import (
     SeatStats,
     format_rate,
     match_length,
+    no_spread_note,
     sd_of_sums,
 )
 
@@ -354,6 +355,9 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
                       rows, left=(1,))
         if g.games == 1:
             out.append(UNDEFINED_WITH_ONE_GAME)
+        flat = no_spread_note(g.seats)
+        if flat is not None:
+            out.append(flat)
         out.append("")
         out.append("rounds finished (the finisher is the round's only winner) and games with the "
                    "best final standing: rates with 95% Wilson intervals")

@@ -18,7 +18,7 @@ from .errors import SimError
 from .record import GameRecord
 
 __all__ = ["SEATS_NOT_ROTATED", "GameTally", "SeatStats", "SimResult", "format_rate", "format_summary",
-           "wilson_interval"]
+           "no_spread_note", "wilson_interval"]
 
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -33,6 +33,20 @@ SEATS_NOT_ROTATED = ("seats are not rotated: seat 0 starts the first round of ev
                      "apart from their seats, run each seating with the same --seed (the same "
                      "deals; `rummy101 report` prints one table per seating, bench/ladder.py "
                      "pairs them; docs/simulation.md, 'Seats are not rotated')")
+
+
+def no_spread_note(seats: Sequence[SeatStats]) -> str | None:
+    """The note under a table in which some seat scored the same in every one of 2 or more
+    games (sd 0): its t interval has no width, ``[-202.0, -202.0]``, which reads as the mean
+    known exactly; it says only that these games did not vary (four random bots in Rummy 101
+    lose 202 points in most games, but not in all)."""
+    flat = [st for st in seats if st.games > 1 and st.sd_score == 0]
+    if not flat:
+        return None
+    which = ", ".join(f"{st.seat} ({st.min_score} points)" for st in flat)
+    return (f"sd 0 in seat{'s' if len(flat) > 1 else ''} {which}: all {flat[0].games:,} games "
+            f"scored the same, so the t interval has no width; it says these games did not vary, "
+            f"not that the mean is known exactly (a rarer score may not have shown yet)")
 
 
 def wilson_interval(successes: int, trials: int, z: float = _Z95) -> tuple[float, float]:
@@ -395,6 +409,9 @@ def format_summary(result: SimResult) -> str:
     out += [line(r) for r in rows]
     if result.games == 1:
         out.append(UNDEFINED_WITH_ONE_GAME)
+    flat = no_spread_note(result.seats)
+    if flat is not None:
+        out.append(flat)
     if len(set(result.bots)) > 1:
         out.append(SEATS_NOT_ROTATED)
     rounds = result.rounds
