@@ -18,6 +18,7 @@ import pytest
 from rummy101 import RulesError, sim
 from rummy101.bots import Bot, BotError, get_bot
 from rummy101.bots import base as bots_base
+from rummy101.rules import Rules
 from rummy101.sim import runner
 
 
@@ -254,6 +255,20 @@ def test_unknown_rules_lists_variants() -> None:
         sim.simulate("poker", "random,random", 1)
     with pytest.raises(RulesError, match=r"'players'.*2 to 4"):
         sim.simulate("rummy101(players=5)", "random,random", 1)
+
+
+@pytest.mark.parametrize("rules", ["chess", "remi(tabla=maybe)", "rummy101(", "classic(target=0)"])
+def test_a_rules_error_is_said_once(rules: str) -> None:
+    """The rules' own message, as `rummy101 sim` without --bots prints it: simulate wrapped it in
+    'unknown rules for simulation: ... (accepted variants: rummy101, remi, classic)', which
+    called a bad option value of a known variant unknown rules and listed the variants twice."""
+    with pytest.raises(RulesError) as simulated:
+        sim.simulate(rules, "random,random", 1, workers=1)
+    with pytest.raises(RulesError) as parsed:
+        Rules.parse(rules)
+    assert str(simulated.value) == str(parsed.value)
+    assert "unknown rules" not in str(simulated.value)
+    assert str(simulated.value).count("rummy101, remi, classic") <= 1
 
 
 def test_bot_errors_are_value_errors() -> None:

@@ -19,8 +19,8 @@ from .._limits import SEED_MAX
 from .._validate import whole_number
 from ..bots import Bot, BotError, bot_names, get_bot
 from ..bots.base import options_hint
-from ..errors import RulesError, WorkBudgetExceeded
-from ..rules import VARIANTS, Rules
+from ..errors import WorkBudgetExceeded
+from ..rules import Rules
 from .errors import GameFailed, SimError, SimInterrupted
 from .record import RECORD_KINDS, GameRecord, round_finishes
 from .seeds import bot_seed, game_seed
@@ -345,11 +345,10 @@ def max_workers() -> int:
 def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, workers: int | None,
                 match_rounds: int | None, *, keep_records: bool = True
                 ) -> tuple[Rules, tuple[str, ...]]:
-    try:
-        r = Rules.parse(rules)
-    except RulesError as exc:
-        raise RulesError(f"unknown rules for simulation: {exc} (accepted variants: "
-                         f"{', '.join(VARIANTS)})") from None
+    # (its errors say what is wrong and, for a variant, which there are: wrapped in "unknown
+    # rules for simulation: ... (accepted variants: ...)" a bad option value of a known
+    # variant read as unknown rules, and the variants were listed twice)
+    r = Rules.parse(rules)
     _new_game(r, 0, 1)  # a variant the engine does not play yet fails here, naming those it plays
     bots = _seat_list(bots, "bot names")
     for s, b in enumerate(bots):
