@@ -164,6 +164,12 @@ def test_summary_head_says_the_match_length_as_the_report_does() -> None:
     one = sim.simulate("rummy101(players=2)", "greedy,random", 2, seed=1, workers=1,
                        progress=False)
     assert one.summary().startswith("2 games of rummy101(players=2), seed 1; bots")
+    # every match at the cap: no 'others' reached the target, and a cap of 1 is no 'all 1 round'
+    capped = sim.simulate("classic(players=2)", "greedy,random", 2, seed=2, workers=1,
+                          progress=False, match_rounds=1)
+    assert ("matches that played the 1 round of the cap: 2 of 2 (none reached the target score "
+            "before it, CR-6; one that played it may have stopped at the cap with nobody at the "
+            "target: its points and best score are those after 1 round)") in capped.summary()
 
 
 def test_a_seat_that_scored_the_same_in_every_game_says_its_interval_has_no_width() -> None:

@@ -369,9 +369,12 @@ def match_length(rules: str, lengths: dict[int, int], caps: set[int | None]) -> 
         return (f", matches to the target score, capped at {rounds}",
                 (f"matches that played all {rounds} of the cap: none (every match reached the "
                  f"target score before it, CR-6)"))
-    note = (f"matches that played all {rounds} of the cap: "
-            f"{played_all:,} of {sum(lengths.values()):,} (the others reached the target score before it, "
-            f"CR-6; one that played them all may have stopped at the cap with nobody at the "
+    total = sum(lengths.values())
+    # ('the others reached the target' when there were none, 'all 1 round' for a cap of 1)
+    note = (f"matches that played {'all' if cap > 1 else 'the'} {rounds} of the cap: "
+            f"{played_all:,} of {total:,} ({'the others' if played_all < total else 'none'} "
+            f"reached the target score before it, CR-6; one that played "
+            f"{'them all' if cap > 1 else 'it'} may have stopped at the cap with nobody at the "
             f"target: its points and best score are those after {rounds})")
     return f", matches to the target score, capped at {rounds}", note
 
