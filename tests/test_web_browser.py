@@ -785,6 +785,38 @@ def _classic_after_rounds(browser: object, server: str, width: int,
     return ctx, pg
 
 
+def test_classic_cards_taken_from_the_pile_are_shown_while_held(browser: object,
+                                                                server: str) -> None:
+    """Every player saw the cards another took from the discard pile (CR-3): the page lists
+    them under Stock & discards while that player holds them (the observation's ``known``),
+    not the person's own."""
+    def known(route: object) -> None:
+        resp = route.fetch()  # type: ignore[attr-defined]
+        view = resp.json()
+        view["observation"]["known"] = [["7H"], ["5C", "KD"]]
+        route.fulfill(response=resp, json=view)  # type: ignore[attr-defined]
+
+    ctx = browser.new_context()  # type: ignore[attr-defined]
+    try:
+        pg = ctx.new_page()
+        pg.goto(server + "/")  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        start(pg, "classic", 2, 3)
+        info = "[data-testid=info]"
+        assert "taken from the pile" not in pg.inner_text(info)  # type: ignore[attr-defined]
+        pg.route(re.compile(r".*/v1/games/[0-9a-f]{16}$"), known)  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector(f"{info} dt:has-text('taken from the pile')")  # type: ignore[attr-defined]
+        terms = [t.inner_text() for t in pg.query_selector_all(f"{info} dt")]  # type: ignore[attr-defined]
+        held = [t for t in terms if "taken from the pile" in t]
+        assert len(held) == 1 and held[0].startswith("Seat 1 ("), terms
+        dd = pg.query_selector(f"{info} dt:has-text('taken from the pile') + dd")  # type: ignore[attr-defined]
+        assert [e.get_attribute("data-tile") for e in dd.query_selector_all("[data-tile]")] == ["5C", "KD"]
+        shot(pg, "classic-known")
+    finally:
+        ctx.close()  # type: ignore[attr-defined]
+
+
 def _tab_to(pg: object, selector: str, limit: int = 80, back: bool = False) -> None:
     """Press Tab (Shift+Tab with ``back``) until the focus is on ``selector``, as a keyboard
     player does; fail if it never gets there (the control cannot be reached by keyboard)."""

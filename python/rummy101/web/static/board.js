@@ -129,5 +129,13 @@ export function renderInfo(container, obs, names) {
       if (pile.length) row(`Discards of ${names[seat] || "seat " + seat}`, pieces(pile.slice(-6)));
     });
   }
+  // classic: the cards each seat took from the pile and still holds, seen by all (CR-3)
+  if (Array.isArray(obs.known)) {
+    obs.known.forEach((cards, seat) => {
+      if (seat !== obs.seat && Array.isArray(cards) && cards.length) {
+        row(`Seat ${seat} (${names[seat] || "?"}) holds, taken from the pile`, pieces(cards));
+      }
+    });
+  }
   container.append(dl);
 }
