@@ -79,8 +79,14 @@ def test_a_record_whose_seats_or_rounds_disagree_is_no_record(
     values = line[field]
     assert isinstance(values, list) and len(values) == (1 if field.startswith("finish") else 2)
     line[field] = values[:-1] if how == "drop" else [*values, values[0]]
+    _refused_as_no_record(tmp_path, capsys, lines[0], line, message)
+
+
+def _refused_as_no_record(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                          head: dict[str, object], line: dict[str, object], message: str) -> None:
+    """A file of ``head`` and ``line`` is refused by report at line 2 with ``message``."""
     bad = tmp_path / "games.jsonl"
-    bad.write_text(json.dumps(lines[0]) + "\n" + json.dumps(line) + "\n")
+    bad.write_text(json.dumps(head) + "\n" + json.dumps(line) + "\n")
     code, out, err = report(capsys, str(bad))
     assert code == 2 and out == "", err
     assert err == (
@@ -135,14 +141,7 @@ def test_a_value_the_statistics_would_misread_is_no_record(
     line = {**json.loads(json.dumps(lines[1])), "scores": [120, -50], "round_scores": [[120, -50]],
             "best": 0, "finishes": ["normal"], "finishers": [0]}
     line[field] = value
-    bad = tmp_path / "games.jsonl"
-    bad.write_text(json.dumps(lines[0]) + "\n" + json.dumps(line) + "\n")
-    code, out, err = report(capsys, str(bad))
-    assert code == 2 and out == "", err
-    assert err == (
-        f"rummy101 report: error: {str(bad)!r} line 2 is no simulation record ({message}): "
-        f"give a file written by `rummy101 sim --out`\n"
-    )
+    _refused_as_no_record(tmp_path, capsys, lines[0], line, message)
 
 
 def test_a_whole_number_written_as_a_float_still_reads(
