@@ -128,6 +128,12 @@ def test_every_file_written_by_sim_reads_whole(tmp_path: Path) -> None:
         ("best", None, "best None where the scores [120, -50] give 0"),
         # a finished round of no seat (and a finish with nobody finishing, or the reverse)
         ("finishers", [7], "finisher 7 is no seat of 2"),
+        # a game number below 0, a round with a score too few, and standings that are not the
+        # rounds' sums (one game's rounds beside another's scores) were read without a word
+        ("game", -1, "game -1: games are numbered from 0"),
+        ("round_scores", [[120]], "round 1 has 1 score for 2 bots (round_scores)"),
+        ("round_scores", [[100, -50]],
+         "scores [120, -50] are not the sums of the round_scores [100, -50]"),
         ("finishers", [None], ("a round 'normal' with finisher None: a round has a finisher "
                               "unless it is 'exhausted'")),
         ("finishes", ["exhausted"], ("a round 'exhausted' with finisher 0: a round has a "

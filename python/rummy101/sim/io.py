@@ -381,6 +381,18 @@ def _check_shape(rec: GameRecord) -> None:
         if count != seats:
             raise ValueError(f"{count} {one if count == 1 else many} for {seats} "
                              f"bot{'' if seats == 1 else 's'}")
+    if rec.game < 0:
+        raise ValueError(f"game {rec.game}: games are numbered from 0")
+    for i, row in enumerate(rec.round_scores, 1):
+        if len(row) != seats:
+            raise ValueError(f"round {i} has {len(row)} score{'' if len(row) == 1 else 's'} "
+                             f"for {seats} bot{'' if seats == 1 else 's'} (round_scores)")
+    # the scores are the rounds' sums in every variant (R101-13, RO-12, CR-6): a line where they
+    # are not would put one game's rounds beside another's standings
+    sums = [sum(row[q] for row in rec.round_scores) for q in range(seats)]
+    if rec.round_scores and sums != list(rec.scores):
+        raise ValueError(f"scores {list(rec.scores)} are not the sums of the round_scores "
+                         f"{sums}")
     rounds = rec.rounds
     for one, many, count in (("finish", "finishes", len(rec.finishes)),
                              ("finisher", "finishers", len(rec.finishers))):
