@@ -1,7 +1,7 @@
 """Reinforcement-learning environments (issue 13; docs/rl.md): a PettingZoo AEC environment
 :func:`env`, its parallel form :func:`parallel_env` and a Gymnasium single-agent environment
 :func:`gym_env` against the project's bots, for every playable variant; versioned modules
-``rummy101.rl.rummy101_v0`` (and ``classic_v0``, ``remi_v0`` once those engines are playable).
+``rummy101.rl.rummy101_v0``, ``remi_v0`` and ``classic_v0`` (every engine plays; ``tests/test_rl.py``).
 
 The environments need the ``rl`` extra (``pip install 'rummy101[rl]'``: pettingzoo, gymnasium);
 the action codec (:mod:`.actions`), the observation encoder (:mod:`.observe`) and the match
