@@ -59,6 +59,23 @@ def test_a_whole_game_through_stdin(variant: str) -> None:
         assert "discard" in out.split("hint:")[1]
 
 
+@pytest.mark.parametrize("variant", playable_variants())
+def test_the_help_gives_examples_of_the_variants_own_pieces(variant: str) -> None:
+    """Each action the help text shows as an example ('run R3 R4 R5') parses under the game's
+    rules: classic's help showed tiles, which a card game refuses ("'R3' is not a card")."""
+    import re
+
+    from rummy101.game import Action
+
+    _, out = run_play(f"{variant}(players=2)", 5, ["help", "quit"])
+    head = out.split("type an action as listed", 1)[1].split("Commands:", 1)[0]
+    examples = re.findall(r"'([^']+)'", head)
+    assert len(examples) >= 4, head
+    for text in examples:
+        if text != "legal":
+            Action.parse(text, f"{variant}(players=2)")
+
+
 def test_the_board_shows_only_the_persons_view(monkeypatch: pytest.MonkeyPatch) -> None:
     """Nothing of the state but seat 0's observation is drawn: reading another seat's rack or
     the full-information str(state) fails the test."""

@@ -40,8 +40,12 @@ HUMAN_SEAT = 0
 # characters. A 9 MB line once took 32 s and 700 MB to refuse, and was echoed twice.
 MAX_LINE = 1000
 
+# Example actions of the help text, in the pieces of the game's family (a card game refuses tiles).
+_EXAMPLES = {"tiles": "'draw', 'run R3 R4 R5', 'add R6 to 0@end', 'discard K7'",
+             "cards": "'draw', 'run 5H 6H 7H', 'add 8H to 0@end', 'discard KC'"}
+
 HELP = """\
-type an action as listed (e.g. 'draw', 'run R3 R4 R5', 'add R6 to 0@end', 'discard K7'),
+type an action as listed (e.g. {examples}),
 or its number in the 'legal' list; tab completes the legal actions. Commands:
   ?        the hint for this turn (the answer of 'rummy101 hint')
   undo     take back this turn's plays (the engine's 'reset', where the rules allow it)
@@ -286,7 +290,7 @@ class _Session:
             self.say("leaving the game")
             return False
         if low in ("help", "h"):
-            self.say(HELP)
+            self.say(HELP.format(examples=_EXAMPLES[self.state.rules.family]))
         elif low in ("?", "hint"):
             self.say(hint_text(self.state))
         elif low in ("board", "b"):
