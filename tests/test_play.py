@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 from rummy101 import sim
 from rummy101.cli import main
 from rummy101.cli.play import completions, format_board, play
-from rummy101.game import State, new_game, playable_variants
+from rummy101.game import Action, State, new_game, playable_variants
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,10 +64,6 @@ def test_a_whole_game_through_stdin(variant: str) -> None:
 def test_the_help_gives_examples_of_the_variants_own_pieces(variant: str) -> None:
     """Each action the help text shows as an example ('run R3 R4 R5') parses under the game's
     rules: classic's help showed tiles, which a card game refuses ("'R3' is not a card")."""
-    import re
-
-    from rummy101.game import Action
-
     _, out = run_play(f"{variant}(players=2)", 5, ["help", "quit"])
     head = out.split("type an action as listed", 1)[1].split("Commands:", 1)[0]
     examples = re.findall(r"'([^']+)'", head)
