@@ -17,6 +17,7 @@ app (tests/test_service_docs.py); this file runs the rest of the ```bash / ```sh
   a ```text block of its figures) use only flags their script's ``--help`` lists (the scripts
   themselves are benchmarks: minutes, not seconds);
 - ``rummy101 <command> --option ...`` written inline in the text uses options its command has.
+- a name written beside the file that holds it (``_VARIANTS`` in ``rl/observe.py``) is in that file.
 """
 
 from __future__ import annotations
@@ -394,3 +395,32 @@ def test_inline_script_commands_use_flags_the_script_has(
     assert flags <= listed, (
         f"docs {page}: {text}: {script} has no {', '.join(sorted(flags - listed))}"
     )
+
+
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+# "`_VARIANTS` in `rl/observe.py`" and "`rules.py` (`_OPTIONS`, `_SPECS`)": a name the page says
+# a file holds (the file's path as written: from the package, a subpackage or the checkout).
+CITED = [
+    (page.name, name, path)
+    for page in PAGES
+    for text in [page.read_text(encoding="utf-8")]
+    for name, path in [
+        *((m.group(1), m.group(2)) for m in re.finditer(
+            rf"`({_IDENT})(?:\[[^`\]]*\])?(?:\([^`]*\))?` in `([\w/]+\.py)`", text)),
+        *((n, m.group(1)) for m in re.finditer(
+            rf"`([\w/]+\.py)` \(((?:`{_IDENT}[^`]*`(?:, | and |; )?)+)\)", text)
+          for n in re.findall(rf"`({_IDENT})[^`]*`", m.group(2))),
+    ]
+]
+
+
+def test_names_cited_beside_a_file_are_in_it() -> None:
+    """DESIGN.md's way to add a variant named a `_FIELDS` in `rules.py` that was not there: each
+    name written beside the file that holds it is in a file of that path."""
+    assert len(CITED) >= 5  # the extraction still finds them
+    for page, name, path in CITED:
+        files = [f for top in ("python", "tests", "bench", "tools", "examples")
+                 for f in (ROOT / top).glob(f"**/{path}")]
+        assert files, f"docs {page}: no file {path} (cited for {name})"
+        assert any(re.search(rf"\b{re.escape(name)}\b", f.read_text(encoding="utf-8"))
+                   for f in files), f"docs {page}: {path} has no {name}"
