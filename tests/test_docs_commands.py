@@ -424,3 +424,36 @@ def test_names_cited_beside_a_file_are_in_it() -> None:
         assert files, f"docs {page}: no file {path} (cited for {name})"
         assert any(re.search(rf"\b{re.escape(name)}\b", f.read_text(encoding="utf-8"))
                    for f in files), f"docs {page}: {path} has no {name}"
+
+
+_RULE_ID = re.compile(r"\b(?:R101|RO|CR)-\d+\b")
+
+
+def _index_ids() -> set[str]:
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    table = text.split("## The rule IDs at a glance", 1)[1].split("\n## ", 1)[0]
+    return {m for row in table.splitlines() if row.startswith("|")
+            for m in re.findall(r"\| ((?:R101|RO|CR)-\d+) \|", row + " ")}
+
+
+def test_every_rule_id_the_package_cites_is_in_the_rules_index() -> None:
+    """Messages and answers cite rule IDs (RO-9.5 is RO-9's item 5); a reader without RULES.md
+    finds each one's subject in docs/rules.md's index."""
+    cited = {m for f in (ROOT / "python" / "rummy101").rglob("*.py")
+             for m in _RULE_ID.findall(f.read_text(encoding="utf-8"))}
+    assert len(cited) >= 30  # the scan still finds them
+    missing = sorted(cited - _index_ids())
+    assert not missing, f"docs/rules.md's index has no row for {', '.join(missing)}"
+
+
+def test_the_rules_index_has_every_id_of_the_rules_of_record() -> None:
+    """Where RULES.md is at hand (../shared or RUMMY101_SHARED), the index holds exactly its IDs."""
+    for base in (os.environ.get("RUMMY101_SHARED", ""), str(ROOT.parent / "shared")):
+        path = Path(base) / "RULES.md"
+        if base and path.is_file():
+            break
+    else:
+        pytest.skip("RULES.md is not here (../shared, or set RUMMY101_SHARED)")
+    ids = set(re.findall(r"\*\*((?:R101|RO|CR)-\d+) ", path.read_text(encoding="utf-8")))
+    assert len(ids) >= 30
+    assert _index_ids() == ids
