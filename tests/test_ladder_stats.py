@@ -99,3 +99,58 @@ def test_old_files_without_rounds_read_as_one_round_games(tmp_path: Path) -> Non
     p.write_text(json.dumps(old) + "\n" + json.dumps({**old, "seat": 1, "finished": False}) + "\n")
     seats = ladder.read_seats([str(p)])["cand"]
     assert ladder.finish_interval(seats)[:2] == (1, 2)
+
+
+# The points interval, the paired difference and the baseline, checked against numbers worked by
+# hand (mutation test, qa-h4: the standard error over seats instead of deals, t with `deals`
+# degrees of freedom instead of deals - 1, the population sd in the paired interval and every
+# seat's baseline read from seat 0 all passed the tests above).
+T975 = {2: 4.302653, 3: 3.182446}  # Student t, 0.975 quantile (scipy.stats.t.ppf(0.975, df))
+
+
+def _interval(text: str) -> tuple[float, float]:
+    """The first ``[lo, hi]`` printed in ``text``."""
+    lo, hi = text.split("[", 1)[1].split("]", 1)[0].split(",")
+    return float(lo), float(hi)
+
+
+def test_points_interval_is_over_deals_with_deals_minus_1_degrees_of_freedom() -> None:
+    # 3 deals x 2 seats, points - baseline per seat: deal 0 (10, 30), deal 1 (-10, 10),
+    # deal 2 (40, 80); the deal means 20, 0, 60 are the 3 observations
+    diffs = {0: (10.0, 30.0), 1: (-10.0, 10.0), 2: (40.0, 80.0)}
+    seats = [seat(d, k, 0, points=5.0 + x, baseline=5.0) for d, xs in diffs.items()
+             for k, x in enumerate(xs)]
+    cluster = [20.0, 0.0, 60.0]
+    mean = sum(cluster) / 3
+    sd = math.sqrt(sum((c - mean) ** 2 for c in cluster) / 2)       # n - 1
+    half = T975[2] * sd / math.sqrt(3)                                # 3 deals, not 6 seats
+    line = ladder.summary("cand", seats)
+    assert f"{mean:+8.1f}" in line
+    assert _interval(line) == pytest.approx((mean - half, mean + half), abs=0.051)
+
+
+def test_paired_difference_of_two_bots_by_hand() -> None:
+    # bots a and b on the same 4 deals (same baselines); per deal the mean over its 2 seats of
+    # a's points minus b's: 3, -1, 7, 5
+    a = [seat(d, k, 0, points=p, baseline=-1.0, bot="a")
+         for d, pts in enumerate(((4, 2), (0, -2), (10, 4), (6, 4))) for k, p in enumerate(pts)]
+    b = [seat(d, k, 0, points=0.0, baseline=-1.0, bot="b") for d in range(4) for k in range(2)]
+    diffs = [3.0, -1.0, 7.0, 5.0]
+    mean = sum(diffs) / 4
+    sd = math.sqrt(sum((x - mean) ** 2 for x in diffs) / 3)
+    half = T975[3] * sd / 2
+    line = ladder.paired("a", a, "b", b)
+    assert f"{mean:+.1f} [" in line and "over 4 common deals" in line
+    assert _interval(line) == pytest.approx((mean - half, mean + half), abs=0.051)
+
+
+def test_each_seat_is_paired_with_the_baseline_of_its_own_seat() -> None:
+    rules, rounds = "rummy101(players=2)", 1
+    base, _, _ = ladder.play(rules, ["greedy", "greedy"], 3, 0, rounds)
+    assert base[0] != base[1]  # one seat finished: the seats' baselines differ
+    got = ladder.deal_task(rules, "random", "greedy", 3, 0, rounds)
+    for s in got:
+        alone, _, _ = ladder.play(rules, ["random" if q == s.seat else "greedy" for q in range(2)],
+                                  3, 0, rounds)
+        assert (s.seat, s.points, s.baseline) == (s.seat, alone[s.seat] / rounds,
+                                                  base[s.seat] / rounds)
