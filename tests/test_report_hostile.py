@@ -187,3 +187,17 @@ def test_a_killed_runs_file_reports_the_games_before_its_cut_line(
     if ext == ".jsonl":
         cut.write_bytes(head + seventh[:-1])
         assert len(sim.read_records(cut)) == 7
+
+
+def test_lines_without_bot_seeds_are_told_apart_by_their_game_index() -> None:
+    """drop_duplicates' key for a line without bot seeds (play_game with bot objects, or hand
+    made) holds the run seed and the game index: two such games of one run that share a deal
+    seed are two games, not a repeat (mutation test, qa-h4: a key without the game index passed
+    the suite and counted the second game as read twice)."""
+    def rec(game: int) -> sim.GameRecord:
+        return sim.GameRecord(game=game, seed=7, rules="rummy101(players=2)", bots=("a", "b"),
+                              scores=(101, -50), round_scores=((101, -50),), best=0,
+                              finishes=("normal",), finishers=(0,), turns=(4, 3), steps=9,
+                              run_seed=1, bot_seeds=(None, None), match_rounds=1)
+    kept, dropped = drop_duplicates([rec(0), rec(1), rec(0)])
+    assert [r.game for r in kept] == [0, 1] and dropped == 1
