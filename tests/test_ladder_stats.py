@@ -126,6 +126,7 @@ def test_points_interval_is_over_deals_with_deals_minus_1_degrees_of_freedom() -
     half = T975[2] * sd / math.sqrt(3)                                # 3 deals, not 6 seats
     line = ladder.summary("cand", seats)
     assert f"{mean:+8.1f}" in line
+    assert f" {5.0 + mean:+8.1f}  " in line  # pts/round: the candidate's points, not the difference
     assert _interval(line) == pytest.approx((mean - half, mean + half), abs=0.051)
 
 
@@ -145,7 +146,7 @@ def test_paired_difference_of_two_bots_by_hand() -> None:
 
 
 def test_each_seat_is_paired_with_the_baseline_of_its_own_seat() -> None:
-    rules, rounds = "rummy101(players=2)", 1
+    rules, rounds = "rummy101(players=2)", 2  # points and baselines are per round
     base, _, _ = ladder.play(rules, ["greedy", "greedy"], 3, 0, rounds)
     assert base[0] != base[1]  # one seat finished: the seats' baselines differ
     got = ladder.deal_task(rules, "random", "greedy", 3, 0, rounds)
