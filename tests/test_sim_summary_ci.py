@@ -192,3 +192,21 @@ def test_a_seat_that_scored_the_same_in_every_game_says_its_interval_has_no_widt
     mixed = sim.simulate("rummy101(players=2)", "greedy,random", 6, seed=1, workers=1,
                          progress=False)
     assert all(st.sd_score > 0 for st in mixed.seats) and "sd 0" not in mixed.summary()
+
+
+def test_the_no_spread_note_is_for_sd_0_only() -> None:
+    """Scores of 1 and 2 points (sd 0.7) vary: no 'sd 0' note (mutation test, qa-h4: a note on
+    any sd up to 1 passed the suite, whose seats had sd 0 or sds in the tens)."""
+    from rummy101.rules import Rules
+    from rummy101.sim.runner import _result
+    from rummy101.sim.stats import no_spread_note
+
+    recs = [sim.GameRecord(game=i, seed=i, rules="rummy101(players=2)", bots=("a", "b"),
+                           scores=(1 + i, -3), round_scores=((1 + i, -3),), best=0,
+                           finishes=("normal",), finishers=(0,), turns=(5, 5), steps=20,
+                           run_seed=1, bot_seeds=(i, i), match_rounds=1)
+            for i in range(2)]
+    res = _result(Rules.parse("rummy101(players=2)"), ("a", "b"), 1, recs)
+    assert res.seats[0].sd_score == math.sqrt(0.5) and res.seats[1].sd_score == 0
+    note = no_spread_note(res.seats)
+    assert note is not None and note.startswith("sd 0 in seat 1 (-3 points)")  # seat 0 not named
