@@ -132,6 +132,22 @@ def test_r101_4_opened_take_refused_when_using_it_leaves_nothing_to_discard() ->
     refused(s, "take", "R101-4")
 
 
+def test_r101_4_opened_take_refused_when_filling_the_gap_leaves_nothing_to_discard() -> None:
+    """R101-4 with R101-11/R101-12: the table holds R1-R2-R3, the rack R4 R5, the discard R6.
+    R6 reaches the run only after R4 and R5 are added, and then the rack is empty with no
+    discard: the tile cannot be used, so it may not be taken. With a third rack tile it may,
+    and R4, R5, R6 go onto the run. (A planted change that let the gap use the last tile
+    survived every engine test.)"""
+    s = pos(racks=["R4 R5", "B1"], phase="take", opened=["melds", "melds"], last_discard="R6",
+            table=[("run", 1, "R1 R2 R3")])
+    assert "take" not in legal(s)
+    refused(s, "take", "R101-4")
+    t = pos(racks=["R4 R5 K9", "B1"], phase="take", opened=["melds", "melds"], last_discard="R6",
+            table=[("run", 1, "R1 R2 R3")])
+    play(t, "take", "add R4 to 0@end", "add R5 to 0@end", "add R6 to 0@end", "discard K9")
+    assert t.round_results()[0]["winner"] == 0
+
+
 def test_r101_4_opened_taken_tile_may_not_be_discarded_or_kept() -> None:
     """R101-4: after taking it the tile must go to the table this turn; discarding it is no use."""
     s = pos(racks=["R7 R8 K1 K9", "B1"], phase="take", opened=["melds", "melds"], last_discard="R6")
