@@ -474,6 +474,24 @@ def test_r101_14_after_116_the_next_needs_117() -> None:
     assert s.x.thr_melds == 118
 
 
+def test_r101_14_reset_takes_back_the_raised_threshold() -> None:
+    """R101-14 with R101-3: 'reset' undoes the turn, the opening and the threshold it raised:
+    after opening with 116 (the next needs 117) and 'reset', the threshold is 101 again and the
+    same 116 opens. (A planted change that kept the raised threshold after 'reset' was caught
+    only by the step-model games.)"""
+    rules = "rummy101(players=2,threshold=increasing)"
+    base = "R13 Y13 B13 K13 R11 Y11 B11 K11 Y2 Y3 Y4 Y5 Y6"
+    s = pos(rules, racks=[base + " K1 K2", "B1 B2"])
+    lay_116 = ["set R13 Y13 B13", "add K13 to 0", "set R11 Y11 B11", "add K11 to 1",
+               "run Y2 Y3 Y4", "add Y5 to 2@end", "add Y6 to 2@end"]
+    play(s, *lay_116, "open")
+    assert (s.x.thr_melds, s.x.opened[0]) == (117, OPEN["melds"])
+    play(s, "reset")
+    assert (s.x.thr_melds, s.x.opened[0], s.table) == (101, OPEN[None], [])
+    play(s, *lay_116, "open", "discard K1")
+    assert s.x.thr_melds == 117
+
+
 def test_r101_14_second_pairs_opening_needs_six_then_seven() -> None:
     """R101-14: after 5 pairs the next pairs opening needs >= 6 (5 refused), after 6 it needs 7."""
     rules = "rummy101(players=2,threshold=increasing)"
