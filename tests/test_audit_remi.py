@@ -308,6 +308,22 @@ def test_ro10_unlaid_player_may_not_take_a_discard_that_does_not_help() -> None:
     refused(s, "take", "RO-10")
 
 
+def test_ro10_staging_player_may_not_add_to_another_players_meld() -> None:
+    """RO-8/RO-10: before and during his first lay-down a player grows only the melds he is
+    staging: with R10-R11-R12 staged, K11 onto seat 0's K8-K9-K10 is refused naming the rule,
+    not as a tile that "does not fit" (it fits); adding R13 to his own staged run is allowed.
+    (A planted change that opened every table meld to a staging player changed the refusal to
+    "does not fit ... (RO-6, RO-7)" and survived every engine test.)"""
+    s = pos(racks=["R5", "R10 R11 R12 R13 K11 Y3 Y4 Y5 Y6 B9 B9", "B2", "B3"], phase="play",
+            laid=[True, False, False, False], table=[("run", 0, "K8 K9 K10")])
+    play(s, "run R10 R11 R12")
+    with pytest.raises(IllegalAction, match=r"only the staged melds grow.*\(RO-8") as err:
+        s.apply("add K11 to 0@end")
+    assert "does not fit" not in str(err.value)
+    refused(s, "add K11 to 0@end", "RO-8")
+    play(s, "add R13 to 1@end")
+
+
 def test_ro10_announced_players_with_three_or_fewer_tiles() -> None:
     """RO-10: a player with three or fewer tiles is announced to all."""
     s = pos(racks=["R5 B6 K7 Y1", "B1 K7 Y3", "B2", "B3 K4 K5 K6 K7"])
