@@ -171,6 +171,24 @@ def test_cr4_narrow_lay_off_of_the_last_card_is_refused() -> None:
     assert s.round_results()[0]["out"] == "discard"
 
 
+def test_cr4_narrow_lay_offs_do_not_go_out_even_from_two_cards() -> None:
+    """CR-4 narrow: the turn began with two cards (8S 9S) and the drawn 10S makes a run with
+    them, so 'run 8S 9S 10S' goes out; laying the three off one by one does not: the last
+    lay-off is refused and the last card is discarded. (A planted change that let lay-offs go
+    out from two cards was caught only by the random step-model positions.)"""
+    def start() -> Any:
+        return pos("classic(players=2,go_out=narrow)", hands=["8S 9S", "KD"],
+                   melded=[True, False], stock="2C 10S", table=[("run", 1, "5S 6S 7S")])
+    s = start()
+    play(s, "draw", "add 8S to 0@end", "add 9S to 0@end")
+    refused(s, "add 10S to 0@end", "CR-4")
+    play(s, "discard 10S")
+    assert s.round_results()[0]["out"] == "discard"
+    t = start()
+    play(t, "draw", "run 8S 9S 10S")
+    assert t.round_results()[0]["out"] == "meld"
+
+
 # ---- CR-5 stock ----------------------------------------------------------------------------------
 
 def test_cr5_turned_over_pile_keeps_its_order() -> None:
