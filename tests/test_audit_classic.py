@@ -141,6 +141,17 @@ def test_cr3_a_meld_stays_open_for_others_lay_offs() -> None:
     assert s.table[0].text() == "4S 5S 6S 7S"
 
 
+def test_cr2_a_run_ending_at_the_king_takes_nothing_at_its_end() -> None:
+    """CR-2 with CR-3: kings are high and aces low, so J-Q-K of spades takes only the 10 at its
+    start: no ace is laid off after the king (Q-K-A is no run). (A planted change that offered
+    the card after the king was caught only by the scores recomputed over played matches.)"""
+    s = pos(hands=["AS AH 10S 2C", "5C"], table=[("run", 1, "JS QS KS")], melded=[True, False],
+            phase="play")
+    assert {a for a in legal(s) if a.startswith("add")} == {"add 10S to 0@start"}
+    refused(s, "add AS to 0@end", "CR-2")
+    refused(s, "add AH to 0@end", "CR-2")
+
+
 # ---- CR-4 going out ------------------------------------------------------------------------------
 
 def test_cr4_seed_case_without_discard_in_both_modes() -> None:
