@@ -102,3 +102,24 @@ def test_the_tables_print_the_hand_counted_rates() -> None:
         )
         assert "5/12" in row and "0.417" in row and "2/4" in row and "0.500" in row
         assert want[0] in row and want[1] in row, (want, row)
+
+
+def test_round_endings_are_counted_over_every_round() -> None:
+    """12 rounds: 9 finished (normal), 3 exhausted (R101-13); the summary's rounds line and the
+    report's both say so (a planted count that kept only the last round of each kind, mutation
+    m64 of qa-h4, was caught only by an unrelated greedy-beats-random test)."""
+    res = _result(Rules.parse("rummy101(players=2)"), ("a", "b"), 1, GAMES)
+    assert res.finish_counts == {"exhausted": 3, "normal": 9}
+    assert (res.rounds, res.exhausted) == (12, 3)
+    line = "rounds: 12; finished 9, stock exhausted with no winner 3 (R101-13)"
+    groups, _ = summarise(GAMES)
+    assert groups[0].finish_counts == {"exhausted": 3, "normal": 9}
+    assert line in res.summary()
+    report = format_report(groups)
+    assert "rounds: 12; ended with no winner (stock exhausted): 3;" in report
+    # the points table's '± 95%' column is the t interval's half width: seat 0's scores 30, 20,
+    # -40, 5 have sd 30.92, so t(0.975, 3) * sd / 2 = 49.2 (not the whole width, 98.4)
+    sd = math.sqrt(sum((x - 3.75) ** 2 for x in (30, 20, -40, 5)) / 3)
+    half = 3.182446 * sd / math.sqrt(4)
+    row = next(ln for ln in report.splitlines() if ln.lstrip().startswith("0  a ") and "±" in ln)
+    assert f"± {half:.1f}" in row, row
