@@ -41,13 +41,15 @@ def sim_to(capsys: pytest.CaptureFixture[str], out: Path, *extra: str, rules: st
     assert code == 0, err
 
 
-def strip_cap(path: Path) -> None:
+def strip_cap(path: Path, *, version: bool = True) -> None:
     """Rewrite ``path`` as a rummy101 before this field wrote it: no match_rounds key in a
-    summary line, no match_rounds column in a CSV."""
+    summary line, no match_rounds column in a CSV (nor, with ``version``, the rummy101_version
+    added later)."""
+    gone = ("match_rounds", "rummy101_version") if version else ("match_rounds",)
     if path.suffix == ".csv":
         with open(path, newline="") as fh:
             rows = list(csv.DictReader(fh))
-        fields = [f for f in rows[0] if f != "match_rounds"]
+        fields = [f for f in rows[0] if f not in gone]
         with open(path, "w", newline="") as fh:
             w = csv.DictWriter(fh, fieldnames=fields, lineterminator="\n")
             w.writeheader()
@@ -55,7 +57,8 @@ def strip_cap(path: Path) -> None:
         return
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     for d in lines:
-        del d["match_rounds"]
+        for key in gone:
+            del d[key]
     path.write_text("".join(json.dumps(d, separators=(",", ":")) + "\n" for d in lines))
 
 
@@ -128,7 +131,7 @@ def test_every_line_and_row_holds_the_match_length_and_reads_it_back(
         with open(path, newline="") as fh:
             rows = list(csv.DictReader(fh))
         assert [row["match_rounds"] for row in rows] == [str(want)] * 2
-        assert list(rows[0])[-1] == "match_rounds"     # new columns go last
+        assert list(rows[0])[-2:] == ["match_rounds", "rummy101_version"]  # new ones go last
     else:
         lines = [json.loads(line) for line in path.read_text().splitlines()]
         assert [d["match_rounds"] for d in lines] == [want, want]
@@ -165,7 +168,7 @@ def test_rummy101_and_remi_grouping_is_the_rounds_played_as_before(
                rules="remi(players=2)", bots="greedy,greedy", games=3, seed=4)
     old = tmp_path / "r1_old.jsonl"                     # the 1-round run, as an older file
     old.write_bytes((tmp_path / "r1.jsonl").read_bytes())
-    strip_cap(old)
+    strip_cap(old, version=False)      # (without the version too it is a group of its own)
     recs = sim.read_records(tmp_path / "r1.jsonl") + sim.read_records(tmp_path / "r2.jsonl")
     groups = group_records(recs + sim.read_records(old))
     # the old lines are the same games as r1's, and group with them by the rounds played
@@ -245,16 +248,16 @@ def test_resume_refuses_a_file_of_an_older_rummy101(
 
 def test_a_full_line_keeps_the_field_where_its_game_record_puts_it() -> None:
     """A full line's match_rounds comes from its rummy101.game.records record, in the record's
-    place: its bytes are those written before summary lines held the field, so a full file of
-    an older rummy101 still resumes (its last line replays byte for byte)."""
+    place (its bytes were those written before summary lines held the field); the version of
+    rummy101 that played it comes last, as in a summary line."""
     [rec] = sim.simulate(CLASSIC, BOTS, 1, seed=3, workers=1, progress=False, match_rounds=2,
                          record="full").records
     assert rec.game_record is not None
     keys = list(rec.to_json())
     summary = list(dataclasses.replace(rec, game_record=None).to_json())
-    assert summary[-1] == "match_rounds"
-    before = [k for k in summary if k != "match_rounds"]   # a summary line's older keys
-    assert keys == before + [k for k in rec.game_record if k not in before]
+    assert summary[-2:] == ["match_rounds", "rummy101_version"]
+    before = summary[:-2]   # a summary line's older keys
+    assert keys == before + [k for k in rec.game_record if k not in before] + ["rummy101_version"]
     assert keys.index("match_rounds") > keys.index("format")
 
 

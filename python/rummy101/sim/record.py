@@ -32,6 +32,9 @@ class GameRecord:
     ``best`` the seat with the strictly highest final standing (``None`` on a tie for first) —
     with the stock exhausted that is the seat that lost least, so it is no win; ``turns`` the
     turns each seat played (Remi's exchange of doubles before play, RO-3, is no turn); ``steps`` the actions applied in the whole game.
+    ``rummy101_version`` is the version of rummy101 that played the game (``None`` for a line
+    written before records held it): the same seeds replay the same game only with the same
+    engines and bots.
     """
 
     game: int
@@ -49,6 +52,7 @@ class GameRecord:
     bot_seeds: tuple[int | None, ...] = ()
     game_record: Mapping[str, Any] | None = field(default=None, repr=False, hash=False)
     match_rounds: int | None = None
+    rummy101_version: str | None = None
 
     def __post_init__(self) -> None:
         _check_match_rounds(self.match_rounds, len(self.round_scores))
@@ -79,6 +83,7 @@ class GameRecord:
             d.update(self.game_record)   # format, rules, seed, match_rounds, actions, results...
             d["record"] = "full"
         d.setdefault("match_rounds", self.match_rounds)  # a full line has it from its record
+        d["rummy101_version"] = self.rummy101_version
         return d
 
     @classmethod
@@ -86,7 +91,8 @@ class GameRecord:
         """A record back from one JSONL line (summary or full; lines written before the seeds
         were added read too). Raises ``KeyError`` / ``TypeError`` / ``ValueError`` on a line that
         is no simulation record. A line without ``match_rounds`` (written before records held
-        it) reads with ``match_rounds=None``."""
+        it) reads with ``match_rounds=None``, one without ``rummy101_version`` with
+        ``rummy101_version=None``."""
         scores = tuple(_int(v, "scores") for v in d["scores"])
         n = len(scores)
         full = d if d.get("record") == "full" else None
@@ -102,12 +108,14 @@ class GameRecord:
             run_seed=None if d.get("run_seed") is None else _int(d["run_seed"], "run_seed"),
             bot_seeds=tuple(None if b is None else _int(b, "bot_seeds") for b in d.get("bot_seeds", ())),
             game_record=None if full is None else {k: full[k] for k in _RECORD_KEYS if k in full},
-            match_rounds=_whole(d.get("match_rounds")))
+            match_rounds=_whole(d.get("match_rounds")),
+            rummy101_version=_version(d.get("rummy101_version")))
 
     @classmethod
     def from_row(cls, row: Mapping[str, str]) -> GameRecord:
         """A record back from one CSV row (:meth:`to_row`; a row without a ``match_rounds``
-        column, or with it empty, reads with ``match_rounds=None``)."""
+        column, or with it empty, reads with ``match_rounds=None``; so does
+        ``rummy101_version``)."""
         n = sum(1 for k in row if k.startswith("score_"))
 
         def opt(text: str | None) -> int | None:
@@ -125,7 +133,8 @@ class GameRecord:
             steps=int(row.get("steps") or 0), run_seed=opt(row.get("run_seed")),
             bot_seeds=tuple(opt(row.get(f"bot_seed_{s}")) for s in range(n))
             if "bot_seed_0" in row else (),
-            match_rounds=_whole(opt(row.get("match_rounds"))))
+            match_rounds=_whole(opt(row.get("match_rounds"))),
+            rummy101_version=row.get("rummy101_version") or None)
 
     def to_row(self) -> dict[str, Any]:
         """A flat CSV row: list fields become ``name_<seat>`` columns or ``;``-joined text."""
@@ -144,6 +153,7 @@ class GameRecord:
         row["run_seed"] = "" if self.run_seed is None else self.run_seed
         row["game_seed"] = self.seed   # = seed; named as in the JSONL lines (new columns go last)
         row["match_rounds"] = "" if self.match_rounds is None else self.match_rounds
+        row["rummy101_version"] = self.rummy101_version or ""
         return row
 
 
@@ -168,6 +178,15 @@ def _whole(value: Any) -> int | None:
     if isinstance(value, (bool, float)):
         raise TypeError(f"match_rounds is a whole number, got {value!r}")
     return int(value)
+
+
+def _version(value: Any) -> str | None:
+    """A record's ``rummy101_version`` as read: None (not recorded) or non-empty text."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"rummy101_version is the version text that wrote the line, got {value!r}")
+    return value
 
 
 def _check_match_rounds(match_rounds: int | None, played: int) -> None:

@@ -128,6 +128,9 @@ class ReportGroup:
     lengths: dict[int, int] | None = None
     #: per seat, the score of every game in order, when a streamed report kept them (``--plot``)
     scores: tuple[Sequence[int], ...] | None = None
+    #: the version of rummy101 that played the group's games (None: records without it); games
+    #: played by different versions form different groups
+    rummy101_version: str | None = None
 
     @property
     def to_target(self) -> bool:
@@ -189,7 +192,8 @@ def drop_duplicates(records: Iterable[GameRecord]) -> tuple[list[GameRecord], in
     """The records with every game kept once, in order, and how many repeats were dropped.
 
     Two records are the same game when they have the same rules, bots, deal seed and bot seeds
-    (and, for lines without bot seeds, the same run seed and game index): a seeded game plays
+    (and, for lines without bot seeds, the same run seed and game index), played by the same
+    version of rummy101: a seeded game plays
     the same every time, so a repeat is the same game read twice (one run's ``.jsonl`` and
     ``.csv``, or two runs with the same ``--seed``), and counting it twice would narrow the
     intervals without new evidence.
@@ -223,8 +227,11 @@ class _Seen:
         """Whether ``r`` is a game not seen before (it is remembered)."""
         # and a classic match's cap: the same deal under two caps is two games (the cap-50
         # match goes on where the cap-2 match stops), each counted in its own group (CR-6)
+        # and the version that played it: another version's engines or bots may play the same
+        # seeds otherwise, and its games are a group of their own (group_records)
         key: tuple[object, ...] = (r.rules, tuple(r.bots), r.seed, tuple(r.bot_seeds),
-                                   r.rounds, r.match_rounds if _to_target(r.rules) else None)
+                                   r.rounds, r.match_rounds if _to_target(r.rules) else None,
+                                   r.rummy101_version)
         if not any(b is not None for b in r.bot_seeds):
             key += (r.run_seed, r.game)
         digest = hashlib.blake2b(repr(key).encode(), digest_size=16).digest()
@@ -250,7 +257,9 @@ def group_records(records: Iterable[GameRecord]) -> list[ReportGroup]:
     ``--rounds`` only caps it, so its records are grouped by that cap (``match_rounds``): most
     matches capped at 3 rounds end at the cap with nobody at the target, and pooling them with
     matches capped at 100 would average two quantities; records without a cap (older files)
-    form their own group. In order of first appearance, with their statistics."""
+    form their own group. Games played by different versions of rummy101 (``rummy101_version``)
+    form different groups too: other engines or bots may play other games from the same seeds.
+    In order of first appearance, with their statistics."""
     groups: dict[_GroupKey, tuple[GameTally, list[GameRecord]]] = {}
     for r in records:
         key = _group_key(r)
@@ -297,26 +306,27 @@ def summarise(records: Iterable[GameRecord], *, keep_scores: bool = False
     return [_group(key, tally, [], cols) for key, (tally, cols) in groups.items()], repeats
 
 
-#: (rules, bots, the rounds of every match or None, the classic cap or None)
-_GroupKey = tuple[str, tuple[str, ...], int | None, int | None]
+#: (rules, bots, the rounds of every match or None, the classic cap or None, the version)
+_GroupKey = tuple[str, tuple[str, ...], int | None, int | None, str | None]
 
 
 def _group_key(r: GameRecord) -> _GroupKey:
     target = _to_target(r.rules)
     return (r.rules, tuple(r.bots), None if target else r.rounds,
-            r.match_rounds if target else None)
+            r.match_rounds if target else None, r.rummy101_version)
 
 
 def _group(key: _GroupKey, tally: GameTally, recs: list[GameRecord],
            scores: Sequence[Sequence[int]] | None = None) -> ReportGroup:
-    rules, bots, length, cap = key
+    rules, bots, length, cap, version = key
     seats = tally.seat_stats(bots)
     points = [(st.mean_score, *st.mean_ci95) for st in seats]
     return ReportGroup(rules=rules, bots=bots, records=recs, seats=seats, points=points,
                        ties=tally.ties, finish_counts=tally.endings(), match_rounds=length,
                        round_cap=cap, n_games=tally.games, seeds=tuple(sorted(tally.run_seeds)),
                        lengths=dict(tally.lengths),
-                       scores=None if scores is None else tuple(scores))
+                       scores=None if scores is None else tuple(scores),
+                       rummy101_version=version)
 
 
 def _table(cols: Sequence[str], rows: Sequence[Sequence[str]], left: Sequence[int]) -> list[str]:
@@ -342,8 +352,10 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
                      + (" …" if len(seeds) > 5 else "")) if seeds else "run seed not recorded"
         if out:
             out.append("")
+        version = (f"rummy101 {g.rummy101_version}" if g.rummy101_version
+                   else "rummy101 version not recorded")
         out.append(f"{g.games:,} game{'s' if g.games != 1 else ''} of {g.label}; bots "
-                   f"{','.join(g.bots)}; {seed_text}")
+                   f"{','.join(g.bots)}; {seed_text}; {version}")
         out.append("points per game (final standing): mean with its 95% Student-t interval")
         rows: list[tuple[str, ...]] = []
         for st, (mean, lo, hi) in zip(g.seats, g.points):

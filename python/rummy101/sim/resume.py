@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
 from ..rules import Rules
 from .errors import SimError
 from .io import MAX_RECORD_SCORE, check_output
@@ -152,8 +153,13 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
             want = _csv_fields(len(names))
             got = data.decode("utf-8", "replace").rstrip("\r\n").split(",")
             if got != want:
-                if got == [f for f in want if f != "match_rounds"]:
-                    raise _older(where, 1, "its header has no match_rounds column")
+                newer = ("match_rounds", "rummy101_version")  # columns added after the first
+                if got == [f for f in want if f not in newer]:
+                    raise _older(where, 1, "its header has no match_rounds column",
+                                 "the match's --rounds")
+                if got == [f for f in want if f != "rummy101_version"]:
+                    raise _older(where, 1, "its header has no rummy101_version column",
+                                 "the version of rummy101 that played them")
                 if got[:1] == ["game"] and len(got) != len(want):
                     raise SimError(f"{where!r} has the columns of {_seats(got)} seats, and "
                                    f"--rules {_q(rules_text)} --bots {_q(bots_text)} play "
@@ -197,7 +203,17 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
         if str(d["run_seed"]) != str(seed):
             raise differs(i, "--seed", str(d["run_seed"]), str(seed))
         if d.get("match_rounds") in (None, ""):
-            raise _older(where, i, "it has no match_rounds field")
+            raise _older(where, i, "it has no match_rounds field", "the match's --rounds")
+        if d.get("rummy101_version") in (None, ""):
+            raise _older(where, i, "it has no rummy101_version field",
+                         "the version of rummy101 that played them")
+        if d["rummy101_version"] != __version__:
+            theirs_v = _q(str(d["rummy101_version"])[:40])
+            raise SimError(f"{where!r} line {i} was written by rummy101 {theirs_v} and this is "
+                           f"rummy101 {__version__}: other engines or bots may play other games "
+                           f"from the same seeds, so --resume continues only a run this version "
+                           f"wrote; continue it with rummy101 {theirs_v}, or give another --out "
+                           f"file to start the run again")
         if str(d["match_rounds"]) != str(rounds):  # a classic match's cap included (CR-6)
             raise differs(i, "--rounds", str(d["match_rounds"]),
                           f"{rounds}{' (the default)' if match_rounds is None else ''}")
@@ -233,11 +249,12 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
     return RunFile(path=p, tally=tally, keep=keep, dropped=dropped, size=size)
 
 
-def _older(where: str, line: int, why: str) -> SimError:
-    """A file written before records held ``match_rounds``: new lines appended to it would hold
-    it and the old ones not, so ``rummy101 report`` would split the one run in two groups."""
+def _older(where: str, line: int, why: str, held: str) -> SimError:
+    """A file written before records held ``match_rounds`` (or ``rummy101_version``): new lines
+    appended to it would hold it and the old ones not, so ``rummy101 report`` would split the
+    one run in two groups."""
     return SimError(f"{where!r} line {line} was written by an older rummy101 ({why}; records "
-                    f"now hold the match's --rounds): --resume continues only files this "
+                    f"now hold {held}): --resume continues only files this "
                     f"version writes, so that one run's lines all say it; give another --out "
                     f"file to start the run again")
 

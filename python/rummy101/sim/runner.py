@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from .. import _backend
+from .. import __version__, _backend
 from .._limits import SEED_MAX
 from .._validate import whole_number
 from ..bots import Bot, BotError, bot_names, get_bot
@@ -283,7 +283,8 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
                       round_scores=round_scores, best=best, finishes=finishes,
                       finishers=finishers, turns=tuple(turns), steps=steps, run_seed=seed,
                       bot_seeds=bot_seeds, game_record=full,
-                      match_rounds=match_rounds)  # the one new_game got: a classic cap too
+                      match_rounds=match_rounds,  # the one new_game got: a classic cap too
+                      rummy101_version=__version__)
 
 
 _PROBE_RNG = random.Random(0)
