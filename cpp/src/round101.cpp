@@ -1276,6 +1276,10 @@ class Round {
       for (int i = 0; i < m.n; ++i) before += m.tiles[i] == taken_;
     for (const Meld& m : table_)
       for (int i = 0; i < m.n; ++i) now += m.tiles[i] == taken_;
+    // A taken joker is used once a joker went to the table this turn, whatever jokers were
+    // retrieved since (R101-4 with R101-9): each retrieval took one off the table and raised
+    // taken_base_ over the rack's jokers at the take (the snapshot's), so count them back.
+    if (taken_ == J) now += taken_base_ - snap_.rack[J];
     return now <= before ? taken_ : -1;
   }
 
