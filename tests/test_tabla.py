@@ -95,6 +95,15 @@ def test_ro11_jolys_fill_gaps_in_rows() -> None:
     assert moz.best.pattern == "mozaic" and str(moz.best.jokers[0]) == "R1"
 
 
+def test_ro11_mozaic_joly_before_a_fixed_colour_avoids_that_colour() -> None:
+    # The Joly at 5 sits between K4 and R6: red (the first colour tried) would repeat R6, so the
+    # row must look ahead and make it Y5 (RO-11: no two neighbours of one colour).
+    ans = solve_tabla("remi", "R1 Y2 B3 K4 * R6 Y7 R8 Y9 R10 Y11 R12 Y13 R1")
+    assert names(ans) == ["mozaic"]
+    assert {i: str(t) for i, t in ans.best.jokers.items()} == {4: "Y5"}
+    assert ans.distance.mozaic == 0
+
+
 def test_ro11_best_pattern_when_several_match() -> None:
     # Jolys as R3 Y4 make a Bicolor row, as B3 K4 a Mozaic one: Bicolor scores more.
     ans = solve_tabla("remi", "R1 Y2 * * R5 Y6 R7 Y8 R9 Y10 R11 Y12 R13 Y1")
