@@ -123,6 +123,17 @@ def test_ro11_simple_close_with_runs_and_sets() -> None:
     assert tiles("B11 B12 B13 B1") in [m.tiles for m in melds]  # RO-6: high ace
 
 
+def test_ro6_ro7_a_joly_after_r12_r13_stands_for_the_high_ace() -> None:
+    # With no R11 and no R1 left, R12 R13 and a Joly make a run either as R11 R12 R13 or as
+    # R12 R13 R1 (RO-6 high ace); the search tries the Joly after the lowest tile first, so the
+    # arrangement is R12 R13 * with the Joly as R1, on both backends (RO-7: it keeps that place).
+    ans = solve_tabla("remi", "R12 R13 * Y1 Y2 Y3 B4 B5 B6 K7 K8 K9 K10 K11")
+    assert names(ans) == ["simple"]
+    first = ans.best.melds[0]
+    assert first.tiles == tiles("R12 R13 *") and first.kind == "run"
+    assert {i: str(t) for i, t in first.jokers.items()} == {2: "R1"}
+
+
 def test_ro11_sets_alone_do_not_close() -> None:
     rack = "R2 Y2 B2 K2 R5 Y5 B5 K5 R9 Y9 B9 R12 Y12 B12"  # four sets, no run possible
     ans = solve_tabla("remi", rack)
