@@ -87,6 +87,10 @@ def test_r101_5_joker_only_needs_one_numbered_tile() -> None:
     assert info.valid and info.kind == "run" and info.open_value == 5 + 6 + 7 + 8 + 9
     m = Meld.parse("rummy101", "R13 * *")   # a run would pass 13: it is a set of 13s
     assert m.kind == "set" and m.value() == 39
+    # Five tiles are too many for a set, so one numbered tile with four jokers is read as a run
+    # and told where it leaves 1..13 (not "a set too long": a set needs two numbered tiles to say so).
+    assert reason("rummy101", "* * * * R2") == MeldReason.RUN_OUT_OF_RANGE
+    assert reason("rummy101", "R13 * * * *") == MeldReason.RUN_OUT_OF_RANGE
 
 
 def test_ambiguous_meld_reads_as_run_unless_asked() -> None:
