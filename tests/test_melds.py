@@ -123,6 +123,11 @@ def test_ro6_twelve_thirteen_one_valid_thirteen_one_two_invalid() -> None:
     assert info.valid and info.kind == "run"
     assert reason("remi", "R13 R1 R2") == MeldReason.RUN_WRAPS
     assert "13-1-2 is no run" in check_meld("remi", "R13 R1 R2").reason  # type: ignore[operator]
+    # A 1 after a Joly can only be a high ace in Remi: the Joly would be the 13, so * R1 R2 wraps
+    # too (in rummy101, without a high ace, the same tiles leave 1..13 instead).
+    assert reason("remi", "* R1 R2") == MeldReason.RUN_WRAPS
+    assert reason("remi", "* R1 R2 R3") == MeldReason.RUN_WRAPS
+    assert reason("rummy101", "* R1 R2") == MeldReason.RUN_OUT_OF_RANGE
 
 
 def test_ro6_the_fourteen_tile_run() -> None:
