@@ -22,28 +22,26 @@ RULES = "rummy101(players=2)"
 BOTS = "greedy,random"
 
 
+def sim_args(out: Path, *extra: str, games: int = 3) -> list[str]:
+    return ["sim", "--rules", RULES, "--bots", BOTS, "--games", str(games), "--seed", "5"] + [
+        "--workers", "1", "--out", str(out), "-q", *extra
+    ]  # fmt: skip
+
+
 def sim_to(capsys: pytest.CaptureFixture[str], out: Path, *extra: str, games: int = 3) -> str:
-    code = main(
-        [
-            "sim",
-            "--rules",
-            RULES,
-            "--bots",
-            BOTS,
-            "--games",
-            str(games),
-            "--seed",
-            "5",
-            "--workers",
-            "1",
-            "--out",
-            str(out),
-            "-q",
-            *extra,
-        ]
-    )
+    code = main(sim_args(out, *extra, games=games))
     _, err = capsys.readouterr()
     assert code == 0, err
+    return err
+
+
+def refused_resume(capsys: pytest.CaptureFixture[str], out: Path) -> str:
+    """The one line --resume writes when it refuses ``out`` (exit status 2, the file as it was)."""
+    before = out.read_bytes()
+    code = main(sim_args(out, "--resume", games=6))
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1, err
+    assert out.read_bytes() == before
     return err
 
 
@@ -120,33 +118,11 @@ def test_resume_refuses_a_run_of_another_version_and_leaves_it(
     out = tmp_path / "runs.jsonl"
     sim_to(capsys, out)
     rewrite_version(out, "0.0.9")
-    before = out.read_bytes()
-    code = main(
-        [
-            "sim",
-            "--rules",
-            RULES,
-            "--bots",
-            BOTS,
-            "--games",
-            "6",
-            "--seed",
-            "5",
-            "--workers",
-            "1",
-            "--out",
-            str(out),
-            "-q",
-            "--resume",
-        ]
-    )
-    _, err = capsys.readouterr()
-    assert code == 2 and err.count("\n") == 1, err
+    err = refused_resume(capsys, out)
     assert (
         f"line 1 was written by rummy101 0.0.9 and this is rummy101 {rummy101.__version__}"
     ) in err
     assert "continue it with rummy101 0.0.9, or give another --out file" in err
-    assert out.read_bytes() == before
 
 
 @pytest.mark.parametrize("ext", [".jsonl", ".csv"])
@@ -167,34 +143,12 @@ def test_resume_refuses_a_file_written_before_records_held_the_version(
             w.writeheader()
             w.writerows({f: r[f] for f in fields} for r in rows)
         why = "its header has no rummy101_version column"
-    before = out.read_bytes()
     assert {r.rummy101_version for r in sim.read_records(out)} == {None}  # still read
-    code = main(
-        [
-            "sim",
-            "--rules",
-            RULES,
-            "--bots",
-            BOTS,
-            "--games",
-            "6",
-            "--seed",
-            "5",
-            "--workers",
-            "1",
-            "--out",
-            str(out),
-            "-q",
-            "--resume",
-        ]
-    )
-    _, err = capsys.readouterr()
-    assert code == 2 and err.count("\n") == 1, err
+    err = refused_resume(capsys, out)
     assert (
         f"line 1 was written by an older rummy101 ({why}; records now hold the version "
         f"of rummy101 that played them)"
     ) in err
-    assert out.read_bytes() == before
 
 
 @pytest.mark.parametrize("bad", [7, "", ["0.1.0"], True])
