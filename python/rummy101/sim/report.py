@@ -193,10 +193,9 @@ def drop_duplicates(records: Iterable[GameRecord]) -> tuple[list[GameRecord], in
 
     Two records are the same game when they have the same rules, bots, deal seed and bot seeds
     (and, for lines without bot seeds, the same run seed and game index), played by the same
-    version of rummy101: a seeded game plays
-    the same every time, so a repeat is the same game read twice (one run's ``.jsonl`` and
-    ``.csv``, or two runs with the same ``--seed``), and counting it twice would narrow the
-    intervals without new evidence.
+    version of rummy101: a seeded game plays the same every time, so a repeat is the same game
+    read twice (one run's ``.jsonl`` and ``.csv``, or two runs with the same ``--seed``), and
+    counting it twice would narrow the intervals without new evidence.
 
     >>> from rummy101.sim import simulate
     >>> recs = simulate("rummy101(players=2)", "greedy,random", 3, seed=1, workers=1,

@@ -155,11 +155,10 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
             if got != want:
                 newer = ("match_rounds", "rummy101_version")  # columns added after the first
                 if got == [f for f in want if f not in newer]:
-                    raise _older(where, 1, "its header has no match_rounds column",
-                                 "the match's --rounds")
+                    raise _older(where, 1, "its header has no match_rounds column", _ROUNDS_HELD)
                 if got == [f for f in want if f != "rummy101_version"]:
                     raise _older(where, 1, "its header has no rummy101_version column",
-                                 "the version of rummy101 that played them")
+                                 _VERSION_HELD)
                 if got[:1] == ["game"] and len(got) != len(want):
                     raise SimError(f"{where!r} has the columns of {_seats(got)} seats, and "
                                    f"--rules {_q(rules_text)} --bots {_q(bots_text)} play "
@@ -203,10 +202,9 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
         if str(d["run_seed"]) != str(seed):
             raise differs(i, "--seed", str(d["run_seed"]), str(seed))
         if d.get("match_rounds") in (None, ""):
-            raise _older(where, i, "it has no match_rounds field", "the match's --rounds")
+            raise _older(where, i, "it has no match_rounds field", _ROUNDS_HELD)
         if d.get("rummy101_version") in (None, ""):
-            raise _older(where, i, "it has no rummy101_version field",
-                         "the version of rummy101 that played them")
+            raise _older(where, i, "it has no rummy101_version field", _VERSION_HELD)
         if d["rummy101_version"] != __version__:
             theirs_v = _q(str(d["rummy101_version"])[:40])
             raise SimError(f"{where!r} line {i} was written by rummy101 {theirs_v} and this is "
@@ -247,6 +245,11 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
         _check_last_game(where, r, names, seed, tally.games - 1, last, match_rounds, record,
                          fields)
     return RunFile(path=p, tally=tally, keep=keep, dropped=dropped, size=size)
+
+
+# what records hold since the fields _older names were added (its ``held``)
+_ROUNDS_HELD = "the match's --rounds"
+_VERSION_HELD = "the version of rummy101 that played them"
 
 
 def _older(where: str, line: int, why: str, held: str) -> SimError:
