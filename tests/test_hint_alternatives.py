@@ -178,3 +178,24 @@ def test_generic_hints_honour_the_requested_number(rules: str, seed: int) -> Non
         if PURE and checked > 10 and (big > 0 or rules.startswith("classic")):
             break
     assert checked > 10 and (big > 0 or rules.startswith("classic"))  # classic: 7-card hands
+
+
+def test_the_recommended_turn_does_not_depend_on_how_many_alternatives_are_asked() -> None:
+    """The recommended turn is the best the planner finds, whatever ``alternatives`` asks (0 is
+    what ``rummy101 play``'s hint and the replays' analysis after a draw ask for). Opened, with
+    R2 R4 R7 R10 B12 *: adding the joker to R1-R5 as R6, then R7, R4 to the 4s and B12 to the
+    12s keeps R2 (R101-11, 2 points); laying R2 * R4 first keeps R7. Before, the variants
+    (adding without laying) were weighed only when the usual plays gave fewer turns than asked
+    for, and ``hint(view, 0)`` recommended the turn that keeps R7."""
+    view = SeatView.from_json({
+        "seat": 0, "stage": "play",
+        "players": [{"seat": 0, "opened": "melds"}, {"seat": 1, "opened": "melds"}],
+        "table": [{"owner": 1, "tiles": "R1 R2 R3 R4 R5"}, {"owner": 1, "tiles": "R12 Y12 K12"},
+                  {"owner": 1, "tiles": "Y4 B4 K4"}],
+        "rack": "R2 R4 R7 R10 B12 *"})
+    best = hint(view, 10).turn
+    assert best.actions == ["add * to 0@end", "add B12 to 1", "add R7 to 0@end", "add R4 to 2",
+                            "discard R10"]
+    assert best.evaluation["penalty_if_round_ended"] == 2
+    for n in (0, 1, 3):
+        assert hint(view, n).turn == best, n

@@ -585,8 +585,12 @@ class _Planner:
 
     def turns(self, wanted: int = 1) -> list[Turn]:
         """Candidate turns, best first, one per play (:attr:`Turn.play`: turns that differ only
-        in the discard count once, with their best discard). When the usual plays give fewer
-        than ``wanted`` turns, :meth:`variant_plans` adds more."""
+        in the discard count once, with their best discard): the usual plays and
+        :meth:`variant_plans`' variants, always both, so the best turn does not depend on
+        ``wanted`` (how many turns the caller will use). A variant can be the best turn: once
+        opened, adding without laying may keep less on the rack than the best melds laid first.
+        (Variants were weighed only when the usual plays gave fewer than ``wanted`` turns, and
+        ``hint(view, 0)`` could recommend a worse turn than ``hint(view, 3)``.)"""
         view = self.view
         rack = [int(t) for t in view.rack]
         takes: list[tuple[dict[str, Any], list[int], int | None]] = []
@@ -620,15 +624,14 @@ class _Planner:
                             unique[t.play] = t
 
         collect(self.plans_after_take)
-        if len(unique) < wanted:
-            collect(self.variant_plans)
+        collect(self.variant_plans)
         return sorted(unique.values(), key=lambda t: -t.score)
 
 
 def planned_turns(view: SeatView, wanted: int = 1, *,
                   seconds: float | None = HINT_SECONDS) -> list[Turn]:
     """The planner's genuinely different turns for ``view``, best first (as :func:`hint` lists
-    them; ``wanted`` more when the usual plays are fewer, :meth:`_Planner.variant_plans`).
+    them: the usual plays and :meth:`_Planner.variant_plans`' variants, whatever ``wanted``).
     ``seconds`` is the wall-clock limit (the service's ``HINT_SECONDS``); ``None`` sets none, for
     a bot whose decisions must not depend on the machine's load: the core's work budget still
     bounds every search the planner makes."""
