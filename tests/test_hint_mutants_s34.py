@@ -60,17 +60,19 @@ def test_an_opening_that_keeps_only_a_joker_finishes_with_it(rack: str) -> None:
 
 
 def test_a_melds_opener_lays_pairs_once_another_seat_opened_with_pairs() -> None:
-    """R101-8: after seat 1's pairs opening, seat 0 (opened with runs/sets) may lay R5 R5 and keep
-    only Y9."""
+    """R101-8: after seat 1's pairs opening, seat 0 (opened with runs/sets) may lay R5 R5; with K4
+    added to its K1 K2 K3 (R101-11) only Y9 is left, and discarding it finishes."""
+    pairs = [{"owner": 1, "tiles": t} for t in ("R2 R2", "Y3 Y3", "B4 B4", "K6 K6", "K8 K8")]
     answer = _hint(
         players=_players(s0="melds", s1="pairs"),
-        table=[{"owner": 1, "tiles": t} for t in ("R2 R2", "Y3 Y3", "B4 B4", "K6 K6", "K8 K8")],
-        rack="R5 R5 Y9",
+        table=[*pairs, {"owner": 0, "tiles": "K1 K2 K3"}],
+        rack="R5 R5 K4 Y9",
     )
     steps = answer["turn"]["steps"]
-    assert [s["step"] for s in steps] == ["lay", "discard"]
+    assert [s["step"] for s in steps] == ["lay", "add", "discard"]
     assert steps[0]["melds"][0]["kind"] == "pair" and steps[0]["actions"] == ["pair R5 R5"]
-    assert steps[1]["tile"] == "Y9" and answer["turn"]["evaluation"]["finishes"]
+    assert steps[1]["actions"] == ["add K4 to 5@end"]
+    assert steps[2]["tile"] == "Y9" and answer["turn"]["evaluation"]["finishes"]
 
 
 def test_a_joker_of_a_three_tile_set_is_released_by_a_missing_colour() -> None:
