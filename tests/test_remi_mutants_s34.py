@@ -356,3 +356,16 @@ def test_ro13_seat_0_finishing_is_a_finish_not_an_exhausted_round() -> None:
     r = s.round_results()[0]
     assert (r["end"], r["winner"], r["finish"]) == ("finish", 0, "etalat")
     assert r["scores"][0] == 100 + 15
+
+
+def test_ro11_a_tabla_player_breaking_the_train_is_told_ro11() -> None:
+    """RO-11: a tabla player never lays down, adds or breaks the train. Such a player is never laid
+    down either, so the refusal used to name only RO-10 (not laid down) and its RO-11 branch was
+    never reached; it names RO-11 and tabla now. A player not laid down is still told RO-10."""
+    racks = ["R5", "R6 R7 K1 Y9 Y9 B3 B4 B5 K11 K12 K13 R1 R2 R3", "B2", "B3"]
+    s = position(racks=racks, tabla=[False, True, False, False], train="K1 R5 B7 Y2 K9")
+    refused(s, "break 1", "RO-11")
+    with pytest.raises(IllegalAction, match="tabla player never breaks"):
+        s.apply("break 1")
+    unlaid = position(racks=racks, train="K1 R5 B7 Y2 K9")
+    refused(unlaid, "break 1", "RO-10")

@@ -763,10 +763,10 @@ def why_illegal(s: State, a: Action) -> str:
             return pre + (f"the last discard {_TS[x.train[-1]]} does not help a lay-down this turn "
                           "(>= 45 with a run, holding it), so a player not laid down may not take it (RO-10)")
         if v == "break":
+            if x.tabla[p]:                               # (before RO-10: a tabla player never lays)
+                return pre + "a tabla player never breaks the train (RO-11)"
             if not x.laid[p]:
                 return pre + "a player not laid down may not break the train (RO-10)"
-            if x.tabla[p]:
-                return pre + "a tabla player never breaks the train (RO-11)"
             if s.sizes[p] < 3:
                 return pre + "a player with one or two tiles may not break the train (RO-10)"
             if not 1 <= a.meld < len(x.train) - 1:
