@@ -116,6 +116,7 @@ def test_ro12_results_name_each_racks_penalty_in_end_values() -> None:
     play(s, "run Y4 Y5 Y6", "discard K1")
     r = s.round_results()[0]
     assert r["penalties"] == [15, 0, 75, 20]
+    assert (r["laid"], r["tabla"]) == ([True, True, False, False], [False] * 4)
     assert r["penalties"] == [
         sum(end_value(c) for c in range(53) for _ in range(s.racks[q][c])) for q in range(4)
     ]
@@ -369,3 +370,35 @@ def test_ro11_a_tabla_player_breaking_the_train_is_told_ro11() -> None:
         s.apply("break 1")
     unlaid = position(racks=racks, train="K1 R5 B7 Y2 K9")
     refused(unlaid, "break 1", "RO-10")
+
+
+def test_ro11_the_13_tile_simple_close_needs_a_run() -> None:
+    """RO-11 with RO-2: the starter who took a Joly Atu and 13 more tiles closes simple only with a
+    run among the 13 tiles left (seed 004: "Este obligatoriu ca pe tabla sa se gaseasca ce putin o
+    suita"); four sets of 13 tiles and no run close nothing (a 15-tile rack: ``tabla_closes``)."""
+    rack = "R2 Y2 B2 K2 R5 Y5 B5 R8 Y8 B8 R11 Y11 B11 K13"
+    s = position(
+        racks=[rack, "B2", "B3", "K5"],
+        current=0,
+        phase="play",
+        tabla=[True, False, False, False],
+        laid=[False, True, False, False],
+    )
+    assert "close" not in legal(s)
+    refused(s, "close", "RO-11")
+
+
+def test_ro11_announcing_the_close_twice_is_refused_naming_ro11() -> None:
+    """RO-11: the close is announced once, before the final discard; a second 'close' is refused
+    naming RO-11 and the closing discards stay offered."""
+    rack = "R1 R2 R3 Y4 Y5 Y6 B7 B8 B9 K10 K11 K12 K13 Y7 B1"
+    s = position(
+        "remi(doubles=off,atu=off)",
+        racks=["R5 B6", rack, "B2", "B3"],
+        phase="play",
+        tabla=[False, True, False, False],
+        atu=None,
+    )
+    play(s, "close")
+    refused(s, "close", "RO-11")
+    assert "discard B1" in legal(s)
