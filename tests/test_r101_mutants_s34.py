@@ -1,0 +1,99 @@
+"""Rummy 101 behaviour the thirty-fourth mutation round found unpinned: planted changes in
+``game/engines/rummy101/{engine,world,data}.py`` that every other test let pass. Positions are
+built by hand (tile conservation is not the point); each test names the rule it pins."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from audit_helpers import play
+from rummy101.game import Phase, new_game
+from rummy101.game.table import PAIR, RUN, SET, TableMeld
+from rummy101.tiles import parse_tiles
+
+OPEN = {"melds": 1, "pairs": 2, None: 0}
+
+
+def counts(text: str) -> list[int]:
+    cv = [0] * 53
+    for t in parse_tiles(text):
+        cv[int(t)] += 1
+    return cv
+
+
+def pos(
+    rules: str,
+    *,
+    racks: list[str],
+    stock: str = "K1 K2 K3 K4 K5",
+    current: int = 0,
+    phase: str = "play",
+    table: list[tuple[str, int, str]] = (),
+    opened: list[Any] | None = None,
+    turn: int = 5,
+) -> Any:
+    """A hand-made position: ``racks`` per seat, ``table`` as (kind, owner, tiles), ``opened``
+    per seat (None, "melds", "pairs"); ``phase="play"`` means the turn's take was a draw."""
+    s = new_game(rules, 0)
+    s.racks = [counts(r) for r in racks]
+    s.sizes = [sum(r) for r in s.racks]
+    s.stock = [int(t) for t in parse_tiles(stock)] if stock else []
+    s.current = current
+    s.turn = turn
+    s.phase = Phase(phase)
+    s.x.took = "draw" if phase == "play" else ""
+    kinds = {"run": RUN, "set": SET, "pair": PAIR}
+    s.table = [
+        TableMeld.build(kinds[k], o, tuple(int(t) for t in parse_tiles(ts))) for k, o, ts in table
+    ]
+    s.x.turn_table_start = len(s.table)
+    s.x.opened = [OPEN[o] for o in (opened or [None] * s.n)]
+    s.x.opened_turn = [0 if o else -1 for o in s.x.opened]
+    s.x.discards = [[] for _ in range(s.n)]
+    s.x.last_discard = -1
+    s.invalidate_legal()
+    return s
+
+
+def test_r101_10_button_available_only_to_the_seat_to_move_before_its_take() -> None:
+    """R101-10: the joker button is pressed only instead of the stock draw, once per round, by
+    the player whose turn it is; the observation's ``button.available`` says so to that seat
+    alone (every seat sees the accounts and who used the button)."""
+    s = pos(
+        "rummy101(players=3,button_jokers=2)",
+        racks=["R1 R2 R3", "Y5 Y9 B1", "K3 K4 K5"],
+        current=1,
+        phase="take",
+        stock="B4 B5 B6 B7 B8 B9 B10",
+    )
+
+    def available() -> list[bool]:
+        return [s.observation(q)["button"]["available"] for q in range(3)]
+
+    assert available() == [False, True, False]
+    play(s, "draw")  # not after the draw (R101-10)
+    assert available() == [False, False, False]
+    play(s, "discard Y9", "draw", "discard K3", "draw", "discard R1")
+    assert s.current == 1 and available() == [False, True, False]
+    play(s, "button")  # instead of the draw
+    assert available() == [False, False, False]
+    assert all(s.observation(q)["button"]["used"] == [False, True, False] for q in range(3))
+    play(s, "discard B10", "draw", "discard K4", "draw", "discard R2")
+    assert s.current == 1 and s.phase is Phase.TAKE
+    assert s.x.button_left == [2, 1, 2]  # jokers left, but the button was used this round
+    assert available() == [False, False, False]
+    assert "button" not in {str(a) for a in s.legal_actions()}
+
+
+def test_r101_13_no_discard_to_take_once_the_round_is_over() -> None:
+    """R101-4/R101-13: after the finishing discard nobody is to take it: the observation's
+    ``last_discard`` (the tile the player to move may take) is null at the end, while the
+    discard piles still show the finishing tile."""
+    s = pos("rummy101(players=2)", racks=["R7", "Y2 Y3"], opened=["melds", "melds"])
+    play(s, "discard R7")
+    assert s.phase is Phase.OVER
+    for q in range(2):
+        obs = s.observation(q)
+        assert obs["last_discard"] is None
+        assert obs["discards"][0] == ["R7"]
+    assert not any(line.startswith("last discard") for line in str(s).splitlines())
