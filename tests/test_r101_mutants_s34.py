@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from audit_helpers import play
+from audit_helpers import play, refused
 from rummy101.game import Phase, new_game
 from rummy101.game.table import PAIR, RUN, SET, TableMeld
 from rummy101.tiles import parse_tiles
@@ -31,6 +31,7 @@ def pos(
     table: list[tuple[str, int, str]] = (),
     opened: list[Any] | None = None,
     turn: int = 5,
+    last_discard: str | None = None,
 ) -> Any:
     """A hand-made position: ``racks`` per seat, ``table`` as (kind, owner, tiles), ``opened``
     per seat (None, "melds", "pairs"); ``phase="play"`` means the turn's take was a draw."""
@@ -51,6 +52,9 @@ def pos(
     s.x.opened_turn = [0 if o else -1 for o in s.x.opened]
     s.x.discards = [[] for _ in range(s.n)]
     s.x.last_discard = -1
+    if last_discard:
+        s.x.last_discard = int(parse_tiles(last_discard)[0])
+        s.x.discards[(current - 1) % s.n].append(s.x.last_discard)
     s.invalidate_legal()
     return s
 
@@ -97,3 +101,37 @@ def test_r101_13_no_discard_to_take_once_the_round_is_over() -> None:
         assert obs["last_discard"] is None
         assert obs["discards"][0] == ["R7"]
     assert not any(line.startswith("last discard") for line in str(s).splitlines())
+
+
+def test_r101_13_drawing_from_an_empty_stock_is_refused_naming_r101_13() -> None:
+    """R101-13: the round ends at the turn that drew the last stock tile, so a take phase never
+    meets an empty stock; a hand-made one that does offers no draw and refuses it citing the
+    stock's exhaustion (R101-13)."""
+    s = pos("rummy101(players=2)", racks=["R1 R2", "Y5 Y9 B1"], phase="take", stock="")
+    assert "draw" not in {str(a) for a in s.legal_actions()}
+    refused(s, "draw", "R101-13")
+
+
+def test_r101_4_r101_9_own_turn_is_the_movers_alone_and_counts_retrievals_after_a_taken_joker() -> (
+    None
+):
+    """R101-4 with R101-9: ``own_turn`` (the rack the turn began with, hidden from the others) is
+    in the observation of the seat to move only; after taking a joker its ``jokers_retrieved``
+    counts the jokers retrieved since the take, not the jokers the rack held before it."""
+    s = pos(
+        "rummy101(players=2)",
+        racks=["R7 R8 R11 K3 *", "B1 B2"],
+        opened=["melds", "melds"],
+        table=[("run", 1, "R10 * R12")],
+        phase="take",
+        last_discard="*",
+    )
+    play(s, "take")
+    assert "own_turn" not in s.observation(1)
+    mine = s.observation(0)["own_turn"]
+    assert mine["start"]["rack"] == ["R7", "R8", "R11", "K3", "*"]
+    assert mine["jokers_retrieved"] == 0
+    play(s, "retrieve 0:1 with R11")
+    assert "own_turn" not in s.observation(1)
+    assert s.observation(0)["own_turn"]["jokers_retrieved"] == 1
+    assert all(s.observation(q)["turn_state"]["must_use"] == "*" for q in range(2))
