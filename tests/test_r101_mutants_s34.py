@@ -4,10 +4,14 @@ built by hand (tile conservation is not the point); each test names the rule it 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+import pytest
 from audit_helpers import play, refused
+from rummy101 import IllegalAction
 from rummy101.game import Phase, new_game
+from rummy101.game.engines.rummy101.world import sample_state
 from rummy101.game.table import PAIR, RUN, SET, TableMeld
 from rummy101.tiles import parse_tiles
 
@@ -135,3 +139,36 @@ def test_r101_4_r101_9_own_turn_is_the_movers_alone_and_counts_retrievals_after_
     assert "own_turn" not in s.observation(1)
     assert s.observation(0)["own_turn"]["jokers_retrieved"] == 1
     assert all(s.observation(q)["turn_state"]["must_use"] == "*" for q in range(2))
+
+
+def test_r101_10_samples_deal_this_rounds_button_jokers_too() -> None:
+    """R101-10: a button joker is extra to the 106 tiles, so a position sampled from a seat's
+    observation (the hidden racks and stock dealt at random) holds the set's 2 jokers plus one
+    per button pressed this round, wherever they are."""
+    s = new_game("rummy101(players=2,button_jokers=1)", 3)
+    rack0 = s.observation(0)["rack"]
+    play(s, f"discard {next(t for t in rack0 if t != '*')}")
+    play(s, "button")
+    rack1 = s.observation(1)["rack"]
+    play(s, f"discard {next(t for t in rack1 if t != '*')}")
+    obs = s.observation(0)
+    assert obs["button"]["used"] == [False, True]
+    for seed in range(5):
+        got = sample_state(obs, random.Random(seed))
+        jokers = sum(r[52] for r in got.racks) + got.stock.count(52)
+        jokers += sum(m.tiles.count(52) for m in got.table) + sum(
+            d.count(52) for d in got.x.discards
+        )
+        assert jokers == 3
+        assert got.observation(0) == obs
+
+
+def test_r101_3_own_turn_in_another_seats_observation_is_refused() -> None:
+    """R101-3: ``own_turn`` (what the seat to move knows of its own turn) never belongs to
+    another seat: a sample refuses an observation of a waiting seat that carries one."""
+    s = pos("rummy101(players=2)", racks=["R1 R2 R3 K9 K9", "Y5 Y9 B1"], opened=["melds", None])
+    play(s, "run R1 R2 R3")
+    obs = dict(s.observation(1))
+    obs["own_turn"] = s.observation(0)["own_turn"]
+    with pytest.raises(IllegalAction, match="'own_turn' belongs to the seat to move"):
+        sample_state(obs, random.Random(0))
