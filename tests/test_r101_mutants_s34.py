@@ -172,3 +172,26 @@ def test_r101_3_own_turn_in_another_seats_observation_is_refused() -> None:
     obs["own_turn"] = s.observation(0)["own_turn"]
     with pytest.raises(IllegalAction, match="'own_turn' belongs to the seat to move"):
         sample_state(obs, random.Random(0))
+
+
+def test_r101_3_a_copy_plays_on_without_touching_the_original() -> None:
+    """R101-3/R101-4/R101-10: a copy of a position (what search bots play out) is independent:
+    a take, an opening, a discard and the button in the copy leave the original's openings and
+    their turns, discard piles, taken-discard log and button use as they were."""
+    s = pos(
+        "rummy101(players=2,button_jokers=1)",
+        racks=["R9 R10 R11 R12 K9 K10 K11 K12 K13 B1 B3", "Y5 Y9 B1"],
+        phase="take",
+        last_discard="R13",
+    )
+    obs = [s.observation(q) for q in range(2)]
+    c = s.copy()
+    play(c, "take", "run R11 R12 R13", "add R10 to 0@start", "add R9 to 0@start")
+    play(c, "run K11 K12 K13", "add K10 to 1@start", "add K9 to 1@start", "open", "discard B1")
+    play(c, "button")
+    b1, r13 = (int(t) for t in parse_tiles("B1 R13"))
+    assert c.x.opened_turn == [5, -1] and c.x.discards == [[b1], []]
+    assert c.x.taken_log == [(0, 1, r13, 5)] and c.x.button_used == [False, True]
+    assert s.x.opened == [0, 0] and s.x.opened_turn == [-1, -1]
+    assert s.x.discards == [[], [r13]] and s.x.taken_log == [] and s.x.button_used == [False, False]
+    assert [s.observation(q) for q in range(2)] == obs
