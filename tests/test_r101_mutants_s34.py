@@ -36,10 +36,11 @@ def pos(
     opened: list[Any] | None = None,
     turn: int = 5,
     last_discard: str | None = None,
+    match_rounds: int | None = None,
 ) -> Any:
     """A hand-made position: ``racks`` per seat, ``table`` as (kind, owner, tiles), ``opened``
     per seat (None, "melds", "pairs"); ``phase="play"`` means the turn's take was a draw."""
-    s = new_game(rules, 0)
+    s = new_game(rules, 0, match_rounds=match_rounds)
     s.racks = [counts(r) for r in racks]
     s.sizes = [sum(r) for r in s.racks]
     s.stock = [int(t) for t in parse_tiles(stock)] if stock else []
@@ -195,3 +196,26 @@ def test_r101_3_a_copy_plays_on_without_touching_the_original() -> None:
     assert s.x.opened == [0, 0] and s.x.opened_turn == [-1, -1]
     assert s.x.discards == [[], [r13]] and s.x.taken_log == [] and s.x.button_used == [False, False]
     assert [s.observation(q) for q in range(2)] == obs
+
+
+def test_r101_2_the_next_round_starts_with_no_discards_takes_or_openings() -> None:
+    """R101-2/R101-4: each round is dealt afresh: after a round whose finish took a discard, the
+    next round's observations show no discard piles, no last discard (the new starter plays
+    without a take), no taken discards and nobody opened, at no turn."""
+    s = pos(
+        "rummy101(players=2)",
+        racks=["K5", "Y5 Y9 B1"],
+        opened=["melds", "melds"],
+        table=[("run", 0, "R10 R11 R12")],
+        phase="take",
+        last_discard="R13",
+        match_rounds=2,
+    )
+    play(s, "take", "add R13 to 0@end", "discard K5")
+    assert s.round == 1 and s.current == 1 and s.phase is Phase.PLAY
+    assert s.round_results()[0]["winner"] == 0
+    for q in range(2):
+        obs = s.observation(q)
+        assert obs["discards"] == [[], []] and obs["last_discard"] is None
+        assert obs["taken_discards"] == []
+        assert obs["opened"] == [None, None] and obs["opened_turn"] == [-1, -1]
