@@ -59,6 +59,7 @@ def test_cr6_the_finished_match_shows_no_card_to_take_and_no_turn_under_way() ->
     s = pos("classic(players=2,target=10)", hands=["QS QC", "KD 2C"], pile="4H QH")
     play(s, "take", "set QS QH QC")
     assert s.phase is Phase.OVER and s.round_scores() == [[12, 0]]
+    assert s.round_results()[0]["opened"] == ["melds", None]  # who had melded (CR-3)
     for q in range(2):
         obs = s.observation(q)
         assert obs["last_discard"] is None and obs["discard_pile"] == ["4H"]
