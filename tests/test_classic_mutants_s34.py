@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from audit_helpers import play, refused
+from rummy101 import IllegalAction
 from rummy101.game import Phase, new_game
 from rummy101.game.engines.classic.table import RUN, SET, CardMeld
 from rummy101.tiles import parse_cards
@@ -94,3 +96,14 @@ def test_cr3_each_turn_starts_afresh_and_is_counted() -> None:
     assert s.turn == 5 and all(s.observation(q)["turn_state"]["took"] is None for q in range(2))
     play(s, "draw", "run 2S 3S 4S", "discard 9H")
     assert s.phase is Phase.OVER and s.round_results()[0]["turns"] == 6
+
+
+def test_cr3_a_run_written_out_of_order_is_refused_naming_the_canonical_run() -> None:
+    """CR-3: a run is consecutive cards of one suit, written ascending; written in another order
+    it is refused citing CR-3 and naming the action to write instead."""
+    s = pos(hands=["2S 3S 4S 9H", "KD 2C"])
+    play(s, "draw")
+    refused(s, "run 4S 2S 3S", r"CR-3\)")
+    with pytest.raises(IllegalAction, match="write 'run 2S 3S 4S'"):
+        s.apply("run 3S 2S 4S")
+    play(s, "run 2S 3S 4S")

@@ -219,3 +219,22 @@ def test_r101_2_the_next_round_starts_with_no_discards_takes_or_openings() -> No
         assert obs["discards"] == [[], []] and obs["last_discard"] is None
         assert obs["taken_discards"] == []
         assert obs["opened"] == [None, None] and obs["opened_turn"] == [-1, -1]
+
+
+def test_r101_4_a_take_from_another_seat_than_the_previous_is_refused_in_a_sample() -> None:
+    """R101-4: only the previous player's last discard may be taken, so an observation whose
+    take this turn came from another seat's pile cannot come from a game: a sample refuses it."""
+    s = pos(
+        "rummy101(players=3)",
+        racks=["R7 R8 R11 K3", "B1 B2", "Y1 Y2"],
+        opened=["melds", "melds", "melds"],
+        table=[("run", 1, "R4 R5 R6")],
+        phase="take",
+        last_discard="R9",
+    )
+    play(s, "take", "run R7 R8 R9")
+    obs = s.observation(0)
+    assert obs["taken_discards"] == [{"seat": 0, "from": 2, "tile": "R9", "turn": 5}]
+    bad = dict(obs, taken_discards=[{"seat": 0, "from": 1, "tile": "R9", "turn": 5}])
+    with pytest.raises(IllegalAction, match="do not end with this turn's take"):
+        sample_state(bad, random.Random(0))
