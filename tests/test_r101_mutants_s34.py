@@ -238,3 +238,28 @@ def test_r101_4_a_take_from_another_seat_than_the_previous_is_refused_in_a_sampl
     bad = dict(obs, taken_discards=[{"seat": 0, "from": 1, "tile": "R9", "turn": 5}])
     with pytest.raises(IllegalAction, match="do not end with this turn's take"):
         sample_state(bad, random.Random(0))
+
+
+def test_r101_7_a_staged_opening_is_sampled_only_from_the_movers_observation() -> None:
+    """R101-7: runs/sets laid before the opening is committed are staged; another seat sees them
+    but not the rack they came from, so a sample from that seat's observation is refused."""
+    s = pos("rummy101(players=2)", racks=["R1 R2 R3 K9 K9", "Y5 Y9 B1"])
+    play(s, "run R1 R2 R3")
+    obs = s.observation(1)
+    assert obs["turn_state"]["staged"] and "own_turn" not in obs
+    with pytest.raises(IllegalAction, match="staged opening is sampled from the observation of"):
+        sample_state(obs, random.Random(0))
+
+
+def test_r101_3_positions_differing_only_in_what_reset_undoes_are_not_equal() -> None:
+    """R101-3: ``reset`` undoes the turn's plays from the turn's undo snapshot, so two positions
+    alike in every shown field but one with something to undo are different positions (the
+    refusal checks compare states with ``==``)."""
+    s = pos("rummy101(players=2)", racks=["R1 R2 R3 K9 K9", "Y5 Y9 B1"], opened=["melds", None])
+    play(s, "run R1 R2 R3")
+    t = s.copy()
+    assert t == s
+    t.x.snap = None
+    t.invalidate_legal()
+    assert "reset" in {str(a) for a in s.legal_actions()} - {str(a) for a in t.legal_actions()}
+    assert t != s
