@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from types import ModuleType
 
 import pytest
-
 import rummy101
 from rummy101 import _backend
 
@@ -40,3 +40,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "parity" in item.path.name:
             item.add_marker(pytest.mark.parity)
+
+
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """The suite holds no benchmarks (they live in bench/, run with --benchmark-only): with
+    pytest-benchmark installed, skip its fixture here, so that pytest-xdist's workers (pyproject's
+    ``-n auto``) do not each warn that benchmarks are disabled under xdist."""
+    if hasattr(config.option, "benchmark_skip") and not config.option.benchmark_only:
+        config.option.benchmark_skip = True
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """In a pytest-xdist worker (pyproject's addopts run the suite with ``-n auto``), take out
+    the garbage-collector callback Hypothesis installs to time its runs: the worker is stopped
+    by interrupting its main thread once its tests are done, and an interrupt that lands inside
+    that callback is printed as an "Exception ignored ... KeyboardInterrupt" traceback, after a
+    run that passed."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    gc.callbacks[:] = [cb for cb in gc.callbacks
+                       if not getattr(cb, "__module__", "").startswith("hypothesis.")]
