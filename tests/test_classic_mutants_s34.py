@@ -4,53 +4,11 @@ are built by hand (card conservation is not the point); each test names the rule
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from audit_helpers import play, refused
 from rummy101 import IllegalAction
-from rummy101.game import Phase, new_game
-from rummy101.game.engines.classic.table import RUN, SET, CardMeld
-from rummy101.tiles import parse_cards
-
-
-def codes(text: str) -> list[int]:
-    return [int(c) for c in parse_cards(text)] if text else []
-
-
-def pos(
-    rules: str = "classic(players=2)",
-    *,
-    hands: list[str],
-    stock: str = "2C 3C 4C 5C",
-    pile: str = "9D",
-    table: list[tuple[str, int, str]] = (),
-    melded: list[bool] | None = None,
-    current: int = 0,
-) -> Any:
-    """A hand-made position at the start of a turn (take phase); ``stock`` and ``pile`` are
-    listed bottom first (the last card is the top)."""
-    s = new_game(rules, 0)
-    s.racks = []
-    for h in hands:
-        cv = [0] * 53
-        for c in codes(h):
-            cv[c] += 1
-        s.racks.append(cv)
-    s.sizes = [sum(r) for r in s.racks]
-    s.stock = codes(stock)
-    s.x.pile = codes(pile)
-    kinds = {"run": RUN, "set": SET}
-    s.table = [CardMeld.build(kinds[k], o, tuple(codes(cs))) for k, o, cs in table]
-    s.x.melded = melded or [False] * s.n
-    s.current = current
-    s.turn = 3
-    s.phase = Phase.TAKE
-    s.x.took = ""
-    s.x.taken = -1
-    s.x.start_size = s.sizes[current]
-    s.invalidate_legal()
-    return s
+from rummy101.game import Phase
+from test_audit_classic import pos
 
 
 def test_cr6_the_finished_match_shows_no_card_to_take_and_no_turn_under_way() -> None:

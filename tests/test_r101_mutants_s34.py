@@ -14,15 +14,9 @@ from rummy101.game import Phase, new_game
 from rummy101.game.engines.rummy101.world import sample_state
 from rummy101.game.table import PAIR, RUN, SET, TableMeld
 from rummy101.tiles import parse_tiles
+from test_audit_r101 import counts
 
 OPEN = {"melds": 1, "pairs": 2, None: 0}
-
-
-def counts(text: str) -> list[int]:
-    cv = [0] * 53
-    for t in parse_tiles(text):
-        cv[int(t)] += 1
-    return cv
 
 
 def pos(

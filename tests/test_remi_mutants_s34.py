@@ -12,20 +12,10 @@ from audit_helpers import legal, play, refused
 from rummy101 import IllegalAction
 from rummy101.game import Phase, new_game
 from rummy101.game.engines.remi.table import RUN, SET, RemiMeld, end_value
-from rummy101.tiles import JOKER_CODE, parse_tiles
+from rummy101.tiles import JOKER_CODE
+from test_audit_remi import codes, counts
 
 J = JOKER_CODE
-
-
-def counts(text: str) -> list[int]:
-    cv = [0] * 53
-    for t in parse_tiles(text):
-        cv[int(t)] += 1
-    return cv
-
-
-def codes(text: str) -> list[int]:
-    return [int(t) for t in parse_tiles(text)]
 
 
 def position(
