@@ -5,71 +5,16 @@ conservation is not the point); each test fails on one planted change the other 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from audit_helpers import legal, play, refused
 from rummy101 import IllegalAction
 from rummy101.game import Phase, new_game
-from rummy101.game.engines.remi.table import RUN, SET, RemiMeld, end_value
+from rummy101.game.engines.remi.table import end_value
 from rummy101.tiles import JOKER_CODE
-from test_audit_remi import codes, counts
+from test_audit_remi import codes
+from test_audit_remi import pos as position
 
 J = JOKER_CODE
-
-
-def position(
-    rules: str = "remi(doubles=off)",
-    *,
-    racks: list[str],
-    stock: str = "K2 K3 K4 K5 K6",
-    current: int = 1,
-    phase: str = "take",
-    train: str = "K9 Y13",
-    table: list[tuple[str, int, str]] = (),
-    laid: list[bool] | None = None,
-    tabla: list[bool] | None = None,
-    atu: str | None = "B6",
-    twin: int = -1,
-    own_turns: int = 5,
-) -> Any:
-    """A hand-made position; ``phase="play"`` means the turn's take was a draw. Table melds are
-    laid by their owner in earlier turns; the train's tiles were discarded by the seats before
-    ``current`` in turn."""
-    s = new_game(rules, 0)
-    n = s.n
-    x = s.x
-    s.racks = [counts(r) for r in racks] + [counts("")] * (n - len(racks))
-    s.sizes = [sum(r) for r in s.racks]
-    s.stock = codes(stock)
-    s.current = current
-    s.turn = 9
-    s.phase = Phase(phase)
-    x.took = "draw" if phase == "play" else ""
-    x.train = codes(train)
-    x.train_by = [(current - 1 - k) % n for k in range(len(x.train))][::-1]
-    s.table = [
-        RemiMeld.build(
-            s.rules,
-            RUN if k == "run" else SET,
-            o,
-            tuple(codes(t)),
-            (o,) * len(codes(t)),
-            (0,) * len(codes(t)),
-        )
-        for k, o, t in table
-    ]
-    x.turn_table_start = len(s.table)
-    x.laid = list(laid) if laid is not None else [False] * n
-    x.laid_turn = [0 if v else -1 for v in x.laid]
-    x.tabla = list(tabla) if tabla is not None else [False] * n
-    x.atu = codes(atu)[0] if atu else -1
-    x.atu_avail = atu is not None and x.atu != J
-    x.twin = twin
-    x.own_turns = [own_turns] * n
-    x.snap = None
-    s.invalidate_legal()
-    return s
 
 
 # ---- RO-11 / RO-12: the results of a closed round ------------------------------------------------
