@@ -112,7 +112,7 @@ def test_alternatives_in_engine_games(rules: str, seed: int) -> None:
         h = hint(view, 10)
         listed = [h.turn, *h.alternatives]
         check_legal_and_distinct(state, listed)
-        every = _Planner(view).turns(100)
+        every = _Planner(view).turns()
         assert len(listed) == min(11, len(every))
         most = max(most, len(h.alternatives))
         for action in h.turn.actions:

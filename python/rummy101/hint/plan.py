@@ -583,14 +583,14 @@ class _Planner:
         w.opened, w.opened_now, w.laid_value = kind, True, value
         return w, self.play_opened(w, None, False, False, hold_joker=hold_joker)
 
-    def turns(self, wanted: int = 1) -> list[Turn]:
+    def turns(self) -> list[Turn]:
         """Candidate turns, best first, one per play (:attr:`Turn.play`: turns that differ only
         in the discard count once, with their best discard): the usual plays and
-        :meth:`variant_plans`' variants, always both, so the best turn does not depend on
-        ``wanted`` (how many turns the caller will use). A variant can be the best turn: once
-        opened, adding without laying may keep less on the rack than the best melds laid first.
-        (Variants were weighed only when the usual plays gave fewer than ``wanted`` turns, and
-        ``hint(view, 0)`` could recommend a worse turn than ``hint(view, 3)``.)"""
+        :meth:`variant_plans`' variants, always both, so the best turn does not depend on how
+        many turns the caller will use. A variant can be the best turn: once opened, adding
+        without laying may keep less on the rack than the best melds laid first. (Variants were
+        weighed only when the usual plays gave fewer turns than asked for, and ``hint(view, 0)``
+        could recommend a worse turn than ``hint(view, 3)``.)"""
         view = self.view
         rack = [int(t) for t in view.rack]
         takes: list[tuple[dict[str, Any], list[int], int | None]] = []
@@ -647,7 +647,7 @@ def planned_turns(view: SeatView, wanted: int = 1, *,
     planner = _Planner(view)
     planner.deadline = math.inf if seconds is None else time.monotonic() + seconds
     planner.seconds = math.inf if seconds is None else seconds
-    return planner.turns(wanted)
+    return planner.turns()
 
 
 def hint(view: SeatView, alternatives: int = 3) -> Hint:
@@ -664,7 +664,7 @@ def hint(view: SeatView, alternatives: int = 3) -> Hint:
     if isinstance(alternatives, bool) or not isinstance(alternatives, int):
         raise BadView(f"alternatives must be an int (how many next-best turns), got "
                       f"{type(alternatives).__name__} {alternatives!r:.40}")
-    turns = _Planner(view).turns(1 + max(0, alternatives))
+    turns = _Planner(view).turns()
     if not turns:
         rack = " ".join(map(str, view.rack))
         if view.stage == "play" and view.taken_discard is not None:  # (said only 'no legal turn')
