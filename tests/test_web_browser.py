@@ -1332,3 +1332,41 @@ def test_discard_is_offered_only_when_a_discard_is_legal(browser: object, server
         assert pg.is_enabled("[data-testid=discard]")  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+# How many lines a definition's text takes (a text that wraps has a rectangle per line).
+_LINES = """(term) => { const dt = [...document.querySelectorAll('[data-testid=info] dt')]
+  .find((e) => e.textContent === term);
+  const r = document.createRange(); r.selectNodeContents(dt.nextElementSibling);
+  return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; }"""
+
+
+def test_a_long_term_under_stock_and_discards_does_not_squeeze_the_values(browser: object,
+                                                                         server: str) -> None:
+    """Classic's "Seat 1 (random) holds, taken from the pile" (CR-3) sized the terms' column to
+    itself: the values were left one card wide, "37 left" and "200 points" broke over two lines
+    and the discard pile stood as a column of single cards. The terms' column is at most 8rem
+    now; a long term wraps in it."""
+    def known(route: object) -> None:
+        resp = route.fetch()  # type: ignore[attr-defined]
+        view = resp.json()
+        view["observation"]["known"] = [[], ["5C", "KD"]]
+        route.fulfill(response=resp, json=view)  # type: ignore[attr-defined]
+
+    ctx, pg = _context(browser, server)
+    try:
+        pg.select_option("[data-testid=rules]", "classic")  # type: ignore[attr-defined]
+        pg.select_option("#opt-players", "2")  # type: ignore[attr-defined]
+        pg.select_option("[data-testid=bot-1]", "random")  # type: ignore[attr-defined]
+        start(pg, "classic", 2, 3)
+        pg.route(re.compile(r".*/v1/games/[0-9a-f]{16}$"), known)  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=info] dt:has-text('taken from the pile')")  # type: ignore[attr-defined]
+        assert pg.evaluate(_LINES, "Stock") == 1  # type: ignore[attr-defined]
+        assert pg.evaluate(_LINES, "Target") == 1  # type: ignore[attr-defined]
+        held = "[data-testid=info] dt:has-text('taken from the pile') + dd [data-tile]"
+        tops = {round(e.bounding_box()["y"]) for e in pg.query_selector_all(held)}  # type: ignore[attr-defined]
+        assert len(tops) == 1, tops  # the two held cards side by side
+        shot(pg, "classic-facts")
+    finally:
+        ctx.close()
