@@ -1370,3 +1370,29 @@ def test_a_long_term_under_stock_and_discards_does_not_squeeze_the_values(browse
         shot(pg, "classic-facts")
     finally:
         ctx.close()
+
+
+def test_two_bots_of_one_kind_are_told_apart_on_the_table(browser: object, server: str) -> None:
+    """With two greedy bots (4 players) the table's melds said "pair · greedy" and Stock &
+    discards listed "Discards of greedy" twice: whose was whose, the page did not say. A name
+    two seats share is given with its seat, "seat 2 (greedy)", as the players' list and the
+    moves give it."""
+    ctx, pg = _context(browser, server)
+    try:
+        pg.select_option("[data-testid=rules]", "rummy101")  # type: ignore[attr-defined]
+        pg.select_option("#opt-players", "4")  # type: ignore[attr-defined]
+        for seat, bot in ((1, "greedy"), (2, "greedy"), (3, "random")):
+            pg.select_option(f"[data-testid=bot-{seat}]", bot)  # type: ignore[attr-defined]
+        start(pg, "rummy101", 4, 3)
+        for _ in range(2):  # both greedy bots have laid pairs and discarded by then
+            pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+            idle(pg)
+        terms = [t.inner_text() for t in pg.query_selector_all("[data-testid=info] dt")]  # type: ignore[attr-defined]
+        discards = [t for t in terms if t.startswith("Discards of")]
+        assert "Discards of seat 1 (greedy)" in discards and "Discards of seat 2 (greedy)" in discards, terms
+        assert "Discards of random" in discards, terms  # a name of one seat stays short
+        heads = [m.inner_text() for m in pg.query_selector_all("[data-testid=meld-pick]")]  # type: ignore[attr-defined]
+        assert not [x for x in heads if "· greedy ·" in x], heads
+        assert [x for x in heads if "seat 1 (greedy)" in x] and [x for x in heads if "seat 2 (greedy)" in x], heads
+    finally:
+        ctx.close()

@@ -38,6 +38,15 @@ export function pieces(tokens, opts = {}) {
   return row;
 }
 
+// A seat as the table and the discards name it: its player ("you", "greedy"), or with two bots of
+// one kind (4 players: greedy, greedy, random) the seat too, "seat 2 (greedy)", as the players'
+// list and the moves name it: "Discards of greedy" twice said not whose.
+export function seatName(names, seat) {
+  const name = names[seat];
+  if (!name) return `seat ${seat}`;
+  return names.filter((n) => n === name).length > 1 ? `seat ${seat} (${name})` : name;
+}
+
 // The table: one group per meld, with its number (the index actions use), owner and kind. On the
 // person's turn a meld and each of its jokers are controls: a click anywhere on the meld picks it,
 // and for the keyboard its head is a button (Tab, Enter or Space) and each joker one of its own;
@@ -50,7 +59,7 @@ export function renderTable(container, table, names, { onMeld = null, onJoker = 
   }
   table.forEach((m, i) => {
     const id = m.id ?? i;
-    const owner = m.owner === undefined || m.owner === null ? "" : names[m.owner] || `seat ${m.owner}`;
+    const owner = m.owner === undefined || m.owner === null ? "" : seatName(names, m.owner);
     const staged = m.staged ? " (staged)" : "";
     const label = `meld ${id}: ${m.kind || "meld"} of ${owner}${staged}, ${m.tiles.map(pieceLabel).join(", ")}`;
     const group = h("div", {
@@ -126,7 +135,7 @@ export function renderInfo(container, obs, names) {
   if (Array.isArray(obs.discard_pile) && obs.discard_pile.length) row("Discard pile", pieces(obs.discard_pile.slice(-8)));
   if (Array.isArray(obs.discards)) {
     obs.discards.forEach((pile, seat) => {
-      if (pile.length) row(`Discards of ${names[seat] || "seat " + seat}`, pieces(pile.slice(-6)));
+      if (pile.length) row(`Discards of ${seatName(names, seat)}`, pieces(pile.slice(-6)));
     });
   }
   // classic: the cards each seat took from the pile and still holds, seen by all (CR-3)
