@@ -1334,6 +1334,28 @@ def test_discard_is_offered_only_when_a_discard_is_legal(browser: object, server
         ctx.close()
 
 
+# Each tile colour's mark under the number, as a signature: the element and its geometry.
+_MARKS = """() => Object.fromEntries([...document.querySelectorAll('[data-testid=tile]')]
+  .filter((t) => t.dataset.tile !== '*')
+  .map((t) => { const m = [...t.querySelectorAll('svg > *')].find((e) => !['rect', 'text'].includes(e.tagName));
+                return [t.dataset.tile[0], `${m.tagName} ${m.getAttribute('r') || m.getAttribute('points')}`]; }))"""
+
+
+def test_the_tile_colours_are_told_apart_without_colour(browser: object, server: str) -> None:
+    """The tiles' colours were told apart by colour alone, a dot of the same shape under every
+    number: to a red-green colour-blind eye (one man in twelve) red and yellow tiles look alike
+    and red nearly black. Each colour now has a mark of its own shape (red a circle, yellow a
+    triangle, blue a square, black a diamond)."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 11)  # a rack of all four colours
+        marks = pg.evaluate(_MARKS)  # type: ignore[attr-defined]
+        assert sorted(marks) == ["B", "K", "R", "Y"], marks
+        assert len(set(marks.values())) == 4, marks
+    finally:
+        ctx.close()
+
+
 # How many lines a definition's text takes (a text that wraps has a rectangle per line).
 _LINES = """(term) => { const dt = [...document.querySelectorAll('[data-testid=info] dt')]
   .find((e) => e.textContent === term);

@@ -72,8 +72,23 @@ export function pieceSVG(token) {
   }
   const ink = COLOURS[p.colour][1];
   s.append(el("text", { x: 20, y: 33, fill: ink, "font-size": p.number >= 10 ? 21 : 24, "font-weight": 700, "text-anchor": "middle", "font-family": "Verdana, sans-serif" }, String(p.number)));
-  s.append(el("circle", { cx: 20, cy: 44, r: 3.2, fill: ink }));
+  s.append(colourMark(p.colour, ink));
   return s;
+}
+
+// The mark under a tile's number: a shape of its own per colour, so that the colours are told
+// apart without seeing colour (red and yellow look alike, red nearly black, to a red-green
+// colour-blind eye: one man in twelve): red a circle, yellow a triangle, blue a square, black a
+// diamond.
+function colourMark(colour, ink) {
+  const fill = { fill: ink, class: "mark", "data-mark": colour };
+  if (colour === "R") return el("circle", { cx: 20, cy: 44, r: 3.8, ...fill });
+  const shape = {
+    Y: "20,39 25,47.8 15,47.8",
+    B: "16.5,40.5 23.5,40.5 23.5,47.5 16.5,47.5",
+    K: "20,38.8 25.2,44 20,49.2 14.8,44",
+  }[colour];
+  return el("polygon", { points: shape, ...fill });
 }
 
 // Sort keys: runs (colour, then number), sets (number, then colour); jokers last.
