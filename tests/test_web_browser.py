@@ -339,11 +339,12 @@ _OVERFLOW = """() => { const w = window.innerWidth, out = [];
   return {scroll: document.documentElement.scrollWidth, width: w, out: out.slice(0, 6)}; }"""
 
 
-@pytest.mark.parametrize("width", [390, 320])
+@pytest.mark.parametrize("width", [390, 320, 280])
 def test_a_phone_screen_needs_no_sideways_scrolling(browser: object, server: str,
                                                     width: int) -> None:
     """Newcomer round 9: at 390 px the typed move's Play button ended at 446 px; at 320 the
-    header's tabs, and the replay form's file input (393 px), stuck out too."""
+    header's tabs, and the replay form's file input (393 px), stuck out too. At 280 (a folding
+    phone's cover screen) the header's "Replay & analysis" tab ended at 281 px."""
     ctx = browser.new_context(viewport={"width": width, "height": 844})  # type: ignore[attr-defined]
     pg = ctx.new_page()
     try:
