@@ -1419,3 +1419,32 @@ def test_two_bots_of_one_kind_are_told_apart_on_the_table(browser: object, serve
         assert [x for x in heads if "seat 1 (greedy)" in x] and [x for x in heads if "seat 2 (greedy)" in x], heads
     finally:
         ctx.close()
+
+
+def test_a_move_from_a_tab_left_behind_says_the_game_went_on(browser: object,
+                                                            server: str) -> None:
+    """Two tabs on one game (a duplicated tab keeps its session storage): a discard in one, then
+    a discard in the other, which still showed the turn before. The engine refused it for a
+    position that tab never showed ("first take a tile", R101-3) and the page then changed under
+    the message without a word. It says now that the game went on elsewhere, and shows it."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 11)  # seat 0 starts with 22 tiles: a discard first (R101-2)
+        game = pg.evaluate("sessionStorage.getItem('rummy101.game')")  # type: ignore[attr-defined]
+        other = ctx.new_page()  # type: ignore[attr-defined]
+        other.goto(server + "/")
+        other.evaluate("id => sessionStorage.setItem('rummy101.game', id)", game)
+        other.reload()
+        other.wait_for_selector("[data-testid=tile]")
+        idle(other)
+        for tab in (pg, other):
+            tab.locator("[data-testid=tile]").first.click()  # type: ignore[attr-defined]
+            tab.click("[data-testid=discard]")  # type: ignore[attr-defined]
+            idle(tab)
+        # the game as the server has it (the take phase) comes after the refusal: wait for it
+        other.wait_for_selector("[data-testid=draw]:not([disabled])")
+        other.wait_for_selector("[data-testid=message-text]:has-text('gone on in another tab')")
+        assert "(R101-3)" in other.inner_text("[data-testid=message-text]")
+        assert not pg.is_visible("[data-testid=message]")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()  # type: ignore[attr-defined]

@@ -243,12 +243,25 @@ export class PlayPanel {
   // After a failed request: a refused move changed nothing, but a bot that stopped after the
   // person's move, or a meld laid before one of its additions failed, did; show the game as the
   // server has it (the message stays).
-  async resync() {
+  // `sent`: the move refused. Played from another tab of the same game (a duplicated tab), the
+  // game had gone on without this one, and the engine's refusal ("first take a tile") spoke of a
+  // position the person never saw here: say why the game shown changed.
+  async resync(sent = null) {
     // no answer at all (status 0) or no game (404): asking again would only wait or fail again
     if (!this.view || !this.failure || this.failure.status === 0 || this.failure.status === 404) return;
     try {
       const view = await api.view(this.view.id);
-      if (view.actions_played !== this.view.actions_played || view.your_turn !== this.view.your_turn) this.setView(view, true);
+      const before = this.view.actions_played;
+      if (view.actions_played !== before || view.your_turn !== this.view.your_turn) {
+        // a refused move played nothing, so moves after this tab's last came from elsewhere;
+        // unless the move was played and then the bots stopped (the service's words say so:
+        // games.py, _bots_after)
+        const played = / was played, but then the bots stopped/.test(this.failure.message);
+        this.setView(view, true);
+        if (sent !== null && view.actions_played > before && !played && !$("message").hidden) {
+          $("message-text").textContent += " The game had gone on in another tab or window; it is shown here as it is now.";
+        }
+      }
     } catch { /* the message already says what went wrong */ }
   }
 
@@ -561,7 +574,7 @@ export class PlayPanel {
       const view = await api.act(this.view.id, text);
       this.setView(view);
     });
-    if (!ok) await this.resync();
+    if (!ok) await this.resync(text);
     return ok;
   }
 
