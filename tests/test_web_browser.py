@@ -1448,3 +1448,19 @@ def test_a_move_from_a_tab_left_behind_says_the_game_went_on(browser: object,
         assert not pg.is_visible("[data-testid=message]")  # type: ignore[attr-defined]
     finally:
         ctx.close()  # type: ignore[attr-defined]
+
+
+def test_the_piece_on_take_discard_stays_inside_its_button(browser: object, server: str) -> None:
+    """The card Take discard shows (the one it takes) was 31 px tall in a 33 px button: it lay on
+    the button's border, top and bottom. It is drawn inside the border now."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "classic", 2, 3)  # the first turn may take the upcard (CR-3)
+        pg.wait_for_selector("[data-testid=take]:not([disabled]) [data-tile]")  # type: ignore[attr-defined]
+        box = pg.evaluate("""() => { const b = document.querySelector('[data-testid=take]');
+          const r = b.getBoundingClientRect(), p = b.querySelector('.piece').getBoundingClientRect();
+          const w = parseFloat(getComputedStyle(b).borderTopWidth);
+          return [p.top - r.top - w, r.bottom - w - p.bottom]; }""")
+        assert min(box) >= 0, box  # room above and below the piece, inside the border
+    finally:
+        ctx.close()
