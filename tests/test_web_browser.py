@@ -1464,3 +1464,27 @@ def test_the_piece_on_take_discard_stays_inside_its_button(browser: object, serv
         assert min(box) >= 0, box  # room above and below the piece, inside the border
     finally:
         ctx.close()
+
+
+def test_lay_meld_waits_for_the_turns_take(browser: object, server: str) -> None:
+    """Lay meld was enabled by any two selected pieces, also before the turn's take: pressed, it
+    was refused, "first take a tile" (R101-3). It waits for the take now, and the line under the
+    rack says to take first; after the draw it is offered again."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 7)
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]  # the opening discard
+        idle(pg)
+        pg.wait_for_selector("[data-testid=draw]:not([disabled])")  # type: ignore[attr-defined]
+        for pos in (0, 1, 2):
+            pg.click(f"[data-testid=tile][data-pos='{pos}']")  # type: ignore[attr-defined]
+        assert not pg.is_enabled("[data-testid=lay]")  # type: ignore[attr-defined]
+        assert "First take a tile" in pg.inner_text("[data-testid=suggest]")  # type: ignore[attr-defined]
+        pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
+        idle(pg)
+        for pos in (0, 1, 2):
+            pg.click(f"[data-testid=tile][data-pos='{pos}']")  # type: ignore[attr-defined]
+        assert pg.is_enabled("[data-testid=lay]")  # type: ignore[attr-defined]
+        assert "First take" not in pg.inner_text("[data-testid=suggest]")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

@@ -525,7 +525,11 @@ export class PlayPanel {
     const mine = this.view.your_turn && !this.busy;
     const n = this.selectedTokens().length;
     const verbs = new Set(this.legal().map((t) => t.split(" ")[0]));
-    const enable = { draw: mine && verbs.has("draw"), take: mine && verbs.has("take"), meld: mine && n >= 2, add: mine && n === 1 && this.meld !== null, retrieve: mine && n === 1 && !!this.joker, discard: mine && n === 1 && verbs.has("discard") };
+    // Lay meld is not offered before the turn's take: it was refused, "first take a tile"
+    // (R101-3, RO-5, CR-3). After it, a selection that is no meld is still sent, for the engine
+    // to say why.
+    const taking = !["run", "set", "pair", "lay"].some((v) => verbs.has(v)) && (verbs.has("draw") || verbs.has("take"));
+    const enable = { draw: mine && verbs.has("draw"), take: mine && verbs.has("take"), meld: mine && n >= 2 && !taking, add: mine && n === 1 && this.meld !== null, retrieve: mine && n === 1 && !!this.joker, discard: mine && n === 1 && verbs.has("discard") };
     for (const b of document.querySelectorAll("#controls [data-do]")) {
       b.disabled = !enable[b.dataset.do];
       if (b.dataset.do === "draw" || b.dataset.do === "take") b.hidden = !verbs.has(b.dataset.do) && !["draw", "take"].some((x) => verbs.has(x));
@@ -556,7 +560,9 @@ export class PlayPanel {
       sug.append(h("span", { class: "help", text: "Legal with this selection: " }));
       for (const a of found.slice(0, 24)) sug.append(h("button", { type: "button", class: "suggestion", "data-action": a.text, onclick: () => this.send(a.text) }, describe(a.text)));
     } else if (mine && (n || this.meld !== null || this.joker)) {
-      const text = n ? "No single legal move uses exactly this selection (a meld of more than 3 is laid as 3, then added to)."
+      const word = this.view.variant === "classic" ? "card" : "tile";
+      const text = n && taking ? `First take a ${word} (Draw or Take discard); then lay melds or discard.`
+        : n ? "No single legal move uses exactly this selection (a meld of more than 3 is laid as 3, then added to)."
         : this.joker ? "No tile of yours can take the place of this joker now."
           : `None of your ${this.view.variant === "classic" ? "cards" : "pieces"} can be added to meld ${this.meld} now.`;
       sug.append(h("span", { class: "help", text }));
