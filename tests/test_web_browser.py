@@ -1399,7 +1399,7 @@ def test_two_bots_of_one_kind_are_told_apart_on_the_table(browser: object, serve
     """With two greedy bots (4 players) the table's melds said "pair · greedy" and Stock &
     discards listed "Discards of greedy" twice: whose was whose, the page did not say. A name
     two seats share is given with its seat, "seat 2 (greedy)", as the players' list and the
-    moves give it."""
+    moves give it ("seat 2" on a meld's head)."""
     ctx, pg = _context(browser, server)
     try:
         pg.select_option("[data-testid=rules]", "rummy101")  # type: ignore[attr-defined]
@@ -1414,9 +1414,12 @@ def test_two_bots_of_one_kind_are_told_apart_on_the_table(browser: object, serve
         discards = [t for t in terms if t.startswith("Discards of")]
         assert "Discards of seat 1 (greedy)" in discards and "Discards of seat 2 (greedy)" in discards, terms
         assert "Discards of random" in discards, terms  # a name of one seat stays short
+        # a meld's head names the seat alone (short: a phone shows two pairs a row)
         heads = [m.inner_text() for m in pg.query_selector_all("[data-testid=meld-pick]")]  # type: ignore[attr-defined]
         assert not [x for x in heads if "· greedy ·" in x], heads
-        assert [x for x in heads if "seat 1 (greedy)" in x] and [x for x in heads if "seat 2 (greedy)" in x], heads
+        assert [x for x in heads if "· seat 1 ·" in x] and [x for x in heads if "· seat 2 ·" in x], heads
+        labels = [m.get_attribute("aria-label") for m in pg.query_selector_all("[data-testid=meld]")]  # type: ignore[attr-defined]
+        assert [x for x in labels if "of seat 2 (greedy)" in x], labels
     finally:
         ctx.close()
 

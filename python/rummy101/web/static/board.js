@@ -40,11 +40,13 @@ export function pieces(tokens, opts = {}) {
 
 // A seat as the table and the discards name it: its player ("you", "greedy"), or with two bots of
 // one kind (4 players: greedy, greedy, random) the seat too, "seat 2 (greedy)", as the players'
-// list and the moves name it: "Discards of greedy" twice said not whose.
-export function seatName(names, seat) {
+// list and the moves name it: "Discards of greedy" twice said not whose. `short`: the seat alone
+// ("seat 2"), for a meld's head, which the longer name widened to one meld a row on a phone.
+export function seatName(names, seat, short = false) {
   const name = names[seat];
   if (!name) return `seat ${seat}`;
-  return names.filter((n) => n === name).length > 1 ? `seat ${seat} (${name})` : name;
+  if (names.filter((n) => n === name).length < 2) return name;
+  return short ? `seat ${seat}` : `seat ${seat} (${name})`;
 }
 
 // The table: one group per meld, with its number (the index actions use), owner and kind. On the
@@ -67,7 +69,8 @@ export function renderTable(container, table, names, { onMeld = null, onJoker = 
       "data-meld": id, "data-testid": "meld", role: "group", "aria-label": label,
     });
     const value = m.value === undefined || m.value === null ? "" : ` · ${m.value} pts`;
-    const head = `#${id} ${m.kind || ""}${owner ? " · " + owner : ""}${value}${staged}`;
+    const who = owner ? seatName(names, m.owner, true) : "";
+    const head = `#${id} ${m.kind || ""}${who ? " · " + who : ""}${value}${staged}`;
     if (onMeld) {
       group.append(h("button", {
         type: "button", class: "meld-head", "data-testid": "meld-pick", "data-meld": id,
