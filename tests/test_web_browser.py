@@ -1491,3 +1491,30 @@ def test_lay_meld_waits_for_the_turns_take(browser: object, server: str) -> None
         assert "First take" not in pg.inner_text("[data-testid=suggest]")  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("classic", 3), ("remi", 7)])
+def test_two_pieces_laid_outside_rummy101_are_refused_for_their_number(browser: object,
+                                                                       server: str,
+                                                                       variant: str,
+                                                                       seed: int) -> None:
+    """Lay meld with two pieces sent a pair, which only Rummy 101 has (R101-5): classic and Remi
+    refused it as "'pair' is not an action of classic; its verbs: ...", which says nothing of
+    what to fix. Two pieces are sent as a meld there, refused for taking 3."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, variant, 2, seed)
+        while pg.is_visible("#bare [data-action=decline]"):  # type: ignore[attr-defined]  # RO-3
+            pg.click("#bare [data-action=decline]")  # type: ignore[attr-defined]
+            idle(pg)
+        if pg.is_enabled("[data-testid=draw]"):  # type: ignore[attr-defined]  # Remi's first turn: a discard (RO-5)
+            pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
+            idle(pg)
+        for pos in (0, 1):
+            pg.click(f"[data-testid=tile][data-pos='{pos}']")  # type: ignore[attr-defined]
+        pg.click("[data-testid=lay]")  # type: ignore[attr-defined]
+        idle(pg)
+        text = pg.inner_text("[data-testid=message-text]")  # type: ignore[attr-defined]
+        assert "takes exactly 3" in text and "not an action" not in text, text
+    finally:
+        ctx.close()

@@ -602,7 +602,10 @@ export class PlayPanel {
   async layMeld(sel) {
     const lays = this.legal().map(parseAction).filter((a) => ["run", "set", "pair", "lay"].includes(a.verb));
     const exact = lays.find((a) => key(a.pieces) === key(sel));
-    if (exact || sel.length <= 3) return this.send(exact ? exact.text : `${sel.length === 2 ? "pair" : "meld"} ${sel.join(" ")}`);
+    // two pieces are a pair in Rummy 101 only (R101-5): elsewhere "pair" was refused as no
+    // action of the variant, not for the meld's size ("meld takes exactly 3 cards")
+    const verb = sel.length === 2 && this.view.variant === "rummy101" ? "pair" : "meld";
+    if (exact || sel.length <= 3) return this.send(exact ? exact.text : `${verb} ${sel.join(" ")}`);
     const counts = (list) => list.reduce((m, t) => m.set(t, (m.get(t) || 0) + 1), new Map());
     const have = counts(sel);
     const part = lays.find((a) => [...counts(a.pieces)].every(([t, c]) => (have.get(t) || 0) >= c));
