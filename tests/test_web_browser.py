@@ -1518,3 +1518,31 @@ def test_two_pieces_laid_outside_rummy101_are_refused_for_their_number(browser: 
         assert "takes exactly 3" in text and "not an action" not in text, text
     finally:
         ctx.close()
+
+
+# The colours of a piece's rings (box-shadow) and the contrast of the best of them against a
+# colour: the rack's wood, a tile's cream.
+_RING = """([sel, against]) => {
+  const lum = ([r, g, b]) => { const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const ratio = (a, b) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  const shadow = getComputedStyle(document.querySelector(sel)).boxShadow;
+  const rings = [...shadow.matchAll(/rgba?\\(([^)]*)\\)/g)].map((m) => m[1].split(',').map(Number));
+  return Math.max(0, ...rings.map((c) => ratio(lum(c), lum(against)))); }"""
+
+
+def test_the_hints_pieces_stand_out_on_the_rack(browser: object, server: str) -> None:
+    """Show hint marked its pieces on the rack with a light blue glow only: on the wood (about the
+    glow's lightness) a person easily missed which tile the hint meant, on a phone most of all.
+    They are ringed now, a ring of 3:1 contrast or more against the wood and against the tile."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 7)
+        pg.click("[data-testid=hint]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=tile].hinted")  # type: ignore[attr-defined]
+        hinted = "[data-testid=tile].hinted"
+        wood, cream = [0x8A, 0x5A, 0x33], [0xFB, 0xF5, 0xE6]  # style.css: .rack, pieces.js: a tile
+        assert pg.evaluate(_RING, [hinted, wood]) >= 3  # type: ignore[attr-defined]
+        assert pg.evaluate(_RING, [hinted, cream]) >= 3  # type: ignore[attr-defined]
+    finally:
+        ctx.close()
