@@ -1546,3 +1546,24 @@ def test_the_hints_pieces_stand_out_on_the_rack(browser: object, server: str) ->
         assert pg.evaluate(_RING, [hinted, cream]) >= 3  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+def test_the_back_button_goes_from_replay_back_to_play(browser: object, server: str) -> None:
+    """The tabs were no steps in the browser's history: Back on Replay & analysis left the page
+    (the game's tab gone to the page before it). A tab chosen is a step now: Back shows Play
+    with its game, Forward the replay again."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 7)
+        url = pg.url  # type: ignore[attr-defined]
+        pg.click("[data-testid=tab-replay]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("#replay-panel:not([hidden])")  # type: ignore[attr-defined]
+        pg.go_back()  # type: ignore[attr-defined]
+        pg.wait_for_selector("#play-panel:not([hidden]) [data-testid=tile]")  # type: ignore[attr-defined]
+        assert pg.url == url and pg.is_hidden("#replay-panel")  # type: ignore[attr-defined]
+        assert pg.get_attribute("[data-testid=tab-play]", "aria-selected") == "true"  # type: ignore[attr-defined]
+        pg.go_forward()  # type: ignore[attr-defined]
+        pg.wait_for_selector("#replay-panel:not([hidden])")  # type: ignore[attr-defined]
+        assert pg.get_attribute("[data-testid=tab-replay]", "aria-selected") == "true"  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

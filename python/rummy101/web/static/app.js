@@ -10,6 +10,14 @@ const replay = new ReplayPanel();
 // The tab shown, so that a reload shows it again (with the replay it held: replay.reopen).
 const TAB_KEY = "rummy101.tab";
 
+// A tab chosen by the person is a step in the tab's history (same address), so that the browser's
+// Back button goes back to Play from Replay (it left the page, game and all); Forward again.
+function go(tab) {
+  if (tab.getAttribute("aria-selected") === "true") return;
+  history.pushState({ tab: tab.id }, "");
+  select(tab);
+}
+
 function select(tab) {
   try { sessionStorage.setItem(TAB_KEY, tab.id); } catch { /* private mode */ }
   for (const t of document.querySelectorAll('[role="tab"]')) {
@@ -23,13 +31,18 @@ function select(tab) {
 function tabs() {
   const list = [...document.querySelectorAll('[role="tab"]')];
   list.forEach((t, i) => {
-    t.addEventListener("click", () => select(t));
+    t.addEventListener("click", () => go(t));
     t.addEventListener("keydown", (ev) => {
       if (ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") return;
       const next = list[(i + (ev.key === "ArrowRight" ? 1 : list.length - 1)) % list.length];
-      select(next);
+      go(next);
       next.focus();
     });
+  });
+  // Back and Forward between the tabs (the page's own entry is given its tab in main)
+  window.addEventListener("popstate", (ev) => {
+    const tab = document.getElementById(ev.state?.tab || "tab-play");
+    if (tab) select(tab);
   });
 }
 
@@ -53,7 +66,7 @@ async function main() {
       return;
     }
     document.getElementById("record-text").value = JSON.stringify(record);
-    select(document.getElementById("tab-replay"));
+    go(document.getElementById("tab-replay"));
     // the pressed button is hidden with the Play panel: the focus goes on into the replay
     await replay.load(record, { focus: true });
   });
@@ -65,6 +78,8 @@ async function main() {
       select(document.getElementById("tab-replay"));
       await replay.reopen();
     }
+    // the entry the page opened on holds its tab: Back to it from the other shows that one
+    if (!history.state) history.replaceState({ tab: document.querySelector('[role="tab"][aria-selected="true"]').id }, "");
     document.body.dataset.ready = "true";
   } catch (err) {
     document.getElementById("message").hidden = false;
