@@ -1567,3 +1567,27 @@ def test_the_back_button_goes_from_replay_back_to_play(browser: object, server: 
         assert pg.get_attribute("[data-testid=tab-replay]", "aria-selected") == "true"  # type: ignore[attr-defined]
     finally:
         ctx.close()
+
+
+# Each drawn card's rank: the share of the card's height its text takes (the text whose words are
+# the rank, e.g. "Q" of QH, "10" of 10D).
+_RANK_SHARE = """(sel) => [...document.querySelectorAll(sel)].map((c) => {
+  const rank = c.dataset.tile.slice(0, -1), card = c.querySelector('svg').getBoundingClientRect();
+  const texts = [...c.querySelectorAll('svg text')].filter((t) => t.textContent === rank);
+  return Math.max(0, ...texts.map((t) => t.getBoundingClientRect().height)) / card.height; })"""
+
+
+def test_a_cards_rank_is_readable_where_it_is_drawn_small(browser: object, server: str) -> None:
+    """A card's rank was only its corner index (12 units of a 56-unit card): about 7 px tall on
+    the table and under Stock & discards, where J, Q and K could hardly be told apart. The rank
+    is drawn large now, the suit under it, as a tile's number and mark."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "classic", 2, 3)
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        idle(pg)
+        for where in ("[data-testid=info] [data-tile]", "[data-testid=tile]"):
+            shares = pg.evaluate(_RANK_SHARE, where)  # type: ignore[attr-defined]
+            assert shares and min(shares) >= 0.3, (where, shares)
+    finally:
+        ctx.close()

@@ -56,10 +56,12 @@ export function pieceSVG(token) {
   if (p.card) {
     const [, symbol, ink] = SUITS[p.colour];
     const rank = token.slice(0, -1);
+    // the rank large at the top and the suit under it, as a tile's number and mark: a card's
+    // rank was its corner index only (12 units of 56), about 7 px tall on the table and in the
+    // discards, where J, Q and K could hardly be told apart
     s.append(el("rect", { x: 1, y: 1, width: 38, height: 54, rx: 4, fill: "#fff", stroke: "#9a9a9a" }));
-    s.append(el("text", { x: 5, y: 15, fill: ink, "font-size": 12, "font-weight": 700, "font-family": "Georgia, serif" }, rank));
-    s.append(el("text", { x: 5, y: 27, fill: ink, "font-size": 11 }, symbol));
-    s.append(el("text", { x: 22, y: 44, fill: ink, "font-size": 22, "text-anchor": "middle" }, symbol));
+    s.append(el("text", { x: 20, y: 26, fill: ink, "font-size": rank.length > 1 ? 19 : 22, "font-weight": 700, "text-anchor": "middle", "font-family": "Verdana, sans-serif", class: "rank" }, rank));
+    s.append(el("text", { x: 20, y: 48, fill: ink, "font-size": 20, "text-anchor": "middle" }, symbol));
     return s;
   }
   s.append(el("rect", { x: 1, y: 1, width: 38, height: 54, rx: 6, fill: "#fbf5e6", stroke: "#b9a77f" }));
