@@ -83,3 +83,20 @@ def test_trailer_fields_of_a_chunked_body_are_capped_like_headers(server: hostil
         while chunk := s.recv(65536):
             got += chunk
     assert got.startswith(b"HTTP/1.1 200 ") and b'"valid":true' in got, got[:300]
+
+
+def test_a_game_busy_with_a_request_is_not_deleted_under_it() -> None:
+    # DELETE took the game from under a running action: the delete answered 200, then the
+    # action answered 200 with a view of a game that was gone (play-hint with search bots, the
+    # delete sent 0.1 s later). One request works on a game at a time: the delete answers 429
+    from rummy101.service import games as g
+
+    store = g.GameStore()
+    view = store.create({"rules": "rummy101(players=2)", "seed": 4})
+    game = store.game(view["id"])
+    with game.lock, pytest.raises(g.GameBusy, match=f"^game {view['id']} is busy"):
+        store.delete(view["id"])
+    assert store.view(view["id"])["id"] == view["id"]  # still there, and free again
+    assert store.delete(view["id"]) == {"deleted": view["id"]}
+    with pytest.raises(g.NotFound, match="it was deleted"):
+        store.view(view["id"])

@@ -764,7 +764,9 @@ class GameStore:
     @contextmanager
     def _locked(self, item: Game | Replay) -> Iterator[None]:
         if not item.lock.acquire(blocking=False):
-            raise GameBusy(f"{item.id} is busy answering another request; retry when it is done")
+            what = "replay" if isinstance(item, Replay) else "game"
+            raise GameBusy(f"{what} {item.id} is busy answering another request; retry when it "
+                           f"is done")
         try:
             yield
         finally:
@@ -838,12 +840,17 @@ class GameStore:
             return game.record()
 
     def delete(self, gid: str) -> dict[str, Any]:
+        """Forget a game; one busy with another request answers 429 like any other request
+        (deleted under a running action, that action answered 200 after the delete's 200)."""
         key = _read_id(gid, "game")
         with self._lock:
-            if not self._games.drop(key, "it was deleted"):
-                why = self._games.gone.get(key)
-                raise NotFound(f"no game {key}" + (f": {why}" if why else ""))
-        return {"deleted": key}
+            game = self._games.items.get(key)
+            if game is not None:
+                with self._locked(game):
+                    self._games.drop(key, "it was deleted")
+                return {"deleted": key}
+            why = self._games.gone.get(key)
+            raise NotFound(f"no game {key}" + (f": {why}" if why else ""))
 
     # -- replays
     def load_replay(self, body: Any, client: str | None = None) -> dict[str, Any]:
