@@ -100,3 +100,50 @@ def test_a_game_busy_with_a_request_is_not_deleted_under_it() -> None:
     assert store.delete(view["id"]) == {"deleted": view["id"]}
     with pytest.raises(g.NotFound, match="it was deleted"):
         store.view(view["id"])
+
+
+@pytest.mark.parametrize(
+    "path,raw,expected",
+    [
+        (
+            "/v1/solve/opening",
+            b'{"rack": "R1',
+            "request body is not valid JSON: Unterminated string starting at line 1 column 10",
+        ),
+        (
+            "/v1/solve/opening",
+            b'{"rack": "R1\x00 R2"}',
+            (
+                "request body is not valid JSON: Invalid control character U+0000 in a string "
+                "(write it escaped, \\u0000) at line 1 column 13"
+            ),
+        ),
+        (
+            "/v1/solve/opening",
+            b'{"rack": "[\\"R1\\", \\"R2\\u0001\\""}',
+            (
+                "field 'rack': rack '[\"R1\", \"R2\\x01\"' starts with '[' but is not a JSON list: "
+                "Invalid control character U+0001 in a string (write it escaped, \\u0001) at line 1 "
+                "column 11"
+            ),
+        ),
+        (
+            "/v1/hint",
+            b'{"record": "{\\"rules\\": \\"rumm"}',
+            "field 'record' is not valid JSON: Unterminated string starting at line 1 column 11",
+        ),
+    ],
+    ids=["unterminated", "raw NUL", "rack list", "record text"],
+)
+def test_a_json_mistake_is_named_in_words_that_read(path: str, raw: bytes, expected: str) -> None:
+    # Python's message for these ends in "at", and the line and column were added after it:
+    # "Unterminated string starting at at line 1 column 10", "Invalid control character at at
+    # line 1 column 13" (which character, and that it must be escaped, went unsaid), and a rack
+    # given as a JSON list text ended in a bare "at"
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+    from rummy101.service.app import create_app
+
+    client = TestClient(create_app())
+    r = client.post(path, content=raw, headers={"content-type": "application/json"})
+    assert r.status_code in (400, 422) and r.json() == {"error": expected}, r.text

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from ._limits import MAX_RACK, MAX_RACK_CHARS, MAX_RULES_CHARS
-from .errors import NotationError, RackError, RummyError
+from .errors import NotationError, RackError, RummyError, json_problem
 from .rules import Rules
 from .tiles import Tile
 
@@ -189,8 +189,7 @@ def loads(text: str | bytes, what: str = "request body") -> Any:
         raise BadRequest(f"{what} gives the key {short(exc.key)} twice in one object; give each "
                          f"key once") from None
     except json.JSONDecodeError as exc:
-        raise BadRequest(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} "
-                         f"column {exc.colno}") from None
+        raise BadRequest(f"{what} is not valid JSON: {json_problem(exc)}") from None
     except RecursionError:
         raise BadRequest(f"{what} is nested too deeply") from None
     except ValueError as exc:  # huge integer literals, NaN / Infinity

@@ -6,6 +6,8 @@ the offending input and says what is accepted instead.
 
 from __future__ import annotations
 
+import json
+
 __all__ = [
     "BackendError",
     "IllegalAction",
@@ -14,6 +16,7 @@ __all__ = [
     "RulesError",
     "RummyError",
     "WorkBudgetExceeded",
+    "json_problem",
     "pip_extra",
 ]
 
@@ -22,6 +25,29 @@ def pip_extra(extra: str) -> str:
     """How to install an optional extra, both ways: the package's name asks an index for it, so
     from a source checkout (README's set-up) the path form is the one that works."""
     return f"pip install 'rummy101[{extra}]' (from a source checkout: pip install '.[{extra}]')"
+
+
+def json_problem(exc: json.JSONDecodeError) -> str:
+    """What JSON text got wrong and where, for a message. Python's text ends in a dangling "at"
+    for some problems ("Unterminated string starting at"), which the line and column complete;
+    a control character inside a string (a raw tab, newline or NUL) is named, with its escape.
+
+    >>> try:
+    ...     json.loads('{"rack": "R1')
+    ... except json.JSONDecodeError as exc:
+    ...     print(json_problem(exc))
+    Unterminated string starting at line 1 column 10
+    >>> try:
+    ...     json.loads('{"rack": "R1\\t"}')
+    ... except json.JSONDecodeError as exc:
+    ...     print(json_problem(exc))
+    Invalid control character U+0009 in a string (write it escaped, \\u0009) at line 1 column 13
+    """
+    msg = exc.msg.removesuffix(" at")
+    if msg == "Invalid control character" and exc.pos < len(exc.doc):
+        code = ord(exc.doc[exc.pos])
+        msg = f"Invalid control character U+{code:04X} in a string (write it escaped, \\u{code:04x})"
+    return f"{msg} at line {exc.lineno} column {exc.colno}"
 
 
 class RummyError(ValueError):

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Self
 
-from .errors import NotationError
+from .errors import NotationError, json_problem
 
 __all__ = [
     "COLOURS",
@@ -241,7 +241,7 @@ def split_tokens(text: str) -> list[str]:
         try:
             items = json.loads(s)
         except json.JSONDecodeError as exc:
-            raise NotationError(f"rack {text!r} starts with '[' but is not a JSON list: {exc.msg}") from None
+            raise NotationError(f"rack {text!r} starts with '[' but is not a JSON list: {json_problem(exc)}") from None
         if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
             raise NotationError(f"rack {text!r}: a JSON rack must be a list of strings")
         return [x.strip() for x in items]

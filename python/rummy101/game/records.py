@@ -27,7 +27,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..errors import IllegalAction, NotationError, RummyError
+from ..errors import IllegalAction, NotationError, RummyError, json_problem
 from .state import State, new_game
 
 __all__ = ["FORMAT", "FORMATS", "dumps", "from_dict", "loads", "replay_steps", "to_dict"]
@@ -129,6 +129,5 @@ def loads(text: str) -> State:
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise NotationError(f"game record is not valid JSON: {exc.msg} at line {exc.lineno} "
-                            f"column {exc.colno}") from None
+        raise NotationError(f"game record is not valid JSON: {json_problem(exc)}") from None
     return from_dict(record)
