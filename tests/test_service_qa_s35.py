@@ -147,3 +147,38 @@ def test_a_json_mistake_is_named_in_words_that_read(path: str, raw: bytes, expec
     client = TestClient(create_app())
     r = client.post(path, content=raw, headers={"content-type": "application/json"})
     assert r.status_code in (400, 422) and r.json() == {"error": expected}, r.text
+
+
+def test_a_number_out_of_range_is_named_as_it_was_sent() -> None:
+    # 1e300 is a whole number, read as the int it equals, and the message showed that int's
+    # first 57 digits ("field 'threshold' is 100000000000000005250476025520442024870446...")
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+    from rummy101.service.app import create_app
+
+    client = TestClient(create_app())
+    r = client.post("/v1/solve/opening", json={"rack": "R1 R2 R3", "threshold": 1e300})
+    assert r.status_code == 422
+    assert r.json() == {
+        "error": "field 'threshold' is 1e+300; accepted: a whole number from 0 to 1000000"
+    }
+
+
+def test_a_batch_item_that_is_a_number_is_told_it_is_no_rack() -> None:
+    # it was read as {"rack": 5}: "item 1: field 'rack' must be a rack ...", a field the
+    # request does not have; the item itself is what is wrong, as for null
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+    from rummy101.service.app import create_app
+
+    client = TestClient(create_app())
+    r = client.post("/v1/solve/opening", json={"racks": [None, 5, True, "R1 R2 R3"]})
+    assert r.status_code == 200, r.text
+    errors = [a.get("error") for a in r.json()["results"]]
+    shape = 'must be a rack such as "R1 R2 R3" or an object such as {"rack": "R1 R2 R3"}, got'
+    assert errors == [
+        f"item 0: {shape} null",
+        f"item 1: {shape} a number 5",
+        f"item 2: {shape} a boolean true",
+        None,
+    ]

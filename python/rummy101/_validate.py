@@ -314,13 +314,14 @@ def read_int(body: Mapping[str, Any], field: str, *, lo: int, hi: int,
         if default is None:
             raise BadRequest(f"field {field!r} is missing: a whole number from {lo} to {hi}")
         return default
+    sent = value  # (named as sent: 1e300, not the 301 digits of the int it equals)
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadRequest(f"field {field!r} must be a whole number from {lo} to {hi}, got "
                          f"{described(value)}")
     if not lo <= value <= hi:
-        raise BadRequest(f"field {field!r} is {short(value)}; accepted: a whole number from {lo} "
+        raise BadRequest(f"field {field!r} is {short(sent)}; accepted: a whole number from {lo} "
                          f"to {hi}")
     return value
 

@@ -282,9 +282,10 @@ def openings(items: list[Any], default_rules: str | Rules = "rummy101",
         if out[i] is not None:
             continue
         try:
-            if item is None:
-                raise BadRequest("must be a rack such as \"R1 R2 R3\" or an object such as "
-                                 "{\"rack\": \"R1 R2 R3\"}, got null")
+            if not isinstance(item, (str, list, dict)):  # (a number is no rack: no 'rack' field
+                # to name, the item itself is wrong)
+                raise BadRequest(f"must be a rack such as \"R1 R2 R3\" or an object such as "
+                                 f"{{\"rack\": \"R1 R2 R3\"}}, got {described(item)}")
             body = item if isinstance(item, dict) else {"rack": item}
             # (the label goes first: "item 3: unknown field 'x' in this item", not twice)
             what = "this " + label(i).split(" ", 1)[0]
