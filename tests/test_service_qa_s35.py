@@ -182,3 +182,16 @@ def test_a_batch_item_that_is_a_number_is_told_it_is_no_rack() -> None:
         f"item 2: {shape} a boolean true",
         None,
     ]
+
+
+def test_an_unknown_replay_is_not_said_to_have_been_deleted() -> None:
+    # the 404 of an unknown id listed "was deleted" among the causes for replays too, which no
+    # request can delete (DELETE /v1/replays/{id} is 405)
+    from rummy101.service import games as g
+
+    store = g.GameStore()
+    with pytest.raises(g.NotFound) as replay:
+        store.replay("0123456789abcdef")
+    assert "deleted" not in str(replay.value) and "restarted" in str(replay.value)
+    with pytest.raises(g.NotFound, match="was deleted, or the service restarted"):
+        store.game("0123456789abcdef")

@@ -752,11 +752,12 @@ class GameStore:
                 why = table.gone.get(key)
                 if why is not None:
                     raise NotFound(f"no {what} {key}: {why}")
+                deleted = "was deleted, " if table is self._games else ""  # (no replay is)
                 raise NotFound(f"no {what} {key}: it never existed, was idle for more than "
                                f"{self.idle_seconds:g} s, was evicted (one client keeps at most "
                                f"{table.per_client} {what}s, the service {table.limit}: a new one "
                                f"evicts the least recently used of the client holding the "
-                               f"most), was deleted, or the service restarted (it keeps "
+                               f"most), {deleted}or the service restarted (it keeps "
                                f"{what}s in memory only)")
             item.used = now
             return item
