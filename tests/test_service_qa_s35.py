@@ -195,3 +195,51 @@ def test_an_unknown_replay_is_not_said_to_have_been_deleted() -> None:
     assert "deleted" not in str(replay.value) and "restarted" in str(replay.value)
     with pytest.raises(g.NotFound, match="was deleted, or the service restarted"):
         store.game("0123456789abcdef")
+
+
+def test_requests_before_bytes_that_are_not_http_are_answered_first(
+    server: hostile.Server,
+) -> None:
+    # a Content-Length shorter than its body leaves the rest of the body to be read as the
+    # next request; uvicorn answered that 400 at once and closed the connection, dropping the
+    # answers of the requests read whole before it, which still ran: a game action was played
+    # (the bots moved on), and its client was told only that its request was not HTTP
+    import json
+
+    import httpx
+
+    with httpx.Client(base_url=f"http://127.0.0.1:{server.port}", timeout=20) as client:
+        view = client.post("/v1/games", json={"rules": "rummy101(players=2)", "seed": 5}).json()
+        discard = next(a for a in view["legal"] if a.startswith("discard"))
+        body = json.dumps({"action": discard}).encode()
+        head = (
+            f"POST /v1/games/{view['id']}/actions HTTP/1.1\r\nHost: t\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        got = _exchange(server.port, head + body + b"\r\nX")
+        answers = _answers(got)
+        assert [status for status, _ in answers] == [200, 400], got[:300]
+        played = json.loads(answers[0][1])
+        assert played["moves"][0]["action"] == discard
+        assert client.get(f"/v1/games/{view['id']}").json()["actions_played"] == len(played["log"])
+        assert "Content-Length count every byte" in json.loads(answers[1][1])["error"]
+    # three meld checks pipelined, then garbage: three answers, then the 400
+    one = (
+        b"POST /v1/validate/meld HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 20\r\n\r\n{"meld": "R1 R2 R3"}'
+    )
+    got = _exchange(server.port, one * 3 + b"GARBAGE\r\n\r\n")
+    assert [status for status, _ in _answers(got)] == [200, 200, 200, 400], got[-300:]
+
+
+def _answers(got: bytes) -> list[tuple[int, bytes]]:
+    """The answers in ``got``, one after the other: (status, body)."""
+    out = []
+    while got:
+        head, _, rest = got.partition(b"\r\n\r\n")
+        lines = head.split(b"\r\n")
+        fields = (line.partition(b":") for line in lines[1:])
+        length = next(int(v) for k, _, v in fields if k.lower() == b"content-length")
+        out.append((int(lines[0].split()[1]), rest[:length]))
+        got = rest[length:]
+    return out

@@ -23,6 +23,10 @@ keep-alive connections. :class:`GuardedHttp` (uvicorn's httptools protocol) adds
   of trailers, within its body timeout, took the process from 128 MB to 208 MB);
 * bytes that are not HTTP/1.1 (a Content-Length that is no number, a bad chunk size) answer 400
   ``{"error"}`` like every other answer (uvicorn's is text/plain), and the connection is closed;
+  when they follow requests read whole but not yet answered (a Content-Length shorter than its
+  body leaves the rest of the body to be read as the next request), those are answered first
+  (uvicorn dropped their answers: a game action was played, and its client was told only that
+  its request was not HTTP);
 * when a client disconnects, every request of its connection learns it (uvicorn tells only the
   latest, and a request answered while a pipelined one waited behind it ran on for nobody);
 * a request that offers an upgrade the server does not make (``Upgrade: h2c``, sent by Java's
@@ -82,8 +86,13 @@ class GuardedHttp(HttpToolsProtocol):
     _trailer_bytes = 0  # bytes of reads that brought no body while _chunk_waiting
     _open_cycles: tuple[Any, ...] = ()  # this connection's requests not yet answered
     _reread = b""  # the head of a request that offered an upgrade, to read again without it
+    # bytes that are not HTTP/1.1 came after requests read whole and not yet answered: the 400
+    # goes out after their answers, and bytes that come meanwhile are dropped
+    _bad_after = False
 
     def data_received(self, data: bytes) -> None:
+        if self._bad_after:
+            return
         if self._head_open:
             end = data.find(b"\r\n\r\n")
             if end < 0 and self._head_tail:
@@ -120,7 +129,11 @@ class GuardedHttp(HttpToolsProtocol):
         except httptools.HttpParserError:
             msg = "Invalid HTTP request received."
             self.logger.warning(msg)
-            self.send_400_response(msg)
+            if not self._in_body and self._unanswered():
+                self._bad_after = True  # answered once the requests before are (the 400 below)
+                self._disarm()
+            else:
+                self.send_400_response(msg)
         except httptools.HttpParserUpgrade as exc:
             head, self._reread = self._reread, b""
             if head:
@@ -158,6 +171,9 @@ class GuardedHttp(HttpToolsProtocol):
             self.logger.info("closing a connection: %s too large", what.removesuffix(" are"))
             self.transport.close()
 
+    def _unanswered(self) -> bool:
+        return any(not c.response_complete for c in self._open_cycles)
+
     def send_400_response(self, msg: str) -> None:
         """uvicorn's answer to bytes httptools cannot read as HTTP/1.1 (a Content-Length that is
         no number or given twice, a bad chunk size, no request line), as ``{"error"}`` like every
@@ -166,6 +182,8 @@ class GuardedHttp(HttpToolsProtocol):
         if not self.transport.is_closing():
             self.transport.write(_closing_answer(
                 b"400 Bad Request",
+                "the bytes after the previous request are not an HTTP/1.1 request: does that "
+                "request's Content-Length count every byte of its body?" if self._bad_after else
                 "the request is not valid HTTP/1.1: check its request line (an upper-case method, "
                 "a path, HTTP/1.1) and its headers (one Content-Length, a number, or "
                 "Transfer-Encoding: chunked, not both)"))
@@ -241,6 +259,9 @@ class GuardedHttp(HttpToolsProtocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
+        if self._bad_after and not self.pipeline and not self._unanswered():
+            self.send_400_response("Invalid HTTP request received.")  # (after the answers)
+            return
         # a pipelined request whose body is still to come is now the one answered: uvicorn
         # reads again, and its body has body_seconds from now (before, the timer ran while its
         # body was left unread, and a 408 went out as the answer to the request before it)
