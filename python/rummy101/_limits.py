@@ -17,6 +17,7 @@ __all__ = [
     "HINT_SECONDS",
     "MAX_HINT_RACK",
     "MAX_INT",
+    "MAX_JSON_CONTAINERS",
     "MAX_MELD",
     "MAX_RACK",
     "MAX_RACK_CHARS",
@@ -35,4 +36,9 @@ MAX_TABLE_MELDS = 60     # melds on the table in a hint request
 MAX_TABLE_TILES = 106    # tiles on the table in a hint request (the whole Rummy 101 set)
 MAX_RULES_CHARS = MAX_SPEC_CHARS  # characters of a rules string (Rules.parse reads no more)
 MAX_INT = 1_000_000      # largest magnitude accepted for a number field (thresholds, seats, ...)
+# arrays and objects in one JSON text (counted as its '[' and '{' before it is read): the biggest
+# request holds about 20,000 (a batch of 10,000 request objects whose racks are lists), while
+# 4 MiB of '[],' held 1.4 million, whose reading (and the collector's passes over them) held the
+# interpreter for about a second, and the service answered nothing else meanwhile
+MAX_JSON_CONTAINERS = 50_000
 SEED_MAX = 2**63 - 1     # largest seed: what a game record (JSON, 64-bit) holds; CLI, sim, service alike

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from ._limits import MAX_RACK, MAX_RACK_CHARS, MAX_RULES_CHARS
+from ._limits import MAX_JSON_CONTAINERS, MAX_RACK, MAX_RACK_CHARS, MAX_RULES_CHARS
 from .errors import NotationError, RackError, RummyError, json_problem
 from .rules import Rules
 from .tiles import Tile
@@ -167,6 +167,10 @@ def loads(text: str | bytes, what: str = "request body") -> Any:
     Traceback (most recent call last):
     ...
     rummy101._validate.BadRequest: request body holds an integer of 5,000 digits; no field accepts a number that long
+    >>> loads('[' + '[], ' * 60_000 + '[]]')
+    Traceback (most recent call last):
+    ...
+    rummy101._validate.BadRequest: request body holds 60,002 JSON arrays and objects (counting its '[' and '{'); at most 50,000 are read, more than any request needs
     >>> loads('{"threshold": 1e999}')
     Traceback (most recent call last):
     ...
@@ -179,6 +183,12 @@ def loads(text: str | bytes, what: str = "request body") -> Any:
             raise BadRequest(f"{what} is not UTF-8 text (bad byte at offset {exc.start})") from None
     if not text.strip():
         raise BadRequest(f"{what} is empty: send a JSON object")
+    if len(text) > MAX_JSON_CONTAINERS:  # (a shorter text cannot hold more)
+        containers = text.count("[") + text.count("{")
+        if containers > MAX_JSON_CONTAINERS:
+            raise BadRequest(f"{what} holds {containers:,} JSON arrays and objects (counting its "
+                             f"'[' and '{{'); at most {MAX_JSON_CONTAINERS:,} are read, more than "
+                             f"any request needs")
     try:
         return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys,
                           parse_int=_parse_int, parse_float=_parse_float)
