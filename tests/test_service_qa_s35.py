@@ -268,3 +268,36 @@ def test_a_body_of_a_million_empty_lists_is_refused_before_it_is_read() -> None:
     batch = [{"rack": ["R1", "R2", "R3"]}] * 10_000
     r = client.post("/v1/solve/opening", json=batch)
     assert r.status_code == 200 and len(r.json()["results"]) == 10_000
+
+
+@pytest.mark.parametrize("rules", ["remi", "classic"])
+@pytest.mark.parametrize(
+    "key,value,named",
+    [
+        ("table", [["R1", "R2", "R3"]], "its 'table' item 0 must be an object"),
+        ("table", "x", "its 'table' must be a list"),
+        ("rack", [5], "its 'rack' item 0 must be a string"),
+        ("rack", [[1]], "its 'rack' item 0 must be a string"),
+        ("turn_state", 5, "its 'turn_state' must be an object"),
+        ("stock", "x", "its 'stock' must be a number"),
+    ],
+)
+def test_an_observation_value_of_the_wrong_kind_is_named(
+    rules: str, key: str, value: object, named: str
+) -> None:
+    # these answered Python's own words, which name no field: "list indices must be integers
+    # or slices, not str", "'int' object is not subscriptable", "unhashable type: 'list'",
+    # "unsupported operand type(s) for +: 'int' and 'str'", and a rack [5] "lacks the field 5"
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+    from rummy101.game import new_game
+    from rummy101.service.app import create_app
+
+    state = new_game(rules, 3)
+    obs = {**state.observation(state.current_player), key: value}
+    r = TestClient(create_app()).post("/v1/hint", json={"observation": obs})
+    assert r.status_code == 422, r.text
+    error = r.json()["error"]
+    assert error.startswith(
+        f"field 'observation': {named}, as State.observation(seat) writes it, got "
+    ), error

@@ -12,6 +12,7 @@ FastAPI, so the CLI works without the ``service`` extra.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Mapping
@@ -539,6 +540,8 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
         raise
     except KeyError as exc:
         key = exc.args[0] if exc.args else ""
+        if source == "observation" and not isinstance(key, str):  # (a list used as a mapping)
+            raise BadRequest(_observation_kind_problem(value, variant, exc)) from None
         if isinstance(key, str) and not (key.isidentifier() and key.islower()):
             # a piece the engine looked up, not a field ('atu': 'K99' was called a missing
             # field 'K99')
@@ -551,5 +554,76 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
         raise BadRequest(f"field {source!r} does not hold together: a list in it is shorter than "
                          f"the seats or items it describes; send State.observation(seat) or a game "
                          f"record as it is") from None
-    except (RummyError, ValueError, TypeError, AttributeError) as exc:
+    except (TypeError, AttributeError) as exc:  # Python's words ("'int' object is not
+        # subscriptable"), which name no field: the field whose value is of the wrong kind
+        if source == "observation":
+            raise BadRequest(_observation_kind_problem(value, variant, exc)) from None
         raise BadRequest(f"field {source!r}: {exc}") from None
+    except (RummyError, ValueError) as exc:
+        raise BadRequest(f"field {source!r}: {exc}") from None
+
+
+@functools.cache
+def _sample_observation(variant: str) -> dict[str, Any]:
+    """An observation of ``variant`` as the engine writes it, with melds on the table and a
+    discard (a fixed game of greedy bots, a few turns in): the JSON kinds of its fields."""
+    import random
+
+    from ..bots import get_bot
+    from ..game import new_game
+
+    state = new_game(variant, 0)
+    bots = [get_bot("greedy", random.Random(seat)) for seat in range(state.n)]
+    for _ in range(200):
+        obs = state.observation(state.current_player)
+        if state.is_terminal or (obs["table"] and obs.get("last_discard")):
+            break
+        state.apply(bots[state.current_player].act(obs, state.legal_actions()))
+    return state.observation(state.current_player)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object" if isinstance(value, dict) else "null"
+
+
+def _kind_mismatch(want: Any, got: Any, where: str) -> str | None:
+    """Where ``got`` first holds a value of another JSON kind than ``want`` (lists: each item
+    against ``want``'s first; objects: their common keys; null fits anything), or None."""
+    if want is None or got is None:
+        return None
+    if _kind(want) != _kind(got):
+        return f"{where} must be {_kind(want)}, as State.observation(seat) writes it, got " \
+               f"{described(got)}"
+    if isinstance(want, list) and want:
+        for i, item in enumerate(got):
+            found = _kind_mismatch(want[0], item, f"{where} item {i}")
+            if found:
+                return found
+    if isinstance(want, dict):
+        for key in want.keys() & got.keys():
+            found = _kind_mismatch(want[key], got[key], f"{where}[{short(key)}]")
+            if found:
+                return found
+    return None
+
+
+def _observation_kind_problem(obs: Any, variant: str | None, exc: Exception) -> str:
+    """The message for an observation the engine could not read because a value is of the wrong
+    kind: that value named (its field and item), else Python's words with what to send."""
+    if isinstance(obs, Mapping) and variant is not None:
+        sample = _sample_observation(variant)
+        for key in sample:
+            if key in obs:
+                found = _kind_mismatch(sample[key], obs[key], f"its {key!r}")
+                if found:
+                    return f"field 'observation': {found}"
+    return (f"field 'observation' holds a value of the wrong kind ({exc}): send "
+            f"State.observation(seat) as it is")
