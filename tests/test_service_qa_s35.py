@@ -301,3 +301,41 @@ def test_an_observation_value_of_the_wrong_kind_is_named(
     assert error.startswith(
         f"field 'observation': {named}, as State.observation(seat) writes it, got "
     ), error
+
+
+@pytest.mark.parametrize(
+    "key,value",
+    [
+        ("table", {"0": {"owner": 1, "tiles": ["R1", "R2", "R3"]}}),
+        ("opened", {"0": "melds"}),
+        ("thresholds", [120, 6]),
+        ("button", True),
+        ("turn_state", "play"),
+    ],
+)
+def test_a_rummy101_observation_field_of_another_kind_is_refused_not_read_as_empty(
+    key: str, value: object
+) -> None:
+    # these were read as empty (no table, nobody opened, the fixed thresholds, no joker button)
+    # and the hint answered 200 for a position the client did not describe
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+    from rummy101.game import new_game
+    from rummy101.service.app import create_app
+
+    state = new_game("rummy101", 3)
+    obs = {**state.observation(state.current_player), key: value}
+    r = TestClient(create_app()).post("/v1/hint", json={"observation": obs})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"].startswith(f"field 'observation': its {key!r} must be ") and r.json()[
+        "error"
+    ].endswith(
+        ", as State.observation(seat) writes it, got "
+        + {
+            "table": 'an object {"0": {"owner": 1, "tiles": ["R1", "R2", "R3"]}}',
+            "opened": 'an object {"0": "melds"}',
+            "thresholds": "a list [120, 6]",
+            "button": "a boolean true",
+            "turn_state": 'a string "play"',
+        }[key]
+    ), r.text

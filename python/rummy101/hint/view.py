@@ -385,14 +385,20 @@ def view_from_observation(obs: Any, seat: int | None = None) -> SeatView:
     if obs["current_player"] != obs["seat"]:
         raise BadView(f"it is seat {short(obs['current_player'])}'s turn, not seat "
                          f"{short(obs['seat'])}'s")
-    turn_state = obs["turn_state"] if isinstance(obs["turn_state"], dict) else {}
+    # (a value of another kind was read as empty: a table sent as an object, "opened" as
+    # {"0": "melds"}, got a hint for an empty table and nobody opened; it is refused, named)
+    for key, kind, name in (("turn_state", dict, "an object"), ("table", list, "a list"),
+                            ("thresholds", dict, "an object"), ("opened", list, "a list"),
+                            ("button", dict, "an object")):
+        if not isinstance(obs[key], kind):
+            raise BadView(f"field 'observation': its {key!r} must be {name}, as "
+                          f"State.observation(seat) writes it, got {described(obs[key])}")
+    turn_state = obs["turn_state"]
     if turn_state.get("staged"):
         raise BadView("the observed turn has a staged opening: 'open' or 'reset' it first "
                       "(rummy101.hint.generic.hint_state(state) plans it from the turn's start)")
-    table = obs["table"] if isinstance(obs["table"], list) else []
-    thresholds = obs["thresholds"] if isinstance(obs["thresholds"], dict) else {}
-    opened = obs["opened"] if isinstance(obs["opened"], list) else []
-    button = obs["button"] if isinstance(obs["button"], dict) else {}
+    table, thresholds, opened, button = (obs[k] for k in ("table", "thresholds", "opened",
+                                                          "button"))
     body = {
         "rules": obs["rules"], "seat": obs["seat"], "rack": obs["rack"],
         "table": [{"owner": m.get("owner"), "tiles": m.get("tiles"), "kind": m.get("kind")}
