@@ -40,6 +40,7 @@ __all__ = [
     "MAX_JSON_CONTAINERS",
     "MAX_MELD",
     "MAX_PENDING",
+    "MAX_PIPELINED",
     "MAX_RACK",
     "MAX_RACK_CHARS",
     "MAX_READING",
@@ -67,6 +68,7 @@ MAX_READING = 1_024      # requests reading their bodies at once (each for BODY_
 MAX_BODY_BYTES_IN_FLIGHT = 32 * 1024 * 1024  # bytes of request bodies held at once per process
 HEADER_SECONDS = 10.0    # a request's headers must arrive within this time of its first byte
 MAX_HEAD_BYTES = 64 * 1024  # bytes of a request's line and headers; more answers 431
+MAX_PIPELINED = 64       # requests one connection may send ahead of their answers; more: 429
 BODY_SECONDS = 10.0      # a request's body must arrive within this time of its headers
 WRITE_SECONDS = 10.0     # an answer the client does not read for this long: it is disconnected
 SHUTDOWN_SECONDS = 3     # grace for requests in flight on SIGTERM; then they are cancelled
