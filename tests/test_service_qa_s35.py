@@ -364,3 +364,54 @@ def test_requests_sent_ahead_of_their_answers_are_capped_per_connection(
     last = one.replace(b"Host: t\r\n", b"Host: t\r\nConnection: close\r\n")
     got = _exchange(server.port, one * MAX_PIPELINED + last)
     assert [status for status, _ in _answers(got)] == [200] * (MAX_PIPELINED + 1)
+
+
+def test_a_429_for_the_readers_cap_says_it_is_about_bodies_being_received() -> None:
+    # with 1,024 bodies being dribbled in, a POST was told "the service holds 1024 requests,
+    # the most it takes at once", which a person cannot tell from the other cap (256 requests
+    # whose bodies arrived) that /v1/info and docs/service.md state
+    import asyncio
+
+    pytest.importorskip("fastapi")
+    from rummy101.service.app import create_app
+
+    app = create_app(threads=1)
+    service = app.state.service
+    service.max_reading = 2
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+        "scheme": "http", "path": "/v1/validate/meld", "raw_path": b"/v1/validate/meld",
+        "query_string": b"", "root_path": "", "client": ("t", 1), "server": ("t", 80),
+        "headers": [(b"content-type", b"application/json"), (b"content-length", b"20")],
+    }  # fmt: skip
+
+    async def main() -> list[dict[str, object]]:
+        stall = asyncio.Event()
+
+        async def never() -> dict[str, object]:  # the body never comes, then the client leaves
+            await stall.wait()
+            return {"type": "http.disconnect"}
+
+        async def reader() -> list[dict[str, object]]:
+            sent: list[dict[str, object]] = []
+
+            async def send(message: dict[str, object]) -> None:
+                sent.append(message)
+
+            await app(dict(scope), never, send)  # type: ignore[arg-type]
+            return sent
+
+        readers = [asyncio.ensure_future(reader()) for _ in range(3)]
+        await asyncio.sleep(0.2)
+        third = [t.result() for t in readers if t.done()]
+        stall.set()
+        await asyncio.gather(*readers)
+        return third[0]
+
+    sent = asyncio.run(main())
+    assert sent[0]["status"] == 429
+    body = b"".join(m.get("body", b"") for m in sent)  # type: ignore[misc]
+    assert body == (
+        b'{"error":"the service is receiving the bodies of 2 requests, the most it reads at '
+        b'once; retry later"}'
+    ), body

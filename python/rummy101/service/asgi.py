@@ -73,10 +73,13 @@ class Service:
         slot for the whole body timeout, and 256 of them used to lock every POST out (a hostile
         probe); they now need four times the sockets, and never take the slots of requests
         that have arrived."""
-        if self.in_flight >= self.max_in_flight or self.reading >= self.max_reading:
-            held_now = max(self.in_flight, self.reading)
-            return 429, {"error": f"the service holds {held_now} requests, the most it "
+        if self.in_flight >= self.max_in_flight:
+            return 429, {"error": f"the service holds {self.in_flight} requests, the most it "
                                   f"takes at once; retry later"}, True
+        if self.reading >= self.max_reading:  # (it said "holds 1024 requests": the readers'
+            # cap, which a person could not tell from the in-flight one, 256)
+            return 429, {"error": f"the service is receiving the bodies of {self.reading} "
+                                  f"requests, the most it reads at once; retry later"}, True
         held = [0]
         counted = [False]
         arrived = [False]  # the whole body was read (nothing of it is left on the connection)
