@@ -140,3 +140,37 @@ def test_the_board_says_who_took_which_discard() -> None:
             seat = state.current_player
             state.apply(players[seat].act(state.observation(seat), state.legal_actions()))
     pytest.fail("no discard taken in 40 greedy games")
+
+
+class _CtrlC:
+    """Standard input that gives ``lines`` and then raises what Ctrl-C raises in a read."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = [f"{x}\n" for x in lines]
+
+    def readline(self) -> str:
+        if not self.lines:
+            raise KeyboardInterrupt
+        return self.lines.pop(0)
+
+    def isatty(self) -> bool:
+        return False
+
+
+def test_ctrl_c_saves_the_game_so_far(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C is how many leave a terminal game: --save still writes the game so far (as
+    end of input and a failing bot do), then the usual 'interrupted' line and exit 130."""
+    save = tmp_path / "g.json"
+    mine = turns(3)
+    monkeypatch.setattr(sys, "stdin", _CtrlC(mine))
+    code = main(["play", "--rules", "classic(players=2)", "--bots", "greedy", "--seed", "2",
+                 "--save", str(save)])
+    out, err = capsys.readouterr()
+    assert code == 130 and err == "\nrummy101 play: interrupted\n"
+    assert f"game record written to {save}" in out
+    state = records.loads(save.read_text())  # the game so far replays: every move shown
+    shown = [x.split(": ", 1)[1] for x in out.splitlines()
+             if x.startswith(("  you: ", "  seat 1 (greedy): "))]
+    assert not state.is_terminal and [str(a) for a in state.history] == shown
+    assert sum(x.startswith("  you: ") for x in out.splitlines()) >= 2

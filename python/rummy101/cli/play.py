@@ -87,7 +87,8 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--rounds", type=rounds, default=None,
                    help="rounds in the match (default: the variant's)")
     p.add_argument("--save", metavar="FILE", default=None,
-                   help="write the game record (rummy101.game.records, replays) here at the end; "
+                   help="write the game record (rummy101.game.records, replays) here at the end "
+                        "(also of a game left with Ctrl-C); "
                         "an existing file is kept unless --force")
     p.add_argument("--force", action="store_true", help="overwrite an existing --save file")
     p.set_defaults(func=run_play)
@@ -102,6 +103,24 @@ class BotFailed(RummyError):
         self.state = state
 
 
+class PlayInterrupted(KeyboardInterrupt):
+    """Ctrl-C during ``rummy101 play``; ``state`` is the game so far, which ``--save`` still
+    writes before the command exits 130 like every other on Ctrl-C."""
+
+    def __init__(self, state: Any) -> None:
+        super().__init__()
+        self.state = state
+
+
+def _settled(state: Any) -> Any:
+    """The game of ``state``'s completed actions, replayed: Ctrl-C may have stopped an action
+    half applied (its engine changed, its history not yet), which a record must not keep."""
+    from ..game import records
+    return records.from_dict({"rules": str(state.rules), "seed": state.seed,
+                              "match_rounds": state.match_rounds,
+                              "actions": [str(a) for a in state.history]})
+
+
 def run_play(args: argparse.Namespace) -> int:
     """Handler of ``rummy101 play``; returns the exit status."""
     if args.save is not None:  # checked before the game, not after it
@@ -113,11 +132,15 @@ def run_play(args: argparse.Namespace) -> int:
                              "--force to overwrite it")
         check_writable(args.save)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    failed = None
+    failed: BaseException | None = None
     try:
         state = play(args.rules, args.bots, seed, match_rounds=args.rounds)
     except BotFailed as exc:
         state, failed = exc.state, exc
+    except PlayInterrupted as exc:  # Ctrl-C: the game so far is saved, then the line and 130
+        state, failed = exc.state, KeyboardInterrupt()
+        if args.save is not None:
+            state = _settled(state)
     if args.save is not None:
         from ..game import records
         try:
@@ -175,7 +198,11 @@ def play(rules: str | Rules, bots: str | Sequence[str] | None = None, seed: int 
                 f"you are seat {HUMAN_SEAT}; "
                 + ", ".join(f"seat {s}: {n}" for s, n in enumerate(names) if s) + ".")
     session.say("type 'help' for the commands, '?' for a hint, tab to complete an action.")
-    session.run()
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        session.say()  # off the prompt line the interrupted read left open
+        raise PlayInterrupted(state) from None
     return state
 
 
