@@ -369,6 +369,24 @@ def test_inline_commands_use_options_the_command_has() -> None:
     assert checked >= 10
 
 
+def test_inline_answer_commands_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """An inline `rummy101 solve|meld|hint ...` with nothing left to fill in (no placeholder
+    such as N or FILE, no ...) is a command a reader copies: it answers, exit status 0
+    (service.md's `--must-use R5` named a tile the built-in rack does not hold, R101-4)."""
+    ran = 0
+    for page, text in sorted(set(INLINE)):
+        argv = shlex.split(text)[1:]
+        if argv[0] not in ("solve", "meld", "hint") or any(
+            w == "…" or re.fullmatch(r"[A-Z]+", w) for w in argv
+        ):
+            continue
+        code = main(argv)
+        err = capsys.readouterr().err
+        assert code == 0, f"docs {page}: `{text}` exits {code}: {err}"
+        ran += 1
+    assert ran >= 4
+
+
 INLINE_SCRIPTS = [
     (page.name, m.group(0), m.group(1), m.group(2))
     for page in PAGES
