@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import rummy101
 from rummy101.cli import _parsers, build_parser, main
 
 # Options that do nothing unless given (so there is no default to state): a file to write, an
@@ -253,3 +254,21 @@ def test_tabla_under_remi_rules_still_solves(capsys: pytest.CaptureFixture[str])
     rack = "R1 R2 R3 R4 R5 Y5 Y6 Y7 B9 B10 B11 K12 K13 K1 K5"
     assert main(["solve", "tabla", "--rules", "remi(players=2)", "--rack", rack]) == 0
     assert json.loads(capsys.readouterr().out)["best"]["discard"] == "K5"
+
+
+def test_a_tabla_rack_of_the_wrong_size_names_the_flag_and_the_rule(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`rummy101 solve tabla --rack "R1 R2"` answered "solve_tabla: a tabla rack holds 14 tiles
+    ..." (the solver function's name, no rule ID); the HTTP answer said the same. Both now name
+    the rack as given (--rack, field 'rack') and RO-11."""
+    assert main(["solve", "tabla", "--rules", "remi", "--rack", "R1 R2"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("rummy101 solve: error: --rack holds 2 tiles: a tabla rack holds 14 tiles "
+                   "(after the final discard) or 15 (before it), RO-11\n")
+    from rummy101.service import api
+
+    with pytest.raises(rummy101.RackError, match=r"^field 'rack' holds 3 tiles: .*RO-11$"):
+        api.tabla({"rack": "R1 R2 R3"})
+    with pytest.raises(rummy101.RackError, match=r"RO-11; got 2: 'R1 R2'$"):
+        rummy101.solve_tabla("remi", "R1 R2")

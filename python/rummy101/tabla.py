@@ -194,7 +194,7 @@ def _checked(rules: str | Rules, rack: RackLike, fn: str) -> tuple[Rules, list[T
     tiles = r.parse_rack(rack)
     if len(tiles) not in (TABLA_TILES, TABLA_TILES + 1):
         raise RackError(f"{fn}: a tabla rack holds 14 tiles (after the final discard) or 15 "
-                        f"(before it), got {len(tiles)}: {format_tiles(tiles)!r}")
+                        f"(before it), RO-11; got {len(tiles)}: {format_tiles(tiles)!r}")
     return r, tiles
 
 
