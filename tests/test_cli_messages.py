@@ -4,9 +4,9 @@ send instead of "got null null"; null values are named once everywhere."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
-
 from rummy101._validate import BadRequest, described, read_bool
 from rummy101.cli import main
 from rummy101.game import new_game
@@ -44,3 +44,34 @@ def test_null_is_named_once() -> None:
     assert described("R1") == 'a string "R1"'
     with pytest.raises(BadRequest, match=r"got a number 3$"):
         read_bool({"flag": 3}, "flag", False)
+
+
+def test_a_sim_output_file_given_as_a_hint_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`rummy101 hint --request results.jsonl` (a `sim --out` file) said "not valid JSON: Extra
+    data at line 2 column 1", and one summary row of it "field 'record' is not valid JSON"
+    (the row's "record": "summary" read as a game record). Both now say what the input is."""
+    out = tmp_path / "results.jsonl"
+    assert main(["sim", "--games", "2", "--workers", "1", "--out", str(out), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["hint", "--request", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "holds 2 JSON objects, one a line: a hint request is one object" in err
+    assert "Extra data" not in err
+    row = tmp_path / "row.json"
+    row.write_text(out.read_text().splitlines()[0])
+    assert main(["hint", "--request", str(row)]) == 2
+    err = capsys.readouterr().err
+    assert "this is a summary row of `rummy101 sim --out`" in err and "not valid JSON" not in err
+
+
+def test_a_full_sim_line_sent_to_the_service_hint(tmp_path: Path) -> None:
+    from rummy101.service import api
+
+    out = tmp_path / "games.jsonl"
+    assert main(["sim", "--games", "1", "--workers", "1", "--out", str(out), "-q",
+                 "--record", "full"]) == 0
+    line = json.loads(out.read_text())
+    with pytest.raises(BadRequest, match="line of `rummy101 sim --record full`, a finished game"):
+        api.hint(line)

@@ -19,7 +19,7 @@ import shlex
 import sys
 from typing import Any
 
-from .._validate import loads
+from .._validate import BadRequest, loads
 from ..errors import RummyError
 from ..service import api
 from ..service.examples import EXAMPLES
@@ -63,14 +63,14 @@ def _request(args: argparse.Namespace) -> Any:
         # bytes: loads says "not UTF-8 text (bad byte at offset N)" instead of a traceback
         if args.request == "-":
             stdin = sys.stdin
-            return loads(stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read(),
-                         what="standard input")
+            return _one_value(stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read(),
+                              "standard input")
         try:
             with open(args.request, "rb") as fh:
                 text = fh.read()
         except OSError as exc:
             raise RummyError(f"cannot read --request {args.request!r}: {exc.strerror}") from None
-        return loads(text, what=f"--request {args.request!r}")
+        return _one_value(text, f"--request {args.request!r}")
     if args.new_game is not None:
         from ..game import new_game, records
 
@@ -80,6 +80,35 @@ def _request(args: argparse.Namespace) -> Any:
         return {"record": records.to_dict(state)}
     print("(no request given: answering the built-in example)", file=sys.stderr)
     return dict(EXAMPLES["hint"])
+
+
+def _one_value(text: str | bytes, what: str) -> Any:
+    """The JSON value of ``text``; a file of one object per line (JSON Lines, as `rummy101 sim
+    --out` writes its games) is refused as such, where the JSON reader alone said "Extra data at
+    line 2 column 1"."""
+    try:
+        return loads(text, what=what)
+    except BadRequest:
+        lines = _lines(text)
+        if len(lines) < 2:
+            raise
+    raise BadRequest(f"{what} holds {len(lines):,} JSON objects, one a line: a hint request is "
+                     f"one object, such as the game record `rummy101 play --save` writes (the "
+                     f"games of `rummy101 sim --out`, one a line, are over: no turn to hint)"
+                     ) from None
+
+
+def _lines(text: str | bytes) -> list[str]:
+    """The non-blank lines of ``text`` when the first two are JSON objects, else []."""
+    try:
+        if isinstance(text, (bytes, bytearray)):
+            text = bytes(text).decode("utf-8")
+        lines = [line for line in text.splitlines() if line.strip()]
+        if all(isinstance(json.loads(x), dict) for x in lines[:2]):
+            return lines
+    except ValueError:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        pass
+    return []
 
 
 def run_hint(args: argparse.Namespace) -> int:

@@ -430,6 +430,7 @@ def hint(body: Any) -> dict[str, Any]:
     ``alternatives`` (default 3) next-best turns for the seat's view (see :mod:`rummy101.hint`)."""
     from .. import hint as _hint  # imported on first use: the planner is not needed to start
 
+    _no_sim_row(body)
     other = _other_variant_game(body)
     if other is not None:
         return other
@@ -447,6 +448,22 @@ def hint(body: Any) -> dict[str, Any]:
     view = _hint.SeatView.from_json(body)
     alternatives = read_opt_int(body, "alternatives", lo=0, hi=10)
     return _hint.hint(view, 3 if alternatives is None else alternatives).to_json()
+
+
+def _no_sim_row(body: Any) -> None:
+    """A line of `rummy101 sim --out` sent as the request: its "record" field says which kind
+    of line it is ("summary" or "full"), not a game record, so it is named as what it is
+    instead of "field 'record' is not valid JSON"."""
+    if not isinstance(body, Mapping) or "scores" not in body:
+        return
+    if body.get("record") == "summary":
+        raise BadRequest("this is a summary row of `rummy101 sim --out` (seeds and scores, no "
+                         "actions), not a hint request: a game to hint is a game record, such "
+                         "as `rummy101 play --save` writes, sent as the request's \"record\"")
+    if body.get("record") == "full":
+        raise BadRequest("this is a line of `rummy101 sim --record full`, a finished game: "
+                         "there is no turn to hint; a game record goes in the request's "
+                         "\"record\" field")
 
 
 def _staged_opening(body: Any) -> dict[str, Any] | None:
