@@ -98,3 +98,59 @@ def test_cli_interrupted_before_any_game_writes_nothing(
     out, err = capsys.readouterr()
     assert out == "" and "interrupted before game 0 had finished" in err
     assert not (tmp_path / "cut.jsonl").exists()
+
+
+LATE_BOT = '''
+import os
+import time
+
+from rummy101.bots import get_bot
+
+
+class Late:
+    """The random bot, until the file named by $LATE_FLAG exists: then every decision hangs."""
+
+    def __init__(self, rng=None):
+        self.inner = get_bot("random", rng)
+
+    def act(self, observation, legal_actions):
+        if os.path.exists(os.environ["LATE_FLAG"]):
+            time.sleep(3600)
+        return self.inner.act(observation, legal_actions)
+'''
+
+
+def test_ctrl_c_stops_the_pool_workers_instead_of_waiting_for_their_chunks(
+        tmp_path: Path) -> None:
+    """Ctrl-C on a pool run waited for the chunks its workers had started or queued (games the
+    interrupted run throws away): 132 s with the search bot before `rummy101 sim` said a word,
+    a second Ctrl-C ignored. The workers are now stopped at once: here they hang in every
+    decision once some games are written, so only stopping them ends the run."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "latebot.py").write_text(LATE_BOT)
+    out, flag = tmp_path / "cut.jsonl", tmp_path / "hang"
+    env = {**os.environ, "LATE_FLAG": str(flag),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rummy101", "sim", "--rules", RULES, "--bots", "latebot:Late,random",
+         "--games", "100000", "--workers", "2", "--out", str(out), "-q"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        while not (out.exists() and out.read_text().count("\n") >= 1):  # some games written
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        flag.touch()  # from now on every worker hangs in its game
+        proc.send_signal(signal.SIGINT)  # the run's process only, as `kill -INT` sends it
+        stdout, stderr = proc.communicate(timeout=120)  # a guard against the old hang, not a speed
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130 and "Traceback" not in stderr, stderr
+    done = out.read_text().splitlines()
+    assert f"hold games 0 to {len(done) - 1} of the 100,000 asked" in " ".join(stderr.split())
+    assert stdout.startswith(f"{len(done):,} games of rummy101(players=2)")

@@ -668,6 +668,7 @@ def _run_pool(chunks: Sequence[tuple[int, int]], args: tuple[str, tuple[str, ...
     futures: dict[cf.Future[list[GameRecord]], int] = {}
     window = max(16 * nworkers, 256)
     todo = iter(range(len(chunks)))
+    stop = False  # interrupted: the own workers are stopped, not waited for
     try:
         while not interrupted:
             while len(futures) < window and not interrupted:
@@ -693,20 +694,37 @@ def _run_pool(chunks: Sequence[tuple[int, int]], args: tuple[str, tuple[str, ...
                     bar.update(chunks[k][1] - chunks[k][0])
         if interrupted:
             raise KeyboardInterrupt
-    except BaseException:
-        for f in futures:
-            f.cancel()
+    except BaseException as exc:
+        stop = own and isinstance(exc, KeyboardInterrupt)
+        if not stop:  # (stopped workers fail their futures; a future cancelled here as well
+            for f in futures:  # made Python 3.11's pool thread raise InvalidStateError)
+                f.cancel()
         for f, k in futures.items():  # chunks done but not yet read
             if k not in results and f.done() and not f.cancelled() and f.exception() is None:
                 results[k] = f.result()
         raise
     finally:
         try:
+            if stop:
+                _stop_workers(ex)
             if own:
                 ex.shutdown(wait=True, cancel_futures=True)
         finally:
             if old is not None:
                 signal.signal(signal.SIGINT, old)
+
+
+def _stop_workers(ex: cf.Executor) -> None:
+    """Stop the run's own pool workers at once on Ctrl-C. Waiting for them finished the chunks
+    they had started or had queued (a worker interrupted in one chunk takes the next), games
+    the interrupted run throws away: two minutes of search-bot games before the summary came,
+    with a second Ctrl-C ignored. The chunks finished by then are already in ``results``."""
+    terminate = getattr(ex, "terminate_workers", None)  # Python >= 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(ex, "_processes", None) or {}).values()):
+        process.terminate()
 
 
 def _die_with_parent(parent: int) -> None:
