@@ -120,12 +120,18 @@ class Late:
 '''
 
 
+@pytest.mark.parametrize(("signum", "status", "word"), [
+    (signal.SIGINT, 130, "interrupted"),
+    (signal.SIGTERM, 143, "stopped by SIGTERM"),
+])
 def test_ctrl_c_stops_the_pool_workers_instead_of_waiting_for_their_chunks(
-        tmp_path: Path) -> None:
+        tmp_path: Path, signum: int, status: int, word: str) -> None:
     """Ctrl-C on a pool run waited for the chunks its workers had started or queued (games the
     interrupted run throws away): 132 s with the search bot before `rummy101 sim` said a word,
     a second Ctrl-C ignored. The workers are now stopped at once: here they hang in every
-    decision once some games are written, so only stopping them ends the run."""
+    decision once some games are written, so only stopping them ends the run. SIGTERM (`kill`,
+    a batch system's time limit) does the same, exit status 143: it ended the process at once,
+    the summary lost."""
     import os
     import subprocess
     import sys
@@ -144,13 +150,48 @@ def test_ctrl_c_stops_the_pool_workers_instead_of_waiting_for_their_chunks(
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.05)
         flag.touch()  # from now on every worker hangs in its game
-        proc.send_signal(signal.SIGINT)  # the run's process only, as `kill -INT` sends it
+        proc.send_signal(signum)  # the run's process only, as `kill` sends it
         stdout, stderr = proc.communicate(timeout=120)  # a guard against the old hang, not a speed
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    assert proc.returncode == 130 and "Traceback" not in stderr, stderr
+    assert proc.returncode == status and "Traceback" not in stderr, stderr
     done = out.read_text().splitlines()
-    assert f"hold games 0 to {len(done) - 1} of the 100,000 asked" in " ".join(stderr.split())
+    assert f"sim: {word}: the summary and the file above hold games 0 to {len(done) - 1} of " \
+           f"the 100,000 asked" in " ".join(stderr.split())
+    assert stdout.startswith(f"{len(done):,} games of rummy101(players=2)")
+
+
+def test_sigterm_stops_a_background_run_that_ignores_sigint(tmp_path: Path) -> None:
+    """A script's ``rummy101 sim ... &`` starts with SIGINT ignored (the shell does so); SIGTERM
+    still stops it the way Ctrl-C would, through the run's own handling (a serial run here):
+    the games finished are summarised and written, exit status 143."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "bg.jsonl"
+    ignoring = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+                "os.execv(sys.executable, [sys.executable, '-m', 'rummy101', *sys.argv[1:]])")
+    proc = subprocess.Popen(  # SIGINT ignored through the exec, as a shell's `&` leaves it
+        [sys.executable, "-c", ignoring, "sim", "--rules", RULES, "--games", "10000000",
+         "--workers", "1", "--out", str(out), "-q"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    try:
+        while not (out.exists() and out.read_text().count("\n") >= 1):  # some games written
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        stdout, stderr = proc.communicate(timeout=120)  # a guard against a run that goes on
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 143 and "Traceback" not in stderr, stderr
+    done = out.read_text().splitlines()
+    assert f"stopped by SIGTERM: the summary and the file above hold games 0 to {len(done) - 1}" \
+           in " ".join(stderr.split())
     assert stdout.startswith(f"{len(done):,} games of rummy101(players=2)")

@@ -285,7 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play, solve and simulate tile and card Rummy (Rummy 101, Romanian Remi, "
                     "classic card Rummy). solve, meld, hint and demo answer JSON; sim and "
                     "report print tables; exit status 0 on success, 2 on bad input or output that "
-                    "cannot be written, 130 on Ctrl-C.")
+                    "cannot be written, 130 on Ctrl-C (143 when SIGTERM stops sim).")
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="show the version and which core is live (native or pure) and exit")
     parser.add_argument("--backend", choices=("auto", "native", "pure"), default=None,

@@ -14,7 +14,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..bots import bot_names
@@ -128,14 +132,16 @@ def run_sim(args: argparse.Namespace) -> int:
             before.cut()
         start = 0 if before is None else before.games
         interrupted = None
+        term: list[bool] = []  # SIGTERM came (it stops the run as Ctrl-C does)
         if before is not None and start == args.games:  # nothing left to play
             result = None
         else:
             try:
-                result = simulate(args.rules, bots, args.games, args.seed, workers=workers,
-                                  progress=not args.quiet, match_rounds=args.rounds,
-                                  record=args.record, start=start, keep_records=False,
-                                  on_records=None if writer is None else writer.write)
+                with _sigterm_as_ctrl_c(term):
+                    result = simulate(args.rules, bots, args.games, args.seed, workers=workers,
+                                      progress=not args.quiet, match_rounds=args.rounds,
+                                      record=args.record, start=start, keep_records=False,
+                                      on_records=None if writer is None else writer.write)
             except SimInterrupted as exc:  # Ctrl-C: keep the games done (game 0 on, no gap)
                 result, interrupted = exc.partial, exc
                 if result is not None and writer is not None:  # a batch the Ctrl-C cut off
@@ -149,10 +155,11 @@ def run_sim(args: argparse.Namespace) -> int:
     finally:
         if writer is not None:
             writer.close()
+    how, status = ("stopped by SIGTERM", 143) if term else ("interrupted", 130)
     if result is None:  # interrupted before the first game (of a fresh run) had finished
-        print(f"\nrummy101 sim: interrupted before game 0 had finished; "
+        print(f"\nrummy101 sim: {how} before game 0 had finished; "
               f"nothing to summarise{'' if args.out is None else ' or write'}", file=sys.stderr)
-        return 130
+        return status
     print(result.summary())
     if args.out is not None:
         new = result.games - start
@@ -170,7 +177,7 @@ def run_sim(args: argparse.Namespace) -> int:
             print(f"{args.out} already holds all {args.games:,} games of this run: nothing to "
                   f"play; the summary covers them")
     if interrupted is not None:
-        print(f"\nrummy101 sim: interrupted: the summary "
+        print(f"\nrummy101 sim: {how}: the summary "
               f"{'above holds' if args.out is None else 'and the file above hold'} games 0 "
               f"to {result.games - 1} of the {interrupted.games:,} asked "
               f"(the same games as in any run of --seed {args.seed}), not the whole run"
@@ -178,8 +185,42 @@ def run_sim(args: argparse.Namespace) -> int:
                  f"; the same command with --resume (and without --force) plays games "
                  f"{result.games:,} to {interrupted.games - 1:,} into {args.out}"),
               file=sys.stderr)
-        return 130
+        return status
     return 0
+
+
+@contextmanager
+def _sigterm_as_ctrl_c(seen: list[bool]) -> Iterator[None]:
+    """SIGTERM (``kill``, a batch system's time limit) stops the run as Ctrl-C does: the games
+    finished by then are summarised and written, ready for ``--resume``; the exit status is then
+    143 (128 + SIGTERM), not 130. It used to end the process at once, without a word (the file
+    stayed resumable, the summary was lost). ``seen`` gets an item when it came.
+
+    A run started in the background by a script (``rummy101 sim ... &``) ignores SIGINT (the
+    shell sets it so); it is handled during the run all the same, since SIGTERM goes through
+    the run's own Ctrl-C handling: that keeps a batch written and counted both or neither."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_term(signum: int, frame: Any) -> None:
+        seen.append(True)
+        handler = signal.getsignal(signal.SIGINT)  # the run's own while it runs
+        if callable(handler):
+            handler(signal.SIGINT, frame)
+        else:
+            raise KeyboardInterrupt
+
+    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    old = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _say_resume(args: argparse.Namespace, before: RunFile) -> None:

@@ -732,7 +732,11 @@ def _die_with_parent(parent: int) -> None:
     ``kill -9``. A forked worker otherwise outlives it, waiting for work forever, and holds a
     copy of the --out file's lock, so that ``--resume`` would find the file still being
     written. A worker a fork server started (the default start method on Linux from Python
-    3.14) is not the run's child: it is left as it is (its parent is the fork server)."""
+    3.14) is not the run's child: it is left as it is (its parent is the fork server).
+    SIGTERM ends the worker (a forked one inherits the handler ``rummy101 sim`` installs, which
+    turns it into a Ctrl-C: the worker would take the next chunk instead of stopping when the
+    run stops its workers on Ctrl-C)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if os.getppid() != parent:
         return
     try:
