@@ -109,3 +109,23 @@ def test_a_joly_set_beside_a_tile_left_out_is_cut_alike_on_both_backends(rack: s
     if "native" not in _backend.available_backends():
         pytest.skip("native core not built")
     same_budget_edge((REMI, "open", counts(REMI, rack), True, -1, False, rack))
+
+
+def test_one_joker_makes_four_tiles_meldable_r101_6(backend: str) -> None:
+    """The search's tile bound lets each joker make up to four tiles meldable: R101 R9 R10 R12 R13
+    * has no meld without the joker, and with it (as R11) the run R9-..-R13 = 55 lays all four."""
+    assert solve(backend, R101, "R9 R10 R12 R13 *") == (
+        55,
+        [(RUN, [8, 9, J, 11, 12], [8, 9, 10, 11, 12])],
+    )
+
+
+def test_keeping_a_tile_with_an_ace_that_fits_only_high_ro_6_ro_13(backend: str) -> None:
+    """An ace that fits no meld low still fits 12-13-1 (RO-6), so "keep a tile to discard" (RO-13)
+    still binds: Remi R1 R12 R13 keeping one lays nothing (R12-R13-R1 would use the whole rack);
+    with Y5 beside it, R12-R13-R1 = 30 and Y5 stays."""
+    assert solve(backend, REMI, "R1 R12 R13", keep=True) == (0, [])
+    assert solve(backend, REMI, "R1 R12 R13 Y5", keep=True) == (
+        30,
+        [(RUN, [11, 12, 0], [11, 12, 0])],
+    )
