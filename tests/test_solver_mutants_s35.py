@@ -8,13 +8,14 @@ test_solve_reference) caught, which these tests pin with one rack each."""
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 import pytest
 from reference import reference_best
 from rummy101 import Rules, _backend
 from rummy101.rules import Valuation
-from rummy101.tiles import JOKER_CODE, counts_of
+from rummy101.tiles import JOKER_CODE, Tile, counts_of
 from test_solve_dense import same_budget_edge
 
 R101 = Rules.parse("rummy101")
@@ -132,3 +133,39 @@ def test_keeping_a_tile_with_an_ace_that_fits_only_high_ro_6_ro_13(backend: str)
         30,
         [(RUN, [11, 12, 0], [11, 12, 0])],
     )
+
+
+@pytest.mark.parametrize("thresholds", [(-1, 5), (101, -1)])
+def test_the_batch_front_end_refuses_a_threshold_below_zero_on_both_backends(
+    both: tuple[ModuleType, ModuleType], thresholds: tuple[int, int]
+) -> None:
+    """opening_answers_json (the service's fast path, python/rummy101/_pure/batch.py and its
+    native twin) refuses a negative opening threshold or pairs threshold (R101-7, R101-8) alike,
+    with the same message, rather than answering on one backend."""
+    import numpy as np
+
+    rack = R101.parse_rack("R1 R2 R3 K9")
+    counts_row = np.array([counts_of(int(p) for p in rack)], dtype=np.uint8)
+    codes = np.array([int(p) for p in rack], dtype=np.uint8)
+    offsets = np.array([0, len(rack)], dtype=np.int64)
+    keeps = np.ones(1, dtype=np.uint8)
+    tokens = [str(Tile(c)) for c in range(53)]
+    threshold, pairs_threshold = thresholds
+    for name, mod in zip(("native", "pure"), both, strict=True):
+        cr = _backend.core_rules(R101, "open", name)
+        with pytest.raises(ValueError, match="thresholds must be >= 0"):
+            mod.opening_answers_json(  # type: ignore[attr-defined]
+                cr,
+                counts_row,
+                codes,
+                offsets,
+                keeps,
+                -1,
+                False,
+                1000,
+                threshold,
+                pairs_threshold,
+                True,
+                tokens,
+                '"rummy101"',
+            )
