@@ -169,3 +169,20 @@ def test_the_batch_front_end_refuses_a_threshold_below_zero_on_both_backends(
                 tokens,
                 '"rummy101"',
             )
+
+
+def test_must_use_the_joly_in_remi_binds_at_the_high_ace_end_ro_6_ro_7(backend: str) -> None:
+    """must_use the joker (code 52: a Joly must be laid) in Remi, whose search ends at 14 (RO-6):
+    R5 Y9 * has no meld for the Joly (RO-7 needs two real tiles beside it, of one number or one
+    colour in a row), so there is no arrangement; laying nothing is not one."""
+    assert solve(backend, REMI, "R5 Y9 *", must_use=J) == (-1, [])
+
+
+def test_must_use_the_joly_is_not_cut_as_a_dominated_set_ro_7(backend: str) -> None:
+    """A Joly in a set while a real tile of that number stays out is dominated, except when the
+    Joly must be laid: Remi R5 Y5 B5 * keeping a tile, the Joly laid: R5 Y5 *(as B5) = 15 with B5
+    kept (all four would leave nothing to keep, RO-13; R5 Y5 B5 would not lay the Joly)."""
+    assert solve(backend, REMI, "R5 Y5 B5 *", keep=True, must_use=J) == (
+        15,
+        [(SET, [J, 17, 30], [4, 17, 30])],
+    )
