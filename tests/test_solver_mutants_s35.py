@@ -1,9 +1,10 @@
 """Solver behaviour the thirty-fifth mutation round found unpinned (python/rummy101/_pure/solver.py
 and its twin cpp/src/solver.cpp). Each rack is built by hand, its exact answer derived in the
 test's docstring and checked against the integer program (tests/reference.py); each test fails
-on one planted change in the pure twin that the fast solver tests let pass. Three of those changes
-passed the whole default suite (the ace that vanishes at 14, the run that takes the next tile,
-the single-Joly set cut); the others only its random sweeps (test_solve_parity's 10,000 racks,
+on one planted change in the pure twin that the fast solver tests let pass. Five of those changes
+passed the whole default solver suite (the ace that vanishes at 14, the run that takes the next
+tile, the single-Joly set cut, that cut with must_use of the Joly, the batch front end's negative
+pairs threshold); the others only its random sweeps (test_solve_parity's 10,000 racks,
 test_solve_reference) caught, which these tests pin with one rack each."""
 
 from __future__ import annotations
