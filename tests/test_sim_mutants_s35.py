@@ -338,3 +338,30 @@ def test_ladder_finish_interval_holds_its_estimate_at_0_and_100_percent() -> Non
     assert ladder.finish_interval(seats(1, 10))[3] == 1.0
     assert ladder.finish_interval(seats(0, 3)) == (0, 3, *sim.wilson_interval(0, 3))
     assert ladder.finish_interval(seats(0, 3))[2] == 0.0
+
+
+def test_report_counts_the_rounds_of_matches_not_their_games() -> None:
+    """A match of --rounds 2 plays two rounds: two matches are 4 rounds, one of which ended with
+    the stock exhausted (R101-13: no winner), and the report's round line says 4 and 1, the
+    denominator of the finish rates above it (mutation s35: the games counted as the rounds,
+    'rounds: 2', passed the suite)."""
+    a = _rec(
+        round_scores=((101, -50), (-202, -202)),
+        scores=(-101, -252),
+        finishes=("normal", "exhausted"),
+        finishers=(0, None),
+        match_rounds=2,
+    )
+    b = _rec(
+        game=1,
+        seed=8,
+        bot_seeds=(13, 14),
+        round_scores=((-20, 101), (101, -30)),
+        scores=(81, 71),
+        finishes=("normal", "normal"),
+        finishers=(1, 0),
+        match_rounds=2,
+    )
+    text = format_report(group_records([a, b]))
+    assert "rounds: 4; ended with no winner (stock exhausted): 1;" in text, text
+    assert "2/4" in text and "1/4" in text  # seat 0 finished 2 of the 4 rounds, seat 1 one
