@@ -36,6 +36,7 @@ from .._validate import (
     read_rack,
     read_rules,
     short,
+    type_name,
 )
 from ..errors import RackError, RummyError, WorkBudgetExceeded
 from ..rules import Rules
@@ -607,15 +608,8 @@ def _sample_observation(variant: str) -> dict[str, Any]:
 
 
 def _kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    return "an object" if isinstance(value, dict) else "null"
+    """A JSON value's kind as the observation messages name it (a boolean: "true or false")."""
+    return "true or false" if isinstance(value, bool) else type_name(value)
 
 
 def _kind_mismatch(want: Any, got: Any, where: str) -> str | None:
