@@ -79,6 +79,8 @@ TABLA_PATTERNS: tuple[str, ...] = ("simple", "mozaic", "bicolor", "monocolor")
 TABLA_SCORES: dict[str, int] = {"simple": 400, "mozaic": 800, "bicolor": 1600, "monocolor": 3200}
 
 TABLA_TILES = 14
+#: What a rack of another size is told (here and by the service, which names its field).
+TABLA_SIZE = "a tabla rack holds 14 tiles (after the final discard) or 15 (before it), RO-11"
 
 RackLike = str | Iterable[TileLike]
 
@@ -193,8 +195,7 @@ def _checked(rules: str | Rules, rack: RackLike, fn: str) -> tuple[Rules, list[T
                          f"{r.variant!r}{given}; use 'remi'")
     tiles = r.parse_rack(rack)
     if len(tiles) not in (TABLA_TILES, TABLA_TILES + 1):
-        raise RackError(f"{fn}: a tabla rack holds 14 tiles (after the final discard) or 15 "
-                        f"(before it), RO-11; got {len(tiles)}: {format_tiles(tiles)!r}")
+        raise RackError(f"{fn}: {TABLA_SIZE}; got {len(tiles)}: {format_tiles(tiles)!r}")
     return r, tiles
 
 

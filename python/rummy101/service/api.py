@@ -71,8 +71,6 @@ OPENING_FIELDS = ("rules", "rack", "threshold", "pairs_threshold", "must_use")
 BATCH_FIELDS = ("rules", "racks", "threshold", "pairs_threshold", "must_use")
 PENALTY_FIELDS = ("rules", "rack", "keep")
 TABLA_FIELDS = ("rules", "rack")
-_TABLA_SIZE = ("a tabla rack holds 14 tiles (after the final discard) or 15 (before it), "
-               "RO-11")
 MELD_FIELDS = ("rules", "meld")
 
 
@@ -412,7 +410,7 @@ def tabla(body: Any, default_rules: str | Rules = "remi") -> dict[str, Any]:
     if getattr(rules.opts, "tabla", False) and len(rack) not in (_tabla.TABLA_TILES,
                                                                  _tabla.TABLA_TILES + 1):
         raise RackError(f"field 'rack' holds {len(rack)} tile{'s' if len(rack) != 1 else ''}: "
-                        f"{_TABLA_SIZE}")
+                        f"{_tabla.TABLA_SIZE}")
     return _tabla.solve_tabla(rules, rack).to_json()
 
 
