@@ -119,24 +119,24 @@ def test_interrupted_resumed_interrupted_again_then_finished(
     whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
     code, out_whole, _ = run(capsys, argv(whole, 40))
     assert code == 0
-    ctrl_c_at(23)  # chunks of 5: games 0-19 finish
+    ctrl_c_at(23)  # every game finished before the interrupt is kept: games 0-22
     code, out, err = run(capsys, argv(cut, 40))
     assert code == 130 and "Traceback" not in err
-    assert cut.read_bytes().splitlines() == whole.read_bytes().splitlines()[:20]
-    assert ("games 0 to 19 of the 40 asked" in err and "the same command with --resume (and "
-            f"without --force) plays games 20 to 39 into {cut}" in err)
-    ctrl_c_at(33)  # the resumed run is cut too: games 20-39 in chunks of 3, so 20-31 finish
+    assert cut.read_bytes().splitlines() == whole.read_bytes().splitlines()[:23]
+    assert ("games 0 to 22 of the 40 asked" in err and "the same command with --resume (and "
+            f"without --force) plays games 23 to 39 into {cut}" in err)
+    ctrl_c_at(33)  # the resumed run is cut too: games 23-32 finish
     code, out, err = run(capsys, argv(cut, 40, "--resume"))
     assert code == 130 and "Traceback" not in err
-    assert out.startswith("32 games of")  # the summary holds every game in the file
-    assert "games 0 to 31 of the 40 asked" in err and "plays games 32 to 39" in err
-    assert cut.read_bytes().splitlines() == whole.read_bytes().splitlines()[:32]
-    ctrl_c_at(32)  # interrupted before a new game finished: the file stays, summary of 32
+    assert out.startswith("33 games of")  # the summary holds every game in the file
+    assert "games 0 to 32 of the 40 asked" in err and "plays games 33 to 39" in err
+    assert cut.read_bytes().splitlines() == whole.read_bytes().splitlines()[:33]
+    ctrl_c_at(33)  # interrupted before a new game finished: the file stays, summary of 33
     code, out, err = run(capsys, argv(cut, 40, "--resume"))
-    assert code == 130 and out.startswith("32 games of") and "games 0 to 31" in err
-    assert out.splitlines()[-1].startswith(f"resumed {cut}: 32 games read back, none played; "
-                                           f"the summary covers all 32 games in the file")
-    assert cut.read_bytes().splitlines() == whole.read_bytes().splitlines()[:32]
+    assert code == 130 and out.startswith("33 games of") and "games 0 to 32" in err
+    assert out.splitlines()[-1].startswith(f"resumed {cut}: 33 games read back, none played; "
+                                           f"the summary covers all 33 games in the file")
+    assert cut.read_bytes().splitlines() == whole.read_bytes().splitlines()[:33]
     ctrl_c_at(None)
     code, out, err = run(capsys, argv(cut, 40, "--resume"))
     assert code == 0, err

@@ -96,9 +96,11 @@ def test_tallies_merge_to_the_tally_of_all_games() -> None:
         head.merge(sim.GameTally(2))
 
 
-def test_streamed_run_holds_only_the_batch_in_hand() -> None:
+def test_streamed_run_holds_only_the_batch_in_hand(monkeypatch: pytest.MonkeyPatch) -> None:
     """Counted where on_records is called: the GameRecord objects alive then. A run that keeps
-    every record (or a chunk list that holds them) has them all alive by the last batch."""
+    every record (or a chunk list that holds them) has them all alive by the last batch. (No
+    batch is cut by time here: each holds the most games a chunk of the run holds.)"""
+    monkeypatch.setattr(runner, "CHUNK_SECONDS", 1e9)
     live: list[int] = []
 
     def count(batch: list[sim.GameRecord]) -> None:
@@ -108,7 +110,7 @@ def test_streamed_run_holds_only_the_batch_in_hand() -> None:
     res = sim.simulate(
         RULES, BOTS, 96, seed=3, workers=1, progress=False, keep_records=False, on_records=count
     )
-    chunk = runner._chunks(96, 1).size
+    chunk = runner._chunks(96, 1).cap
     assert res.games == 96 and len(live) == 96 // chunk
     assert max(live) - before <= chunk, (live, chunk)
 
@@ -153,6 +155,13 @@ def test_executor_gets_the_chunks_a_window_at_a_time(monkeypatch: pytest.MonkeyP
             held[0] = max(held[0], len(self))  # chunks held: in flight out of order, at most
 
     monkeypatch.setattr(runner, "_InOrder", Counted)
+    made: list[runner._Chunks] = []
+
+    def chunks(*args: Any) -> runner._Chunks:
+        made.append(runner._Chunks(*args))
+        return made[-1]
+
+    monkeypatch.setattr(runner, "_chunks", chunks)
     seen: list[int] = []
     with _Counting() as ex:
         res = sim.simulate(
@@ -166,9 +175,8 @@ def test_executor_gets_the_chunks_a_window_at_a_time(monkeypatch: pytest.MonkeyP
             keep_records=False,
             on_records=lambda b: seen.extend(r.game for r in b),
         )
-    chunks = runner._chunks(20_000, 4)
     assert res.games == 20_000 and seen == list(range(20_000))
-    assert ex.total == len(chunks) > 256 and ex.most <= 256
+    assert ex.total == made[0].made > 256 and ex.most <= 256
     assert held[0] <= 256  # a chunk taken and counted is dropped, not kept as an empty entry
 
 

@@ -5,6 +5,7 @@ any executor (:func:`simulate`), aggregated in game order.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import os
 import random
 import signal
@@ -318,12 +319,16 @@ def _check_record(record: str) -> None:
 
 
 def _play_chunk(rules: str, bots: tuple[str, ...], seed: int, start: int, stop: int,
-                match_rounds: int | None, backend: str, record: str = "summary") -> list[GameRecord]:
-    """Worker task: play games ``start..stop-1`` on ``backend`` (runs in any executor)."""
+                match_rounds: int | None, backend: str, record: str = "summary"
+                ) -> tuple[list[GameRecord], float]:
+    """Worker task: play games ``start..stop-1`` on ``backend`` (runs in any executor); their
+    records and the seconds they took here (what sizes the next chunks, :class:`_Chunks`)."""
     if _backend.backend_name() != backend:
         _backend.set_backend(backend)
-    return [play_game(rules, bots, seed, i, match_rounds=match_rounds, record=record)
-            for i in range(start, stop)]
+    began = time.perf_counter()
+    records = [play_game(rules, bots, seed, i, match_rounds=match_rounds, record=record)
+               for i in range(start, stop)]
+    return records, time.perf_counter() - began
 
 
 #: Games one :func:`simulate` run plays when it keeps the records (the default): every game's
@@ -405,25 +410,57 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
     return r, names
 
 
-class _Chunks(Sequence[tuple[int, int]]):
-    """Games ``start..games-1`` in chunks of equal size (the records do not depend on how they
-    are cut), each made when asked for: a run of 10**9 games holds no list of its chunks."""
+#: Seconds a chunk of games is sized to take on its worker (:class:`_Chunks`), and a serial
+#: run's batch at most: the progress display moves, and a pool run stopped by Ctrl-C loses
+#: about this much of each worker's games, whatever the bots' speed (the search bot plays a
+#: game in ~0.3-2 s; a fixed 64-game chunk held its games ~40 s).
+CHUNK_SECONDS = 0.5
+#: Games in a chunk at most (fast bots: a game takes ~1 ms, a chunk ~60 ms).
+CHUNK_GAMES = 64
+
+
+class _Chunks:
+    """Games ``start..games-1`` cut into consecutive chunks ``(k, first, stop)``, each made when
+    the run asks for the next (:meth:`take`): a run of 10**9 games holds no list of them.
+
+    A chunk is sized by the time the games measured so far took (:meth:`timed`, fed with what
+    the workers report): about :data:`CHUNK_SECONDS` of games, at most ``cap`` (64, and an
+    eighth of each worker's share so that a short run is spread), at least one. The first chunk
+    holds one game and a chunk at most twice the games of the largest one measured, so a size
+    grows from measurements, never from a guess. The records do not depend on the cut: each
+    game is seeded by its index alone (:func:`game_seed`, :func:`bot_seed`)."""
 
     def __init__(self, games: int, workers: int, start: int = 0) -> None:
-        self.games, self.start = games, start
-        self.size = max(1, min(64, (games - start) // (workers * 8) or 1))
-        self.n = -(-(games - start) // self.size)
+        self.games = games
+        self.cap = max(1, min(CHUNK_GAMES, (games - start) // (workers * 8) or 1))
+        self.first = start  # the first game of the next chunk
+        self.made = 0  # chunks made: the next one's index
+        self.measured = 0  # games in the largest chunk measured
+        self.per_game: float | None = None  # seconds a game, smoothed over the chunks measured
 
-    def __len__(self) -> int:
-        return self.n
+    def size(self) -> int:
+        """The games of the next chunk (before the run's end cuts it)."""
+        if self.per_game is None:
+            return 1
+        fits = self.cap if self.per_game <= 0 else int(CHUNK_SECONDS / self.per_game)
+        return max(1, min(self.cap, 2 * self.measured, fits))
 
-    def __getitem__(self, k: Any) -> Any:
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(self.n))]
-        if not 0 <= k < self.n:
-            raise IndexError(k)
-        a = self.start + k * self.size
-        return (a, min(self.games, a + self.size))
+    def take(self) -> tuple[int, int, int] | None:
+        """The next chunk ``(k, first, stop)``, None once every game has one."""
+        if self.first >= self.games:
+            return None
+        k, a = self.made, self.first
+        b = min(self.games, a + self.size())
+        self.made, self.first = k + 1, b
+        return k, a, b
+
+    def timed(self, games: int, seconds: float) -> None:
+        """A chunk of ``games`` games took ``seconds`` on its worker."""
+        if games < 1:
+            return
+        self.measured = max(self.measured, games)
+        per = max(0.0, seconds) / games
+        self.per_game = per if self.per_game is None else (self.per_game + per) / 2
 
 
 _chunks = _Chunks
@@ -643,7 +680,7 @@ def _result(r: Rules, names: tuple[str, ...], seed: int, records: list[GameRecor
                      finish_counts=tally.endings(), tally=tally)
 
 
-def _run_pool(chunks: Sequence[tuple[int, int]], args: tuple[str, tuple[str, ...], int],
+def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
               match_rounds: int | None, backend: str, record: str, nworkers: int,
               executor: cf.Executor | None, bar: Any, results: dict[int, list[GameRecord]]) -> None:
     """The chunks on an executor. Ctrl-C only raises a flag here (checked between short waits),
@@ -664,34 +701,40 @@ def _run_pool(chunks: Sequence[tuple[int, int]], args: tuple[str, tuple[str, ...
                                  initargs=(os.getpid(),))
           if executor is None else executor)
     # the chunks not yet read, submitted as the earlier ones finish: a few per worker in
-    # flight, so that a long run holds no future per chunk and few finished out of order
-    futures: dict[cf.Future[list[GameRecord]], int] = {}
+    # flight, so that a long run holds no future per chunk and few finished out of order.
+    # Each chunk is sized when submitted, from the chunks measured by then: the chunks in
+    # flight start at two a worker and grow by one with each chunk read, so that the sizes
+    # grow from measurements (a full window of one-game chunks is not submitted blind).
+    futures: dict[cf.Future[tuple[list[GameRecord], float]], tuple[int, int, int]] = {}
     window = max(16 * nworkers, 256)
-    todo = iter(range(len(chunks)))
+    read = 0  # chunks read
     stop = False  # interrupted: the own workers are stopped, not waited for
     try:
         while not interrupted:
-            while len(futures) < window and not interrupted:
-                k = next(todo, None)
-                if k is None:
+            while len(futures) < min(window, 2 * nworkers + read) and not interrupted:
+                chunk = chunks.take()
+                if chunk is None:
                     break
-                a, b = chunks[k]
-                futures[ex.submit(_play_chunk, *args, a, b, match_rounds, backend, record)] = k
+                k, a, b = chunk
+                futures[ex.submit(_play_chunk, *args, a, b, match_rounds, backend,
+                                  record)] = chunk
             if not futures:
                 break
             done, _ = cf.wait(futures, timeout=0.25, return_when=cf.FIRST_COMPLETED)
             for fut in sorted(done, key=futures.__getitem__):
-                k = futures.pop(fut)
+                k, a, b = futures.pop(fut)
                 try:
-                    records = fut.result()
+                    records, seconds = fut.result()
                 except BaseException as exc:
                     if not (interrupted or isinstance(exc, KeyboardInterrupt)):
                         raise
                     interrupted = True
                     continue
+                read += 1
+                chunks.timed(b - a, seconds)
                 results[k] = records  # outside the try: what on_records raises propagates
                 if bar is not None:
-                    bar.update(chunks[k][1] - chunks[k][0])
+                    bar.update(b - a)
         if interrupted:
             raise KeyboardInterrupt
     except BaseException as exc:
@@ -699,9 +742,9 @@ def _run_pool(chunks: Sequence[tuple[int, int]], args: tuple[str, tuple[str, ...
         if not stop:  # (stopped workers fail their futures; a future cancelled here as well
             for f in futures:  # made Python 3.11's pool thread raise InvalidStateError)
                 f.cancel()
-        for f, k in futures.items():  # chunks done but not yet read
+        for f, (k, _, _) in futures.items():  # chunks done but not yet read
             if k not in results and f.done() and not f.cancelled() and f.exception() is None:
-                results[k] = f.result()
+                results[k] = f.result()[0]
         raise
     finally:
         try:
@@ -749,7 +792,7 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _run_chunks(chunks: Sequence[tuple[int, int]], args: tuple[str, tuple[str, ...], int],
+def _run_chunks(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
                 match_rounds: int | None, backend: str, record: str, nworkers: int,
                 executor: cf.Executor | None, bar: Any, results: dict[int, list[GameRecord]]) -> None:
     """Play the chunks into ``results`` (chunk index -> its records), on this process or an
@@ -761,10 +804,7 @@ def _run_chunks(chunks: Sequence[tuple[int, int]], args: tuple[str, tuple[str, .
                    if guard is not None and threading.current_thread() is threading.main_thread()
                    and signal.getsignal(signal.SIGINT) is signal.default_int_handler else None)
             try:
-                for k, (a, b) in enumerate(chunks):
-                    results[k] = _play_chunk(*args, a, b, match_rounds, backend, record)
-                    if bar is not None:
-                        bar.update(b - a)
+                _run_serial(chunks, args, match_rounds, record, bar, results)
             finally:
                 if old is not None:
                     signal.signal(signal.SIGINT, old)
@@ -774,3 +814,39 @@ def _run_chunks(chunks: Sequence[tuple[int, int]], args: tuple[str, tuple[str, .
     finally:
         if bar is not None:
             bar.close()
+
+
+def _run_serial(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
+                match_rounds: int | None, record: str, bar: Any,
+                results: dict[int, list[GameRecord]]) -> None:
+    """The games in this process, one by one, handed on in batches (``results[k]``) of
+    ``chunks.cap`` games or of the games played within :data:`CHUNK_SECONDS`, whichever comes
+    first. A Ctrl-C hands on the batch begun, so the run keeps every game finished before it
+    (the one being played is lost). A batch is handed on and counted with Ctrl-C held back
+    (``results.guard``), so that the interrupt does not hand it on twice, nor lose it."""
+    guard: Any = getattr(results, "guard", None) or contextlib.nullcontext()
+    rules, names, seed = args
+    k, batch, began = 0, [], time.perf_counter()
+    try:
+        for i in range(chunks.first, chunks.games):
+            batch.append(play_game(rules, names, seed, i, match_rounds=match_rounds,
+                                   record=record))
+            if len(batch) >= chunks.cap or time.perf_counter() - began >= CHUNK_SECONDS:
+                with guard:
+                    done, batch = batch, []
+                    results[k] = done
+                    k += 1
+                    if bar is not None:
+                        bar.update(len(done))
+                began = time.perf_counter()
+        if batch:
+            with guard:
+                done, batch = batch, []
+                results[k] = done
+                if bar is not None:
+                    bar.update(len(done))
+    except KeyboardInterrupt:
+        if batch:  # the games of the batch begun, finished before the interrupt
+            done, batch = batch, []
+            results[k] = done
+        raise
