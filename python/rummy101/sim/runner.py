@@ -606,7 +606,8 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
       process without a pool.
     * ``executor``: any :class:`concurrent.futures.Executor` to run on instead (a
       ``ThreadPoolExecutor``, a ``ProcessPoolExecutor``, or Dask's ``client.get_executor()``);
-      it is not shut down. ``workers`` then only sizes the chunks.
+      it is not shut down. ``workers`` then only bounds the chunks (their games, and how many
+      are in flight).
     * ``progress``: a tqdm bar on standard error when it is a terminal; otherwise (a log file,
       nohup) a plain line at most every :data:`LOG_EVERY_SECONDS` (60 s) of a longer run.
     * ``match_rounds``: rounds per game (a match; ``best`` is the best cumulative standing);
@@ -625,7 +626,9 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
       the run's memory does not grow with ``games`` (up to :data:`MAX_STREAMED_GAMES`, against
       :data:`MAX_GAMES` kept). ``rummy101 sim`` runs this way.
 
-    The result is identical for a given ``seed`` whatever ``workers`` and ``executor`` are.
+    The result is identical for a given ``seed`` whatever ``workers`` and ``executor`` are, and
+    however the games are cut: chunks of about :data:`CHUNK_SECONDS` of games at the speed
+    measured, one game to 64 (docs/simulation.md, "Chunks").
 
     Raises :class:`SimError` for bad bot names, ``games`` outside 1..:data:`MAX_GAMES` (kept),
     ``workers`` outside 1..:func:`max_workers`, ``start`` outside 0..games-1, and
