@@ -353,16 +353,24 @@ def _from_line(line: str) -> GameRecord:
 MAX_RECORD_SCORE = 10**9
 
 
+def check_record(rec: GameRecord) -> None:
+    """Raise ``ValueError`` saying why ``rec``, read back from a file, is no record a run writes:
+    a score or count out of range, or a shape :func:`_check_shape` refuses. ``rummy101 report``
+    and ``rummy101 sim --resume`` (whose summary counts the games it reads back) both check
+    every line so."""
+    worst = max((abs(v) for v in (*rec.scores, *(x for r in rec.round_scores for x in r),
+                                  *rec.turns, rec.steps, rec.match_rounds or 0)),
+                default=0)
+    if worst > MAX_RECORD_SCORE:
+        raise ValueError(f"a score or count of {len(str(worst)):,} digits; they are at most "
+                         f"{MAX_RECORD_SCORE:,} here")
+    _check_shape(rec)
+
+
 def _read(make: Callable[[], GameRecord], path: str | os.PathLike[str], line: int) -> GameRecord:
     try:
         rec = make()
-        worst = max((abs(v) for v in (*rec.scores, *(x for r in rec.round_scores for x in r),
-                                      *rec.turns, rec.steps, rec.match_rounds or 0)),
-                    default=0)
-        if worst > MAX_RECORD_SCORE:
-            raise ValueError(f"a score or count of {len(str(worst)):,} digits; they are at most "
-                             f"{MAX_RECORD_SCORE:,} here")
-        _check_shape(rec)
+        check_record(rec)
         return rec
     # OverflowError: a JSON 1e400 reads as inf, which int() refuses (a seed, a score of inf)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:

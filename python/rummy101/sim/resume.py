@@ -29,7 +29,7 @@ from typing import Any
 from .. import __version__
 from ..rules import Rules
 from .errors import SimError
-from .io import MAX_RECORD_SCORE, check_output
+from .io import check_output, check_record
 from .record import GameRecord
 from .runner import _check_args, _game, play_game
 from .stats import GameTally
@@ -224,11 +224,13 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
                 rec = GameRecord.from_json(d)
             else:
                 rec = GameRecord.from_row(d)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # the checks `rummy101 report` makes: a hand-edited line (scores that are not the
+            # sums of its rounds, a best seat the scores do not give...) would otherwise be
+            # counted in the summary of the resumed run, and the file refused by report after
+            check_record(rec)
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             raise no_record(i, f"no field {exc}" if isinstance(exc, KeyError) else str(exc)
                             ) from None
-        if any(abs(v) > MAX_RECORD_SCORE for v in rec.scores):
-            raise no_record(i, "a score out of range")
         played = len(rec.round_scores)
         if (played > rounds) if capped else (played != rounds):
             ours = f"{rounds}{' (the default)' if match_rounds is None else ''}"
