@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from rummy101.cli import main
+from rummy101.rules import Rules
 
 RULES, BOTS, SEED = "rummy101(players=2)", "greedy,random", 3
 
@@ -102,3 +103,29 @@ def test_an_edited_csv_row_is_refused_too(
     stdout, err = capsys.readouterr()
     assert code == 2 and stdout == "", err
     assert "line 6 is no line of a `rummy101 sim --out` run (scores [" in err, err
+
+
+def test_the_interrupted_message_writes_every_game_number_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A SIGTERM after 364,544 games said "games 0 to 364543 of the 100,000,000 asked ...
+    plays games 364,544 to 99,999,999": the last game done is written as the others are."""
+    from rummy101 import sim
+    from rummy101.cli import sim as cli_sim
+    from rummy101.sim import runner
+
+    one = sim.simulate(RULES, BOTS, 1, SEED, workers=1, progress=False).records[0]
+    tally = sim.GameTally(2)
+    for _ in range(1235):
+        tally.add(one)
+    partial = runner._result(Rules.parse(RULES), ("greedy", "random"), SEED, [], tally)
+
+    def interrupted(*args: Any, **kw: Any) -> Any:
+        raise sim.SimInterrupted(partial, 5000)
+
+    monkeypatch.setattr(cli_sim, "simulate", interrupted)
+    code = main(argv(tmp_path / "r.jsonl", 5000))
+    err = capsys.readouterr().err
+    assert code == 130, err
+    assert "hold games 0 to 1,234 of the 5,000 asked" in err, err
+    assert "plays games 1,235 to 4,999 into" in err, err

@@ -179,7 +179,7 @@ def run_sim(args: argparse.Namespace) -> int:
     if interrupted is not None:
         print(f"\nrummy101 sim: {how}: the summary "
               f"{'above holds' if args.out is None else 'and the file above hold'} games 0 "
-              f"to {result.games - 1} of the {interrupted.games:,} asked "
+              f"to {result.games - 1:,} of the {interrupted.games:,} asked "
               f"(the same games as in any run of --seed {args.seed}), not the whole run"
               + ("" if args.out is None else
                  f"; the same command with --resume (and without --force) plays games "
