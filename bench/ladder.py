@@ -39,10 +39,9 @@ import sys
 import time
 from dataclasses import dataclass
 
-from rummy101.bots import get_bot
-from rummy101.game import new_game
+from rummy101.bots import BotError, get_bot
 from rummy101.rules import Rules
-from rummy101.sim import bot_seed, game_seed, wilson_interval
+from rummy101.sim import GameFailed, bot_seed, play_game, wilson_interval
 from rummy101.sim.report import t_quantile_95
 
 
@@ -62,14 +61,21 @@ class Seat:
 
 
 def play(rules: str, bots: list[str], seed: int, deal: int, rounds: int) -> tuple[list[int], list[int], list[object]]:
-    """One duplicate game: (standings, finishers by round, the bot objects)."""
+    """One duplicate game: (standings, finishers by round, the bot objects).
+
+    ``rummy101.sim.play_game`` plays it, with the bot objects made here, so the deal is game
+    ``deal`` of a run seeded ``seed`` and a bot that raises, answers an illegal action or loops
+    (a round past ``rummy101.sim.MAX_STEPS`` steps) stops the ladder with its ``GameFailed``,
+    naming the deal, the step, the seat and the bot and how to replay the game (before, an
+    illegal action printed a worker's traceback with the engine's message only, after every
+    other deal had been played, and a looping bot hung the ladder)."""
     players = [get_bot(b, random.Random(bot_seed(seed, deal, q))) for q, b in enumerate(bots)]
-    s = new_game(rules, game_seed(seed, deal), match_rounds=rounds)
-    while not s.is_terminal:
-        q = s.current_player
-        s.apply(players[q].act(s.observation(q), s.legal_actions()))
-    finishers = [r["winner"] if r["end"] == "finish" else -1 for r in s.round_results()]
-    return s.standings(), finishers, players
+    try:
+        rec = play_game(rules, players, seed, deal, match_rounds=rounds)
+    except GameFailed as exc:  # the bots as given (GameFailed names a bot object by its .name)
+        raise GameFailed(f"ladder deal {deal}, bots by seat {','.join(bots)}: {exc}") from None
+    finishers = [-1 if w is None else w for w in rec.finishers]
+    return list(rec.scores), finishers, players
 
 
 def deal_task(rules: str, candidate: str, opponent: str, seed: int, deal: int,
@@ -240,7 +246,13 @@ def main(argv: list[str] | None = None) -> int:
     rules = str(Rules.parse(args.rules))
     cands = [b.strip() for b in args.bots.split(",") if b.strip()]
     for b in cands + [args.opponent]:
-        get_bot(b)  # fail before any game on a bad name
+        try:
+            get_bot(b)  # fail before any game on a bad name
+        except BotError as exc:  # a name that does not resolve: it says why
+            ap.error(str(exc))
+        except Exception as exc:  # noqa: BLE001  (the bot's own constructor raised)
+            ap.error(f"bot {b!r}: making it with a random.Random failed: "
+                     f"{type(exc).__name__}: {exc}")
     span = f"deals {args.first_deal}..{args.deals - 1} of {args.deals}" if args.first_deal else f"{args.deals} deals"
     print(f"ladder: {rules}, {span} (duplicate) x {Rules.parse(rules).players} seats "
           f"against {args.opponent}, {args.rounds} round(s) per game, seed {args.seed}")
@@ -253,7 +265,13 @@ def main(argv: list[str] | None = None) -> int:
                 for d in range(args.first_deal, args.deals) for cand in cands]
         rows = {cand: [] for cand in cands}
         for f in cf.as_completed(futs):
-            got = f.result()
+            try:
+                got = f.result()
+            except GameFailed as exc:  # one line, at once: the deals not started are dropped
+                for other in futs:
+                    other.cancel()
+                print(f"ladder: error: {exc}", file=sys.stderr)
+                return 2
             rows[got[0].bot] += got
             if args.jsonl:
                 with open(args.jsonl, "a") as out:

@@ -13,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from rummy101.sim import wilson_interval
+from rummy101.sim import GameFailed, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -155,3 +155,59 @@ def test_each_seat_is_paired_with_the_baseline_of_its_own_seat() -> None:
                                   3, 0, rounds)
         assert (s.seat, s.points, s.baseline) == (s.seat, alone[s.seat] / rounds,
                                                   base[s.seat] / rounds)
+
+
+class _DiscardsAbsent:
+    """Answers the first legal action, then, at its first discard, a card of a tile deck."""
+
+    name = "absent"
+
+    def __init__(self, rng: object = None) -> None:
+        self.rng = rng
+
+    def act(self, observation: object, legal_actions: list) -> object:
+        from rummy101.game import Action
+        if any(a.verb == "discard" for a in legal_actions):
+            return Action.parse("discard R1")  # classic is played with cards: refused (CR-1)
+        return legal_actions[0]
+
+
+class _Broken:
+    def __init__(self, rng: object = None) -> None:
+        raise RuntimeError("no config file")
+
+
+def test_a_failing_bot_stops_the_ladder_in_one_line_naming_deal_seat_and_bot(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/bots.md: a bot that answers an illegal action (or raises) stops the ladder with the
+    simulator's GameFailed message, the deal, the seat, the bot as given and how to replay it,
+    exit 2. Before, the worker's IllegalAction came back as a traceback with the engine's message
+    only (no deal, seat or bot), once every other deal had been played."""
+    from rummy101.bots import register_bot
+    register_bot("ladder-absent", _DiscardsAbsent)  # the pool's workers are forked: they see it
+    rules = "classic(players=2)"
+    with pytest.raises(GameFailed, match=r"ladder deal 1, bots by seat greedy,ladder-absent: game 1 "
+                                         r"of the run with seed 5 .*seat 1 \(absent bot\): "
+                                         r"IllegalAction: discard R1"):
+        ladder.play(rules, ["greedy", "ladder-absent"], 5, 1, 1)
+    assert ladder.main(["--rules", rules, "--deals", "3", "--seed", "5",
+                        "--bots", "ladder-absent", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ladder: error: ladder deal ") and "Traceback" not in err
+    assert "(absent bot): IllegalAction: discard R1" in err and "Replay it with" in err
+
+
+def test_a_bot_that_cannot_be_made_is_refused_before_any_game(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A constructor that raises was a traceback (exit 1); now argparse's one line, exit 2."""
+    from rummy101.bots import register_bot
+    register_bot("ladder-broken", _Broken)
+    with pytest.raises(SystemExit) as info:
+        ladder.main(["--rules", "classic", "--deals", "2", "--bots", "ladder-broken"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert ("bot 'ladder-broken': making it with a random.Random failed: RuntimeError: no config "
+            "file") in err and "Traceback" not in err
+    with pytest.raises(SystemExit) as info:
+        ladder.main(["--rules", "classic", "--deals", "2", "--bots", "no-such-bot"])
+    assert info.value.code == 2 and "unknown bot 'no-such-bot'" in capsys.readouterr().err
