@@ -66,6 +66,9 @@ def published(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "needsdep = epbots.missing_dep:Bot\n")
     for mod in [m for m in sys.modules if m == "epbots" or m.startswith("epbots.")]:
         monkeypatch.delitem(sys.modules, mod)
+    from rummy101.bots import base  # a loaded entry point registers its bot: not past this test
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
+    monkeypatch.setattr(base, "_OPTIONS", dict(base._OPTIONS))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
         p for p in (str(tmp_path), os.environ.get("PYTHONPATH", "")) if p))
@@ -125,3 +128,16 @@ def test_cli_names_the_broken_bot(published: Path, capsys: pytest.CaptureFixture
     assert err.startswith("rummy101 sim: error: bot 'badinit': making it with a random.Random "
                           "failed: ValueError: no config file found")
     assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_an_entry_point_bot_given_options_is_told_it_has_none(
+        published: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``highdiscard:depth=3`` before the entry point was first loaded said "unknown bot
+    'highdiscard'" while listing highdiscard among the accepted bots; it is known, and has no
+    option (options are declared by register_bot, docs/bots.md)."""
+    from rummy101.bots import base
+    monkeypatch.delitem(base._REGISTRY, "highdiscard", raising=False)  # not loaded yet
+    with pytest.raises(BotError, match=r"bot 'highdiscard' has no option 'depth' \(in "
+                                       r"'highdiscard:depth=3'\); its options: none"):
+        get_bot("highdiscard:depth=3")
+    assert type(get_bot("highdiscard")).__name__ == "HighDiscard"

@@ -83,7 +83,9 @@ def _with_options(spec: str, rng: random.Random) -> Bot:
     """``name:option=value:...`` — a registered bot with keyword options."""
     key, *parts = (p.strip() for p in spec.split(":"))
     key = key.lower()
-    if key not in _REGISTRY:
+    if key not in _REGISTRY and _from_entry_point(key) is None:
+        # an entry point's bot is registered once loaded: 'mybot:depth=3' before its first use
+        # said "unknown bot 'mybot'" with mybot among the accepted bots; now it has no option
         raise BotError(f"unknown bot {key!r} in {spec!r}; accepted bots: {', '.join(bot_names())}")
     accepted = _OPTIONS.get(key, {})
     help_ = ", ".join(f"{k} ({t.__name__})" for k, t in accepted.items()) or "none"
