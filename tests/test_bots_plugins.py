@@ -131,3 +131,23 @@ def test_a_bot_module_in_the_current_folder_says_how_to_reach_it(
     with pytest.raises(BotError) as info:
         get_bot("mybot_elsewhere:Bot")
     assert "current folder" not in str(info.value)
+
+
+def test_a_bot_that_returns_no_action_is_told_what_act_returns() -> None:
+    """docs/bots.md: act returns one of the legal actions (the object or its text). A bot that
+    returned None was told "an action must be a string", which reads as if an Action object
+    were wrong; the message now names both forms and where they come from."""
+    from rummy101.bots import Bot
+    from rummy101.errors import NotationError
+    from rummy101.game import new_game
+    from rummy101.sim import GameFailed, play_game
+
+    class Forgets(Bot):
+        def act(self, observation, legal_actions):  # type: ignore[no-untyped-def]
+            self.rng.choice(legal_actions)  # computes a move and forgets to return it
+
+    with pytest.raises(GameFailed, match=r"NotationError: an action must be an Action \(one of "
+                                         r"state.legal_actions\(\)\) or its text, got NoneType None"):
+        play_game("classic(players=2)", [Forgets(random.Random(1)), get_bot("random")], 4)
+    with pytest.raises(NotationError, match=r"an Action .* or its text, got list \["):
+        new_game("rummy101(players=2)", 1).apply(["draw"])  # type: ignore[arg-type]

@@ -221,7 +221,8 @@ class Action:
         if isinstance(text, Action):
             return text
         if not isinstance(text, str):
-            raise NotationError(f"an action must be a string, got {type(text).__name__} {text!r}; {_HELP}")
+            raise NotationError(f"an action must be an Action (one of state.legal_actions()) or its text, "
+                                f"got {type(text).__name__} {text!r:.60}; {_HELP}")
         if isinstance(rules, str):  # a rules text too ('classic' was AttributeError 'family')
             from ..rules import Rules as _Rules
 
