@@ -247,3 +247,15 @@ def test_client_of_reads_the_scope_only() -> None:
     assert client_of({"client": None}) is None and client_of({}) is None
     headers = [(b"x-forwarded-for", b"192.0.2.77")]  # uvicorn's business, not ours
     assert client_of({"client": ("192.0.2.1", 5), "headers": headers}) == "192.0.2.1"
+
+
+def test_a_bot_of_ones_own_is_refused_saying_where_it_plays() -> None:
+    """docs/bots.md: get_bot, sim and play take package.module:BotClass and entry points; the
+    service takes the shipped bots only. Its refusal listed them and no more, so a bot author
+    sending their bot's path could not tell a typo from a bot the service never loads."""
+    for name in ("mybots.open:OpenAsap", "search:playouts=5", "alphazero"):
+        with pytest.raises(g.BadRequest, match=r"accepted bots: random, greedy, search \(the "
+                                               r"service plays the shipped bots only: .*rummy101 "
+                                               r"play --bots package.module:BotClass"):
+            g._read_bots([name], 2, 0)
+    assert g._read_bots(["search"], 2, 1) == ["search", "you"]

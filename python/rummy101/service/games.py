@@ -886,7 +886,9 @@ def _read_bots(value: Any, players: int, seat: int) -> list[str]:
     for i, name in enumerate(value):
         if not isinstance(name, str) or name not in accepted:
             raise BadRequest(f"field 'bots': bot {i} is {short(name)}; accepted bots: "
-                             f"{', '.join(accepted)}")
+                             f"{', '.join(accepted)} (the service plays the shipped bots only: "
+                             f"a request never loads code; play your own bot with rummy101 "
+                             f"play --bots package.module:BotClass, docs/bots.md)")
     it = iter(value)
     return ["you" if i == seat else next(it) for i in range(players)]
 
