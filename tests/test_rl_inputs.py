@@ -290,3 +290,70 @@ def test_a_parallel_step_without_the_movers_action_names_it(bad: Any) -> None:
         par.step(bad)
     index = int(np.flatnonzero(obs["player_0"]["action_mask"])[0])
     par.step({"player_0": index, "player_1": 0})  # nothing was played: the step still plays
+
+
+class _Refused:
+    """Answers the first legal action, and at its first discard a tile the rack does not hold."""
+
+    name = "refused"
+
+    def act(self, observation: Any, legal_actions: Any) -> Any:
+        if any(a.verb == "discard" for a in legal_actions):
+            return "discard 2S" if "discard 2S" not in legal_actions else "discard 3S"
+        return legal_actions[0]
+
+
+class _Raises:
+    name = "raises"
+
+    def act(self, observation: Any, legal_actions: Any) -> Any:
+        raise ValueError("my bot broke")
+
+
+@pytest.mark.parametrize(("bot", "cause"), [
+    (_Refused(), r"IllegalAction: discard [23]S: .* \(CR-"), (_Raises(), r"ValueError: my bot broke")])
+def test_an_opponent_that_fails_is_named_and_not_taken_for_the_agent(bot: Any, cause: str) -> None:
+    """An opponent bot's illegal action came out of step() as a bare IllegalAction, which reads
+    as the agent's own action refused, and its exception without the seat or bot; the seat to
+    move was then the bot's, so a further step() played the agent's index for that bot."""
+    pytest.importorskip("gymnasium")
+    import gymnasium
+    from rummy101.rl import OpponentFailed, gym_env
+
+    g = gym_env("classic(players=2)", opponents=[bot])
+    with pytest.raises(OpponentFailed, match=r"^the opponent bot of seat 1 \((refused|raises)\) "
+                                             r"failed at game step \d+: " + cause):
+        obs, _ = g.reset(seed=4)
+        for _ in range(200):
+            obs, *_ = g.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(gymnasium.error.ResetNeeded, match=r"call reset\(\): the opponent bot of seat 1"):
+        g.step(0)
+    g._opponent_specs = ["random"]  # a working opponent: reset() deals a match that goes on
+    obs, _ = g.reset(seed=4)
+    g.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def test_an_opponent_whose_constructor_raises_is_named_at_construction(tmp_path: Any,
+                                                                        monkeypatch: Any) -> None:
+    pytest.importorskip("gymnasium")
+    from rummy101.bots import BotError
+    from rummy101.rl import gym_env
+
+    (tmp_path / "rlbadinit.py").write_text(
+        "class BadInit:\n    def __init__(self, rng):\n        raise RuntimeError('no config')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(BotError, match=r"opponent of seat 0 \('rlbadinit:BadInit'\): making it "
+                                       r"with a random.Random failed: RuntimeError: no config"):
+        gym_env("classic(players=2)", opponents="rlbadinit:BadInit", seat=1)  # was RuntimeError
+
+
+@pytest.mark.parametrize("make", ["env", "parallel_env", "gym_env"])
+def test_an_unknown_option_lists_the_options(make: str) -> None:
+    """was "Session.__init__() got an unexpected keyword argument 'rewards'"."""
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    from rummy101 import rl
+
+    with pytest.raises(TypeError, match=r"unknown option 'rewards'; the options: .*match_rounds, "
+                                        r"reward, reward_scale, illegal, .*max_cycles, render_mode"):
+        getattr(rl, make)("classic", rewards="match")

@@ -36,10 +36,11 @@ from typing import Any
 from ..rules import Rules
 from .actions import DEFAULT_TABLE_SLOTS, ActionCodec
 from .observe import ObservationEncoder
-from .session import ILLEGAL_MODES, REWARD_MODES, IllegalActionIndex, Session
+from .session import ILLEGAL_MODES, REWARD_MODES, IllegalActionIndex, OpponentFailed, Session
 
 __all__ = ["DEFAULT_TABLE_SLOTS", "ILLEGAL_MODES", "REWARD_MODES", "ActionCodec",
-           "IllegalActionIndex", "ObservationEncoder", "Session", "env", "gym_env", "parallel_env"]
+           "IllegalActionIndex", "ObservationEncoder", "OpponentFailed", "Session", "env", "gym_env",
+           "parallel_env"]
 
 
 def env(rules: str | Rules = "rummy101", **options: Any) -> Any:

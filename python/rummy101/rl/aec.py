@@ -14,7 +14,7 @@ import numpy as np
 
 from ..rules import Rules
 from ._extra import missing_extra
-from .session import Session
+from .session import Session, check_options
 
 try:
     from gymnasium import spaces
@@ -38,6 +38,7 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
     def __init__(self, rules: str | Rules = "rummy101", *, render_mode: str | None = None,
                  **options: Any) -> None:
         super().__init__()
+        check_options(options, "rummy101.rl.env")
         self.session = Session(rules, **options)
         r = self.session.rules
         self.metadata = dict(self.metadata, name=f"{r.variant}_v0")

@@ -27,7 +27,8 @@ from ..rules import Rules
 from .actions import codec_for
 from .observe import ObservationEncoder
 
-__all__ = ["ILLEGAL_MODES", "REWARD_MODES", "IllegalActionIndex", "Session"]
+__all__ = ["ILLEGAL_MODES", "OPTIONS", "REWARD_MODES", "IllegalActionIndex", "OpponentFailed", "Session",
+           "check_options"]
 
 #: ``reward=``: ``"round"`` gives each seat its score delta when a round ends (R101-13, RO-12,
 #: CR-6); ``"match"`` gives the final standings once, when the match ends.
@@ -66,6 +67,29 @@ def _seed(seed: Any) -> int:
                             "repeat the later resets of its positive twin)"
                             if value is not None else ""))
     return value
+
+
+class OpponentFailed(RuntimeError):
+    """A bot playing another seat of the Gymnasium environment (``gym_env``) raised or answered
+    an action the engine refused. The message names the seat, the bot and the step; the agent's
+    actions were played. The match cannot go on: ``reset()`` deals a new one (``step`` says
+    so)."""
+
+
+#: the keyword options of :class:`Session` (the environments' options besides render_mode)
+OPTIONS = ("match_rounds", "reward", "reward_scale", "illegal", "illegal_reward", "table_slots",
+           "max_cycles")
+
+
+def check_options(options: dict[str, Any], where: str, also: tuple[str, ...] = ()) -> None:
+    """Refuse an option no environment has, naming the ones there are (``env("classic",
+    rewards="match")`` said ``Session.__init__() got an unexpected keyword argument``, a class
+    the user never called)."""
+    unknown = [k for k in options if k not in OPTIONS]
+    if unknown:
+        raise TypeError(f"{where}: unknown option {unknown[0]!r}; the options: "
+                        f"{', '.join((*also, *OPTIONS))}, render_mode (docs/rl.md, 'Rewards and "
+                        f"options')")
 
 
 class Session:

@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from ..bots import Bot, get_bot
+from ..bots import Bot, BotError, get_bot
 from ..errors import RulesError
 from ..rules import Rules
 from ._extra import missing_extra
-from .session import Session, _seed
+from .session import OpponentFailed, Session, _seed, check_options
 
 try:
     import gymnasium
@@ -37,6 +37,7 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
     def __init__(self, rules: str | Rules = "rummy101", opponents: str | Sequence[str | Bot] = "greedy",
                  seat: int = 0, *, render_mode: str | None = None, variant: str | None = None,
                  **options: Any) -> None:
+        check_options(options, "rummy101.rl.gym_env", also=("opponents", "seat"))
         r = Rules.parse(rules)
         if variant is not None and r.variant != variant:
             raise RulesError(f"rummy101's Gymnasium id for {variant} plays {variant}, not "
@@ -54,15 +55,22 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
         others = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(others) != n - 1:
             raise RulesError(f"opponents: {n - 1} bot(s) needed (one per other seat), got {len(others)}")
-        for o in others:  # fail at construction, not at the first reset
-            if isinstance(o, str):
-                get_bot(o, random.Random(0))
+        for q, o in zip([q for q in range(n) if q != seat], others):
+            if isinstance(o, str):  # fail at construction, not at the first reset
+                try:
+                    get_bot(o, random.Random(0))
+                except BotError:  # a name that does not resolve: it says why
+                    raise
+                except Exception as exc:  # the bot's own constructor (was its bare exception)
+                    raise BotError(f"opponent of seat {q} ({o!r}): making it with a "
+                                   f"random.Random failed: {type(exc).__name__}: {exc}") from exc
             elif not callable(getattr(o, "act", None)):  # (was an AttributeError mid-episode)
                 raise RulesError(f"opponent {o!r:.40} (of type {type(o).__name__}) is not a bot "
                                  f"name or a bot object (one with an act(observation, "
                                  f"legal_actions) method)")
         self._opponent_specs = others
         self._bots: dict[int, Any] = {}  # filled by reset(): none before the first one
+        self._failed = ""  # why the match cannot go on (an opponent failed), until reset()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.render_mode = render_mode
@@ -97,6 +105,7 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
         for q, spec in zip(others, self._opponent_specs, strict=True):
             bots[q] = get_bot(spec, random.Random(ses.rng.getrandbits(63))) if isinstance(spec, str) else spec
         self._bots = bots
+        self._failed = ""
         reward = self._opponents()
         info = {"opponent_reward": reward} if reward else {}
         return self._obs(), info
@@ -112,13 +121,25 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
         while not ses.done and ses.current != self.seat:
             s = ses.state
             q = s.current_player
-            act = self._bots[q].act(s.observation(q), s.legal_actions())
-            total += ses.play(act)[self.seat]
+            bot = self._bots[q]
+            try:
+                total += ses.play(bot.act(s.observation(q), s.legal_actions()))[self.seat]
+            except Exception as exc:
+                # the bot's exception, or the engine refusing its action, raised as they were
+                # read as if the agent's action had been refused (an IllegalAction from step)
+                spec = self._opponent_specs[q - (q > self.seat)]
+                name = spec if isinstance(spec, str) else getattr(spec, "name", type(spec).__name__)
+                self._failed = (f"the opponent bot of seat {q} ({name}) failed at game step "
+                                f"{ses.steps}: {type(exc).__name__}: {exc}")
+                raise OpponentFailed(f"{self._failed}; the agent's actions were played, the "
+                                     f"match cannot go on: call reset()") from exc
         return total
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if not self._bots:  # the session holds a placeholder game until the first reset
             raise gymnasium.error.ResetNeeded("call reset() before step(): no match is dealt yet")
+        if self._failed:  # the seat to move is the failed bot's: an index would play for it
+            raise gymnasium.error.ResetNeeded(f"call reset(): {self._failed}")
         ses = self.session
         reward = ses.step(action)[self.seat]
         info: dict[str, Any] = {"illegal_action": True} if ses.last_illegal else {}
