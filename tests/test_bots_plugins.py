@@ -151,3 +151,29 @@ def test_a_bot_that_returns_no_action_is_told_what_act_returns() -> None:
         play_game("classic(players=2)", [Forgets(random.Random(1)), get_bot("random")], 4)
     with pytest.raises(NotationError, match=r"an Action .* or its text, got list \["):
         new_game("rummy101(players=2)", 1).apply(["draw"])  # type: ignore[arg-type]
+
+
+def test_a_failing_run_names_its_first_failing_game_whatever_the_pool_finished_first(
+        plugin: str, tmp_path: Path) -> None:
+    """A bot that fails in every game, slowly in game 0: on a pool of two, game 1 failed first
+    and the run named game 1, where one worker names game 0 (docs/simulation.md: a run is the
+    same whatever the workers). The run now stops at the first failing game in game order."""
+    (tmp_path / "userbots" / "fails.py").write_text(textwrap.dedent('''
+        import time
+        from rummy101.bots import Bot
+        from rummy101.game import new_game
+        from rummy101.sim import game_seed
+
+        FIRST = list(new_game("classic(players=2)", game_seed(3, 0)).observation(0)["rack"])
+
+        class FailsEveryGame(Bot):
+            def act(self, observation, legal_actions):
+                if list(observation["rack"]) == FIRST:
+                    time.sleep(1.0)  # game 0: the last to fail on a pool of two
+                raise ValueError("broken")
+    '''))
+    importlib.invalidate_caches()
+    for workers in (1, 2):
+        with pytest.raises(SimError, match=r"^game 0 of the run with seed 3 .*ValueError: broken"):
+            simulate("classic(players=2)", ["userbots.fails:FailsEveryGame", "random"], 2, seed=3,
+                     workers=workers, progress=False)

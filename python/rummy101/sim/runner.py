@@ -712,9 +712,16 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
     window = max(16 * nworkers, 256)
     read = 0  # chunks read
     stop = False  # interrupted: the own workers are stopped, not waited for
+    # A game that fails (GameFailed) stops the run at the first failing chunk in game order,
+    # not at whichever failed first on the pool: the chunks before it are still read (and
+    # handed on in order), those after it dropped. So the error names the same game whatever
+    # the workers (two failing games on two workers named either), and --out keeps every game
+    # before the failing chunk.
+    failure: tuple[int, BaseException] | None = None
     try:
         while not interrupted:
-            while len(futures) < min(window, 2 * nworkers + read) and not interrupted:
+            while (len(futures) < min(window, 2 * nworkers + read) and not interrupted
+                   and failure is None):
                 chunk = chunks.take()
                 if chunk is None:
                     break
@@ -725,12 +732,20 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
                 break
             done, _ = cf.wait(futures, timeout=0.25, return_when=cf.FIRST_COMPLETED)
             for fut in sorted(done, key=futures.__getitem__):
+                if fut not in futures:
+                    continue  # a chunk after a failing one, dropped below
                 k, a, b = futures.pop(fut)
                 try:
                     records, seconds = fut.result()
-                except BaseException as exc:
+                except BaseException as exc:  # noqa: BLE001  (kept: the earliest is raised below)
                     if not (interrupted or isinstance(exc, KeyboardInterrupt)):
-                        raise
+                        if failure is None or k < failure[0]:
+                            failure = (k, exc)
+                        for f, j in list(futures.items()):  # not needed: the run stops
+                            if j[0] > k:
+                                f.cancel()
+                                del futures[f]
+                        continue
                     interrupted = True
                     continue
                 read += 1
@@ -740,6 +755,8 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
                     bar.update(b - a)
         if interrupted:
             raise KeyboardInterrupt
+        if failure is not None:
+            raise failure[1]
     except BaseException as exc:
         stop = own and isinstance(exc, KeyboardInterrupt)
         if not stop:  # (stopped workers fail their futures; a future cancelled here as well
