@@ -177,3 +177,27 @@ def test_a_failing_run_names_its_first_failing_game_whatever_the_pool_finished_f
         with pytest.raises(SimError, match=r"^game 0 of the run with seed 3 .*ValueError: broken"):
             simulate("classic(players=2)", ["userbots.fails:FailsEveryGame", "random"], 2, seed=3,
                      workers=workers, progress=False)
+
+
+def test_a_round_that_never_ends_shows_its_last_actions() -> None:
+    """docs/bots.md: a bot that lays melds and takes them back (reset) for ever is stopped at
+    MAX_STEPS. The error said only that a bot or the engine loops; its last actions now show
+    the loop, so the bot's author sees what it repeats without replaying 200,000 steps. A bot
+    object without a name of its own is named by its class (it was "(bot bot)")."""
+    from rummy101.bots import Bot
+    from rummy101.sim import GameFailed, play_game
+
+    class LaysFirst(Bot):
+        """Lays whatever it can, else takes the first legal action (reset, when only that is)."""
+
+        def act(self, observation, legal_actions):  # type: ignore[no-untyped-def]
+            lays = [a for a in legal_actions if a.verb in ("run", "set", "pair", "add", "open")]
+            draws = [a for a in legal_actions if a.verb == "draw"]
+            discards = [a for a in legal_actions if a.verb == "discard"]
+            return (lays or draws or discards or legal_actions)[0]
+
+    bots = [LaysFirst(random.Random(0)), *(get_bot("greedy", random.Random(s)) for s in (1, 2, 3))]
+    with pytest.raises(GameFailed, match=r"seat 0 \(LaysFirst bot\): RuntimeError: round 0 "
+                                         r"did not end within 300 steps: a bot or the engine "
+                                         r"loops; the last actions: (.*, )?reset, run "):
+        play_game("rummy101", bots, 1, 0, max_steps=300)

@@ -153,6 +153,14 @@ def _check_players(r: Rules, bots: Any) -> Sequence[str | Bot]:
     return seats
 
 
+def _object_name(bot: Any) -> str:
+    """A bot object's name in records and errors: its ``name``, or its class's name when it
+    keeps the base class's ``"bot"`` (a Bot subclass that sets none was "(bot bot)" in a
+    GameFailed)."""
+    name = getattr(bot, "name", None)
+    return name if isinstance(name, str) and name and name != Bot.name else type(bot).__name__
+
+
 def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: int = 0,
               *, match_rounds: int | None = None, max_steps: int = MAX_STEPS,
               record: str = "summary") -> GameRecord:
@@ -167,7 +175,7 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     _check_record(record)
     r = _parse_rules(rules)
     bots = _check_players(r, bots)
-    names = [b if isinstance(b, str) else getattr(b, "name", type(b).__name__) for b in bots]
+    names = [b if isinstance(b, str) else _object_name(b) for b in bots]
     bot_seeds = tuple(bot_seed(seed, index, s) if isinstance(b, str) else None
                       for s, b in enumerate(bots))
 
@@ -260,8 +268,11 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
                 # (its turns too: the seat that ended a round may start the next, a new turn)
                 rnd, round_start, last = getattr(state, "round", None), steps, -1
             elif steps - round_start > max_steps:
+                # the last actions show the loop (a bot that lays melds and takes them back
+                # with reset for ever, docs/bots.md), which the step count alone did not
+                last_actions = ", ".join(str(a) for a in list(getattr(state, "history", ()))[-12:])
                 raise RuntimeError(f"round {rnd} did not end within {max_steps} steps: a bot "
-                                   f"or the engine loops")
+                                   f"or the engine loops; the last actions: {last_actions}")
     except GameFailed:
         raise
     except Exception as exc:  # any failure inside a game names where it happened
