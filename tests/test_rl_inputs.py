@@ -6,6 +6,7 @@ stream of later resets. The Session tests need numpy only; the AEC test skips wi
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -357,3 +358,20 @@ def test_an_unknown_option_lists_the_options(make: str) -> None:
     with pytest.raises(TypeError, match=r"unknown option 'rewards'; the options: .*match_rounds, "
                                         r"reward, reward_scale, illegal, .*max_cycles, render_mode"):
         getattr(rl, make)("classic", rewards="match")
+
+
+def test_a_refused_index_lists_the_legal_ones() -> None:
+    """illegal="raise" said "...; 2 indices are (the action mask)", a sentence cut short."""
+    ses = Session("classic(players=2)", illegal="raise")
+    ses.new(seed=1)
+    legal = [int(j) for j in np.flatnonzero(ses.mask())]
+    assert len(legal) == 2  # the take phase: draw, or take the discard
+    shown = ", ".join(f"{j} ({ses.codec.action(j)})" for j in legal)
+    with pytest.raises(IllegalActionIndex, match=r"^action index 2 \(discard AS\) is not legal for "
+                                                 r"seat 0; 2 indices are legal now \(the action "
+                                                 r"mask\): " + re.escape(shown) + "$"):
+        ses.step(2)
+    ses, _ = _session("raise")  # rummy101: more than five, the first five shown
+    with pytest.raises(IllegalActionIndex, match=r"indices are legal now \(the action mask\): "
+                                                 r"(\d+ \([^)]*\), ){5}\.\.\.$"):
+        ses.step(int(np.flatnonzero(ses.mask() == 0)[0]))

@@ -207,8 +207,11 @@ class Session:
         if not (0 <= i < self.codec.n and mask[i]):
             what = f"{self.codec.action(i)}" if 0 <= i < self.codec.n else "outside the space"
             if self.illegal == "raise":
+                legal = np.flatnonzero(mask)  # ("2 indices are (the action mask)" said no more)
+                shown = ", ".join(f"{j} ({self.codec.action(int(j))})" for j in legal[:5])
                 raise IllegalActionIndex(f"action index {i} ({what}) is not legal for seat {seat}; "
-                                         f"{int(mask.sum())} indices are (the action mask)")
+                                         f"{len(legal)} indices are legal now (the action mask): "
+                                         f"{shown}{', ...' if len(legal) > 5 else ''}")
             rewards[seat] += self.illegal_reward
             self.last_illegal = True
             if self.illegal == "lose":
