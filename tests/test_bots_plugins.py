@@ -83,6 +83,8 @@ def test_plugin_on_dask_worker_processes(plugin: str) -> None:
     ("userbots.broken:Bot", r"module 'userbots.broken' failed to import: ModuleNotFoundError"),
     ("userbots.mine:NoAct", r"has no act\(observation, legal_actions\) method"),
     ("not a path:x", r"package.module:BotClass"),
+    # was "write a module path and a name as 'package.module:BotClass'", as if the path were wrong
+    ("userbots.mine:OpenAsap:depth=3", r"a module path takes no options \(name:option=value"),
     ("nosuchbot", r"unknown bot 'nosuchbot'.*package.module:BotClass"),
 ])
 def test_plugin_errors_say_what_to_fix(plugin: str, name: str, message: str) -> None:

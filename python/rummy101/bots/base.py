@@ -155,6 +155,13 @@ def _from_module(spec: str) -> BotFactory:
     """``"package.module:Name"``: a Bot class (or factory taking a ``random.Random``) imported
     by path, so a user's bot runs in ``rummy101 sim`` and on every worker without registration."""
     module_name, _, attr = spec.partition(":")
+    if "=" in attr and all(p.isidentifier() for p in module_name.split(".")):
+        # 'mybots.open:OpenAsap:depth=3' was told to write 'package.module:BotClass', as if the
+        # path were wrong: options follow registered names only
+        raise BotError(f"bot {spec!r}: a module path takes no options (name:option=value is "
+                       f"for a bot registered with its options: register_bot(name, factory, "
+                       f"options={{...}}), docs/bots.md); write 'package.module:BotClass', or a "
+                       f"factory there that makes the bot with its options")
     if not module_name or not attr or not all(p.isidentifier() for p in module_name.split(".")) \
             or not all(p.isidentifier() for p in attr.split(".")):
         raise BotError(f"bot {spec!r}: write a module path and a name as 'package.module:BotClass'")
