@@ -264,18 +264,28 @@ def main(argv: list[str] | None = None) -> int:
         futs = [ex.submit(deal_task, rules, cand, args.opponent, args.seed, d, args.rounds)
                 for d in range(args.first_deal, args.deals) for cand in cands]
         rows = {cand: [] for cand in cands}
+        # records are taken, and appended to --jsonl, in the order submitted (deal by deal, the
+        # --bots order within a deal), not as they complete: a file of one run then lists its
+        # bots in the --bots order, which --summarise pairs against its first (with two workers
+        # the faster bot of deal 0 came first), and a stopped run wrote no deal after a gap
+        order = {f: i for i, f in enumerate(futs)}
+        ready: dict[int, list[Seat]] = {}
+        taken = 0
         for f in cf.as_completed(futs):
             try:
-                got = f.result()
+                ready[order[f]] = f.result()
             except GameFailed as exc:  # one line, at once: the deals not started are dropped
                 for other in futs:
                     other.cancel()
                 print(f"ladder: error: {exc}", file=sys.stderr)
                 return 2
-            rows[got[0].bot] += got
-            if args.jsonl:
-                with open(args.jsonl, "a") as out:
-                    out.writelines(json.dumps(dataclasses.asdict(s)) + "\n" for s in got)
+            while taken in ready:
+                got = ready.pop(taken)
+                taken += 1
+                rows[got[0].bot] += got
+                if args.jsonl:
+                    with open(args.jsonl, "a") as out:
+                        out.writelines(json.dumps(dataclasses.asdict(s)) + "\n" for s in got)
         for cand in cands:
             print(summary(cand, sorted(rows[cand], key=lambda s: (s.deal, s.seat))), flush=True)
     print(f"({time.perf_counter() - t0:.0f} s; points are round scores, R101-13 / RO-12 / CR-6)",

@@ -211,3 +211,32 @@ def test_a_bot_that_cannot_be_made_is_refused_before_any_game(
     with pytest.raises(SystemExit) as info:
         ladder.main(["--rules", "classic", "--deals", "2", "--bots", "no-such-bot"])
     assert info.value.code == 2 and "unknown bot 'no-such-bot'" in capsys.readouterr().err
+
+
+class _Slow:
+    """Random play, slowly: on two workers the other candidate's deal 0 finishes first."""
+
+    name = "slow"
+
+    def __init__(self, rng: object = None) -> None:
+        import random as _random
+        self.rng = rng if isinstance(rng, _random.Random) else _random.Random(0)
+
+    def act(self, observation: object, legal_actions: list) -> object:
+        import time
+        time.sleep(0.01)
+        return self.rng.choice(legal_actions)
+
+
+def test_the_jsonl_file_lists_deals_and_bots_in_the_order_asked(tmp_path: Path) -> None:
+    """--summarise pairs every bot against the first one of the file. Records were appended as
+    their deals completed, so with two workers a file of --bots slow,random began with random's
+    deal 0 and paired slow - random; they are appended in the order submitted (deal by deal, the
+    --bots order within one): the file's first bot is the first of --bots."""
+    from rummy101.bots import register_bot
+    register_bot("ladder-slow", _Slow)
+    out = tmp_path / "ladder.jsonl"
+    assert ladder.main(["--rules", "classic(players=2)", "--deals", "2", "--seed", "1",
+                        "--bots", "ladder-slow,random", "--workers", "2", "--jsonl", str(out)]) == 0
+    got = [(r["deal"], r["bot"], r["seat"]) for r in map(json.loads, out.read_text().splitlines())]
+    assert got == [(d, b, k) for d in range(2) for b in ("ladder-slow", "random") for k in range(2)]
