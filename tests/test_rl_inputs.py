@@ -375,3 +375,17 @@ def test_a_refused_index_lists_the_legal_ones() -> None:
     with pytest.raises(IllegalActionIndex, match=r"indices are legal now \(the action mask\): "
                                                  r"(\d+ \([^)]*\), ){5}\.\.\.$"):
         ses.step(int(np.flatnonzero(ses.mask() == 0)[0]))
+
+
+@pytest.mark.parametrize("spec", ["classic(players=2)", "classic"])
+def test_a_versioned_gym_env_given_rules_first_says_they_go_in_rules(spec: str) -> None:
+    """rummy101.rl.gym_env(rules, opponents) but classic_v0.gym_env(opponents, seat, rules):
+    classic_v0.gym_env("classic(players=2)") said "unknown bot 'classic(players=2)'"."""
+    pytest.importorskip("gymnasium")
+    from rummy101.rl import classic_v0
+
+    with pytest.raises(RulesError, match=r"classic_v0.gym_env takes the opponents first; "
+                                         rf"'{re.escape(spec)}' is a rule set: write "
+                                         rf"gym_env\(rules='{re.escape(spec)}', opponents=\.\.\.\)"):
+        classic_v0.gym_env(spec)
+    assert classic_v0.gym_env(rules=spec, opponents="random").game.rules.variant == "classic"

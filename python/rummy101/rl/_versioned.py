@@ -39,6 +39,11 @@ def make(variant: str) -> tuple[Callable[..., Any], Callable[..., Any], Callable
                 rules: str | Rules | None = None, **options: Any) -> Any:
         from .single import RummyGym
 
+        if isinstance(opponents, str) and opponents.partition("(")[0].strip().lower() == variant:
+            # rl.gym_env takes the rules first, this one the opponents: a rule set here was
+            # "unknown bot 'classic(players=2)'"
+            raise RulesError(f"{variant}_v0.gym_env takes the opponents first; {opponents!r} is "
+                             f"a rule set: write gym_env(rules={opponents!r}, opponents=...)")
         return RummyGym(rules_of(rules), opponents, seat, **options)
 
     for f in (env, parallel_env, raw_env, gym_env):
