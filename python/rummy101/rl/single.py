@@ -30,7 +30,9 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
     """A match against bots (options: :mod:`rummy101.rl`). ``opponents`` is a bot name for
     every other seat, or one name (or bot object) per other seat in seat order; bots named
     here are seeded from the env's generator at every reset. ``variant`` (set by the registered
-    Gymnasium ids) refuses rules of another variant, as the versioned modules do."""
+    Gymnasium ids) refuses rules of another variant, as the versioned modules do. An opponent
+    that raises or answers an action the engine refuses raises
+    :class:`~rummy101.rl.OpponentFailed` (its seat and bot named); then ``reset()``."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
 
