@@ -30,6 +30,15 @@ def _ladder() -> ModuleType:
 ladder = _ladder()
 
 
+@pytest.fixture(autouse=True)
+def _registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bots a test registers (forked to the pool's workers) stay with the test: a later
+    test in the same process lists the registered names (rummy101.bots' doctest)."""
+    from rummy101.bots import base
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
+    monkeypatch.setattr(base, "_OPTIONS", dict(base._OPTIONS))
+
+
 def seat(deal: int, k: int, finished: int, rounds: int = 1, points: float = 0.0,
          baseline: float = 0.0, bot: str = "cand") -> object:
     return ladder.Seat(bot, deal, k, points, baseline, finished, 0, 0.0, 0.0, rounds)
