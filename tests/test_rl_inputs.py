@@ -389,3 +389,32 @@ def test_a_versioned_gym_env_given_rules_first_says_they_go_in_rules(spec: str) 
                                          rf"gym_env\(rules='{re.escape(spec)}', opponents=\.\.\.\)"):
         classic_v0.gym_env(spec)
     assert classic_v0.gym_env(rules=spec, opponents="random").game.rules.variant == "classic"
+
+
+def test_an_opponent_that_loops_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An opponent that lays melds and takes them back (reset) for ever made step() never
+    return (the simulator stops such a round at MAX_STEPS); it raises OpponentFailed after
+    OPPONENT_STEPS steps of the other seats in a row, with the last actions. (The bot gives up
+    after 5,000 calls on its own, so that the old code fails rather than hangs.)"""
+    pytest.importorskip("gymnasium")
+    from rummy101.rl import OpponentFailed, gym_env, single
+
+    class LaysFirst:
+        name = "laysfirst"
+        calls = 0
+
+        def act(self, observation: Any, legal_actions: Any) -> Any:
+            LaysFirst.calls += 1
+            if LaysFirst.calls > 5000:
+                raise RuntimeError("gave up")
+            lays = [a for a in legal_actions if a.verb in ("run", "set", "pair", "add", "open")]
+            draws = [a for a in legal_actions if a.verb == "draw"]
+            discards = [a for a in legal_actions if a.verb == "discard"]
+            return (lays or draws or discards or legal_actions)[0]
+
+    monkeypatch.setattr(single, "OPPONENT_STEPS", 400, raising=False)
+    g = gym_env("rummy101", opponents=[LaysFirst(), "greedy", "greedy"], seat=1)
+    with pytest.raises(OpponentFailed, match=r"seat 0 \(laysfirst\) failed at game step 400: "
+                                             r"RuntimeError: the other seats played 400 steps in "
+                                             r"a row .*: a bot loops; the last actions: .*reset"):
+        g.reset(seed=1)  # seed 1's deal: seat 0 holds melds it lays and resets for ever

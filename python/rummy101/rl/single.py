@@ -23,7 +23,13 @@ try:
 except ImportError as exc:  # the rl extra is not installed
     raise missing_extra(exc) from exc
 
-__all__ = ["RummyGym"]
+__all__ = ["OPPONENT_STEPS", "RummyGym"]
+
+#: steps the other seats may play in a row before the agent's turn comes: more means a bot
+#: loops (one that lays melds and takes them back with reset for ever, docs/bots.md), and
+#: ``step`` raises :class:`OpponentFailed` instead of never returning (as rummy101.sim stops a
+#: round at its MAX_STEPS, the same 200,000)
+OPPONENT_STEPS = 200_000
 
 
 class RummyGym(gymnasium.Env[dict[str, Any], Any]):
@@ -120,12 +126,19 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
         """Let the bots play until the agent is to move or the match ends; the agent's rewards."""
         ses = self.session
         total = 0.0
+        played = 0
         while not ses.done and ses.current != self.seat:
             s = ses.state
             q = s.current_player
             bot = self._bots[q]
             try:
+                if played >= OPPONENT_STEPS:
+                    last = ", ".join(str(a) for a in s.history[-12:])
+                    raise RuntimeError(f"the other seats played {played} steps in a row without "
+                                       f"the agent's turn coming: a bot loops; the last "
+                                       f"actions: {last}")
                 total += ses.play(bot.act(s.observation(q), s.legal_actions()))[self.seat]
+                played += 1
             except Exception as exc:
                 # the bot's exception, or the engine refusing its action, raised as they were
                 # read as if the agent's action had been refused (an IllegalAction from step)
