@@ -151,7 +151,7 @@ def test_a_killed_run_keeps_its_finished_games_and_resumes(tmp_path: Path) -> No
     --resume would be refused as if a run were still writing)."""
     whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
     env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
-    base = [sys.executable, "-m", "rummy101", *argv(cut, 160)[:-3], "-q"]  # chunks of 20
+    base = [sys.executable, "-m", "rummy101", *argv(cut, 160)[:-3], "-q"]
 
     def kill_when(extra: list[str], lines: int) -> None:
         proc = subprocess.Popen([*base, "--out", str(cut), *extra], env=env,
