@@ -4,7 +4,10 @@ uvicorn alone waits forever for a request's headers and for its body, and only t
 keep-alive connections. :class:`GuardedHttp` (uvicorn's httptools protocol) adds two timers:
 
 * a request's headers must arrive within :data:`~.limits.HEADER_SECONDS` of its first byte (and
-  a new connection must start its first request as soon), else the connection is closed;
+  a new connection must start its first request as soon), else the connection is closed; a
+  request begun behind one still to be answered has that time from the answer before it on
+  (the timer ran meanwhile: a batch running past it lost its answer when the connection closed
+  on the next request's unfinished head);
 * its body must arrive within :data:`~.limits.BODY_SECONDS` of the headers, else the service
   answers 408 (when no answer was started) and closes the connection; a request pipelined
   behind one still to be answered, whose body uvicorn leaves unread until then, has that time
@@ -91,6 +94,9 @@ class GuardedHttp(HttpToolsProtocol):
     _head_bytes = 0
     _head_tail = b""
     _in_body = False  # between a request's headers and the end of its body
+    # a request's head begun while one before it is still to be answered: its header timer
+    # starts once that one is answered (on_response_complete)
+    _head_deferred = False
     # a chunk's size line was read and none of its data since: its data is still to come, or it
     # was the last chunk (size 0) and the trailer fields follow; _bodies counts on_body calls
     _chunk_waiting = False
@@ -255,7 +261,13 @@ class GuardedHttp(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        if self._guard is None:
+        if self.cycle is not None and not self.cycle.response_complete:
+            # begun behind a request still to be answered (the latest cycle: the answers go in
+            # order): closing the connection on this head's timer would drop that answer, so
+            # the timer starts when it is sent
+            self._disarm()
+            self._head_deferred = True
+        elif self._guard is None:
             self._arm(self.header_seconds, "headers")
 
     def on_headers_complete(self) -> None:
@@ -270,7 +282,7 @@ class GuardedHttp(HttpToolsProtocol):
             self._too_many = True
             raise RuntimeError("too many requests pipelined")
         super().on_headers_complete()
-        self._head_open = False
+        self._head_open, self._head_deferred = False, False
         self._in_body = True
         # the requests of this connection not yet answered (uvicorn keeps only the latest);
         # pipelined requests are answered in order, so the answered ones are at the front (the
@@ -316,6 +328,13 @@ class GuardedHttp(HttpToolsProtocol):
         # body was left unread, and a 408 went out as the answer to the request before it)
         if self._in_body and not self.pipeline and not self.transport.is_closing():
             self._arm(self.body_seconds, "body")
+        # a request whose head began while this answer was still to come now has header_seconds
+        # for the rest of it (not uvicorn's keep-alive time, armed as if nothing had come)
+        if (self._head_deferred and self.cycle is not None and self.cycle.response_complete
+                and not self.transport.is_closing()):
+            self._head_deferred = False
+            self._unset_keepalive_if_required()
+            self._arm(self.header_seconds, "headers")
 
     # an answer must be read: the write buffer may stay full for write_seconds at most
     def pause_writing(self) -> None:
