@@ -16,7 +16,10 @@ Scenarios, each on the native and the pure backend:
   RSS growth (was about 1 GB), and ``/health`` afterwards;
 * ``unread``: clients that ask for a big answer (a 10,000-rack batch) and never read it: the
   server disconnects them (connections left, RSS growth);
-* ``sigterm``: SIGTERM with dense work in flight: seconds until the process is gone (target 5 s).
+* ``sigterm``: SIGTERM with dense work in flight: seconds until the process is gone (target 5 s);
+* ``bulk``: 4 MiB bodies of about 840,000 short strings (an opening batch and a new game), and of
+  2 million small integers, five of each: ``/health`` latency meanwhile (p50, max). json's C
+  reader holds the interpreter through the whole body, in the worker thread as well.
 
     PYTHONPATH=python python bench/bench_service_hostile.py                 # both backends
     PYTHONPATH=python python bench/bench_service_hostile.py --backend native --scenarios dense
@@ -393,7 +396,39 @@ async def sigterm(backend: str | None) -> dict[str, Any]:
     return {"sigterm_exit_s": gone, "exit_status": server.proc.returncode}
 
 
-SCENARIOS = ("dense", "bait", "stall", "hold", "unread", "sigterm")
+def bulk_bodies(size: int = 4 * 1024 * 1024) -> list[tuple[str, str, bytes]]:
+    """(name, path, body): ``size``-byte JSON bodies of many short values."""
+    strings = ",".join(['"ab"'] * ((size - 20) // 5))
+    return [("strings", "/v1/solve/opening", ("[" + strings + "]").encode()),
+            ("game_strings", "/v1/games", ('{"x": [' + strings + "]}").encode()),
+            ("integers", "/v1/solve/opening",
+             ("[" + ",".join(["1"] * ((size - 20) // 2)) + "]").encode())]
+
+
+async def bulk(port: int, repeat: int = 5) -> dict[str, Any]:
+    """Each of :func:`bulk_bodies` ``repeat`` times; /health polled meanwhile."""
+    out: dict[str, Any] = {}
+    for name, path, body in bulk_bodies():
+        health: list[float] = []
+        done = asyncio.Event()
+
+        async def poll(health: list[float] = health, done: asyncio.Event = done) -> None:
+            while not done.is_set():
+                health.append((await request(port, "GET", "/health", content_type=None))[2])
+                await asyncio.sleep(0.005)
+
+        poller = asyncio.create_task(poll())
+        answers = [await request(port, "POST", path, body) for _ in range(repeat)]
+        done.set()
+        await poller
+        out[f"bulk_{name}_statuses"] = sorted({s for s, _, _ in answers})
+        out[f"bulk_{name}_post_ms"] = statistics.median(t for _, _, t in answers) * 1000
+        out[f"bulk_{name}_health_p50_ms"] = _quantiles(health)[0] * 1000
+        out[f"bulk_{name}_health_max_ms"] = max(health) * 1000 if health else float("nan")
+    return out
+
+
+SCENARIOS = ("dense", "bait", "stall", "hold", "unread", "sigterm", "bulk")
 
 
 def run(backend: str, scenarios: Sequence[str]) -> dict[str, Any]:
@@ -407,6 +442,8 @@ def run(backend: str, scenarios: Sequence[str]) -> dict[str, Any]:
             out.update(asyncio.run(stall(server.port)))
         if "hold" in scenarios:
             out.update(asyncio.run(hold(server)))
+        if "bulk" in scenarios:
+            out.update(asyncio.run(bulk(server.port)))
         if "unread" in scenarios and backend == "native":  # pure: the answers take minutes
             out.update(unread(server))
     if "sigterm" in scenarios:
