@@ -84,3 +84,95 @@ def test_a_request_read_whole_is_answered_though_the_next_head_is_incomplete(res
     else:  # the incomplete head still had a bounded time, counted from the answer
         assert got.count(b"HTTP/1.1 ") == 1, got[:600]
         assert seconds < 15
+
+
+# ---- 2. a big body of short values is read in pieces ------------------------------------------
+def _texts() -> list[str]:
+    """Big texts: valid ones, and each with bytes changed at places where the reading in
+    pieces makes its cuts (commas, brackets, quotes)."""
+    import random
+
+    rack = "R10 * R12 K13 K12 K11 Y9 Y8 Y7 B13 B12 B11 R2 Y4 B6 K1 R7 Y11 B3 K5 Y2"
+    bases = [
+        json.dumps({"rules": "rummy101(threshold=increasing,players=3)",
+                    "racks": [rack] * 3000 + [rack.split()] * 1000
+                    + [{"rack": "a,b", "x": [1, 2.5, None, True]}] * 500}),
+        json.dumps([["ab", "c,d", 1, -2.5e3, {"k": "v", "n": [1, 2]}]] * 4000),
+        json.dumps({"racks": [["R1", "K2", "*"]] * 8000}, separators=(",", ":")),
+        json.dumps([["x" * 20000, 123456789012, [1.5e10, "y" * 5000]], list(range(25000)),
+                    [[[["z"]]]] * 300]),
+        json.dumps([[1, [2, [3, "a,b"]], {"q": [4, 5]}]] * 2500, indent=1),
+        "[" + ",".join(f'"s{i}"' for i in range(25000)) + "]",
+        "[[[" + ",".join(['"ab"'] * 25000) + "]]]",
+    ]
+    rng = random.Random(36)
+    texts = list(bases)
+    while len(texts) < 60:
+        chars = list(rng.choice(bases))
+        for _ in range(rng.randint(1, 2)):
+            start = rng.randrange(len(chars))
+            at = next((i for i in range(start, min(len(chars), start + 400))
+                       if chars[i] in '[]{},:"'), start)
+            change = rng.choice(['[', ']', '{', '}', ',', ':', '"', ' ', '1', 'x', '\\', ''])
+            if rng.random() < 0.5:
+                chars[at] = change
+            else:
+                chars.insert(at, change)
+        texts.append("".join(chars))
+    return texts
+
+
+def _read(text: str, yielding: bool) -> tuple[str, object]:
+    from rummy101._validate import BadRequest, loads
+
+    try:
+        return "value", loads(text, yielding=yielding)
+    except BadRequest as exc:
+        return "error", str(exc)
+
+
+def test_a_body_read_in_pieces_gives_the_same_value_or_error_as_one_reading() -> None:
+    kinds = set()
+    for text in _texts():
+        one, pieces = _read(text, False), _read(text, True)
+        assert pieces == one, (one[0], str(one[1])[:200], pieces[0], str(pieces[1])[:200])
+        kinds.add(one[0])
+    assert kinds == {"value", "error"}
+
+
+def test_a_body_of_a_million_short_strings_is_read_a_piece_at_a_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """4 MiB of short strings (about 840,000, within every size cap) was read by json's C reader
+    in one call: it holds the interpreter, so the worker thread that read it held the service's
+    event loop 90-130 ms per body (and /health answered in 200-300 ms; bench_service_hostile.py
+    bulk). A big body is now read in pieces of at most _RUN_CHARS characters, between which the
+    thread can hand the interpreter over; the value is the same."""
+    from rummy101 import _validate
+    from rummy101.service.body import parse_body
+
+    calls: list[int] = []
+    real = _validate._decoder
+
+    def counting() -> json.JSONDecoder:
+        decoder = real()
+        scan = decoder.scan_once  # type: ignore[attr-defined]
+
+        def scan_once(text: str, idx: int) -> object:
+            calls.append(len(text) - idx)
+            return scan(text, idx)
+
+        decoder.scan_once = scan_once  # type: ignore[attr-defined]
+        return decoder
+
+    monkeypatch.setattr(_validate, "_decoder", counting)
+    size = 4 * 1024 * 1024
+    raw = ("[" + ",".join(['"ab"'] * ((size - 2) // 5)) + "]").encode()
+
+    import anyio
+
+    async def main() -> object:
+        return await parse_body(raw, anyio.CapacityLimiter(1))
+
+    body = anyio.run(main)
+    assert isinstance(body, list) and len(body) == (size - 2) // 5 and body[-1] == "ab"
+    assert len(calls) > 100 and max(calls) <= _validate._RUN_CHARS + 2, (len(calls), max(calls))

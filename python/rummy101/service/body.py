@@ -3,12 +3,13 @@
 The headers are checked first (``Content-Type: application/json``, a declared length within
 :data:`~.limits.MAX_BODY_BYTES`), then the body is read chunk by chunk within that size and within
 the process's :class:`BodyBudget`, and parsed strictly (:func:`rummy101._validate.loads`; a big
-body in a worker thread, off the event loop). A problem found before the body is read whole is an
+body in a worker thread, off the event loop, in pieces that let the loop run between them). A problem found before the body is read whole is an
 :class:`HttpError`, after which the connection is closed.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import anyio
@@ -160,6 +161,6 @@ async def receive_body(scope: Scope, receive: Receive, budget: BodyBudget,
 async def parse_body(raw: bytes, limiter: anyio.CapacityLimiter) -> Any:
     """The JSON of ``raw`` (:class:`~rummy101._validate.BadRequest` if it is none); a big body is
     parsed in a worker thread of ``limiter``, off the event loop."""
-    if len(raw) > BIG_BODY:
-        return await anyio.to_thread.run_sync(loads, raw, limiter=limiter)
+    if len(raw) > BIG_BODY:  # (yielding: a thread in json's C reader holds the interpreter)
+        return await anyio.to_thread.run_sync(partial(loads, raw, yielding=True), limiter=limiter)
     return loads(raw)
