@@ -94,13 +94,23 @@ def _texts() -> list[str]:
 
     rack = "R10 * R12 K13 K12 K11 Y9 Y8 Y7 B13 B12 B11 R2 Y4 B6 K1 R7 Y11 B3 K5 Y2"
     bases = [
-        json.dumps({"rules": "rummy101(threshold=increasing,players=3)",
-                    "racks": [rack] * 3000 + [rack.split()] * 1000
-                    + [{"rack": "a,b", "x": [1, 2.5, None, True]}] * 500}),
+        json.dumps(
+            {
+                "rules": "rummy101(threshold=increasing,players=3)",
+                "racks": [rack] * 3000
+                + [rack.split()] * 1000
+                + [{"rack": "a,b", "x": [1, 2.5, None, True]}] * 500,
+            }
+        ),
         json.dumps([["ab", "c,d", 1, -2.5e3, {"k": "v", "n": [1, 2]}]] * 4000),
         json.dumps({"racks": [["R1", "K2", "*"]] * 8000}, separators=(",", ":")),
-        json.dumps([["x" * 20000, 123456789012, [1.5e10, "y" * 5000]], list(range(25000)),
-                    [[[["z"]]]] * 300]),
+        json.dumps(
+            [
+                ["x" * 20000, 123456789012, [1.5e10, "y" * 5000]],
+                list(range(25000)),
+                [[[["z"]]]] * 300,
+            ]
+        ),
         json.dumps([[1, [2, [3, "a,b"]], {"q": [4, 5]}]] * 2500, indent=1),
         "[" + ",".join(f'"s{i}"' for i in range(25000)) + "]",
         "[[[" + ",".join(['"ab"'] * 25000) + "]]]",
@@ -111,9 +121,11 @@ def _texts() -> list[str]:
         chars = list(rng.choice(bases))
         for _ in range(rng.randint(1, 2)):
             start = rng.randrange(len(chars))
-            at = next((i for i in range(start, min(len(chars), start + 400))
-                       if chars[i] in '[]{},:"'), start)
-            change = rng.choice(['[', ']', '{', '}', ',', ':', '"', ' ', '1', 'x', '\\', ''])
+            at = next(
+                (i for i in range(start, min(len(chars), start + 400)) if chars[i] in '[]{},:"'),
+                start,
+            )
+            change = rng.choice(["[", "]", "{", "}", ",", ":", '"', " ", "1", "x", "\\", ""])
             if rng.random() < 0.5:
                 chars[at] = change
             else:
@@ -141,7 +153,8 @@ def test_a_body_read_in_pieces_gives_the_same_value_or_error_as_one_reading() ->
 
 
 def test_a_body_of_a_million_short_strings_is_read_a_piece_at_a_time(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """4 MiB of short strings (about 840,000, within every size cap) was read by json's C reader
     in one call: it holds the interpreter, so the worker thread that read it held the service's
     event loop 90-130 ms per body (and /health answered in 200-300 ms; bench_service_hostile.py
