@@ -114,6 +114,8 @@ def _texts() -> list[str]:
         json.dumps([[1, [2, [3, "a,b"]], {"q": [4, 5]}]] * 2500, indent=1),
         "[" + ",".join(f'"s{i}"' for i in range(25000)) + "]",
         "[[[" + ",".join(['"ab"'] * 25000) + "]]]",
+        "[" + "9" * 20000 + "," + ",".join(["1"] * 25000) + "]",  # (a piece ends in its digits)
+        "[" + "1" * 17000 + ".5e3," + ",".join(["1"] * 25000) + "]",
     ]
     rng = random.Random(36)
     texts = list(bases)

@@ -177,10 +177,10 @@ def _skip(text: str, pos: int) -> int:
 class _Yielding:
     """One JSON text read in pieces, each by json's C reader: the elements of an array a run of
     at most :data:`_RUN_CHARS` characters at a time, the members of an object one by one, so
-    that the interpreter may switch threads between any two pieces. The values, the hooks'
-    calls and every error (message and position) are those of one call of the C reader, except
-    that nesting deeper than about 400 levels in a value longer than a piece may be refused
-    sooner (as nested too deeply)."""
+    that the interpreter may switch threads between any two pieces. The values and every error
+    (message and position) are those of one call of the C reader, except that nesting deeper
+    than about 400 levels in a value longer than a piece may be refused sooner (as nested too
+    deeply)."""
 
     def __init__(self, text: str, decoder: json.JSONDecoder) -> None:
         self.text = text
@@ -234,6 +234,10 @@ class _Yielding:
                 continue
             except StopIteration:
                 return None
+            except ValueError:  # a hook refused a number: one cut short at the piece's end is
+                if text[cut:cut + 1] != ",":  # read again whole (its digits counted right)
+                    return None
+                raise
             if used < len(piece):  # the array's own closing bracket ended the piece
                 out.extend(values)
                 return pos + used - 1, True
