@@ -36,6 +36,20 @@ BOTS = textwrap.dedent('''
         def act(self, observation, legal_actions):
             return "open"
 
+    class First(Bot):
+        """Plays the first legal action: in Rummy 101 it lays its melds and takes them back
+        with reset for ever (docs/bots.md); it gives up after 5,000 actions, so that a `play`
+        without a guard fails instead of hanging."""
+        def __init__(self, rng=None):
+            super().__init__(rng)
+            self.calls = 0
+
+        def act(self, observation, legal_actions):
+            self.calls += 1
+            if self.calls > 5000:
+                raise RuntimeError("still looping")
+            return legal_actions[0]
+
     class BadInit(Bot):
         def __init__(self, rng=None):
             raise ValueError("no weights file")
@@ -97,6 +111,32 @@ def test_an_illegal_bot_action_names_seat_and_bot(bots: str, monkeypatch: pytest
                         "--bots", "playbots:Cheat", "--seed", "2")
     assert code == 2 and "the bot of seat 1 (playbots:Cheat) failed" in err
     assert "IllegalAction" in err and err.count("\n") == 1
+
+
+def test_a_looping_bot_stops_the_game_and_the_game_is_saved(
+        bots: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot that never ends its turn printed its moves until Ctrl-C: now, past MAX_TURN_STEPS
+    actions in one turn, one line names its seat and bot and the last actions (which show the
+    loop, as `sim` does), exit 2, and --save writes the game so far."""
+    from rummy101.sim import game_seed
+    limit = 1000  # rummy101.cli.play.MAX_TURN_STEPS (checked last)
+    first = new_game("rummy101(players=2)", game_seed(2, 0))
+    mine = next(str(a) for a in first.legal_actions() if str(a).startswith("discard"))
+    save = tmp_path / "g.json"
+    code, out, err = play(monkeypatch, capsys, [mine], "--rules", "rummy101(players=2)",
+                          "--bots", "playbots:First", "--seed", "2", "--save", str(save))
+    assert code == 2 and "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith("rummy101 play: error: the bot of seat 1 (playbots:First) did not end "
+                          f"its turn within {limit} actions (turn 1, ")
+    last = err.split("the last actions: ")[1].split("; ")[0].split(", ")
+    assert len(last) == 12 and "reset" in last
+    assert sum(x.startswith("  seat 1 (") for x in out.splitlines()) == limit
+    state = records.loads(save.read_text())  # the game so far replays
+    assert not state.is_terminal and len(state.history) == limit + 1
+    assert [str(a) for a in state.history][-12:] == last
+    from rummy101.cli import play as play_module
+    assert play_module.MAX_TURN_STEPS == limit
 
 
 def test_a_bot_that_cannot_be_made(bots: str, monkeypatch: pytest.MonkeyPatch,

@@ -32,13 +32,19 @@ from ..errors import RummyError
 from ..rules import Rules
 from ._args import rounds, seed
 
-__all__ = ["HUMAN_SEAT", "BotFailed", "add_subcommands", "format_board", "play", "run_play"]
+__all__ = ["HUMAN_SEAT", "MAX_TURN_STEPS", "BotFailed", "add_subcommands", "format_board", "play", "run_play"]
 
 #: The person's seat.
 HUMAN_SEAT = 0
 # The longest line read as a command: the longest action (a meld of a whole rack) is under 100
 # characters. A 9 MB line once took 32 s and 700 MB to refuse, and was echoed twice.
 MAX_LINE = 1000
+#: The most actions a bot may play in one turn before the game stops as looping (exit 2, the game
+#: so far saved): a bot that lays melds and takes them back with ``reset`` for ever, or never ends
+#: its turn (docs/bots.md), printed its moves until Ctrl-C. The shipped bots play under 50 (the
+#: random bot's longest turn in Rummy 101, which ends a turn with probability 1/2 per step); the
+#: simulator's guard is per round (``rummy101.sim.MAX_STEPS``).
+MAX_TURN_STEPS = 1000
 
 # Example actions of the help text, in the pieces of the game's family (a card game refuses tiles).
 _EXAMPLES = {"tiles": "'draw', 'run R3 R4 R5', 'add R6 to 0@end', 'discard K7'",
@@ -218,6 +224,8 @@ class _Session:
         self.tty = _isatty(stdin) and _isatty(stdout)
         self.readline = _setup_readline(self._complete) if self.tty else None
         self.rounds_seen = 0
+        self.bot_turn: tuple[Any, ...] | None = None  # (round, turn, seat) of the bot's steps
+        self.bot_steps = 0
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -263,6 +271,15 @@ class _Session:
         assert bot is not None
         # built now, not lazily: a bot that keeps its observation and reads it at a later turn
         # must see the position of this step (a lazy one would be built at that later read)
+        turn = (getattr(state, "round", None), state.turn, seat)
+        self.bot_steps = self.bot_steps + 1 if turn == self.bot_turn else 1
+        self.bot_turn = turn
+        if self.bot_steps > MAX_TURN_STEPS:  # the last actions show the loop, as in `sim`
+            last = ", ".join(str(a) for a in list(state.history)[-12:])
+            raise BotFailed(f"the bot of seat {seat} ({self.names[seat]}) did not end its turn "
+                            f"within {MAX_TURN_STEPS} actions (turn {state.turn}, after "
+                            f"{len(state.history)} actions): it loops; the last actions: {last}; "
+                            "the game stops here", state)
         obs = state.observation(seat)
         try:
             action = bot.act(obs, state.legal_actions())
