@@ -64,6 +64,32 @@ def test_a_bot_failing_mid_request_does_not_strand_the_game(how: str) -> None:
     assert played["actions_played"] == after["actions_played"] + 1
 
 
+def test_a_looping_bot_holds_a_request_only_up_to_max_bot_steps(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service plays only the shipped bots, which end their turns (the random bot with
+    probability 1/2 per step), but a bot that never ended its turn would hold a game thread for
+    good: each request plays at most MAX_BOT_STEPS bot actions, then answers, and frees the game
+    (the next request is not refused as busy; it goes on the same way)."""
+    monkeypatch.setattr(g, "MAX_BOT_STEPS", 200)  # 20,000 Rummy 101 actions take seconds
+    store = g.GameStore()
+    view = store.create({"rules": "rummy101(players=2)", "bots": ["greedy"], "seed": 2})
+    gid = view["id"]
+    calls = [0]
+
+    def first(obs: Any, legal: Any) -> Any:  # docs/bots.md: lays melds, resets, for ever
+        calls[0] += 1
+        return legal[0]
+
+    store.game(gid).bots[1].act = first
+    discard = next(a for a in view["legal"] if a.startswith("discard "))
+    with pytest.raises(RummyError, match="the bots played 200 actions in this request"):
+        store.act(gid, {"action": discard})
+    assert calls[0] == 200 and not store.game(gid).lock.locked()
+    with pytest.raises(RummyError, match="the bots played 200 actions"):
+        store.view(gid)
+    assert calls[0] == 400
+
+
 def test_a_bot_failing_while_a_game_starts_leaves_no_game_behind(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The bots open a game where the person is not the starter: if one fails, the id was never
