@@ -41,7 +41,8 @@ from dataclasses import dataclass
 
 from rummy101.bots import BotError, get_bot
 from rummy101.rules import Rules
-from rummy101.sim import GameFailed, bot_seed, play_game, wilson_interval
+from rummy101.sim import GameFailed, SimError, bot_seed, play_game, wilson_interval
+from rummy101.sim.io import check_writable
 from rummy101.sim.report import t_quantile_95
 
 
@@ -253,6 +254,11 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:  # noqa: BLE001  (the bot's own constructor raised)
             ap.error(f"bot {b!r}: making it with a random.Random failed: "
                      f"{type(exc).__name__}: {exc}")
+    if args.jsonl:  # refused before any deal (it was at the first deal's end, with a traceback)
+        try:
+            check_writable(args.jsonl)
+        except SimError as exc:
+            ap.error(f"--jsonl: {exc}")
     span = f"deals {args.first_deal}..{args.deals - 1} of {args.deals}" if args.first_deal else f"{args.deals} deals"
     print(f"ladder: {rules}, {span} (duplicate) x {Rules.parse(rules).players} seats "
           f"against {args.opponent}, {args.rounds} round(s) per game, seed {args.seed}")

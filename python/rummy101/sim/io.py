@@ -60,7 +60,8 @@ def check_output(path: str | os.PathLike[str], *, record: str = "summary",
 def check_writable(path: str | os.PathLike[str]) -> None:
     """Raise :class:`SimError` when ``path`` cannot be written as a file: its folder is
     missing, is no folder or is not writable, or ``path`` is a folder. Checked before a run so
-    that a long run is not lost at the end (the file itself is not created here)."""
+    that a long run is not lost at the end. The file is opened for appending to be sure (root
+passes every os.access check); it is left as it was (one created to try is removed again)."""
     _refuse_empty(path, "name the file to write, e.g. 'results.jsonl'")
     p = Path(path)
     folder = p.parent
@@ -72,6 +73,30 @@ def check_writable(path: str | os.PathLike[str]) -> None:
         raise SimError(f"cannot write {str(path)!r}: {str(folder)!r} is no folder")
     if not os.access(folder, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise SimError(f"cannot write {str(path)!r}: permission denied")
+    _probe(p, str(path))
+
+
+def _probe(p: Path, shown: str) -> None:
+    """Open ``p`` for appending, as the run will write it: os.access says yes to root for a
+    file under /sys or /proc or on a read-only mount, which was then refused only at the first
+    write, after the games were played. An existing file is neither truncated nor changed; one
+    the probe creates is removed again (a run that writes nothing leaves no empty file, and
+    ``xb`` opens still see no file). A path that is there but no regular file (a FIFO, a
+    device) is not opened: opening a FIFO waits for its reader."""
+    existed = os.path.lexists(p)
+    if existed and not p.is_file():
+        return
+    try:
+        fd = os.open(p, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
+                     0o666)
+    except OSError as exc:
+        raise SimError(f"cannot write {shown!r}: {exc.strerror or exc}") from None
+    os.close(fd)
+    if not existed:
+        try:
+            os.unlink(p)
+        except OSError:
+            pass
 
 
 def write_records(records: Iterable[GameRecord], path: str | os.PathLike[str], *,
