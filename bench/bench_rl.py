@@ -7,8 +7,9 @@ uniformly random *masked* actions, on one core, per playable variant (4 players,
 A step is one ``env.step(index)`` of the agent to move, with the ``env.last()`` before it (the
 observation array and the action mask of that agent) and the choice of a random legal index:
 what a training loop pays per transition, the policy excepted. The bare engine (``state.apply``
-of a random legal action, no observation) is measured beside it. Peer figure: RLCard's gin
-rummy env, 14,000-18,000 steps/s on one core of this machine.
+of a random legal action, no observation) is measured beside it; then, untimed, what the loops
+did (episodes ended, the engine's verbs). Peer figure: RLCard's gin rummy env, 17,500-17,900 CPU
+steps/s in the same run as docs/rl.md's table (its Speed section says when and at what load).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -62,6 +64,41 @@ def engine_steps(spec: str, steps: int, seed: int = 0) -> int:
     return done
 
 
+def work(spec: str, steps: int, seed: int = 1) -> str:
+    """What the timed loops of ``seed`` do, replayed untimed: episodes and games that ended, and
+    the engine's verbs, so a figure that jumps can be told from a loop that stopped doing the
+    work (every action must add one to the game's history)."""
+    e = env(spec)
+    rng = np.random.default_rng(seed)
+    e.reset(seed=seed)
+    done = episodes = 0
+    while done < steps:
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            episodes += 1
+            e.reset()
+            continue
+        legal = np.flatnonzero(obs["action_mask"].view(bool))
+        e.step(int(legal[rng.integers(len(legal))]))
+        done += 1
+    r = random.Random(seed)
+    s = new_game(spec, seed)
+    game, games, verbs = seed, 0, Counter()
+    for _ in range(steps):
+        if s.is_terminal:
+            games += 1
+            game += 1
+            s = new_game(spec, game)
+        before = len(s.history)
+        action = r.choice(s.legal_actions())
+        s.apply(action)
+        assert len(s.history) == before + 1, f"{spec}: {action} was not played"
+        verbs[str(action).split(" ")[0]] += 1
+    mix = ", ".join(f"{v} {n / steps:.0%}" for v, n in verbs.most_common(4))
+    return (f"{spec:<9} work: {episodes} env episodes and {games} engine games ended in {steps:,} "
+            f"steps each; engine actions: {mix}")
+
+
 @pytest.mark.parametrize("variant", playable_variants())
 def test_env_steps_per_second(benchmark: Any, variant: str) -> None:
     env_steps(variant, 300)  # warm caches
@@ -89,7 +126,10 @@ def main() -> None:
                 fn(variant, steps, r + 1)
                 wall = max(wall, steps / (time.perf_counter() - t))
                 cpu = max(cpu, steps / (time.process_time() - c))
-            print(f"{variant:<9} {name:<7} {wall:>9,.0f} steps/s wall  {cpu:>9,.0f} steps/s CPU")
+            print(f"{variant:<9} {name:<7} {wall:>9,.0f} steps/s wall  {cpu:>9,.0f} steps/s CPU",
+                  flush=True)
+    for variant in playable_variants():  # untimed, after the figures
+        print(work(variant, steps))
 
 
 if __name__ == "__main__":
