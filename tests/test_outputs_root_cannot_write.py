@@ -131,3 +131,15 @@ def test_the_check_leaves_files_as_they_were(tmp_path: Path) -> None:
     check_writable(old)
     assert old.read_bytes() == b'{"game":0}\n'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.jsonl"]
+
+
+def test_a_file_made_while_checking_is_not_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check removes only a file it created itself: one that appears between its look and
+    its open (another run starting) stays, bytes and all."""
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(b'{"game":0}\n')
+    monkeypatch.setattr(os.path, "lexists", lambda path: False)  # it looked before the other run
+    check_writable(other)
+    assert other.read_bytes() == b'{"game":0}\n'

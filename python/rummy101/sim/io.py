@@ -86,9 +86,13 @@ def _probe(p: Path, shown: str) -> None:
     existed = os.path.lexists(p)
     if existed and not p.is_file():
         return
+    flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(p, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
-                     0o666)
+        try:  # created only if still missing: a file made meanwhile is not the probe's to remove
+            fd = os.open(p, flags if existed else flags | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            existed = True
+            fd = os.open(p, flags)
     except OSError as exc:
         raise SimError(f"cannot write {shown!r}: {exc.strerror or exc}") from None
     os.close(fd)
