@@ -61,7 +61,7 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     """Raise :class:`SimError` when ``path`` cannot be written as a file: its folder is
     missing, is no folder or is not writable, or ``path`` is a folder. Checked before a run so
     that a long run is not lost at the end. The file is opened for appending to be sure (root
-passes every os.access check); it is left as it was (one created to try is removed again)."""
+    passes every os.access check); it is left as it was (one created to try is removed again)."""
     _refuse_empty(path, "name the file to write, e.g. 'results.jsonl'")
     p = Path(path)
     folder = p.parent
