@@ -134,12 +134,24 @@ def _wilson(p: float, n: float) -> tuple[float, float]:
     return (0.0 if p <= 0 else max(0.0, centre - half), 1.0 if p >= 1 else min(1.0, centre + half))
 
 
-def summary(name: str, seats: list[Seat]) -> str:
+def baseline_interval(seats: list[Seat]) -> tuple[float, float, float, int]:
+    """``(mean, low, high, deals)``: the mean paired difference (candidate − baseline) per round,
+    each deal's differences averaged over its seats (the cluster), and its 95% interval, the mean
+    over deals ± t(0.975, deals − 1) standard errors (nan, nan with one deal: no spread between
+    deals to measure)."""
     by_deal: dict[int, list[float]] = {}
     for s in seats:
         by_deal.setdefault(s.deal, []).append(s.points - s.baseline)
     cluster = [statistics.fmean(v) for v in by_deal.values()]
     mean = statistics.fmean(cluster)
+    if len(cluster) < 2:
+        return mean, math.nan, math.nan, len(cluster)
+    half = t_quantile_95(len(cluster) - 1) * statistics.stdev(cluster) / math.sqrt(len(cluster))
+    return mean, mean - half, mean + half, len(cluster)
+
+
+def summary(name: str, seats: list[Seat]) -> str:
+    mean, low, high, deals = baseline_interval(seats)
     pts = statistics.fmean(s.points for s in seats)
     fin, rounds, lo, hi = finish_interval(seats)
     dec = sum(s.decisions for s in seats)
@@ -147,9 +159,8 @@ def summary(name: str, seats: list[Seat]) -> str:
     cpu = sum(s.cpu_seconds for s in seats)
     timing = (f"{1000 * secs / dec:.0f} ms/decision, {1000 * cpu / dec:.0f} ms CPU ({dec} searched)"
               if dec else "-")
-    if len(cluster) > 1:
-        half = t_quantile_95(len(cluster) - 1) * statistics.stdev(cluster) / math.sqrt(len(cluster))
-        interval = f"[{mean - half:+7.1f}, {mean + half:+7.1f}]"
+    if deals > 1:
+        interval = f"[{low:+7.1f}, {high:+7.1f}]"
     else:  # one deal: no spread between deals to measure (it printed [-inf, +inf])
         interval = f"{'- (1 deal)':>18s}"
     return (f"{name:28s} {mean:+8.1f} {interval}  "

@@ -1,0 +1,198 @@
+#!/usr/bin/env python
+"""Coverage of the 95% intervals that ``rummy101 sim`` / ``rummy101 report`` and
+``bench/ladder.py`` print: each is computed, by the project's own code, on many small runs of
+independent seeds, and counted as covering or missing a truth measured on one long run of other
+seeds (docs/simulation.md "How honest are the intervals", docs/bots.md "Strength ladder").
+
+    PYTHONPATH=python python bench/interval_coverage.py --reps 1000 --ladder-reps 300
+
+A 95% interval should cover in about 95% of the runs; each coverage is printed with its own
+95% Wilson interval (over the repetitions). The truth's own standard error is printed too: it
+must be small beside the intervals checked (it is, by a factor of 20 or more), or a miss could
+be the truth's error. ``Wald`` rows are the textbook p ± 1.96·sqrt(p(1-p)/n), for contrast with
+the Wilson interval the tables print.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import ladder
+from rummy101.sim import simulate, wilson_interval
+from rummy101.sim.report import t_quantile_95
+
+Z = 1.959963984540054
+
+
+def wald(k: int, n: int) -> tuple[float, float]:
+    p = k / n
+    h = Z * math.sqrt(p * (1 - p) / n)
+    return p - h, p + h
+
+
+def covers(iv: tuple[float, float], truth: float) -> bool:
+    return iv[0] <= truth <= iv[1]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One interval checked: ``hits`` of ``reps`` small runs covered ``truth`` (printed as
+    ``truth_text``, with the long run's standard error where there is one)."""
+
+    label: str
+    hits: int
+    reps: int
+    truth: float
+    truth_text: str
+
+    @property
+    def coverage(self) -> float:
+        return self.hits / self.reps
+
+    def markdown(self) -> str:
+        lo, hi = wilson_interval(self.hits, self.reps)
+        return f"| {self.label} | {self.truth_text} | {self.coverage:.3f} [{lo:.3f}, {hi:.3f}] |"
+
+
+def sim_case(
+    rules: str, bots: str, games: int, reps: int, truth_games: int, rounds: int | None
+) -> list[Row]:
+    """The summary's three intervals of seat 0 (finish rate, best rate: Wilson; mean score: t)
+    on ``reps`` runs of ``games`` games (seeds 1..reps) against a run of ``truth_games`` games
+    (seed 10**6)."""
+    big = simulate(
+        rules,
+        bots,
+        truth_games,
+        seed=10**6,
+        workers=1,
+        progress=False,
+        match_rounds=rounds,
+        keep_records=False,
+    ).seats[0]
+    t_fin, t_best, t_mean = big.finish_rate, big.best_rate, big.mean_score
+    se_mean = big.sd_score / math.sqrt(truth_games)
+    hits = dict.fromkeys(("fin", "best", "best_wald", "mean"), 0)
+    for rep in range(1, reps + 1):
+        st = simulate(
+            rules,
+            bots,
+            games,
+            seed=rep,
+            workers=1,
+            progress=False,
+            match_rounds=rounds,
+            keep_records=False,
+        ).seats[0]
+        hits["fin"] += covers(st.finish_ci95, t_fin)
+        hits["best"] += covers(st.best_ci95, t_best)
+        hits["best_wald"] += covers(wald(st.best, st.games), t_best)
+        hits["mean"] += covers(st.mean_ci95, t_mean)
+    name = f"`{rules}` {bots}" + (f", --rounds {rounds}" if rounds else "") + f", {games} games"
+    return [
+        Row(f"{name}: finish rate (Wilson, rounds)", hits["fin"], reps, t_fin, f"{t_fin:.4f}"),
+        Row(f"{name}: best rate (Wilson, games)", hits["best"], reps, t_best, f"{t_best:.4f}"),
+        Row(
+            f"{name}: best rate, Wald for contrast",
+            hits["best_wald"],
+            reps,
+            t_best,
+            f"{t_best:.4f}",
+        ),
+        Row(
+            f"{name}: mean score (t, games)",
+            hits["mean"],
+            reps,
+            t_mean,
+            f"{t_mean:.2f} ± {se_mean:.2f}",
+        ),
+    ]
+
+
+def ladder_case(
+    rules: str, cand: str, opp: str, deals: int, reps: int, truth_deals: int, rounds: int
+) -> list[Row]:
+    """The ladder's two intervals (paired difference against the baseline, t clustered by deal;
+    finish rate, Wilson on the effective rounds) on ``reps`` runs of ``deals`` deals (seeds
+    1..reps) against a run of ``truth_deals`` deals (seed 10**6)."""
+
+    def run(seed: int, n: int) -> list[ladder.Seat]:
+        return [s for d in range(n) for s in ladder.deal_task(rules, cand, opp, seed, d, rounds)]
+
+    big = run(10**6, truth_deals)
+    t_mean, lo, hi, _ = ladder.baseline_interval(big)
+    fin, played, _, _ = ladder.finish_interval(big)
+    t_fin = fin / played
+    h_mean = h_fin = 0
+    for rep in range(1, reps + 1):
+        seats = run(rep, deals)
+        _, a, b, _ = ladder.baseline_interval(seats)
+        h_mean += covers((a, b), t_mean)
+        _, _, c, d = ladder.finish_interval(seats)
+        h_fin += covers((c, d), t_fin)
+    name = f"ladder `{rules}` {cand} vs {opp}" + (f", --rounds {rounds}" if rounds > 1 else "")
+    return [
+        Row(
+            f"{name}, {deals} deals: vs baseline (t, deals)",
+            h_mean,
+            reps,
+            t_mean,
+            f"{t_mean:+.2f} ± {(hi - lo) / 2 / t_quantile_95(truth_deals - 1):.2f}",
+        ),
+        Row(
+            f"{name}, {deals} deals: finish rate (Wilson, effective rounds)",
+            h_fin,
+            reps,
+            t_fin,
+            f"{t_fin:.4f}",
+        ),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--reps", type=int, default=1000, help="repetitions of each sim case")
+    ap.add_argument("--ladder-reps", type=int, default=300, help="repetitions of each ladder case")
+    ap.add_argument("--truth-games", type=int, default=50_000)
+    ap.add_argument("--truth-deals", type=int, default=5_000)
+    ap.add_argument("--only", choices=("sim", "ladder"), help="one half only")
+    args = ap.parse_args(argv)
+    print(
+        "| interval (sim: seat 0; ladder: the candidate), small runs of independent seeds "
+        "| truth (long run) "
+        "| coverage [95% CI] |"
+    )
+    print("|---|---|---|")
+    t0 = time.perf_counter()
+    if args.only != "ladder":
+        for rules, bots, games, rounds in (
+            ("rummy101(players=2)", "greedy,greedy", 20, None),
+            ("rummy101(players=2)", "greedy,greedy", 200, None),
+            ("rummy101", "greedy,greedy,greedy,greedy", 20, None),
+            ("rummy101(players=2)", "greedy,greedy", 20, 3),
+        ):
+            for row in sim_case(rules, bots, games, args.reps, args.truth_games, rounds):
+                print(row.markdown(), flush=True)
+    if args.only != "sim":
+        for rules, cand, opp, rounds in (
+            ("rummy101(players=2)", "greedy", "random", 1),
+            ("rummy101(players=2)", "greedy", "random", 3),
+            ("rummy101", "random", "greedy", 1),
+        ):
+            for row in ladder_case(
+                rules, cand, opp, 20, args.ladder_reps, args.truth_deals, rounds
+            ):
+                print(row.markdown(), flush=True)
+    print(f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
