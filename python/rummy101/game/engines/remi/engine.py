@@ -976,7 +976,7 @@ def meld_actions(kind: str, tiles: Sequence[int], index: int) -> list[Action]:
                 raise ValueError(f"{' '.join(_TS[c] for c in t)} cannot be laid (RO-6, RO-7)")
     else:
         raise ValueError(f"unknown meld kind {kind!r}: run or set (Remi has no pairs)")
-    if len(_MELD_ACTIONS) > 50_000:
+    if len(_MELD_ACTIONS) >= 8_192:  # 1,810 asked in 5,000 games; ~900 bytes each
         _MELD_ACTIONS.clear()
     _MELD_ACTIONS[key] = out
     return list(out)

@@ -159,6 +159,14 @@ def _geo(rules: Rules) -> _Geo:
     return g
 
 
+#: Entries each memo of this module holds before it is cleared (when full, like every memo of
+#: the engines). In a simulation run nearly all their hits come from the same turn or game: a
+#: cap of 1,000 hits as often as none (measured on 5,000 ``greedy,random`` games, see
+#: docs/simulation.md "Memory"), and at 190-500 bytes an entry 4,096 entries hold 1-2 MB where
+#: 100,000 held 20-50 MB per memo and process. ``_outcomes`` is shared more across games.
+MEMO_CAP = 4_096
+OUTCOMES_CAP = 16_384
+
 _LAYDOWN: dict[tuple[str, int, bytes, int], bool] = {}
 
 
@@ -172,7 +180,7 @@ def laydown_with(rules: Rules, rack: Sequence[int], t: int) -> bool:
     if got is None:
         cr = _backend.core_rules(rules, "open")
         got = _backend.core().solve_melds(cr, counts, True, t, True, _budget())[0] >= LAYDOWN_POINTS
-        if len(_LAYDOWN) > 100_000:
+        if len(_LAYDOWN) >= MEMO_CAP:
             _LAYDOWN.clear()
         _LAYDOWN[key] = got
     return got
@@ -190,7 +198,7 @@ def closes(rules: Rules, rack: Sequence[int]) -> list[tuple[Any, ...]]:
     got = _CLOSES.get(key)
     if got is None:
         got = list(_backend.core().tabla_closes(_backend.core_rules(rules, "open"), list(rack)))
-        if len(_CLOSES) > 100_000:
+        if len(_CLOSES) >= MEMO_CAP:
             _CLOSES.clear()
         _CLOSES[key] = got
     return got
@@ -265,7 +273,7 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
     got = _ATU.get(key)
     if got is None:
         got = _laid_finish(rules, g, counts, atu, list(table), seat)
-        if len(_ATU) > 50_000:
+        if len(_ATU) >= MEMO_CAP:
             _ATU.clear()
         _ATU[key] = got
     return got
@@ -332,7 +340,7 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
         key = (bname, g.id, atu, bytes(r), c[J] > 0, apart)
         got = _LEAVES.get(key)
         if got is None:
-            if len(_LEAVES) > 100_000:
+            if len(_LEAVES) >= MEMO_CAP:
                 _LEAVES.clear()
             got = _LEAVES[key] = _cover(r, c[J] > 0, apart)
         return got
@@ -444,7 +452,7 @@ def _most_rest(bname: str, g: _Geo, ucr: Any, atu: int, top: list[int], budget: 
     key = (bname, g.id, atu, bytes(top))
     got = _MOST.get(key)
     if got is None:
-        if len(_MOST) > 100_000:
+        if len(_MOST) >= MEMO_CAP:
             _MOST.clear()
         got = _MOST[key] = _backend.core().solve_melds(ucr, top, True, atu, False, budget)[0] + 1
     return got
@@ -503,7 +511,7 @@ def _outcomes(rules: Rules, g: _Geo, meld: RemiMeld, counts: list[int], limit: i
             todo.append((nm, nused, freed + f))
     got = sorted(out, key=lambda o: (-sum(k for _c, k in o[0]), -o[1]))
     if looked.issubset(near):
-        if len(_OUTCOMES) > 100_000:
+        if len(_OUTCOMES) >= OUTCOMES_CAP:
             _OUTCOMES.clear()
         _OUTCOMES[key] = got
     return got

@@ -62,6 +62,11 @@ def geometry_key(rules: Rules) -> tuple[object, ...]:
     return got
 
 
+#: Entries ``_GEOM`` and ``_BUILDABLE`` hold before they are cleared: 5,000 simulated games
+#: (``greedy,random``) asked for some 9,000 melds of each, and 16,384 entries of 200-630 bytes
+#: are 3-10 MB per process (``_GEOM`` was cleared at 200,000, some 125 MB; docs/simulation.md).
+GEOM_CAP = 16_384
+
 _GEOM: dict[tuple[str, tuple[object, ...], int, tuple[int, ...]], tuple[tuple[int, ...], int, tuple[tuple[int, int], ...],
                                                          tuple[tuple[int, int], ...]] | None] = {}
 
@@ -96,7 +101,7 @@ def _geometry(rules: Rules, kind: int, tiles: tuple[int, ...]) -> (
             first = tiles.index(J)
             rel = tuple(sorted({(c, first) for c, _ in rel}))
         out = (tuple(stand), int(value), adds, rel)
-    if len(_GEOM) > 200_000:
+    if len(_GEOM) >= GEOM_CAP:
         _GEOM.clear()
     _GEOM[key] = out
     return out
@@ -252,6 +257,8 @@ def step_buildable(rules: Rules, kind: int, tiles: tuple[int, ...]) -> bool:
     key = (geometry_key(rules), tiles)
     got = _BUILDABLE.get(key)
     if got is None:
+        if len(_BUILDABLE) >= GEOM_CAP:
+            _BUILDABLE.clear()
         got = _BUILDABLE[key] = (step_buildable(rules, kind, tiles[1:])
                                  or step_buildable(rules, kind, tiles[:-1]))
     return got

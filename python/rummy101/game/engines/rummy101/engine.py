@@ -170,7 +170,7 @@ def _min_melds(rack: list[int], size: int, runs: bool, pairs: bool, out: list[Ac
         acc: list[Action] = []
         _scan_melds(raw, size, runs, pairs, acc)
         got = tuple(acc)
-        if len(_MELD_MEMO) > 100_000:
+        if len(_MELD_MEMO) >= 32_768:  # ~260 bytes each (docs/simulation.md "Memory")
             _MELD_MEMO.clear()
         _MELD_MEMO[key] = got
     out.extend(got)
@@ -329,7 +329,7 @@ def legal_actions(s: State) -> list[Action]:
         if got is None:
             d = P.DISCARD
             got = tuple([d[c] for c in range(53) if rack[c]])
-            if len(_DISCARD_MEMO) > 100_000:
+            if len(_DISCARD_MEMO) >= 32_768:
                 _DISCARD_MEMO.clear()
             _DISCARD_MEMO[raw] = got
         out.extend(got)
@@ -383,7 +383,7 @@ def _opening_possible_with(s: State, p: int, t: int) -> bool:
                and core.max_pairs(counts, True, t)[0] >= s.x.thr_pairs) or
               ((not _face_values(cr) or _melds_bound(raw, thr) >= thr)
                and core.solve_melds(cr, counts, True, t, False)[0] >= thr))
-    if len(_OPENING_MEMO) > 50_000:
+    if len(_OPENING_MEMO) >= 4_096:  # its hits come within a turn: as many at 1,000
         _OPENING_MEMO.clear()
     _OPENING_MEMO[key] = ok
     return ok
@@ -576,7 +576,7 @@ def _joker_runs(m: int) -> tuple[tuple[int, int], ...]:
         x &= ~span
         if n >= 3:
             out.append((span, a + n))
-    if len(_JOKER_RUNS) > 100_000:
+    if len(_JOKER_RUNS) >= 16_384:  # 6,576 asked in 4,000 games
         _JOKER_RUNS.clear()
     got = _JOKER_RUNS[m] = tuple(out)
     return got
