@@ -93,3 +93,19 @@ def test_rummy101_memos_stay_within_their_caps() -> None:
     assert len(r101_engine._DISCARD_MEMO) <= 32_768
     assert len(r101_engine._JOKER_RUNS) <= 16_384
     assert len(r101_table._MEMO) <= 16_384
+
+
+def test_rummy101_pair_memos_stay_within_their_cap() -> None:
+    """R101-5: the pairs of a colour, memoised by its presence and doubles masks (3**13 of them),
+    are cleared at 8,192 entries a colour (100,000 before: 16 MB after 12,000 games) and answer
+    as a fresh scan does."""
+    memo = r101_engine._PAIRS_J_MEMO[0]
+    memo.clear()
+    asked = [(m, d) for m in range(1, 1 << 13) for d in (0, m & 0x155)][:9_000]
+    for m, d in asked:
+        r101_engine._pairs_of_colour(0, m, d, True)
+        assert len(memo) <= 8_192
+    got = [r101_engine._pairs_of_colour(0, m, d, True) for m, d in asked[:50]]
+    memo.clear()
+    assert got == [r101_engine._pairs_of_colour(0, m, d, True) for m, d in asked[:50]]
+    memo.clear()
