@@ -29,6 +29,7 @@ from typing import Any, TextIO
 
 from ..bots import Bot, bot_names, get_bot
 from ..errors import RummyError
+from ..game.actions import last_actions
 from ..rules import Rules
 from ._args import rounds, seed
 
@@ -275,7 +276,7 @@ class _Session:
         self.bot_steps = self.bot_steps + 1 if turn == self.bot_turn else 1
         self.bot_turn = turn
         if self.bot_steps > MAX_TURN_STEPS:  # the last actions show the loop, as in `sim`
-            last = ", ".join(str(a) for a in list(state.history)[-12:])
+            last = last_actions(state.history)
             raise BotFailed(f"the bot of seat {seat} ({self.names[seat]}) did not end its turn "
                             f"within {MAX_TURN_STEPS} actions (turn {state.turn}, after "
                             f"{len(state.history)} actions): it loops; the last actions: {last}; "

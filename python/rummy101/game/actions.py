@@ -54,7 +54,8 @@ from ..tiles import JOKER_CODE, Card, Tile, parse_cards, parse_tiles
 if TYPE_CHECKING:
     from ..rules import Rules
 
-__all__ = ["ALL_VERBS_HELP", "SHAPES", "VERBS", "Action", "declare_verb", "verb_spec", "verbs_help"]
+__all__ = ["ALL_VERBS_HELP", "SHAPES", "VERBS", "Action", "declare_verb", "last_actions", "verb_spec",
+           "verbs_help"]
 
 #: How a verb's text is written (see the module docstring).
 SHAPES = ("bare", "tiles", "add", "retrieve", "index")
@@ -389,3 +390,10 @@ def _looks_like_run(tiles: tuple[Any, ...]) -> bool:
 
 _PARSE_CACHE: dict[str, Action] = {}
 _CARD_CACHE: dict[str, Action] = {}
+
+
+def last_actions(history: Iterable[Any], n: int = 12) -> str:
+    """The last ``n`` actions of a game's history as text, the way a loop is shown when a bot
+    never ends its turn or round (``rummy101 sim``, ``rummy101 play``, the RL env): a step count
+    alone does not show what repeats."""
+    return ", ".join(str(a) for a in list(history)[-n:])

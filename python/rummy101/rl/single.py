@@ -13,6 +13,7 @@ import numpy as np
 
 from ..bots import Bot, BotError, get_bot
 from ..errors import RulesError
+from ..game.actions import last_actions
 from ..rules import Rules
 from ._extra import missing_extra
 from .session import OpponentFailed, Session, _seed, check_options
@@ -133,7 +134,7 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
             bot = self._bots[q]
             try:
                 if played >= OPPONENT_STEPS:
-                    last = ", ".join(str(a) for a in s.history[-12:])
+                    last = last_actions(s.history)
                     raise RuntimeError(f"the other seats played {played} steps in a row without "
                                        f"the agent's turn coming: a bot loops; the last "
                                        f"actions: {last}")

@@ -21,6 +21,7 @@ from .._validate import whole_number
 from ..bots import Bot, BotError, bot_names, get_bot
 from ..bots.base import options_hint
 from ..errors import WorkBudgetExceeded
+from ..game.actions import last_actions
 from ..rules import Rules
 from .errors import GameFailed, SimError, SimInterrupted
 from .record import RECORD_KINDS, GameRecord, round_finishes
@@ -270,9 +271,9 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
             elif steps - round_start > max_steps:
                 # the last actions show the loop (a bot that lays melds and takes them back
                 # with reset for ever, docs/bots.md), which the step count alone did not
-                last_actions = ", ".join(str(a) for a in list(getattr(state, "history", ()))[-12:])
+                shown = last_actions(getattr(state, "history", ()))
                 raise RuntimeError(f"round {rnd} did not end within {max_steps} steps: a bot "
-                                   f"or the engine loops; the last actions: {last_actions}")
+                                   f"or the engine loops; the last actions: {shown}")
     except GameFailed:
         raise
     except Exception as exc:  # any failure inside a game names where it happened
