@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from ..errors import IllegalAction, RulesError
@@ -31,6 +32,7 @@ __all__ = ["MAX_MATCH_ROUNDS", "Phase", "State", "new_game", "observation_head"]
 #: The most rounds in one match (``new_game``; the service's records and the CLI's --rounds too).
 MAX_MATCH_ROUNDS = 10_000
 
+_CODES = range(53)
 _TEXTS = {"tiles": tuple(str(Tile(c)) for c in range(53)),
           "cards": tuple(str(Card(c)) for c in range(52)) + ("?",)}
 
@@ -276,7 +278,14 @@ def observation_head(s: State, seat: int) -> dict[str, Any]:
     order), the standings and the finished rounds' scores. An engine's ``observation`` adds its
     own public data to it."""
     texts = _TEXTS[s.rules.family]
-    rack = s.racks[seat]
+    counts = s.racks[seat]
+    # The codes held, in C (compress): a range per code, held or not, cost ~8 us of a ~50 us
+    # classic env step. A code held twice (Rummy 101's and Remi's two copies, jokers) makes a
+    # range of its count.
+    if s.rules.copies == 1 and max(counts) < 2:
+        rack = list(compress(texts, counts))
+    else:
+        rack = [texts[c] for c in compress(_CODES, counts) for _ in range(counts[c])]
     return {
         "rules": str(s.rules),
         "seat": seat,
@@ -286,7 +295,7 @@ def observation_head(s: State, seat: int) -> dict[str, Any]:
         "current_player": s.current,
         "starter": s.starter,
         "turn": s.turn,
-        "rack": [texts[c] for c in range(53) for _ in range(rack[c])],
+        "rack": rack,
         "rack_sizes": list(s.sizes),
         "stock": len(s.stock),
         "standings": list(s.totals),
