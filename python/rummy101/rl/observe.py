@@ -79,6 +79,8 @@ class ObservationEncoder:
         self.size = len(low)
         self.low = np.array(low, dtype=np.float32)
         self.high = np.array(high, dtype=np.float32)
+        #: each segment's offset (read at every encode: one dict lookup, not a tuple's too)
+        self.off = {name: o for name, (o, _n) in self.segments.items()}
 
     def remember(self, key: tuple[Any, ...], indices: list[int]) -> None:
         """Memoise the indices of a part of the observation that changes slowly (bounded)."""
@@ -99,36 +101,37 @@ class ObservationEncoder:
     # ---- encoding -------------------------------------------------------------------------------
     def encode(self, obs: Mapping[str, Any]) -> np.ndarray[Any, Any]:
         """The array of one observation dict (``state.observation(seat)``)."""
-        # The features are gathered in plain lists (indices to count, (index, value) pairs to
-        # set) and written in two numpy calls: one numpy write per feature costs more than all.
+        # The counted features are gathered in a plain list of indices and written in one numpy
+        # call (one write per index would cost more); the values are set one by one after it.
         inc: list[int] = []
         put: list[tuple[int, float]] = []
-        seg = self.segments
+        off = self.off
         code = self._code
         me = int(obs["seat"])
         n = self.players
-        o = seg["rack"][0]
+        o = off["rack"]
         inc += [o + code[t] for t in obs["rack"]]
-        inc.append(seg["phase"][0] + _PHASES[obs["phase"]])
-        inc.append(seg["to_move"][0] + (obs["current_player"] - me) % n)
-        inc.append(seg["starter"][0] + (obs["starter"] - me) % n)
-        o = seg["rack_sizes"][0]
-        so = seg["standings"][0]
+        inc.append(off["phase"] + _PHASES[obs["phase"]])
+        inc.append(off["to_move"] + (obs["current_player"] - me) % n)
+        inc.append(off["starter"] + (obs["starter"] - me) % n)
+        self._table(inc, put, obs["table"], me)
+        self._fill_variant(self, inc, put, obs, me)
+        x = np.bincount(inc, minlength=self.size).astype(np.float32)
+        # The values, one scalar write each: a few dozen cost less than gathering them into two
+        # arrays for one write.
+        for i, v in put:
+            x[i] = v
+        o = off["rack_sizes"]
+        so = off["standings"]
         sizes = obs["rack_sizes"]
         stand = obs["standings"]
         for q in range(n):
             k = (q - me) % n
-            put.append((o + k, sizes[q]))
-            put.append((so + k, stand[q]))
-        put.append((seg["stock"][0], obs["stock"]))
-        put.append((seg["round"][0], obs["round"]))
-        put.append((seg["turn"][0], obs["turn"]))
-        self._table(inc, put, obs["table"], me)
-        self._fill_variant(self, inc, put, obs, me)
-        x = np.bincount(inc, minlength=self.size).astype(np.float32)
-        if put:
-            idx, vals = zip(*put, strict=True)
-            x[list(idx)] = vals
+            x[o + k] = sizes[q]
+            x[so + k] = stand[q]
+        x[off["stock"]] = obs["stock"]
+        x[off["round"]] = obs["round"]
+        x[off["turn"]] = obs["turn"]
         return x
 
     def _table(self, inc: list[int], put: list[tuple[int, float]], table: list[Mapping[str, Any]],
@@ -151,11 +154,11 @@ class ObservationEncoder:
         most melds stay as they are from one step to the next)."""
         code = self._code
         tiles = [code[t] for t in texts]
-        tp = self.segments["table_pieces"][0]
+        tp = self.off["table_pieces"]
         inc = [tp + c for c in tiles]
         put: list[tuple[int, float]] = []
         if i < self.table_slots:
-            o = self.segments["table"][0] + i * self.slot_size
+            o = self.off["table"] + i * self.slot_size
             n = self.players
             inc += [o, o + 1 + _KINDS[kind], o + 4 + owner]
             if staged:
@@ -204,24 +207,24 @@ def _r101_segments(e: ObservationEncoder) -> list[tuple[str, int, float, float]]
 
 def _r101_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float]],
                obs: Mapping[str, Any], me: int) -> None:
-    seg = e.segments
+    off = e.off
     code = e._code
     n = e.players
     key = ("discards", me, tuple(tuple(pile) for pile in obs["discards"]))
     got = e._memo.get(key)
     if got is None:  # the piles change by one tile a turn: their indices are memoised
-        o = seg["discards"][0]
+        o = off["discards"]
         got = [o + (q - me) % n * 53 + code[t] for q, pile in enumerate(key[2]) for t in pile]
         e.remember(key, got)
     inc += got
     if obs["last_discard"] is not None:
-        inc.append(seg["last_discard"][0] + code[obs["last_discard"]])
-    o = seg["taken_discards"][0]
+        inc.append(off["last_discard"] + code[obs["last_discard"]])
+    o = off["taken_discards"]
     for d in obs["taken_discards"]:
         inc.append(o + (d["seat"] - me) % n * 53 + code[d["tile"]])
-    o = seg["opened"][0]
-    ob = seg["button_jokers"][0]
-    ou = seg["button_used"][0]
+    o = off["opened"]
+    ob = off["button_jokers"]
+    ou = off["button_used"]
     button = obs["button"]
     for q in range(n):
         k = (q - me) % n
@@ -230,18 +233,18 @@ def _r101_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
         if button["used"][q]:
             inc.append(ou + k)
     th = obs["thresholds"]
-    o = seg["thresholds"][0]
+    o = off["thresholds"]
     put.append((o, th["points"]))
     put.append((o + 1, th["pairs"]))
     if button["available"]:
-        inc.append(seg["button_available"][0])
+        inc.append(off["button_available"])
     ts = obs["turn_state"]
     if ts["took"] in _TOOK:
-        inc.append(seg["took"][0] + _TOOK[ts["took"]])
+        inc.append(off["took"] + _TOOK[ts["took"]])
     if ts["must_use"] is not None:
-        inc.append(seg["must_use"][0] + code[ts["must_use"]])
+        inc.append(off["must_use"] + code[ts["must_use"]])
     if ts["staged"]:
-        inc.append(seg["staged"][0])
+        inc.append(off["staged"])
 
 
 # ---- Remi ---------------------------------------------------------------------------------------
@@ -276,26 +279,26 @@ def _remi_segments(e: ObservationEncoder) -> list[tuple[str, int, float, float]]
 
 def _remi_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float]],
                obs: Mapping[str, Any], me: int) -> None:
-    seg = e.segments
+    off = e.off
     code = e._code
     n = e.players
     if obs["atu"] is not None:
-        inc.append(seg["atu"][0] + code[obs["atu"]])
+        inc.append(off["atu"] + code[obs["atu"]])
     if obs["atu_available"]:
-        inc.append(seg["atu_available"][0])
+        inc.append(off["atu_available"])
     if obs["twin"]:
-        inc.append(seg["twin"][0])
+        inc.append(off["twin"])
     key = ("train", me, tuple(obs["train"]), tuple(obs["train_by"]))
     got = e._memo.get(key)
     if got is None:  # the train changes by one tile a turn: its indices are memoised
-        ot, ob = seg["train"][0], seg["train_by"][0]
+        ot, ob = off["train"], off["train_by"]
         got = [ot + 53 * k + code[t] for k, t in enumerate(key[2])]
         got += [ob + n * k + (q - me) % n for k, q in enumerate(key[3])]
         e.remember(key, got)
     inc += got
     if obs["reshuffled"]:
-        inc.append(seg["reshuffled"][0])
-    ol, ota, oo = seg["laid"][0], seg["tabla"][0], seg["own_turns"][0]
+        inc.append(off["reshuffled"])
+    ol, ota, oo = off["laid"], off["tabla"], off["own_turns"]
     for q in range(n):
         k = (q - me) % n
         if obs["laid"][q]:
@@ -305,31 +308,31 @@ def _remi_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
         put.append((oo + k, obs["own_turns"][q]))
     ex = obs["exchange"]
     if ex is not None and ex["announcer"] is not None:
-        inc.append(seg["exchange_announcer"][0] + (ex["announcer"] - me) % n)
-        inc.append(seg["exchange_size"][0] + (0 if ex["size"] == "big" else 1))
-    oa, oc = seg["doubles_announced"][0], seg["doubles_accepted"][0]
+        inc.append(off["exchange_announcer"] + (ex["announcer"] - me) % n)
+        inc.append(off["exchange_size"] + (0 if ex["size"] == "big" else 1))
+    oa, oc = off["doubles_announced"], off["doubles_accepted"]
     for who, size, acceptor in obs["doubles_log"]:
         inc.append(oa + 2 * ((who - me) % n) + (0 if size == "big" else 1))
         if acceptor is not None and acceptor >= 0:
             inc.append(oc + (acceptor - me) % n)
     ts = obs["turn_state"]
     if ts["took"] in _REMI_TOOK:
-        inc.append(seg["took"][0] + _REMI_TOOK[ts["took"]])
+        inc.append(off["took"] + _REMI_TOOK[ts["took"]])
     # must_use is read from the mover's rack, so only the mover's own array holds it (the engine
     # showed it to every seat until 339a5e8; this check keeps the array safe either way).
     if ts["must_use"] is not None and obs["current_player"] == me:
-        inc.append(seg["must_use"][0] + code[ts["must_use"]])
+        inc.append(off["must_use"] + code[ts["must_use"]])
     if ts["staged"]:
-        inc.append(seg["staged"][0])
+        inc.append(off["staged"])
     if ts["pending"] is not None:
-        inc.append(seg["pending"][0] + code[ts["pending"]])
+        inc.append(off["pending"] + code[ts["pending"]])
     if ts["pending_kind"] in _PENDING:
-        inc.append(seg["pending_kind"][0] + _PENDING[ts["pending_kind"]])
-    put.append((seg["later"][0], ts["later"]))
+        inc.append(off["pending_kind"] + _PENDING[ts["pending_kind"]])
+    put.append((off["later"], ts["later"]))
     if ts["closing"]:
-        inc.append(seg["closing"][0])
+        inc.append(off["closing"])
     if ts["atu_turn"]:
-        inc.append(seg["atu_turn"][0])
+        inc.append(off["atu_turn"])
     _remi_mine(e, inc, obs, me)
 
 
@@ -342,13 +345,13 @@ def _remi_mine(e: ObservationEncoder, inc: list[int], obs: Mapping[str, Any], me
     if not mine:
         return
     code = e._code
-    seg = e.segments
+    off = e.off
     log = obs["doubles_log"]
-    og, orc = seg["doubles_gave"][0], seg["doubles_received"][0]
+    og, orc = off["doubles_gave"], off["doubles_received"]
     for d in mine:
         gave = code[d["gave"]]
         if d["received"] is None:
-            inc += [seg["doubles_offered"][0] + gave] * 2
+            inc += [off["doubles_offered"] + gave] * 2
             continue
         who, _, acceptor = log[d["entry"]]
         k = e.rel(acceptor if who == me else who, me) * 53
@@ -374,28 +377,27 @@ def _classic_segments(e: ObservationEncoder) -> list[tuple[str, int, float, floa
 
 def _classic_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float]],
                   obs: Mapping[str, Any], me: int) -> None:
-    seg = e.segments
+    off = e.off
     code = e._code
     n = e.players
-    inc.append(seg["dealer"][0] + (obs["dealer"] - me) % n)
-    put.append((seg["stock_turnovers"][0], obs["stock_turnovers"]))
-    o = seg["discard_pile"][0]
-    for c in obs["discard_pile"]:
-        inc.append(o + code[c])
+    inc.append(off["dealer"] + (obs["dealer"] - me) % n)
+    put.append((off["stock_turnovers"], obs["stock_turnovers"]))
+    o = off["discard_pile"]
+    inc += [o + code[c] for c in obs["discard_pile"]]
     if obs["last_discard"] is not None:
-        inc.append(seg["last_discard"][0] + code[obs["last_discard"]])
-    o = seg["melded"][0]
+        inc.append(off["last_discard"] + code[obs["last_discard"]])
+    o = off["melded"]
     for q in range(n):
         if obs["melded"][q]:
             inc.append(o + (q - me) % n)
     ts = obs["turn_state"]
     if ts["took"] in _CLASSIC_TOOK:
-        inc.append(seg["took"][0] + _CLASSIC_TOOK[ts["took"]])
+        inc.append(off["took"] + _CLASSIC_TOOK[ts["took"]])
     if ts["taken"] is not None:
-        inc.append(seg["taken"][0] + code[ts["taken"]])
-    put.append((seg["start_size"][0], ts["start_size"]))
-    put.append((seg["target"][0], obs["target"]))
-    o = seg["known"][0]
+        inc.append(off["taken"] + code[ts["taken"]])
+    put.append((off["start_size"], ts["start_size"]))
+    put.append((off["target"], obs["target"]))
+    o = off["known"]
     for q, cards in enumerate(obs["known"]):
         k = o + 52 * ((q - me) % n)
         inc += [k + code[c] for c in cards]
