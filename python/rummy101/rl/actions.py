@@ -232,6 +232,14 @@ class ActionCodec:
         else:
             m = out
             m[:] = 0
+        idx = self.indices(legal)
+        if idx:
+            m[idx] = 1
+        return m
+
+    def indices(self, legal: Iterable[Action]) -> list[int]:
+        """The indices of the legal actions that have one, in their order (what :meth:`mask`
+        sets: an empty list is an all-zero mask, told without scanning the mask)."""
         known = self._by_id
         idx = []
         for a in legal:
@@ -244,9 +252,7 @@ class ActionCodec:
                 hit = known[id(a)] = (a, self._index.get(str(a), -1))
             if hit[1] >= 0:
                 idx.append(hit[1])
-        if idx:
-            m[idx] = 1
-        return m
+        return idx
 
     def describe(self) -> str:
         """The layout, one line per verb block."""

@@ -165,10 +165,12 @@ class Session:
             if self.done:
                 self._mask = self._zero_mask
             else:
-                m = self.codec.mask(self.state.legal_actions())
-                if not m.any():
+                idx = self.codec.indices(self.state.legal_actions())
+                if not idx:  # (not m.any(): numpy's any() cost ~5% of a classic step)
                     raise AssertionError(f"no legal action of {self.state!r} has an index; raise "
                                          "table_slots")  # never seen: a discard or reset is always mapped
+                m = np.zeros(self.codec.n, dtype=np.int8)
+                m[idx] = 1
                 self._mask = m
         return self._mask
 
