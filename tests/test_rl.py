@@ -214,6 +214,50 @@ def test_pettingzoo_api_and_seed(spec: str) -> None:
         parallel_seed_test(lambda: rl.parallel_env(spec, illegal="random"), num_cycles=100)
 
 
+def test_env_wrapper_answers_as_pettingzoos_order_enforcing_wrapper() -> None:
+    """``env()``'s wrapper hands ``last`` and ``step`` straight to the env once it is reset (a
+    tenth of a classic step went to PettingZoo's ``__getattr__``, docs/rl.md "Speed"): beside
+    PettingZoo's own wrapper around the same env it raises the same errors before a reset,
+    prints the same name, and hands out the same steps to the end of an episode and after."""
+    rl = _rl()
+    import logging
+
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+    from rummy101.rl.aec import RummyAEC
+
+    spec, opts = "classic(players=2)", {"max_cycles": 60}
+    ours, theirs = rl.env(spec, **opts), OrderEnforcingWrapper(RummyAEC(spec, **opts))
+    assert isinstance(ours, OrderEnforcingWrapper) and str(ours) == str(theirs) == "classic_v0"
+    for call in (lambda e: e.last(), lambda e: e.step(0), lambda e: e.observe("player_0")):
+        errors = []
+        for e in (ours, theirs):
+            with pytest.raises(Exception) as got:
+                call(e)
+            errors.append((type(got.value), str(got.value)))
+        assert errors[0] == errors[1]
+    for e in (ours, theirs):
+        e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    steps = 0
+    while theirs.agents:
+        a, b = ours.last(), theirs.last()
+        assert all(np.array_equal(a[0][k], b[0][k]) for k in ("observation", "action_mask"))
+        assert a[1:] == b[1:] and ours.agent_selection == theirs.agent_selection
+        legal = np.flatnonzero(a[0]["action_mask"])
+        action = None if a[2] or a[3] else int(legal[rng.integers(len(legal))])
+        ours.step(action)
+        theirs.step(action)
+        steps += 1
+    assert not ours.agents and steps == 60 + 2  # truncated after 60 steps, then 2 dead steps
+    logging.getLogger("pettingzoo.utils.env_logger").disabled = True  # (the warning below)
+    try:
+        for e in (ours, theirs):  # a step with no agents left: PettingZoo's warning, no change
+            e.step(None)
+    finally:
+        logging.getLogger("pettingzoo.utils.env_logger").disabled = False
+    assert ours.agents == theirs.agents == [] and ours.rewards == theirs.rewards
+
+
 @pytest.mark.parametrize("spec", TWO)
 def test_pettingzoo_max_cycles(spec: str) -> None:
     """max_cycles counts game steps. PettingZoo's max_cycles_test has every agent act once per

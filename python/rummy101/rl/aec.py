@@ -126,7 +126,32 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
 
 def env(rules: str | Rules = "rummy101", **options: Any) -> Any:
     """The AEC environment of a rule set, order-enforced (``rummy101.rl.env``)."""
-    return wrappers.OrderEnforcingWrapper(RummyAEC(rules, **options))
+    return _OrderEnforcing(RummyAEC(rules, **options))
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper with ``last`` and ``step`` handed straight to the env
+    once it has been reset. Inherited, ``last`` read ``agent_selection``, the rewards, the flags
+    and the infos on the wrapper, each a failed lookup and two ``__getattr__``, and ``step`` read
+    ``agents`` so: about a tenth of a classic env step. Before a reset, or a step with no agents
+    left, the wrapper's own code runs (its errors and warning)."""
+
+    def last(self, observe: bool = True) -> Any:
+        if not self._has_reset:
+            return super().last(observe)
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        e = self.env
+        if not self._has_reset or not e.agents:
+            super().step(action)
+            return
+        self._has_updated = True
+        e.step(action)
+
+    def __str__(self) -> str:
+        # as PettingZoo's class prints itself (a subclass would print "_OrderEnforcing<...>")
+        return str(self.env) if hasattr(self, "metadata") else repr(self)
 
 
 def parallel_env(rules: str | Rules = "rummy101", **options: Any) -> Any:
