@@ -17,8 +17,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import IllegalAction, RulesError
 from ..rules import Rules
@@ -27,12 +28,13 @@ from .actions import Action
 from .engine import Engine, engine_for
 from .phase import Phase
 
-__all__ = ["MAX_MATCH_ROUNDS", "Phase", "State", "new_game", "observation_head"]
+__all__ = ["MAX_MATCH_ROUNDS", "Phase", "State", "held", "new_game", "observation_head"]
 
 #: The most rounds in one match (``new_game``; the service's records and the CLI's --rounds too).
 MAX_MATCH_ROUNDS = 10_000
 
 _CODES = range(53)
+_T = TypeVar("_T")
 _TEXTS = {"tiles": tuple(str(Tile(c)) for c in range(53)),
           "cards": tuple(str(Card(c)) for c in range(52)) + ("?",)}
 
@@ -272,6 +274,12 @@ def new_game(rules: str | Rules, seed: int, *, match_rounds: int | None = None) 
     return s
 
 
+def held(items: Sequence[_T], counts: Sequence[int]) -> list[_T]:
+    """``items[c]`` ``counts[c]`` times for each code ``c`` held, in code order: a rack's pieces
+    (or their texts) from its 53 counts per code, with a range per code held, not per code."""
+    return [items[c] for c in compress(_CODES, counts) for _ in range(counts[c])]
+
+
 def observation_head(s: State, seat: int) -> dict[str, Any]:
     """The part of every variant's observation that the shared fields give: the rules, whose
     turn, the seat's own rack (sorted pieces), every rack's size, the stock's size (never its
@@ -279,13 +287,13 @@ def observation_head(s: State, seat: int) -> dict[str, Any]:
     own public data to it."""
     texts = _TEXTS[s.rules.family]
     counts = s.racks[seat]
-    # The codes held, in C (compress): a range per code, held or not, cost ~8 us of a ~50 us
-    # classic env step. A code held twice (Rummy 101's and Remi's two copies, jokers) makes a
-    # range of its count.
+    # One deck (classic): the texts of the codes held, in C (compress). A range per code, held
+    # or not, cost ~8 us of a ~50 us classic env step; with two copies (Rummy 101, Remi), a
+    # range per code held (held()).
     if s.rules.copies == 1 and max(counts) < 2:
         rack = list(compress(texts, counts))
     else:
-        rack = [texts[c] for c in compress(_CODES, counts) for _ in range(counts[c])]
+        rack = held(texts, counts)
     return {
         "rules": str(s.rules),
         "seat": seat,

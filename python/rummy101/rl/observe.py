@@ -210,7 +210,7 @@ def _r101_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
     off = e.off
     code = e._code
     n = e.players
-    key = ("discards", me, tuple(tuple(pile) for pile in obs["discards"]))
+    key = ("discards", me, tuple(map(tuple, obs["discards"])))
     got = e._memo.get(key)
     if got is None:  # the piles change by one tile a turn: their indices are memoised
         o = off["discards"]

@@ -47,7 +47,7 @@ from ....errors import IllegalAction
 from ....rules import Rules
 from ....tiles import MELD_KINDS, Tile, counts_of
 from ...phase import Phase
-from ...state import State
+from ...state import State, held
 from ...world import (
     check_counts,
     check_flags,
@@ -81,7 +81,7 @@ def own_turn(s: State, seat: int) -> dict[str, Any] | None:
     rack, table, train, train_by, laid = snap[1], snap[3], snap[7], snap[8], snap[14]
     return {
         "start": {
-            "rack": [_TS[c] for c in range(53) for _ in range(rack[c])],
+            "rack": held(_TS, rack),
             "table": [m.to_json(i) for i, m in enumerate(table)],
             "train": [_TS[c] for c in train],
             "train_by": list(train_by),

@@ -30,7 +30,7 @@ from ....errors import IllegalAction
 from ....tiles import JOKER_CODE as J
 from ....tiles import MELD_KINDS, Tile, counts_of
 from ...phase import Phase
-from ...state import State
+from ...state import State, held
 from ...table import PAIR, TableMeld
 from ...world import check_turn_moves, check_whole, deal_hidden, from_observation
 from .data import NOT_OPENED, OPEN_MELDS, OPEN_PAIRS, R101Data
@@ -56,7 +56,7 @@ def own_turn(s: State, seat: int) -> dict[str, Any] | None:
         return None
     snap = x.snap
     rack, table = snap[1], snap[3]
-    return {"start": {"rack": [_TS[c] for c in range(53) for _ in range(rack[c])],
+    return {"start": {"rack": held(_TS, rack),
                       "table": [m.to_json(i) for i, m in enumerate(table)],
                       "thresholds": {"points": snap[9], "pairs": snap[10]}},
             "jokers_retrieved": x.taken_base - rack[J] if x.taken == J else 0}
