@@ -166,6 +166,29 @@ def test_observation_shows_only_the_seats_view(spec: str) -> None:
     assert checked > 50 and changed > 0  # the hidden pieces did move
 
 
+@pytest.mark.parametrize("spec", TWO)
+def test_an_encoder_kept_over_games_gives_a_new_encoders_arrays(spec: str) -> None:
+    """The encoder keeps what changes slowly or at its end from one call to the next (table
+    melds, discard piles, Remi's train); kept over games, every seat observing in turn (a train
+    or pile that grows, is taken from, broken, turned over, starts again), it gives the array
+    of a new encoder at every position."""
+    enc = ObservationEncoder(spec)
+    for s in _random_states(spec, games=2, seed=4, cap=250):
+        for seat in range(s.n):
+            obs = s.observation(seat)
+            assert np.array_equal(enc.encode(obs), ObservationEncoder(spec).encode(obs))
+
+
+def test_encoder_at_end_indexes_a_sequence_changed_at_its_end_as_a_new_one() -> None:
+    enc = ObservationEncoder("classic(players=2)")
+    seen = []
+    for items in [(), (3,), (3, 5), (3, 5, 8, 1), (3, 5), (3, 5), (), (7, 7), (9,), (9, 2, 4), (9, 4)]:
+        got = enc.at_end("s", items, lambda k, t: 100 * k + t)
+        assert got == [100 * k + t for k, t in enumerate(items)]
+        seen.append(got)
+    assert seen[1] == [3] and seen[3] == [3, 105, 208, 301]  # (the lists handed out unchanged)
+
+
 @pytest.mark.parametrize("spec", PLAYABLE)
 def test_observation_segments(spec: str) -> None:
     enc = ObservationEncoder(spec)

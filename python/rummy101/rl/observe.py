@@ -69,6 +69,7 @@ class ObservationEncoder:
         self._fill_variant: _Fill = extra[1]
         self._meld_memo: dict[tuple[Any, ...], tuple[list[int], list[tuple[int, float]]]] = {}
         self._memo: dict[tuple[Any, ...], list[int]] = {}
+        self._ends: dict[Any, tuple[tuple[Any, ...], list[int]]] = {}
         self.segments: dict[str, tuple[int, int]] = {}
         low: list[float] = []
         high: list[float] = []
@@ -87,6 +88,28 @@ class ObservationEncoder:
         if len(self._memo) > 50_000:
             self._memo.clear()
         self._memo[key] = indices
+
+    def at_end(self, slot: Any, items: tuple[Any, ...], index: Callable[[int, Any], int]) -> list[int]:
+        """``[index(k, item) for k, item in enumerate(items)]`` for a sequence that changes at its
+        end (a pile or Remi's train: a discard adds a piece, a take or break removes the last
+        ones): the list of the last call of ``slot`` is kept, and only the pieces added since are
+        indexed. A memo keyed by the whole sequence missed at most steps (Remi: 3 in 5)."""
+        last = self._ends.get(slot)
+        if last is not None:
+            old, got = last
+            m = len(old)
+            if len(items) >= m and items[:m] == old:
+                if len(items) == m:
+                    return got
+                got = got + [index(k, items[k]) for k in range(m, len(items))]
+            elif old[:len(items)] == items:
+                got = got[:len(items)]
+            else:
+                got = [index(k, t) for k, t in enumerate(items)]
+        else:
+            got = [index(k, t) for k, t in enumerate(items)]
+        self._ends[slot] = (items, got)
+        return got
 
     def offset(self, segment: str) -> int:
         return self.segments[segment][0]
@@ -288,14 +311,9 @@ def _remi_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
         inc.append(off["atu_available"])
     if obs["twin"]:
         inc.append(off["twin"])
-    key = ("train", me, tuple(obs["train"]), tuple(obs["train_by"]))
-    got = e._memo.get(key)
-    if got is None:  # the train changes by one tile a turn: its indices are memoised
-        ot, ob = off["train"], off["train_by"]
-        got = [ot + 53 * k + code[t] for k, t in enumerate(key[2])]
-        got += [ob + n * k + (q - me) % n for k, q in enumerate(key[3])]
-        e.remember(key, got)
-    inc += got
+    ot, ob = off["train"], off["train_by"]  # (the train changes at its end)
+    inc += e.at_end("train", tuple(obs["train"]), lambda k, t: ot + 53 * k + code[t])
+    inc += e.at_end(("train_by", me), tuple(obs["train_by"]), lambda k, q: ob + n * k + (q - me) % n)
     if obs["reshuffled"]:
         inc.append(off["reshuffled"])
     ol, ota, oo = off["laid"], off["tabla"], off["own_turns"]
@@ -382,8 +400,8 @@ def _classic_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, fl
     n = e.players
     inc.append(off["dealer"] + (obs["dealer"] - me) % n)
     put.append((off["stock_turnovers"], obs["stock_turnovers"]))
-    o = off["discard_pile"]
-    inc += [o + code[c] for c in obs["discard_pile"]]
+    o = off["discard_pile"]  # (the pile changes at its end, or is turned over: CR-2)
+    inc += e.at_end("discard_pile", tuple(obs["discard_pile"]), lambda k, c: o + code[c])
     if obs["last_discard"] is not None:
         inc.append(off["last_discard"] + code[obs["last_discard"]])
     o = off["melded"]
