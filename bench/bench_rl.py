@@ -8,7 +8,7 @@ A step is one ``env.step(index)`` of the agent to move, with the ``env.last()`` 
 observation array and the action mask of that agent) and the choice of a random legal index:
 what a training loop pays per transition, the policy excepted. The bare engine (``state.apply``
 of a random legal action, no observation) is measured beside it; then, untimed, what the loops
-did (episodes ended, the engine's verbs). Peer figure: RLCard's gin rummy env, 17,500-17,900 CPU
+did (episodes ended, the engine's verbs). Peer figure: RLCard's gin rummy env, 16,300-16,400 CPU
 steps/s in the same run as docs/rl.md's table (its Speed section says when and at what load).
 """
 
