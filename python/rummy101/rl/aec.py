@@ -137,13 +137,13 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     left, the wrapper's own code runs (its errors and warning)."""
 
     def last(self, observe: bool = True) -> Any:
-        if not self._has_reset:
+        if not getattr(self, "_has_reset", False):  # (a PettingZoo without it: its own code)
             return super().last(observe)
         return self.env.last(observe)
 
     def step(self, action: Any) -> None:
         e = self.env
-        if not self._has_reset or not e.agents:
+        if not getattr(self, "_has_reset", False) or not e.agents:
             super().step(action)
             return
         self._has_updated = True
