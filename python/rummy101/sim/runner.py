@@ -330,17 +330,62 @@ def _check_record(record: str) -> None:
                        f"got {record!r}")
 
 
+class _StopState:
+    """A pool worker's stop state (:func:`_worker_start` installs :func:`_on_stop_signal` for
+    SIGINT and SIGTERM in the run's own workers)."""
+
+    __slots__ = ("active", "asked")
+
+    def __init__(self) -> None:
+        self.active = False  # in a chunk's games: a stop signal raises KeyboardInterrupt there
+        self.asked = False  # a stop signal came: the chunks from now on play no game
+
+
+_STOP = _StopState()
+
+
+def _on_stop_signal(signum: int, frame: Any) -> None:
+    """A pool worker's SIGINT and SIGTERM: the run stops (a terminal's Ctrl-C reaches the whole
+    process group, a batch system's SIGTERM every process of the job, and the run sends SIGINT
+    to its workers when it is stopped). In a chunk's games it raises KeyboardInterrupt, once:
+    the game being played is abandoned and the chunk hands back the games it finished
+    (:func:`_play_chunk`). Anywhere else (waiting for work, sending a result back) it only
+    notes the stop, so that the pool's own reads and writes are never cut."""
+    _STOP.asked = True
+    if _STOP.active:
+        _STOP.active = False
+        raise KeyboardInterrupt
+
+
 def _play_chunk(rules: str, bots: tuple[str, ...], seed: int, start: int, stop: int,
                 match_rounds: int | None, backend: str, record: str = "summary"
-                ) -> tuple[list[GameRecord], float]:
+                ) -> tuple[list[GameRecord], float, bool]:
     """Worker task: play games ``start..stop-1`` on ``backend`` (runs in any executor); their
-    records and the seconds they took here (what sizes the next chunks, :class:`_Chunks`)."""
+    records, the seconds they took here (what sizes the next chunks, :class:`_Chunks`) and
+    whether the chunk was cut. A KeyboardInterrupt (the stop signal of the run's own workers,
+    :func:`_on_stop_signal`, or a Ctrl-C raised in the task) cuts it: the game being played is
+    abandoned and the records are those of the games ``start..`` finished before it, which the
+    run keeps when they continue its games without a gap (a serial run keeps its batch the
+    same way). A worker stopped before the chunk begins plays none of it."""
     if _backend.backend_name() != backend:
         _backend.set_backend(backend)
     began = time.perf_counter()
-    records = [play_game(rules, bots, seed, i, match_rounds=match_rounds, record=record)
-               for i in range(start, stop)]
-    return records, time.perf_counter() - began
+    records: list[GameRecord] = []
+    cut = False
+    try:
+        try:
+            _STOP.active = True  # (inside the try: a signal from here on is caught below)
+            for i in range(start, stop):
+                if _STOP.asked:
+                    cut = True
+                    break
+                records.append(play_game(rules, bots, seed, i, match_rounds=match_rounds,
+                                         record=record))
+        finally:
+            _STOP.active = False
+    except KeyboardInterrupt:
+        cut = True
+    return records, time.perf_counter() - began, cut
 
 
 #: Games one :func:`simulate` run plays when it keeps the records (the default): every game's
@@ -695,24 +740,55 @@ def _result(r: Rules, names: tuple[str, ...], seed: int, records: list[GameRecor
                      finish_counts=tally.endings(), tally=tally)
 
 
+#: Seconds an interrupted pool run waits for its own workers to hand back the games they had
+#: finished (a signal tells them; they answer at once, abandoning the game being played). A
+#: worker that has not answered by then (stuck in a long native call, or a bot that swallows
+#: KeyboardInterrupt) is killed and its chunk lost; a second Ctrl-C kills them at once.
+STOP_SECONDS = 2.0
+
+
+class _Whole:
+    """The chunks read whole so far, as the first one not read (``first``) and the ones read
+    beyond it (a few, those finished out of order): a long run holds no set of all of them."""
+
+    __slots__ = ("beyond", "first")
+
+    def __init__(self) -> None:
+        self.first = 0
+        self.beyond: set[int] = set()
+
+    def add(self, k: int) -> None:
+        self.beyond.add(k)
+        while self.first in self.beyond:
+            self.beyond.remove(self.first)
+            self.first += 1
+
+
 def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
               match_rounds: int | None, backend: str, record: str, nworkers: int,
               executor: cf.Executor | None, bar: Any, results: dict[int, list[GameRecord]]) -> None:
     """The chunks on an executor. Ctrl-C only raises a flag here (checked between short waits),
     so that no KeyboardInterrupt lands inside the executor's locks: one raised there (a second
     Ctrl-C while the first is handled) can leave a future's lock held and hang the shutdown.
-    A chunk whose worker was interrupted (a terminal's Ctrl-C reaches the workers too) counts as
-    the interrupt; the chunks finished by then stay in ``results``, then KeyboardInterrupt."""
-    interrupted = False
+
+    On Ctrl-C (or a chunk cut by a worker's own stop signal, :func:`_on_stop_signal`: a
+    terminal's Ctrl-C and a batch system's SIGTERM reach the workers too) the run's own workers
+    are told to stop (SIGINT to each, which SIGTERM to the run alone does not send) and hand
+    back the games they finished, the game being played abandoned; those that have not answered
+    within :data:`STOP_SECONDS` are killed. ``results`` then holds the chunks read whole, and
+    the games the first chunk not read whole had finished (a chunk after it would leave a gap),
+    then KeyboardInterrupt. Another executor's workers are not stopped: the chunks they had
+    finished (whole or cut) are kept the same way."""
+    hits = 0  # Ctrl-Cs so far (rummy101 sim turns SIGTERM into one)
 
     def on_sigint(signum: int, frame: Any) -> None:
-        nonlocal interrupted
-        interrupted = True
+        nonlocal hits
+        hits += 1
 
     old = (signal.signal(signal.SIGINT, on_sigint)
            if threading.current_thread() is threading.main_thread() else None)
     own = executor is None
-    ex = (cf.ProcessPoolExecutor(max_workers=nworkers, initializer=_die_with_parent,
+    ex = (cf.ProcessPoolExecutor(max_workers=nworkers, initializer=_worker_start,
                                  initargs=(os.getpid(),))
           if executor is None else executor)
     # the chunks not yet read, submitted as the earlier ones finish: a few per worker in
@@ -720,10 +796,13 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
     # Each chunk is sized when submitted, from the chunks measured by then: the chunks in
     # flight start at two a worker and grow by one with each chunk read, so that the sizes
     # grow from measurements (a full window of one-game chunks is not submitted blind).
-    futures: dict[cf.Future[tuple[list[GameRecord], float]], tuple[int, int, int]] = {}
+    futures: dict[cf.Future[tuple[list[GameRecord], float, bool]], tuple[int, int, int]] = {}
     window = max(16 * nworkers, 256)
     read = 0  # chunks read
-    stop = False  # interrupted: the own workers are stopped, not waited for
+    whole = _Whole()  # the chunks read whole
+    cut: dict[int, list[GameRecord]] = {}  # chunks a stop cut: the games they had finished
+    interrupted = False  # a chunk was cut, or failed with KeyboardInterrupt
+    kill = False  # interrupted: the own workers that did not answer are killed
     # A game that fails (GameFailed) stops the run at the first failing chunk in game order,
     # not at whichever failed first on the pool: the chunks before it are still read (and
     # handed on in order), those after it dropped. So the error names the same game whatever
@@ -731,8 +810,8 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
     # before the failing chunk.
     failure: tuple[int, BaseException] | None = None
     try:
-        while not interrupted:
-            while (len(futures) < min(window, 2 * nworkers + read) and not interrupted
+        while not (interrupted or hits):
+            while (len(futures) < min(window, 2 * nworkers + read) and not (interrupted or hits)
                    and failure is None):
                 chunk = chunks.take()
                 if chunk is None:
@@ -748,9 +827,9 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
                     continue  # a chunk after a failing one, dropped below
                 k, a, b = futures.pop(fut)
                 try:
-                    records, seconds = fut.result()
+                    records, seconds, was_cut = fut.result()
                 except BaseException as exc:  # noqa: BLE001  (kept: the earliest is raised below)
-                    if not (interrupted or isinstance(exc, KeyboardInterrupt)):
+                    if not (interrupted or hits or isinstance(exc, KeyboardInterrupt)):
                         if failure is None or k < failure[0]:
                             failure = (k, exc)
                         for f, j in list(futures.items()):  # not needed: the run stops
@@ -760,27 +839,43 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
                         continue
                     interrupted = True
                     continue
+                if was_cut:  # its worker was stopped (the signal reached it first)
+                    cut[k] = records
+                    interrupted = True
+                    continue
                 read += 1
                 chunks.timed(b - a, seconds)
+                whole.add(k)
                 results[k] = records  # outside the try: what on_records raises propagates
                 if bar is not None:
                     bar.update(b - a)
-        if interrupted:
+        if interrupted or hits:
             raise KeyboardInterrupt
         if failure is not None:
             raise failure[1]
     except BaseException as exc:
-        stop = own and isinstance(exc, KeyboardInterrupt)
-        if not stop:  # (stopped workers fail their futures; a future cancelled here as well
-            for f in futures:  # made Python 3.11's pool thread raise InvalidStateError)
+        if own and isinstance(exc, KeyboardInterrupt):
+            kill = not _stop_and_wait(ex, futures, lambda: hits)
+        else:  # (stopped workers fail their futures; a future cancelled here as well made
+            for f in futures:  # Python 3.11's pool thread raise InvalidStateError)
                 f.cancel()
-        for f, (k, _, _) in futures.items():  # chunks done but not yet read
-            if k not in results and f.done() and not f.cancelled() and f.exception() is None:
-                results[k] = f.result()[0]
+        for f, (k, _, _) in sorted(futures.items(), key=lambda item: item[1]):
+            if f.done() and not f.cancelled() and f.exception() is None:
+                records, _, was_cut = f.result()  # chunks done but not yet read
+                if was_cut:
+                    cut[k] = records
+                else:
+                    whole.add(k)
+                    results[k] = records
+        first = whole.first  # the first chunk not read whole: its finished games continue
+        if isinstance(exc, KeyboardInterrupt) and cut.get(first):  # the run without a gap
+            for later in [j for j in results if j > first]:  # (held: never handed on)
+                del results[later]
+            results[first] = cut[first]
         raise
     finally:
         try:
-            if stop:
+            if kill:
                 _stop_workers(ex)
             if own:
                 ex.shutdown(wait=True, cancel_futures=True)
@@ -789,17 +884,48 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
                 signal.signal(signal.SIGINT, old)
 
 
+def _stop_and_wait(ex: cf.Executor, futures: Mapping[cf.Future[Any], Any],
+                   hits: Callable[[], int]) -> bool:
+    """Tell the run's own pool workers to stop (SIGINT to each: :func:`_on_stop_signal` cuts
+    the chunk being played and makes every later one play nothing) and wait up to
+    :data:`STOP_SECONDS` for every chunk in flight to come back, or until another Ctrl-C
+    (``hits()`` past the first). True when all came back: then no worker needs killing."""
+    seen = max(hits(), 1)
+    for process in list((getattr(ex, "_processes", None) or {}).values()):
+        with contextlib.suppress(OSError, ValueError):  # (one that has exited already)
+            os.kill(process.pid, signal.SIGINT)
+    deadline = time.monotonic() + STOP_SECONDS
+    pending = [f for f in futures if not f.done()]
+    while pending and hits() <= seen:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        pending = list(cf.wait(pending, timeout=min(0.1, left))[1])
+    return not pending
+
+
 def _stop_workers(ex: cf.Executor) -> None:
-    """Stop the run's own pool workers at once on Ctrl-C. Waiting for them finished the chunks
-    they had started or had queued (a worker interrupted in one chunk takes the next), games
-    the interrupted run throws away: two minutes of search-bot games before the summary came,
-    with a second Ctrl-C ignored. The chunks finished by then are already in ``results``."""
-    terminate = getattr(ex, "terminate_workers", None)  # Python >= 3.14
-    if terminate is not None:
-        terminate()
+    """Kill the run's own pool workers that did not stop when told (:func:`_stop_and_wait`).
+    Waiting for them finished the chunks they had started or had queued, games the
+    interrupted run throws away: two minutes of search-bot games before the summary came,
+    with a second Ctrl-C ignored. SIGKILL, as a worker handles SIGTERM as a stop signal."""
+    kill = getattr(ex, "kill_workers", None)  # Python >= 3.14
+    if kill is not None:
+        kill()
         return
     for process in list((getattr(ex, "_processes", None) or {}).values()):
-        process.terminate()
+        process.kill()
+
+
+def _worker_start(parent: int) -> None:
+    """Pool worker start-up of the run's own pool: SIGINT and SIGTERM stop the worker's chunks
+    (:func:`_on_stop_signal`; a forked worker inherited the run's handlers, which raise a flag
+    in the run, not in the worker), and the worker dies with the run (:func:`_die_with_parent`).
+    """
+    _STOP.active = _STOP.asked = False
+    signal.signal(signal.SIGINT, _on_stop_signal)
+    signal.signal(signal.SIGTERM, _on_stop_signal)
+    _die_with_parent(parent)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -807,11 +933,7 @@ def _die_with_parent(parent: int) -> None:
     ``kill -9``. A forked worker otherwise outlives it, waiting for work forever, and holds a
     copy of the --out file's lock, so that ``--resume`` would find the file still being
     written. A worker a fork server started (the default start method on Linux from Python
-    3.14) is not the run's child: it is left as it is (its parent is the fork server).
-    SIGTERM ends the worker (a forked one inherits the handler ``rummy101 sim`` installs, which
-    turns it into a Ctrl-C: the worker would take the next chunk instead of stopping when the
-    run stops its workers on Ctrl-C)."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    3.14) is not the run's child: it is left as it is (its parent is the fork server)."""
     if os.getppid() != parent:
         return
     try:
