@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
+import os
 import signal
 from pathlib import Path
 from typing import Any
@@ -202,3 +203,155 @@ def test_sigterm_stops_a_background_run_that_ignores_sigint(tmp_path: Path) -> N
     # (one game a chunk at first, docs/simulation.md "Chunks": the cut may hold a single game)
     games = f"{len(done):,} game{'' if len(done) == 1 else 's'}"
     assert stdout.startswith(f"{games} of rummy101(players=2)")
+
+
+def test_a_chunk_cut_by_ctrl_c_hands_back_the_games_it_finished(ctrl_c_at: Any) -> None:
+    """A pool worker's chunk interrupted in its fourth game returns the three it finished,
+    marked cut (the KeyboardInterrupt went up and the chunk's finished games were lost)."""
+    full = sim.simulate(RULES, BOTS, 30, seed=5, workers=1, progress=False)
+    ctrl_c_at(23)
+    try:
+        records, _, cut = runner._play_chunk(RULES, ("random", "random"), 5, 20, 30, None,
+                                             runner._backend.backend_name())
+    except KeyboardInterrupt:
+        pytest.fail("the KeyboardInterrupt went up: the games 20-22 the chunk had finished lost")
+    assert cut and records == full.records[20:23]
+
+
+def test_an_executor_run_keeps_the_games_of_the_chunk_cut_first(
+        ctrl_c_at: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks of ten games on one thread, Ctrl-C in game 23: the run keeps games 0-22, the
+    whole chunks 0-19 and the three games the cut chunk 20-29 had finished (it kept 0-19)."""
+    full = sim.simulate(RULES, BOTS, 40, seed=5, workers=1, progress=False)
+    monkeypatch.setattr(runner._Chunks, "size", lambda self: 10)
+    ctrl_c_at(23)
+    with cf.ThreadPoolExecutor(1) as ex, pytest.raises(sim.SimInterrupted) as info:
+        sim.simulate(RULES, BOTS, 40, seed=5, workers=2, executor=ex, progress=False)
+    part = info.value.partial
+    assert part is not None and lines(part) == lines(full)[:23]
+
+
+HANG_BOT = '''
+import os
+import random
+import sys
+import time
+
+from rummy101.bots import get_bot
+from rummy101.sim import bot_seed
+
+AT = int(os.environ.get("HANG_AT", "-1"))
+# the game of each seat-0 bot of a run of seed 5, told by the first number its rng draws
+GAME = {random.Random(bot_seed(5, i, 0)).random(): i for i in range(AT + 1000)} if AT >= 0 else {}
+
+
+def chunk_start():
+    """The first game of the chunk this pool worker plays (the worker task's ``start``)."""
+    frame = sys._getframe()
+    while frame is not None and frame.f_code.co_name != "_play_chunk":
+        frame = frame.f_back
+    return None if frame is None else frame.f_locals["start"]
+
+
+class Hang:
+    """The random bot; in a game from $HANG_AT on that is not the first of its chunk (so the
+    chunk has finished games) it writes $HANG_DIR/hang-<game> and its first decision hangs
+    until interrupted (with $HANG_SWALLOW, for ever)."""
+
+    def __init__(self, rng=None):
+        self.inner = get_bot("random", rng)
+        probe = random.Random()
+        probe.setstate((rng or random.Random(0)).getstate())
+        self.game = GAME.get(probe.random())
+        start = chunk_start()
+        self.hangs = self.game is not None and self.game >= AT and start is not None \\
+            and self.game > start
+
+    def act(self, observation, legal_actions):
+        if self.hangs:
+            open(os.path.join(os.environ["HANG_DIR"], f"hang-{self.game}"), "w").close()
+            while True:
+                try:
+                    time.sleep(3600)
+                except KeyboardInterrupt:
+                    if not os.environ.get("HANG_SWALLOW"):
+                        raise
+        return self.inner.act(observation, legal_actions)
+'''
+
+
+def run_until_hung(tmp_path: Path, at: int, signum: int, group: bool, swallow: bool = False
+                   ) -> tuple[int, int, str, str, list[str]]:
+    """`rummy101 sim` of hangbot:Hang,random on two workers in a session of its own: once both
+    workers hang (from game ``at`` on, each in a game after the first of its chunk), ``signum``
+    to the run (``group``: to every process of it, as a terminal's Ctrl-C or a batch system's
+    SIGTERM). The first game that hung (every game before it had finished), the exit status,
+    output, error output and the lines of --out."""
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "hangbot.py").write_text(HANG_BOT)
+    out = tmp_path / "cut.jsonl"
+    env = {**os.environ, "HANG_AT": str(at), "HANG_DIR": str(tmp_path),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    if swallow:
+        env["HANG_SWALLOW"] = "1"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rummy101", "sim", "--rules", RULES, "--bots", "hangbot:Hang,random",
+         "--games", "100000", "--seed", "5", "--workers", "2", "--out", str(out), "-q"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+        start_new_session=True)
+    try:
+        while len(hung := list(tmp_path.glob("hang-*"))) < 2:  # both workers hang
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        if group:
+            os.killpg(proc.pid, signum)
+        else:
+            proc.send_signal(signum)  # the run's process only, as `kill PID` sends it
+        stdout, stderr = proc.communicate(timeout=120)  # a guard against a hang, not a speed
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    first = min(int(p.name.split("-")[1]) for p in hung)
+    return first, proc.returncode, stdout, stderr, out.read_text().splitlines()
+
+
+@pytest.mark.parametrize(("signum", "group", "status"), [
+    (signal.SIGINT, True, 130),  # Ctrl-C in a terminal: the run and its workers get it
+    (signal.SIGTERM, False, 143),  # kill PID: the run alone
+    (signal.SIGTERM, True, 143),  # a batch system's time limit: every process of the job
+])
+def test_a_stopped_pool_run_keeps_every_game_finished_before_the_hung_one(
+        tmp_path: Path, signum: int, group: bool, status: int) -> None:
+    """Both workers hang, the first in game G after some games of its chunk had finished: the
+    run keeps games 0 to G-1, the file the first G lines of the whole run. It dropped the chunk
+    still playing, with the games of it that had finished (kept games 0 to the chunk's first
+    one, before G)."""
+    import subprocess
+    import sys
+
+    first, code, stdout, stderr, done = run_until_hung(tmp_path, 40, signum, group)
+    assert code == status and "Traceback" not in stderr, stderr
+    assert len(done) == first, (len(done), first, stderr)
+    assert stdout.startswith(f"{first} games of rummy101(players=2)")
+    assert f"hold games 0 to {first - 1} of the 100,000 asked" in " ".join(stderr.split())
+    whole = tmp_path / "whole.jsonl"  # the same games, uninterrupted (no game hangs)
+    subprocess.run([sys.executable, "-m", "rummy101", "sim", "--rules", RULES, "--bots",
+                    "hangbot:Hang,random", "--games", str(first), "--seed", "5", "--workers", "2",
+                    "--out", str(whole), "-q"], check=True, cwd=tmp_path, capture_output=True,
+                   env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])})
+    assert done == whole.read_text().splitlines()
+
+
+def test_a_worker_that_ignores_the_stop_is_killed(tmp_path: Path) -> None:
+    """A worker whose game swallows the KeyboardInterrupt (a bot's bare except, a long native
+    call) does not answer: it is killed after STOP_SECONDS and the run ends with the chunks read
+    whole, a prefix of the run, without a traceback."""
+    first, code, _, stderr, done = run_until_hung(tmp_path, 40, signal.SIGINT, False,
+                                                  swallow=True)
+    assert code == 130 and "Traceback" not in stderr, stderr
+    assert len(done) < first
+    assert all(json.loads(line)["game"] == i for i, line in enumerate(done))
