@@ -468,9 +468,10 @@ def _check_args(rules: str | Rules, bots: str | Sequence[str], games: int, worke
 
 
 #: Seconds a chunk of games is sized to take on its worker (:class:`_Chunks`), and a serial
-#: run's batch at most: the progress display moves, and a pool run stopped by Ctrl-C loses
-#: about this much of each worker's games, whatever the bots' speed (the search bot plays a
-#: game in ~0.3-2 s; a fixed 64-game chunk held its games ~40 s).
+#: run's batch at most: the progress display moves whatever the bots' speed (the search bot
+#: plays a game in ~0.3-2 s; a fixed 64-game chunk held its games ~40 s). A pool run stopped
+#: by Ctrl-C keeps every game before the first unfinished one, and drops those finished after
+#: it, which would leave a gap (:func:`_run_pool`).
 CHUNK_SECONDS = 0.5
 #: Games in a chunk at most (fast bots: a game takes ~1 ms, a chunk ~60 ms).
 CHUNK_GAMES = 64
