@@ -775,8 +775,8 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
     On Ctrl-C (or a chunk cut by a worker's own stop signal, :func:`_on_stop_signal`: a
     terminal's Ctrl-C and a batch system's SIGTERM reach the workers too) the run's own workers
     are told to stop (SIGINT to each, which SIGTERM to the run alone does not send) and hand
-    back the games they finished, the game being played abandoned; those that have not answered
-    within :data:`STOP_SECONDS` are killed. ``results`` then holds the chunks read whole, and
+    back the games they finished, the game being played abandoned; then they are killed (by
+    :data:`STOP_SECONDS` at the latest, answered or not). ``results`` then holds the chunks read whole, and
     the games the first chunk not read whole had finished (a chunk after it would leave a gap),
     then KeyboardInterrupt. Another executor's workers are not stopped: the chunks they had
     finished (whole or cut) are kept the same way."""
@@ -803,7 +803,7 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
     whole = _Whole()  # the chunks read whole
     cut: dict[int, list[GameRecord]] = {}  # chunks a stop cut: the games they had finished
     interrupted = False  # a chunk was cut, or failed with KeyboardInterrupt
-    kill = False  # interrupted: the own workers that did not answer are killed
+    kill = False  # interrupted: the own workers are killed once they answered (or not)
     # A game that fails (GameFailed) stops the run at the first failing chunk in game order,
     # not at whichever failed first on the pool: the chunks before it are still read (and
     # handed on in order), those after it dropped. So the error names the same game whatever
@@ -856,7 +856,10 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
             raise failure[1]
     except BaseException as exc:
         if own and isinstance(exc, KeyboardInterrupt):
-            kill = not _stop_and_wait(ex, futures, lambda: hits)
+            _stop_and_wait(ex, futures, lambda: hits)
+            # then killed, even those that answered: a spawned worker that exits by itself
+            # tears its interpreter down, ~1 s more before the run could say a word
+            kill = True
         else:  # (stopped workers fail their futures; a future cancelled here as well made
             for f in futures:  # Python 3.11's pool thread raise InvalidStateError)
                 f.cancel()
@@ -890,7 +893,7 @@ def _stop_and_wait(ex: cf.Executor, futures: Mapping[cf.Future[Any], Any],
     """Tell the run's own pool workers to stop (SIGINT to each: :func:`_on_stop_signal` cuts
     the chunk being played and makes every later one play nothing) and wait up to
     :data:`STOP_SECONDS` for every chunk in flight to come back, or until another Ctrl-C
-    (``hits()`` past the first). True when all came back: then no worker needs killing."""
+    (``hits()`` past the first). True when all came back."""
     seen = max(hits(), 1)
     for process in list((getattr(ex, "_processes", None) or {}).values()):
         with contextlib.suppress(OSError, ValueError):  # (one that has exited already)
@@ -906,8 +909,9 @@ def _stop_and_wait(ex: cf.Executor, futures: Mapping[cf.Future[Any], Any],
 
 
 def _stop_workers(ex: cf.Executor) -> None:
-    """Kill the run's own pool workers that did not stop when told (:func:`_stop_and_wait`).
-    Waiting for them finished the chunks they had started or had queued, games the
+    """Kill the run's own pool workers once they were told to stop (:func:`_stop_and_wait`):
+    those that did not answer, and the others at once rather than waiting for them to exit.
+    Waiting for their chunks finished the chunks they had started or had queued, games the
     interrupted run throws away: two minutes of search-bot games before the summary came,
     with a second Ctrl-C ignored. SIGKILL, as a worker handles SIGTERM as a stop signal."""
     kill = getattr(ex, "kill_workers", None)  # Python >= 3.14
