@@ -266,6 +266,8 @@ class Hang:
         start = chunk_start()
         self.hangs = self.game is not None and self.game >= AT and start is not None \\
             and self.game > start
+        if self.game is not None and start is None:  # no worker task found: the test says so
+            open(os.path.join(os.environ["HANG_DIR"], "no-chunk"), "w").close()
 
     def act(self, observation, legal_actions):
         if self.hangs:
@@ -305,6 +307,7 @@ def run_until_hung(tmp_path: Path, at: int, signum: int, group: bool, swallow: b
     try:
         while len(hung := list(tmp_path.glob("hang-*"))) < 2:  # both workers hang
             assert proc.poll() is None, proc.communicate()
+            assert not (tmp_path / "no-chunk").exists(), "the bot found no _play_chunk frame"
             time.sleep(0.05)
         if group:
             os.killpg(proc.pid, signum)
