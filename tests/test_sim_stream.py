@@ -207,8 +207,9 @@ def test_ctrl_c_during_on_records_lands_after_the_batch_is_counted(tmp_path: Pat
         )
     part = info.value.partial
     assert part is not None and part.records == []
-    assert part.games == len(taken) == 10
-    same_stats(part, sim.simulate(RULES, BOTS, 10, seed=5, workers=1, progress=False))
+    # (batches are sized by time, so the one that passes 10 games may hold a few more)
+    assert part.games == len(taken) >= 10
+    same_stats(part, sim.simulate(RULES, BOTS, part.games, seed=5, workers=1, progress=False))
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
