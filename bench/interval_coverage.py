@@ -111,7 +111,7 @@ def sim_case(
             f"{t_best:.4f}",
         ),
         Row(
-            f"{name}: mean score (t, games)",
+            f"{name}: mean score (Hall, games)",
             hits["mean"],
             reps,
             t_mean,

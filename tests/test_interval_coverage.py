@@ -72,7 +72,7 @@ def test_sim_intervals_cover_their_truth() -> None:
     for label in (
         "finish rate (Wilson, rounds)",
         "best rate (Wilson, games)",
-        "mean score (t, games)",
+        "mean score (Hall, games)",
     ):
         assert by[label].reps == 80
         assert 66 <= by[label].hits <= 80, (label, by[label].hits)

@@ -1,6 +1,6 @@
 """``rummy101 report`` (issue 16): per-seat tables of what ``rummy101 sim --out`` wrote (points
-per game with a 95% t interval, finish and best-score rates with Wilson intervals) and
-``--plot`` (matplotlib, the optional extra ``plot``)."""
+per game with a 95% interval, Student's t corrected for skewness, finish and best-score rates
+with Wilson intervals) and ``--plot`` (matplotlib, the optional extra ``plot``)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ def test_mean_interval_of_four_games_by_hand() -> None:
 
 
 def test_mean_interval() -> None:
-    values = [3, -7, 12, 0, 5, 5, -2]
+    # deviations -10, -5, -3, 0, 3, 5, 10 from the mean 3: no skewness, so the t interval
+    values = [3, -7, 13, 0, 6, 8, -2]
     mean, lo, hi = mean_interval(values)
     half = t_quantile_95(6) * statistics.stdev(values) / math.sqrt(7)
     assert mean == pytest.approx(statistics.mean(values))
@@ -99,7 +100,7 @@ def test_cli_report(result: sim.SimResult, tmp_path: Path,
     sim.write_records(result.records, path)
     assert main(["report", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "points per game" in out and "95% CI (Wilson)" in out and "95% CI (t)" in out
+    assert "points per game" in out and "95% CI (Wilson)" in out and "95% CI (Hall)" in out
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"game": 0}\n')
     assert main(["report", str(bad)]) == 2

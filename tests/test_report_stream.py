@@ -26,7 +26,7 @@ from rummy101.sim.report import (
     mean_interval,
     summarise,
 )
-from rummy101.sim.stats import GameTally, sd_of_sums
+from rummy101.sim.stats import GameTally, sd_of_sums, skewness_of_sums
 
 
 @pytest.fixture(scope="module")
@@ -137,9 +137,17 @@ def test_sd_of_sums_is_the_exact_sample_sd(seed: int) -> None:
     exact = Fraction(n * squares - total * total, n * (n - 1))
     assert sd_of_sums(n, total, squares) == math.sqrt(float(exact))   # correctly rounded variance
     assert sd_of_sums(n, total, squares) == pytest.approx(statistics.stdev(values), rel=1e-15)
-    assert mean_interval(values)[2] - mean_interval(values)[0] == pytest.approx(
-        mean_interval([float(x) for x in values])[2] - mean_interval([float(x) for x in values])[0],
-        rel=1e-9)
+    # the skewness of the interval's correction, from exact integer sums, to a rounding error
+    mean = Fraction(total, n)
+    m2 = sum((x - mean) ** 2 for x in values) / n
+    g1 = 0.0 if n < 3 or m2 == 0 else float(sum((x - mean) ** 3 for x in values) / n) / float(m2) ** 1.5
+    cubes = sum(x ** 3 for x in values)
+    assert skewness_of_sums(n, total, squares, cubes) == pytest.approx(g1, rel=1e-12, abs=1e-15)
+    # the same interval from float values (two passes); its bounds near 10**9 are each rounded
+    # to a float's step there (1.2e-7), so their difference agrees to a few such steps
+    lo, hi = mean_interval(values)[1:]
+    flo, fhi = mean_interval([float(x) for x in values])[1:]
+    assert hi - lo == pytest.approx(fhi - flo, rel=1e-9, abs=4 * math.ulp(max(abs(lo), abs(hi))))
 
 
 def test_a_tally_of_one_game_has_no_spread() -> None:

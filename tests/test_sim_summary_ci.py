@@ -1,5 +1,5 @@
 """The sim summary's mean score carries its 95% interval (a researcher's first number): the
-same Student-t interval `rummy101 report` prints for the same games."""
+same interval (Student's t corrected for skewness) `rummy101 report` prints for the same games."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ def test_mean_score_has_its_t_interval_in_stats_and_summary() -> None:
                        progress=False)
     lines = res.summary().splitlines()
     header = lines[1]
-    assert "mean score" in header and "95% CI (t)" in header
-    assert header.index("95% CI (t)") > header.index("mean score")
+    assert "mean score" in header and "95% CI (Hall)" in header
+    assert header.index("95% CI (Hall)") > header.index("mean score")
     for st, row in zip(res.seats, lines[3:5]):
         mean, lo, hi = mean_interval([r.scores[st.seat] for r in res.records])
         assert math.isclose(st.mean_score, mean)
@@ -69,7 +69,7 @@ def test_one_game_sd_is_undefined_not_zero() -> None:
     report = format_report(group_records(res.records))
     for seat in (0, 1):
         cells = _row_cells(report, seat, "games")
-        assert cells["sd"] == cells["± 95%"] == cells["95% CI (t)"] == "-"
+        assert cells["sd"] == cells["± 95%"] == cells["95% CI (Hall)"] == "-"
     assert "undefined" in report and "nan" not in report
 
 
@@ -181,7 +181,7 @@ def test_a_seat_that_scored_the_same_in_every_game_says_its_interval_has_no_widt
                        progress=False)
     flat = [st.seat for st in res.seats if st.sd_score == 0]
     assert flat == [1] and res.seats[1].mean_ci95 == (-202.0, -202.0)
-    note = ("sd 0 in seat 1 (-202 points): all 20 games scored the same, so the t interval has "
+    note = ("sd 0 in seat 1 (-202 points): all 20 games scored the same, so the interval has "
             "no width; it says these games did not vary, not that the mean is known exactly (a "
             "rarer score may not have shown yet)")
     assert res.summary().count(note) == 1

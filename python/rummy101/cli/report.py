@@ -31,13 +31,14 @@ def add_subcommands(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "report", help="tables and a plot of simulation results",
         description="Read the records `rummy101 sim --out` wrote (.jsonl summary or full lines, "
-                    "or .csv) and print per seat: points per game (mean with its 95% Student-t "
-                    "interval, sd, min, max) and rounds finished and games with the best final "
-                    "standing (rates with 95% Wilson intervals), one table per rule set, "
-                    "line-up of bots and match length (rummy101, remi: the rounds played; "
-                    "classic: the --rounds cap, match_rounds, of matches played to the target "
-                    "score). --plot draws the score distributions and the rates with "
-                    "their intervals (needs matplotlib: pip install 'rummy101[plot]').")
+                    "or .csv) and print per seat: points per game (mean with its 95% interval, "
+                    "Student's t corrected for skewness, sd, min, max) and rounds finished and "
+                    "games with the best final standing (rates with 95% Wilson intervals), "
+                    "one table per rule set, line-up of bots and match length (rummy101, "
+                    "remi: the rounds played; classic: the --rounds cap, match_rounds, of "
+                    "matches played to the target score). --plot draws the score "
+                    "distributions and the rates with their intervals (needs matplotlib: "
+                    "pip install 'rummy101[plot]').")
     p.add_argument("files", nargs="+", metavar="FILE", help="records written by rummy101 sim")
     p.add_argument("--plot", metavar="OUT", default=None,
                    help="also draw a figure into OUT (.png, .svg or .pdf)")

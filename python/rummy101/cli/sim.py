@@ -50,8 +50,8 @@ def add_subcommands(subparsers: Any) -> None:
         description="Play N seeded games between bots, print a per-seat summary (rounds finished "
                     "and games with the best final score, each with a 95% Wilson interval, kept "
                     "apart because a round whose stock runs out has no winner (R101-13); the mean "
-                    "score with its 95% Student-t interval, sd, min, max; finish types, turns "
-                    "per round) and optionally write one record per game. "
+                    "score with its 95% interval (Student's t corrected for skewness), sd, min, "
+                    "max; finish types, turns per round) and optionally write one record per game. "
                     "Results depend only on --seed, never on --workers, so a cut run "
                     "continues with --resume.")
     p.add_argument("--rules", default="rummy101",

@@ -2,7 +2,7 @@
 optional extra ``plot`` (``pip install 'rummy101[plot]'``).
 
 One row of two panels per rule set and line-up of bots: the per-seat distribution of points per
-game (box plot over the games, each game a dot, the mean with its 95% t interval), and the
+game (box plot over the games, each game a dot, the mean with its 95% interval), and the
 per-seat rates of rounds finished and of games with the best final standing, each with its 95%
 Wilson interval as an error bar.
 """
@@ -104,7 +104,7 @@ def _scores(ax: Any, g: ReportGroup) -> None:
     err = [[m - p[1] for m, p in zip(means, g.points)], [p[2] - m for m, p in zip(means, g.points)]]
     if g.games > 1:
         ax.errorbar([s + 0.32 for s in seats], means, yerr=err, fmt="D", color="black",
-                    capsize=4, markersize=5, label="mean, 95% t interval", zorder=4)
+                    capsize=4, markersize=5, label="mean, 95% interval (Hall)", zorder=4)
         ax.legend(loc="best", fontsize=8)
     ax.axhline(0, color="grey", linewidth=0.6)
     ax.set_xticks(list(seats), _labels(g))

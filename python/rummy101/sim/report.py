@@ -1,5 +1,5 @@
 """Reports on simulation results (``rummy101 report``): per-seat tables of points per game
-(mean with a 95% Student-t interval) and of finish and best-score rates (95% Wilson intervals),
+(mean with a 95% interval, Student's t corrected for skewness) and of finish and best-score rates (95% Wilson intervals),
 one table per rule set, line-up of bots and match length found in the records (Rummy 101, Remi:
 the rounds every match played; classic: the ``--rounds`` cap of matches played to a target).
 
@@ -28,6 +28,8 @@ from .stats import (
     match_length,
     no_spread_note,
     sd_of_sums,
+    skew_t_interval,
+    skewness_of_sums,
 )
 
 __all__ = ["ReportGroup", "drop_duplicates", "format_report", "group_records", "mean_interval",
@@ -83,8 +85,10 @@ def t_quantile_95(df: int) -> float:
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """``(mean, low, high)``: the mean and its 95% Student-t confidence interval (the sample
-    standard deviation over sqrt(n)); a single value gives an interval of nan."""
+    """``(mean, low, high)``: the mean and its 95% confidence interval, Student's t corrected
+    for the values' skewness (:func:`~rummy101.sim.stats.skew_t_interval`, Hall 1992; the t
+    interval, mean ± t · sd / sqrt(n), when they are symmetric); a single value gives an
+    interval of nan."""
     n = len(values)
     if n == 0:
         return (math.nan, math.nan, math.nan)
@@ -93,18 +97,23 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
         return (mean, math.nan, math.nan)
     whole = [x for x in values if isinstance(x, int)]
     if len(whole) == n:  # exactly, as the reports' tallies (GameTally)
-        sd = sd_of_sums(n, sum(whole), sum(x * x for x in whole))
+        total, squares = sum(whole), sum(x * x for x in whole)
+        sd = sd_of_sums(n, total, squares)
+        skew = skewness_of_sums(n, total, squares, sum(x ** 3 for x in whole))
     else:
-        sd = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1))
-    half = t_quantile_95(n - 1) * sd / math.sqrt(n)
-    return (mean, mean - half, mean + half)
+        centre = math.fsum(values) / n   # (the cubes of deviations need a close centre)
+        c2 = math.fsum((x - centre) ** 2 for x in values)
+        sd = math.sqrt(c2 / (n - 1))
+        skew = ((math.fsum((x - centre) ** 3 for x in values) / n) / (c2 / n) ** 1.5
+                if n > 2 and c2 > 0 else 0.0)
+    return (mean, *skew_t_interval(n, mean, sd, skew))
 
 
 @dataclass(frozen=True)
 class ReportGroup:
     """The games of one rule set and line-up of bots: ``seats`` (as :class:`SeatStats` in
     :func:`~rummy101.sim.simulate`'s result) and ``points[s]`` = ``(mean, low, high)`` of seat
-    ``s``'s points per game with the 95% t interval."""
+    ``s``'s points per game with its 95% interval (:func:`mean_interval`)."""
 
     rules: str
     bots: tuple[str, ...]
@@ -342,6 +351,17 @@ def _f(x: float, digits: int = 1) -> str:
     return "-" if math.isnan(x) else f"{x:.{digits}f}"
 
 
+def _sides(mean: float, lo: float, hi: float) -> str:
+    """The points table's ``± 95%`` cell: how far the interval reaches below and above the
+    mean, ``± 24.8`` when the two print the same, ``-10.5/+14.2`` when the interval leans
+    towards the scores' long tail (:func:`~rummy101.sim.stats.skew_t_interval`); ``-`` with no
+    interval (one game)."""
+    if math.isnan(lo):
+        return "-"
+    below, above = _f(mean - lo), _f(hi - mean)
+    return f"± {below}" if below == above else f"-{below}/+{above}"
+
+
 def format_report(groups: Sequence[ReportGroup]) -> str:
     """Per group: the points table and the finish / best-score table."""
     out: list[str] = []
@@ -355,14 +375,15 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
                    else "rummy101 version not recorded")
         out.append(f"{g.games:,} game{'s' if g.games != 1 else ''} of {g.label}; bots "
                    f"{','.join(g.bots)}; {seed_text}; {version}")
-        out.append("points per game (final standing): mean with its 95% Student-t interval")
+        out.append("points per game (final standing): mean with its 95% interval (Student's t "
+                   "corrected for skewness, Hall 1992; docs/simulation.md)")
         rows: list[tuple[str, ...]] = []
         for st, (mean, lo, hi) in zip(g.seats, g.points):
             rows.append((str(st.seat), st.bot, f"{st.games:,}", _f(mean),
-                         "-" if math.isnan(lo) else f"± {_f((hi - lo) / 2)}",
+                         _sides(mean, lo, hi),
                          "-" if math.isnan(lo) else f"[{_f(lo)}, {_f(hi)}]", _f(st.sd_score),
                          str(st.min_score), str(st.max_score)))
-        out += _table(("seat", "bot", "games", "mean", "± 95%", "95% CI (t)", "sd", "min", "max"),
+        out += _table(("seat", "bot", "games", "mean", "± 95%", "95% CI (Hall)", "sd", "min", "max"),
                       rows, left=(1,))
         if g.games == 1:
             out.append(UNDEFINED_WITH_ONE_GAME)
