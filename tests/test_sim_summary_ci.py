@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import itertools
 import math
+import statistics
 from statistics import NormalDist
 
+import pytest
 from rummy101 import sim
-from rummy101.sim.report import format_report, group_records, mean_interval
+from rummy101.sim.report import format_report, group_records, mean_interval, t_quantile_95
 
 
 def test_mean_score_has_its_t_interval_in_stats_and_summary() -> None:
@@ -210,3 +212,134 @@ def test_the_no_spread_note_is_for_sd_0_only() -> None:
     assert res.seats[0].sd_score == math.sqrt(0.5) and res.seats[1].sd_score == 0
     note = no_spread_note(res.seats)
     assert note is not None and note.startswith("sd 0 in seat 1 (-3 points)")  # seat 0 not named
+
+
+# The mean score's interval is Student's t corrected for skewness (sim.stats.skew_t_interval):
+# per-game points are skewed (a finish's +101 against penalties of a few dozen), and the t
+# interval, symmetric about the mean, covered 93-94% at 20 games (docs/simulation.md, "How
+# honest are the intervals").
+_LONG_RIGHT_TAIL = [-10] * 18 + [101, 150]   # 20 games, skewness g1 = 2.84
+
+
+def _skewness(values: list[int]) -> float:
+    from fractions import Fraction
+
+    n = len(values)
+    mean = Fraction(sum(values), n)
+    m2 = sum((x - mean) ** 2 for x in values) / n
+    return float(sum((x - mean) ** 3 for x in values) / n) / float(m2) ** 1.5
+
+
+def _records(scores: list[int]) -> list[sim.GameRecord]:
+    """One-round games of 2 seats: seat 0 scores ``scores``, seat 1 the opposite."""
+    return [sim.GameRecord(game=i, seed=i, rules="rummy101(players=2)", bots=("a", "b"),
+                           scores=(x, -x), round_scores=((x, -x),), best=0 if x > 0 else 1,
+                           finishes=("normal",), finishers=(0 if x > 0 else 1,), turns=(5, 5),
+                           steps=20, run_seed=1, bot_seeds=(i, i), match_rounds=1)
+            for i, x in enumerate(scores)]
+
+
+def test_a_skewed_mean_s_interval_leans_towards_the_long_tail() -> None:
+    """18 games at -10 and two finishes (+101, +150): the t interval, 3.55 ± 19.9, reaches as
+    far below the mean as above it, though the mean can be much higher than it looks (a third
+    finish) and hardly lower (every game is -10 or more). Below, the bound is the root of
+    Hall's (1992) cubic g(W) = W + γW²/3 + γ²W³/27 + γ/6n at W = (mean - bound) / sd = c/√n,
+    with c = t(0.975, 19) + 1.96·γ²·(z⁴ + 2z² - 3)/18 / 20; above, the root at -c/√n lies past
+    g's flat point W = -3/γ, where the bound stops: mean + 3·sd/γ."""
+    values = _LONG_RIGHT_TAIL
+    n = len(values)
+    mean, lo, hi = mean_interval(values)
+    sd = statistics.stdev(values)
+    t_half = t_quantile_95(n - 1) * sd / math.sqrt(n)
+    assert mean == 3.55 and round(t_half, 1) == 19.9
+    assert hi - mean > 2 * (mean - lo) > 0          # longer towards the tail
+    assert lo > mean - t_half and hi > mean + t_half  # and shifted towards it
+    g, z = _skewness(values), 1.959963984540054
+    assert round(g, 2) == 2.84
+    c = t_quantile_95(n - 1) + z * g * g * (z ** 4 + 2 * z * z - 3) / 18 / n
+    w = (mean - lo) / sd
+    assert w + g * w * w / 3 + g * g * w ** 3 / 27 + g / (6 * n) == pytest.approx(c / math.sqrt(n))
+    assert hi == pytest.approx(mean + 3 * sd / g, rel=1e-12)
+    assert (round(lo, 1), round(hi, 1)) == (-14.8, 48.4)
+    # the mirror image: a long left tail leans the other way
+    _, mlo, mhi = mean_interval([-x for x in values])
+    assert (mlo, mhi) == pytest.approx((-hi, -lo), rel=1e-12)
+    # what the summary and the report print, from the tally's running sums
+    recs = _records(values)
+    res = _result_of(recs)
+    assert res.seats[0].mean_ci95 == pytest.approx((lo, hi), rel=1e-12)
+    assert _row_cells(res.summary(), 0, "seat")["95% CI (Hall)"] == "[-14.8, 48.4]"
+    cells = _row_cells(format_report(group_records(recs)), 0, "games")
+    assert cells["95% CI (Hall)"] == "[-14.8, 48.4]" and cells["± 95%"] == "-18.4/+44.9"
+
+
+def test_a_milder_skew_is_the_root_of_hall_s_cubic_on_both_sides() -> None:
+    """Skewness 1.2 over 20 games: both bounds are roots of g(W) = ±c/√n (no flat point
+    reached), and the interval is wider above the mean (-3.9) than below."""
+    values = [30, -20, -10, -40, 101, -60, -10, 20, -30, -20] * 2
+    n = len(values)
+    mean, lo, hi = mean_interval(values)
+    sd = statistics.stdev(values)
+    g, z = _skewness(values), 1.959963984540054
+    assert round(g, 2) == 1.21 and mean == -3.9
+    c = t_quantile_95(n - 1) + z * g * g * (z ** 4 + 2 * z * z - 3) / 18 / n
+    for bound, want in ((lo, c / math.sqrt(n)), (hi, -c / math.sqrt(n))):
+        w = (mean - bound) / sd
+        assert w + g * w * w / 3 + g * g * w ** 3 / 27 + g / (6 * n) == pytest.approx(want, rel=1e-9)
+    assert (round(lo, 1), round(hi, 1)) == (-22.3, 26.2)
+
+
+def _result_of(recs: list[sim.GameRecord]) -> sim.SimResult:
+    from rummy101.rules import Rules
+    from rummy101.sim.runner import _result
+
+    return _result(Rules.parse("rummy101(players=2)"), ("a", "b"), 1, recs)
+
+
+def test_symmetric_scores_and_fewer_than_10_games_keep_the_t_interval() -> None:
+    """No skewness, no correction: -30, -10, 0, 10, 30 repeated (20 games) print the t interval,
+    mean ± t(0.975, 19) · sd / √20, and the report's ± cell its half width. Below 10 games the
+    skewness is mostly noise and the t interval stays, skewed or not."""
+    values = [-30, -10, 0, 10, 30] * 4
+    mean, lo, hi = mean_interval(values)
+    half = t_quantile_95(19) * statistics.stdev(values) / math.sqrt(20)
+    assert (lo, hi) == pytest.approx((-half, half), rel=1e-12)
+    assert f"± {half:.1f}" in format_report(group_records(_records(values)))
+    few = [-10] * 7 + [101, 150]                      # 9 games, skewed
+    mean, lo, hi = mean_interval(few)
+    half = t_quantile_95(8) * statistics.stdev(few) / 3
+    assert (lo, hi) == pytest.approx((mean - half, mean + half), rel=1e-12)
+    assert sim.stats.SKEW_MIN_VALUES == 10
+    mean, lo, hi = mean_interval([*few, -10])        # the tenth game: corrected
+    assert hi - mean > mean - lo
+
+
+def test_merged_tallies_keep_the_skewness() -> None:
+    """`rummy101 sim --resume` merges the tally read back with the one it plays: the sum of
+    cubes merges too, or the merged interval would lose its lean (or take a part's)."""
+    recs = _records(_LONG_RIGHT_TAIL + [-10, -20, 5, 101] * 3)
+    whole = sim.GameTally(2)
+    whole.add_all(recs)
+    a, b = sim.GameTally(2), sim.GameTally(2)
+    a.add_all(recs[:7])
+    b.add_all(recs[7:])
+    a.merge(b)
+    assert a.mean_interval(0) == whole.mean_interval(0) == mean_interval(
+        [r.scores[0] for r in recs])[1:]
+    assert a.seat_stats(("a", "b")) == whole.seat_stats(("a", "b"))
+
+
+def test_the_skewness_is_exact_far_from_zero() -> None:
+    """The interval's skewness comes from exact integer sums: scores 10**9 points away (a
+    shift) give the same skewness and the same interval, shifted."""
+    from rummy101.sim.stats import skewness_of_sums
+
+    values = _LONG_RIGHT_TAIL
+    far = [x + 10**9 for x in values]
+    def sums(v: list[int]) -> tuple[int, int, int, int]:
+        return len(v), sum(v), sum(x * x for x in v), sum(x ** 3 for x in v)
+    assert skewness_of_sums(*sums(far)) == skewness_of_sums(*sums(values))
+    assert skewness_of_sums(*sums(values)) == pytest.approx(_skewness(values), rel=1e-14)
+    _, lo, hi = mean_interval(values)
+    _, flo, fhi = mean_interval(far)
+    assert (flo - 10**9, fhi - 10**9) == pytest.approx((lo, hi), abs=1e-6)

@@ -235,9 +235,14 @@ def skew_t_interval(n: int, mean: float, sd: float, skew: float) -> tuple[float,
 
     * the lean, of order 1/sqrt(n): Hall's (1992, "On the removal of skewness by
       transformation", JRSS B 54, 221-228) monotone cubic g(W) = W + γW²/3 + γ²W³/27 + γ/(6n)
-      of W = (mean - mu) / sd removes it; the interval is W's inverted at ±c/sqrt(n), shifted
-      towards the long tail and wider on that side (g is increasing everywhere, its slope is
-      (1 + γW/3)², so the interval always exists);
+      of W = (mean - mu) / sd removes it; the bounds are g's inverse at ±c/sqrt(n), shifted
+      towards the long tail and wider on that side. g is increasing, with slope (1 + γW/3)²,
+      which is 0 at W = -3/γ: past that flat point the inverse grows with the cube of the
+      quantile, from a term the expansion holds only to keep g monotone, so the long-tail
+      bound stops there (at most 3·sd/|γ| beyond the mean). With a large sample skewness (two
+      finishes of +101 and +150 among 18 games at -10: 2.8) it stopped the upper bound at
+      +48 rather than +92; the coverage measured did not change, and the widest 1% of the
+      intervals of 20 games narrowed by 30%;
     * the two-sided shortfall, of order 1/n, which the skewness leaves whatever the lean:
       P(|T| <= x) falls short of the t distribution's by (2/n)·φ(x)·x·γ²(x⁴ + 2x² - 3)/18, so
       the quantile c is t(0.975, n - 1) + (z/n)·γ²(z⁴ + 2z² - 3)/18 (z = 1.96: +1.08 γ² z/n).
@@ -271,8 +276,9 @@ def skew_t_interval(n: int, mean: float, sd: float, skew: float) -> tuple[float,
 
     def inverse(v: float) -> float:   # g^-1(v) = 3/γ ((1 + γ (v - γ/6n))^(1/3) - 1)
         a = g * (v - g / (6 * n))
-        # cbrt(1 + a) - 1 without the cancellation of a small a (a small skewness)
-        root1 = math.expm1(math.log1p(a) / 3) if a > -1 else math.cbrt(1 + a) - 1
+        # cbrt(1 + a) - 1 without the cancellation of a small a (a small skewness); at most
+        # to g's flat point, W = -3/γ (a = -1)
+        root1 = math.expm1(math.log1p(a) / 3) if a > -1 else -1.0
         return 3 * root1 / g
 
     return (mean - sd * inverse(y), mean - sd * inverse(-y))
