@@ -8,7 +8,9 @@ seeds (docs/simulation.md "How honest are the intervals", docs/bots.md "Strength
 
 The defaults are those of the tables in the docs: 1,000 runs of 20 (and 200) games against
 50,000 games, 200 ladders of 20 deals against 2,000 deals; ``--only sim`` or ``--only
-ladder`` runs one half.
+ladder`` runs one half. ``--pooled K`` checks the mean score's interval alone, printed
+(Student's t corrected for skewness) and plain t, on every disjoint run of 10 to 200 games cut
+from K long runs (docs/simulation.md, "The mean's interval").
 
 A 95% interval should cover in about 95% of the runs; each coverage is printed with its own
 95% Wilson interval (over the repetitions). The truth's own standard error (printed beside the
@@ -30,7 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import ladder
 from rummy101.sim import simulate, wilson_interval
-from rummy101.sim.report import t_quantile_95
+from rummy101.sim.report import mean_interval, t_quantile_95
 
 Z = 1.959963984540054
 
@@ -120,6 +122,62 @@ def sim_case(
     ]
 
 
+def seat0_scores(rules: str, bots: str, games: int, seed: int, rounds: int | None) -> list[int]:
+    """Seat 0's points in each game of one run, in game order (no records kept)."""
+    out: list[int] = []
+    simulate(
+        rules,
+        bots,
+        games,
+        seed=seed,
+        workers=1,
+        progress=False,
+        match_rounds=rounds,
+        keep_records=False,
+        on_records=lambda recs: out.extend(r.scores[0] for r in recs),
+    )
+    return out
+
+
+def plain_t(xs: list[int]) -> tuple[float, float]:
+    """The textbook Student t interval, mean ± t(0.975, n - 1) · sd / sqrt(n), for contrast."""
+    n = len(xs)
+    mean = sum(xs) / n
+    half = t_quantile_95(n - 1) * math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n)
+    return mean - half, mean + half
+
+
+def pooled_case(
+    rules: str,
+    bots: str,
+    seeds: int,
+    games: int,
+    sizes: tuple[int, ...],
+    truth_games: int,
+    rounds: int | None,
+) -> list[str]:
+    """The mean score's interval, printed (corrected for skewness) and plain t, on every
+    disjoint run of ``n`` games (``n`` in ``sizes``) cut from runs of ``games`` games of seeds
+    1..``seeds``, against the mean of all those games and ``truth_games`` of seed 10**6:
+    markdown rows of coverage (share of intervals wholly above / below the truth), mean width."""
+    runs = [seat0_scores(rules, bots, games, seed, rounds) for seed in range(1, seeds + 1)]
+    every = seat0_scores(rules, bots, truth_games, 10**6, rounds) + [x for r in runs for x in r]
+    truth = sum(every) / len(every)
+    rows = []
+    for n in sizes:
+        chunks = [r[i : i + n] for r in runs for i in range(0, games - n + 1, n)]
+        cells = []
+        for interval in (plain_t, lambda xs: mean_interval(xs)[1:]):
+            ivs = [interval(c) for c in chunks]
+            above = sum(lo > truth for lo, _ in ivs) / len(ivs)
+            below = sum(hi < truth for _, hi in ivs) / len(ivs)
+            width = sum(hi - lo for lo, hi in ivs) / len(ivs)
+            cells.append(f"{1 - above - below:.3f} ({above:.3f} / {below:.3f}), {width:.3g}")
+        name = f"`{rules}` {bots}" + (f", --rounds {rounds}" if rounds else "")
+        rows.append(f"| {name} | {n} | {len(chunks):,} | {cells[0]} | {cells[1]} |")
+    return rows
+
+
 def ladder_case(
     rules: str, cand: str, opp: str, deals: int, reps: int, truth_deals: int, rounds: int
 ) -> list[Row]:
@@ -167,7 +225,35 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--truth-games", type=int, default=50_000)
     ap.add_argument("--truth-deals", type=int, default=2_000)
     ap.add_argument("--only", choices=("sim", "ladder"), help="one half only")
+    ap.add_argument(
+        "--pooled",
+        type=int,
+        metavar="K",
+        help="instead: the mean score's interval, printed and plain t, on every disjoint run of "
+        "10, 20, 50 and 200 games cut from K runs of 200 games (60 of 3-round matches) "
+        '(docs/simulation.md, "The mean\'s interval"; K 3000: ~20 min)',
+    )
     args = ap.parse_args(argv)
+    if args.pooled:
+        print("| seat 0 of | games | runs | plain t | corrected |")
+        print("|---|---|---|---|---|")
+        t0 = time.perf_counter()
+        for rules, bots, seeds, games, sizes, rounds in (
+            ("rummy101(players=2)", "greedy,greedy", args.pooled, 200, (10, 20, 50, 200), None),
+            (
+                "rummy101",
+                "greedy,greedy,greedy,greedy",
+                args.pooled * 2 // 3,
+                200,
+                (10, 20, 50, 200),
+                None,
+            ),
+            ("rummy101(players=2)", "greedy,greedy", args.pooled // 3, 60, (10, 20, 50), 3),
+        ):
+            for row in pooled_case(rules, bots, seeds, games, sizes, args.truth_games, rounds):
+                print(row, flush=True)
+        print(f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+        return 0
     print(
         "| interval (sim: seat 0; ladder: the candidate), small runs of independent seeds "
         "| truth (long run) "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -64,8 +65,9 @@ def test_one_deal_has_no_interval() -> None:
 
 def test_sim_intervals_cover_their_truth() -> None:
     """80 runs of 20 games (seeds 1..80) of two greedy bots against 3,000 games of seed 10**6:
-    the finish rate and best rate (Wilson) and the mean score (t) of seat 0 cover the long run's
-    value in 76, 77 and 72 of the 80 (95% intervals: 76 expected). The bound of 66 holds with
+    the finish rate and best rate (Wilson) and the mean score (t corrected for skewness) of seat
+    0 cover the long run's value in 76, 77 and 71 of the 80 (95% intervals: 76 expected; the
+    plain t interval covered 72). The bound of 66 holds with
     margin; an interval half as wide (a 68% one) would cover about 54."""
     rows = coverage.sim_case("rummy101(players=2)", "greedy,greedy", 20, 80, 3000, None)
     by = {r.label.split(": ", 1)[1]: r for r in rows}
@@ -84,3 +86,21 @@ def test_ladder_case_counts_its_repetitions() -> None:
     assert [r.reps for r in rows] == [5, 5]
     assert all(0 <= r.hits <= 5 for r in rows)
     assert rows[0].label.endswith("vs baseline (t, deals)")
+
+
+def test_pooled_case_cuts_disjoint_runs_and_checks_both_intervals() -> None:
+    """``--pooled``: 3 runs of 40 games cut into 12 runs of 10 and 6 of 20; each row holds the
+    plain t and the printed (skew-corrected) interval's coverage, misses and mean width, and the
+    printed one is the summary's (``mean_interval``)."""
+    rows = coverage.pooled_case("rummy101(players=2)", "greedy,greedy", 3, 40, (10, 20), 200, None)
+    assert [r.split(" | ")[1:3] for r in rows] == [["10", "12"], ["20", "6"]]
+    for r in rows:
+        for cell in r.rstrip(" |").split(" | ")[3:]:   # plain t, printed
+            cover, above, below, _ = (float(v) for v in re.findall(r"[0-9.]+", cell))
+            assert math.isclose(cover + above + below, 1.0, abs_tol=2e-3)
+    scores = coverage.seat0_scores("rummy101(players=2)", "greedy,greedy", 40, 1, None)
+    assert len(scores) == 40 and scores[:20] == coverage.seat0_scores(
+        "rummy101(players=2)", "greedy,greedy", 20, 1, None)
+    lo, hi = coverage.plain_t([10, 20, 30])
+    assert math.isclose(lo, 20 - 4.302652729911275 * 10 / math.sqrt(3))
+    assert math.isclose(hi, 20 + 4.302652729911275 * 10 / math.sqrt(3))
