@@ -140,7 +140,8 @@ def test_sd_of_sums_is_the_exact_sample_sd(seed: int) -> None:
     # the skewness of the interval's correction, from exact integer sums, to a rounding error
     mean = Fraction(total, n)
     m2 = sum((x - mean) ** 2 for x in values) / n
-    g1 = 0.0 if n < 3 or m2 == 0 else float(sum((x - mean) ** 3 for x in values) / n) / float(m2) ** 1.5
+    m3 = sum((x - mean) ** 3 for x in values) / n
+    g1 = 0.0 if n < 3 or m2 == 0 else float(m3) / float(m2) ** 1.5
     cubes = sum(x ** 3 for x in values)
     assert skewness_of_sums(n, total, squares, cubes) == pytest.approx(g1, rel=1e-12, abs=1e-15)
     # the same interval from float values (two passes); its bounds near 10**9 are each rounded

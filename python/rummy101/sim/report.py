@@ -1,7 +1,8 @@
 """Reports on simulation results (``rummy101 report``): per-seat tables of points per game
-(mean with a 95% interval, Student's t corrected for skewness) and of finish and best-score rates (95% Wilson intervals),
-one table per rule set, line-up of bots and match length found in the records (Rummy 101, Remi:
-the rounds every match played; classic: the ``--rounds`` cap of matches played to a target).
+(mean with a 95% interval, Student's t corrected for skewness) and of finish and best-score
+rates (95% Wilson intervals), one table per rule set, line-up of bots and match length found in
+the records (Rummy 101, Remi: the rounds every match played; classic: the ``--rounds`` cap of
+matches played to a target).
 
 >>> round(t_quantile_95(10), 3), round(t_quantile_95(1), 3)
 (2.228, 12.706)
@@ -383,8 +384,8 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
                          _sides(mean, lo, hi),
                          "-" if math.isnan(lo) else f"[{_f(lo)}, {_f(hi)}]", _f(st.sd_score),
                          str(st.min_score), str(st.max_score)))
-        out += _table(("seat", "bot", "games", "mean", "± 95%", "95% CI (Hall)", "sd", "min", "max"),
-                      rows, left=(1,))
+        out += _table(("seat", "bot", "games", "mean", "± 95%", "95% CI (Hall)", "sd", "min",
+                       "max"), rows, left=(1,))
         if g.games == 1:
             out.append(UNDEFINED_WITH_ONE_GAME)
         flat = no_spread_note(g.seats)

@@ -115,11 +115,11 @@ class SeatStats:
     ``finished`` rounds this seat finished, of ``rounds`` played (``finish_rate`` and its 95%
     Wilson interval ``finish_ci95``); ``best`` games in which the seat had the strictly highest
     final standing, of ``games`` (``best_rate``, ``best_ci95``); ``finishes`` the finished
-    rounds by finish type; ``mean_score`` with its 95% interval ``mean_ci95`` (Student's t corrected for skewness,
-    :func:`skew_t_interval`);
-    ``sd_score`` the sample standard deviation of the scores (n - 1 in the denominator): nan
-    with one game, where a spread is undefined (not 0: one game shows no spread, it does not
-    show that there is none), as is the interval."""
+    rounds by finish type; ``mean_score`` with its 95% interval ``mean_ci95`` (Student's t
+    corrected for skewness, :func:`skew_t_interval`); ``sd_score`` the sample standard
+    deviation of the scores (n - 1 in the denominator): nan with one game, where a spread is
+    undefined (not 0: one game shows no spread, it does not show that there is none), as is
+    the interval."""
 
     seat: int
     bot: str
@@ -137,7 +137,8 @@ class SeatStats:
     max_score: int
     finishes: dict[str, int]       # rounds this seat finished, by finish type
     mean_turns_per_round: float
-    #: the mean score's 95% interval (:func:`skew_t_interval`; nan, nan with one game), as ``rummy101 report``
+    #: the mean score's 95% interval (:func:`skew_t_interval`; nan, nan with one game), as
+    #: ``rummy101 report`` prints it
     mean_ci95: tuple[float, float] = (math.nan, math.nan)
 
 
