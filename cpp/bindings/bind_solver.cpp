@@ -426,6 +426,15 @@ void register_solver(py::module_& m) {
   m.attr("solve_melds") = py::reinterpret_steal<py::object>(PyCFunction_NewEx(&solve_melds_def, nullptr, name.ptr()));
 
   m.def(
+      "_solver_table_bytes",
+      []() {
+        py::dict d;
+        for (const auto& kv : solver_table_bytes()) d[py::str(kv.first)] = kv.second;
+        return d;
+      },
+      "Bytes the calling thread's solver tables hold, by table (memory accounting; native only).");
+
+  m.def(
       "solve_melds_batch",
       [](const CoreRules& cr, py::array_t<uint8_t, py::array::c_style | py::array::forcecast> counts, bool keep,
          int must_use, bool require_run, long long budget) {

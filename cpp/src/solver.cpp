@@ -2849,14 +2849,20 @@ bool meldable(const CoreRules& cr, const Counts& cnt, int code) {
   return false;
 }
 
+// solve_impl's per-rack tables of the calling thread: the search's memo and transition lists and
+// the relaxed twin's, reset per rack by their generation stamps
+struct RackTables { Memo memo, memo2; TransCache tc, tc2; };
+RackTables& rack_tables() { return per_thread<RackTables>(); }
+
 SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run,
                        long long budget, bool melds) {
   check_solver_input(cr, counts, must_use);
   check_budget(budget);
   if (must_use >= 0 && counts[must_use] == 0) return SolveResult{};
   if (must_use >= 0 && must_use < JOKER && !meldable(cr, counts, must_use)) return SolveResult{};
-  thread_local Memo memo, memo2;
-  thread_local TransCache tc, tc2;
+  RackTables& rt = rack_tables();
+  Memo &memo = rt.memo, &memo2 = rt.memo2;
+  TransCache &tc = rt.tc, &tc2 = rt.tc2;
   memo.reset();
   tc.reset();
   Solver s(cr, counts, keep, must_use, require_run, budget, memo, tc);
@@ -2939,6 +2945,24 @@ SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, in
 int solve_melds_value(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run,
                       long long budget) {
   return solve_impl(cr, counts, keep, must_use, require_run, budget, false).value;
+}
+
+std::vector<std::pair<std::string, size_t>> solver_table_bytes() {
+  std::vector<std::pair<std::string, size_t>> out;
+  auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  const RackTables& rt = rack_tables();
+  out.emplace_back("memo", bytes(rt.memo.slots));
+  out.emplace_back("memo2", bytes(rt.memo2.slots));
+  out.emplace_back("tc", bytes(rt.tc.slots) + bytes(rt.tc.pool) + bytes(rt.tc.scratch));
+  out.emplace_back("tc2", bytes(rt.tc2.slots) + bytes(rt.tc2.pool) + bytes(rt.tc2.scratch));
+  const RawTrans& raw = raw_cache();
+  out.emplace_back("raw", bytes(raw.slots) + bytes(raw.pool));
+  const KeyedTrans& kc = keyed_cache();
+  const JbIntern& jb = jb_intern();
+  out.emplace_back("keyed", bytes(kc.slots) + bytes(kc.pool) + bytes(jb.slots) + bytes(jb.ids));
+  const RebuildLists& rl = rebuild_cache();
+  out.emplace_back("rebuild", bytes(rl.slots) + bytes(rl.pool) + sizeof(rl.direct));
+  return out;
 }
 
 }  // namespace rummy101

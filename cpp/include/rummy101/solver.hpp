@@ -10,6 +10,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rummy101/encoding.hpp"
@@ -74,5 +75,10 @@ int solve_melds_value(const CoreRules& cr, const Counts& counts, bool keep, int 
 
 PairsResult max_pairs(const Counts& counts, bool keep, int must_use,
                       long long budget = DEFAULT_WORK_BUDGET);
+
+// What the calling thread's solver tables hold, in bytes of their vectors' capacity, by table: the
+// per-rack memos and transition lists (memo, memo2, tc, tc2: the search's and the relaxed twin's)
+// and the lists kept across racks (raw, keyed, rebuild). Memory accounting (docs/simulation.md).
+std::vector<std::pair<std::string, size_t>> solver_table_bytes();
 
 }  // namespace rummy101
