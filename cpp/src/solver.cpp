@@ -2854,6 +2854,16 @@ bool meldable(const CoreRules& cr, const Counts& cnt, int code) {
 struct RackTables { Memo memo, memo2; TransCache tc, tc2; };
 RackTables& rack_tables() { return per_thread<RackTables>(); }
 
+// solve_impl's per-rack tables: a fresh one in place of one grown past these (see there)
+constexpr size_t KEEP_SLOTS = 1 << 16, KEEP_TRANS = 1 << 16;
+void release_if_big(Memo& m) {
+  if (m.slots.size() > KEEP_SLOTS) m = Memo();
+}
+void release_if_big(TransCache& t) {
+  if (t.slots.size() > KEEP_SLOTS || t.pool.capacity() > KEEP_TRANS || t.scratch.capacity() > KEEP_TRANS)
+    t = TransCache();
+}
+
 SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run,
                        long long budget, bool melds) {
   check_solver_input(cr, counts, must_use);
@@ -2863,6 +2873,16 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   RackTables& rt = rack_tables();
   Memo &memo = rt.memo, &memo2 = rt.memo2;
   TransCache &tc = rt.tc, &tc2 = rt.tc2;
+  // A rack's memo and transition lists only grow (a generation stamp resets them), so they kept
+  // the size of the hardest rack the thread ever solved: one Remi rack in ~2,000 greedy,random
+  // games grew the memo to 2^18 slots, 14 MB of a sim worker's RSS for the rest of its run. Past
+  // 2^16 slots (3.5 MB; typical racks stay under 2^15) or 2^16 transitions they start afresh, here
+  // where no solver holds them; a hash table's answers do not depend on its size, so the search
+  // is the same.
+  release_if_big(memo);
+  release_if_big(memo2);
+  release_if_big(tc);
+  release_if_big(tc2);
   memo.reset();
   tc.reset();
   Solver s(cr, counts, keep, must_use, require_run, budget, memo, tc);
