@@ -915,11 +915,12 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
 
 
 def _stop_and_wait(ex: cf.Executor, futures: Mapping[cf.Future[Any], Any],
-                   hits: Callable[[], int]) -> bool:
+                   hits: Callable[[], int]) -> None:
     """Tell the run's own pool workers to stop (SIGINT to each: :func:`_on_stop_signal` cuts
     the chunk being played and makes every later one play nothing) and wait up to
     :data:`STOP_SECONDS` for every chunk in flight to come back, or until another Ctrl-C
-    (``hits()`` past the first). True when all came back."""
+    (``hits()`` past the first). The caller kills them then, answered or not
+    (:func:`_stop_workers`)."""
     seen = max(hits(), 1)
     for process in list((getattr(ex, "_processes", None) or {}).values()):
         with contextlib.suppress(OSError, ValueError):  # (one that has exited already)
@@ -931,7 +932,6 @@ def _stop_and_wait(ex: cf.Executor, futures: Mapping[cf.Future[Any], Any],
         if left <= 0:
             break
         pending = list(cf.wait(pending, timeout=min(0.1, left))[1])
-    return not pending
 
 
 def _stop_workers(ex: cf.Executor) -> None:
