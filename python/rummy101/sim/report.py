@@ -25,6 +25,7 @@ from .stats import (
     UNDEFINED_WITH_ONE_GAME,
     GameTally,
     SeatStats,
+    clamp_interval,
     format_rate,
     match_length,
     no_spread_note,
@@ -85,11 +86,20 @@ def t_quantile_95(df: int) -> float:
     return _Z95 + math.fsum(g / df ** (i + 1) for i, g in enumerate(_G))
 
 
-def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+def mean_interval(values: Sequence[float], bounds: tuple[float, float] | None = None
+                  ) -> tuple[float, float, float]:
     """``(mean, low, high)``: the mean and its 95% confidence interval, Student's t corrected
     for the values' skewness (:func:`~rummy101.sim.stats.skew_t_interval`, Hall 1992; the t
     interval, mean ± t · sd / sqrt(n), when they are symmetric); a single value gives an
-    interval of nan."""
+    interval of nan. ``bounds``, the range every value is certain to lie in (the scores of a
+    rule set, :func:`~rummy101.sim.stats.score_bounds`), cuts the interval to it
+    (:func:`~rummy101.sim.stats.clamp_interval`), unless a value lies outside it.
+
+    >>> mean_interval([0, 0, 3])                  # t reaches below 0 ...
+    (1.0, -3.30..., 5.30...)
+    >>> mean_interval([0, 0, 3], (0.0, math.inf))  # ... which scores of at least 0 cannot mean
+    (1.0, 0.0, 5.30...)
+    """
     n = len(values)
     if n == 0:
         return (math.nan, math.nan, math.nan)
@@ -107,7 +117,10 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
         sd = math.sqrt(c2 / (n - 1))
         skew = ((math.fsum((x - centre) ** 3 for x in values) / n) / (c2 / n) ** 1.5
                 if n > 2 and c2 > 0 else 0.0)
-    return (mean, *skew_t_interval(n, mean, sd, skew))
+    interval = skew_t_interval(n, mean, sd, skew)
+    if bounds is not None and all(bounds[0] <= x <= bounds[1] for x in values):
+        interval = clamp_interval(interval, *bounds)
+    return (mean, *interval)
 
 
 @dataclass(frozen=True)

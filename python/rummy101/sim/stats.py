@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from collections.abc import Sequence
@@ -14,11 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._validate import whole_number
+from ..errors import RulesError
+from ..rules import Rules
 from .errors import SimError
 from .record import GameRecord
 
-__all__ = ["SEATS_NOT_ROTATED", "GameTally", "SeatStats", "SimResult", "format_rate", "format_summary",
-           "no_spread_note", "wilson_interval"]
+__all__ = ["SEATS_NOT_ROTATED", "GameTally", "SeatStats", "SimResult", "clamp_interval", "format_rate",
+           "format_summary", "no_spread_note", "score_bounds", "wilson_interval"]
 
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -137,8 +140,8 @@ class SeatStats:
     max_score: int
     finishes: dict[str, int]       # rounds this seat finished, by finish type
     mean_turns_per_round: float
-    #: the mean score's 95% interval (:func:`skew_t_interval`; nan, nan with one game), as
-    #: ``rummy101 report`` prints it
+    #: the mean score's 95% interval (:func:`skew_t_interval`, cut to the scores the rules
+    #: allow, :func:`score_bounds`; nan, nan with one game), as ``rummy101 report`` prints it
     mean_ci95: tuple[float, float] = (math.nan, math.nan)
 
 
@@ -285,6 +288,84 @@ def skew_t_interval(n: int, mean: float, sd: float, skew: float) -> tuple[float,
     return (mean - sd * inverse(y), mean - sd * inverse(-y))
 
 
+def clamp_interval(interval: tuple[float, float], low: float, high: float) -> tuple[float, float]:
+    """``interval`` cut to ``[low, high]``, the values a mean can take when every value it
+    averages lies in ``[low, high]`` (a mean of such values lies there too): what is cut off is
+    no possible mean, so the cut interval covers the true mean whenever the whole one did (its
+    coverage can only rise) and it is never wider. ``low`` / ``high`` are bounds certain from
+    the rules (:func:`score_bounds`), never the smallest and largest values seen: a mean can lie
+    beyond what a few games showed. nan stays nan; ``-inf`` / ``inf`` leave that side alone.
+
+    >>> clamp_interval((-0.2, 2.5), 0.0, math.inf)    # classic: no game scores below 0 (CR-6)
+    (0.0, 2.5)
+    >>> clamp_interval((-30.0, 1300.0), -math.inf, 1212.0)   # Rummy 101, 3 rounds: 3 x 404
+    (-30.0, 1212.0)
+    """
+    lo, hi = interval
+    if math.isnan(lo) or math.isnan(hi):
+        return interval
+    return (min(max(lo, low), high), max(min(hi, high), low))
+
+
+def score_bounds(rules: str, match_rounds: int | None = None, rounds: int = 1) -> tuple[float, float]:
+    """``(low, high)``: the range of one seat's score in one game (its final standing, the sum
+    of its round scores, what :class:`GameRecord` ``scores`` holds and ``sim`` averages) that
+    the rules make certain, ``-inf`` / ``inf`` where they set no bound that could matter.
+
+    * classic (CR-6): only a round's winner scores, the cards left in the other hands, so no
+      game scores below 0. Those hands hold at most ``hand_size`` cards each (CR-1: 7; a turn
+      draws one card and discards one, CR-3), at most the ``(players - 1) * hand_size``
+      highest card values of the deck (CR-2: 16 tens, then nines: 204 with 4 players, 70
+      with 2) a round; a match goes on only while every total is below the target, so a total
+      is at most ``target - 1`` plus one round, and at most the cap ``match_rounds`` times one
+      round (with no cap known, the target alone bounds it).
+    * Rummy 101 (R101-13): a round gives its finisher at most +404 (a joker finish in one
+      turn) and the others a penalty (0 or less), so a game of ``match_rounds`` rounds (every
+      match plays them all; ``rounds`` played when the record does not say) scores at most 404
+      a round. Below, a penalty is counted from the tiles left on the rack (joker 101, doubled
+      after a pairs opening, twice again with a joker finish), bounded only by the whole set:
+      thousands of points a round, far below any interval printed, so no lower bound.
+    * Remi (RO-11, RO-12): a tabla close scores up to 3,200, doubled twice, and a player who
+      laid out loses the value of every tile left on the rack, however many the train brought:
+      only the whole set bounds either side, so no bound.
+
+    Rules that do not parse give no bound.
+
+    >>> score_bounds("classic", 3)              # 199 + 204 < 3 x 204
+    (0.0, 403.0)
+    >>> score_bounds("classic(players=2)", 2)   # 2 x 70 < 199 + 70
+    (0.0, 140.0)
+    >>> score_bounds("rummy101", 3)
+    (-inf, 1212.0)
+    >>> score_bounds("remi", 1)
+    (-inf, inf)
+    """
+    return _score_bounds(rules, match_rounds, rounds)
+
+
+@functools.lru_cache(maxsize=256)
+def _score_bounds(rules: str, match_rounds: int | None, rounds: int) -> tuple[float, float]:
+    try:
+        parsed = Rules.parse(rules)
+    except RulesError:   # a hand-edited record's rules: no bound known
+        return (-math.inf, math.inf)
+    if parsed.variant == "classic":
+        values = sorted((min(rank, 10) for rank in range(1, 14) for _ in range(4)), reverse=True)
+        one_round = sum(values[:(parsed.players - 1) * parsed.hand_size])     # CR-1, CR-2
+        high = parsed.opts.target - 1 + one_round                             # CR-6
+        if match_rounds is not None:
+            high = min(high, match_rounds * one_round)
+        return (0.0, float(high))
+    if parsed.variant == "rummy101":
+        return (-math.inf, float(_R101_MOST_A_ROUND * max(match_rounds or 0, rounds)))
+    return (-math.inf, math.inf)
+
+
+#: A Rummy 101 round's most points: +101 for a finish, doubled by a joker finish and by a finish
+#: in one turn (R101-13).
+_R101_MOST_A_ROUND = 404
+
+
 #: The fewest values whose skewness corrects the interval of their mean (:func:`skew_t_interval`).
 SKEW_MIN_VALUES = 10
 
@@ -314,9 +395,15 @@ class GameTally:
         self.best = [0] * seats
         self.turns = [0] * seats
         self.finished: list[dict[str, int]] = [{} for _ in range(seats)]
+        #: the range every game added could score in (:func:`score_bounds`, the widest over
+        #: their rules and lengths): what the mean's interval is cut to
+        self.bounds: tuple[float, float] = (math.inf, -math.inf)
 
     def add(self, r: GameRecord) -> None:
         self.games += 1
+        least, most = score_bounds(r.rules, r.match_rounds, r.rounds)
+        if least < self.bounds[0] or most > self.bounds[1]:
+            self.bounds = (min(least, self.bounds[0]), max(most, self.bounds[1]))
         self.rounds += r.rounds
         self.lengths[r.rounds] = self.lengths.get(r.rounds, 0) + 1
         self.caps.add(r.match_rounds)
@@ -361,6 +448,7 @@ class GameTally:
             self.lengths[rounds] = self.lengths.get(rounds, 0) + v
         self.caps |= other.caps
         self.run_seeds |= other.run_seeds
+        self.bounds = (min(self.bounds[0], other.bounds[0]), max(self.bounds[1], other.bounds[1]))
         for s in range(len(self.total)):
             self.total[s] += other.total[s]
             self.squares[s] += other.squares[s]
@@ -380,10 +468,18 @@ class GameTally:
 
     def mean_interval(self, s: int) -> tuple[float, float]:
         """Seat ``s``'s mean score's 95% interval (:func:`skew_t_interval`: Student's t
-        corrected for the scores' skewness; nan, nan with one game)."""
+        corrected for the scores' skewness; nan, nan with one game), cut to the scores the
+        rules allow (:func:`score_bounds`, :func:`clamp_interval`: a classic mean is never
+        below 0). A game scored outside those bounds (a hand-edited file, another version's
+        scoring) shows they are not these games' bounds: the interval is then left whole."""
         mean, sd = self.mean_sd(s)
         skew = skewness_of_sums(self.games, self.total[s], self.squares[s], self.cubes[s])
-        return skew_t_interval(self.games, mean, sd, skew)
+        interval = skew_t_interval(self.games, mean, sd, skew)
+        low, high = self.bounds
+        seen_lo, seen_hi = self.low[s], self.high[s]
+        if seen_lo is None or seen_hi is None or seen_lo < low or seen_hi > high:
+            return interval
+        return clamp_interval(interval, low, high)
 
     def seat_stats(self, bots: Sequence[str]) -> list[SeatStats]:
         n, rounds = self.games, self.rounds
