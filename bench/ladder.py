@@ -44,6 +44,7 @@ from rummy101.rules import Rules
 from rummy101.sim import GameFailed, SimError, bot_seed, play_game, wilson_interval
 from rummy101.sim.io import check_writable
 from rummy101.sim.report import t_quantile_95
+from rummy101.sim.stats import clamp_interval, score_bounds
 
 
 @dataclass
@@ -134,11 +135,44 @@ def _wilson(p: float, n: float) -> tuple[float, float]:
     return (0.0 if p <= 0 else max(0.0, centre - half), 1.0 if p >= 1 else min(1.0, centre + half))
 
 
-def baseline_interval(seats: list[Seat]) -> tuple[float, float, float, int]:
+#: No bound on a paired difference per round (Rummy 101, Remi, or rules not known).
+UNBOUNDED = (-math.inf, math.inf)
+
+
+def difference_bounds(rules: str, rounds: int) -> tuple[float, float]:
+    """The range of a difference of two seats' points per round in games of ``rules`` of
+    ``rounds`` rounds, from the range of a game's score that the rules make certain
+    (``rummy101.sim.stats.score_bounds``): in classic a game scores 0 to ``high`` (CR-6), so a
+    difference per round lies within ±``high / rounds``; a variant with an unbounded side
+    (Rummy 101's penalties, Remi) gives no bound.
+
+    >>> difference_bounds("classic", 1), difference_bounds("classic(players=2)", 3)
+    ((-204.0, 204.0), (-70.0, 70.0))
+    >>> difference_bounds("rummy101", 1)
+    (-inf, inf)
+    """
+    low, high = score_bounds(rules, rounds, rounds)
+    span = (high - low) / rounds
+    return (-span, span) if math.isfinite(span) else UNBOUNDED
+
+
+def _cut(mean: float, half: float, diffs: list[float], bounds: tuple[float, float]
+         ) -> tuple[float, float]:
+    """mean ± half cut to ``bounds`` (a mean of differences in them lies in them, so nothing
+    possible is cut and the coverage cannot fall), unless a difference lies outside them."""
+    if not all(bounds[0] <= x <= bounds[1] for x in diffs):
+        return mean - half, mean + half
+    return clamp_interval((mean - half, mean + half), *bounds)
+
+
+def baseline_interval(seats: list[Seat], bounds: tuple[float, float] = UNBOUNDED
+                      ) -> tuple[float, float, float, int]:
     """``(mean, low, high, deals)``: the mean paired difference (candidate − baseline) per round,
     each deal's differences averaged over its seats (the cluster), and its 95% interval, the mean
     over deals ± t(0.975, deals − 1) standard errors (nan, nan with one deal: no spread between
-    deals to measure)."""
+    deals to measure), cut to ``bounds``, the differences the rules allow
+    (:func:`difference_bounds`; none by default: ``--summarise`` files do not name their
+    rules)."""
     by_deal: dict[int, list[float]] = {}
     for s in seats:
         by_deal.setdefault(s.deal, []).append(s.points - s.baseline)
@@ -147,11 +181,11 @@ def baseline_interval(seats: list[Seat]) -> tuple[float, float, float, int]:
     if len(cluster) < 2:
         return mean, math.nan, math.nan, len(cluster)
     half = t_quantile_95(len(cluster) - 1) * statistics.stdev(cluster) / math.sqrt(len(cluster))
-    return mean, mean - half, mean + half, len(cluster)
+    return mean, *_cut(mean, half, cluster, bounds), len(cluster)
 
 
-def summary(name: str, seats: list[Seat]) -> str:
-    mean, low, high, deals = baseline_interval(seats)
+def summary(name: str, seats: list[Seat], bounds: tuple[float, float] = UNBOUNDED) -> str:
+    mean, low, high, deals = baseline_interval(seats, bounds)
     pts = statistics.fmean(s.points for s in seats)
     fin, rounds, lo, hi = finish_interval(seats)
     dec = sum(s.decisions for s in seats)
@@ -167,10 +201,11 @@ def summary(name: str, seats: list[Seat]) -> str:
             f"{pts:+8.1f}  {fin / rounds:6.1%} [{lo:.1%}, {hi:.1%}]  {timing}")
 
 
-def paired(name_a: str, a: list[Seat], name_b: str, b: list[Seat]) -> str:
+def paired(name_a: str, a: list[Seat], name_b: str, b: list[Seat],
+           bounds: tuple[float, float] = UNBOUNDED) -> str:
     """Bot A against bot B on the deals both played in every seat: per deal the mean over its
     seats of A's points minus B's (the same baseline game, so the baseline cancels), the mean over
-    deals ± t(0.975, deals − 1) standard errors."""
+    deals ± t(0.975, deals − 1) standard errors, cut to ``bounds`` (:func:`baseline_interval`)."""
     def by_deal(seats: list[Seat]) -> dict[int, dict[int, Seat]]:
         out: dict[int, dict[int, Seat]] = {}
         for s in seats:
@@ -187,7 +222,8 @@ def paired(name_a: str, a: list[Seat], name_b: str, b: list[Seat]) -> str:
     mean = statistics.fmean(diffs)
     half = t_quantile_95(len(diffs) - 1) * statistics.stdev(diffs) / math.sqrt(len(diffs))
     same = sum(1 for x in diffs if x == 0)
-    return (f"paired {name_a} - {name_b}: {mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}] "
+    low, high = _cut(mean, half, diffs, bounds)
+    return (f"paired {name_a} - {name_b}: {mean:+.1f} [{low:+.1f}, {high:+.1f}] "
             f"points per round over {len(deals)} common deals ({same} with identical points)")
 
 
@@ -304,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
                     with open(args.jsonl, "a") as out:
                         out.writelines(json.dumps(dataclasses.asdict(s)) + "\n" for s in got)
         for cand in cands:
-            print(summary(cand, sorted(rows[cand], key=lambda s: (s.deal, s.seat))), flush=True)
+            print(summary(cand, sorted(rows[cand], key=lambda s: (s.deal, s.seat)),
+                          difference_bounds(rules, args.rounds)), flush=True)
     print(f"({time.perf_counter() - t0:.0f} s; points are round scores, R101-13 / RO-12 / CR-6)",
           file=sys.stderr)
     return 0

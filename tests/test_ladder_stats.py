@@ -249,3 +249,22 @@ def test_the_jsonl_file_lists_deals_and_bots_in_the_order_asked(tmp_path: Path) 
                         "--bots", "ladder-slow,random", "--workers", "2", "--jsonl", str(out)]) == 0
     got = [(r["deal"], r["bot"], r["seat"]) for r in map(json.loads, out.read_text().splitlines())]
     assert got == [(d, b, k) for d in range(2) for b in ("ladder-slow", "random") for k in range(2)]
+
+
+def test_classic_difference_interval_stays_within_what_a_round_can_score() -> None:
+    # classic(players=2), 1 round: a game scores 0 to 70 (CR-6: the other hand's 7 cards), so
+    # a difference of points per round lies within ±70; two deals (t(1) = 12.7) reached past it
+    bounds = ladder.difference_bounds("classic(players=2)", 1)
+    assert bounds == (-70.0, 70.0)
+    seats = [seat(0, k, 0, points=30.0, baseline=0.0) for k in range(2)]
+    seats += [seat(1, k, 0, points=0.0, baseline=20.0) for k in range(2)]
+    mean, lo, hi, deals = ladder.baseline_interval(seats)
+    assert (mean, deals) == (5.0, 2) and lo < -70 and hi > 70
+    assert ladder.baseline_interval(seats, bounds) == (5.0, -70.0, 70.0, 2)
+    assert _interval(ladder.summary("cand", seats, bounds)) == (-70.0, 70.0)
+    other = [dataclasses.replace(s, bot="b", points=s.baseline) for s in seats]
+    line = ladder.paired("cand", seats, "b", other, bounds)
+    assert _interval(line) == (-70.0, 70.0)
+    # no bound where a side is unbounded (Rummy 101's penalties), and none without the rules
+    assert ladder.difference_bounds("rummy101(players=2)", 1) == (-math.inf, math.inf)
+    assert ladder.baseline_interval(seats) == (mean, lo, hi, deals)
