@@ -10,6 +10,8 @@ import concurrent.futures as cf
 import json
 import os
 import signal
+import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -229,6 +231,66 @@ def test_an_executor_run_keeps_the_games_of_the_chunk_cut_first(
         sim.simulate(RULES, BOTS, 40, seed=5, workers=2, executor=ex, progress=False)
     part = info.value.partial
     assert part is not None and lines(part) == lines(full)[:23]
+
+
+class _Recording(cf.ThreadPoolExecutor):
+    """A caller's executor that keeps every future the run submits to it."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self.futures: list[cf.Future[Any]] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+        f = super().submit(fn, *args, **kwargs)
+        self.futures.append(f)
+        return f
+
+
+def test_a_stopped_run_leaves_a_callers_executor_idle_and_keeps_its_finished_chunk(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """On a caller's executor, whose workers the run does not signal, a stop asks the chunks
+    still running to stop (a file they look for before each game) and waits for them: the run
+    returns with no chunk of its own left running on the caller's executor, keeps a chunk that
+    was finishing, and the executor stays usable. Before, the run returned at once: the chunks
+    running went on in the caller's workers after it (2 threads, games of 0.2 s, Ctrl-C in game
+    3: game 2 was still being played, and lost) and were thrown away when they finished."""
+    full = sim.simulate(RULES, BOTS, 12, seed=5, workers=1, progress=False)
+    play = runner.play_game
+
+    def slow_or_interrupt(rules: Any, bots: Any, seed: int, index: int, **kw: Any) -> Any:
+        if index == 3:
+            raise KeyboardInterrupt  # (chunks 0-3 are one game each: the first sizes)
+        threading.Event().wait(0.2)  # a game takes a while
+        return play(rules, bots, seed, index, **kw)
+
+    monkeypatch.setattr(runner, "play_game", slow_or_interrupt)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the stop file goes
+    with _Recording(2) as ex:
+        with pytest.raises(sim.SimInterrupted) as info:
+            sim.simulate(RULES, BOTS, 12, seed=5, workers=2, executor=ex, progress=False)
+        running = [f for f in ex.futures if not f.done()]
+        assert not running, f"{len(running)} chunk(s) of the stopped run still running"
+        assert ex.submit(pow, 2, 10).result() == 1024   # the caller's executor still works
+    part = info.value.partial
+    assert part is not None and lines(part) == lines(full)[:3]  # games 0-2: game 2 kept
+    assert list(tmp_path.iterdir()) == []                        # the stop file removed
+
+
+def test_a_chunk_stops_before_its_next_game_once_the_stop_file_is_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    full = sim.simulate(RULES, BOTS, 30, seed=5, workers=1, progress=False)
+    stop = tmp_path / "stop"
+    play = runner.play_game
+
+    def play_then_stop(rules: Any, bots: Any, seed: int, index: int, **kw: Any) -> Any:
+        if index == 22:
+            stop.touch()  # the run asks the chunk to stop while game 22 is being played
+        return play(rules, bots, seed, index, **kw)
+
+    monkeypatch.setattr(runner, "play_game", play_then_stop)
+    records, _, cut = runner._play_chunk(RULES, ("random", "random"), 5, 20, 30, None,
+                                         runner._backend.backend_name(), "summary", str(stop))
+    assert cut and records == full.records[20:23]  # game 22 finished, none after it
 
 
 HANG_BOT = '''

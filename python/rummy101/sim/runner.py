@@ -358,15 +358,18 @@ def _on_stop_signal(signum: int, frame: Any) -> None:
 
 
 def _play_chunk(rules: str, bots: tuple[str, ...], seed: int, start: int, stop: int,
-                match_rounds: int | None, backend: str, record: str = "summary"
-                ) -> tuple[list[GameRecord], float, bool]:
+                match_rounds: int | None, backend: str, record: str = "summary",
+                stop_file: str | None = None) -> tuple[list[GameRecord], float, bool]:
     """Worker task: play games ``start..stop-1`` on ``backend`` (runs in any executor); their
     records, the seconds they took here (what sizes the next chunks, :class:`_Chunks`) and
     whether the chunk was cut. A KeyboardInterrupt (the stop signal of the run's own workers,
     :func:`_on_stop_signal`, or a Ctrl-C raised in the task) cuts it: the game being played is
     abandoned and the records are those of the games ``start..`` finished before it, which the
     run keeps when they continue its games without a gap (a serial run keeps its batch the
-    same way). A worker stopped before the chunk begins plays none of it."""
+    same way). A worker stopped before the chunk begins plays none of it. On a caller's
+    executor, whose workers the run does not signal, the run asks its chunks to stop by
+    creating ``stop_file`` (:func:`_stop_file`): a chunk looks for it before each game and,
+    once it is there, stops as a signalled one does, the game being played finished first."""
     if _backend.backend_name() != backend:
         _backend.set_backend(backend)
     began = time.perf_counter()
@@ -376,7 +379,7 @@ def _play_chunk(rules: str, bots: tuple[str, ...], seed: int, start: int, stop: 
         try:
             _STOP.active = True  # (inside the try: a signal from here on is caught below)
             for i in range(start, stop):
-                if _STOP.asked:
+                if _STOP.asked or (stop_file is not None and os.path.exists(stop_file)):
                     cut = True
                     break
                 records.append(play_game(rules, bots, seed, i, match_rounds=match_rounds,
@@ -691,7 +694,9 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
     * ``executor``: any :class:`concurrent.futures.Executor` to run on instead (a
       ``ThreadPoolExecutor``, a ``ProcessPoolExecutor``, or Dask's ``client.get_executor()``);
       it is not shut down. ``workers`` then only bounds the chunks (their games, and how many
-      are in flight).
+      are in flight). A stop (Ctrl-C) signals none of its workers: it cancels the chunks not
+      begun and waits up to :data:`STOP_SECONDS` for those running, which stop before their
+      next game (docs/simulation.md, "Ctrl-C").
     * ``progress``: a tqdm bar on standard error when it is a terminal; otherwise (a log file,
       nohup) a plain line at most every :data:`LOG_EVERY_SECONDS` (60 s) of a longer run.
     * ``match_rounds``: rounds per game (a match; ``best`` is the best cumulative standing);
@@ -804,8 +809,10 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
     back the games they finished, the game being played abandoned; then they are killed (by
     :data:`STOP_SECONDS` at the latest, answered or not). ``results`` then holds the chunks read whole, and
     the games the first chunk not read whole had finished (a chunk after it would leave a gap),
-    then KeyboardInterrupt. Another executor's workers are not stopped: the chunks they had
-    finished (whole or cut) are kept the same way."""
+    then KeyboardInterrupt. A caller's executor's workers are not signalled (nor killed): the
+    chunks not begun are cancelled and those running asked to stop through a file they look
+    for before each game (:func:`_ask_to_stop`); the chunks they hand back within
+    :data:`STOP_SECONDS` (whole or cut) are kept the same way, and the executor is left idle."""
     hits = 0  # Ctrl-Cs so far (rummy101 sim turns SIGTERM into one)
 
     def on_sigint(signum: int, frame: Any) -> None:
@@ -818,6 +825,7 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
     ex = (cf.ProcessPoolExecutor(max_workers=nworkers, initializer=_worker_start,
                                  initargs=(os.getpid(),))
           if executor is None else executor)
+    stop_file = None if own else _stop_file()  # how a caller's workers are told to stop
     # the chunks not yet read, submitted as the earlier ones finish: a few per worker in
     # flight, so that a long run holds no future per chunk and few finished out of order.
     # Each chunk is sized when submitted, from the chunks measured by then: the chunks in
@@ -845,7 +853,7 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
                     break
                 k, a, b = chunk
                 futures[ex.submit(_play_chunk, *args, a, b, match_rounds, backend,
-                                  record)] = chunk
+                                  record, stop_file)] = chunk
             if not futures:
                 break
             done, _ = cf.wait(futures, timeout=0.25, return_when=cf.FIRST_COMPLETED)
@@ -889,6 +897,8 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
         else:  # (stopped workers fail their futures; a future cancelled here as well made
             for f in futures:  # Python 3.11's pool thread raise InvalidStateError)
                 f.cancel()
+            if stop_file is not None:  # a caller's executor: its workers are not signalled
+                _ask_to_stop(stop_file, futures, lambda: hits)
         for f, (k, _, _) in sorted(futures.items(), key=lambda item: item[1]):
             if f.done() and not f.cancelled() and f.exception() is None:
                 records, _, was_cut = f.result()  # chunks done but not yet read
@@ -910,8 +920,48 @@ def _run_pool(chunks: _Chunks, args: tuple[str, tuple[str, ...], int],
             if own:
                 ex.shutdown(wait=True, cancel_futures=True)
         finally:
+            if stop_file is not None:
+                with contextlib.suppress(OSError):
+                    os.remove(stop_file)
             if old is not None:
                 signal.signal(signal.SIGINT, old)
+
+
+def _stop_file() -> str:
+    """A path no file has yet, unique to one run, in the temporary folder: the run creates the
+    file to ask the chunks it gave a caller's executor to stop (:func:`_play_chunk`,
+    :func:`_ask_to_stop`), and removes it when it ends. A file, not a signal or an event:
+    threads and processes of this machine see it alike, and the caller's workers are theirs,
+    not the run's to signal."""
+    import tempfile
+    import uuid
+
+    return os.path.join(tempfile.gettempdir(), f"rummy101-sim-stop-{os.getpid()}-{uuid.uuid4().hex}")
+
+
+def _ask_to_stop(stop_file: str, futures: Mapping[cf.Future[Any], Any],
+                 hits: Callable[[], int]) -> None:
+    """A stopped run on a caller's executor (its chunks not yet begun cancelled): create
+    ``stop_file``, so that each chunk still running stops before its next game and hands back
+    the games it finished, and wait up to :data:`STOP_SECONDS` for them (or until another
+    Ctrl-C, ``hits()`` past the one that stopped the run). So the run returns with the
+    caller's executor idle, its workers alive and not signalled, rather than busy for a while
+    with chunks whose games the run would throw away. A chunk that does not come back in time
+    (a game longer than that, or workers that cannot see the file: Dask workers on other
+    machines) finishes unread, in the background, as before."""
+    seen = max(hits(), 1)
+    try:
+        with open(stop_file, "x"):
+            pass
+    except OSError:  # (a temporary folder that refuses it: the chunks run on, unread)
+        return
+    deadline = time.monotonic() + STOP_SECONDS
+    pending = [f for f in futures if not f.done()]
+    while pending and hits() <= seen:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        pending = list(cf.wait(pending, timeout=min(0.1, left))[1])
 
 
 def _stop_and_wait(ex: cf.Executor, futures: Mapping[cf.Future[Any], Any],
