@@ -535,11 +535,16 @@ struct RItem {
 struct RebuildLists : ListCache<RItem> {
   struct Direct { uint64_t rules; uint32_t gen, off, len; };
   static constexpr int NSIG = 1 << 12;  // Solver::make_list's sig (n, jr, avail, mu, res) < 2^12
-  std::array<Direct, NSIG> direct{};
+  // [1]: the relaxed twin's (its rule set differs from the search's, and both walk one rack)
+  std::array<std::array<Direct, NSIG>, 2> direct{};
   uint32_t dgen = 1;
   void clear() {
     ListCache<RItem>::clear();
-    if (++dgen == 0) { for (auto& d : direct) d.gen = 0; dgen = 1; }
+    if (++dgen == 0) {
+      for (auto& t : direct)
+        for (auto& d : t) d.gen = 0;
+      dgen = 1;
+    }
   }
 };
 // One object of type T per thread (the caches kept across racks below)
@@ -1263,7 +1268,7 @@ struct Solver {
   // such a state is worth at least as much there, and suffix_bound takes the twin's memoized
   // value of the state as a bound too (solve_impl; eighteenth round)
   bool twin_states = false;
-  bool twin = false;  // this is a relaxed twin (solve_impl; read by the profiling counters only)
+  bool twin = false;  // this is a relaxed twin (solve_impl; its rebuild lists' direct table, the profiling counters)
   // tail_v[m][c][k >= 2]: min(k, avail(m, c)) * run_value[m] + the same at m + 1 <= last (the
   // real tiles of the short tails of k runs in progress of colour c at m; suffix_bound), per
   // reservation (reset_fresh; twenty-sixth round: instead of counting the runs per call)
@@ -2364,7 +2369,7 @@ struct Solver {
     uint32_t sig = uint32_t(n) | uint32_t(jr) << 4 | uint32_t(F.avail[c]) << 7 | uint32_t(mu) << 9 |
                    uint32_t(mu && n == 1 ? res[c] : 0) << 10;
     uint32_t off, len;
-    RebuildLists::Direct* d = F.runs_in[c] || sig >= RebuildLists::NSIG ? nullptr : &rc.direct[sig];
+    RebuildLists::Direct* d = F.runs_in[c] || sig >= RebuildLists::NSIG ? nullptr : &rc.direct[twin][sig];
     const RebuildLists::Slot* e;
     if (d && d->gen == rc.dgen && d->rules == rules_fp) {
       off = d->off; len = d->len;
@@ -2455,7 +2460,7 @@ struct Solver {
       if (F.ext[c][i] != 0xff) base[nb++] = F.ext[c][i];
     RItem it = it0;
     if (n == 14) {
-      if (used_r != t) return;
+      if (used_r != t && !opt14) return;  // (the relaxed twin's aces at 14 are optional: leaf14)
       it.packed = pack(base, nb);
       it.a_new = 0; it.b_new = 0; it.s = 0; it.lf = 0;
       it.jused = uint8_t(jr0 - jr);
@@ -2604,6 +2609,19 @@ struct Solver {
     set_res(resv[0][0], resv[0][1], resv[0][2], resv[0][3]);
     const int top = relax != this ? relax->fresh(1, J, false, false) : STOP;
     const bool asp = top > NEG && top < STOP;
+    if (asp) {
+      // (thirty-sixth round) the twin's own first arrangement of top: when it is one of this
+      // search's (the rack's tiles, each ace once, at 1 or at 14; the joker ratio; a tile kept,
+      // the must-use tile laid, a run), no arrangement is worth more, and the passes below are
+      // not needed (they found the same value, often another arrangement of it)
+      SolveResult out;
+      relax->rebuild(top, out.melds);
+      if (arrangement_fits(out.melds)) {
+        out.value = top;
+        if (!melds) out.melds.clear();
+        return out;
+      }
+    }
     const int first = asp ? 0 : 1;
     for (int pass = first; pass < 2; ++pass)
       for (int i = 0; i < nres; ++i) {
@@ -2628,6 +2646,30 @@ struct Solver {
     out.value = bestv;
     rebuild(bestv, out.melds);
     return out;
+  }
+
+  // Is an arrangement of the relaxed twin one of this search's (solve)? The twin lays the rack
+  // without the joker ratio, keep, must_use and require_run, and holds its reservable aces at 1
+  // and at 14 at once; everything else (runs, sets, values) is the search's own.
+  bool arrangement_fits(const std::vector<MeldOut>& ms) const {
+    int used[NUM_CODES] = {};
+    int laid = 0;
+    bool run = false;
+    for (const MeldOut& m : ms) {
+      int jk = 0;
+      for (int code : m.tiles) { ++used[code]; jk += code == JOKER; }
+      if (int(m.tiles.size()) - jk < ratio * jk) return false;  // RO-7
+      laid += int(m.tiles.size());
+      run |= m.kind == KIND_RUN;
+    }
+    int total = 0;
+    for (int code = 0; code < NUM_CODES; ++code) {
+      if (used[code] > cnt[code]) return false;  // (an ace laid both at 1 and at 14)
+      total += cnt[code];
+    }
+    if (keep && laid >= total) return false;
+    if (must_use >= 0 && used[must_use] == 0) return false;
+    return !require_run || run;
   }
 
   void set_res(int r0, int r1, int r2, int r3) {

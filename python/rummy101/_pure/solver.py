@@ -1155,7 +1155,7 @@ class _Solver:
         lst = F.lst[c]
         base = [F.ext[c][i] for i in range(len(lst)) if F.ext[c][i] != -1]
         if n == 14:
-            if used_r != t:
+            if used_r != t and not self.opt14:   # (the relaxed twin's aces at 14 are optional)
                 return
             F.new_runs[c] = _pack(base)
             F.sv[c] = 0
@@ -1251,6 +1251,29 @@ class _Solver:
             return
 
     # ---- roots ----------------------------------------------------------------------------
+    def arrangement_fits(self, melds: list[MeldOut]) -> bool:
+        """Is an arrangement of the relaxed twin one of this search's: the rack's tiles (each ace
+        once, at 1 or at 14), the joker ratio (RO-7), a tile kept, the must-use tile laid, a run
+        (C++ arrangement_fits)?"""
+        used = [0] * NUM_CODES
+        laid = 0
+        run = False
+        for kind, tiles, _stand in melds:
+            jk = tiles.count(JOKER)
+            if len(tiles) - jk < self.ratio * jk:
+                return False
+            for code in tiles:
+                used[code] += 1
+            laid += len(tiles)
+            run = run or kind == KIND_RUN
+        if any(u > c for u, c in zip(used, self.cnt)):
+            return False
+        if self.keep and laid >= sum(self.cnt):
+            return False
+        if self.must_use >= 0 and used[self.must_use] == 0:
+            return False
+        return not self.require_run or run
+
     def set_res(self, res: Sequence[int]) -> None:
         if self.opt14:
             return   # the relaxed twin keeps its aces (set_res_now in solve_melds)
@@ -1274,6 +1297,11 @@ class _Solver:
         self.set_res(resv[0])
         top = self.relax.fresh(1, self.J, False, False) if self.relax is not self else STOP
         asp = NEG < top < STOP
+        if asp:
+            # the twin's own first arrangement of top, when it is one of this search's (C++ solve)
+            melds = self.relax.rebuild(top)
+            if self.arrangement_fits(melds):
+                return (top, melds)
         first = 0 if asp else 1
         for pass_ in range(first, 2):
             for i, rr in enumerate(resv):
