@@ -30,7 +30,7 @@ from .tabla import *  # noqa: F401,F403
 from .game import *  # noqa: F401,F403
 from . import melds as _melds_mod, solve as _solve_mod, tabla as _tabla_mod, game as _game_mod
 
-__version__ = "0.1.0"
+__version__ = "0.1.1"
 
 __all__ = [
     "__version__",
