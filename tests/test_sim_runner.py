@@ -369,6 +369,33 @@ def test_progress_bar_only_on_a_terminal(race: None, monkeypatch: pytest.MonkeyP
     assert pipe.getvalue() == ""
 
 
+def test_the_bar_starts_no_thread_before_the_pool_forks(race: None,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool forks its workers after the bar is drawn: tqdm's monitor thread was running
+    then, so a run on a terminal forked a multi-threaded process (unsafe; Python 3.12 and 3.13
+    warn: "This process ... is multi-threaded, use of fork() may lead to deadlocks in the
+    child"). The run starts no thread of its own before its workers are forked."""
+    import os
+    import threading
+
+    before = set(threading.enumerate())
+    at_fork: list[set[threading.Thread]] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        at_fork.append(set(threading.enumerate()) - before)
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", fork)
+    tty = FakeTTY()
+    monkeypatch.setattr(sys, "stderr", tty)
+    res = sim.simulate("rummy101", "coin,coin,coin,coin", 8, seed=1, workers=2)
+    assert res.games == 8 and "8/8" in tty.getvalue()
+    if not at_fork:
+        pytest.skip("the pool did not fork (start method not fork)")
+    assert all(not new for new in at_fork), [sorted(t.name for t in new) for new in at_fork]
+
+
 def test_progress_lines_when_not_a_terminal(race: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """A run logged to a file (nohup, a batch job) showed nothing until its end: it now gets a
     plain line (no carriage returns) at most every LOG_EVERY_SECONDS, here every chunk."""

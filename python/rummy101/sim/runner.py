@@ -675,10 +675,19 @@ def _progress(total: int, enabled: bool, start: int = 0) -> Any:
         size = os.get_terminal_size(sys.stderr.fileno())
     except (AttributeError, OSError, ValueError):
         size = os.terminal_size((0, 0))
+
+    class Bar(tqdm):  # type: ignore[misc]
+        # no monitor thread: the pool forks its workers after the bar is drawn, and a fork in a
+        # process with a second thread is unsafe (the child gets its locks as they were;
+        # DeprecationWarning from Python 3.12). The monitor only redraws a bar whose miniters
+        # grew; miniters=1 redraws on every update (a chunk's games), mininterval apart.
+        monitor_interval = 0
+
     if 0 in size:  # a terminal that reports no size: tqdm would draw a bar 0 wide, or hide it
-        return tqdm(total=total, initial=start, unit="game", file=sys.stderr,
-                    ncols=size.columns or 80, nrows=size.lines or 24)
-    return tqdm(total=total, initial=start, unit="game", file=sys.stderr, dynamic_ncols=True)
+        return Bar(total=total, initial=start, unit="game", file=sys.stderr, miniters=1,
+                   ncols=size.columns or 80, nrows=size.lines or 24)
+    return Bar(total=total, initial=start, unit="game", file=sys.stderr, miniters=1,
+               dynamic_ncols=True)
 
 
 def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: int = 0, *,
