@@ -369,6 +369,8 @@ def test_progress_bar_only_on_a_terminal(race: None, monkeypatch: pytest.MonkeyP
     assert pipe.getvalue() == ""
 
 
+# (the fork below is called from this test's module: pyproject's filter names multiprocessing's)
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
 def test_the_bar_starts_no_thread_before_the_pool_forks(race: None,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The pool forks its workers after the bar is drawn: tqdm's monitor thread was running
