@@ -191,3 +191,15 @@ def test_a_body_of_a_million_short_strings_is_read_a_piece_at_a_time(
     body = anyio.run(main)
     assert isinstance(body, list) and len(body) == (size - 2) // 5 and body[-1] == "ab"
     assert len(calls) > 100 and max(calls) <= _validate._RUN_CHARS + 2, (len(calls), max(calls))
+
+
+@pytest.mark.parametrize("text", [
+    "[1,]", "[1 , \n ]", '{"a": 1,}', '{"a": 1 , }', '[[1],]', '{"a": [1, 2,], "b": 1}',
+    "[" + ",".join(["1"] * 30000) + ",]", "[[" + ",".join(['"x"'] * 30000) + ",  ]]",
+])
+def test_a_trailing_comma_is_named_as_one_reading_names_it(text: str) -> None:
+    """Python 3.13's json says "Illegal trailing comma before end of array/object" at the
+    comma, where 3.11 and 3.12 say "Expecting value" after it; the pieces said the latter on
+    3.13 (the mutated texts above met it at random)."""
+    one, pieces = _read(text, False), _read(text, True)
+    assert one[0] == "error" and pieces == one

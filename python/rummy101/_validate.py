@@ -174,6 +174,20 @@ def _skip(text: str, pos: int) -> int:
     return _SPACE.match(text, pos).end()  # type: ignore[union-attr]
 
 
+def _names_trailing_commas() -> bool:
+    """Whether this Python's json reader names a trailing comma ("Illegal trailing comma before
+    end of array", at the comma; from Python 3.13) rather than "Expecting value" after it: the
+    pieces (:class:`_Yielding`) must say what one reading says."""
+    try:
+        json.loads("[1,]")
+    except json.JSONDecodeError as exc:
+        return exc.msg.startswith("Illegal trailing comma")
+    return False
+
+
+_TRAILING_COMMAS = _names_trailing_commas()
+
+
 class _Yielding:
     """One JSON text read in pieces, each by json's C reader: the elements of an array a run of
     at most :data:`_RUN_CHARS` characters at a time, the members of an object one by one, so
@@ -257,6 +271,8 @@ class _Yielding:
         # characters; past that, 64 elements are read one by one before a run is tried again
         window, lone = _RUN_CHARS, 0
         while True:
+            if _TRAILING_COMMAS and text[pos:pos + 1] == "]" and out:  # (after a comma)
+                self.fail("Illegal trailing comma before end of array", text.rindex(",", 0, pos))
             got = None
             if lone:
                 lone -= 1
@@ -290,6 +306,9 @@ class _Yielding:
             return _unique_keys(pairs), pos + 1
         while True:
             if text[pos:pos + 1] != '"':
+                if _TRAILING_COMMAS and pairs and text[pos:pos + 1] == "}":  # (after a comma)
+                    self.fail("Illegal trailing comma before end of object",
+                              text.rindex(",", 0, pos))
                 self.fail("Expecting property name enclosed in double quotes", pos)
             key, pos = _scanstring(text, pos + 1, True)
             pos = _skip(text, pos)
