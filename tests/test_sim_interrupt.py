@@ -256,10 +256,17 @@ def test_a_stopped_run_leaves_a_callers_executor_idle_and_keeps_its_finished_chu
     3: game 2 was still being played, and lost) and were thrown away when they finished."""
     full = sim.simulate(RULES, BOTS, 12, seed=5, workers=1, progress=False)
     play = runner.play_game
+    game2 = threading.Event()
 
     def slow_or_interrupt(rules: Any, bots: Any, seed: int, index: int, **kw: Any) -> Any:
+        if index == 2:
+            game2.set()
         if index == 3:
-            raise KeyboardInterrupt  # (chunks 0-3 are one game each: the first sizes)
+            # (chunks 0-3 are one game each: the first sizes). The stop comes once game 2 is
+            # being played: under load its chunk could start after the stop file is there and
+            # rightly play nothing, which is not what this test is about
+            game2.wait(30)
+            raise KeyboardInterrupt
         threading.Event().wait(0.2)  # a game takes a while
         return play(rules, bots, seed, index, **kw)
 
