@@ -964,6 +964,13 @@ def _ask_to_stop(stop_file: str, futures: Mapping[cf.Future[Any], Any],
             pass
     except OSError:  # (a temporary folder that refuses it: the chunks run on, unread)
         return
+    _wait_for_chunks(futures, hits, seen)
+
+
+def _wait_for_chunks(futures: Mapping[cf.Future[Any], Any], hits: Callable[[], int],
+                     seen: int) -> None:
+    """Wait up to :data:`STOP_SECONDS` for the chunks in flight of a stopped run to come back,
+    or until a Ctrl-C past the ``seen`` ones (``hits()``)."""
     deadline = time.monotonic() + STOP_SECONDS
     pending = [f for f in futures if not f.done()]
     while pending and hits() <= seen:
@@ -984,13 +991,7 @@ def _stop_and_wait(ex: cf.Executor, futures: Mapping[cf.Future[Any], Any],
     for process in list((getattr(ex, "_processes", None) or {}).values()):
         with contextlib.suppress(OSError, ValueError):  # (one that has exited already)
             os.kill(process.pid, signal.SIGINT)
-    deadline = time.monotonic() + STOP_SECONDS
-    pending = [f for f in futures if not f.done()]
-    while pending and hits() <= seen:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        pending = list(cf.wait(pending, timeout=min(0.1, left))[1])
+    _wait_for_chunks(futures, hits, seen)
 
 
 def _stop_workers(ex: cf.Executor) -> None:
