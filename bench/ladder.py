@@ -44,7 +44,7 @@ from rummy101.rules import Rules
 from rummy101.sim import GameFailed, SimError, bot_seed, play_game, wilson_interval
 from rummy101.sim.io import check_writable
 from rummy101.sim.report import t_quantile_95
-from rummy101.sim.stats import clamp_interval, score_bounds
+from rummy101.sim.stats import clamp_if_inside, score_bounds
 
 
 @dataclass
@@ -160,9 +160,7 @@ def _cut(mean: float, half: float, diffs: list[float], bounds: tuple[float, floa
          ) -> tuple[float, float]:
     """mean ± half cut to ``bounds`` (a mean of differences in them lies in them, so nothing
     possible is cut and the coverage cannot fall), unless a difference lies outside them."""
-    if not all(bounds[0] <= x <= bounds[1] for x in diffs):
-        return mean - half, mean + half
-    return clamp_interval((mean - half, mean + half), *bounds)
+    return clamp_if_inside((mean - half, mean + half), bounds, min(diffs), max(diffs))
 
 
 def baseline_interval(seats: list[Seat], bounds: tuple[float, float] = UNBOUNDED

@@ -25,7 +25,7 @@ from .stats import (
     UNDEFINED_WITH_ONE_GAME,
     GameTally,
     SeatStats,
-    clamp_interval,
+    clamp_if_inside,
     format_rate,
     match_length,
     no_spread_note,
@@ -93,7 +93,7 @@ def mean_interval(values: Sequence[float], bounds: tuple[float, float] | None = 
     interval, mean ± t · sd / sqrt(n), when they are symmetric); a single value gives an
     interval of nan. ``bounds``, the range every value is certain to lie in (the scores of a
     rule set, :func:`~rummy101.sim.stats.score_bounds`), cuts the interval to it
-    (:func:`~rummy101.sim.stats.clamp_interval`), unless a value lies outside it.
+    (:func:`~rummy101.sim.stats.clamp_if_inside`), unless a value lies outside it.
 
     >>> mean_interval([0, 0, 3])                  # t reaches below 0 ...
     (1.0, -3.30..., 5.30...)
@@ -118,8 +118,8 @@ def mean_interval(values: Sequence[float], bounds: tuple[float, float] | None = 
         skew = ((math.fsum((x - centre) ** 3 for x in values) / n) / (c2 / n) ** 1.5
                 if n > 2 and c2 > 0 else 0.0)
     interval = skew_t_interval(n, mean, sd, skew)
-    if bounds is not None and all(bounds[0] <= x <= bounds[1] for x in values):
-        interval = clamp_interval(interval, *bounds)
+    if bounds is not None:
+        interval = clamp_if_inside(interval, bounds, min(values), max(values))
     return (mean, *interval)
 
 

@@ -20,8 +20,8 @@ from ..rules import Rules
 from .errors import SimError
 from .record import GameRecord
 
-__all__ = ["SEATS_NOT_ROTATED", "GameTally", "SeatStats", "SimResult", "clamp_interval", "format_rate",
-           "format_summary", "no_spread_note", "score_bounds", "wilson_interval"]
+__all__ = ["SEATS_NOT_ROTATED", "GameTally", "SeatStats", "SimResult", "clamp_if_inside",
+           "clamp_interval", "format_rate", "format_summary", "no_spread_note", "score_bounds", "wilson_interval"]
 
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -307,6 +307,22 @@ def clamp_interval(interval: tuple[float, float], low: float, high: float) -> tu
     return (min(max(lo, low), high), max(min(hi, high), low))
 
 
+def clamp_if_inside(interval: tuple[float, float], bounds: tuple[float, float],
+                    lowest: float, highest: float) -> tuple[float, float]:
+    """:func:`clamp_interval` to ``bounds`` when the values averaged, from ``lowest`` to
+    ``highest``, all lie in them; else ``interval`` whole: a value outside shows that they are
+    not these values' bounds (a hand-edited file, another version's scoring).
+
+    >>> clamp_if_inside((-0.2, 2.5), (0.0, math.inf), 0, 8)
+    (0.0, 2.5)
+    >>> clamp_if_inside((-0.2, 2.5), (0.0, math.inf), -10, 8)
+    (-0.2, 2.5)
+    """
+    if lowest < bounds[0] or highest > bounds[1]:
+        return interval
+    return clamp_interval(interval, *bounds)
+
+
 def score_bounds(rules: str, match_rounds: int | None = None, rounds: int = 1) -> tuple[float, float]:
     """``(low, high)``: the range of one seat's score in one game (its final standing, the sum
     of its round scores, what :class:`GameRecord` ``scores`` holds and ``sim`` averages) that
@@ -475,11 +491,10 @@ class GameTally:
         mean, sd = self.mean_sd(s)
         skew = skewness_of_sums(self.games, self.total[s], self.squares[s], self.cubes[s])
         interval = skew_t_interval(self.games, mean, sd, skew)
-        low, high = self.bounds
         seen_lo, seen_hi = self.low[s], self.high[s]
-        if seen_lo is None or seen_hi is None or seen_lo < low or seen_hi > high:
+        if seen_lo is None or seen_hi is None:
             return interval
-        return clamp_interval(interval, low, high)
+        return clamp_if_inside(interval, self.bounds, seen_lo, seen_hi)
 
     def seat_stats(self, bots: Sequence[str]) -> list[SeatStats]:
         n, rounds = self.games, self.rounds
