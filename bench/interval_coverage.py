@@ -22,6 +22,7 @@ the Wilson interval the tables print.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import sys
@@ -123,8 +124,10 @@ def sim_case(
     ]
 
 
-def seat0_scores(rules: str, bots: str, games: int, seed: int, rounds: int | None) -> list[int]:
-    """Seat 0's points in each game of one run, in game order (no records kept)."""
+def seat_scores(
+    rules: str, bots: str, games: int, seed: int, rounds: int | None, seat: int = 0
+) -> list[int]:
+    """Seat ``seat``'s points in each game of one run, in game order (no records kept)."""
     out: list[int] = []
     simulate(
         rules,
@@ -135,7 +138,7 @@ def seat0_scores(rules: str, bots: str, games: int, seed: int, rounds: int | Non
         progress=False,
         match_rounds=rounds,
         keep_records=False,
-        on_records=lambda recs: out.extend(r.scores[0] for r in recs),
+        on_records=lambda recs: out.extend(r.scores[seat] for r in recs),
     )
     return out
 
@@ -161,8 +164,8 @@ def pooled_case(
     disjoint run of ``n`` games (``n`` in ``sizes``) cut from runs of ``games`` games of seeds
     1..``seeds``, against the mean of all those games and ``truth_games`` of seed 10**6:
     markdown rows of coverage (share of intervals wholly above / below the truth), mean width."""
-    runs = [seat0_scores(rules, bots, games, seed, rounds) for seed in range(1, seeds + 1)]
-    every = seat0_scores(rules, bots, truth_games, 10**6, rounds) + [x for r in runs for x in r]
+    runs = [seat_scores(rules, bots, games, seed, rounds) for seed in range(1, seeds + 1)]
+    every = seat_scores(rules, bots, truth_games, 10**6, rounds) + [x for r in runs for x in r]
     truth = sum(every) / len(every)
     rows = []
     for n in sizes:
@@ -210,9 +213,14 @@ def bounded_case(
     runs = [scores(rep, games) for rep in range(1, reps + 1)]
     whole = [mean_interval(xs)[1:] for xs in runs]
     cut = [mean_interval(xs, bounds)[1:] for xs in runs]
+    two = [mean_interval(xs, bounds, only_winners_score=True)[1:] for xs in runs]
     name = f"`{rules}` {bots}, seat {seat}" + (f", --rounds {rounds}" if rounds else "")
     rows = []
-    for label, ivs in (("whole", whole), ("cut to " + str(bounds), cut)):
+    for label, ivs in (
+        ("whole", whole),
+        ("cut to " + str(bounds), cut),
+        ("cut, two-part upper (printed)", two),
+    ):
         hits = sum(lo <= truth <= hi for lo, hi in ivs)
         lo, hi = wilson_interval(hits, reps)
         above = sum(a > truth for a, _ in ivs) / reps
@@ -225,6 +233,53 @@ def bounded_case(
         )
     changed = sum(a != b for a, b in zip(whole, cut))
     rows.append(f"(intervals the bounds cut: {changed:,} of {reps:,})")
+    return rows
+
+
+@functools.cache
+def _truth(rules: str, bots: str, seat: int, truth_games: int, rounds: int | None) -> list[int]:
+    return seat_scores(rules, bots, truth_games, 10**6, rounds, seat)
+
+
+def zero_case(
+    rules: str,
+    bots: str,
+    seat: int,
+    games: int,
+    runs: int,
+    sizes: tuple[int, ...],
+    truth_games: int,
+    rounds: int | None,
+) -> list[str]:
+    """A classic seat's mean score (0 unless it won a round, CR-6): the interval cut to the
+    rules' bounds (printed before) against the one with the two-part upper bound (printed,
+    ``stats.two_part_upper``), on every disjoint run of ``n`` games (``n`` in ``sizes``) cut
+    from ``runs`` runs of ``games`` games (seeds 1..runs), against ``truth_games`` of seed
+    10**6 (docs/simulation.md, "A seat that rarely scores"): markdown rows of coverage (share
+    wholly above / below the truth), mean and median width."""
+    big = _truth(rules, bots, seat, truth_games, rounds)
+    truth = sum(big) / len(big)
+    se = math.sqrt(sum((x - truth) ** 2 for x in big) / (len(big) - 1) / len(big))
+    share = sum(1 for x in big if x) / len(big)
+    bounds = score_bounds(rules, rounds, rounds or 1)
+    long = [seat_scores(rules, bots, games, rep, rounds, seat) for rep in range(1, runs + 1)]
+    name = f"`{rules}` {bots}, seat {seat}" + (f", --rounds {rounds}" if rounds else "")
+    rows = []
+    for n in sizes:
+        chunks = [r[i : i + n] for r in long for i in range(0, games - n + 1, n)]
+        for label, two in (("t, cut", False), ("two-part upper", True)):
+            ivs = [mean_interval(c, bounds, only_winners_score=two)[1:] for c in chunks]
+            hits = sum(lo <= truth <= hi for lo, hi in ivs)
+            lo, hi = wilson_interval(hits, len(ivs))
+            above = sum(a > truth for a, _ in ivs) / len(ivs)
+            below = sum(b < truth for _, b in ivs) / len(ivs)
+            widths = sorted(b - a for a, b in ivs)
+            rows.append(
+                f"| {name} | {truth:.3f} ± {se:.3f} (p {share:.3f}) | {n} | {len(ivs):,} | "
+                f"{label} | {hits / len(ivs):.3f} [{lo:.3f}, {hi:.3f}] ({above:.3f} / "
+                f"{below:.3f}) | {sum(widths) / len(widths):.3g} | "
+                f"{widths[len(widths) // 2]:.3g} |"
+            )
     return rows
 
 
@@ -292,7 +347,35 @@ def main(argv: list[str] | None = None) -> int:
         '(docs/simulation.md, "The mean\'s interval stays inside the possible scores"; '
         "REPS 1000 with --truth-games 20000: 11-21 min at a load of 10)",
     )
+    ap.add_argument(
+        "--zero",
+        type=int,
+        metavar="REPS",
+        help="instead: a classic seat's mean score, the interval cut to the rules' bounds against "
+        "the two-part upper bound: random's seat of greedy,random --rounds 3 (REPS runs of 20 "
+        "games; REPS * 3 // 10 runs of 200 cut into 50s and 200s) and seat 0 of greedy,greedy "
+        '--rounds 1 and 3 (REPS runs of 20) (docs/simulation.md, "A seat that rarely '
+        'scores"; REPS 1000 with --truth-games 20000: ~40 min at a load of 5)',
+    )
     args = ap.parse_args(argv)
+    if args.zero:
+        print(
+            "| seat | truth (p: share of games scored) | games | runs | interval | coverage "
+            "(above / below) | mean width | median width |"
+        )
+        print("|---|---|---|---|---|---|---|---|")
+        t0 = time.perf_counter()
+        duo = "classic(players=2)"
+        for bots, seat, games, runs, sizes, rounds in (
+            ("greedy,random", 1, 20, args.zero, (20,), 3),
+            ("greedy,random", 1, 200, args.zero * 3 // 10, (50, 200), 3),
+            ("greedy,greedy", 0, 20, args.zero, (20,), 1),
+            ("greedy,greedy", 0, 20, args.zero, (20,), 3),
+        ):
+            for row in zero_case(duo, bots, seat, games, runs, sizes, args.truth_games, rounds):
+                print(row, flush=True)
+        print(f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+        return 0
     if args.bounded:
         print("| run | interval | truth | coverage (above / below) | mean width |")
         print("|---|---|---|---|---|")

@@ -10,7 +10,7 @@ import pytest
 from rummy101 import sim
 from rummy101.sim.record import GameRecord
 from rummy101.sim.report import format_report, mean_interval, summarise
-from rummy101.sim.stats import GameTally, skew_t_interval, skewness_of_sums
+from rummy101.sim.stats import GameTally, skew_t_interval, skewness_of_sums, wilson_interval
 
 
 def _unclamped(tally: GameTally, s: int) -> tuple[float, float]:
@@ -72,7 +72,9 @@ def test_constructed_tally_is_cut_at_zero_not_at_the_least_score_seen() -> None:
         tally.add(_record("classic(players=2)", (40, 0) if k < 11 else (25, 60)))
     lo, hi = tally.mean_interval(1)
     old_lo, old_hi = _unclamped(tally, 1)
-    assert old_lo < 0 and (lo, hi) == (0.0, old_hi)
+    # one win in 12: the upper bound is the two-part one, the rules' 70 times the share of
+    # games p could be (tests/test_sim_zero.py)
+    assert old_lo < 0 and (lo, hi) == (0.0, wilson_interval(1, 12)[1] * 70.0) and hi > old_hi
     assert tally.mean_interval(0) == _unclamped(tally, 0)
     # scores of 30, 40 and 50: the mean of other games could lie below 30 (never below 0), so
     # the interval is not cut at the least score seen

@@ -22,9 +22,11 @@ from .record import GameRecord
 from .stats import (
     _Z95,
     SEATS_NOT_ROTATED,
+    TWO_PART_NOTE,
     UNDEFINED_WITH_ONE_GAME,
     GameTally,
     SeatStats,
+    _only_winners_score,
     clamp_if_inside,
     format_rate,
     match_length,
@@ -32,6 +34,7 @@ from .stats import (
     sd_of_sums,
     skew_t_interval,
     skewness_of_sums,
+    two_part_upper,
 )
 
 __all__ = ["ReportGroup", "drop_duplicates", "format_report", "group_records", "mean_interval",
@@ -86,14 +89,17 @@ def t_quantile_95(df: int) -> float:
     return _Z95 + math.fsum(g / df ** (i + 1) for i, g in enumerate(_G))
 
 
-def mean_interval(values: Sequence[float], bounds: tuple[float, float] | None = None
-                  ) -> tuple[float, float, float]:
+def mean_interval(values: Sequence[float], bounds: tuple[float, float] | None = None,
+                  only_winners_score: bool = False) -> tuple[float, float, float]:
     """``(mean, low, high)``: the mean and its 95% confidence interval, Student's t corrected
     for the values' skewness (:func:`~rummy101.sim.stats.skew_t_interval`, Hall 1992; the t
     interval, mean ± t · sd / sqrt(n), when they are symmetric); a single value gives an
     interval of nan. ``bounds``, the range every value is certain to lie in (the scores of a
     rule set, :func:`~rummy101.sim.stats.score_bounds`), cuts the interval to it
     (:func:`~rummy101.sim.stats.clamp_if_inside`), unless a value lies outside it.
+    ``only_winners_score`` (scores of a classic seat, CR-6: 0 unless it won a round; with
+    ``bounds`` of 0 and a finite most) raises the upper bound to at least the two-part bound
+    (:func:`~rummy101.sim.stats.two_part_upper`), as the summary prints it.
 
     >>> mean_interval([0, 0, 3])                  # t reaches below 0 ...
     (1.0, -3.30..., 5.30...)
@@ -109,8 +115,9 @@ def mean_interval(values: Sequence[float], bounds: tuple[float, float] | None = 
     whole = [x for x in values if isinstance(x, int)]
     if len(whole) == n:  # exactly, as the reports' tallies (GameTally)
         total, squares = sum(whole), sum(x * x for x in whole)
+        cubes = sum(x ** 3 for x in whole)
         sd = sd_of_sums(n, total, squares)
-        skew = skewness_of_sums(n, total, squares, sum(x ** 3 for x in whole))
+        skew = skewness_of_sums(n, total, squares, cubes)
     else:
         centre = math.fsum(values) / n   # (the cubes of deviations need a close centre)
         c2 = math.fsum((x - centre) ** 2 for x in values)
@@ -119,6 +126,12 @@ def mean_interval(values: Sequence[float], bounds: tuple[float, float] | None = 
                 if n > 2 and c2 > 0 else 0.0)
     interval = skew_t_interval(n, mean, sd, skew)
     if bounds is not None:
+        low, high = bounds
+        if (only_winners_score and len(whole) == n and 0 <= low <= min(values)
+                and max(values) <= high < math.inf):
+            scored = sum(1 for x in whole if x)
+            upper = two_part_upper(n, scored, total, squares, cubes, high)
+            interval = (interval[0], max(interval[1], upper))
         interval = clamp_if_inside(interval, bounds, min(values), max(values))
     return (mean, *interval)
 
@@ -404,6 +417,8 @@ def format_report(groups: Sequence[ReportGroup]) -> str:
         flat = no_spread_note(g.seats)
         if flat is not None:
             out.append(flat)
+        if g.games > 1 and _only_winners_score(g.rules):
+            out.append(TWO_PART_NOTE)
         out.append("")
         out.append("rounds finished (the finisher is the round's only winner) and games with the "
                    "best final standing: rates with 95% Wilson intervals")

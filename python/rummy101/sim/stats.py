@@ -21,13 +21,22 @@ from .errors import SimError
 from .record import GameRecord
 
 __all__ = ["SEATS_NOT_ROTATED", "GameTally", "SeatStats", "SimResult", "clamp_if_inside",
-           "clamp_interval", "format_rate", "format_summary", "no_spread_note", "score_bounds", "wilson_interval"]
+           "clamp_interval", "format_rate", "format_summary", "no_spread_note", "score_bounds", "two_part_upper",
+           "wilson_interval"]
 
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 #: The note under a table of one game, whose sd and interval are printed as "-".
 UNDEFINED_WITH_ONE_GAME = ("with 1 game the sd and the interval are undefined (shown as -): a "
                            "sample standard deviation needs 2 games or more")
+
+
+#: The note under a classic table (CR-6): what its mean score's interval is.
+TWO_PART_NOTE = ("mean score's 95% CI: a classic seat scores 0 unless it wins a round (CR-6), so "
+                 "its upper bound is at least the two-part bound, the share of games it scored "
+                 "in (Wilson) times their mean (t), combined by MOVER; with fewer than 2 "
+                 "different scores only the rules bound that mean (docs/simulation.md, 'A seat "
+                 "that rarely scores')")
 
 
 #: The note under a table whose line-up mixes bots: its rows are bots in their seats.
@@ -288,6 +297,48 @@ def skew_t_interval(n: int, mean: float, sd: float, skew: float) -> tuple[float,
     return (mean - sd * inverse(y), mean - sd * inverse(-y))
 
 
+def two_part_upper(n: int, scored: int, total: int, squares: int, cubes: int,
+                   high: float) -> float:
+    """The upper 95% bound of the mean of ``n`` scores of which ``scored`` are nonzero (all of
+    them positive, every one at most ``high``), whose ``total``, ``squares`` and ``cubes`` are
+    those of all ``n`` (the zeros add nothing to them, so they are the nonzero scores' sums
+    too): nan below 2 scores.
+
+    A classic seat scores 0 unless it wins a round (CR-6), so its mean is p·μ₊, p the share of
+    games with a score and μ₊ their mean score. A seat that rarely wins (random against greedy:
+    3 scoring matches in 20) shows too few scores for the t interval of all ``n`` to see how
+    far p may lie above its ``scored`` / ``n``: it covered the true mean in 83% of 1,000 runs of
+    20 matches, its misses nearly all below (docs/simulation.md, "A seat that rarely scores").
+    This bound takes the two parts apart: p's Wilson interval, μ₊'s interval from the
+    ``scored`` scores (:func:`skew_t_interval`, cut to ``high``), combined on the log scale by
+    the MOVER of Zou & Donner (2008), as Zou, Taleban & Huo (2009, *Computational Statistics
+    & Data Analysis* 53, 3755-3764) do for a mean with excess zeros:
+    log U = log p̂ + log μ̂₊ + sqrt(log(p_hi / p̂)² + log(μ₊_hi / μ̂₊)²).
+    With fewer than 2 scores, or no spread among them, nothing bounds μ₊ but the rules:
+    U = p_hi · ``high`` (the mean is at most p·``high``, and p at most p_hi). With no zeros
+    it is the t interval's bound of all ``n``, cut to ``high`` (nothing to take apart).
+
+    >>> round(two_part_upper(20, 0, 0, 0, 0, 210.0), 2)    # no score in 20: p <= 0.16
+    33.84
+    >>> round(two_part_upper(20, 3, 15, 107, 855, 210.0), 2)   # scores 1, 5 and 9
+    3.05
+    """
+    if n < 2:
+        return math.nan
+    mu = total / scored if scored else 0.0
+    sd = sd_of_sums(scored, total, squares)
+    if scored == n:   # no zeros: nothing to take apart, the t interval's bound (cut to high)
+        return min(skew_t_interval(n, mu, sd, skewness_of_sums(n, total, squares, cubes))[1],
+                   high)
+    p_hi = wilson_interval(scored, n)[1]
+    if scored < 2 or sd == 0:   # no spread among the scores: only the rules bound μ₊
+        return p_hi * high
+    mu_hi = min(skew_t_interval(scored, mu, sd, skewness_of_sums(scored, total, squares, cubes))[1],
+                high)
+    p = scored / n
+    return min(p * mu * math.exp(math.hypot(math.log(p_hi / p), math.log(mu_hi / mu))), high)
+
+
 def clamp_interval(interval: tuple[float, float], low: float, high: float) -> tuple[float, float]:
     """``interval`` cut to ``[low, high]``, the values a mean can take when every value it
     averages lies in ``[low, high]`` (a mean of such values lies there too): what is cut off is
@@ -377,6 +428,16 @@ def _score_bounds(rules: str, match_rounds: int | None, rounds: int) -> tuple[fl
     return (-math.inf, math.inf)
 
 
+@functools.lru_cache(maxsize=256)
+def _only_winners_score(rules: str) -> bool:
+    """Whether only a round's winner scores in ``rules`` (classic, CR-6): a seat's score is 0
+    in every game it won no round of. Rules that do not parse: no."""
+    try:
+        return Rules.parse(rules).variant == "classic"
+    except RulesError:
+        return False
+
+
 #: A Rummy 101 round's most points: +101 for a finish, doubled by a joker finish and by a finish
 #: in one turn (R101-13).
 _R101_MOST_A_ROUND = 404
@@ -406,6 +467,12 @@ class GameTally:
         self.total = [0] * seats
         self.squares = [0] * seats
         self.cubes = [0] * seats                # for the skewness of the mean's interval
+        #: games in which each seat scored (nonzero): the two-part bound of a classic mean
+        #: (:func:`two_part_upper`)
+        self.scored = [0] * seats
+        #: every game added is of a variant in which only a round's winner scores (classic,
+        #: CR-6): a seat's score is 0 unless it won a round
+        self.only_winners_score = True
         self.low: list[int | None] = [None] * seats
         self.high: list[int | None] = [None] * seats
         self.best = [0] * seats
@@ -418,6 +485,8 @@ class GameTally:
     def add(self, r: GameRecord) -> None:
         self.games += 1
         least, most = score_bounds(r.rules, r.match_rounds, r.rounds)
+        if self.only_winners_score and not _only_winners_score(r.rules):
+            self.only_winners_score = False
         if least < self.bounds[0] or most > self.bounds[1]:
             self.bounds = (min(least, self.bounds[0]), max(most, self.bounds[1]))
         self.rounds += r.rounds
@@ -435,6 +504,8 @@ class GameTally:
             self.total[s] += x
             self.squares[s] += x * x
             self.cubes[s] += x * x * x
+            if x:
+                self.scored[s] += 1
             lo, hi = self.low[s], self.high[s]
             self.low[s] = x if lo is None or x < lo else lo
             self.high[s] = x if hi is None or x > hi else hi
@@ -465,10 +536,12 @@ class GameTally:
         self.caps |= other.caps
         self.run_seeds |= other.run_seeds
         self.bounds = (min(self.bounds[0], other.bounds[0]), max(self.bounds[1], other.bounds[1]))
+        self.only_winners_score = self.only_winners_score and other.only_winners_score
         for s in range(len(self.total)):
             self.total[s] += other.total[s]
             self.squares[s] += other.squares[s]
             self.cubes[s] += other.cubes[s]
+            self.scored[s] += other.scored[s]
             self.best[s] += other.best[s]
             self.turns[s] += other.turns[s]
             self.low[s] = _either(min, self.low[s], other.low[s])
@@ -487,13 +560,25 @@ class GameTally:
         corrected for the scores' skewness; nan, nan with one game), cut to the scores the
         rules allow (:func:`score_bounds`, :func:`clamp_interval`: a classic mean is never
         below 0). A game scored outside those bounds (a hand-edited file, another version's
-        scoring) shows they are not these games' bounds: the interval is then left whole."""
+        scoring) shows they are not these games' bounds: the interval is then left whole.
+
+        Where only a round's winner scores (classic, CR-6) the upper bound is at least the
+        two-part bound (:func:`two_part_upper`, from the games the seat scored in): a seat
+        that rarely wins shows too few scores for the t interval alone. A tally without that
+        count (``scored``: pickled by a version before it) keeps the t interval's bound."""
         mean, sd = self.mean_sd(s)
         skew = skewness_of_sums(self.games, self.total[s], self.squares[s], self.cubes[s])
         interval = skew_t_interval(self.games, mean, sd, skew)
         seen_lo, seen_hi = self.low[s], self.high[s]
         if seen_lo is None or seen_hi is None:
             return interval
+        scored = getattr(self, "scored", None)
+        low, high = self.bounds
+        if (scored is not None and getattr(self, "only_winners_score", False)
+                and 0 <= low <= seen_lo and seen_hi <= high < math.inf and self.games > 1):
+            upper = two_part_upper(self.games, scored[s], self.total[s], self.squares[s],
+                                   self.cubes[s], high)
+            interval = (interval[0], max(interval[1], upper))
         return clamp_if_inside(interval, self.bounds, seen_lo, seen_hi)
 
     def seat_stats(self, bots: Sequence[str]) -> list[SeatStats]:
@@ -623,6 +708,8 @@ def format_summary(result: SimResult) -> str:
     flat = no_spread_note(result.seats)
     if flat is not None:
         out.append(flat)
+    if result.tally is not None and result.tally.only_winners_score and result.games > 1:
+        out.append(TWO_PART_NOTE)
     if len(set(result.bots)) > 1:
         out.append(SEATS_NOT_ROTATED)
     rounds = result.rounds
