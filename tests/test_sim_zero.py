@@ -15,6 +15,7 @@ from rummy101.cli import main
 from rummy101.sim.record import GameRecord
 from rummy101.sim.report import format_report, mean_interval, summarise
 from rummy101.sim.stats import (
+    TWO_PART_NOTE,
     GameTally,
     clamp_interval,
     skew_t_interval,
@@ -168,5 +169,9 @@ def test_summary_and_report_print_the_two_part_bound() -> None:
     )
     lo, hi = res.seats[1].mean_ci95
     assert not math.isnan(hi)
-    assert f"[{lo:.1f}, {hi:.1f}]" in res.summary()
-    assert f"[{lo:.1f}, {hi:.1f}]" in format_report(summarise(res.records)[0])
+    summary, report = res.summary(), format_report(summarise(res.records)[0])
+    for text in (summary, report):
+        assert f"[{lo:.1f}, {hi:.1f}]" in text and TWO_PART_NOTE in text
+    other = sim.simulate("rummy101(players=2)", "greedy,random", 3, seed=1, progress=False)
+    assert TWO_PART_NOTE not in other.summary()
+    assert TWO_PART_NOTE not in format_report(summarise(other.records)[0])
