@@ -150,7 +150,8 @@ class SeatStats:
     finishes: dict[str, int]       # rounds this seat finished, by finish type
     mean_turns_per_round: float
     #: the mean score's 95% interval (:func:`skew_t_interval`, cut to the scores the rules
-    #: allow, :func:`score_bounds`; nan, nan with one game), as ``rummy101 report`` prints it
+    #: allow, :func:`score_bounds`; in classic its upper bound at least :func:`two_part_upper`;
+    #: nan, nan with one game), as ``rummy101 report`` prints it
     mean_ci95: tuple[float, float] = (math.nan, math.nan)
 
 
