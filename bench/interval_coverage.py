@@ -10,7 +10,9 @@ The defaults are those of the tables in the docs: 1,000 runs of 20 (and 200) gam
 50,000 games, 200 ladders of 20 deals against 2,000 deals; ``--only sim`` or ``--only
 ladder`` runs one half. ``--pooled K`` checks the mean score's interval alone, printed
 (Student's t corrected for skewness) and plain t, on every disjoint run of 10 to 200 games cut
-from K long runs (docs/simulation.md, "The mean's interval").
+from K long runs (docs/simulation.md, "The mean's interval"). ``--bounded REPS`` and ``--zero
+REPS`` check a classic seat's (docs/simulation.md, "stays inside the possible scores" and "A
+seat that rarely scores": the interval cut to the rules' bounds, and its two-part upper bound).
 
 A 95% interval should cover in about 95% of the runs; each coverage is printed with its own
 95% Wilson interval (over the repetitions). The truth's own standard error (printed beside the
