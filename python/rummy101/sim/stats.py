@@ -474,6 +474,7 @@ class GameTally:
         #: every game added is of a variant in which only a round's winner scores (classic,
         #: CR-6): a seat's score is 0 unless it won a round
         self.only_winners_score = True
+        self._winners_rules: str | None = None     # the last rules checked for it
         self.low: list[int | None] = [None] * seats
         self.high: list[int | None] = [None] * seats
         self.best = [0] * seats
@@ -486,8 +487,9 @@ class GameTally:
     def add(self, r: GameRecord) -> None:
         self.games += 1
         least, most = score_bounds(r.rules, r.match_rounds, r.rounds)
-        if self.only_winners_score and not _only_winners_score(r.rules):
-            self.only_winners_score = False
+        if self.only_winners_score and r.rules != self._winners_rules:   # (parsed once a run)
+            self.only_winners_score = _only_winners_score(r.rules)
+            self._winners_rules = r.rules
         if least < self.bounds[0] or most > self.bounds[1]:
             self.bounds = (min(least, self.bounds[0]), max(most, self.bounds[1]))
         self.rounds += r.rounds
