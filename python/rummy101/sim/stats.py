@@ -540,6 +540,8 @@ class GameTally:
         self.run_seeds |= other.run_seeds
         self.bounds = (min(self.bounds[0], other.bounds[0]), max(self.bounds[1], other.bounds[1]))
         self.only_winners_score = self.only_winners_score and other.only_winners_score
+        if self._winners_rules is None:   # (a cache, but merged as one tally of both would hold)
+            self._winners_rules = other._winners_rules
         for s in range(len(self.total)):
             self.total[s] += other.total[s]
             self.squares[s] += other.squares[s]
