@@ -344,3 +344,26 @@ def test_the_skewness_is_exact_far_from_zero() -> None:
     _, lo, hi = mean_interval(values)
     _, flo, fhi = mean_interval(far)
     assert (flo - 10**9, fhi - 10**9) == pytest.approx((lo, hi), abs=1e-6)
+
+
+def test_the_no_spread_note_leaves_out_a_classic_seat_whose_interval_has_width() -> None:
+    """A classic seat that scored 0 in all its games has sd 0 but the two-part upper bound
+    (CR-6: it scores only when it wins a round), so the 'sd 0 ... the interval has no width'
+    note must not name it; a classic seat that scored the same nonzero points every game is
+    still named (its interval has no width). Review of the two-part bound: the note first
+    contradicted the printed [0.0, 226.3]."""
+    from rummy101.rules import Rules
+    from rummy101.sim.runner import _result
+    from rummy101.sim.stats import no_spread_note
+
+    recs = [sim.GameRecord(game=i, seed=i, rules="classic(players=2)", bots=("a", "b"),
+                           scores=(200, 0), round_scores=((200, 0),), best=0,
+                           finishes=("normal",), finishers=(0,), turns=(5, 5), steps=20,
+                           run_seed=1, bot_seeds=(i, i), match_rounds=1)
+            for i in range(3)]
+    res = _result(Rules.parse("classic(players=2)"), ("a", "b"), 1, recs)
+    assert res.seats[1].sd_score == 0 and res.seats[1].mean_ci95[1] > 0   # 0 points, width
+    assert res.seats[0].sd_score == 0 and res.seats[0].mean_ci95 == (200.0, 200.0)
+    note = no_spread_note(res.seats)
+    assert note is not None and note.startswith("sd 0 in seat 0 (200 points)")
+    assert "seat 1" not in note and "seats" not in note.split(":")[0]

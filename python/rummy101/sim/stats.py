@@ -51,8 +51,11 @@ def no_spread_note(seats: Sequence[SeatStats]) -> str | None:
     """The note under a table in which some seat scored the same in every one of 2 or more
     games (sd 0): its interval has no width, ``[-202.0, -202.0]``, which reads as the mean
     known exactly; it says only that these games did not vary (four random bots in Rummy 101
-    lose 202 points in most games, but not in all)."""
-    flat = [st for st in seats if st.games > 1 and st.sd_score == 0]
+    lose 202 points in most games, but not in all). A seat whose interval has width all the
+    same is not named: a classic seat that scored 0 in every game has the two-part upper bound
+    (:func:`two_part_upper`), and TWO_PART_NOTE says what that is."""
+    flat = [st for st in seats if st.games > 1 and st.sd_score == 0
+            and st.mean_ci95[0] == st.mean_ci95[1]]
     if not flat:
         return None
     which = ", ".join(f"{st.seat} ({st.min_score} points)" for st in flat)
