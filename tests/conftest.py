@@ -35,11 +35,46 @@ def both() -> tuple[ModuleType, ModuleType]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests in test_*parity*.py call both backends themselves: mark them ``parity`` so that a
-    second run of the suite on the pure backend can leave them out (``-m "not parity"``)."""
+    """Mark the tests that choose their backends themselves, so that the second run of the suite
+    on the pure backend (.ci/run) can leave them out: they would repeat what README's run did.
+
+    - ``parity``: the tests in test_*parity*.py call both backends and compare them;
+    - ``each_backend``: the tests parametrised by the ``backend`` fixture, which runs each of them
+      once per backend with that backend live whatever RUMMY101_BACKEND says.
+    """
     for item in items:
         if "parity" in item.path.name:
             item.add_marker(pytest.mark.parity)
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and "backend" in callspec.params:
+            item.add_marker(pytest.mark.each_backend)
+
+
+class _NoCore(dict):  # type: ignore[type-arg]
+    """Stands in for ``_backend._modules`` while a ``backend_free`` test runs: any look-up of a
+    backend module fails, so a test marked wrongly fails instead of passing unnoticed."""
+
+    def _refuse(self, *args: object, **kwargs: object) -> None:
+        raise AssertionError("a test marked backend_free reached the core (rummy101._backend): "
+                             "remove the mark (conftest.py, .ci/run)")
+
+    __getitem__ = __contains__ = get = _refuse  # type: ignore[assignment]
+
+
+@pytest.fixture(autouse=True)
+def _backend_free_guard(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test marked ``backend_free`` claims it never reaches the core (nor asks which backend is
+    live), so the pure pass of .ci/run leaves it out. Hold it to that here, on every pass: no
+    backend module can be loaded while it runs (nor in the processes it starts or forks)."""
+    if request.node.get_closest_marker("backend_free") is None:
+        yield
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_backend, "_modules", _NoCore())
+        mp.setattr(_backend, "_core_rules_cache", {})
+        mp.setattr(_backend, "_active", None)
+        mp.setenv("RUMMY101_BACKEND", "none-the-test-is-marked-backend_free")
+        yield
 
 
 def pytest_cmdline_main(config: pytest.Config) -> None:

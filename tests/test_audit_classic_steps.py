@@ -316,6 +316,7 @@ def _pos(rules: str = "classic(players=2)", **kw: Any) -> tuple[Any, Turn]:
     return s, turn
 
 
+@pytest.mark.backend_free
 def test_model_melds_follow_the_rules() -> None:
     """CR-2 and CR-3 as the model reads them, on the rules' own examples."""
     assert (
@@ -339,6 +340,7 @@ def test_model_melds_follow_the_rules() -> None:
     assert set(lay_offs("QH", table)) == {"add QH to 0@end"}
 
 
+@pytest.mark.backend_free
 def test_aces_are_low_only() -> None:
     """CR-2: no Q-K-A or K-A-2 run; A-2-3 is; an ace lays off only before a 2, nothing after K."""
     s, t = _pos(hands=["QD KD AD 2D 3D 9C", "5C"], phase="play")
@@ -354,6 +356,7 @@ def test_aces_are_low_only() -> None:
     assert got["add"] == {"add AH to 1@start", "add KD to 2@end"}
 
 
+@pytest.mark.backend_free
 def test_sets_of_four_and_lay_offs_at_both_ends() -> None:
     """CR-3: a set of four (any three of the four laid, the fourth laid off onto it); a run
     extended at its start and at its end, and a set completed, on another player's melds, once
@@ -382,6 +385,7 @@ def test_sets_of_four_and_lay_offs_at_both_ends() -> None:
     assert s.observation(0)["table"][0]["tiles"] == ["4D", "5D", "6D", "7D", "8D"]
 
 
+@pytest.mark.backend_free
 def test_going_out_without_a_discard_broad_and_narrow() -> None:
     """CR-4: the last card laid off with no discard under ``broad``; under ``narrow`` only the
     seed's two cards + the drawn one laid as one meld, every other emptying play refused."""
@@ -406,6 +410,7 @@ def test_going_out_without_a_discard_broad_and_narrow() -> None:
         assert s.round_results()[-1]["out"] == "meld"
 
 
+@pytest.mark.backend_free
 def test_a_taken_card_is_melded_not_discarded() -> None:
     """CR-3: the card taken from the pile may be melded the same turn, never discarded; the engine
     refuses a play that would leave it alone unless it can then be laid off (docs/rules.md)."""
@@ -419,6 +424,7 @@ def test_a_taken_card_is_melded_not_discarded() -> None:
         assert _check(s, t)["run"] == runs
 
 
+@pytest.mark.backend_free
 def test_empty_stock_turnover_and_the_second_exhaustion() -> None:
     """CR-5: the last stock card drawn and no one out: the pile turned over as the stock (its
     bottom card on top) and only ``draw`` next; the second time, the round is drawn."""
@@ -450,6 +456,7 @@ def test_empty_stock_turnover_and_the_second_exhaustion() -> None:
     assert r["end"] == "exhausted" and r["scores"] == [0, 0]
 
 
+@pytest.mark.backend_free
 def test_the_last_card_of_the_second_stock_may_still_go_out() -> None:
     """CR-5 with CR-4/CR-6: the player who draws the second stock's last card and goes out in
     that turn wins the round (docs/rules.md); the model scores it the same."""
@@ -469,6 +476,7 @@ def test_the_last_card_of_the_second_stock_may_still_go_out() -> None:
         assert r["out"] == m.out_by == how and r["scores"] == m.scores() == [12, 0]
 
 
+@pytest.mark.backend_free
 def test_a_pile_card_taken_at_two_cards_goes_out_narrow() -> None:
     """CR-4 ``narrow`` (docs/rules.md: the card drawn from the stock or the pile): Q♣ Q♠ held,
     Q♥ taken from the pile, the set laid goes out; Q♥ may not be discarded (CR-3)."""
@@ -546,6 +554,7 @@ def _random_position(rng: random.Random) -> tuple[Any, Turn]:
     return s, turn
 
 
+@pytest.mark.backend_free
 def test_random_positions_match_the_model() -> None:
     rng = random.Random("classic-steps-positions")
     seen: Counter[str] = Counter()

@@ -76,6 +76,7 @@ def _classic_expected(s: Any, broad: bool) -> set[str]:
 
 
 @pytest.mark.parametrize("go_out", ["broad", "narrow"])
+@pytest.mark.backend_free
 def test_cr3_cr4_legal_plays_match_an_independent_reading(go_out: str) -> None:
     rng = random.Random(f"h5-classic-{go_out}")
     rules = f"classic(players=2,go_out={go_out})"
@@ -164,6 +165,7 @@ def test_ro9_4_breaks_match_an_independent_reading() -> None:
         assert got == exp, ([ts(c) for c in rack], [ts(c) for c in train], laid, tabla)
 
 
+@pytest.mark.backend_free
 def test_ro6_ro7_new_three_tile_melds_match_an_independent_reading() -> None:
     """RO-6/RO-7/RO-13: every 3-tile run/set of the rack, keeping a tile to discard."""
     rng = random.Random("h5-melds")

@@ -158,6 +158,7 @@ def test_cr1_to_cr6_matches_follow_an_independent_model(rules: str) -> None:
     assert seen & {"meld", "lay_off", "discard"}
 
 
+@pytest.mark.backend_free
 def test_cr5_last_card_of_the_first_stock_then_going_out_by_a_meld_wins() -> None:
     """CR-4/CR-5: the player who draws the last stock card and melds the whole hand goes out: a
     win with no turnover (the turnover happens only when that player ends the turn in play)."""
@@ -168,6 +169,7 @@ def test_cr5_last_card_of_the_first_stock_then_going_out_by_a_meld_wins() -> Non
     assert s.round_scores() == [[20, 0]]
 
 
+@pytest.mark.backend_free
 def test_cr5_last_card_of_the_second_stock_then_a_lay_off_wins() -> None:
     """CR-5: the second stock's last card is drawn and laid off with the hand's last card: the
     player goes out (CR-4 broad), so the round is won, not drawn."""
@@ -179,6 +181,7 @@ def test_cr5_last_card_of_the_second_stock_then_a_lay_off_wins() -> None:
     assert s.round_scores() == [[11, 0]]
 
 
+@pytest.mark.backend_free
 def test_cr5_narrow_last_card_of_the_second_stock_is_discarded_to_go_out() -> None:
     """CR-4 narrow with CR-5: the hand may not be emptied by laying off the second stock's last
     card; discarding it goes out (a win); a hand that keeps a card after the discard draws."""

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -63,6 +65,7 @@ def test_one_deal_has_no_interval() -> None:
     assert "- (1 deal)" in ladder.summary("x", [_seat(0, 0, 5, 1)])
 
 
+@pytest.mark.many_games
 def test_sim_intervals_cover_their_truth() -> None:
     """80 runs of 20 games (seeds 1..80) of two greedy bots against 3,000 games of seed 10**6:
     the finish rate and best rate (Wilson) and the mean score (t corrected for skewness) of seat
@@ -81,6 +84,7 @@ def test_sim_intervals_cover_their_truth() -> None:
     assert by["best rate (Wilson, games)"].markdown().endswith("| 0.963 [0.895, 0.987] |")
 
 
+@pytest.mark.many_games
 def test_ladder_case_counts_its_repetitions() -> None:
     rows = coverage.ladder_case("rummy101(players=2)", "random", "greedy", 4, 5, 20, 1)
     assert [r.reps for r in rows] == [5, 5]
@@ -88,6 +92,7 @@ def test_ladder_case_counts_its_repetitions() -> None:
     assert rows[0].label.endswith("vs baseline (t, deals)")
 
 
+@pytest.mark.many_games
 def test_pooled_case_cuts_disjoint_runs_and_checks_both_intervals() -> None:
     """``--pooled``: 3 runs of 40 games cut into 12 runs of 10 and 6 of 20; each row holds the
     plain t and the printed (skew-corrected) interval's coverage, misses and mean width, and the

@@ -21,6 +21,7 @@ T_TABLE = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 10: 2.228, 30: 2.0
 
 
 @pytest.mark.parametrize("df, want", sorted(T_TABLE.items()))
+@pytest.mark.backend_free
 def test_t_quantile(df: int, want: float) -> None:
     assert abs(t_quantile_95(df) - want) < 0.005
 
@@ -33,10 +34,12 @@ T_EXACT = {3: 3.182446, 4: 2.776445, 5: 2.570582, 6: 2.446912, 7: 2.364624, 8: 2
 
 
 @pytest.mark.parametrize("df, want", sorted(T_EXACT.items()))
+@pytest.mark.backend_free
 def test_t_quantile_six_decimals(df: int, want: float) -> None:
     assert t_quantile_95(df) == pytest.approx(want, abs=1e-6)
 
 
+@pytest.mark.backend_free
 def test_mean_interval_of_four_games_by_hand() -> None:
     # sd 115.5 over 4 games: half width t(0.975, 3) * sd / 2 = 183.7 (a t table), not 183.5
     values = [100.0, -100.0, 100.0, -100.0]
@@ -45,6 +48,7 @@ def test_mean_interval_of_four_games_by_hand() -> None:
     assert round(hi - mean, 1) == round(mean - lo, 1) == round(3.182446 * sd / 2, 1) == 183.7
 
 
+@pytest.mark.backend_free
 def test_mean_interval() -> None:
     # deviations -10, -5, -3, 0, 3, 5, 10 from the mean 3: no skewness, so the t interval
     values = [3, -7, 13, 0, 6, 8, -2]
@@ -71,6 +75,7 @@ def test_records_read_back_from_jsonl_and_csv(result: sim.SimResult, tmp_path: P
     assert read_records(tmp_path / "rows.csv") == summary
 
 
+@pytest.mark.backend_free
 def test_report_tables_agree_with_the_simulation(result: sim.SimResult) -> None:
     [g] = group_records(result.records)
     assert g.seats == result.seats and g.run_seeds == [21] and g.games == 12
@@ -94,6 +99,7 @@ def test_two_line_ups_make_two_tables(result: sim.SimResult) -> None:
         ("rummy101(players=2)", ("random", "random"), 3)]
 
 
+@pytest.mark.backend_free
 def test_cli_report(result: sim.SimResult, tmp_path: Path,
                     capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "games.jsonl"
@@ -109,6 +115,7 @@ def test_cli_report(result: sim.SimResult, tmp_path: Path,
     assert "cannot read" in capsys.readouterr().err
 
 
+@pytest.mark.backend_free
 def test_plot_without_matplotlib_says_what_to_install(result: sim.SimResult, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     from rummy101.errors import RummyError
@@ -118,6 +125,7 @@ def test_plot_without_matplotlib_says_what_to_install(result: sim.SimResult, tmp
         plot_report(group_records(result.records), tmp_path / "x.png")
 
 
+@pytest.mark.backend_free
 def test_plot_png(result: sim.SimResult, tmp_path: Path,
                   capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")

@@ -64,6 +64,7 @@ def test_the_stream_prints_what_the_records_print(runs: list[sim.SimResult]) -> 
         assert all(g.records == [] for g in got)   # nothing kept
 
 
+@pytest.mark.backend_free
 def test_the_classic_cap_note_counts_the_matches_that_played_the_cap(
         runs: list[sim.SimResult]) -> None:
     capped = runs[5].records
@@ -74,6 +75,7 @@ def test_the_classic_cap_note_counts_the_matches_that_played_the_cap(
     assert (f"{played:,} of {len(capped):,}" in note) if played else ("none" in note)
 
 
+@pytest.mark.backend_free
 def test_scores_are_kept_for_a_figure_only(runs: list[sim.SimResult]) -> None:
     records = runs[0].records
     [g], _ = summarise(records, keep_scores=True)
@@ -83,6 +85,7 @@ def test_scores_are_kept_for_a_figure_only(runs: list[sim.SimResult]) -> None:
     assert g.scores is None
 
 
+@pytest.mark.backend_free
 def test_the_cli_report_equals_the_in_memory_report(runs: list[sim.SimResult], tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     a, b = tmp_path / "a.jsonl", tmp_path / "b.csv"
@@ -95,6 +98,7 @@ def test_the_cli_report_equals_the_in_memory_report(runs: list[sim.SimResult], t
     assert dropped == len(runs[2].records) and f"note: {dropped} games read more than once" in err
 
 
+@pytest.mark.backend_free
 def test_a_bad_line_after_good_ones_is_named(tmp_path: Path,
                                              runs: list[sim.SimResult],
                                              capsys: pytest.CaptureFixture[str]) -> None:
@@ -114,6 +118,7 @@ def test_a_bad_line_after_good_ones_is_named(tmp_path: Path,
         list(iter_records(empty))
 
 
+@pytest.mark.backend_free
 def test_a_long_read_says_how_far_it_is(runs: list[sim.SimResult], tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
@@ -128,6 +133,7 @@ def test_a_long_read_says_how_far_it_is(runs: list[sim.SimResult], tmp_path: Pat
 
 
 @pytest.mark.parametrize("seed", range(40))
+@pytest.mark.backend_free
 def test_sd_of_sums_is_the_exact_sample_sd(seed: int) -> None:
     rng = random.Random(seed)
     big = rng.choice([10, 1000, 10**9])
@@ -151,6 +157,7 @@ def test_sd_of_sums_is_the_exact_sample_sd(seed: int) -> None:
     assert hi - lo == pytest.approx(fhi - flo, rel=1e-9, abs=4 * math.ulp(max(abs(lo), abs(hi))))
 
 
+@pytest.mark.backend_free
 def test_a_tally_of_one_game_has_no_spread() -> None:
     rec = sim.GameRecord(game=0, seed=1, rules="rummy101(players=2)", bots=("random", "random"),
                          scores=(-5, 7), round_scores=((-5, 7),), best=1, finishes=("normal",),
@@ -163,6 +170,7 @@ def test_a_tally_of_one_game_has_no_spread() -> None:
     assert json.dumps(tally.endings()) == '{"normal": 1}'
 
 
+@pytest.mark.backend_free
 def test_a_figure_of_many_games_draws_a_sample_of_dots(tmp_path: Path) -> None:
     """--plot of 25,000 games: every game in the boxes, 20,000 evenly spaced dots a seat."""
     pytest.importorskip("matplotlib")
@@ -185,6 +193,7 @@ def test_a_figure_of_many_games_draws_a_sample_of_dots(tmp_path: Path) -> None:
     assert "25,000 games" in ax.get_title()
 
 
+@pytest.mark.backend_free
 def test_every_file_is_checked_before_the_first_is_read(runs: list[sim.SimResult],
                                                         tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch,
@@ -208,6 +217,7 @@ def test_every_file_is_checked_before_the_first_is_read(runs: list[sim.SimResult
     assert read == []
 
 
+@pytest.mark.backend_free
 def test_the_repeats_note_counts_with_separators(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     recs = [sim.GameRecord(game=i, seed=i, rules="rummy101(players=2)", bots=("random", "random"),

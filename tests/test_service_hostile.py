@@ -91,6 +91,7 @@ OPENING_BODIES: list[tuple[object, str]] = [
 
 @pytest.mark.parametrize("path", POSTS)
 @pytest.mark.parametrize("raw,word", RAW_BODIES, ids=range(len(RAW_BODIES)))
+@pytest.mark.backend_free
 def test_raw_bodies_answer_4xx_error(client: TestClient, path: str, raw: bytes, word: str) -> None:
     r = client.post(path, content=raw, headers={"content-type": "application/json"})
     assert 400 <= r.status_code < 500, r.text
@@ -140,6 +141,7 @@ def test_bad_requests_on_other_endpoints(client: TestClient, path: str, body: ob
     assert word in r.json()["error"]
 
 
+@pytest.mark.backend_free
 def test_oversized_body_answers_413(client: TestClient) -> None:
     big = json.dumps({"rack": "R1", "pad": "x" * (MAX_BODY_BYTES + 10)})
     r = client.post("/v1/solve/opening", content=big, headers=JSON)
@@ -147,6 +149,7 @@ def test_oversized_body_answers_413(client: TestClient) -> None:
     assert str(MAX_BODY_BYTES) in r.json()["error"]
 
 
+@pytest.mark.backend_free
 def test_unknown_paths_and_methods_answer_error_objects(client: TestClient) -> None:
     r = client.get("/v1/solve/nothing")
     assert r.status_code == 404 and "error" in r.json()
@@ -238,6 +241,7 @@ def test_saturated_service_answers_429_not_5xx() -> None:
 
 
 @pytest.mark.parametrize("raw", [b'{"rack": "R1", "threshold": 1e999}', b"1e999999", b"[-1e400]"])
+@pytest.mark.backend_free
 def test_numbers_too_large_for_a_float_answer_400(client: TestClient, raw: bytes) -> None:
     """JSON has no Infinity: ``1e999`` was read as one and answered 422 'got a number Infinity'."""
     r = client.post("/v1/solve/opening", content=raw, headers={"content-type": "application/json"})

@@ -43,6 +43,7 @@ def test_dense_work_does_not_starve_ordinary_solves(server: hostile.Server) -> N
         assert status == 200 or (status == 422 and named), (path, status, error)
 
 
+@pytest.mark.backend_free
 def test_rules_bait_is_refused_and_health_answers(server: hostile.Server) -> None:
     """A 40 KB rules string, bare or inside a hint's record or observation: 422 naming the
     length, in well under a second each (it was 4 s, freezing the process)."""
@@ -52,6 +53,7 @@ def test_rules_bait_is_refused_and_health_answers(server: hostile.Server) -> Non
     assert r["bait_max_ms"] < 1000 and r["health_max_ms"] < 1000
 
 
+@pytest.mark.backend_free
 def test_stalled_connections_are_dropped(server: hostile.Server) -> None:
     """A body that stops arriving: 408 and the connection closed; headers that stop arriving:
     the connection closed (both within the read timeouts, long before 15 s + margin)."""
@@ -61,6 +63,7 @@ def test_stalled_connections_are_dropped(server: hostile.Server) -> None:
     assert HEADER_SECONDS - 1 <= r["stalled_headers_dropped_s"] <= 20
 
 
+@pytest.mark.backend_free
 def test_held_big_bodies_keep_memory_bounded(server: hostile.Server) -> None:
     """200 connections announce 4 MiB bodies, send 1 MiB and stall: the server refuses the
     bodies it cannot hold (429, connection closed), drops the stalled ones (408), its memory
@@ -103,6 +106,7 @@ def test_serve_sends_cors_headers_only_for_the_origins_it_is_given() -> None:
 @pytest.mark.skipif(backend_name() != "native",
                     reason="the answers take minutes to solve on the pure backend; the write "
                            "guard is the same protocol code on both")
+@pytest.mark.backend_free
 def test_clients_that_do_not_read_their_answers_are_disconnected(server: hostile.Server) -> None:
     """Eight clients ask for 10,000-rack batch answers (about 7 MB each) and never read them:
     the server does not keep them (and their unsent answers) beyond its write timeout."""
@@ -136,6 +140,7 @@ def _raw_exchange(port: int, data: bytes, answers: int = 1, limit: float = 20.0)
         return got
 
 
+@pytest.mark.backend_free
 def test_request_headers_are_capped(server: hostile.Server) -> None:
     """A request line and headers over MAX_HEAD_BYTES answer 431 and close the connection,
     sent at once or dribbled (httptools holds any amount: 50 connections with 20 MB headers
@@ -165,6 +170,7 @@ def test_request_headers_are_capped(server: hostile.Server) -> None:
 @pytest.mark.skipif(backend_name() != "native",
                     reason="a pure batch chunk of dense racks runs for minutes between the checks "
                            "that stop it; the cancelling code is the same on both backends")
+@pytest.mark.backend_free
 def test_batches_whose_clients_left_free_the_slow_lane(server: hostile.Server) -> None:
     """Clients that send 10,000-rack batches of dense racks and give up after a second: their
     batches are cancelled (queued ones dropped, the running one stopped at its next chunk), so

@@ -86,6 +86,7 @@ def _serve_in_thread(app: object, protocol: type) -> tuple[object, int]:
     return server, port
 
 
+@pytest.mark.backend_free
 def test_a_pipelined_body_waits_for_the_answer_before_it_without_a_408() -> None:
     """A client that pipelines a request behind a slow one (a batch of dense racks runs up to
     20 s) has the second body left unread by uvicorn until the first is answered. The body timer
@@ -128,6 +129,7 @@ def test_a_pipelined_body_waits_for_the_answer_before_it_without_a_408() -> None
     assert b'{"path": "/next", "bytes": ' + str(len(big)).encode() + b"}" in got
 
 
+@pytest.mark.backend_free
 def test_a_request_pipelined_behind_learns_that_its_client_left() -> None:
     """uvicorn tells only the latest request of a connection that its client disconnected: a
     request answered while a pipelined one waited behind it never learned it (a batch ran its
@@ -170,6 +172,7 @@ THEN = b"GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
 
 
 @pytest.mark.parametrize("framing", ["length", "chunked", "split"])
+@pytest.mark.backend_free
 def test_a_post_offering_an_h2c_upgrade_keeps_its_body(server: hostile.Server,
                                                        framing: str) -> None:
     """Java's HttpClient (HTTP_2 by default) and curl --http2 offer an h2c upgrade on plain
@@ -198,6 +201,7 @@ def test_a_post_offering_an_h2c_upgrade_keeps_its_body(server: hostile.Server,
     assert b'"rack":"R1 R2 R3"' in got and b'{"status":"ok"}' in got
 
 
+@pytest.mark.backend_free
 def test_connect_is_answered_400(server: hostile.Server) -> None:
     got = _exchange(server.port, b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n")
     assert got.startswith(b"HTTP/1.1 400 "), got[:300]

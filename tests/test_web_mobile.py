@@ -162,6 +162,7 @@ def test_the_rack_is_reordered_by_taps_and_keeps_its_order(phone: object) -> Non
     assert after[: len(kept)] == kept and len(kept) >= 3, (ended, after)
 
 
+@pytest.mark.backend_free
 def test_move_works_from_the_keyboard_too(browser: object, server: str) -> None:
     """The same Move with a keyboard: Enter on Move, Space picks the focused piece up, the arrows
     go to its place, Space puts it there; Esc puts a picked-up piece back."""
@@ -216,6 +217,7 @@ def _play_turns_by_piece_taps(pg: object, turns: int) -> None:
 
 
 @pytest.mark.parametrize("variant", ["rummy101", "remi", "classic"])
+@pytest.mark.backend_free
 def test_a_whole_game_by_taps_on_a_phone(phone: object, variant: str) -> None:
     """Each variant from the first tap to "over" on a 390 px phone: turns played piece by piece,
     a meld picked on the table, the rest by Play hint; the page fits the screen and its controls
@@ -250,6 +252,7 @@ def test_a_whole_game_by_taps_on_a_phone(phone: object, variant: str) -> None:
     web.shot(pg, f"m02-phone-{variant}-over")
 
 
+@pytest.mark.backend_free
 def test_a_record_replayed_on_a_phone(phone: object) -> None:
     """Analyse this game, then Next and Prev by taps and a turn tapped in the list."""
     pg = phone
@@ -274,6 +277,7 @@ def test_a_record_replayed_on_a_phone(phone: object) -> None:
 
 
 @pytest.mark.parametrize("device", ["small-phone", "tablet"])
+@pytest.mark.backend_free
 def test_a_small_phone_and_a_tablet_fit(browser: object, server: str, device: str) -> None:
     """320 px (the narrowest phones) and a 768 px tablet: the setup, a game with melds on the
     table and the replay form fit, their controls a finger's size."""
@@ -296,6 +300,7 @@ def test_a_small_phone_and_a_tablet_fit(browser: object, server: str, device: st
         _close(pg)
 
 
+@pytest.mark.backend_free
 def test_no_field_is_zoomed_into_on_a_phone(phone: object) -> None:
     """Safari on an iPhone zooms into a field whose text is under 16 px as it gets the focus and
     leaves the page zoomed: the setup's fields were 14.7 px, the typed move 14.4, the record's
@@ -319,6 +324,7 @@ def _in_view(pg: object, selector: str) -> bool:
     )
 
 
+@pytest.mark.backend_free
 def test_the_status_stays_in_view_at_the_rack(phone: object) -> None:
     """On a phone the status line is 900 px above the rack's buttons: after a discard there the
     person did not see that it was their turn again, nor, after the last move, that the game was
@@ -346,6 +352,7 @@ def test_the_status_stays_in_view_at_the_rack(phone: object) -> None:
 
 
 @pytest.mark.parametrize("variant", ["rummy101", "remi", "classic"])
+@pytest.mark.backend_free
 def test_take_discard_shows_the_piece_it_takes(phone: object, variant: str) -> None:
     """On a phone the last discard is drawn a screen above the Take discard button: a person at
     the rack had to scroll up to see what taking would bring. The button shows the piece now (and
@@ -374,6 +381,7 @@ def test_take_discard_shows_the_piece_it_takes(phone: object, variant: str) -> N
     fits(pg, "after a take")
 
 
+@pytest.mark.backend_free
 def test_a_refusal_covers_the_status_line_at_the_rack(phone: object) -> None:
     """Both stay at the top of a phone's screen; the refusal went over the status line with the
     line's first letters and top edge still showing round it, like a glitch. It covers it now."""
