@@ -23,27 +23,14 @@ from rummy101.sim.stats import (
     two_part_upper,
     wilson_interval,
 )
+from test_sim_bounds import _record as _game
 
 CLASSIC = "classic(players=2)"  # with a cap of 3 rounds a game scores 0 to 210
 
 
 def _record(scores: tuple[int, ...], rules: str = CLASSIC, match_rounds: int = 3) -> GameRecord:
-    n = len(scores)
-    best = max(range(n), key=lambda s: scores[s])
-    return GameRecord(
-        game=0,
-        seed=0,
-        rules=rules,
-        bots=("random",) * n,
-        scores=scores,
-        round_scores=(scores,),
-        best=best,
-        finishes=("normal",),
-        finishers=(best,),
-        turns=(1,) * n,
-        steps=1,
-        match_rounds=match_rounds,
-    )
+    """A one-round game of ``rules`` whose seats scored ``scores`` (test_sim_bounds' maker)."""
+    return _game(rules, scores, match_rounds)
 
 
 def _tally(wins: tuple[int, ...], games: int = 20, rules: str = CLASSIC) -> GameTally:
