@@ -103,8 +103,8 @@ def test_pooled_case_cuts_disjoint_runs_and_checks_both_intervals() -> None:
         for cell in r.rstrip(" |").split(" | ")[3:]:   # plain t, printed
             cover, above, below, _ = (float(v) for v in re.findall(r"[0-9.]+", cell))
             assert math.isclose(cover + above + below, 1.0, abs_tol=2e-3)
-    scores = coverage.seat0_scores("rummy101(players=2)", "greedy,greedy", 40, 1, None)
-    assert len(scores) == 40 and scores[:20] == coverage.seat0_scores(
+    scores = coverage.seat_scores("rummy101(players=2)", "greedy,greedy", 40, 1, None)
+    assert len(scores) == 40 and scores[:20] == coverage.seat_scores(
         "rummy101(players=2)", "greedy,greedy", 20, 1, None)
     lo, hi = coverage.plain_t([10, 20, 30])
     assert math.isclose(lo, 20 - 4.302652729911275 * 10 / math.sqrt(3))
