@@ -31,10 +31,10 @@ from .stats import (
     format_rate,
     match_length,
     no_spread_note,
+    raise_to_two_part,
     sd_of_sums,
     skew_t_interval,
     skewness_of_sums,
-    two_part_upper,
 )
 
 __all__ = ["ReportGroup", "drop_duplicates", "format_report", "group_records", "mean_interval",
@@ -126,12 +126,9 @@ def mean_interval(values: Sequence[float], bounds: tuple[float, float] | None = 
                 if n > 2 and c2 > 0 else 0.0)
     interval = skew_t_interval(n, mean, sd, skew)
     if bounds is not None:
-        low, high = bounds
-        if (only_winners_score and len(whole) == n and 0 <= low <= min(values)
-                and max(values) <= high < math.inf):
-            scored = sum(1 for x in whole if x)
-            upper = two_part_upper(n, scored, total, squares, cubes, high)
-            interval = (interval[0], max(interval[1], upper))
+        if only_winners_score and len(whole) == n:
+            interval = raise_to_two_part(interval, bounds, min(values), max(values), n,
+                                         sum(1 for x in whole if x), total, squares, cubes)
         interval = clamp_if_inside(interval, bounds, min(values), max(values))
     return (mean, *interval)
 

@@ -21,7 +21,7 @@ from .errors import SimError
 from .record import GameRecord
 
 __all__ = ["SEATS_NOT_ROTATED", "GameTally", "SeatStats", "SimResult", "clamp_if_inside",
-           "clamp_interval", "format_rate", "format_summary", "no_spread_note", "score_bounds", "two_part_upper",
+           "clamp_interval", "format_rate", "format_summary", "no_spread_note", "raise_to_two_part", "score_bounds", "two_part_upper",
            "wilson_interval"]
 
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -343,6 +343,18 @@ def two_part_upper(n: int, scored: int, total: int, squares: int, cubes: int,
     return min(p * mu * math.exp(math.hypot(math.log(p_hi / p), math.log(mu_hi / mu))), high)
 
 
+def raise_to_two_part(interval: tuple[float, float], bounds: tuple[float, float], seen_lo: float,
+                      seen_hi: float, n: int, scored: int, total: int, squares: int,
+                      cubes: int) -> tuple[float, float]:
+    """``interval`` of a classic seat's mean (CR-6: 0 unless it won a round) with its upper bound
+    raised to at least :func:`two_part_upper`, when the scores seen lie in ``bounds``, which
+    run from 0 or more to a finite most, and there are 2 games or more; else ``interval``."""
+    low, high = bounds
+    if not (0 <= low <= seen_lo and seen_hi <= high < math.inf and n > 1):
+        return interval
+    return (interval[0], max(interval[1], two_part_upper(n, scored, total, squares, cubes, high)))
+
+
 def clamp_interval(interval: tuple[float, float], low: float, high: float) -> tuple[float, float]:
     """``interval`` cut to ``[low, high]``, the values a mean can take when every value it
     averages lies in ``[low, high]`` (a mean of such values lies there too): what is cut off is
@@ -581,12 +593,9 @@ class GameTally:
         if seen_lo is None or seen_hi is None:
             return interval
         scored = getattr(self, "scored", None)
-        low, high = self.bounds
-        if (scored is not None and getattr(self, "only_winners_score", False)
-                and 0 <= low <= seen_lo and seen_hi <= high < math.inf and self.games > 1):
-            upper = two_part_upper(self.games, scored[s], self.total[s], self.squares[s],
-                                   self.cubes[s], high)
-            interval = (interval[0], max(interval[1], upper))
+        if scored is not None and getattr(self, "only_winners_score", False):
+            interval = raise_to_two_part(interval, self.bounds, seen_lo, seen_hi, self.games,
+                                         scored[s], self.total[s], self.squares[s], self.cubes[s])
         return clamp_if_inside(interval, self.bounds, seen_lo, seen_hi)
 
     def seat_stats(self, bots: Sequence[str]) -> list[SeatStats]:
