@@ -185,12 +185,20 @@ def test_executor_gets_the_chunks_a_window_at_a_time(monkeypatch: pytest.MonkeyP
     assert held[0] <= 256  # a chunk taken and counted is dropped, not kept as an empty entry
 
 
-def test_ctrl_c_during_on_records_lands_after_the_batch_is_counted(tmp_path: Path) -> None:
+def test_ctrl_c_during_on_records_lands_after_the_batch_is_counted(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """A real SIGINT while on_records runs (a serial run, Python's own handler) is held until
     the batch is counted: the partial result counts exactly the games handed on and holds no
     record on_records took (which ``rummy101 sim`` would write a second time)."""
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signals reach the main thread only")
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # a suite started with Ctrl-C ignored (a job put in the background without job control,
+        # `( cmd & )` or nohup) has no handler of Python's; the run keeps an ignored SIGINT
+        # ignored, so give this test the handler a terminal's Python has (ignored again after it)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        request.addfinalizer(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     taken: list[sim.GameRecord] = []
 
     def sink(batch: list[sim.GameRecord]) -> None:
