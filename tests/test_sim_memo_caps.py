@@ -38,6 +38,9 @@ def _lines(rules: str, bots: str, games: int) -> list[Any]:
     ).records
 
 
+# above_core: the Python engine's memo caps over 150 Remi games, 116 s on the pure core; test_game_parity.py plays this run's
+# games on both cores alike (and the memos are keyed by the backend, filled alike)
+@pytest.mark.above_core
 def test_remi_memos_stay_within_their_caps() -> None:
     """150 games fill ``_CLOSES`` past 4,096 entries (some 40 a game); it is cleared at its cap
     (it held up to 100,000, ~24 MB, before)."""
@@ -75,6 +78,9 @@ def test_remi_tiny_caps_give_the_same_games(monkeypatch: pytest.MonkeyPatch) -> 
     _clear_remi()
 
 
+# above_core: the Python engine's memo caps over 350 Rummy 101 games, 30 s on the pure core; test_game_parity.py plays this run's
+# games on both cores alike (and the memos are keyed by the backend, filled alike)
+@pytest.mark.above_core
 def test_rummy101_memos_stay_within_their_caps() -> None:
     """R101: the opening memo (its hits come within a turn; 350 games ask for some 5,000
     entries) is cleared at 4,096 entries, the meld and discard memos at 32,768, the shared

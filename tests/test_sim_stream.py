@@ -32,7 +32,9 @@ def same_stats(a: sim.SimResult, b: sim.SimResult) -> None:
     "rules,bots,kw",
     [
         (RULES, BOTS, {}),
-        ("remi(players=3)", "random,greedy,random", {}),
+        # above_core: the executors' order on 26 Remi games, ~50 s a way on the pure core;
+        # test_game_parity.py plays this run's games on both cores alike
+        pytest.param("remi(players=3)", "random,greedy,random", {}, marks=pytest.mark.above_core),
         ("classic(players=2)", "random,random", {"match_rounds": 2}),  # a capped match
         (RULES, BOTS, {"match_rounds": 3}),
     ],
