@@ -198,3 +198,50 @@ def test_play_help_does_not_limit_the_hint_to_rummy101(
     out = capsys.readouterr().out
     assert "the hint for this turn (Rummy 101)" not in out
     assert "\nhint:\n" in out and "no hint" not in out
+
+
+# --- the variant named as other tools name it --------------------------------------------------
+
+@pytest.mark.parametrize("command", [["sim"], ["hint"], ["play"], ["solve", "opening"], ["meld"]])
+def test_variant_points_at_rules(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    """The docs call rummy101, remi and classic variants; `--variant remi` was answered "did you
+    mean --input?" after `solve opening` and with no pointer after hint, play or sim."""
+    code, out, err = run(capsys, [*command, "--variant", "remi"])
+    assert code == 2 and out == ""
+    shown = " ".join(command)
+    assert "unrecognized arguments: --variant" in err  # (meld's argument takes the remi)
+    assert f"; --rules sets that here: rummy101 {shown} --rules remi\n" in err, err
+    assert "--input" not in err.splitlines()[-1]
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    (["--variant", "remi", "--rack", "R1 R2 R3"], "rummy101 solve opening --rules remi ..."),
+    (["--rules", "remi", "tabla"], "rummy101 solve tabla --rules remi ..."),
+    (["--threshold", "120", "--rack", "R1 R2 R3"], "rummy101 solve opening --threshold 120 ..."),
+])
+def test_an_option_before_the_solver_says_the_solver_comes_first(
+        capsys: pytest.CaptureFixture[str], typed: list[str], meant: str) -> None:
+    """`rummy101 solve --rules remi opening` was answered only "invalid choice: 'remi' (choose
+    from 'opening', 'penalty', 'tabla')": the option's value read as the solver's name."""
+    code, out, err = run(capsys, ["solve", *typed])
+    assert code == 2 and out == ""
+    assert "the solver's name comes first, then its options" in err, err
+    assert err.rstrip().endswith(meant), err
+
+
+def test_an_option_the_solver_lacks_gets_no_pointer(capsys: pytest.CaptureFixture[str]) -> None:
+    """penalty has no --threshold: pointing at `solve penalty --threshold 120` would send the
+    user to a second error."""
+    code, _, err = run(capsys, ["solve", "--threshold", "120", "penalty", "--rack", "R1 R2 R3"])
+    assert code == 2
+    assert "comes first" not in err
+    assert "invalid choice: '120'" in err
+
+
+def test_variant_before_a_meld_points_at_the_rule_set_not_the_meld(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`meld --variant 'remi(players=3)' 'R1 R2 R3'`: the meld argument took the rule set, so
+    the word after --variant is the meld; the pointer names the rule set, quoted for a shell."""
+    code, _, err = run(capsys, ["meld", "--variant", "remi(players=3)", "R1 R2 R3"])
+    assert code == 2
+    assert err.rstrip().endswith("--rules sets that here: rummy101 meld --rules 'remi(players=3)'"), err

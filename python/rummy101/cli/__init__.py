@@ -65,6 +65,8 @@ class _Parser(argparse.ArgumentParser):
             hint = _rack_hint(message, self.prog, self.taken, self.rules, meld=True)
         else:
             hint = ""
+        if not hint and self.prog.startswith(f"{PROG} solve"):
+            hint = _solver_name_hint(self, message)
         if len(message) > MAX_ERROR_CHARS:
             message = (f"{message[:MAX_ERROR_CHARS - 60]}... (cut: the message is "
                        f"{len(message):,} characters long)")
@@ -136,6 +138,34 @@ def _rack_hint(message: str, command: str, taken: Sequence[str] = (), rules: str
     return f"{_where(command, flag, rack, meld)} (and fix it: {why})"
 
 
+def _solver_name_hint(solve: argparse.ArgumentParser, message: str) -> str:
+    """A pointer for an option typed between ``solve`` and the solver's name
+    (``solve --rules remi opening``, ``solve --variant remi --rack ...``): argparse read the
+    option's value as the solver's name (``invalid choice: 'remi'``), which did not say that the
+    solver's name comes first. Only for an option of the solver named (``opening`` when none
+    is), or another tool's name for one (:data:`_SYNONYMS`)."""
+    head = "argument SOLVER: invalid choice: "
+    argv = list(getattr(solve, "argv", ()))
+    if not message.startswith(head) or "solve" not in argv:
+        return ""
+    word = message[len(head):].split(" (choose from")[0].strip("'")
+    after = argv[argv.index("solve") + 1:]
+    if word not in after or after.index(word) == 0:
+        return ""
+    option = after[after.index(word) - 1]
+    solvers = {name: sub for p in _parsers(solve) if p is not solve
+               for name, sub in [(p.prog.rsplit(" ", 1)[-1], p)]}
+    named = [w for w in after if w in solvers]
+    solver = named[0] if named else "opening"
+    option = _SYNONYMS.get(option, option)
+    if solver not in solvers or option not in _options(solvers[solver]):
+        return ""
+    return (f"; the solver's name comes first, then its options ('{word}' was read as a "
+            f"solver): {PROG} solve {solver} {option} {shlex.quote(word)} ...")
+
+
+#: a word that names a rule set (--rules): a variant, alone or with its options
+_RULES_LIKE = re.compile(r"(?i)^(rummy101|remi|classic)(\(|$)")
 #: words that look like a tile or a card, for the quotes pointer of a rack with a typo
 _TILE_LIKE = re.compile(r"(?i)^([RYBK]\d{1,2}|\*|JK|JOKER)$")
 _CARD_LIKE = re.compile(r"(?i)^(10|[2-9AJQKT])[SHDC\u2660\u2665\u2666\u2663]$")
@@ -156,7 +186,12 @@ def _options(parser: argparse.ArgumentParser) -> list[str]:
 _SYNONYMS = {"--jobs": "--workers", "-j": "--workers", "--n-jobs": "--workers",
              "--n_jobs": "--workers", "--processes": "--workers", "--procs": "--workers",
              "--cpus": "--workers", "--cores": "--workers", "--threads": "--workers",
-             "--parallel": "--workers"}
+             "--parallel": "--workers",
+             # the docs call rummy101, remi and classic variants: `--variant remi` was answered
+             # "did you mean --input?" (solve) or nothing (hint, play); not --game, which sim
+             # reads as its --games (argparse takes a prefix)
+             "--variant": "--rules", "--variants": "--rules", "--ruleset": "--rules",
+             "--rule-set": "--rules"}
 
 
 def _unrecognized(top: argparse.ArgumentParser, leaf: argparse.ArgumentParser,
@@ -176,6 +211,11 @@ def _unrecognized(top: argparse.ArgumentParser, leaf: argparse.ArgumentParser,
         if name[:2] == "-j" and name[2:].isdigit():  # make's -j4
             name, token, moved = "-j", f"-j {name[2:]}", [f"-j {name[2:]}"]
         ours = _SYNONYMS.get(name)
+        if ours == "--rules" and "=" not in token:
+            # `meld --variant remi 'R1 R2 R3'`: the meld took remi, and the word after
+            # --variant is no rule set; a rule set in parentheses needs quotes in a shell
+            seen = [w for w in [*moved[1:], *getattr(leaf, "taken", ())] if _RULES_LIKE.match(w)]
+            moved = [token, shlex.quote(seen[0]) if seen else "RULES"]
         if ours in leaf_options and name not in _options(leaf):  # another tool's name for it
             value = token[len(name):] or "".join(f" {w}" for w in moved[1:])
             hints.append(f"{ours} sets that here: {PROG} {command} {ours}{value}")
