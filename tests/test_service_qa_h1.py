@@ -155,7 +155,9 @@ def test_a_trailing_slash_is_an_unknown_path_not_a_redirect(client: TestClient, 
                        headers={"host": "evil.example"})
     assert r.status_code == 404, (r.status_code, r.headers)
     assert "location" not in r.headers
-    assert r.json() == {"error": f"no endpoint at {path!r}; see /openapi.json"}
+    # (and points at the path without the slash)
+    assert r.json() == {"error": f"no endpoint at {path!r}; did you mean {path.rstrip('/')!r}?; "
+                                 f"see /openapi.json"}
 
 
 def test_big_bodies_held_by_one_client_do_not_lock_out_ordinary_requests() -> None:
@@ -279,3 +281,48 @@ def test_game_options_are_answered_while_the_game_threads_are_busy(
         release.set()
     assert status == 200
     assert answered_first  # while both game threads were still held
+
+
+@pytest.mark.parametrize("path,meant", [
+    ("/v1/opening", "did you mean '/v1/solve/opening'?"),
+    ("/v1/solve/opnening", "did you mean '/v1/solve/opening'?"),
+    ("/v1/hints", "did you mean '/v1/hint'?"),
+    ("/v1/solve", "did you mean '/v1/solve/opening', '/v1/solve/penalty' or '/v1/solve/tabla'?"),
+    ("/v1/meld", "did you mean '/v1/validate/meld'?"),
+])
+def test_an_unknown_path_points_at_the_endpoint_meant(client: TestClient, path: str,
+                                                      meant: str) -> None:
+    """`POST /v1/opening` (the CLI's `solve opening` read as a path) was answered "no endpoint
+    at '/v1/opening'; see /openapi.json", a document of 17 paths to read for the one meant."""
+    r = client.post(path, json={"rack": "R1 R2 R3"})
+    assert r.status_code == 404
+    assert r.json() == {"error": f"no endpoint at {path!r}; {meant}; see /openapi.json"}
+
+
+@pytest.mark.parametrize("path", ["/v1/", "/foo", "/v1/zzzzzz"])
+def test_an_unknown_path_like_no_endpoint_gets_no_pointer(client: TestClient, path: str) -> None:
+    r = client.post(path, json={})
+    assert r.json() == {"error": f"no endpoint at {path!r}; see /openapi.json"}
+
+
+def test_a_get_on_a_post_endpoint_names_the_method_allowed(client: TestClient) -> None:
+    """`curl URL` (a GET) on a solver was answered "method GET is not allowed" without saying
+    which is."""
+    r = client.get("/v1/solve/opening")
+    assert r.status_code == 405 and r.headers["allow"] == "POST"
+    assert r.json() == {"error": "method GET is not allowed on '/v1/solve/opening' (allowed: POST)"}
+
+
+@pytest.mark.parametrize("path,body,pointer", [
+    ("/v1/solve/opening", {"variant": "remi", "rack": "R1 R2 R3"},
+     '; the variant and its options go in "rules" (e.g. "rules": "remi")'),
+    ("/v1/solve/penalty", {"rules": "remi", "tiles": "R1 R2 R3"}, '; did you mean "rack"?'),
+    ("/v1/solve/opening", {"rack": "R1 R2 R3", "must_used": "R1"}, '; did you mean "must_use"?'),
+    ("/v1/hint", {"game": "remi"}, '; the variant and its options go in "rules" (e.g. "rules": "remi")'),
+])
+def test_an_unknown_field_points_at_the_field_meant(client: TestClient, path: str,
+                                                    body: dict[str, str], pointer: str) -> None:
+    """`{"variant": "remi", ...}` (the docs' word) was answered with the list of fields only."""
+    r = client.post(path, json=body)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"].endswith(pointer), r.json()

@@ -14,6 +14,7 @@ rummy101._validate.BadRequest: field 'threshold' must be a whole number from 0 t
 
 from __future__ import annotations
 
+import difflib
 import json
 import json.decoder
 import math
@@ -397,8 +398,30 @@ def read_object(body: Any, what: str, fields: Iterable[str]) -> Mapping[str, Any
     for key in body:
         if key not in accepted:
             raise BadRequest(f"unknown field {short(key)} in {what}; accepted fields: "
-                             f"{', '.join(accepted)}")
+                             f"{', '.join(accepted)}{_meant(key, accepted)}")
     return body
+
+
+#: Other names for a field (the docs call rummy101, remi and classic variants; a rack is the
+#: tiles or cards in a hand): `{"variant": "remi"}` was answered with the list of fields only.
+_FIELD_MEANT = {"variant": "rules", "variants": "rules", "rule": "rules", "ruleset": "rules",
+                "rule_set": "rules", "game": "rules", "tiles": "rack", "hand": "rack",
+                "cards": "rack", "rack": "racks", "tiles_list": "racks"}
+
+
+def _meant(key: Any, accepted: tuple[str, ...]) -> str:
+    """A pointer to the field an unknown key was meant as, or ''."""
+    if not isinstance(key, str) or len(key) > 40:
+        return ""
+    meant = _FIELD_MEANT.get(key.lower())
+    if meant not in accepted:
+        close = difflib.get_close_matches(key.lower(), accepted, n=1, cutoff=0.75)
+        meant = close[0] if close else None
+    if meant is None:
+        return ""
+    if meant == "rules" and key.lower() != "rules":
+        return '; the variant and its options go in "rules" (e.g. "rules": "remi")'
+    return f'; did you mean "{meant}"?'
 
 
 @lru_cache(maxsize=256)

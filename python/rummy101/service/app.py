@@ -26,6 +26,7 @@ operation requests, and this module declares the routes and builds the app.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import logging
 import os
 import sys
@@ -81,6 +82,30 @@ def _validation_message(errors: Sequence[Any]) -> str:
         parts.append(f"{where} {name!r} is {short(e.get('input'), 40)}: {msg}" if name
                      else f"{where}: {msg}")
     return "; ".join(parts) or "invalid request"
+
+
+def _endpoint_meant(path: str, app: FastAPI) -> str:
+    """A pointer to the endpoint an unknown path was meant as (``/v1/opening`` ->
+    ``/v1/solve/opening``), or ''."""
+    if len(path) > 100:
+        return ""
+    known = sorted({p for r in app.routes if isinstance(p := getattr(r, "path", None), str)
+                    and (p.startswith("/v1/") or p == "/health") and "{" not in p})
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    under = [p for p in known if p.startswith(path.rstrip("/") + "/")]  # `/v1/solve`
+    meant = under if len(under) <= 4 else []
+    if not meant and not under:
+        meant = [p for p in known if last and p.rsplit("/", 1)[-1] == last]
+    if not meant and not under:
+        meant = difflib.get_close_matches(path, known, n=1, cutoff=0.7)
+    if not meant or meant[0] == path:
+        return ""
+    return f"; did you mean {_quoted_paths(meant)}?"
+
+
+def _quoted_paths(paths: Sequence[str]) -> str:
+    quoted = [repr(p) for p in paths]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
 
 
 def _error(status: int, message: str) -> Response:
@@ -166,9 +191,13 @@ def create_app(*, threads: int = 4, cors_origins: Sequence[str] = (),
         status = exc.status_code if 400 <= exc.status_code < 500 else 400
         detail = exc.detail if isinstance(exc.detail, str) else "bad request"
         if exc.status_code == 404:
-            detail = f"no endpoint at {request.url.path[:100]!r}; see /openapi.json"
+            detail = (f"no endpoint at {request.url.path[:100]!r}"
+                      f"{_endpoint_meant(request.url.path, app)}; see /openapi.json")
         elif exc.status_code == 405:
+            allow = next((v for k, v in (exc.headers or {}).items() if k.lower() == "allow"), "")
             detail = f"method {request.method} is not allowed on {request.url.path[:100]!r}"
+            if allow:
+                detail += f" (allowed: {allow})"
         response = _error(status, detail)
         for name, value in (exc.headers or {}).items():
             if name.lower() == "allow":  # RFC 9110: a 405 lists the methods that are allowed
