@@ -214,3 +214,21 @@ def test_ctrl_c_saves_the_game_so_far(tmp_path: Path, monkeypatch: pytest.Monkey
              if x.startswith(("  you: ", "  seat 1 (greedy): "))]
     assert not state.is_terminal and [str(a) for a in state.history] == shown
     assert sum(x.startswith("  you: ") for x in out.splitlines()) >= 2
+
+
+@pytest.mark.parametrize(("rules", "own", "foreign"), [
+    ("remi(players=2)", "announce T", "button"),
+    ("classic(players=2)", "add C to M", "retrieve"),
+])
+def test_an_unknown_verb_lists_this_games_verbs(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str], rules: str,
+                                                own: str, foreign: str) -> None:
+    """`foo` in a Remi game listed Rummy 101's verbs (button, pair, retrieve) and "or a verb of
+    the variant's engine", not Remi's announce, tabla, close...; the service already said the
+    game's own (its _this_games_verbs), the terminal game did not."""
+    code, out, _ = play(monkeypatch, capsys, ["foo", "quit"], "--rules", rules, "--seed", "3")
+    assert code == 0  # (quit leaves the game)
+    line = next(x for x in out.splitlines() if x.startswith("not played: action 'foo'"))
+    assert f"the actions of {rules.split('(')[0]}: " in line and own in line, line
+    assert foreign not in line and "variant's engine" not in line, line
+    assert line.endswith("'legal' lists the actions playable now)"), line

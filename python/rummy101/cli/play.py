@@ -29,7 +29,7 @@ from typing import Any, TextIO
 
 from ..bots import Bot, bot_names, get_bot
 from ..errors import RummyError
-from ..game.actions import last_actions
+from ..game.actions import last_actions, with_games_verbs
 from ..rules import Rules
 from ._args import rounds, seed
 
@@ -370,7 +370,10 @@ class _Session:
             self.state.apply(action)
         except RummyError as exc:
             near = [str(a) for a in self.legal if str(a).startswith(text.split(" ")[0].lower())]
-            self.say(f"not played: {exc}")
+            rules = self.state.rules
+            self.say("not played: " + with_games_verbs(str(exc), self.state.engine.VERBS,
+                                                       rules.family == "cards", rules.variant,
+                                                       "'legal'"))
             if near:
                 self.say("legal: " + _cut(near))
             return

@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from ..rules import Rules
 
 __all__ = ["ALL_VERBS_HELP", "SHAPES", "VERBS", "Action", "declare_verb", "last_actions", "verb_spec",
-           "verbs_help"]
+           "verbs_help", "with_games_verbs"]
 
 #: How a verb's text is written (see the module docstring).
 SHAPES = ("bare", "tiles", "add", "retrieve", "index")
@@ -76,6 +76,16 @@ _HELP = ("actions: draw | take | button | run T T T | set T T T | pair T T | add
 #: The notation's list of every verb, which its errors end with (a game that knows its engine
 #: may put :func:`verbs_help` of its own verbs in its place).
 ALL_VERBS_HELP = _HELP
+
+
+def with_games_verbs(message: str, verbs: Iterable[str], cards: bool, variant: str,
+                     legal: str) -> str:
+    """An action text the notation refused: the notation's list of every engine's verbs
+    (Rummy 101's button, pair, retrieve, open… in a classic game too) in ``message`` gives way
+    to one game's ``verbs`` as they are written, and to where its playable actions are listed
+    (``legal``: "the view's 'legal'", "'legal'")."""
+    return message.replace(ALL_VERBS_HELP, f"the actions of {variant}: {verbs_help(verbs, cards)}; "
+                                           f"{legal} lists the actions playable now)")
 
 
 def verbs_help(verbs: Iterable[str], cards: bool) -> str:

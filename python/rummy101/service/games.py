@@ -899,10 +899,7 @@ def apply_limits(value: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _this_games_verbs(message: str, state: State) -> str:
-    """An action text the notation refused: the notation's list of every engine's verbs
-    (Rummy 101's button, pair, retrieve, open… in a classic game too) gives way to this game's
-    verbs, written as they are played, and to the view's ``legal`` (the actions playable now)."""
-    own = _actions.verbs_help(state.engine.VERBS, state.rules.family == "cards")
-    return message.replace(_actions.ALL_VERBS_HELP, f"the actions of {state.rules.variant}: "
-                                                    f"{own}; the view's 'legal' lists the actions "
-                                                    f"playable now)")
+    """The game's own verbs in place of every engine's in a refused action text
+    (:func:`rummy101.game.actions.with_games_verbs`)."""
+    return _actions.with_games_verbs(message, state.engine.VERBS, state.rules.family == "cards",
+                                     state.rules.variant, "the view's 'legal'")
