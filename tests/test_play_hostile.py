@@ -232,3 +232,15 @@ def test_an_unknown_verb_lists_this_games_verbs(monkeypatch: pytest.MonkeyPatch,
     assert f"the actions of {rules.split('(')[0]}: " in line and own in line, line
     assert foreign not in line and "variant's engine" not in line, line
     assert line.endswith("'legal' lists the actions playable now)"), line
+
+
+def test_state_apply_of_an_unknown_verb_lists_this_games_verbs() -> None:
+    """The Python API: `state.apply("foo")` in a Remi game listed Rummy 101's verbs too."""
+    from rummy101.errors import NotationError
+
+    state = new_game("remi(players=2)", 3)
+    with pytest.raises(NotationError) as info:
+        state.apply("foo")
+    text = str(info.value)
+    assert "the actions of remi: " in text and "announce T" in text and "button" not in text, text
+    assert text.endswith("legal_actions() lists the actions playable now)"), text

@@ -29,7 +29,7 @@ from typing import Any, TextIO
 
 from ..bots import Bot, bot_names, get_bot
 from ..errors import RummyError
-from ..game.actions import last_actions, with_games_verbs
+from ..game.actions import Action, last_actions, with_games_verbs
 from ..rules import Rules
 from ._args import rounds, seed
 
@@ -367,6 +367,8 @@ class _Session:
         else:
             action = text
         try:
+            if isinstance(action, str):  # read here: the message points at the 'legal' command
+                action = Action.parse(action, self.state.rules)
             self.state.apply(action)
         except RummyError as exc:
             near = [str(a) for a in self.legal if str(a).startswith(text.split(" ")[0].lower())]

@@ -21,10 +21,10 @@ from collections.abc import Sequence
 from itertools import compress
 from typing import Any, TypeVar
 
-from ..errors import IllegalAction, RulesError
+from ..errors import IllegalAction, NotationError, RulesError
 from ..rules import Rules
 from ..tiles import MELD_KINDS, Card, Tile
-from .actions import Action
+from .actions import Action, with_games_verbs
 from .engine import Engine, engine_for
 from .phase import Phase
 
@@ -114,7 +114,13 @@ class State:
         or cards). An illegal action raises :class:`~rummy101.errors.IllegalAction` naming the
         rule it breaks and leaves the state unchanged."""
         if not isinstance(action, Action):
-            action = Action.parse(action, self.rules)
+            try:
+                action = Action.parse(action, self.rules)
+            except NotationError as exc:  # this game's verbs, not every engine's
+                rules = self.rules
+                raise NotationError(with_games_verbs(str(exc), self.engine.VERBS,
+                                                     rules.family == "cards", rules.variant,
+                                                     "legal_actions()")) from None
         if self.phase is Phase.OVER:
             raise IllegalAction(f"{action}: the match is over ({len(self.scores)} round(s) played)")
         engine = self.engine

@@ -342,10 +342,11 @@ class Game:
             raise RummyError(f"it is seat {s.current_player}'s turn, not yours: the bots have not "
                              f"finished their turns; ask for the game (GET /v1/games/{self.id}) "
                              f"to let them go on")
-        try:
-            s.apply(text)  # IllegalAction / NotationError: the engine left the state unchanged
+        try:  # read here, so that the message points at the view's legal actions
+            action = _actions.Action.parse(text, s.rules)
         except NotationError as exc:
             raise NotationError(_this_games_verbs(str(exc), s)) from None
+        s.apply(action)  # IllegalAction: the engine left the state unchanged
         moves = [self._note(self.seat, str(s.history[-1]))]
         return self.view(moves + self._bots_after(moves))
 
