@@ -20,7 +20,7 @@ import json.decoder
 import math
 import operator
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NoReturn
 
@@ -64,6 +64,12 @@ def whole_number(value: Any) -> int | None:
         return operator.index(value)
     except TypeError:
         return None
+
+
+def quoted_list(names: Sequence[str], last: str = "and") -> str:
+    """``'a'``, ``'a' and 'b'``, ``'a', 'b' and 'c'`` (``last``: the word before the last name)."""
+    quoted = [f"'{n}'" for n in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} {last} {quoted[-1]}"
 
 
 def short(value: Any, limit: int = 60) -> str:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from .. import __version__
 from .._backend import set_backend
+from .._validate import quoted_list
 from ..errors import BackendError, RummyError
 from . import demo, hint, play, report, serve, sim, solve
 
@@ -153,8 +154,7 @@ def _solver_name_hint(solve: argparse.ArgumentParser, message: str) -> str:
     if word not in after or after.index(word) == 0:
         return ""
     option = after[after.index(word) - 1]
-    solvers = {name: sub for p in _parsers(solve) if p is not solve
-               for name, sub in [(p.prog.rsplit(" ", 1)[-1], p)]}
+    solvers = {p.prog.rsplit(" ", 1)[-1]: p for p in _parsers(solve) if p is not solve}
     named = [w for w in after if w in solvers]
     solver = named[0] if named else "opening"
     option = _SYNONYMS.get(option, option)
@@ -227,7 +227,7 @@ def _unrecognized(top: argparse.ArgumentParser, leaf: argparse.ArgumentParser,
                          f"{PROG} {command} {' '.join(moved)}")
         elif owners := [p.prog[len(PROG):].strip() for p in _parsers(top)
                         if p is not leaf and p is not top and name in _options(p)]:
-            hints.append(f"{name} is an option of {_quoted_list(owners)}, not of '{command}'")
+            hints.append(f"{name} is an option of {quoted_list(owners)}, not of '{command}'")
         else:
             close = difflib.get_close_matches(name, leaf_options, n=1, cutoff=0.6)
             if close:
@@ -264,12 +264,6 @@ def _bots_hint(bots: str | None, extras: Sequence[str], command: str) -> str:
         return ""
     return (f"; --bots takes one comma-separated list without spaces (or in quotes): "
             f"{PROG} {command} --bots {','.join(names)}")
-
-
-def _quoted_list(names: Sequence[str]) -> str:
-    """``'a'``, ``'a' and 'b'``, ``'a', 'b' and 'c'``."""
-    quoted = [f"'{n}'" for n in names]
-    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
 
 
 def _set_leaf(parser: argparse.ArgumentParser) -> None:

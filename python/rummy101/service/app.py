@@ -41,7 +41,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__, backend_name
-from .._validate import short
+from .._validate import quoted_list, short
 from ..errors import RummyError
 from . import api
 from .answer import encode
@@ -100,12 +100,7 @@ def _endpoint_meant(path: str, app: FastAPI) -> str:
         meant = difflib.get_close_matches(path, known, n=1, cutoff=0.7)
     if not meant or meant[0] == path:
         return ""
-    return f"; did you mean {_quoted_paths(meant)}?"
-
-
-def _quoted_paths(paths: Sequence[str]) -> str:
-    quoted = [repr(p) for p in paths]
-    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+    return f"; did you mean {quoted_list(meant, 'or')}?"
 
 
 def _error(status: int, message: str) -> Response:
