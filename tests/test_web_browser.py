@@ -475,6 +475,33 @@ def test_a_game_gone_from_the_server_says_to_start_a_new_one(browser: object,
         ctx.close()
 
 
+def test_a_game_gone_after_a_reload_leaves_the_form_set_to_it(browser: object,
+                                                               server: str) -> None:
+    """The service restarted (it keeps games in memory) under a Remi game: the reload said "Start
+    a new game above", and above was the form at its defaults, Rummy 101 with greedy bots, so New
+    game started another variant. The tab remembers the game's setup with its id."""
+    ctx, pg = _context(browser, server)
+    try:
+        pg.select_option("[data-testid=rules]", "remi")  # type: ignore[attr-defined]
+        pg.select_option("#opt-players", "3")  # type: ignore[attr-defined]
+        pg.select_option("[data-testid=bot-2]", "random")  # type: ignore[attr-defined]
+        pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
+        idle(pg)
+        _drop_game(server, pg.evaluate("sessionStorage.getItem('rummy101.game')"))  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
+        message = pg.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
+        assert message.startswith("Your game could not be reopened: no game"), message
+        assert pg.input_value("[data-testid=rules]") == "remi"  # type: ignore[attr-defined]
+        assert pg.input_value("#opt-players") == "3"  # type: ignore[attr-defined]
+        bots = [pg.input_value(f"[data-testid=bot-{seat}]") for seat in (1, 2)]  # type: ignore[attr-defined]
+        assert bots == ["greedy", "random"], bots
+        shot(pg, "11-game-gone-form-kept")
+    finally:
+        ctx.close()
+
+
 def test_a_new_game_that_cannot_start_says_why(browser: object, server: str) -> None:
     """"New game" with a seed the service refuses, or with the service gone, showed nothing at
     all: the message box lived inside the game area, hidden until a game had started."""

@@ -66,8 +66,13 @@ const DOING = {
 // The game this tab plays, so that a reload (or a browser restoring the tab) reopens it.
 const GAME_KEY = "rummy101.game";
 const remember = (id) => { try { sessionStorage.setItem(GAME_KEY, id); } catch { /* private mode */ } };
-const forget = () => { try { sessionStorage.removeItem(GAME_KEY); } catch { /* private mode */ } };
+const forget = () => { try { sessionStorage.removeItem(GAME_KEY); sessionStorage.removeItem(SETUP_KEY); } catch { /* private mode */ } };
 const remembered = () => { try { return sessionStorage.getItem(GAME_KEY); } catch { return null; } };
+// and its setup (rules text, bots, the person's seat): a game gone from the server (the service
+// restarted) left the form at its defaults, and New game started Rummy 101 for a Remi player
+const SETUP_KEY = "rummy101.setup";
+const rememberSetup = (view) => { try { sessionStorage.setItem(SETUP_KEY, JSON.stringify({ rules: view.rules, bots: view.bots, seat: view.seat })); } catch { /* private mode */ } };
+const rememberedSetup = () => { try { return JSON.parse(sessionStorage.getItem(SETUP_KEY) || "null"); } catch { return null; } };
 
 export class PlayPanel {
   constructor() {
@@ -208,6 +213,7 @@ export class PlayPanel {
     this.rack = new RackOrder(view.id);
     this.setView(view);
     remember(view.id);
+    rememberSetup(view);
   }
 
   // After a reload: the game this tab was playing, as the server has it now, and the new-game
@@ -215,14 +221,18 @@ export class PlayPanel {
   async reopen() {
     const id = remembered();
     if (!id) return;
-    await this.run(async () => {
+    const setup = rememberedSetup();
+    const ok = await this.run(async () => {
       const view = await api.view(id);
       this.show(view);
       this.fillSetup(view);
     }, "Your game could not be reopened");
+    // gone from the server ("Start a new game above"): the form above is set to that game
+    if (!ok && setup && this.failure?.status === 404) this.fillSetup(setup);
   }
 
   // The form set to a game's rules text ("remi(players=3,tabla=off)") and bots; not its seed.
+  // `view`: a game's view, or the setup remembered of one ({rules, bots, seat}).
   fillSetup(view) {
     const m = /^([^(]+)(?:\((.*)\))?$/.exec(view.rules || "");
     if (!m || !this.options.variants.some((v) => v.name === m[1])) return;
