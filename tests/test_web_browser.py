@@ -536,6 +536,30 @@ def test_loading_an_empty_or_broken_record_says_what_to_do(page: object) -> None
     assert "not JSON" in page.inner_text("[data-testid=replay-message]")  # type: ignore[attr-defined]
 
 
+
+def test_a_record_of_no_moves_says_so_instead_of_turn_1_of_0(page: object) -> None:
+    """A record saved before its first move loaded as "Turn 1 of 0": empty table and rack, Next
+    and Last enabled, and the service's "turn 0 does not exist" above. It is refused with the
+    reason, and a replay shown before stays."""
+    page.click("[data-testid=tab-replay]")  # type: ignore[attr-defined]
+    empty = '{"format": "rummy101-game/2", "rules": "remi", "seed": 7, "actions": []}'
+    page.fill("[data-testid=replay-input]", empty)  # type: ignore[attr-defined]
+    page.click("[data-testid=replay-load]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-message]:not([hidden])")  # type: ignore[attr-defined]
+    message = page.inner_text("[data-testid=replay-message]")  # type: ignore[attr-defined]
+    assert message == ("Not loaded: this record (remi, seed 7) holds no moves: there is no turn "
+                       "to step through."), message
+    assert page.is_hidden("#replay")  # type: ignore[attr-defined]
+    one = '{"format": "rummy101-game/2", "rules": "classic", "seed": 7, "actions": ["draw"]}'
+    page.fill("[data-testid=replay-input]", one)  # type: ignore[attr-defined]
+    page.click("[data-testid=replay-load]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-pos]:has-text('Turn 1 of 1')")  # type: ignore[attr-defined]
+    page.fill("[data-testid=replay-input]", empty)  # type: ignore[attr-defined]
+    page.click("[data-testid=replay-load]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-message]:not([hidden])")  # type: ignore[attr-defined]
+    assert page.inner_text("[data-testid=replay-pos]") == "Turn 1 of 1"  # type: ignore[attr-defined]
+    assert "classic, seed 7" in page.inner_text("[data-testid=replay-summary]")  # type: ignore[attr-defined]
+
 _SLOW_FETCH = """() => { const fetch0 = window.fetch;
     window.fetch = (...args) => new Promise((ok) => setTimeout(ok, 1500)).then(() => fetch0(...args)); }"""
 

@@ -56,13 +56,23 @@ export class ReplayPanel {
   // again), then to Next.
   async load(record, { focus = false } = {}) {
     this.message(null);
+    let summary;
     try {
-      this.summary = await api.loadReplay(record);
+      summary = await api.loadReplay(record);
     } catch (err) {
       this.message(`Not loaded: ${err.message}`);
       if (focus) $("replay-load").focus({ preventScroll: true });
       return;
     }
+    // a record of no actions (saved before the first move) showed "Turn 1 of 0", empty boxes
+    // and Next and Last enabled, and the service's "turn 0 does not exist": say so here, and
+    // keep the replay shown before, as a record refused does
+    if (!summary.turns.length) {
+      this.message(`Not loaded: this record (${summary.rules}, seed ${summary.seed}) holds no moves: there is no turn to step through.`);
+      if (focus) $("replay-load").focus({ preventScroll: true });
+      return;
+    }
+    this.summary = summary;
     await this.open(0, focus);
   }
 
