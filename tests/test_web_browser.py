@@ -560,6 +560,29 @@ def test_a_record_of_no_moves_says_so_instead_of_turn_1_of_0(page: object) -> No
     assert page.inner_text("[data-testid=replay-pos]") == "Turn 1 of 1"  # type: ignore[attr-defined]
     assert "classic, seed 7" in page.inner_text("[data-testid=replay-summary]")  # type: ignore[attr-defined]
 
+
+def test_a_record_pasted_after_a_file_was_chosen_is_the_one_loaded(page: object) -> None:
+    """With a file chosen once, Load record always loaded the file: a record pasted afterwards
+    was ignored without a word, and the replay of the file came back."""
+    page.click("[data-testid=tab-replay]")  # type: ignore[attr-defined]
+    record = '{{"format": "rummy101-game/2", "rules": "classic", "seed": {}, "actions": ["draw"]}}'
+    page.set_input_files("#record-file", files=[{  # type: ignore[attr-defined]
+        "name": "game.json", "mimeType": "application/json", "buffer": record.format(7).encode()}])
+    page.click("[data-testid=replay-load]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-summary]:has-text('seed 7')")  # type: ignore[attr-defined]
+    page.fill("[data-testid=replay-input]", record.format(8))  # type: ignore[attr-defined]
+    page.click("[data-testid=replay-load]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-summary]:has-text('seed 8')")  # type: ignore[attr-defined]
+    # Analyse this game puts its record in the box: Load record loads that one, not the file
+    page.set_input_files("#record-file", files=[{  # type: ignore[attr-defined]
+        "name": "game.json", "mimeType": "application/json", "buffer": record.format(7).encode()}])
+    page.click("[data-testid=tab-play]")  # type: ignore[attr-defined]
+    analysed_game(page)
+    page.wait_for_selector("[data-testid=replay-summary]:has-text('seed 5')")  # type: ignore[attr-defined]
+    with page.expect_response(lambda r: "/turns/0" in r.url):  # type: ignore[attr-defined]
+        page.click("[data-testid=replay-load]")  # type: ignore[attr-defined]
+    assert "seed 5" in page.inner_text("[data-testid=replay-summary]")  # type: ignore[attr-defined]
+
 _SLOW_FETCH = """() => { const fetch0 = window.fetch;
     window.fetch = (...args) => new Promise((ok) => setTimeout(ok, 1500)).then(() => fetch0(...args)); }"""
 

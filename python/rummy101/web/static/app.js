@@ -66,6 +66,7 @@ async function main() {
       return;
     }
     document.getElementById("record-text").value = JSON.stringify(record);
+    document.getElementById("record-file").value = "";  // else Load record would load that file
     go(document.getElementById("tab-replay"));
     // the pressed button is hidden with the Play panel: the focus goes on into the replay
     await replay.load(record, { focus: true });

@@ -32,6 +32,9 @@ export class ReplayPanel {
       try { record = JSON.parse(text); } catch (err) { this.message(`Not loaded: the record is not JSON (${err.message}).`); return; }
       this.load(record);
     });
+    // a record pasted (or typed) after a file was chosen is the one meant: the file had won,
+    // and Load record loaded the file again under the new text
+    $("record-text").addEventListener("input", () => { $("record-file").value = ""; });
     $("replay-first").addEventListener("click", () => this.show(0));
     $("replay-prev").addEventListener("click", () => this.show(this.at - 1));
     $("replay-next").addEventListener("click", () => this.show(this.at + 1));
