@@ -109,7 +109,7 @@ export class ReplayPanel {
     analyse.hidden = !this.summary.hints;
     analyse.textContent = "Analyse all turns";
     const none = this.summary.hints ? "" : ` There is no analysis for ${this.summary.variant} yet: step through the turns.`;
-    $("replay-summary").textContent = `${this.summary.rules}, seed ${this.summary.seed}: ${this.summary.turns.length} turns; ${this.summary.terminal ? "final" : "current"} standings ${totals}.${none}`;
+    $("replay-summary").textContent = `${this.summary.rules}, seed ${this.summary.seed}: ${this.summary.turns.length} turn${this.summary.turns.length === 1 ? "" : "s"}; ${this.summary.terminal ? "final" : "current"} standings ${totals}.${none}`;
     await this.show(at);
     if (focus && !$("replay-next").disabled) $("replay-next").focus({ preventScroll: true });
   }
