@@ -584,6 +584,22 @@ def test_a_record_pasted_after_a_file_was_chosen_is_the_one_loaded(page: object)
         page.click("[data-testid=replay-load]")  # type: ignore[attr-defined]
     assert "seed 5" in page.inner_text("[data-testid=replay-summary]")  # type: ignore[attr-defined]
 
+
+def test_a_piece_to_discard_after_melds_short_of_opening_is_told_why_not(page: object) -> None:
+    """Rummy 101: after a run that does not open yet (21 of 101 points, R101-7) a tile selected
+    to discard met a disabled Discard and "No single legal move uses exactly this selection (a
+    meld of more than 3 is laid as 3, then added to)": nothing of why, nor of the way on."""
+    start(page, "rummy101", 4, 3)
+    for t in ("R6", "R7", "R8"):
+        page.click(f"[data-testid=tile][data-tile={t}]")  # type: ignore[attr-defined]
+    page.click("[data-testid=lay]")  # type: ignore[attr-defined]
+    idle(page)
+    page.click("[data-testid=tile][data-tile=K3]")  # type: ignore[attr-defined]
+    assert page.is_disabled("[data-testid=discard]")  # type: ignore[attr-defined]
+    said = page.inner_text("[data-testid=suggest]")  # type: ignore[attr-defined]
+    assert said.startswith("Discard waits: the melds laid this turn do not open yet."), said
+    assert "Undo this turn's plays" in said and page.is_visible("#bare [data-action=reset]")  # type: ignore[attr-defined]
+
 _SLOW_FETCH = """() => { const fetch0 = window.fetch;
     window.fetch = (...args) => new Promise((ok) => setTimeout(ok, 1500)).then(() => fetch0(...args)); }"""
 
