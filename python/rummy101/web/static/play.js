@@ -571,9 +571,9 @@ export class PlayPanel {
       for (const a of found.slice(0, 24)) sug.append(h("button", { type: "button", class: "suggestion", "data-action": a.text, onclick: () => this.send(a.text) }, describe(a.text)));
     } else if (mine && (n || this.meld !== null || this.joker)) {
       const word = this.view.variant === "classic" ? "card" : "tile";
-      // Rummy 101: melds laid short of the opening (R101-7) leave no discard, only `reset`; one
-      // piece selected to discard was told of melds "of more than 3", which spoke of another thing
-      const short = n === 1 && !verbs.has("discard") && verbs.has("reset");
+      // melds laid short of the opening (staged: R101-7, RO-8) leave no discard, only `reset`;
+      // one piece selected to discard was told of melds "of more than 3", another thing
+      const short = n === 1 && !verbs.has("discard") && verbs.has("reset") && !!this.view.observation.turn_state?.staged;
       const text = n && taking ? `First take a ${word} (Draw or Take discard); then lay melds or discard.`
         : short ? "Discard waits: the melds laid this turn do not open yet. Lay more to open, or press Undo this turn's plays, then discard."
         : n ? "No single legal move uses exactly this selection (a meld of more than 3 is laid as 3, then added to)."
