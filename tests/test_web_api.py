@@ -282,6 +282,34 @@ def test_the_status_says_when_a_discard_is_the_only_move(client: TestClient) -> 
     assert "lay melds" in r101["status"]  # Rummy 101's starter may lay: unchanged
 
 
+def test_the_status_says_a_taken_discard_must_be_laid_first(client: TestClient) -> None:
+    """Rummy 101: a discard taken must reach the table in the same turn, in the opening when not
+    opened (R101-4), and no discard is legal until it does; the status still said "lay melds,
+    add to the table, then discard", and the discard it invited was refused."""
+    view = new(client, rules="rummy101(players=2)", bots=["greedy"], seed=9)
+    gid = view["id"]
+    view = client.post(f"/v1/games/{gid}/actions", json={"action": "discard R2"}).json()
+    assert "take" in view["legal"], view["legal"]
+    view = client.post(f"/v1/games/{gid}/actions", json={"action": "take"}).json()
+    assert view["observation"]["turn_state"]["must_use"] == "K9"
+    assert not any(a.startswith("discard ") for a in view["legal"])
+    status = view["status"]
+    assert status == ("Your turn (round 1): lay K9, the discard you took, in your opening before "
+                      "you discard (R101-4), or take back this turn's plays."), status
+    view = client.post(f"/v1/games/{gid}/actions", json={"action": "reset"}).json()
+    assert "take a tile" in view["status"], view["status"]
+    # Remi: before the first lay-down (RO-10); a bare discard first (RO-5), then the take
+    view = new(client, rules="remi(players=2,doubles=off)", bots=["greedy"], seed=1)
+    while "take" not in view["legal"]:
+        move = "draw" if "draw" in view["legal"] else next(a for a in view["legal"]
+                                                          if a.startswith("discard "))
+        view = client.post(f"/v1/games/{view['id']}/actions", json={"action": move}).json()
+    view = client.post(f"/v1/games/{view['id']}/actions", json={"action": "take"}).json()
+    assert view["status"] == ("Your turn (round 1): lay R12, the discard you took, in your first "
+                              "lay-down before you discard (RO-10), or take back this turn's "
+                              "plays."), view["status"]
+
+
 def test_the_status_counts_a_staged_opening(client: TestClient) -> None:
     """Rummy 101: melds laid before opening are staged until they reach 101 points (or five
     pairs) and are opened; the status still said "lay melds, add to the table, then discard",

@@ -276,6 +276,15 @@ class Game:
         if phase == "play" and turn.get("staged") and obs.get("thresholds"):
             # Rummy 101: melds laid before opening wait, staged, until they reach the threshold
             return f"Your turn (round {s.round + 1}): {self._staged(obs, verbs)}."
+        must = turn.get("must_use")
+        if phase == "play" and must and "discard" not in verbs:
+            # the discard taken has to reach the table before a discard (R101-4; Remi before the
+            # first lay-down, RO-10): the status invited the discard that was then refused
+            where, rule = (("your first lay-down", "RO-10") if s.rules.variant == "remi" else
+                           ("your opening" if obs["opened"][self.seat] is None else "a meld",
+                            "R101-4"))
+            return (f"Your turn (round {s.round + 1}): lay {must}, the discard you took, in "
+                    f"{where} before you discard ({rule}), or take back this turn's plays.")
         if phase == "exchange":
             return f"Your turn (round {s.round + 1}): {self._exchange(obs, verbs)}."
         what = {"take": f"take a {s.rules.piece_word}: draw from the stock or take the discard",
