@@ -599,6 +599,18 @@ def test_a_piece_to_discard_after_melds_short_of_opening_is_told_why_not(page: o
     said = page.inner_text("[data-testid=suggest]")  # type: ignore[attr-defined]
     assert said.startswith("Discard waits: the melds laid this turn do not open yet."), said
     assert "Undo this turn's plays" in said and page.is_visible("#bare [data-action=reset]")  # type: ignore[attr-defined]
+    # a discard taken and not laid yet (R101-4) holds the discard back too: it is named
+    page.once("dialog", lambda d: d.accept())  # the game in progress is left: yes  # type: ignore[attr-defined]
+    start(page, "rummy101", 2, 9)
+    page.fill("[data-testid=typed-move]", "discard R2")  # type: ignore[attr-defined]
+    page.press("[data-testid=typed-move]", "Enter")  # type: ignore[attr-defined]
+    idle(page)
+    page.click("[data-testid=take]")  # type: ignore[attr-defined]
+    idle(page)
+    page.click("[data-testid=tile]:not([data-tile=K9])")  # type: ignore[attr-defined]
+    said = page.inner_text("[data-testid=suggest]")  # type: ignore[attr-defined]
+    assert said == ("Discard waits: first lay K9, the discard you took, or press Undo this "
+                     "turn's plays."), said
 
 _SLOW_FETCH = """() => { const fetch0 = window.fetch;
     window.fetch = (...args) => new Promise((ok) => setTimeout(ok, 1500)).then(() => fetch0(...args)); }"""

@@ -573,9 +573,12 @@ export class PlayPanel {
       const word = this.view.variant === "classic" ? "card" : "tile";
       // melds laid short of the opening (staged: R101-7, RO-8) leave no discard, only `reset`;
       // one piece selected to discard was told of melds "of more than 3", another thing
-      const short = n === 1 && !verbs.has("discard") && verbs.has("reset") && !!this.view.observation.turn_state?.staged;
+      // and so does a taken discard not laid yet (R101-4, RO-10): the status line names it
+      const ts = this.view.observation.turn_state || {};
+      const waits = n === 1 && !verbs.has("discard") && verbs.has("reset");
       const text = n && taking ? `First take a ${word} (Draw or Take discard); then lay melds or discard.`
-        : short ? "Discard waits: the melds laid this turn do not open yet. Lay more to open, or press Undo this turn's plays, then discard."
+        : waits && ts.must_use ? `Discard waits: first lay ${ts.must_use}, the discard you took, or press Undo this turn's plays.`
+        : waits && ts.staged ? "Discard waits: the melds laid this turn do not open yet. Lay more to open, or press Undo this turn's plays, then discard."
         : n ? "No single legal move uses exactly this selection (a meld of more than 3 is laid as 3, then added to)."
         : this.joker ? "No tile of yours can take the place of this joker now."
           : `None of your ${this.view.variant === "classic" ? "cards" : "pieces"} can be added to meld ${this.meld} now.`;
