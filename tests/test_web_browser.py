@@ -585,7 +585,7 @@ def test_a_record_pasted_after_a_file_was_chosen_is_the_one_loaded(page: object)
     assert "seed 5" in page.inner_text("[data-testid=replay-summary]")  # type: ignore[attr-defined]
 
 
-def test_a_piece_to_discard_after_melds_short_of_opening_is_told_why_not(page: object) -> None:
+def test_a_piece_to_discard_while_the_discard_waits_is_told_why(page: object) -> None:
     """Rummy 101: after a run that does not open yet (21 of 101 points, R101-7) a tile selected
     to discard met a disabled Discard and "No single legal move uses exactly this selection (a
     meld of more than 3 is laid as 3, then added to)": nothing of why, nor of the way on."""
