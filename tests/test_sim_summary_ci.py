@@ -367,3 +367,19 @@ def test_the_no_spread_note_leaves_out_a_classic_seat_whose_interval_has_width()
     note = no_spread_note(res.seats)
     assert note is not None and note.startswith("sd 0 in seat 0 (200 points)")
     assert "seat 1" not in note and "seats" not in note.split(":")[0]
+
+
+def test_summary_says_what_its_intervals_are() -> None:
+    """The summary's columns are headed "95% CI (Wilson)" and "95% CI (Hall)": a line under the
+    table says what those are and what each rate counts (rounds, games), as `rummy101 report`
+    says in its table headings, so a reader of the run's log alone can quote them."""
+    res = sim.simulate("rummy101(players=2)", "greedy,random", 5, seed=3, workers=1,
+                       progress=False)
+    lines = res.summary().splitlines()
+    notes = [line for line in lines if line.startswith("95% CI:")]
+    assert len(notes) == 1, lines
+    note = notes[0]
+    assert lines.index(note) == 3 + len(res.seats)  # right under the table rows
+    for words in ("Wilson score intervals", "finish rate: of the rounds", "best rate: of the games",
+                  "Student's t corrected for skewness (Hall 1992", "per-game differences"):
+        assert words in note, note

@@ -20,7 +20,7 @@ from ..rules import Rules
 from .errors import SimError
 from .record import GameRecord
 
-__all__ = ["SEATS_NOT_ROTATED", "GameTally", "SeatStats", "SimResult", "clamp_if_inside",
+__all__ = ["INTERVALS_NOTE", "SEATS_NOT_ROTATED", "GameTally", "SeatStats", "SimResult", "clamp_if_inside",
            "clamp_interval", "format_rate", "format_summary", "no_spread_note", "raise_to_two_part", "score_bounds", "two_part_upper",
            "wilson_interval"]
 
@@ -29,6 +29,14 @@ _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 #: The note under a table of one game, whose sd and interval are printed as "-".
 UNDEFINED_WITH_ONE_GAME = ("with 1 game the sd and the interval are undefined (shown as -): a "
                            "sample standard deviation needs 2 games or more")
+
+
+#: The line under the summary's table: what its three intervals are and what each counts.
+INTERVALS_NOTE = ("95% CI: the rates' are Wilson score intervals (finish rate: of the rounds "
+                  "played; best rate: of the games), the mean score's is Student's t corrected "
+                  "for skewness (Hall 1992; from 10 games on), kept within the scores the rules "
+                  "allow; each is one seat's own: to compare two seats take their per-game "
+                  "differences (docs/simulation.md, 'How honest are the intervals')")
 
 
 #: The note under a classic table (CR-6): what its mean score's interval is.
@@ -720,6 +728,7 @@ def format_summary(result: SimResult) -> str:
                          for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
     out = [head, line(cols), line(["-" * w for w in widths])]
     out += [line(r) for r in rows]
+    out.append(INTERVALS_NOTE)
     if result.games == 1:
         out.append(UNDEFINED_WITH_ONE_GAME)
     flat = no_spread_note(result.seats)
