@@ -114,6 +114,41 @@ def test_a_csv_cut_inside_its_header_is_rewritten(
     assert "it holds no complete game yet; playing games 0 to 9" in err
 
 
+@pytest.mark.parametrize("name, text", [
+    ("notes.jsonl", b'{"my": "settings", "keep": [1, 2, 3]}'),  # one JSON line, no newline
+    ("table.csv", b"name,value"),                               # one CSV line, no newline
+    ("runs.jsonl", b'{"record":"summary","game":7,'),           # another game than the next
+])
+def test_a_last_line_that_no_killed_run_left_is_refused_not_cut(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: bytes) -> None:
+    """--resume cuts an incomplete last line only when it is the start of what the run writes
+    next (the header, or game N's line): a file of something else whose one line has no
+    newline was cut to nothing and overwritten with games, though a refusal leaves the file
+    as it was (docs/simulation.md, 'Resuming a cut run')."""
+    other = tmp_path / name
+    other.write_bytes(text)
+    code, out, err = run(capsys, argv(other, 5, "--resume"))
+    assert code == 2 and not out
+    assert other.read_bytes() == text
+    what = "the header" if name.endswith(".csv") else "game 0"
+    assert (f"line 1 is no line of a `rummy101 sim --out` run (its last line, {len(text)} bytes "
+            f"without a newline, is not the start of {what} as a killed run leaves it)") in err
+
+
+def test_a_tail_of_zeros_after_a_power_cut_is_dropped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A power cut may leave zeros where a write's data was (the size grown first): that tail
+    is still dropped and its games played again."""
+    whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
+    assert run(capsys, argv(whole, 10))[0] == 0
+    data = whole.read_bytes()
+    keep = len(b"".join(data.splitlines(keepends=True)[:6]))
+    cut.write_bytes(data[:keep + 20] + b"\0" * 300)
+    code, _, err = run(capsys, argv(cut, 10, "--resume"))
+    assert code == 0, err
+    assert cut.read_bytes() == data
+
+
 def test_interrupted_resumed_interrupted_again_then_finished(
         ctrl_c_at: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"

@@ -147,6 +147,14 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
 
     for i, data in _lines(p):
         if not data.endswith(b"\n"):  # a run killed while writing it: the game is played again
+            # what the writer begins its next line with: the header, or the game's index
+            what, head = (("the header", (",".join(_csv_fields(len(names))) + "\n").encode())
+                          if is_csv and fields is None else
+                          (f"game {tally.games:,}", (f"{tally.games}," if is_csv else
+                           f'{{"record":"{record}","game":{tally.games},').encode()))
+            if not _torn_start(data, head):  # a file of something else, which a cut destroys
+                raise no_record(i, f"its last line, {len(data):,} bytes without a newline, is "
+                                   f"not the start of {what} as a killed run leaves it")
             dropped = len(data)
             break
         if is_csv and fields is None:  # the header
@@ -247,6 +255,15 @@ def read_run(path: str | os.PathLike[str], *, rules: str | Rules, bots: str, see
         _check_last_game(where, r, names, seed, tally.games - 1, last, match_rounds, record,
                          fields)
     return RunFile(path=p, tally=tally, keep=keep, dropped=dropped, size=size)
+
+
+def _torn_start(data: bytes, head: bytes) -> bool:
+    """Whether ``data``, a last line without its newline, can be what a run killed while
+    writing ``head`` (the start of its next line) left: cut anywhere, inside ``head`` or after
+    it. A power cut may leave zeros where the end of a write was (the file's size grown before
+    its data): those are no sign of another file."""
+    data = data.rstrip(b"\0")
+    return head.startswith(data) or data.startswith(head)
 
 
 # what records hold since the fields _older names were added (its ``held``)
