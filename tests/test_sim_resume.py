@@ -112,6 +112,9 @@ def test_a_csv_cut_inside_its_header_is_rewritten(
     assert code == 0, err
     assert cut.read_bytes() == whole.read_bytes()
     assert "it holds no complete game yet; playing games 0 to 9" in err
+    # the bytes dropped were the header's, not game 0's (the message said "of game 0")
+    assert ("dropped an incomplete last line (30 bytes of the CSV header, cut off when the run "
+            "writing it was killed); it is written again") in err
 
 
 @pytest.mark.parametrize("name, text", [

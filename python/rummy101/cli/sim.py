@@ -226,9 +226,12 @@ def _sigterm_as_ctrl_c(seen: list[bool]) -> Iterator[None]:
 def _say_resume(args: argparse.Namespace, before: RunFile) -> None:
     """What --resume found, on standard error (the summary goes to standard output)."""
     if before.dropped:
+        header = not before.keep and str(args.out).lower().endswith(".csv")  # a CSV's first line
         print(f"rummy101 sim: {args.out}: dropped an incomplete last line ({before.dropped:,} "
-              f"bytes of game {before.games:,}, cut off when the run writing it was killed); "
-              f"that game is played again", file=sys.stderr)
+              f"bytes of {'the CSV header' if header else f'game {before.games:,}'}, cut off "
+              f"when the run writing it was killed); "
+              f"{'it is written again' if header else 'that game is played again'}",
+              file=sys.stderr)
     if before.games < args.games:
         left = (f"game {before.games:,}" if before.games == args.games - 1 else
                 f"games {before.games:,} to {args.games - 1:,}")
