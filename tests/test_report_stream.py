@@ -189,6 +189,13 @@ def test_a_figure_of_many_games_draws_a_sample_of_dots(tmp_path: Path) -> None:
     dots = [c.get_offsets() for c in ax.collections if len(c.get_offsets()) > 2]
     assert [len(d) for d in dots] == [MAX_DOTS, MAX_DOTS]
     assert max(dots[0][:, 1]) == 96 and min(dots[1][:, 1]) == -88
+    # the boxes are drawn over the dots, which are faint at this number: 20,000 dots at the
+    # opacity of a few hundred were one block that hid the boxes they summarise
+    scatters = [c for c in ax.collections if len(c.get_offsets()) > 2]
+    boxes = [ln for ln in ax.lines if len(ln.get_xdata()) == 5]  # each box's outline
+    assert len(boxes) == 2 and min(b.get_zorder() for b in boxes) > max(
+        c.get_zorder() for c in scatters)
+    assert all(c.get_alpha() <= 0.1 for c in scatters)
     assert any("20,000 evenly spaced games of 25,000" in t.get_text() for t in ax.texts)
     assert "25,000 games" in ax.get_title()
 

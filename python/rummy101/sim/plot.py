@@ -86,16 +86,28 @@ def _spread(values: Sequence[int]) -> Sequence[int]:
     return [values[i * n // MAX_DOTS] for i in range(MAX_DOTS)]
 
 
+def _dot_alpha(n: int) -> float:
+    """How opaque each of ``n`` dots is drawn: 0.35 up to 400 dots, fainter beyond (to 0.06),
+    so that a seat's thousands of dots show where its scores lie densest instead of one block.
+
+    >>> _dot_alpha(100), _dot_alpha(4_000), _dot_alpha(20_000)
+    (0.35, 0.06, 0.06)
+    """
+    return max(0.06, min(0.35, 140 / max(n, 1)))
+
+
 def _scores(ax: Any, g: ReportGroup) -> None:
     seats = range(len(g.bots))
     data = g.seat_scores()
-    ax.boxplot(data, positions=list(seats), widths=0.5, showfliers=False,
+    # the boxes over the dots, not under them: thousands of dots hid the boxes they summarise
+    ax.boxplot(data, positions=list(seats), widths=0.5, showfliers=False, zorder=3,
                medianprops={"color": "black"})
     jitter = random.Random(0)   # fixed: the same file for the same records
     for s, values in zip(seats, data):
         dots = _spread(values)
         xs = [s + jitter.uniform(-0.18, 0.18) for _ in dots]
-        ax.scatter(xs, dots, s=8, alpha=0.35, color=f"C{s}", zorder=3)
+        ax.scatter(xs, dots, s=8, alpha=_dot_alpha(len(dots)), color=f"C{s}", zorder=2,
+                   linewidths=0)
     if g.games > MAX_DOTS:
         ax.text(0.01, 0.01, f"dots: {MAX_DOTS:,} evenly spaced games of {g.games:,} a seat "
                 f"(the boxes and means: all)", transform=ax.transAxes, fontsize=7,
