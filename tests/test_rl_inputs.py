@@ -167,6 +167,21 @@ def test_a_gym_step_before_reset_says_to_reset_and_plays_nothing(seat: int) -> N
     assert g.game.history
 
 
+def test_a_gym_reset_that_max_cycles_ends_before_the_agents_move_says_so() -> None:
+    """max_cycles counts the bots' steps too: when they reach it before the agent's first move
+    (seat 3 of 4, max_cycles=2), reset returned an observation whose mask allowed nothing, and
+    the next step raised "the match is over" (a vector env's training loop crashed there)."""
+    pytest.importorskip("gymnasium")
+    from rummy101.rl import gym_env
+
+    g = gym_env("rummy101(players=4)", opponents="random", seat=3, max_cycles=2)
+    with pytest.raises(RulesError, match=r"max_cycles=2 ended the match before seat 3's first move"):
+        g.reset(seed=0)
+    g = gym_env("rummy101(players=4)", opponents="random", seat=3, max_cycles=200)
+    obs, _ = g.reset(seed=0)
+    assert obs["action_mask"].any()
+
+
 @pytest.mark.parametrize(("name", "other"), [("Classic", "remi(players=2)"),
                                              ("Remi", "rummy101(players=3)"),
                                              ("Rummy101", "classic")])

@@ -116,6 +116,10 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
         self._bots = bots
         self._failed = ""
         reward = self._opponents()
+        if ses.truncated:  # (was an observation with no legal index, then step's "the match is over")
+            raise RulesError(f"max_cycles={ses.max_cycles} ended the match before seat {self.seat}'s "
+                             f"first move: the other seats played {ses.steps} game steps (max_cycles "
+                             f"counts every seat's steps); raise max_cycles")
         info = {"opponent_reward": reward} if reward else {}
         return self._obs(), info
 
