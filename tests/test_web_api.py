@@ -45,6 +45,15 @@ def test_page_and_static_files_are_served(client: TestClient) -> None:
         assert client.get(f"/web/{bad}").status_code == 404
 
 
+def test_the_page_is_also_at_index_html(client: TestClient) -> None:
+    """/ and /web/index.html served the page, /index.html (typed by a person) answered 404."""
+    page = client.get("/")
+    r = client.get("/index.html")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert r.text == page.text
+    assert r.headers["content-security-policy"] == page.headers["content-security-policy"]
+
+
 def test_options_list_every_playable_variant_and_bot(client: TestClient) -> None:
     body = client.get("/v1/game-options").json()
     assert [v["name"] for v in body["variants"]] == list(playable_variants())

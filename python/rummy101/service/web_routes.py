@@ -1,7 +1,7 @@
 """Routes of the web page and its games API (:mod:`.games`), added to the app by
 :func:`add_game_routes`.
 
-* ``GET /`` and ``GET /web/{file}``: the page's static files (:mod:`rummy101.web`), with a
+* ``GET /`` (or ``/index.html``) and ``GET /web/{file}``: the page's static files (:mod:`rummy101.web`), with a
   Content-Security-Policy that lets the page load nothing from elsewhere;
 * ``/v1/games…`` and ``/v1/replays…``: JSON, bodies read like the operations' (JSON content type,
   size limits, strict JSON; :mod:`.body`), the work done in the games' own worker threads
@@ -261,7 +261,9 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
         data, kind = found
         return Response(content=data, media_type=kind, headers=page_headers)
 
+    # /index.html too: a person (or a bookmark) typing the file's name got a 404
     @app.get("/", include_in_schema=False)
+    @app.get("/index.html", include_in_schema=False)
     async def page() -> Response:
         return static("index.html")
 
