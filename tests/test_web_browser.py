@@ -523,6 +523,23 @@ def test_a_new_game_that_cannot_start_says_why(browser: object, server: str) -> 
         ctx.close()
 
 
+def test_a_seed_the_browser_refuses_puts_the_last_message_away(page: object) -> None:
+    """A seed the number field refuses (-1, 1.5) stops New game in the browser, with its own
+    bubble; the "No new game: …" of the try before stayed on screen, speaking of another seed."""
+    page.fill("#seed", "1e30")  # type: ignore[attr-defined]  # refused by the service
+    page.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
+    for bad in ("-1", "1.5"):
+        page.fill("#seed", bad)  # type: ignore[attr-defined]
+        page.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+        assert page.eval_on_selector("#seed", "e => !e.validity.valid")  # type: ignore[attr-defined]
+        assert page.is_hidden("[data-testid=message]"), bad  # type: ignore[attr-defined]
+        page.fill("#seed", "1e30")  # type: ignore[attr-defined]
+        page.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+        page.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
+    assert page.is_hidden("#game")  # type: ignore[attr-defined]
+
+
 def test_loading_an_empty_or_broken_record_says_what_to_do(page: object) -> None:
     """Load with nothing pasted answered 'the record is not JSON: Unexpected end of JSON input'."""
     page.click("[data-testid=tab-replay]")  # type: ignore[attr-defined]

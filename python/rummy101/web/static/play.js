@@ -99,6 +99,9 @@ export class PlayPanel {
     for (const v of this.options.variants) select.append(h("option", { value: v.name, text: v.name }));
     select.addEventListener("change", () => this.renderOptions());
     $("setup").addEventListener("submit", (ev) => { ev.preventDefault(); this.newGame(); });
+    // the browser's own check stopped New game (seed -1, 1.5): its bubble says why, and a message
+    // of an earlier try ("No new game: …") would speak of a start not made now
+    $("seed").addEventListener("invalid", () => this.setMessage(null));
     this.renderOptions();
     for (const b of document.querySelectorAll("#controls [data-do]")) {
       b.addEventListener("click", () => this.control(b.dataset.do));
