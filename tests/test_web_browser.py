@@ -540,6 +540,28 @@ def test_a_seed_the_browser_refuses_puts_the_last_message_away(page: object) -> 
     assert page.is_hidden("#game")  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("seed", [""])
+def test_the_seed_of_a_finished_game_is_shown(page: object, seed: str) -> None:
+    """A game started with a random seed showed its seed nowhere but in the downloaded record, so
+    a person could not deal it again. Once the game is over Standings names its seed, the same as
+    the record's (classic, target 1: one round)."""
+    start(page, "classic", 2, seed, target="1")  # type: ignore[arg-type]
+    assert page.is_hidden("[data-testid=game-over]")  # type: ignore[attr-defined]  # mid-game
+    play_by_hints(page)
+    over = page.inner_text("[data-testid=game-over]")  # type: ignore[attr-defined]
+    m = re.fullmatch(r"Game over\. Seed (\d+): type it in Seed above to deal this game again\.", over)
+    assert m, over
+    if seed:
+        assert m[1] == seed
+    with page.expect_download() as got:  # type: ignore[attr-defined]
+        page.click("[data-testid=download]")  # type: ignore[attr-defined]
+    text = Path(got.value.path()).read_text()
+    assert re.search(rf'"seed": {m[1]}\b', text), text[:300]
+    assert got.value.suggested_filename == f"rummy101-classic-{m[1]}.json"
+    page.click("[data-testid=analyse-game]")  # type: ignore[attr-defined]
+    page.wait_for_selector(f"[data-testid=replay-summary]:has-text('seed {m[1]}:')")  # type: ignore[attr-defined]
+
+
 def test_loading_an_empty_or_broken_record_says_what_to_do(page: object) -> None:
     """Load with nothing pasted answered 'the record is not JSON: Unexpected end of JSON input'."""
     page.click("[data-testid=tab-replay]")  # type: ignore[attr-defined]

@@ -727,7 +727,9 @@ export class PlayPanel {
       rounds.tabIndex = 0;
       rounds.scrollTop = rounds.scrollHeight;
     }
-    if (v.over) box.append(h("p", { class: "over", text: "Game over." }));
+    // the seed, once the game is over (before, it would deal the bots' racks): typed in Seed, it
+    // deals this game again; a random one was shown nowhere but in the record
+    if (v.over) box.append(h("p", { class: "over", "data-testid": "game-over", text: `Game over. Seed ${v.seed}: type it in Seed above to deal this game again.` }));
   }
 
   async download() {
