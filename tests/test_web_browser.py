@@ -104,7 +104,7 @@ def shot(pg: object, name: str) -> None:
     warnings.warn(f"screenshot {name} timed out twice; no artifact saved", stacklevel=2)
 
 
-def start(pg: object, variant: str, players: int, seed: int, **options: str) -> None:
+def start(pg: object, variant: str, players: int, seed: int | str, **options: str) -> None:
     pg.select_option("[data-testid=rules]", variant)  # type: ignore[attr-defined]
     pg.select_option("#opt-players", str(players))  # type: ignore[attr-defined]
     for name, value in options.items():
@@ -540,12 +540,14 @@ def test_a_seed_the_browser_refuses_puts_the_last_message_away(page: object) -> 
     assert page.is_hidden("#game")  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("seed", [""])
-def test_the_seed_of_a_finished_game_is_shown(page: object, seed: str) -> None:
+@pytest.mark.parametrize("seed", ["", "9007199254740993"])
+def test_the_seed_of_a_finished_game_is_shown_and_kept_exact(page: object, seed: str) -> None:
     """A game started with a random seed showed its seed nowhere but in the downloaded record, so
-    a person could not deal it again. Once the game is over Standings names its seed, the same as
-    the record's (classic, target 1: one round)."""
-    start(page, "classic", 2, seed, target="1")  # type: ignore[arg-type]
+    a person could not deal it again; and a seed past 2^53 (the service takes up to 2^63 - 1) was
+    rounded by the page's Number(): 9007199254740993 started game 9007199254740992. Once the game
+    is over Standings names its seed, the same as the record's, digit for digit (classic, target 1:
+    one round)."""
+    start(page, "classic", 2, seed, target="1")  # seed "": random
     assert page.is_hidden("[data-testid=game-over]")  # type: ignore[attr-defined]  # mid-game
     play_by_hints(page)
     over = page.inner_text("[data-testid=game-over]")  # type: ignore[attr-defined]
@@ -560,6 +562,17 @@ def test_the_seed_of_a_finished_game_is_shown(page: object, seed: str) -> None:
     assert got.value.suggested_filename == f"rummy101-classic-{m[1]}.json"
     page.click("[data-testid=analyse-game]")  # type: ignore[attr-defined]
     page.wait_for_selector(f"[data-testid=replay-summary]:has-text('seed {m[1]}:')")  # type: ignore[attr-defined]
+
+
+def test_a_seed_past_the_services_range_is_refused_as_typed(page: object) -> None:
+    """The service takes seeds up to 2^63 - 1; one past it is refused with the range, naming the
+    seed typed (Number() had sent 9223372036854776000)."""
+    page.fill("#seed", "9223372036854775808")  # type: ignore[attr-defined]
+    page.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
+    message = page.inner_text("[data-testid=message-text]")  # type: ignore[attr-defined]
+    assert message == ("No new game: field 'seed' is 9223372036854775808; accepted: a whole "
+                       "number from 0 to 9223372036854775807"), message
 
 
 def test_loading_an_empty_or_broken_record_says_what_to_do(page: object) -> None:

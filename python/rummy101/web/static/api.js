@@ -29,6 +29,20 @@ async function send(method, path, body) {
   }
 }
 
+// JSON with the seed kept exact: a seed runs to 2^63 - 1 (the service's limit, _limits.py),
+// and a Number holds whole numbers exactly only to 2^53 (9007199254740993 read as Number started
+// game 9007199254740992). A seed past that is read as a BigInt (from its digits, where the
+// browser gives the reviver the source text) and written back as those digits.
+export function parseJSON(text) {
+  return JSON.parse(text, (key, value, context) =>
+    key === "seed" && typeof value === "number" && !Number.isSafeInteger(value) &&
+      /^\d+$/.test(context?.source ?? "") ? BigInt(context.source) : value);
+}
+
+export function toJSON(value, space) {
+  return JSON.stringify(value, (key, v) => (typeof v === "bigint" ? JSON.rawJSON(String(v)) : v), space);
+}
+
 // An answer that has not come after this long never will (the network went away, the server
 // hangs): the request is given up with a message, so that the page (whose requests go one at a
 // time) does not wait behind it for good. The service's own limits end its requests sooner.
@@ -40,7 +54,7 @@ async function once(method, path, body) {
   const init = { method, headers: {}, signal: abort.signal };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = toJSON(body);
   }
   let response;
   let data = null;
@@ -51,7 +65,7 @@ async function once(method, path, body) {
       if (abort.signal.aborted) throw new ApiError(0, `the service did not answer within ${TIMEOUT_MS / 1000} s; is the network or rummy101 serve down? Try again`);
       throw new ApiError(0, `the service did not answer (${err.message}); is rummy101 serve running?`);
     }
-    try { data = await response.json(); } catch { data = null; }
+    try { data = parseJSON(await response.text()); } catch { data = null; }
   } finally {
     clearTimeout(timer);
   }

@@ -1,6 +1,6 @@
 // The page: two tabs (Play, Replay & analysis) over the games API of `rummy101 serve`.
 
-import { api } from "./api.js";
+import { api, toJSON } from "./api.js";
 import { PlayPanel } from "./play.js";
 import { ReplayPanel } from "./replay.js";
 
@@ -65,7 +65,7 @@ async function main() {
       play.setMessage(`this game has ${record.actions.length} actions, more than the ${most} that the replay steps through. Download record keeps the whole game.`, "No analysis");
       return;
     }
-    document.getElementById("record-text").value = JSON.stringify(record);
+    document.getElementById("record-text").value = toJSON(record);  // (a seed past 2^53 exact)
     document.getElementById("record-file").value = "";  // else Load record would load that file
     go(document.getElementById("tab-replay"));
     // the pressed button is hidden with the Play panel: the focus goes on into the replay

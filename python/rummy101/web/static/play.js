@@ -2,7 +2,7 @@
 // legal-action texts the server sends, and sends what the person builds (select pieces, pick a
 // meld or a joker on the table); the engine on the server accepts it or refuses it with the rule.
 
-import { api } from "./api.js";
+import { api, toJSON } from "./api.js";
 import { h, piece, pieces, renderInfo, renderPlayers, renderTable } from "./board.js";
 import { isPiece, pieceLabel } from "./pieces.js";
 import { RackOrder } from "./rack.js";
@@ -202,8 +202,12 @@ export class PlayPanel {
     if (this.view && !this.view.over && !this.busy &&
         !window.confirm("Start a new game? The game in progress is left unfinished.")) return;
     const bots = [...$("bot-seats").querySelectorAll("select")].map((s) => s.value);
-    const seed = $("seed").value === "" ? undefined : Number($("seed").value);
+    // the seed as typed: past 2^53 a Number rounds it (api.js), so its digits go as a BigInt
+    const typed = $("seed").value;
+    const exact = /^\d+$/.test(typed) && !Number.isSafeInteger(Number(typed));
+    const seed = typed === "" ? undefined : exact && JSON.rawJSON ? BigInt(typed) : Number(typed);
     await this.run(async () => {
+      if (exact && !JSON.rawJSON) throw new Error(`this browser would round a seed past ${Number.MAX_SAFE_INTEGER}; choose one up to that`);
       const view = await api.create({ rules: this.rulesText(), bots, seed });
       this.show(view);
       $("rack").querySelector("button")?.focus();
@@ -736,7 +740,7 @@ export class PlayPanel {
     if (!this.view) return;
     await this.run(async () => {
       const rec = await api.record(this.view.id);
-      const url = URL.createObjectURL(new Blob([JSON.stringify(rec, null, 1)], { type: "application/json" }));
+      const url = URL.createObjectURL(new Blob([toJSON(rec, 1)], { type: "application/json" }));
       const a = h("a", { href: url, download: `rummy101-${this.view.variant}-${this.view.seed}.json` });
       document.body.append(a); a.click(); a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 1000);

@@ -2,7 +2,7 @@
 // turn the position before it, the move played, the hint's turn and the verdict (a mistake when the
 // played turn scores clearly below the hint's, by the hint's own evaluation).
 
-import { api } from "./api.js";
+import { api, parseJSON } from "./api.js";
 import { h, pieces, renderTable } from "./board.js";
 import { renderSteps } from "./play.js";
 
@@ -29,7 +29,7 @@ export class ReplayPanel {
       const text = file ? await file.text() : $("record-text").value;
       if (!text.trim()) { this.message("Nothing to load: paste a game record (its JSON, e.g. from Download record) or choose a file."); return; }
       let record;
-      try { record = JSON.parse(text); } catch (err) { this.message(`Not loaded: the record is not JSON (${err.message}).`); return; }
+      try { record = parseJSON(text); } catch (err) { this.message(`Not loaded: the record is not JSON (${err.message}).`); return; }
       this.load(record);
     });
     // a record pasted (or typed) after a file was chosen is the one meant: the file had won,
