@@ -6,8 +6,9 @@ has no node cap. Not a test (no timed asserts): run it and read the figures.
 Prints, for (1) every laid-down take-phase decision of 30 uniform random games, (2) 300 random
 8-21-meld tables with racks built near them and (3) every distinct laid-down decision the engine
 asked about in 40 soak games (tools/soak.py, seed 17: random and greedy seats, every rules
-option), the count, mean and worst time; and (4) the adversarial 16-meld positions of
-tests/test_remi_atu.py one by one. Every decision is timed from scratch (every memo cleared).
+option), the count, mean and worst time; (4) the adversarial 16-meld positions of
+tests/test_remi_atu.py one by one; and (5) three 45-53-tile positions of random 2-player play
+(bench/data/remi2p_seed236_*.json), the slowest known. Every decision is timed from scratch (every memo cleared).
 
 Measured on the shared 2-core dev machine, before -> after the issue 9/17 speed-up (commits
 648a025..1e9715e; same answers; this file run on both trees): (1) mean 0.28-0.36 -> 0.16-0.18
@@ -119,6 +120,25 @@ def main() -> None:
                   " R12 R13 Y6 Y6 B6 B6 K6 K6 K12 K12 Y12 Y12", " R12 R13 K13 K13 Y13 Y13"):
         t, got = _timed(rc.atu_finish, r, _counts(BIG_RACK + extra), 0, True, False, melds, 1)
         print(f"16 melds, rack{extra!r} + 16: {got} in {t:.2f} s")
+    huge_racks()
+
+
+def huge_racks() -> None:
+    """(5) Positions of 2-player uniform random play (RL random masked policy, seed 236, found by
+    the RL check of 2026-12-07): a laid-down seat holding 45-53 tiles against 6-13 table melds,
+    the Atu available. The first (False) searches ~360,000 nodes and ~126,000 rests, each a
+    ``solve_melds`` of ~45 tiles: 10-20 s each native, minutes in pure Python."""
+    import pathlib
+
+    from rummy101.game import records
+
+    for path in sorted((pathlib.Path(__file__).parent / "data").glob("remi2p_seed236_*.json")):
+        s = records.loads(path.read_text())
+        p, x = s.current_player, s.x
+        t, got = _timed(rc.atu_finish, s.rules, s.racks[p], x.atu, x.laid[p], x.tabla[p],
+                        s.table, p)
+        print(f"huge racks, {path.name}: {sum(s.racks[p])} tiles, {len(s.table)} melds: "
+              f"{got} in {t:.2f} s")
 
 
 if __name__ == "__main__":

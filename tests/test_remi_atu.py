@@ -408,3 +408,27 @@ def test_the_soak_position_with_the_high_one_twice_is_decided() -> None:
                         ("run", 1, "Y9 Y10 Y11"), ("set", 1, "R7 Y7 B7"), ("set", 1, "R4 B4 K4"),
                         ("run", 1, "Y6 Y7 Y8")], laid=[True, True], atu="K10")
     assert atu_finish(s.rules, s.racks[1], s.x.atu, True, False, s.table, 1) in (True, False)
+
+
+def test_a_server_can_stop_a_long_atu_check() -> None:
+    """The laid-down search checks the server's stop at every node (rummy101._cancel): a long
+    check (16 melds, 28 tiles, False: ~1 s native, minutes in pure Python; 53-tile racks of
+    random 2-player play take 10-20 s native) stops with ShuttingDown when the server goes down
+    or the client has gone, and caches nothing from the stopped search."""
+    import threading
+
+    from rummy101 import backend_name
+    from rummy101._cancel import ShuttingDown, watching
+    from rummy101.rules import Rules
+
+    rules = Rules.parse("remi(doubles=off)")
+    case = (rules, _counts(BIG_RACK + " R12 R13 K13 K13 Y13 Y13"), int(Tile("R1")), True, False,
+            _melds(rules, BIG_TABLE), 1)
+    _clear_caches()
+    stop = threading.Event()
+    stop.set()
+    with watching(stop), pytest.raises(ShuttingDown):
+        atu_finish(*case)
+    if backend_name() == "native":           # the unstopped search: seconds in pure Python
+        assert atu_finish(*case) is False    # exact, nothing cached from the stopped one
+    _clear_caches()

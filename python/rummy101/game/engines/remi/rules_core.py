@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .... import _backend
+from ...._cancel import check_stop
 from ....rules import Rules
 from ....tiles import JOKER_CODE
 from .table import RUN, RemiMeld, geometry_key, lay_melds, three_melds
@@ -245,7 +246,11 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
       with ``BOUND_LEAVES`` or more leaves below). tests/test_remi_atu.py checks the cut search
       against the uncut one and against a brute force over the engine's own actions.
 
-      There is no node cap: the answer is always exact. Bound: the memo holds at most
+      There is no node cap: the answer is always exact. Inside the service every node checks
+      :func:`rummy101._cancel.check_stop`, so a request can be stopped (the server going down,
+      the quick lane's time up, its client gone) even where the search is long: a 2-player
+      game of uniform random play can reach racks of 45-53 tiles against 6-13 table melds whose
+      check takes 10-20 s native (bench/bench_remi_atu.py, "huge racks"). Bound: the memo holds at most
       ``(melds + 1) * prod_c (rack[c] + 1) * (table Jolys + 1)`` entries (the rack left is a
       sub-multiset of the rack), each trying at most the outcomes of one meld. In practice
       (bench/bench_remi_atu.py, every memo cleared) a decision of uniform random play takes
@@ -409,6 +414,7 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
     def go(i: int, c: list[int], n: int, fj: int, most: int) -> bool:
         if not c[atu]:                           # the Atu goes into a new meld (RO-4)
             return False
+        check_stop()   # a server may stop it (shutting down, lane time up, client gone)
         if n - take_from[i] + fj > most:         # the rest is too big to cover (``most``)
             return False
         if i == last:
