@@ -1,7 +1,7 @@
 """The web page (issue 14): static files served by ``rummy101 serve`` at ``/``.
 
 The page is plain ES modules, CSS and SVG drawn by the scripts (no build step, nothing fetched
-from the network): :mod:`rummy101.service.app` serves ``index.html`` at ``/`` and the other files
+from the network): :mod:`rummy101.service.app` serves ``index.html`` at ``/`` (and ``/index.html``) and the other files
 under ``/web/``, from :func:`static_files`. The page talks to the games API of
 :mod:`rummy101.service.games` (docs/web.md).
 
