@@ -578,9 +578,9 @@ export class PlayPanel {
       for (const a of found.slice(0, 24)) sug.append(h("button", { type: "button", class: "suggestion", "data-action": a.text, onclick: () => this.send(a.text) }, describe(a.text)));
     } else if (mine && (n || this.meld !== null || this.joker)) {
       const word = this.view.variant === "classic" ? "card" : "tile";
-      // melds laid short of the opening (staged: R101-7, RO-8) leave no discard, only `reset`;
-      // one piece selected to discard was told of melds "of more than 3", another thing
-      // and so does a taken discard not laid yet (R101-4, RO-10): the status line names it
+      // one piece picked while no discard is legal but `reset` is: melds laid short of the
+      // opening (staged: R101-7, RO-8) or a taken discard not laid yet (R101-4, RO-10) hold it
+      // back, and the line says which (it spoke of melds "of more than 3", another thing)
       const ts = this.view.observation.turn_state || {};
       const waits = n === 1 && !verbs.has("discard") && verbs.has("reset");
       const text = n && taking ? `First take a ${word} (Draw or Take discard); then lay melds or discard.`

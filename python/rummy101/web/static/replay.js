@@ -59,20 +59,21 @@ export class ReplayPanel {
   // again), then to Next.
   async load(record, { focus = false } = {}) {
     this.message(null);
+    const refuse = (why) => {  // the replay shown before stays
+      this.message(`Not loaded: ${why}`);
+      if (focus) $("replay-load").focus({ preventScroll: true });
+    };
     let summary;
     try {
       summary = await api.loadReplay(record);
     } catch (err) {
-      this.message(`Not loaded: ${err.message}`);
-      if (focus) $("replay-load").focus({ preventScroll: true });
+      refuse(err.message);
       return;
     }
     // a record of no actions (saved before the first move) showed "Turn 1 of 0", empty boxes
-    // and Next and Last enabled, and the service's "turn 0 does not exist": say so here, and
-    // keep the replay shown before, as a record refused does
+    // and Next and Last enabled, and the service's "turn 0 does not exist": refused here
     if (!summary.turns.length) {
-      this.message(`Not loaded: this record (${summary.rules}, seed ${summary.seed}) holds no moves: there is no turn to step through.`);
-      if (focus) $("replay-load").focus({ preventScroll: true });
+      refuse(`this record (${summary.rules}, seed ${summary.seed}) holds no moves: there is no turn to step through.`);
       return;
     }
     this.summary = summary;
