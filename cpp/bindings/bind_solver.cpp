@@ -328,7 +328,12 @@ bool exact_int(PyObject* o, long long lo, long long hi, long long& out) {
   return !overflow && out >= lo && out <= hi;
 }
 
-PyObject* solve_melds_vectorcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+// The fast path of solve_melds (Value = false) and solve_melds_value (Value = true, issue 11,
+// forty-first round: the value alone, without the rebuild of the arrangement, for the callers
+// that read only the value). Any call that is not 5-6 exact positional arguments goes to
+// `checked`, the pybind11 function.
+template <bool Value>
+PyObject* solve_vectorcall(py::object* checked, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   py::detail::make_caster<CoreRules> cr;
   Counts counts{};
   bool keep = false, require_run = false;
@@ -337,15 +342,24 @@ PyObject* solve_melds_vectorcall(PyObject*, PyObject* const* args, Py_ssize_t na
               read_counts_fast(args[1], counts) && exact_bool(args[2], keep) &&
               exact_int(args[3], INT_MIN, INT_MAX, must_use) && exact_bool(args[4], require_run) &&
               (nargs == 5 || exact_int(args[5], LLONG_MIN, LLONG_MAX, budget));
-  if (!fast) return PyObject_Vectorcall(solve_melds_checked->ptr(), args, size_t(nargs), kwnames);
+  if (!fast) return PyObject_Vectorcall(checked->ptr(), args, size_t(nargs), kwnames);
   try {
     const CoreRules& rules = py::detail::cast_op<const CoreRules&>(cr);
-    SolveResult r;
-    {
-      py::gil_scoped_release release;
-      r = solve_melds(rules, counts, keep, int(must_use), require_run, budget);
+    if constexpr (Value) {
+      int v;
+      {
+        py::gil_scoped_release release;
+        v = solve_melds_value(rules, counts, keep, int(must_use), require_run, budget);
+      }
+      return PyLong_FromLong(long(v));
+    } else {
+      SolveResult r;
+      {
+        py::gil_scoped_release release;
+        r = solve_melds(rules, counts, keep, int(must_use), require_run, budget);
+      }
+      return to_py(r).release().ptr();
     }
-    return to_py(r).release().ptr();
   } catch (py::error_already_set& e) {
     e.restore();
     return nullptr;
@@ -354,6 +368,21 @@ PyObject* solve_melds_vectorcall(PyObject*, PyObject* const* args, Py_ssize_t na
     return nullptr;
   }
 }
+
+PyObject* solve_melds_vectorcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return solve_vectorcall<false>(solve_melds_checked, args, nargs, kwnames);
+}
+
+py::object* solve_value_checked = nullptr;  // the pybind11 solve_melds_value (never freed)
+std::string solve_value_doc;
+
+PyObject* solve_value_vectorcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return solve_vectorcall<true>(solve_value_checked, args, nargs, kwnames);
+}
+
+PyMethodDef solve_value_def = {"solve_melds_value", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(
+                                                        &solve_value_vectorcall)),
+                               METH_FASTCALL | METH_KEYWORDS, nullptr};
 
 PyMethodDef solve_melds_def = {"solve_melds", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(
                                                   &solve_melds_vectorcall)),
@@ -424,6 +453,52 @@ void register_solver(py::module_& m) {
   solve_melds_def.ml_doc = solve_melds_doc.c_str();
   py::object name = m.attr("__name__");
   m.attr("solve_melds") = py::reinterpret_steal<py::object>(PyCFunction_NewEx(&solve_melds_def, nullptr, name.ptr()));
+
+  m.def(
+      "solve_melds_value",
+      [](const CoreRules& cr, const std::vector<int>& counts, bool keep, int must_use, bool require_run,
+         long long budget) {
+        Counts c = to_counts(counts);
+        py::gil_scoped_release release;
+        return solve_melds_value(cr, c, keep, must_use, require_run, budget);
+      },
+      py::arg("cr"), py::arg("counts"), py::arg("keep"), py::arg("must_use"), py::arg("require_run"),
+      py::arg("budget") = DEFAULT_WORK_BUDGET,
+      "solve_melds(...)[0] without building the arrangement: the same value (-1 if none), from the\n"
+      "same search, which stops at the same node. Raises rummy101.errors.WorkBudgetExceeded when\n"
+      "the value search needs more than `budget` nodes (the rebuild's nodes are not counted).");
+  solve_value_checked = new py::object(m.attr("solve_melds_value"));
+  solve_value_doc = py::str(solve_value_checked->attr("__doc__"));
+  solve_value_def.ml_doc = solve_value_doc.c_str();
+  m.attr("solve_melds_value") =
+      py::reinterpret_steal<py::object>(PyCFunction_NewEx(&solve_value_def, nullptr, name.ptr()));
+
+  m.def(
+      "solve_values_batch",
+      [](const CoreRules& cr, py::array_t<uint8_t, py::array::c_style | py::array::forcecast> counts, bool keep,
+         int must_use, bool require_run, long long budget) {
+        check_budget(budget);
+        std::vector<Counts> racks = rack_rows(counts);
+        py::ssize_t n = py::ssize_t(racks.size());
+        py::array_t<int64_t> values(n);
+        int64_t* vp = values.mutable_data();
+        {
+          py::gil_scoped_release release;
+          for (py::ssize_t i = 0; i < n; ++i) {
+            try {
+              vp[i] = solve_melds_value(cr, racks[size_t(i)], keep, must_use, require_run, budget);
+            } catch (const BudgetExceeded&) {
+              vp[i] = BUDGET_SPENT;  // this rack only; the others keep their answers
+            }
+          }
+        }
+        return values;
+      },
+      py::arg("cr"), py::arg("counts"), py::arg("keep"), py::arg("must_use"), py::arg("require_run"),
+      py::arg("budget") = DEFAULT_WORK_BUDGET,
+      "solve_melds_value on every row of a (n, 53) uint8 array, with the GIL released while solving:\n"
+      "the values as a (n,) int64 array; a rack that spends its budget (each rack has its own) gets\n"
+      "BUDGET_SPENT.");
 
   m.def(
       "_solver_table_bytes",

@@ -29,7 +29,8 @@ from ..errors import WorkBudgetExceeded
 from ._common import JOKER, KIND_RUN, KIND_SET, NUM_CODES, CoreInputError, CoreRules, to_counts
 
 __all__ = ["BUDGET_SPENT", "DEFAULT_WORK_BUDGET", "UNLIMITED_BUDGET", "SolvedMelds", "max_pairs",
-           "solve_melds", "solve_melds_batch", "solve_melds_packed"]
+           "solve_melds", "solve_melds_batch", "solve_melds_packed", "solve_melds_value",
+           "solve_values_batch"]
 
 NEG = -(1 << 40)
 STOP = 1 << 29  # no stop value (C++ STOP); as an alpha, no bound passes it
@@ -1286,9 +1287,10 @@ class _Solver:
         self.res_bits = res[0] | res[1] << 2 | res[2] << 4 | res[3] << 6
         self.reset_fresh()
 
-    def solve(self, resv: Sequence[tuple[int, ...]]) -> tuple[int, list[MeldOut]]:
+    def solve(self, resv: Sequence[tuple[int, ...]], melds_too: bool = True) -> tuple[int, list[MeldOut]]:
         """The best value and arrangement over the rack's reservations ``resv``
-        (:func:`_reservations`, made once by :func:`solve_melds`)."""
+        (:func:`_reservations`, made once by :func:`solve_melds`); ``melds_too`` False: the
+        value alone, no rebuild (:func:`solve_melds_value`; C++ ``solve(..., melds)``)."""
         bestv = NEG
         best_res: tuple[int, ...] = (-1, -1, -1, -1)
         # the relaxed twin's value of the whole rack, top, bounds every reservation's search (its
@@ -1301,7 +1303,7 @@ class _Solver:
             # the twin's own first arrangement of top, when it is one of this search's (C++ solve)
             melds = self.relax.rebuild(top)
             if self.arrangement_fits(melds):
-                return (top, melds)
+                return (top, melds if melds_too else [])
         first = 0 if asp else 1
         for pass_ in range(first, 2):
             for i, rr in enumerate(resv):
@@ -1310,13 +1312,15 @@ class _Solver:
                 if pass_ == 0:
                     if self.best(1, _EMPTY, self.J, False, False, top - 1, top) < top:
                         continue
-                    return (top, self.rebuild(top))   # (rr is the reservation set)
+                    return (top, self.rebuild(top) if melds_too else [])   # (rr is set)
                 v = self.best(1, _EMPTY, self.J, False, False, bestv, top - 1 if asp else top)
                 if v > bestv:
                     bestv = v
                     best_res = rr
         if bestv <= NEG:
             return (-1, [])
+        if not melds_too:
+            return (bestv, [])
         self.set_res(best_res)
         return (bestv, self.rebuild(bestv))
 
@@ -1519,6 +1523,27 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
     >>> solve_melds(cr, counts, True, -1, False)     # keep a tile: the run cannot be laid
     (0, [])
     """
+    return _solve(cr, counts, keep, must_use, require_run, budget, True)
+
+
+def solve_melds_value(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
+                      require_run: bool, budget: int = DEFAULT_WORK_BUDGET) -> int:
+    """``solve_melds(...)[0]`` without building the arrangement: the same value (-1 if none) from
+    the same search, which stops at the same node (the rebuild's nodes are not counted).
+
+    >>> from rummy101._pure import CoreRules
+    >>> cr = CoreRules(False, 0, list(range(15)), list(range(14)), -1)
+    >>> counts = [0] * 53
+    >>> for code in (9, 10, 11): counts[code] += 1      # R10 R11 R12
+    >>> solve_melds_value(cr, counts, False, -1, False), solve_melds_value(cr, counts, True, -1, False)
+    (33, 0)
+    """
+    return _solve(cr, counts, keep, must_use, require_run, budget, False)[0]
+
+
+def _solve(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
+           require_run: bool, budget: int, melds_too: bool) -> tuple[int, list[MeldOut]]:
+    """:func:`solve_melds` (``melds_too``) or :func:`solve_melds_value`."""
     cnt = _check(cr, counts, must_use)
     budget = _check_budget(budget)
     if must_use >= 0 and cnt[must_use] == 0:
@@ -1553,7 +1578,7 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
         # with jokers, the suffix bound takes the fresh values with a tile left and a run made
         # (C++ solve_impl says why)
         s.own_relax = cnt[JOKER] > 0
-    return s.solve(resv)
+    return s.solve(resv, melds_too)
 
 
 def solve_melds_batch(cr: CoreRules, counts: Any, keep: bool, must_use: int,
@@ -1571,6 +1596,23 @@ def solve_melds_batch(cr: CoreRules, counts: Any, keep: bool, must_use: int,
         except WorkBudgetExceeded:
             out.append((BUDGET_SPENT, []))
     return out
+
+
+def solve_values_batch(cr: CoreRules, counts: Any, keep: bool, must_use: int,
+                       require_run: bool, budget: int = DEFAULT_WORK_BUDGET) -> Any:
+    """``solve_melds_value`` on every row of a (n, 53) array of counts: the values as a (n,)
+    int64 array; a rack that spends its budget (each rack has its own) gets ``BUDGET_SPENT``."""
+    shape = getattr(counts, "shape", None)
+    if shape is not None and (len(shape) != 2 or shape[1] != NUM_CODES):
+        raise CoreInputError(f"counts must have shape (n, 53), got {tuple(shape)}")
+    budget = _check_budget(budget)
+    out: list[int] = []
+    for row in counts:
+        try:
+            out.append(solve_melds_value(cr, [int(x) for x in row], keep, must_use, require_run, budget))
+        except WorkBudgetExceeded:
+            out.append(BUDGET_SPENT)
+    return np.array(out, dtype=np.int64)
 
 
 class SolvedMelds:
