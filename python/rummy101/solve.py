@@ -71,6 +71,7 @@ __all__ = [
     "budget_message",
     "current_budget",
     "keeps_card",
+    "opening_values",
     "solve_opening",
     "solve_openings",
     "solve_penalty",
@@ -493,6 +494,46 @@ def _pieces_of(rules: Rules, source: tuple[Piece, ...] | str) -> tuple[Piece, ..
     return tuple(by_code[table[w]] for w in source.split())
 
 
+def _read_racks(rules: Rules, racks: Any) -> tuple[list[Any], Any]:
+    """A batch's racks: (sources for :func:`_pieces_of`, their (n, 53) uint8 count array). Text
+    racks are read by the core's token table in one call; any other rack, and every mistake,
+    goes through :meth:`Rules.parse_rack` in order, so the first bad rack raises
+    :func:`solve_opening`'s error with its place in the batch (``racks[3]: ...``)."""
+    if isinstance(racks, (str, bytes)) or not isinstance(racks, Iterable):
+        # a single text rack would be read one character a rack ("token 1 of 1 ('R')")
+        raise NotationError(f"racks must be a list of racks (e.g. ['R1 R2 R3 K9']), got "
+                            f"{type(racks).__name__} {racks!r:.60}; use solve_opening for one rack")
+    items = racks if isinstance(racks, list) else list(racks)
+    if not items:
+        return [], np.zeros((0, 53), dtype=np.uint8)
+    table, _ = _token_table(rules.family)
+    arr, _codes, _offsets, ok = _backend.core().tokenize_racks(items, table, rules.copies,
+                                                               rules.max_rack_jokers, False,
+                                                               _NO_LIMIT, _NO_LIMIT)
+    sources: list[Any] = items  # text racks read by the table; the others' pieces below
+    if not ok.all():
+        sources = list(items)
+        for i in np.flatnonzero(~ok).tolist():  # in order: the first bad rack raises
+            try:
+                sources[i], counts = _rack_source(rules, items[i])
+            except RummyError as exc:  # solve_opening's message, with the rack's place in the batch
+                raise type(exc)(f"racks[{i}]: {exc}") from None
+            arr[i] = counts
+    return sources, arr
+
+
+def _batch_must_use(rules: Rules, sources: Sequence[Any], arr: Any, must_use: Any) -> int:
+    """``must_use`` of a batch (every rack must hold it): its code, or -1 for None."""
+    if must_use is None:
+        return -1
+    # the token's own mistakes and "not on the rack" for the first rack, as before
+    mu = _must_use(rules, _pieces_of(rules, sources[0]), must_use)
+    missing = np.flatnonzero(arr[:, mu] == 0)
+    if missing.size:  # the first rack without it: the same message as solve_opening's
+        _must_use(rules, _pieces_of(rules, sources[int(missing[0])]), must_use)
+    return mu
+
+
 def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: int | None = None,
                    pairs_threshold: int | None = None, must_use: Any = None) -> list[Opening]:
     """:func:`solve_opening` on many racks at once (the native core solves them without the GIL).
@@ -513,33 +554,12 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
     """
     r = _rules(rules)
     t, p = _params(r, threshold, pairs_threshold)
-    if isinstance(racks, (str, bytes)) or not isinstance(racks, Iterable):
-        # a single text rack would be read one character a rack ("token 1 of 1 ('R')")
-        raise NotationError(f"racks must be a list of racks (e.g. ['R1 R2 R3 K9']), got "
-                            f"{type(racks).__name__} {racks!r:.60}; use solve_opening for one rack")
-    items = racks if isinstance(racks, list) else list(racks)
-    if not items:
+    sources, arr = _read_racks(r, racks)
+    if not sources:
         return []
     core = _backend.core()
-    table, _ = _token_table(r.family)
-    arr, _codes, _offsets, ok = core.tokenize_racks(items, table, r.copies, r.max_rack_jokers, False,
-                                                    _NO_LIMIT, _NO_LIMIT)
-    sources: list[Any] = items  # text racks read by the table; the others' pieces below
-    if not ok.all():
-        sources = list(items)
-        for i in np.flatnonzero(~ok).tolist():  # in order: the first bad rack raises
-            try:
-                sources[i], counts = _rack_source(r, items[i])
-            except RummyError as exc:  # solve_opening's message, with the rack's place in the batch
-                raise type(exc)(f"racks[{i}]: {exc}") from None
-            arr[i] = counts
-    mu = -1
-    if must_use is not None:
-        # the token's own mistakes and "not on the rack" for the first rack, as before
-        mu = _must_use(r, _pieces_of(r, sources[0]), must_use)
-        missing = np.flatnonzero(arr[:, mu] == 0)
-        if missing.size:  # the first rack without it: the same message as solve_opening's
-            _must_use(r, _pieces_of(r, sources[int(missing[0])]), must_use)
+    items = sources
+    mu = _batch_must_use(r, sources, arr, must_use)
     cr = _core_rules(r, "open")
     budget = current_budget()
     keeps = keeps_cards(r, arr.sum(axis=1, dtype=np.int64))
@@ -586,6 +606,97 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
         raise WorkBudgetExceeded(f"rack {spent[0]}{more}: {budget_message(budget)}", budget,
                                  spent[0], list(out))
     return out  # type: ignore[return-value]
+
+
+def opening_values(rules: Rules | str, racks: Any, *, must_use: Any = None) -> Any:
+    """The value of each rack's best opening runs and sets, as a numpy ``int64`` array, without
+    making the arrangement (the core's ``solve_values_batch``: no rebuild, no answer objects).
+
+    The value is :func:`solve_opening`'s for a runs/sets answer: the opening valuation, a piece
+    kept when the rules keep one (R101-7, RO-13, CR-4), a run in Remi (RO-8), ``must_use`` laid
+    (R101-4); -1 where no selection meets those. A pairs opening (R101-8) is not a value of runs
+    and sets: ask :func:`solve_openings` for it. So ``opening_values(...)[i] ==
+    solve_openings(...)[i].value`` whenever that answer's ``kind`` is not ``"pairs"`` and the
+    value is not -1. Compare with the threshold to ask "can these racks open with melds?".
+
+    ``racks``: what :func:`solve_openings` takes (text racks or lists of pieces, read the same
+    way, with the same errors), or a 2-D integer array of tile counts, shape (n, 53), in the
+    core's codes (``rummy101.tiles.counts_of``), checked against the rules' supply. Each rack has
+    its own work budget; when one spends it, :class:`~rummy101.errors.WorkBudgetExceeded` names
+    it (``index``) and carries the others' values (``partial``, None where spent).
+
+    >>> opening_values("rummy101", ["R10 R11 R12 Y12 B12 K12 K13", "R1 R2 R3 K9", "R5 R5"]).tolist()
+    [69, 6, 0]
+    >>> from rummy101.tiles import counts_of, parse_tiles
+    >>> counts = np.array([counts_of(parse_tiles(t)) for t in ("Y5 B5 K5 R5 R7 R8 R9 R10 K2", "R1 R2 R3 K9")])
+    >>> opening_values("remi", counts).tolist()      # the second: 15 points, below 45 (RO-8)
+    [45, 15]
+    """
+    r = _rules(rules)
+    if isinstance(racks, np.ndarray) and racks.ndim == 2:
+        sources, arr = _count_rows(r, racks)
+    else:
+        sources, arr = _read_racks(r, racks)
+    if not sources:
+        return np.zeros(0, dtype=np.int64)
+    mu = _batch_must_use(r, sources, arr, must_use)
+    core = _backend.core()
+    cr = _core_rules(r, "open")
+    budget = current_budget()
+    keeps = keeps_cards(r, arr.sum(axis=1, dtype=np.int64))
+    rows = np.flatnonzero(keeps)
+    if rows.size in (0, arr.shape[0]):  # one batch per keep (classic go_out=narrow mixes them)
+        values = core.solve_values_batch(cr, arr, rows.size > 0, mu, r.opening_needs_run, budget)
+    else:
+        values = np.zeros(arr.shape[0], dtype=np.int64)
+        for keep in (False, True):
+            part = np.flatnonzero(keeps == keep)
+            values[part] = core.solve_values_batch(cr, arr[part], keep, mu, r.opening_needs_run, budget)
+    spent = np.flatnonzero(values == BUDGET_SPENT).tolist()
+    if spent:
+        more = f" (and {len(spent) - 1} more)" if len(spent) > 1 else ""
+        partial: list[object] = [None if v == BUDGET_SPENT else v for v in values.tolist()]
+        raise WorkBudgetExceeded(f"rack {spent[0]}{more}: {budget_message(budget)}", budget,
+                                 spent[0], partial)
+    return values
+
+
+def _count_rows(rules: Rules, counts: Any) -> tuple[Any, Any]:
+    """A 2-D array of tile counts as a batch (:func:`opening_values`), checked against the rules'
+    supply: (each rack's pieces, the (n, 53) uint8 array)."""
+    if counts.shape[1] != 53 or counts.dtype.kind not in "iu":
+        raise RackError(f"racks as counts must be integers of shape (n, 53) (rummy101.tiles."
+                        f"counts_of of each rack), got {counts.dtype} of shape {counts.shape}")
+    limits = np.full(53, rules.copies, dtype=np.int64)
+    limits[52] = rules.max_rack_jokers
+    bad = np.argwhere((counts < 0) | (counts > limits))
+    _table, by_code = _token_table(rules.family)
+    if bad.size:
+        i, code = (int(x) for x in bad[0])
+        what = "jokers" if code == 52 else f"copies of {by_code[code]}"
+        most = "none" if limits[code] == 0 else f"at most {limits[code]}"
+        raise RackError(f"racks[{i}]: {int(counts[i, code])} {what}; a {rules.variant} rack holds "
+                        f"{most} (its tile supply)")
+    sizes = counts.sum(axis=1)
+    if (sizes == 0).any():
+        i = int(np.flatnonzero(sizes == 0)[0])
+        raise RackError(f"racks[{i}]: the rack is empty: give at least one {rules.piece_word}")
+    arr = counts.astype(np.uint8)
+    return _RowPieces(arr, by_code), arr
+
+
+class _RowPieces:
+    """The pieces of each row of a count array, made only for the rows asked for (the must_use
+    messages of :func:`_batch_must_use`)."""
+
+    def __init__(self, arr: Any, by_code: list[Piece]) -> None:
+        self.arr, self.by_code = arr, by_code
+
+    def __len__(self) -> int:
+        return int(self.arr.shape[0])
+
+    def __getitem__(self, i: int) -> tuple[Piece, ...]:
+        return tuple(self.by_code[c] for c in np.repeat(np.arange(53), self.arr[i]).tolist())
 
 
 def solve_penalty(rules: Rules | str, rack: RackLike, *, keep: bool | None = None) -> Penalty:

@@ -189,8 +189,7 @@ class GreedyBot(Bot):
             return counts[t] >= 1
         with_t = counts[:]
         with_t[t] += 1
-        value, _ = kit.solve(True, with_t, True, t, False)
-        return value > 0
+        return kit.value(True, with_t, True, t, False) > 0
 
     # ---- play phase ------------------------------------------------------------------------------
     def _play(self, kit: Kit, obs: Mapping[str, Any], legal: dict[Key, Any],

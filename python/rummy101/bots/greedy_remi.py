@@ -79,6 +79,7 @@ class GreedyBot(Bot):
         self._no_plan = False
         self._rules: dict[str, Rules] = {}
         self._memo: dict[tuple[Any, ...], tuple[int, list[Any]]] = {}
+        self._values: dict[tuple[Any, ...], int] = {}
 
     # ---- the core, memoised -------------------------------------------------------------------
     def _solve(self, rules: Rules, valuation: str, counts: Sequence[int], keep: bool, must_use: int,
@@ -93,11 +94,27 @@ class GreedyBot(Bot):
             self._memo[key] = got
         return got
 
+    def _value(self, rules: Rules, valuation: str, counts: Sequence[int], keep: bool, must_use: int,
+               run: bool) -> int:
+        """``_solve(...)[0]`` without the arrangement (``solve_melds_value``: no rebuild)."""
+        key = (_backend.backend_name(), rules, valuation, bytes(counts), keep, must_use, run)
+        got = self._memo.get(key)
+        if got is not None:
+            return int(got[0])
+        v = self._values.get(key)
+        if v is None:
+            cr = unit_rules(rules) if valuation == "unit" else _backend.core_rules(rules, valuation)  # type: ignore[arg-type]
+            v = int(_backend.core().solve_melds_value(cr, list(counts), keep, must_use, run, current_budget()))
+            if len(self._values) > 20_000:
+                self._values.clear()
+            self._values[key] = v
+        return v
+
     def _deadwood(self, rules: Rules, counts: Sequence[int]) -> int:
         """RO-12 value of the tiles left after laying the best runs/sets (none kept back)."""
         cr = _backend.core_rules(rules, "penalty")
         total = _backend.core().rack_value(cr, list(counts))
-        return int(total - max(0, self._solve(rules, "penalty", counts, False, -1, False)[0]))
+        return int(total - max(0, self._value(rules, "penalty", counts, False, -1, False)))
 
     # ---- entry point --------------------------------------------------------------------------
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[Any]) -> Any:
@@ -140,14 +157,14 @@ class GreedyBot(Bot):
         best lay-down (open values): any double of its size can then only help; else decline."""
         if not self.exchange:
             return "decline"
-        now = self._solve(rules, "open", rack, False, -1, False)[0]
+        now = self._value(rules, "open", rack, False, -1, False)
         for text in legal:
             if text == "decline":
                 continue
             c = _CODE[text.split()[1]]
             rest = rack[:]
             rest[c] -= 2
-            if self._solve(rules, "open", rest, False, -1, False)[0] >= now:
+            if self._value(rules, "open", rest, False, -1, False) >= now:
                 return text
         return "decline"
 

@@ -55,6 +55,7 @@ class Kit:
     penalty_cr: Any
     memo: dict[tuple[Any, ...], tuple[int, list[Any]]] = field(default_factory=dict, compare=False)
     adds_memo: dict[tuple[Any, ...], frozenset[int]] = field(default_factory=dict, compare=False)
+    value_memo: dict[tuple[Any, ...], int] = field(default_factory=dict, compare=False)
 
     def pairs(self, counts: Sequence[int], keep: bool, must_use: int) -> tuple[int, list[Any]]:
         """``max_pairs`` of the core, memoized."""
@@ -97,6 +98,22 @@ class Kit:
                                         list(counts), keep, must_use, require_run)
             self.memo[key] = hit
         return hit
+
+    def value(self, penalty: bool, counts: Sequence[int], keep: bool, must_use: int,
+              require_run: bool) -> int:
+        """``solve(...)[0]`` without the arrangement (``solve_melds_value``: no rebuild), from the
+        same memo when the arrangement is there already."""
+        key = (penalty, tuple(counts), keep, must_use, require_run)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return int(hit[0])
+        got = self.value_memo.get(key)
+        if got is None:
+            if len(self.value_memo) >= MEMO_SIZE:
+                self.value_memo.clear()
+            got = self.value_memo[key] = int(self.core.solve_melds_value(
+                self.penalty_cr if penalty else self.open_cr, list(counts), keep, must_use, require_run))
+        return got
 
 
 _KITS: dict[tuple[str, Rules], Kit] = {}
@@ -163,8 +180,7 @@ def deadwood(kit: Kit, counts: Sequence[int], keep: bool = True) -> int:
     total = int(kit.core.rack_value(kit.penalty_cr, list(counts)))
     if sum(counts) < 3:
         return total
-    value, _ = kit.solve(True, counts, keep, -1, False)
-    return total - max(int(value), 0)
+    return total - max(kit.value(True, counts, keep, -1, False), 0)
 
 
 def lay_plan(kit: Kit, counts: Sequence[int], must_use: int = -1) -> Melds:
