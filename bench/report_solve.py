@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from _racks import RACK_FILES, WORKLOADS, load_counts, solver
-from rummy101 import Rules, _backend, solve_opening, solve_openings
+from rummy101 import Rules, _backend, opening_values, solve_opening, solve_openings
 from rummy101.errors import WorkBudgetExceeded
 from rummy101.tiles import counts_of, format_tiles, parse_tiles
 
@@ -127,23 +127,28 @@ def remi_ratio(passes: int) -> None:
 
 
 def batch_rates(passes: int) -> None:
-    """racks/s of the core on a whole file in one call (``solve_melds_batch``: no Python between
-    racks; answers with their melds), natively: the best of ``passes`` calls (CPU time)."""
-    print(f"\nThe core on a whole file in one call (solve_melds_batch), native, racks/s (CPU time of "
-          f"this thread, best of {passes} calls):")
+    """racks/s of the core on a whole file in one call, natively: ``solve_melds_batch`` (no Python
+    between racks; answers with their melds) and ``solve_values_batch`` (the value alone, no
+    rebuild of the arrangement; forty-first round), interleaved, the best of ``passes`` calls of
+    each (CPU time)."""
+    print(f"\nThe core on a whole file in one call, native, racks/s (CPU time of this thread, best "
+          f"of {passes} interleaved calls): solve_melds_batch (value and melds) | solve_values_batch "
+          f"(the value alone)")
     core = _backend._load("native")
-    print(f"  {'':28}" + "".join(f"{w:>18}" for w in WORKLOADS))
+    print(f"  {'':28}" + "".join(f"{w:>26}" for w in WORKLOADS))
     for name in RACK_FILES:
         row = []
         for spec, val, keep, rr in WORKLOADS.values():
             rules = Rules.parse(spec)
             cr = _backend.core_rules(rules, val, "native")  # type: ignore[arg-type]
             arr = load_counts(name, rules)
-            job = functools.partial(core.solve_melds_batch, cr, arr, keep, -1, rr)
-            job()  # warm up (tables, cross-rack lists)
-            [best] = best_cpu_times([job], passes)
-            row.append(len(arr) / best)
-        print(f"  {name:28}" + "".join(f"{r:18.0f}" for r in row))
+            jobs = [functools.partial(core.solve_melds_batch, cr, arr, keep, -1, rr),
+                    functools.partial(core.solve_values_batch, cr, arr, keep, -1, rr)]
+            for job in jobs:
+                job()  # warm up (tables, cross-rack lists)
+            melds_t, value_t = best_cpu_times(jobs, passes)
+            row.append(f"{len(arr) / melds_t:.0f} | {len(arr) / value_t:.0f}")
+        print(f"  {name:28}" + "".join(f"{r:>26}" for r in row))
 
 
 def dense_cases() -> list[tuple[str, str, str, list[int], bool, int, bool]]:
@@ -254,6 +259,17 @@ def main() -> None:
           f"interleaved passes): core {n / core_t:.0f} racks/s, "
           f"solve_opening {n / api_t:.0f} racks/s ({core_t / api_t:.2f} of the core), "
           f"solve_openings {n / batch_t:.0f} racks/s ({core_t / batch_t:.2f})")
+    # the value alone: opening_values on the text racks against the core's solve_values_batch on
+    # their counts (both one call over the file)
+    if backends[0] == "native":
+        core = _backend._load("native")
+        cr = _backend.core_rules(rules, "open", "native")
+        opening_values(rules, texts[:2])
+        vcore_t, vapi_t = best_cpu_times(
+            [functools.partial(core.solve_values_batch, cr, arr, True, -1, False),
+             lambda: opening_values(rules, texts)], passes)
+        print(f"  the value alone: solve_values_batch {n / vcore_t:.0f} racks/s, opening_values "
+              f"on the text racks {n / vapi_t:.0f} racks/s ({vcore_t / vapi_t:.2f} of the core)")
 
 
 if __name__ == "__main__":
