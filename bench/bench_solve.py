@@ -44,6 +44,36 @@ def test_solve_melds_batch_native(benchmark, name: str) -> None:  # type: ignore
     benchmark(core.solve_melds_batch, cr, arr, True, -1, False)
 
 
+@pytest.mark.parametrize("name", RACK_FILES)
+def test_solve_values_batch_native(benchmark, name: str) -> None:  # type: ignore[no-untyped-def]
+    """The value alone (no rebuild of the arrangement), against test_solve_melds_batch_native on
+    the same file (docs/solve.md, "The value alone")."""
+    if "native" not in BACKENDS:
+        pytest.skip("native core not built")
+    from rummy101 import Rules
+    rules = Rules.parse("rummy101")
+    core = _backend._load("native")
+    cr = _backend.core_rules(rules, "open", "native")
+    arr = load_counts(name, rules)
+    benchmark.extra_info["racks"] = len(arr)
+    benchmark(core.solve_values_batch, cr, arr, True, -1, False)
+
+
+@pytest.mark.parametrize("copies", [1, 100])
+def test_opening_values_native(benchmark, copies: int) -> None:  # type: ignore[no-untyped-def]
+    """The public value-only batch on text racks (racks_22), against test_solve_openings_native."""
+    if "native" not in BACKENDS:
+        pytest.skip("native core not built")
+    from rummy101 import Rules, opening_values
+    from rummy101.tiles import format_tiles
+    rules = Rules.parse("rummy101")
+    texts = [format_tiles(rules.parse_rack([rules.piece(c) for c in range(53) for _ in range(int(row[c]))]))
+             for row in load_counts("racks_22.txt", rules)] * copies
+    benchmark.extra_info["racks"] = len(texts)
+    with _backend.using_backend("native"):
+        benchmark.pedantic(opening_values, (rules, texts), rounds=3 if copies > 1 else 10)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_max_pairs(benchmark, backend: str) -> None:  # type: ignore[no-untyped-def]
     from rummy101 import Rules
