@@ -97,6 +97,22 @@ def test_bad_count_arrays_are_named() -> None:
     negative[5] = -1
     with pytest.raises(RackError, match=r"racks\[0\]: -1 copies of R6"):
         opening_values("rummy101", np.array([negative]))
+    with pytest.raises(
+        RackError, match=r"got 1-D of shape \(53,\) \(one rack: np.array\(\[counts\]\)\)"
+    ):
+        opening_values("rummy101", np.array(good))
+    with pytest.raises(RackError, match=r"got 3-D of shape \(2, 2, 53\)"):
+        opening_values("rummy101", np.zeros((2, 2, 53), dtype=np.int64))
+    # count vectors given one by one (a list, a tuple, a generator): say what to pass instead
+    # of reading 53 numbers as 53 tile codes
+    for batch in ([good], (np.array(good),), (c for c in [good])):
+        with pytest.raises(
+            RackError, match=r"racks\[0\] is a list of 53 numbers, a tile count vector: pass"
+        ):
+            opening_values("rummy101", batch)
+    # text racks in a 1-D array or a tuple are text racks
+    assert opening_values("rummy101", np.array(["R1 R2 R3 K9", "R5 R5"])).tolist() == [6, 0]
+    assert opening_values("rummy101", ("R1 R2 R3 K9", "R5 R5")).tolist() == [6, 0]
     assert opening_values("rummy101", np.zeros((0, 53), dtype=np.uint8)).tolist() == []
     assert opening_values("rummy101", []).tolist() == []
     with pytest.raises(NotationError, match="racks must be a list of racks"):

@@ -633,9 +633,16 @@ def opening_values(rules: Rules | str, racks: Any, *, must_use: Any = None) -> A
     [45, 15]
     """
     r = _rules(rules)
-    if isinstance(racks, np.ndarray) and racks.ndim == 2:
+    if isinstance(racks, np.ndarray) and (racks.ndim != 1 or racks.dtype.kind in "iub"):
         sources, arr = _count_rows(r, racks)
     else:
+        if isinstance(racks, np.ndarray):  # a 1-D array of text racks
+            racks = racks.tolist()
+        elif isinstance(racks, Iterable) and not isinstance(racks, (str, bytes, list)):
+            racks = list(racks)
+        if isinstance(racks, list) and racks and _looks_like_counts(racks[0]):
+            raise RackError(f"racks[0] is a list of {len(racks[0])} numbers, a tile count vector: "
+                            "pass count vectors as one 2-D array, np.array(racks), shape (n, 53)")
         sources, arr = _read_racks(r, racks)
     if not sources:
         return np.zeros(0, dtype=np.int64)
@@ -661,9 +668,23 @@ def opening_values(rules: Rules | str, racks: Any, *, must_use: Any = None) -> A
     return values
 
 
+def _looks_like_counts(rack: Any) -> bool:
+    """A rack given as 53 small whole numbers: a count vector (``counts_of``), not 53 tile codes
+    (which would hold one code 18 times or more)."""
+    if isinstance(rack, np.ndarray):
+        return rack.ndim == 1 and rack.shape[0] == 53 and rack.dtype.kind in "iu"
+    return (isinstance(rack, (list, tuple)) and len(rack) == 53
+            and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x <= 6
+                    for x in rack))
+
+
 def _count_rows(rules: Rules, counts: Any) -> tuple[Any, Any]:
     """A 2-D array of tile counts as a batch (:func:`opening_values`), checked against the rules'
     supply: (each rack's pieces, the (n, 53) uint8 array)."""
+    if counts.ndim != 2:
+        one = " (one rack: np.array([counts]))" if counts.ndim == 1 else ""
+        raise RackError(f"racks as counts must be a 2-D array of shape (n, 53) (rummy101.tiles."
+                        f"counts_of of each rack), got {counts.ndim}-D of shape {counts.shape}{one}")
     if counts.shape[1] != 53 or counts.dtype.kind not in "iu":
         raise RackError(f"racks as counts must be integers of shape (n, 53) (rummy101.tiles."
                         f"counts_of of each rack), got {counts.dtype} of shape {counts.shape}")
