@@ -133,3 +133,12 @@ def test_a_spent_budget_names_the_rack_and_keeps_the_others(backend: str) -> Non
         solve_opening("rummy101", dense).value,
         6,
     ]
+
+
+def test_classic_narrow_mixes_hands_that_keep_a_card_and_hands_that_do_not() -> None:
+    # CR-4 go_out=narrow: only a hand of three may meld whole (keep False); the others keep a
+    # card, so one batch holds both kinds of rack (two core calls, values put back in order)
+    rules = "classic(go_out=narrow)"
+    racks = ["QC QS QH", "AS 2S 3S 9D", "KH KS KD", "AS 2S 3S 4S"]
+    want = [solve_opening(rules, r).value for r in racks]
+    assert opening_values(rules, racks).tolist() == want == [30, 6, 30, 9]
