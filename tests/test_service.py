@@ -164,10 +164,10 @@ def test_operations_are_the_same_as_the_python_api() -> None:
     assert api.opening({"rack": RACK}) == rummy101.solve_opening("rummy101", RACK).to_json()
 
 
-def test_rummy101_serve_starts_a_real_server_on_loopback() -> None:
-    """`rummy101 serve` (uvicorn) answers /health on 127.0.0.1 and stops on SIGTERM."""
+def _serve_until(sig: int, *args: str) -> tuple[int, str]:
+    """Start `rummy101 serve` on a free loopback port, wait for /health to answer 200, send
+    ``sig`` to the process; its exit status and standard error."""
     import os
-    import signal
     import socket
     import subprocess
     import sys
@@ -179,7 +179,7 @@ def test_rummy101_serve_starts_a_real_server_on_loopback() -> None:
     env = dict(os.environ)
     root = os.path.dirname(os.path.dirname(os.path.abspath(rummy101.__file__)))
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    proc = subprocess.Popen([sys.executable, "-m", "rummy101", "serve", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "rummy101", "serve", "--port", str(port), *args],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
@@ -193,8 +193,32 @@ def test_rummy101_serve_starts_a_real_server_on_loopback() -> None:
                 time.sleep(0.2)
         assert b"200 OK" in answer and b'{"status":"ok"}' in answer
     finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
+        proc.send_signal(sig)
+        _out, err = proc.communicate(timeout=30)
+    return proc.returncode, err.decode()
+
+
+def test_rummy101_serve_starts_a_real_server_on_loopback() -> None:
+    """`rummy101 serve` (uvicorn) answers /health on 127.0.0.1 and stops on SIGTERM (its
+    default action, as uvicorn raises it again once the server is down: status -15)."""
+    import signal
+
+    status, _err = _serve_until(signal.SIGTERM)
+    assert status == -signal.SIGTERM
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_serve_with_workers_stops_as_one_worker_does(sig: str) -> None:
+    """With --workers 2 uvicorn's supervisor handled Ctrl-C itself and the command ended with
+    status 0 and no word (README: 130 on Ctrl-C, "interrupted"); now it ends as one worker does:
+    Ctrl-C says "interrupted" and exits 130, SIGTERM takes its default action."""
+    import signal
+
+    status, err = _serve_until(getattr(signal, sig), "--workers", "2")
+    if sig == "SIGINT":
+        assert status == 130 and err.rstrip().endswith("rummy101 serve: interrupted"), (status, err)
+    else:
+        assert status == -signal.SIGTERM, (status, err)
 
 
 @pytest.mark.parametrize(("rules", "rack", "keep", "want"), [

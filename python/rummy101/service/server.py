@@ -51,6 +51,7 @@ import asyncio
 import copy
 import json
 import os
+import signal
 from collections import deque
 from typing import Any
 
@@ -397,9 +398,39 @@ def serve(host: str, port: int, *, workers: int = 1, threads: int = 4,
         os.environ["RUMMY101_CORS_ORIGINS"] = cors_origins
     config = uvicorn_config(host, port, workers=workers, log_level=log_level, access_log=access_log)
     if workers > 1:
-        from uvicorn.supervisors import Multiprocess
-
-        sock = config.bind_socket()
-        Multiprocess(config, sockets=[sock]).run()
+        _supervise(config)
         return
     uvicorn.Server(config).run()
+
+
+def _supervise(config: Any) -> None:
+    """Run ``config.workers`` worker processes under uvicorn's supervisor, and end as one worker
+    does (uvicorn's ``Server`` raises again the signal that stopped it): Ctrl-C ends in
+    ``KeyboardInterrupt`` (the command line's "interrupted", status 130), SIGTERM in its default
+    action (status 143). The supervisor alone handled both and returned, so ``rummy101 serve
+    --workers 2`` ended with status 0 and no word on Ctrl-C."""
+    from uvicorn.supervisors import Multiprocess
+
+    class Supervisor(Multiprocess):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.stopped_by: list[int] = []
+
+        def handle_int(self) -> None:
+            self.stopped_by.append(signal.SIGINT)
+            super().handle_int()
+
+        def handle_term(self) -> None:
+            self.stopped_by.append(signal.SIGTERM)
+            super().handle_term()
+
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    sock = config.bind_socket()
+    supervisor = Supervisor(config, sockets=[sock])
+    try:
+        supervisor.run()
+    finally:
+        for sig, handler in before.items():  # the supervisor set its own and left them
+            signal.signal(sig, handler)
+    if supervisor.stopped_by:  # the first signal decides, as uvicorn's Server does for one worker
+        signal.raise_signal(supervisor.stopped_by[0])
