@@ -11,7 +11,8 @@ flags keep (R101-12, RO-13), must_use (R101-4; the joker too) and require_run (R
 The tests' random racks stop at 22 tiles and 3 jokers (tests/test_solve_reference.py); this
 covers the rest of what a caller may send.
 
-For every rack the native ``solve_melds`` must give the integer program's optimum
+For every rack the native ``solve_melds`` (and ``solve_melds_value``, the value alone) must give
+the integer program's optimum
 (tests/reference.py, written from RULES.md alone), its arrangement must pass the tests'
 independent check (legal melds, disjoint, from the rack, the constraints met, the values adding
 up: ``check_arrangement``), and ``--pure-every K`` racks the pure twin must give the same value
@@ -87,6 +88,10 @@ def main(argv: list[str] | None = None) -> int:
         case = f"seed {args.seed} rack {i}: {name} {val} keep={keep} must_use={mu} require_run={rr} counts={counts}"
         if got[0] != want:
             print(f"VALUE DIFFERS, {case}: native {got[0]}, integer program {want}", flush=True)
+            return 1
+        alone = native.solve_melds_value(_backend.core_rules(rules, val, backend="native"), counts, keep, mu, rr)
+        if alone != want:
+            print(f"VALUE ALONE DIFFERS, {case}: solve_melds_value {alone}, integer program {want}", flush=True)
             return 1
         try:
             check_arrangement(rules, val, counts, keep, mu, rr, got)
