@@ -62,16 +62,22 @@ def test_solve_values_batch_native(benchmark, name: str) -> None:  # type: ignor
 @pytest.mark.parametrize("copies", [1, 100])
 def test_opening_values_native(benchmark, copies: int) -> None:  # type: ignore[no-untyped-def]
     """The public value-only batch on text racks (racks_22), against test_solve_openings_native."""
+    from rummy101 import opening_values
+    _text_batch(benchmark, opening_values, copies)
+
+
+def _text_batch(benchmark, fn, copies: int) -> None:  # type: ignore[no-untyped-def]
+    """Time ``fn(rules, texts)`` natively on racks_22's racks as text, ``copies`` times over."""
     if "native" not in BACKENDS:
         pytest.skip("native core not built")
-    from rummy101 import Rules, opening_values
+    from rummy101 import Rules
     from rummy101.tiles import format_tiles
     rules = Rules.parse("rummy101")
     texts = [format_tiles(rules.parse_rack([rules.piece(c) for c in range(53) for _ in range(int(row[c]))]))
              for row in load_counts("racks_22.txt", rules)] * copies
     benchmark.extra_info["racks"] = len(texts)
     with _backend.using_backend("native"):
-        benchmark.pedantic(opening_values, (rules, texts), rounds=3 if copies > 1 else 10)
+        benchmark.pedantic(fn, (rules, texts), rounds=3 if copies > 1 else 10)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -87,16 +93,8 @@ def test_max_pairs(benchmark, backend: str) -> None:  # type: ignore[no-untyped-
 def test_solve_openings_native(benchmark, copies: int) -> None:  # type: ignore[no-untyped-def]
     """The public batch on text racks: racks_22 once (300 racks) and 100 times (30,000), where
     the answers alive at once weigh on allocation and the garbage collector (docs/solve.md)."""
-    if "native" not in BACKENDS:
-        pytest.skip("native core not built")
-    from rummy101 import Rules, solve_openings
-    from rummy101.tiles import format_tiles
-    rules = Rules.parse("rummy101")
-    texts = [format_tiles(rules.parse_rack([rules.piece(c) for c in range(53) for _ in range(int(row[c]))]))
-             for row in load_counts("racks_22.txt", rules)] * copies
-    benchmark.extra_info["racks"] = len(texts)
-    with _backend.using_backend("native"):
-        benchmark.pedantic(solve_openings, (rules, texts), rounds=3 if copies > 1 else 10)
+    from rummy101 import solve_openings
+    _text_batch(benchmark, solve_openings, copies)
 
 
 def test_solve_opening_native(benchmark) -> None:  # type: ignore[no-untyped-def]

@@ -45,23 +45,28 @@ def _call(backend: str, case: Any, budget: int) -> tuple[int, list[Any]]:
     return mod.solve_melds(_backend.core_rules(rules, val, backend), counts, keep, mu, rr, budget)  # type: ignore[no-any-return]
 
 
-def nodes_needed(backend: str, case: Any) -> int:
-    """The smallest budget with which the search finishes (= the nodes it expands)."""
+def nodes_of(run: Any) -> int:
+    """The smallest budget with which ``run(budget)`` finishes (= the nodes its search expands)."""
     lo, hi = 1, 1
     while True:
         try:
-            _call(backend, case, hi)
+            run(hi)
             break
         except WorkBudgetExceeded:
             lo, hi = hi + 1, hi * 2
     while lo < hi:
         mid = (lo + hi) // 2
         try:
-            _call(backend, case, mid)
+            run(mid)
             hi = mid
         except WorkBudgetExceeded:
             lo = mid + 1
     return lo
+
+
+def nodes_needed(backend: str, case: Any) -> int:
+    """The smallest budget with which the search finishes (= the nodes it expands)."""
+    return nodes_of(lambda budget: _call(backend, case, budget))
 
 
 def same_budget_edge(case: Any) -> int:

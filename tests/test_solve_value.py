@@ -22,7 +22,7 @@ from rummy101 import Rules, _backend
 from rummy101.errors import WorkBudgetExceeded
 from rummy101.solve import BUDGET_SPENT
 from rummy101.tiles import counts_of, parse_tiles
-from test_solve_dense import CASES
+from test_solve_dense import CASES, nodes_of
 
 R101 = Rules.parse("rummy101")
 REMI = Rules.parse("remi")
@@ -57,21 +57,7 @@ def _melds(backend: str, case: Any, budget: int) -> tuple[int, list[Any]]:
 
 def _nodes(call: Any, backend: str, case: Any) -> int:
     """The smallest budget with which ``call`` finishes (the nodes it expands)."""
-    lo, hi = 1, 1
-    while True:
-        try:
-            call(backend, case, hi)
-            break
-        except WorkBudgetExceeded:
-            lo, hi = hi + 1, hi * 2
-    while lo < hi:
-        mid = (lo + hi) // 2
-        try:
-            call(backend, case, mid)
-            hi = mid
-        except WorkBudgetExceeded:
-            lo = mid + 1
-    return lo
+    return nodes_of(lambda budget: call(backend, case, budget))
 
 
 @CI
