@@ -31,8 +31,12 @@ def test_solve_melds(benchmark, backend: str, workload: str, name: str) -> None:
     benchmark(run)
 
 
+@pytest.mark.parametrize("fn", ["solve_melds_batch", "solve_values_batch"])
 @pytest.mark.parametrize("name", RACK_FILES)
-def test_solve_melds_batch_native(benchmark, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_batch_native(benchmark, name: str, fn: str) -> None:  # type: ignore[no-untyped-def]
+    """The core on a whole file in one call: the answers with their melds (solve_melds_batch) and
+    the value alone, no rebuild of the arrangement (solve_values_batch; docs/solve.md, "The value
+    alone")."""
     if "native" not in BACKENDS:
         pytest.skip("native core not built")
     from rummy101 import Rules
@@ -41,22 +45,7 @@ def test_solve_melds_batch_native(benchmark, name: str) -> None:  # type: ignore
     cr = _backend.core_rules(rules, "open", "native")
     arr = load_counts(name, rules)
     benchmark.extra_info["racks"] = len(arr)
-    benchmark(core.solve_melds_batch, cr, arr, True, -1, False)
-
-
-@pytest.mark.parametrize("name", RACK_FILES)
-def test_solve_values_batch_native(benchmark, name: str) -> None:  # type: ignore[no-untyped-def]
-    """The value alone (no rebuild of the arrangement), against test_solve_melds_batch_native on
-    the same file (docs/solve.md, "The value alone")."""
-    if "native" not in BACKENDS:
-        pytest.skip("native core not built")
-    from rummy101 import Rules
-    rules = Rules.parse("rummy101")
-    core = _backend._load("native")
-    cr = _backend.core_rules(rules, "open", "native")
-    arr = load_counts(name, rules)
-    benchmark.extra_info["racks"] = len(arr)
-    benchmark(core.solve_values_batch, cr, arr, True, -1, False)
+    benchmark(getattr(core, fn), cr, arr, True, -1, False)
 
 
 @pytest.mark.parametrize("copies", [1, 100])
