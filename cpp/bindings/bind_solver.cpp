@@ -413,6 +413,20 @@ std::vector<Counts> rack_rows(const py::array_t<uint8_t, py::array::c_style | py
   return racks;
 }
 
+// Solves every rack of a batch with the GIL released: solve(i, rack) for each; a rack whose
+// search spends its budget gets spent(i) instead, and the others keep their answers.
+template <class Solve, class Spent>
+void each_rack(const std::vector<Counts>& racks, Solve solve, Spent spent) {
+  py::gil_scoped_release release;
+  for (size_t i = 0; i < racks.size(); ++i) {
+    try {
+      solve(i, racks[i]);
+    } catch (const BudgetExceeded&) {
+      spent(i);
+    }
+  }
+}
+
 }  // namespace
 
 void register_solver(py::module_& m) {
@@ -482,16 +496,10 @@ void register_solver(py::module_& m) {
         py::ssize_t n = py::ssize_t(racks.size());
         py::array_t<int64_t> values(n);
         int64_t* vp = values.mutable_data();
-        {
-          py::gil_scoped_release release;
-          for (py::ssize_t i = 0; i < n; ++i) {
-            try {
-              vp[i] = solve_melds_value(cr, racks[size_t(i)], keep, must_use, require_run, budget);
-            } catch (const BudgetExceeded&) {
-              vp[i] = BUDGET_SPENT;  // this rack only; the others keep their answers
-            }
-          }
-        }
+        each_rack(
+            racks,
+            [&](size_t i, const Counts& rack) { vp[i] = solve_melds_value(cr, rack, keep, must_use, require_run, budget); },
+            [&](size_t i) { vp[i] = BUDGET_SPENT; });
         return values;
       },
       py::arg("cr"), py::arg("counts"), py::arg("keep"), py::arg("must_use"), py::arg("require_run"),
@@ -517,16 +525,9 @@ void register_solver(py::module_& m) {
         std::vector<Counts> racks = rack_rows(counts);
         py::ssize_t n = py::ssize_t(racks.size());
         std::vector<SolveResult> out(static_cast<size_t>(n));
-        {
-          py::gil_scoped_release release;
-          for (py::ssize_t i = 0; i < n; ++i) {
-            try {
-              out[size_t(i)] = solve_melds(cr, racks[size_t(i)], keep, must_use, require_run, budget);
-            } catch (const BudgetExceeded&) {
-              out[size_t(i)].value = BUDGET_SPENT;  // this rack only; the others keep their answers
-            }
-          }
-        }
+        each_rack(
+            racks, [&](size_t i, const Counts& rack) { out[i] = solve_melds(cr, rack, keep, must_use, require_run, budget); },
+            [&](size_t i) { out[i].value = BUDGET_SPENT; });
         py::list res;
         for (const auto& r : out) res.append(to_py(r));
         return res;
@@ -556,21 +557,18 @@ void register_solver(py::module_& m) {
         packed->count.reserve(size_t(n));
         packed->data.reserve(size_t(n) * 48);
         packed->start.push_back(0);
-        {
-          py::gil_scoped_release release;
-          for (py::ssize_t i = 0; i < n; ++i) {
-            SolveResult r;
-            try {
-              r = solve_melds(cr, racks[size_t(i)], keep, must_use, require_run, budget);
-            } catch (const BudgetExceeded&) {
-              r = SolveResult{};
+        auto add = [&](size_t i, const SolveResult& r) {
+          vp[i] = r.value;
+          packed->add(r);
+        };
+        each_rack(
+            racks, [&](size_t i, const Counts& rack) { add(i, solve_melds(cr, rack, keep, must_use, require_run, budget)); },
+            [&](size_t i) {
+              SolveResult r{};
               r.value = BUDGET_SPENT;  // this rack only; the others keep their answers
-            }
-            vp[i] = r.value;
-            packed->add(r);
-          }
-        }
-        py::array_t<int32_t> sizes(n);
+              add(i, r);
+            });
+py::array_t<int32_t> sizes(n);
         std::copy(packed->count.begin(), packed->count.end(), sizes.mutable_data());
         return py::make_tuple(values, sizes, py::cast(std::move(packed)));
       },
