@@ -85,7 +85,7 @@ def test_bad_count_arrays_are_named() -> None:
     jokers[52] = 3
     with pytest.raises(RackError, match=r"racks\[0\]: 3 jokers; a remi rack holds at most 2"):
         opening_values("remi", np.array([jokers]))
-    with pytest.raises(RackError, match=r"racks\[0\]: 1 jokers; a classic rack holds none"):
+    with pytest.raises(RackError, match=r"racks\[0\]: 1 joker; a classic rack holds none"):
         opening_values("classic", np.array([[0] * 52 + [1]]))
     with pytest.raises(RackError, match=r"racks\[1\]: the rack is empty"):
         opening_values("rummy101", np.array([good, [0] * 53]))

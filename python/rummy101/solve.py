@@ -694,9 +694,10 @@ def _count_rows(rules: Rules, counts: Any) -> tuple[Any, Any]:
     _table, by_code = _token_table(rules.family)
     if bad.size:
         i, code = (int(x) for x in bad[0])
-        what = "jokers" if code == 52 else f"copies of {by_code[code]}"
+        n = int(counts[i, code])
+        what = ("joker" if n == 1 else "jokers") if code == 52 else f"copies of {by_code[code]}"
         most = "none" if limits[code] == 0 else f"at most {limits[code]}"
-        raise RackError(f"racks[{i}]: {int(counts[i, code])} {what}; a {rules.variant} rack holds "
+        raise RackError(f"racks[{i}]: {n} {what}; a {rules.variant} rack holds "
                         f"{most} (its tile supply)")
     sizes = counts.sum(axis=1)
     if (sizes == 0).any():
