@@ -602,10 +602,16 @@ def solve_openings(rules: Rules | str, racks: Iterable[RackLike], *, threshold: 
                 out.append(None)
                 spent.append(i)
     if spent:
-        more = f" (and {len(spent) - 1} more)" if len(spent) > 1 else ""
-        raise WorkBudgetExceeded(f"rack {spent[0]}{more}: {budget_message(budget)}", budget,
-                                 spent[0], list(out))
+        raise _spent(spent, budget, list(out))
     return out  # type: ignore[return-value]
+
+
+def _spent(spent: list[int], budget: int, partial: list[object]) -> WorkBudgetExceeded:
+    """The error of a batch whose racks ``spent`` (in order) spent their budget: it names the
+    first and carries the batch's answers (None where spent)."""
+    more = f" (and {len(spent) - 1} more)" if len(spent) > 1 else ""
+    return WorkBudgetExceeded(f"rack {spent[0]}{more}: {budget_message(budget)}", budget, spent[0],
+                              partial)
 
 
 def opening_values(rules: Rules | str, racks: Any, *, must_use: Any = None) -> Any:
@@ -661,10 +667,7 @@ def opening_values(rules: Rules | str, racks: Any, *, must_use: Any = None) -> A
             values[part] = core.solve_values_batch(cr, arr[part], keep, mu, r.opening_needs_run, budget)
     spent = np.flatnonzero(values == BUDGET_SPENT).tolist()
     if spent:
-        more = f" (and {len(spent) - 1} more)" if len(spent) > 1 else ""
-        partial: list[object] = [None if v == BUDGET_SPENT else v for v in values.tolist()]
-        raise WorkBudgetExceeded(f"rack {spent[0]}{more}: {budget_message(budget)}", budget,
-                                 spent[0], partial)
+        raise _spent(spent, budget, [None if v == BUDGET_SPENT else v for v in values.tolist()])
     return values
 
 
