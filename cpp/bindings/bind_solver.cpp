@@ -330,18 +330,20 @@ bool exact_int(PyObject* o, long long lo, long long hi, long long& out) {
 
 // The fast path of solve_melds (Value = false) and solve_melds_value (Value = true, issue 11,
 // forty-first round: the value alone, without the rebuild of the arrangement, for the callers
-// that read only the value). Any call that is not 5-6 exact positional arguments goes to
-// `checked`, the pybind11 function.
+// that read only the value; its floor, the seventh argument, since the forty-second round). Any
+// call that is not 5-6 (solve_melds) or 5-7 (solve_melds_value) exact positional arguments goes
+// to `checked`, the pybind11 function.
 template <bool Value>
 PyObject* solve_vectorcall(py::object* checked, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   py::detail::make_caster<CoreRules> cr;
   Counts counts{};
   bool keep = false, require_run = false;
-  long long must_use = 0, budget = DEFAULT_WORK_BUDGET;
-  bool fast = kwnames == nullptr && (nargs == 5 || nargs == 6) && cr.load(args[0], false) &&
+  long long must_use = 0, budget = DEFAULT_WORK_BUDGET, floor = -1;
+  bool fast = kwnames == nullptr && nargs >= 5 && nargs <= (Value ? 7 : 6) && cr.load(args[0], false) &&
               read_counts_fast(args[1], counts) && exact_bool(args[2], keep) &&
               exact_int(args[3], INT_MIN, INT_MAX, must_use) && exact_bool(args[4], require_run) &&
-              (nargs == 5 || exact_int(args[5], LLONG_MIN, LLONG_MAX, budget));
+              (nargs < 6 || exact_int(args[5], LLONG_MIN, LLONG_MAX, budget)) &&
+              (nargs < 7 || exact_int(args[6], INT_MIN, INT_MAX, floor));
   if (!fast) return PyObject_Vectorcall(checked->ptr(), args, size_t(nargs), kwnames);
   try {
     const CoreRules& rules = py::detail::cast_op<const CoreRules&>(cr);
@@ -349,7 +351,7 @@ PyObject* solve_vectorcall(py::object* checked, PyObject* const* args, Py_ssize_
       int v;
       {
         py::gil_scoped_release release;
-        v = solve_melds_value(rules, counts, keep, int(must_use), require_run, budget);
+        v = solve_melds_value(rules, counts, keep, int(must_use), require_run, budget, int(floor));
       }
       return PyLong_FromLong(long(v));
     } else {
@@ -471,16 +473,18 @@ void register_solver(py::module_& m) {
   m.def(
       "solve_melds_value",
       [](const CoreRules& cr, const std::vector<int>& counts, bool keep, int must_use, bool require_run,
-         long long budget) {
+         long long budget, int floor) {
         Counts c = to_counts(counts);
         py::gil_scoped_release release;
-        return solve_melds_value(cr, c, keep, must_use, require_run, budget);
+        return solve_melds_value(cr, c, keep, must_use, require_run, budget, floor);
       },
       py::arg("cr"), py::arg("counts"), py::arg("keep"), py::arg("must_use"), py::arg("require_run"),
-      py::arg("budget") = DEFAULT_WORK_BUDGET,
+      py::arg("budget") = DEFAULT_WORK_BUDGET, py::arg("floor") = -1,
       "solve_melds(...)[0] without building the arrangement: the same value (-1 if none), from the\n"
       "same search, which stops at the same node. Raises rummy101.errors.WorkBudgetExceeded when\n"
-      "the value search needs more than `budget` nodes (the rebuild's nodes are not counted).");
+      "the value search needs more than `budget` nodes (the rebuild's nodes are not counted).\n"
+      "floor >= 0: the value if it is above floor, else -1, from a search that cuts every state\n"
+      "that cannot pass floor.");
   solve_value_checked = new py::object(m.attr("solve_melds_value"));
   solve_value_doc = py::str(solve_value_checked->attr("__doc__"));
   solve_value_def.ml_doc = solve_value_doc.c_str();

@@ -2598,9 +2598,12 @@ struct Solver {
   }
 
   // resv[0..nres): the rack's reservations (reservations(), made once by solve_impl); melds:
-  // rebuild the arrangement (false: the value alone, solve_melds_value)
-  SolveResult solve(const int (*resv)[4], int nres, bool melds) {
-    int bestv = NEG;
+  // rebuild the arrangement (false: the value alone, solve_melds_value); floor >= 0 (the value
+  // alone): only a value above floor is asked for, so the root's alpha starts at floor (a state
+  // that cannot pass it is cut at once, nothing is searched below it) and a rack whose value
+  // does not pass it answers -1 (forty-second round)
+  SolveResult solve(const int (*resv)[4], int nres, bool melds, int floor = -1) {
+    int bestv = floor >= 0 ? floor : NEG;
     int best_res[4] = {-1, -1, -1, -1};
     // (twelfth round) the relaxed twin's value of the whole rack, top, bounds the search from
     // above, every reservation's (its aces at 1 stay there as well as at 14: set_res_now of
@@ -2615,6 +2618,7 @@ struct Solver {
     set_res(resv[0][0], resv[0][1], resv[0][2], resv[0][3]);
     const int top = relax != this ? relax->fresh(1, J, false, false) : STOP;
     const bool asp = top > NEG && top < STOP;
+    if (floor >= 0 && top <= floor) return SolveResult{};  // (top bounds every reservation)
     if (asp) {
       // (thirty-sixth round) the twin's own first arrangement of top: when it is one of this
       // search's (the rack's tiles, each ace once, at 1 or at 14; the joker ratio; a tile kept,
@@ -2644,7 +2648,7 @@ struct Solver {
       }
   searched:
     SolveResult out;
-    if (bestv <= NEG) return out;
+    if (bestv <= NEG || bestv <= floor) return out;
     if (!melds) { out.value = bestv; return out; }
     // (the fresh values of the reservation searched last stay valid when it is the best one)
     if (best_res[0] != res[0] || best_res[1] != res[1] || best_res[2] != res[2] || best_res[3] != res[3])
@@ -2913,7 +2917,7 @@ void release_if_big(TransCache& t) {
 }
 
 SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run,
-                       long long budget, bool melds) {
+                       long long budget, bool melds, int floor = -1) {
   check_solver_input(cr, counts, must_use);
   check_budget(budget);
   if (must_use >= 0 && counts[must_use] == 0) return SolveResult{};
@@ -2956,7 +2960,7 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
     // rummy101 opening: racks_22 -1.9%, racks_20_plus_2_jokers -10.6%, the dense set -3.3%; on
     // racks without a joker it cost more nodes than it saved, so they keep the exact four).
     s.own_relax = counts[JOKER] > 0;
-    return s.solve(resv, nres, melds);
+    return s.solve(resv, nres, melds, floor);
   }
   // One joker and a ratio <= 2 (Remi's Joly, RO-7; issue 11, eleventh round): a meld of >= 3
   // tiles with one joker has >= 2 real tiles, so the ratio forbids no meld and the tail of a run
@@ -2966,7 +2970,7 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   // search of the rack.
   if (!many_res && must_use < 0 && counts[JOKER] == 1 && cr.joker_ratio <= 2) {
     s.own_relax = true;
-    return s.solve(resv, nres, melds);
+    return s.solve(resv, nres, melds, floor);
   }
   // The suffix bounds come from the same rack without must_use (a run in progress may hold the
   // tile) and without the joker ratio (the tail of a run in progress may break it, RO-7; with no
@@ -3001,7 +3005,7 @@ SolveResult solve_impl(const CoreRules& cr, const Counts& counts, bool keep, int
   // racks known the search's own nodes were ~40% of all (9,329 of 23,172 on the worst); with
   // the twin's values of its states as bounds, 148 of 13,991
   s.twin_states = cr.joker_ratio == 0 && !cr.high_ace;
-  return s.solve(resv, nres, melds);
+  return s.solve(resv, nres, melds, floor);
 }
 }  // namespace
 
@@ -3011,8 +3015,8 @@ SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, in
 }
 
 int solve_melds_value(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run,
-                      long long budget) {
-  return solve_impl(cr, counts, keep, must_use, require_run, budget, false).value;
+                      long long budget, int floor) {
+  return solve_impl(cr, counts, keep, must_use, require_run, budget, false, floor).value;
 }
 
 std::vector<std::pair<std::string, size_t>> solver_table_bytes() {

@@ -70,8 +70,11 @@ SolveResult solve_melds(const CoreRules& cr, const Counts& counts, bool keep, in
 // that need the value only; the rebuild was about a quarter of a solve). The value search is the
 // same one, so it expands the nodes solve_melds expands before its rebuild (never more, and it
 // throws BudgetExceeded at the same node when the value search alone spends the budget).
+// floor >= 0: the caller asks only whether the value is above floor (an engine's "does this rack
+// open / close / cover"): the value when it is, else -1; the search cuts every state that cannot
+// pass floor (floor < 0: the plain search). Both backends stop at the same node.
 int solve_melds_value(const CoreRules& cr, const Counts& counts, bool keep, int must_use, bool require_run,
-                      long long budget = DEFAULT_WORK_BUDGET);
+                      long long budget = DEFAULT_WORK_BUDGET, int floor = -1);
 
 PairsResult max_pairs(const Counts& counts, bool keep, int must_use,
                       long long budget = DEFAULT_WORK_BUDGET);

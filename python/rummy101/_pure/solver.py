@@ -1287,11 +1287,14 @@ class _Solver:
         self.res_bits = res[0] | res[1] << 2 | res[2] << 4 | res[3] << 6
         self.reset_fresh()
 
-    def solve(self, resv: Sequence[tuple[int, ...]], melds_too: bool = True) -> tuple[int, list[MeldOut]]:
+    def solve(self, resv: Sequence[tuple[int, ...]], melds_too: bool = True,
+              floor: int = -1) -> tuple[int, list[MeldOut]]:
         """The best value and arrangement over the rack's reservations ``resv``
         (:func:`_reservations`, made once by :func:`solve_melds`); ``melds_too`` False: the
-        value alone, no rebuild (:func:`solve_melds_value`; C++ ``solve(..., melds)``)."""
-        bestv = NEG
+        value alone, no rebuild (:func:`solve_melds_value`; C++ ``solve(..., melds)``);
+        ``floor`` >= 0 (the value alone): only a value above it is asked for, the root's alpha
+        starts there, and a rack that does not pass it answers -1 (C++ ``solve``)."""
+        bestv = floor if floor >= 0 else NEG
         best_res: tuple[int, ...] = (-1, -1, -1, -1)
         # the relaxed twin's value of the whole rack, top, bounds every reservation's search (its
         # aces stay at 1 too); pass 0 asks for top itself, pass 1 (when no reservation attains
@@ -1299,6 +1302,8 @@ class _Solver:
         self.set_res(resv[0])
         top = self.relax.fresh(1, self.J, False, False) if self.relax is not self else STOP
         asp = NEG < top < STOP
+        if floor >= 0 and top <= floor:   # (top bounds every reservation)
+            return (-1, [])
         if asp:
             # the twin's own first arrangement of top, when it is one of this search's (C++ solve)
             melds = self.relax.rebuild(top)
@@ -1317,7 +1322,7 @@ class _Solver:
                 if v > bestv:
                     bestv = v
                     best_res = rr
-        if bestv <= NEG:
+        if bestv <= NEG or bestv <= floor:
             return (-1, [])
         if not melds_too:
             return (bestv, [])
@@ -1527,9 +1532,13 @@ def solve_melds(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
 
 
 def solve_melds_value(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
-                      require_run: bool, budget: int = DEFAULT_WORK_BUDGET) -> int:
+                      require_run: bool, budget: int = DEFAULT_WORK_BUDGET, floor: int = -1) -> int:
     """``solve_melds(...)[0]`` without building the arrangement: the same value (-1 if none) from
     the same search, which stops at the same node (the rebuild's nodes are not counted).
+
+    ``floor`` >= 0: the caller asks only whether the value is above ``floor`` (an engine's "does
+    this rack open / close / cover"): the value when it is, else -1, from a search that cuts
+    every state that cannot pass ``floor`` (C++ ``solve_melds_value``; the same nodes).
 
     >>> from rummy101._pure import CoreRules
     >>> cr = CoreRules(False, 0, list(range(15)), list(range(14)), -1)
@@ -1537,13 +1546,23 @@ def solve_melds_value(cr: CoreRules, counts: Sequence[int], keep: bool, must_use
     >>> for code in (9, 10, 11): counts[code] += 1      # R10 R11 R12
     >>> solve_melds_value(cr, counts, False, -1, False), solve_melds_value(cr, counts, True, -1, False)
     (33, 0)
+    >>> solve_melds_value(cr, counts, False, -1, False, floor=32), solve_melds_value(cr, counts, False, -1, False, floor=33)
+    (33, -1)
     """
-    return _solve(cr, counts, keep, must_use, require_run, budget, False)[0]
+    return _solve(cr, counts, keep, must_use, require_run, budget, False, _check_floor(floor))[0]
+
+
+def _check_floor(floor: int) -> int:
+    """``floor`` as an int, as the C++ binding reads it (a C int: TypeError otherwise)."""
+    floor = operator.index(floor)
+    if not -(1 << 31) <= floor < (1 << 31):
+        raise TypeError(f"floor must fit a C int, got {floor}")
+    return floor
 
 
 def _solve(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
-           require_run: bool, budget: int, melds_too: bool) -> tuple[int, list[MeldOut]]:
-    """:func:`solve_melds` (``melds_too``) or :func:`solve_melds_value`."""
+           require_run: bool, budget: int, melds_too: bool, floor: int = -1) -> tuple[int, list[MeldOut]]:
+    """:func:`solve_melds` (``melds_too``) or :func:`solve_melds_value` (with its ``floor``)."""
     cnt = _check(cr, counts, must_use)
     budget = _check_budget(budget)
     if must_use >= 0 and cnt[must_use] == 0:
@@ -1578,7 +1597,7 @@ def _solve(cr: CoreRules, counts: Sequence[int], keep: bool, must_use: int,
         # with jokers, the suffix bound takes the fresh values with a tile left and a run made
         # (C++ solve_impl says why)
         s.own_relax = cnt[JOKER] > 0
-    return s.solve(resv, melds_too)
+    return s.solve(resv, melds_too, floor)
 
 
 def solve_melds_batch(cr: CoreRules, counts: Any, keep: bool, must_use: int,
