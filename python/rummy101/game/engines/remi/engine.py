@@ -275,7 +275,7 @@ def rack_closes(rules: Any, rack: Sequence[int]) -> list[tuple[int, int, int]]:
         for d in range(53):
             if c[d]:
                 c[d] -= 1
-                if core.solve_melds_value(cr, c, False, -1, True, _budget()) == n - 1:
+                if core.solve_melds_value(cr, c, False, -1, True, _budget(), n - 2) == n - 1:
                     got.append((d, 1, SIMPLE_CLOSE * (2 if d == J else 1)))
                 c[d] += 1
         if len(_SHORT_CLOSES) > 10_000:

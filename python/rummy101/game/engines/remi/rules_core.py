@@ -180,7 +180,7 @@ def laydown_with(rules: Rules, rack: Sequence[int], t: int) -> bool:
     got = _LAYDOWN.get(key)
     if got is None:
         cr = _backend.core_rules(rules, "open")
-        got = _backend.core().solve_melds_value(cr, counts, True, t, True, _budget()) >= LAYDOWN_POINTS
+        got = _backend.core().solve_melds_value(cr, counts, True, t, True, _budget(), LAYDOWN_POINTS - 1) >= LAYDOWN_POINTS
         if len(_LAYDOWN) >= MEMO_CAP:
             _LAYDOWN.clear()
         _LAYDOWN[key] = got
@@ -272,7 +272,7 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
     if not laid:
         if (n - 1) * 5 < LAYDOWN_POINTS or _loose(g, counts, counts[J], 0) > 1:
             return False
-        return bool(_backend.core().solve_melds_value(unit_rules(rules), counts, True, atu, True, _budget()) == n - 1)
+        return bool(_backend.core().solve_melds_value(unit_rules(rules), counts, True, atu, True, _budget(), n - 2) == n - 1)
     key = (_backend.backend_name(), g.id, rules.opts.joly_retrievals, bytes(counts), atu,
            tuple(m.key for m in table))
     got = _ATU.get(key)
@@ -361,7 +361,7 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
             # RO-9.5: a retrieved Joly is laid at once in a new meld, so two retrieved Jolys never
             # share one: the first one's meld is any meld with one Joly and rack tiles, the rest
             # (one Joly left, so no meld holds two) is covered as usual
-            if core.solve_melds_value(ucr, r, True, atu, False, budget) != n - 1:
+            if core.solve_melds_value(ucr, r, True, atu, False, budget, n - 2) != n - 1:
                 return False
             for reals in _one_joly_melds(rules, r):
                 rest = r[:]
@@ -375,7 +375,7 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
             return False
         # the value first (no rebuild): nearly every rest fails here, and only one that covers
         # needs its arrangement (which Jolys stay)
-        if core.solve_melds_value(ucr, r, True, atu, False, budget) != n - 1:
+        if core.solve_melds_value(ucr, r, True, atu, False, budget, n - 2) != n - 1:
             return False
         if not r[J] or own_joly:
             return True
@@ -392,7 +392,7 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
             if r[d]:
                 r[d] -= 1
                 ok = (_loose(g, r, r[J], 0, 0) == 0
-                      and core.solve_melds_value(ucr, r, False, atu, False, budget) == n - 1)
+                      and core.solve_melds_value(ucr, r, False, atu, False, budget, n - 2) == n - 1)
                 r[d] += 1
                 if ok:
                     return True
@@ -406,7 +406,7 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
         for d in range(52):
             if r[d]:
                 r[d] -= 1
-                ok = core.solve_melds_value(ucr, r, False, -1, False, budget) == n - 1
+                ok = core.solve_melds_value(ucr, r, False, -1, False, budget, n - 2) == n - 1
                 r[d] += 1
                 if ok:
                     return True

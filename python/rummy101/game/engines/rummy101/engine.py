@@ -384,7 +384,7 @@ def _opening_possible_with(s: State, p: int, t: int) -> bool:
     ok = bool((s.rules.pairs_allowed and _pairs_bound(raw) >= s.x.thr_pairs
                and core.max_pairs(counts, True, t)[0] >= s.x.thr_pairs) or
               ((not _face_values(cr) or _melds_bound(raw, thr) >= thr)
-               and core.solve_melds_value(cr, counts, True, t, False) >= thr))
+               and core.solve_melds_value(cr, counts, True, t, False, core.DEFAULT_WORK_BUDGET, thr - 1) >= thr))
     if len(_OPENING_MEMO) >= 4_096:  # its hits come within a turn: as many at 1,000
         _OPENING_MEMO.clear()
     _OPENING_MEMO[key] = ok
