@@ -69,6 +69,9 @@
 // Dominance (without a joker ratio, jokers free, not in the twin): a state is answered from a
 // memoized one that dominates it when that one's value is at or below alpha: the same state with
 // a tile left or a run made (each only lifts a condition of the terminal).
+// A floor (forty-second round; solve_melds_value only): a caller that asks whether the value
+// passes a threshold gives it as the root's first alpha; a rack whose twin's top is at or below
+// it answers -1 before the search, and so does one whose search finds nothing above it.
 // Stop values: best() takes beta, an upper bound of the state's value (the parent's stop less the
 // transition's gain, the child's suffix bound, and at the root the relaxed twin's value of the
 // whole rack, top: the twin's aces stay at 1 as well as at 14, so top bounds every reservation).
