@@ -102,7 +102,7 @@ def test_sim_counts_below_one_name_the_flag(capsys: pytest.CaptureFixture[str], 
 @pytest.mark.parametrize("argv, text", [
     (["meld", "R1 R2 X3"], "the meld: token 3 of 3 ('X3') is not a tile"),
     (["meld", ""], "the meld is empty"),
-    (["meld", "R1 R1 R1 R1"], "the meld: token 3 of 4 ('R1'): the rack holds 4 copies of R1"),
+    (["meld", "R1 R1 R1 R1"], "the meld: token 3 of 4 ('R1'): the meld holds 4 copies of R1"),
 ])
 def test_meld_errors_name_the_meld_not_a_json_field(capsys: pytest.CaptureFixture[str],
                                                     argv: list[str], text: str) -> None:

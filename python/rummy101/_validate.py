@@ -512,12 +512,12 @@ def parse_rack_value(value: Any, rules: Rules, field: str = "rack",
         if None not in found:
             pieces: list[Any] = found
             try:
-                rules.check_rack_supply(pieces)
+                rules.check_rack_supply(pieces, _holds(field)[0])
             except RackError as exc:
                 raise RackError(f"field {field!r}: {exc}") from None
             return pieces
     try:
-        pieces = rules.parse_rack(value)
+        pieces = rules.parse_rack(value, _holds(field)[0])
     except NotationError as exc:
         raise NotationError(f"field {field!r}: {exc}") from None
     except RackError as exc:

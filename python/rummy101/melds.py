@@ -114,7 +114,7 @@ def reason_message(rules: RulesLike, reason: int, tiles: Iterable[Piece] = ()) -
     if code is MeldReason.OK:
         return f"{text} is a valid meld"
     if code is MeldReason.TOO_SHORT:
-        pair = " (or 2 for a pair, R101-5)" if r.pairs_allowed else ""
+        pair = ", or 2 for a pair" if r.pairs_allowed else ""  # rummy101 only: rule is R101-5
         return f"{text} is too short: a run or set needs at least 3 tiles{pair} ({rule})"
     if code is MeldReason.TOO_LONG:
         longest = "14 (1-2-...-13-1)" if r.high_ace else "13 (1-2-...-13)"
@@ -165,7 +165,7 @@ def _rules(rules: RulesLike) -> Rules:
 def _pieces(rules: Rules, tiles: MeldLike) -> list[Piece]:
     if isinstance(tiles, Meld):
         tiles = tiles.tiles
-    return list(rules.parse_rack(tiles))
+    return list(rules.parse_rack(tiles, "meld"))
 
 
 def _run_numbers(stand_for: Sequence[int]) -> list[int]:

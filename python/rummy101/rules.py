@@ -431,17 +431,18 @@ class Rules:
     def piece(self) -> type[Tile | Card]:
         return Tile if self.family == "tiles" else Card
 
-    def parse_rack(self, rack: str | Iterable[Any]) -> list[Any]:
-        """Parse a rack under these rules and check it could exist (RackError otherwise)."""
+    def parse_rack(self, rack: str | Iterable[Any], noun: str = "rack") -> list[Any]:
+        """Parse a rack under these rules and check it could exist (RackError otherwise);
+        ``noun`` names the pieces in that message ("meld" for one meld's tiles)."""
         pieces: list[Any] = parse_tiles(rack) if self.family == "tiles" else parse_cards(rack)
-        self.check_rack_supply(pieces)
+        self.check_rack_supply(pieces, noun)
         return pieces
 
-    def check_rack_supply(self, pieces: Sequence[int]) -> list[int]:
+    def check_rack_supply(self, pieces: Sequence[int], noun: str = "rack") -> list[int]:
         """:meth:`check_supply` of a rack's pieces in their order; the RackError names the
         first token past the supply and its position (CONTRACT.md, Notation)."""
         try:
-            return self.check_supply(pieces)
+            return self.check_supply(pieces, noun)
         except RackError as exc:
             seen = [0] * NUM_CODES
             for i, p in enumerate(pieces):
@@ -451,8 +452,9 @@ class Rules:
                         from None
             raise
 
-    def check_supply(self, codes: Iterable[int]) -> list[int]:
-        """Count vector of ``codes``; raise RackError if it holds more copies than the set has."""
+    def check_supply(self, codes: Iterable[int], noun: str = "rack") -> list[int]:
+        """Count vector of ``codes``; raise RackError if it holds more copies than the set has
+        (the message says "the {noun} holds ...": a meld's tiles are no rack)."""
         counts = counts_of(codes)
         for code in range(NUM_CODES):
             limit = self.max_rack_jokers if code == JOKER_CODE else self.copies
@@ -461,13 +463,13 @@ class Rules:
                         f"copies of {self.piece(code)}")
                 rule = {"rummy101": "R101-1", "remi": "RO-1", "classic": "CR-1"}.get(self.variant)
                 if code == JOKER_CODE:
-                    have = f"a {self.variant} rack holds at most {limit}"
+                    have = f"a {self.variant} {noun} holds at most {limit}"
                     if self.max_rack_jokers > self.jokers:
                         rule = "2 jokers plus one joker-button joker per player, R101-10"
                 else:
                     piece = "card" if self.family == "cards" else "tile"
                     have = f"{self.variant} has only {limit} of each {piece}"
-                raise RackError(f"the rack holds {counts[code]} {what}, but {have}"
+                raise RackError(f"the {noun} holds {counts[code]} {what}, but {have}"
                                 + (f" ({rule})" if rule else ""))
         return counts
 

