@@ -66,3 +66,35 @@ def test_a_meld_too_short_cites_its_rule_once(client: TestClient) -> None:
                                   "for a pair (R101-5)")
     r = client.post("/v1/validate/meld", json={"rules": "remi", "meld": "R1 R2"})
     assert r.json()["reason"] == "R1 R2 is too short: a run or set needs at least 3 tiles (RO-6)"
+
+
+# --- a byte order mark ------------------------------------------------------------------------
+
+BOM_PROBLEM = ("it begins with a byte order mark (U+FEFF, the bytes EF BB BF), which JSON text "
+               "does not carry: save or send it as UTF-8 without a BOM")
+
+
+@pytest.mark.parametrize("path", ["/v1/solve/opening", "/v1/hint", "/v1/games"])
+def test_a_body_with_a_byte_order_mark_is_told_to_drop_it(client: TestClient, path: str) -> None:
+    # (Notepad and PowerShell 5 write one) the answer was Python's "Unexpected UTF-8 BOM (decode
+    # using utf-8-sig) at line 1 column 1", advice for the server's code, not for the client
+    body = b"\xef\xbb\xbf" + json.dumps({"rack": "R1 R2 R3"}).encode()
+    r = client.post(path, content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    assert r.json() == {"error": f"request body is not valid JSON: {BOM_PROBLEM}"}
+
+
+def test_cli_files_with_a_byte_order_mark_are_told_to_drop_it(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lines = tmp_path / "racks.jsonl"
+    lines.write_bytes(b'\xef\xbb\xbf{"rack": "R1 R2 R3"}\n{"rack": "R4"}\n')
+    assert main(["solve", "opening", "--jsonl", "--input", str(lines)]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert json.loads(out[0]) == {"error": f"line 1 is not valid JSON: {BOM_PROBLEM}"}
+    assert json.loads(out[1])["rack"] == "R4"
+    request = tmp_path / "hint.json"
+    request.write_bytes(b'\xef\xbb\xbf{"seat": 0, "rack": "R1 R2 R3"}')
+    assert main(["hint", "--request", str(request)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"rummy101 hint: error: --request {str(request)!r} is not valid JSON: {BOM_PROBLEM}"
+    assert "utf-8-sig" not in err

@@ -43,6 +43,9 @@ def json_problem(exc: json.JSONDecodeError) -> str:
     ...     print(json_problem(exc))
     Invalid control character U+0009 in a string (write it escaped, \\u0009) at line 1 column 13
     """
+    if exc.msg.startswith("Unexpected UTF-8 BOM"):  # Python's "(decode using utf-8-sig)"
+        return ("it begins with a byte order mark (U+FEFF, the bytes EF BB BF), which JSON text "
+                "does not carry: save or send it as UTF-8 without a BOM")
     msg = exc.msg.removesuffix(" at")
     if msg == "Invalid control character" and exc.pos < len(exc.doc):
         code = ord(exc.doc[exc.pos])
