@@ -98,3 +98,22 @@ def test_cli_files_with_a_byte_order_mark_are_told_to_drop_it(
     err = capsys.readouterr().err.strip()
     assert err == f"rummy101 hint: error: --request {str(request)!r} is not valid JSON: {BOM_PROBLEM}"
     assert "utf-8-sig" not in err
+
+
+# --- a query string on a POST endpoint --------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/v1/solve/opening", "/v1/solve/penalty", "/v1/solve/tabla",
+                                  "/v1/validate/meld", "/v1/hint"])
+def test_a_query_string_on_an_operation_endpoint_is_refused_not_ignored(client: TestClient,
+                                                                        path: str) -> None:
+    # `POST /v1/solve/opening?rules=remi` answered for rummy101: the service reads its fields
+    # from the body only, and unknown body fields are refused; a query was dropped unread
+    r = client.post(path + "?rules=remi", json={"rack": "R1 R2 R3"})
+    assert r.status_code == 422
+    assert r.json() == {"error": f"POST {path} reads no query parameters (got \"?rules=remi\"): "
+                                 f"give every field in the JSON body, e.g. {{\"rules\": "
+                                 f"\"remi\", ...}}"}
+    assert r.headers.get("connection") == "close"  # its body was not read
+    # an empty query is no query
+    r = client.post("/v1/solve/opening?", json={"rack": "R1 R2 R3"})
+    assert r.status_code == 200, r.text

@@ -13,7 +13,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .._validate import BadRequest
+from .._validate import BadRequest, short
 from ..errors import RummyError
 from .answer import encode, internal_error
 from .batching import Busy, ClientGone, Coalescer, Lanes
@@ -109,6 +109,14 @@ class Service:
                                                                         and not arrived[0])
 
 
+def _query_refused(scope: Scope) -> str:
+    """The message for a query string on an operation endpoint, which reads its fields from
+    the JSON body only: a field given as ``?rules=remi`` would silently not apply."""
+    query = bytes(scope.get("query_string", b"")).decode("latin-1")
+    return (f"POST {scope['path']} reads no query parameters (got {short('?' + query, 60)}): "
+            f"give every field in the JSON body, e.g. {{\"rules\": \"remi\", ...}}")
+
+
 async def _disconnected(receive: Receive) -> None:
     """Returns once the client has disconnected (the request's body already read)."""
     while (await receive())["type"] != "http.disconnect":
@@ -167,6 +175,10 @@ class FrontDoor:
         try:
             runner = self.runners.get(scope["path"]) if scope["method"] == "POST" else None
             if runner is not None and self.service is not None:
+                if scope.get("query_string"):  # `?rules=remi` was ignored: answered as rummy101
+                    await self._send_json(guarded_send, 422, {"error": _query_refused(scope)},
+                                          True)
+                    return
                 try:
                     status, payload, close = await self.service.handle(scope, receive, runner)
                 except asyncio.CancelledError:  # the server's shutdown grace is over
