@@ -117,3 +117,27 @@ def test_a_query_string_on_an_operation_endpoint_is_refused_not_ignored(client: 
     # an empty query is no query
     r = client.post("/v1/solve/opening?", json={"rack": "R1 R2 R3"})
     assert r.status_code == 200, r.text
+
+
+# --- a game record's fields are the record's --------------------------------------------------
+
+@pytest.mark.parametrize("record, expected", [
+    ({}, "field 'record': 'seed' is missing: a whole number from 0 to 9223372036854775807"),
+    ('{"rules": "rummy101", "seed": -1}',
+     "field 'record': 'seed' is -1; accepted: a whole number from 0 to 9223372036854775807"),
+    ({"rules": "rummy101", "seed": 1, "match_rounds": 0},
+     "field 'record': 'match_rounds' is 0; accepted: a whole number from 1 to 100"),
+])
+def test_a_hint_records_seed_is_named_as_the_records(client: TestClient, record: object,
+                                                     expected: str) -> None:
+    # "field 'seed' is missing" sent a person looking for a 'seed' beside 'record'
+    r = client.post("/v1/hint", json={"record": record})
+    assert r.status_code == 422 and r.json() == {"error": expected}, r.text
+
+
+def test_a_replays_seed_is_named_as_the_records(client: TestClient) -> None:
+    r = client.post("/v1/replays", json={"record": {"rules": "rummy101", "seed": "7",
+                                                    "actions": []}})
+    assert r.status_code == 422
+    assert r.json() == {"error": "field 'record': 'seed' must be a whole number from 0 to "
+                                 "9223372036854775807, got a string \"7\""}

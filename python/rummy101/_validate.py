@@ -551,10 +551,15 @@ def read_int(body: Mapping[str, Any], field: str, *, lo: int, hi: int,
 def read_record_numbers(record: Mapping[str, Any], *, max_seed: int,
                         max_rounds: int) -> dict[str, Any]:
     """``record`` with its ``seed`` and ``match_rounds`` as read here (a whole float such as 1.0
-    is 1, which the engine, handed the float, refuses: 'seed must be a whole number')."""
-    out = {**record, "seed": read_int(record, "seed", lo=0, hi=max_seed)}
-    if record.get("match_rounds") is not None:
-        out["match_rounds"] = read_int(record, "match_rounds", lo=1, hi=max_rounds)
+    is 1, which the engine, handed the float, refuses: 'seed must be a whole number'). Its
+    errors name the request's field 'record' first: "field 'seed' is missing" alone sent a
+    person to look for a 'seed' beside 'record'."""
+    try:
+        out = {**record, "seed": read_int(record, "seed", lo=0, hi=max_seed)}
+        if record.get("match_rounds") is not None:
+            out["match_rounds"] = read_int(record, "match_rounds", lo=1, hi=max_rounds)
+    except BadRequest as exc:
+        raise BadRequest(f"field 'record': {str(exc).removeprefix('field ')}") from None
     return out
 
 
