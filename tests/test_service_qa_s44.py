@@ -9,15 +9,14 @@ import json
 from pathlib import Path
 
 import pytest
-
 from rummy101 import check_meld
 from rummy101.cli import main
 from rummy101.errors import RackError
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient  # noqa: E402
-from rummy101.service.app import create_app  # noqa: E402
+from fastapi.testclient import TestClient
+from rummy101.service.app import create_app
 
 
 @pytest.fixture(scope="module")
@@ -27,23 +26,43 @@ def client() -> TestClient:
 
 # --- a meld is no rack -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("rules, meld, expected", [
-    ("rummy101", "R1 R1 R1", "field 'meld': token 3 of 3 ('R1'): the meld holds 3 copies of R1, "
-                             "but rummy101 has only 2 of each tile (R101-1)"),
-    ("rummy101", "* * * * * * * R1", "field 'meld': token 7 of 8 ('*'): the meld holds 7 jokers, "
-                                     "but a rummy101 meld holds at most 6 (2 jokers plus one "
-                                     "joker-button joker per player, R101-10)"),
-    ("remi", ["R1", "*", "*", "*"], "field 'meld': token 4 of 4 ('*'): the meld holds 3 jokers, "
-                                    "but a remi meld holds at most 2 (RO-1)"),
-    ("classic", "AS AS 2S", "field 'meld': token 2 of 3 ('AS'): the meld holds 2 copies of AS, "
-                            "but classic has only 1 of each card (CR-1)"),
-])
-def test_a_meld_past_the_supply_is_called_a_meld(client: TestClient, rules: str, meld: object,
-                                                 expected: str) -> None:
+
+MELD_PAST_SUPPLY = [
+    (
+        "rummy101",
+        "R1 R1 R1",
+        "3 of 3 ('R1'): the meld holds 3 copies of R1, but rummy101 has only 2 of each tile (R101-1)",
+    ),
+    (
+        "rummy101",
+        "* * * * * * * R1",
+        (
+            "7 of 8 ('*'): the meld holds 7 jokers, but a rummy101 meld holds at most 6 "
+            "(2 jokers plus one joker-button joker per player, R101-10)"
+        ),
+    ),
+    (
+        "remi",
+        ["R1", "*", "*", "*"],
+        "4 of 4 ('*'): the meld holds 3 jokers, but a remi meld holds at most 2 (RO-1)",
+    ),
+    (
+        "classic",
+        "AS AS 2S",
+        "2 of 3 ('AS'): the meld holds 2 copies of AS, but classic has only 1 of each card (CR-1)",
+    ),
+]
+
+
+@pytest.mark.parametrize("rules, meld, token", MELD_PAST_SUPPLY)
+def test_a_meld_past_the_supply_is_called_a_meld(
+    client: TestClient, rules: str, meld: object, token: str
+) -> None:
     # POST /v1/validate/meld answered "the rack holds 3 copies of R1" to a request that sent no
     # rack (its token-table path and its notation path alike)
     r = client.post("/v1/validate/meld", json={"rules": rules, "meld": meld})
-    assert r.status_code == 422 and r.json() == {"error": expected}, r.text
+    assert r.status_code == 422, r.text
+    assert r.json() == {"error": f"field 'meld': token {token}"}
 
 
 def test_the_library_and_the_cli_call_a_meld_a_meld(capsys: pytest.CaptureFixture[str]) -> None:
@@ -51,8 +70,10 @@ def test_the_library_and_the_cli_call_a_meld_a_meld(capsys: pytest.CaptureFixtur
         check_meld("rummy101", "R1 R1 R1")
     assert main(["meld", "R5 R5 R5"]) == 2
     err = capsys.readouterr().err
-    assert err.strip() == ("rummy101 meld: error: the meld: token 3 of 3 ('R5'): the meld holds "
-                           "3 copies of R5, but rummy101 has only 2 of each tile (R101-1)")
+    assert err.strip() == (
+        "rummy101 meld: error: the meld: token 3 of 3 ('R5'): the meld holds "
+        "3 copies of R5, but rummy101 has only 2 of each tile (R101-1)"
+    )
     # a rack is still a rack
     r = TestClient(create_app()).post("/v1/solve/opening", json={"rack": "R1 R1 R1"})
     assert "the rack holds 3 copies of R1" in r.json()["error"]
@@ -62,16 +83,19 @@ def test_a_meld_too_short_cites_its_rule_once(client: TestClient) -> None:
     # "... at least 3 tiles (or 2 for a pair, R101-5) (R101-5)"
     r = client.post("/v1/validate/meld", json={"meld": "R1"})
     assert r.status_code == 200
-    assert r.json()["reason"] == ("R1 is too short: a run or set needs at least 3 tiles, or 2 "
-                                  "for a pair (R101-5)")
+    assert r.json()["reason"] == (
+        "R1 is too short: a run or set needs at least 3 tiles, or 2 for a pair (R101-5)"
+    )
     r = client.post("/v1/validate/meld", json={"rules": "remi", "meld": "R1 R2"})
     assert r.json()["reason"] == "R1 R2 is too short: a run or set needs at least 3 tiles (RO-6)"
 
 
 # --- a byte order mark ------------------------------------------------------------------------
 
-BOM_PROBLEM = ("it begins with a byte order mark (U+FEFF, the bytes EF BB BF), which JSON text "
-               "does not carry: save or send it as UTF-8 without a BOM")
+BOM_PROBLEM = (
+    "it begins with a byte order mark (U+FEFF, the bytes EF BB BF), which JSON text "
+    "does not carry: save or send it as UTF-8 without a BOM"
+)
 
 
 @pytest.mark.parametrize("path", ["/v1/solve/opening", "/v1/hint", "/v1/games"])
@@ -85,7 +109,8 @@ def test_a_body_with_a_byte_order_mark_is_told_to_drop_it(client: TestClient, pa
 
 
 def test_cli_files_with_a_byte_order_mark_are_told_to_drop_it(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     lines = tmp_path / "racks.jsonl"
     lines.write_bytes(b'\xef\xbb\xbf{"rack": "R1 R2 R3"}\n{"rack": "R4"}\n')
     assert main(["solve", "opening", "--jsonl", "--input", str(lines)]) == 2
@@ -96,23 +121,31 @@ def test_cli_files_with_a_byte_order_mark_are_told_to_drop_it(
     request.write_bytes(b'\xef\xbb\xbf{"seat": 0, "rack": "R1 R2 R3"}')
     assert main(["hint", "--request", str(request)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == f"rummy101 hint: error: --request {str(request)!r} is not valid JSON: {BOM_PROBLEM}"
+    assert (
+        err == f"rummy101 hint: error: --request {str(request)!r} is not valid JSON: {BOM_PROBLEM}"
+    )
     assert "utf-8-sig" not in err
 
 
 # --- a query string on a POST endpoint --------------------------------------------------------
 
-@pytest.mark.parametrize("path", ["/v1/solve/opening", "/v1/solve/penalty", "/v1/solve/tabla",
-                                  "/v1/validate/meld", "/v1/hint"])
-def test_a_query_string_on_an_operation_endpoint_is_refused_not_ignored(client: TestClient,
-                                                                        path: str) -> None:
+
+@pytest.mark.parametrize(
+    "path",
+    ["/v1/solve/opening", "/v1/solve/penalty", "/v1/solve/tabla", "/v1/validate/meld", "/v1/hint"],
+)
+def test_a_query_string_on_an_operation_endpoint_is_refused_not_ignored(
+    client: TestClient, path: str
+) -> None:
     # `POST /v1/solve/opening?rules=remi` answered for rummy101: the service reads its fields
     # from the body only, and unknown body fields are refused; a query was dropped unread
     r = client.post(path + "?rules=remi", json={"rack": "R1 R2 R3"})
     assert r.status_code == 422
-    assert r.json() == {"error": f"POST {path} reads no query parameters (got \"?rules=remi\"): "
-                                 f"give every field in the JSON body, e.g. {{\"rules\": "
-                                 f"\"remi\", ...}}"}
+    assert r.json() == {
+        "error": f'POST {path} reads no query parameters (got "?rules=remi"): '
+        f'give every field in the JSON body, e.g. {{"rules": '
+        f'"remi", ...}}'
+    }
     assert r.headers.get("connection") == "close"  # its body was not read
     # an empty query is no query
     r = client.post("/v1/solve/opening?", json={"rack": "R1 R2 R3"})
@@ -121,23 +154,35 @@ def test_a_query_string_on_an_operation_endpoint_is_refused_not_ignored(client: 
 
 # --- a game record's fields are the record's --------------------------------------------------
 
-@pytest.mark.parametrize("record, expected", [
-    ({}, "field 'record': 'seed' is missing: a whole number from 0 to 9223372036854775807"),
-    ('{"rules": "rummy101", "seed": -1}',
-     "field 'record': 'seed' is -1; accepted: a whole number from 0 to 9223372036854775807"),
-    ({"rules": "rummy101", "seed": 1, "match_rounds": 0},
-     "field 'record': 'match_rounds' is 0; accepted: a whole number from 1 to 100"),
-])
-def test_a_hint_records_seed_is_named_as_the_records(client: TestClient, record: object,
-                                                     expected: str) -> None:
+
+@pytest.mark.parametrize(
+    "record, expected",
+    [
+        ({}, "field 'record': 'seed' is missing: a whole number from 0 to 9223372036854775807"),
+        (
+            '{"rules": "rummy101", "seed": -1}',
+            "field 'record': 'seed' is -1; accepted: a whole number from 0 to 9223372036854775807",
+        ),
+        (
+            {"rules": "rummy101", "seed": 1, "match_rounds": 0},
+            "field 'record': 'match_rounds' is 0; accepted: a whole number from 1 to 100",
+        ),
+    ],
+)
+def test_a_hint_records_seed_is_named_as_the_records(
+    client: TestClient, record: object, expected: str
+) -> None:
     # "field 'seed' is missing" sent a person looking for a 'seed' beside 'record'
     r = client.post("/v1/hint", json={"record": record})
     assert r.status_code == 422 and r.json() == {"error": expected}, r.text
 
 
 def test_a_replays_seed_is_named_as_the_records(client: TestClient) -> None:
-    r = client.post("/v1/replays", json={"record": {"rules": "rummy101", "seed": "7",
-                                                    "actions": []}})
+    r = client.post(
+        "/v1/replays", json={"record": {"rules": "rummy101", "seed": "7", "actions": []}}
+    )
     assert r.status_code == 422
-    assert r.json() == {"error": "field 'record': 'seed' must be a whole number from 0 to "
-                                 "9223372036854775807, got a string \"7\""}
+    assert r.json() == {
+        "error": "field 'record': 'seed' must be a whole number from 0 to "
+        '9223372036854775807, got a string "7"'
+    }
