@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from rummy101 import check_meld
@@ -186,3 +188,36 @@ def test_a_replays_seed_is_named_as_the_records(client: TestClient) -> None:
         "error": "field 'record': 'seed' must be a whole number from 0 to "
         '9223372036854775807, got a string "7"'
     }
+
+
+# --- a batch on the pure backend keeps its time budget ------------------------------------------
+
+
+@pytest.mark.parametrize("form", ["text racks", "request objects"])
+def test_a_pure_batch_checks_its_time_budget_between_racks(
+    monkeypatch: pytest.MonkeyPatch, form: str
+) -> None:
+    # the budget was checked between calls of 256 racks: on the pure backend a dense rack may
+    # spend its whole work budget (about 3 s), and 23 dense racks answered after 31 s, 460
+    # after 54 s, holding the one slow-lane thread. A fake clock that jumps past the budget at
+    # each solver call stands for racks that each take that long (no timed assertion).
+    import rummy101
+    from rummy101.service import api
+
+    clock = [0.0]
+    monkeypatch.setattr(api, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    for name in ("openings_json", "answers_json"):
+        solver = getattr(api, name)
+
+        def late(*args: object, _solver: Any = solver, **kwargs: object) -> Any:
+            clock[0] += 30.0  # one call takes longer than the batch's whole budget
+            return _solver(*args, **kwargs)
+
+        monkeypatch.setattr(api, name, late)
+    racks = ["R1 R2 R3 K9", "Y5 Y6 Y7", "B1 B1 B2", "K13 K12 K11 R2"]
+    items: list[Any] = racks if form == "text racks" else [{"rack": r} for r in racks]
+    with rummy101.using_backend("pure"):
+        answers = api.openings(items)
+    assert "error" not in answers[0] and answers[0] is not None
+    for i, answer in enumerate(answers[1:], start=1):
+        assert answer["error"].startswith(f"item {i}: not solved: the request used up its 20 s")

@@ -41,7 +41,7 @@ from .._validate import (
 from ..errors import RackError, RummyError, WorkBudgetExceeded
 from ..rules import Rules
 from .answer import encode, internal_error
-from .fast import answers_json, batch_threads, openings_json, rack_text, read_racks
+from .fast import answers_json, batch_chunk, batch_threads, openings_json, rack_text, read_racks
 from .limits import BATCH_SECONDS, MAX_BATCH, MAX_INT, MAX_MELD
 
 __all__ = [
@@ -65,7 +65,8 @@ __all__ = [
     "validate_meld",
 ]
 
-CHUNK = 256  # racks per batch-solver call (the time budget is checked between calls)
+CHUNK = 256  # racks per batch-solver call natively (the time budget is checked between calls;
+# one rack a call on the pure backend: fast.batch_chunk)
 
 OPENING_FIELDS = ("rules", "rack", "threshold", "pairs_threshold", "must_use")
 BATCH_FIELDS = ("rules", "racks", "threshold", "pairs_threshold", "must_use")
@@ -157,9 +158,10 @@ def solve_jobs(jobs: list[OpeningJob],
     groups: dict[Any, list[int]] = {}
     for i, job in enumerate(jobs):
         groups.setdefault(job.group, []).append(i)
+    chunk = batch_chunk(CHUNK)
     for group in groups.values():
-        for start in range(0, len(group), CHUNK):
-            members = group[start:start + CHUNK]
+        for start in range(0, len(group), chunk):
+            members = group[start:start + chunk]
             late = _chunk_check(deadline)
             if late is not None:
                 for i in members:
@@ -229,8 +231,9 @@ def _text_jobs(items: list[Any], rules: Rules, defaults: Mapping[str, Any] | Non
     mu = -1 if must_use is None else int(must_use)
     threads = batch_threads()
     out: dict[int, bytes | Exception] = {}
-    for start in range(0, rows.size, CHUNK):
-        stop = min(rows.size, start + CHUNK)
+    chunk = batch_chunk(CHUNK)
+    for start in range(0, rows.size, chunk):
+        stop = min(rows.size, start + chunk)
         members = rows[start:stop].tolist()
         late = _chunk_check(deadline)
         if late is not None:
