@@ -221,3 +221,50 @@ def test_a_pure_batch_checks_its_time_budget_between_racks(
     assert "error" not in answers[0] and answers[0] is not None
     for i, answer in enumerate(answers[1:], start=1):
         assert answer["error"].startswith(f"item {i}: not solved: the request used up its 20 s")
+
+
+# --- the CLI reads no more than a request holds ------------------------------------------------
+
+
+def test_a_jsonl_line_longer_than_a_request_is_answered_and_skipped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `--input /dev/zero` (a line without end) was read whole, until a MemoryError traceback;
+    # a line is one request, held to the service's body limit, and the lines after it go on
+    from rummy101.cli.solve import MAX_LINE_BYTES
+
+    lines = tmp_path / "lines.jsonl"
+    lines.write_bytes(b"a" * (MAX_LINE_BYTES + 10) + b'\n{"rack": "R1 R2 R3"}\n')
+    assert main(["solve", "opening", "--jsonl", "--input", str(lines)]) == 2
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert out[0] == {
+        "error": "line 1 is longer than 4,194,304 bytes, the most one request holds (as a "
+        "service body)"
+    }
+    assert out[1]["rack"] == "R1 R2 R3" and len(out) == 2
+
+
+def test_a_hint_request_longer_than_a_request_is_refused_unread(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    request = tmp_path / "big.json"
+    request.write_bytes(b" " * (4 * 1024 * 1024) + b"{}")
+    assert main(["hint", "--request", str(request)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(
+        f"rummy101 hint: error: --request {str(request)!r} holds more than 4,194,304 bytes"
+    )
+
+
+def test_running_out_of_memory_is_one_line_not_a_traceback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rummy101.service import api
+
+    def exhausted(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(api, "penalty", exhausted)
+    assert main(["solve", "penalty", "--rack", "R1 R2"]) == 2
+    err = capsys.readouterr().err
+    assert err == "rummy101 solve: error: out of memory; give a smaller input\n"

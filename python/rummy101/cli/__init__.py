@@ -418,6 +418,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG} {args.command}: error: the input is not {exc.encoding} text "
               f"({exc.reason}); give text in that encoding", file=sys.stderr)
         return 2
+    except MemoryError:  # an input past what the limits above foresee: a line, not a traceback
+        print(f"{PROG} {args.command}: error: out of memory; give a smaller input",
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt:  # Ctrl-C: a line saying so, not a silent exit (nor a traceback)
         print(f"\n{PROG} {args.command}: interrupted", file=sys.stderr)
         return 130

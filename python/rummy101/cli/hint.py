@@ -23,6 +23,7 @@ from .._validate import BadRequest, loads
 from ..errors import RummyError
 from ..service import api
 from ..service.examples import EXAMPLES
+from ..service.limits import MAX_BODY_BYTES
 from ._args import flag_names, seed, whole
 
 __all__ = ["add_subcommands", "run_hint"]
@@ -61,16 +62,19 @@ def _request(args: argparse.Namespace) -> Any:
         return loads(args.inline, what="--json")
     if args.request is not None:
         # bytes: loads says "not UTF-8 text (bad byte at offset N)" instead of a traceback
+        # (at most the service's body limit: `--request /dev/zero` was read whole, until a
+        # MemoryError traceback)
         if args.request == "-":
             stdin = sys.stdin
-            return _one_value(stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read(),
+            return _one_value(_capped(getattr(stdin, "buffer", stdin), "standard input"),
                               "standard input")
+        what = f"--request {args.request!r}"
         try:
             with open(args.request, "rb") as fh:
-                text = fh.read()
+                text = _capped(fh, what)
         except OSError as exc:
             raise RummyError(f"cannot read --request {args.request!r}: {exc.strerror}") from None
-        return _one_value(text, f"--request {args.request!r}")
+        return _one_value(text, what)
     if args.new_game is not None:
         from ..game import new_game, records
 
@@ -80,6 +84,17 @@ def _request(args: argparse.Namespace) -> Any:
         return {"record": records.to_dict(state)}
     print("(no request given: answering the built-in example)", file=sys.stderr)
     return dict(EXAMPLES["hint"])
+
+
+def _capped(stream: Any, what: str) -> str | bytes:
+    """All of ``stream`` if it holds at most ``MAX_BODY_BYTES`` (a request's limit in the
+    service too), else a RummyError saying so, read no further."""
+    text: str | bytes = stream.read(MAX_BODY_BYTES + 1)
+    if len(text) > MAX_BODY_BYTES:
+        raise RummyError(f"{what} holds more than {MAX_BODY_BYTES:,} bytes, the most one "
+                         f"request holds (as a service body): a hint request is one object, "
+                         f"such as the game record `rummy101 play --save` writes")
+    return text
 
 
 def _one_value(text: str | bytes, what: str) -> Any:

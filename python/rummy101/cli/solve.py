@@ -27,11 +27,19 @@ from ..errors import RummyError
 from ..rules import VARIANTS, Rules
 from ..service import api
 from ..service.examples import DEMO_RACK, DEMO_REMI_RACK, EXAMPLES
+from ..service.limits import MAX_BODY_BYTES
 from ._args import flag_names, whole
 
 __all__ = ["add_subcommands", "answer_lines", "run_meld", "run_solve"]
 
 CHUNK = 4096  # opening lines solved together through the batch solver
+#: The longest --jsonl line read: a line is one request, held to the service's body limit. A
+#: line without end (`--input /dev/zero`) was read whole, until a MemoryError traceback.
+MAX_LINE_BYTES = MAX_BODY_BYTES
+
+
+class _LongLine:
+    """A --jsonl line longer than :data:`MAX_LINE_BYTES`, dropped unread (its answer says so)."""
 
 #: The built-in example of a classic solve or meld check (cards, not tiles): a hand of eight
 #: cards holding a run and a set (CR-2), and one of its melds.
@@ -199,7 +207,7 @@ def _check_no_single_options(args: argparse.Namespace) -> None:
 def _jsonl(args: argparse.Namespace, stream: IO[Any]) -> int:
     read_rules({"rules": args.rules}, args.rules)  # a bad --rules fails before any line
     bad = total = 0
-    for answer in answer_lines(args.op, stream, args.rules):
+    for answer in answer_lines(args.op, _bounded_lines(stream), args.rules):
         total += 1
         bad += "error" in answer and len(answer) == 1
         sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
@@ -211,10 +219,25 @@ def _jsonl(args: argparse.Namespace, stream: IO[Any]) -> int:
     return 0
 
 
-def _chunks(lines: Iterable[str | bytes], size: int) -> Iterator[list[str | bytes]]:
-    chunk: list[str | bytes] = []
+def _bounded_lines(stream: IO[Any]) -> Iterator[str | bytes | _LongLine]:
+    """The lines of ``stream``, each read up to :data:`MAX_LINE_BYTES`; a longer line is read
+    on and dropped a piece at a time (memory stays flat) and stands as a :class:`_LongLine`."""
+    while line := stream.readline(MAX_LINE_BYTES + 1):
+        end = "\n" if isinstance(line, str) else b"\n"
+        if len(line) <= MAX_LINE_BYTES or line.endswith(end):
+            yield line
+            continue
+        while (rest := stream.readline(1 << 16)) and not rest.endswith(end):
+            pass
+        yield _LongLine()
+
+
+def _chunks(lines: Iterable[str | bytes | _LongLine],
+            size: int) -> Iterator[list[str | bytes | _LongLine]]:
+    chunk: list[str | bytes | _LongLine] = []
     for line in lines:
-        chunk.append(line.rstrip("\r\n") if isinstance(line, str) else line.rstrip(b"\r\n"))
+        chunk.append(line if isinstance(line, _LongLine) else
+                     line.rstrip("\r\n") if isinstance(line, str) else line.rstrip(b"\r\n"))
         if len(chunk) >= size:
             yield chunk
             chunk = []
@@ -222,7 +245,7 @@ def _chunks(lines: Iterable[str | bytes], size: int) -> Iterator[list[str | byte
         yield chunk
 
 
-def answer_lines(op: str, lines: Iterable[str | bytes],
+def answer_lines(op: str, lines: Iterable[str | bytes | _LongLine],
                  rules: str = "rummy101") -> Iterator[dict[str, Any]]:
     """One answer per input line, in order (``op``: opening, penalty or tabla).
 
@@ -236,6 +259,9 @@ def answer_lines(op: str, lines: Iterable[str | bytes],
         errors: dict[int, dict[str, str]] = {}
         for i, line in enumerate(chunk):
             try:
+                if isinstance(line, _LongLine):
+                    raise BadRequest(f"line {base + i + 1} is longer than {MAX_LINE_BYTES:,} "
+                                     f"bytes, the most one request holds (as a service body)")
                 obj = loads(line, what=f"line {base + i + 1}")
                 if not isinstance(obj, dict):
                     raise BadRequest(f"line {base + i + 1} must be a JSON object such as "
