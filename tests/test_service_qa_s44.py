@@ -268,3 +268,46 @@ def test_running_out_of_memory_is_one_line_not_a_traceback(
     assert main(["solve", "penalty", "--rack", "R1 R2"]) == 2
     err = capsys.readouterr().err
     assert err == "rummy101 solve: error: out of memory; give a smaller input\n"
+
+
+# --- a hint's view that no game makes -----------------------------------------------------------
+
+
+def test_a_hint_view_past_the_supply_names_rack_table_and_discard_not_the_rack(
+    client: TestClient,
+) -> None:
+    # "rack, table and last discard together: the rack holds 3 copies of Y5" (the rack held none)
+    body = {
+        "seat": 0,
+        "stage": "take",
+        "rack": "R1 R2 K5",
+        "last_discard": "Y5",
+        "players": [{"seat": 1, "opened": "melds"}],
+        "table": [{"owner": 1, "tiles": "Y5 Y6 Y7"}, {"owner": 1, "tiles": "Y5 Y6 Y7 Y8"}],
+    }
+    r = client.post("/v1/hint", json=body)
+    assert r.status_code == 422
+    assert r.json() == {
+        "error": "rack, table and last discard hold 3 copies of Y5, but rummy101 has only 2 of "
+        "each tile (R101-1)"
+    }
+
+
+def test_a_run_of_a_seat_that_opened_with_pairs_is_refused(client: TestClient) -> None:
+    # a player who opened with pairs never lays runs or sets (R101-8): the view was hinted as
+    # it came; its pairs, and the runs of a seat that opened with melds, stay accepted
+    players = [{"seat": 0, "opened": "pairs"}, {"seat": 1, "opened": "melds"}]
+    body = {"seat": 0, "stage": "play", "rack": "R1 R2 K5", "players": players}
+    r = client.post("/v1/hint", json={**body, "table": [{"owner": 0, "tiles": "Y1 Y2 Y3"}]})
+    assert r.status_code == 422
+    assert r.json() == {
+        "error": "table meld 0 is a run of seat 0, which field 'players' marks as opened with "
+        "pairs: a player who opened with pairs never lays runs or sets, only pairs (R101-8)"
+    }
+    table = [
+        {"owner": 0, "tiles": "Y1 Y1"},
+        {"owner": 1, "tiles": "K1 K1"},
+        {"owner": 1, "tiles": "B1 B2 B3"},
+    ]
+    r = client.post("/v1/hint", json={**body, "table": table})
+    assert r.status_code == 200, r.text

@@ -16,6 +16,7 @@ rummy101.hint.view.BadView: field 'stage' is "later"; accepted: "take" (the turn
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -155,11 +156,14 @@ class SeatView:
         all_tiles = list(rack) + [t for m in table for t in m.tiles]
         if last is not None:
             all_tiles.append(last)
-        try:
-            rules.check_supply(all_tiles)
-        except RackError as exc:
-            raise RackError(f"rack, table and last discard together: {exc}") from None
-        _check_jokers(rules, all_tiles, button)
+        _check_jokers(rules, all_tiles, button)  # (first: it counts the button's jokers)
+        counts = Counter(int(t) for t in all_tiles if t != JOKER_CODE)
+        # (it said "rack, table and last discard together: the rack holds 3 copies of Y5")
+        for code, n in counts.items():
+            if n > rules.copies:
+                raise RackError(f"rack, table and last discard hold {n} copies of {Tile(code)}, "
+                                f"but {rules.variant} has only {rules.copies} of each tile "
+                                f"(R101-1)")
         return cls(rules=rules, seat=seat, rack=rack, table=table, last_discard=last,
                    opened=opened, threshold=threshold, pairs_threshold=pairs,
                    button_available=button, stage="play" if stage == "play" else "take",
@@ -168,7 +172,7 @@ class SeatView:
 
 def _check_owners(table: Sequence[TableMeld], opened: Mapping[int, Opened]) -> None:
     """Only a player who has opened has melds on the table (R101-7, R101-11); pairs are on the
-    table only once someone opened with pairs (R101-8)."""
+    table only once someone opened with pairs, and a player who did owns no run or set (R101-8)."""
     for i, meld in enumerate(table):
         if opened.get(meld.owner) is None:
             raise BadView(f"table meld {i} belongs to seat {meld.owner}, which field 'players' "
@@ -177,6 +181,10 @@ def _check_owners(table: Sequence[TableMeld], opened: Mapping[int, Opened]) -> N
         if meld.kind == "pair" and "pairs" not in opened.values():
             raise BadView(f"table meld {i} is a pair, but no seat has opened with pairs: "
                              f"pairs reach the table only through a pairs opening (R101-8)")
+        if meld.kind != "pair" and opened.get(meld.owner) == "pairs":  # (was hinted as it came)
+            raise BadView(f"table meld {i} is a {meld.kind} of seat {meld.owner}, which field "
+                          f"'players' marks as opened with pairs: a player who opened with pairs "
+                          f"never lays runs or sets, only pairs (R101-8)")
 
 
 def _check_jokers(rules: Rules, tiles: Sequence[int], button_available: bool) -> None:
