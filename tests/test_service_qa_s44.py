@@ -311,3 +311,28 @@ def test_a_run_of_a_seat_that_opened_with_pairs_is_refused(client: TestClient) -
     ]
     r = client.post("/v1/hint", json={**body, "table": table})
     assert r.status_code == 200, r.text
+
+
+# --- a method HTTP does not define ---------------------------------------------------------------
+
+
+@pytest.mark.backend_free
+def test_a_method_http_does_not_define_is_told_which_methods_are() -> None:
+    # `BREW / HTTP/1.1` (httptools knows HTTP's methods only) was told to check for "an
+    # upper-case method", which BREW is
+    pytest.importorskip("httptools")
+    from rummy101.service.server import GuardedHttp
+    from test_service_qa_h1_server import _exchange, _serve_in_thread
+
+    async def app(scope: dict[str, object], receive: object, send: object) -> None:
+        raise AssertionError("no request reaches the app")
+
+    server, port = _serve_in_thread(app, GuardedHttp)
+    try:
+        got = _exchange(port, b"BREW /health HTTP/1.1\r\nHost: t\r\n\r\n")
+    finally:
+        server.should_exit = True  # type: ignore[attr-defined]
+    head, _, body = got.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 "), got[:300]
+    error = json.loads(body)["error"]
+    assert "a method HTTP defines, such as GET or POST, in upper case" in error, error

@@ -227,9 +227,9 @@ class GuardedHttp(HttpToolsProtocol):
         if not self.transport.is_closing():
             self.transport.write(_closing_answer(
                 b"400 Bad Request",
-                "the request is not valid HTTP/1.1: check its request line (an upper-case method, "
-                "a path, HTTP/1.1) and its headers (one Content-Length, a number, or "
-                "Transfer-Encoding: chunked, not both)"))
+                "the request is not valid HTTP/1.1: check its request line (a method HTTP "
+                "defines, such as GET or POST, in upper case, a path, HTTP/1.1) and its headers "
+                "(one Content-Length, a number, or Transfer-Encoding: chunked, not both)"))
             self.transport.close()
 
     def _arm(self, seconds: float, what: str) -> None:
