@@ -502,6 +502,34 @@ def test_a_game_gone_after_a_reload_leaves_the_form_set_to_it(browser: object,
         ctx.close()
 
 
+def test_a_game_found_gone_by_a_move_keeps_the_form_set_to_it_after_a_reload(
+        browser: object, server: str) -> None:
+    """The service restarted under an open Remi page: the next move said "no game …: Start a
+    new game above" and the tab forgot the game with its setup, so a reload then (the person's
+    way to "start again") showed the form at its defaults, Rummy 101 for 4 with greedy bots. The
+    setup stays remembered; only the game is forgotten."""
+    ctx, pg = _context(browser, server)
+    try:
+        pg.select_option("[data-testid=rules]", "remi")  # type: ignore[attr-defined]
+        pg.select_option("#opt-players", "3")  # type: ignore[attr-defined]
+        pg.select_option("[data-testid=bot-2]", "random")  # type: ignore[attr-defined]
+        pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
+        idle(pg)
+        _drop_game(server, pg.evaluate("sessionStorage.getItem('rummy101.game')"))  # type: ignore[attr-defined]
+        pg.click("[data-testid=hint]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=message-text]:has-text('Start a new game above')")  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        assert pg.is_hidden("#game") and pg.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
+        assert pg.input_value("[data-testid=rules]") == "remi"  # type: ignore[attr-defined]
+        assert pg.input_value("#opt-players") == "3"  # type: ignore[attr-defined]
+        bots = [pg.input_value(f"[data-testid=bot-{seat}]") for seat in (1, 2)]  # type: ignore[attr-defined]
+        assert bots == ["greedy", "random"], bots
+    finally:
+        ctx.close()
+
+
 def test_a_new_game_that_cannot_start_says_why(browser: object, server: str) -> None:
     """"New game" with a seed the service refuses, or with the service gone, showed nothing at
     all: the message box lived inside the game area, hidden until a game had started."""

@@ -66,7 +66,8 @@ const DOING = {
 // The game this tab plays, so that a reload (or a browser restoring the tab) reopens it.
 const GAME_KEY = "rummy101.game";
 const remember = (id) => { try { sessionStorage.setItem(GAME_KEY, id); } catch { /* private mode */ } };
-const forget = () => { try { sessionStorage.removeItem(GAME_KEY); sessionStorage.removeItem(SETUP_KEY); } catch { /* private mode */ } };
+// (the setup stays: a reload after the game was found gone sets the form to it, not to defaults)
+const forget = () => { try { sessionStorage.removeItem(GAME_KEY); } catch { /* private mode */ } };
 const remembered = () => { try { return sessionStorage.getItem(GAME_KEY); } catch { return null; } };
 // and its setup (rules text, bots, the person's seat): a game gone from the server (the service
 // restarted) left the form at its defaults, and New game started Rummy 101 for a Remi player
@@ -227,8 +228,11 @@ export class PlayPanel {
   // form set to it (the form's defaults would describe another game, and New game start that).
   async reopen() {
     const id = remembered();
-    if (!id) return;
     const setup = rememberedSetup();
+    if (!id) {  // a game found gone before this reload: the form is set to it, as it was then
+      if (setup) this.fillSetup(setup);
+      return;
+    }
     const ok = await this.run(async () => {
       const view = await api.view(id);
       this.show(view);
