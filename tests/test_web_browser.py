@@ -1636,6 +1636,36 @@ def test_a_move_from_a_tab_left_behind_says_the_game_went_on(browser: object,
         ctx.close()  # type: ignore[attr-defined]
 
 
+def test_a_hint_in_a_tab_left_behind_is_for_the_position_it_shows(browser: object,
+                                                                   server: str) -> None:
+    """Two tabs on one game: a discard in one, then Show hint in the other. The hint was the
+    server's, for the turn after (draw, then discard), beside that tab's 22-tile rack whose turn
+    was to discard, and no Draw button to follow it. That tab now shows the game as it is first,
+    says why it changed, and the hint is for what it shows."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 11)  # seat 0 starts with 22 tiles: a discard first (R101-2)
+        game = pg.evaluate("sessionStorage.getItem('rummy101.game')")  # type: ignore[attr-defined]
+        other = ctx.new_page()  # type: ignore[attr-defined]
+        other.goto(server + "/")
+        other.evaluate("id => sessionStorage.setItem('rummy101.game', id)", game)
+        other.reload()
+        other.wait_for_selector("[data-testid=tile]")
+        idle(other)
+        pg.locator("[data-testid=tile]").first.click()  # type: ignore[attr-defined]
+        pg.click("[data-testid=discard]")  # type: ignore[attr-defined]
+        idle(pg)
+        other.click("[data-testid=hint]")
+        idle(other)
+        other.wait_for_selector("[data-testid=hint-steps]")
+        assert rack(other) == rack(pg)
+        assert other.inner_text("[data-testid=status]") == pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        assert other.is_enabled("[data-testid=draw]")
+        assert "gone on in another tab" in other.inner_text("[data-testid=hint-out]")
+    finally:
+        ctx.close()  # type: ignore[attr-defined]
+
+
 def test_the_piece_on_take_discard_stays_inside_its_button(browser: object, server: str) -> None:
     """The card Take discard shows (the one it takes) was 31 px tall in a 33 px button: it lay on
     the button's border, top and bottom. It is drawn inside the border now."""

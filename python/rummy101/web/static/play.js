@@ -661,9 +661,16 @@ export class PlayPanel {
   async showHint() {
     if (!this.view || !this.view.your_turn) return;
     await this.run(async () => {
+      // the hint is for the game as the server has it: played on in another tab of it (a
+      // duplicated tab), this one showed a 22-tile rack to discard from beside a hint to draw
+      const now = await api.view(this.view.id);
+      const moved = now.actions_played !== this.view.actions_played;
+      if (moved) this.setView(now);
+      if (!now.your_turn) return;
       const answer = await api.hint(this.view.id);
       const out = $("hint-out");
       out.replaceChildren();
+      if (moved) out.append(h("p", { class: "help", "data-testid": "hint-moved", text: "The game had gone on in another tab or window; it is shown here as it is now, and the hint is for this position." }));
       if (!answer.available) { out.append(h("p", { class: "help", "data-testid": "no-hint", text: answer.message })); return; }
       out.append(renderSteps(answer.turn.steps, answer.turn.evaluation));
       const tiles = new Set();
