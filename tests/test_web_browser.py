@@ -551,6 +551,30 @@ def test_a_new_game_that_cannot_start_says_why(browser: object, server: str) -> 
         ctx.close()
 
 
+def test_an_options_number_field_is_read_as_the_number_it_holds(page: object) -> None:
+    """A variant's number option (Rummy 101's button jokers) was sent as its field's text: the
+    field takes "1e3" (1000) and the service refused "bad value '1e3'"; emptied, it went as
+    "button_jokers=" and was refused too, and a field the browser stops (2.5) left the message of
+    the try before on screen. Emptied, the browser stops it now; 1e3 starts with 1000."""
+    page.fill("#seed", "1e30")  # type: ignore[attr-defined]  # refused by the service
+    page.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
+    page.fill("#seed", "")  # type: ignore[attr-defined]
+    for typed in ("", "2.5"):
+        page.fill("#opt-button_jokers", typed)  # type: ignore[attr-defined]
+        page.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+        assert page.is_hidden("[data-testid=message]"), typed  # type: ignore[attr-defined]
+        assert not page.evaluate("document.querySelector('#opt-button_jokers').checkValidity()")  # type: ignore[attr-defined]
+        assert page.is_hidden("#game")  # type: ignore[attr-defined]
+    page.fill("#opt-button_jokers", "1e3")  # type: ignore[attr-defined]
+    page.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
+    idle(page)
+    assert page.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
+    setup = page.evaluate("sessionStorage.getItem('rummy101.setup')")  # type: ignore[attr-defined]
+    assert "button_jokers=1000" in setup, setup
+
+
 def test_a_seed_the_browser_refuses_puts_the_last_message_away(page: object) -> None:
     """A seed the number field refuses (-1, 1.5) stops New game in the browser, with its own
     bubble; the "No new game: …" of the try before stayed on screen, speaking of another seed."""

@@ -100,9 +100,10 @@ export class PlayPanel {
     for (const v of this.options.variants) select.append(h("option", { value: v.name, text: v.name }));
     select.addEventListener("change", () => this.renderOptions());
     $("setup").addEventListener("submit", (ev) => { ev.preventDefault(); this.newGame(); });
-    // the browser's own check stopped New game (seed -1, 1.5): its bubble says why, and a message
-    // of an earlier try ("No new game: …") would speak of a start not made now
-    $("seed").addEventListener("invalid", () => this.setMessage(null));
+    // the browser's own check stopped New game (seed -1, 1.5, an option's number emptied or out
+    // of range): its bubble says why, and a message of an earlier try ("No new game: …") would
+    // speak of a start not made now (invalid does not bubble: caught on its way down)
+    $("setup").addEventListener("invalid", () => this.setMessage(null), true);
     this.renderOptions();
     for (const b of document.querySelectorAll("#controls [data-do]")) {
       b.addEventListener("click", () => this.control(b.dataset.do));
@@ -159,7 +160,8 @@ export class PlayPanel {
         for (const c of o.accepted.split("|")) input.append(h("option", { value: c, text: c, selected: String(o.default) === c }));
       } else {
         const [lo, hi] = o.accepted.split("..").map(Number);
-        input = h("input", { type: "number", id, "data-option": o.name, min: lo, max: hi, value: o.default });
+        // required: emptied, it was sent as "button_jokers=" and refused as a bad value
+        input = h("input", { type: "number", id, "data-option": o.name, min: lo, max: hi, value: o.default, required: true });
         if (hi - lo <= 3) {
           input = h("select", { id, "data-option": o.name });
           for (let n = lo; n <= hi; n++) input.append(h("option", { value: n, text: n, selected: Number(o.default) === n }));
@@ -192,7 +194,9 @@ export class PlayPanel {
     const parts = [];
     for (const o of v.options) {
       const input = document.querySelector(`[data-option="${o.name}"]`);
-      const value = input.type === "checkbox" ? (input.checked ? "on" : "off") : String(input.value);
+      // a number field's number, not its text: the field takes "1e3" (1000), the service digits
+      const value = input.type === "checkbox" ? (input.checked ? "on" : "off")
+        : input.type === "number" && Number.isFinite(input.valueAsNumber) ? String(input.valueAsNumber) : String(input.value);
       if (value !== String(o.default)) parts.push(`${o.name}=${value}`);
     }
     return parts.length ? `${v.name}(${parts.join(",")})` : v.name;
