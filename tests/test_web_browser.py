@@ -475,6 +475,35 @@ def test_a_game_gone_from_the_server_says_to_start_a_new_one(browser: object,
         ctx.close()
 
 
+def test_a_game_found_gone_is_not_offered_as_a_game_to_play(browser: object,
+                                                          server: str) -> None:
+    """The game was dropped on the server under the open page: after the message "no game …:
+    Start a new game above" the status line still said "Your turn", every move button was
+    enabled (each pressed failed the same way), and New game asked whether to leave "the game
+    in progress" unfinished. The status says the game is gone, its moves are off, and New game
+    starts at once."""
+    ctx, pg = _context(browser, server)
+    dialogs: list[str] = []
+    pg.on("dialog", lambda d: (dialogs.append(d.message), d.accept()))  # type: ignore[attr-defined]
+    try:
+        start(pg, "rummy101", 2, 5)
+        _drop_game(server, pg.evaluate("sessionStorage.getItem('rummy101.game')"))  # type: ignore[attr-defined]
+        pg.click("[data-testid=hint]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=message-text]:has-text('Start a new game above')")  # type: ignore[attr-defined]
+        idle(pg)
+        assert "no longer on the server" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        assert not pg.is_enabled("[data-testid=hint]") and not pg.is_enabled("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        pg.keyboard.press("Escape")  # type: ignore[attr-defined]  # the message away, the game drawn again
+        pg.keyboard.press("Escape")  # type: ignore[attr-defined]
+        assert "no longer on the server" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+        pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=status]:has-text('Your turn')")  # type: ignore[attr-defined]
+        assert dialogs == [], dialogs
+        assert pg.is_enabled("[data-testid=hint]")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()
+
+
 def test_a_game_gone_after_a_reload_leaves_the_form_set_to_it(browser: object,
                                                                server: str) -> None:
     """The service restarted (it keeps games in memory) under a Remi game: the reload said "Start

@@ -84,6 +84,7 @@ export class PlayPanel {
     this.meld = null;        // selected table meld id
     this.joker = null;       // [meld id, index] of a selected table joker
     this.busy = false;
+    this.gone = false;       // the game shown was found gone from the server (404 "no game")
     this.failure = null;     // the error of the last request that failed
     this.hintMarks = { tiles: new Set(), melds: new Set() };
     this.focus = 0;
@@ -204,7 +205,8 @@ export class PlayPanel {
 
   async newGame() {
     // a game in progress would be gone from this tab: ask first (a finished one is not)
-    if (this.view && !this.view.over && !this.busy &&
+    // (nor one found gone from the server: there is nothing left to leave unfinished)
+    if (this.view && !this.view.over && !this.gone && !this.busy &&
         !window.confirm("Start a new game? The game in progress is left unfinished.")) return;
     const bots = [...$("bot-seats").querySelectorAll("select")].map((s) => s.value);
     // the seed as typed: past 2^53 a Number rounds it (api.js), so its digits go as a BigInt
@@ -222,6 +224,7 @@ export class PlayPanel {
   show(view) {
     $("game").hidden = false;
     $("hint-out").replaceChildren();
+    this.gone = false;
     this.rack = new RackOrder(view.id);
     this.setView(view);
     remember(view.id);
@@ -314,6 +317,7 @@ export class PlayPanel {
       let text = err.message;
       if (err.status === 404 && /^no game /.test(text)) {  // expired or evicted: say what to do
         forget();
+        this.gone = true;
         text += ". Start a new game above.";
       }
       this.setMessage(text, what);
@@ -322,7 +326,8 @@ export class PlayPanel {
       clearTimeout(slow);
       $("status").classList.remove("waiting");
       $("new-game").textContent = "New game";
-      if (this.view) $("status").textContent = this.view.status;
+      // a game found gone: its status line ("Your turn…") would invite moves that cannot be made
+      if (this.view) $("status").textContent = this.statusText();
       this.busy = false;
       document.body.classList.remove("busy");
       this.renderControls();
@@ -336,6 +341,8 @@ export class PlayPanel {
       }
     }
   }
+
+  statusText() { return this.gone ? "This game is no longer on the server: start a new game above." : this.view.status; }
 
   setMessage(text, what = "Not played") {
     $("message").hidden = !text;
@@ -383,7 +390,7 @@ export class PlayPanel {
 
   render() {
     const v = this.view;
-    $("status").textContent = v.status;
+    $("status").textContent = this.statusText();
     // words and controls of the variant: cards have no jokers to retrieve, pairs are Rummy 101's
     const cards = v.variant === "classic";
     // a finger taps: a phone's person was told to click
@@ -547,7 +554,7 @@ export class PlayPanel {
 
   renderControls() {
     if (!this.view) return;
-    const mine = this.view.your_turn && !this.busy;
+    const mine = this.view.your_turn && !this.busy && !this.gone;
     const n = this.selectedTokens().length;
     const verbs = new Set(this.legal().map((t) => t.split(" ")[0]));
     // Lay meld is not offered before the turn's take: it was refused, "first take a tile"
