@@ -404,6 +404,17 @@ def test_a_refusal_is_on_screen_where_the_move_was_typed(browser: object, server
         ctx.close()
 
 
+def test_play_with_nothing_typed_says_what_to_type(page: object) -> None:
+    """Play under "Type a move" with the field empty (or spaces only) did nothing at all, and a
+    refusal of the move typed before stayed up as if it answered. It says what to type now."""
+    start(page, "classic", 2, 3)
+    for typed in ("", "   "):
+        page.fill("[data-testid=typed-move]", typed)  # type: ignore[attr-defined]
+        page.press("[data-testid=typed-move]", "Enter")  # type: ignore[attr-defined]
+        text = page.inner_text("[data-testid=message-text]")  # type: ignore[attr-defined]
+        assert text.startswith("Not played: type a move first, e.g. run 3S 4S 5S"), text
+
+
 def _drop_game(server: str, gid: str) -> None:
     """Delete a game on the server behind the page's back (as an hour idle or an eviction does)."""
     req = urllib.request.Request(f"{server}/v1/games/{gid}", method="DELETE")

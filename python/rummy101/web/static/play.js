@@ -119,7 +119,9 @@ export class PlayPanel {
     $("typed").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const text = $("typed-move").value.trim();
-      if (text) this.send(text).then((ok) => { if (ok) $("typed-move").value = ""; });
+      // Play with nothing typed (or spaces) did nothing at all: say what the field wants
+      if (!text) { this.setMessage(`type a move first, ${$("typed-move").placeholder} (All legal moves lists the moves legal now).`); return; }
+      this.send(text).then((ok) => { if (ok) $("typed-move").value = ""; });
     });
     $("hint").addEventListener("click", () => this.showHint());
     $("play-hint").addEventListener("click", () => this.playHint());
