@@ -1473,6 +1473,23 @@ def test_the_exchange_of_doubles_offers_each_announcement(browser: object, serve
         ctx.close()
 
 
+def test_a_piece_picked_in_the_exchange_of_doubles_is_told_of_the_exchange(
+        browser: object, server: str) -> None:
+    """A tile picked during Remi's exchange of doubles (RO-3) that is no double on offer was
+    answered "No single legal move uses exactly this selection (a meld of more than 3 is laid
+    as 3, then added to)": melds, which nothing lays in this phase. It names the exchange now."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "remi", 2, 4)  # seat 0 may announce Y5 or B11
+        doubles = {"Y5", "B11"}
+        pos = next(i for i, t in enumerate(rack(pg)) if t not in doubles)
+        pg.click(f"[data-testid=tile][data-pos='{pos}']")  # type: ignore[attr-defined]
+        text = pg.inner_text("[data-testid=suggest]")  # type: ignore[attr-defined]
+        assert "exchange of doubles comes first (RO-3)" in text and "meld" not in text, text
+    finally:
+        ctx.close()
+
+
 def test_a_seat_without_a_double_is_offered_a_plain_pass(browser: object, server: str) -> None:
     """RO-3: every seat is asked in the exchange of doubles (the order must not tell the table
     who holds one), so a person without a double gets a turn there: the status and the one

@@ -600,7 +600,11 @@ export class PlayPanel {
       // back, and the line says which (it spoke of melds "of more than 3", another thing)
       const ts = this.view.observation.turn_state || {};
       const waits = n === 1 && !verbs.has("discard") && verbs.has("reset");
-      const text = n && taking ? `First take a ${word} (Draw or Take discard); then lay melds or discard.`
+      // Remi's exchange of doubles (RO-3): a piece that is no double on offer was told of melds
+      // "of more than 3", which nothing in this phase lays
+      const exchange = this.legal().length && this.legal().every((t) => ["announce", "accept", "decline"].includes(t.split(" ")[0]));
+      const text = n && exchange ? "The exchange of doubles comes first (RO-3): its moves are the buttons above; play begins after it."
+        : n && taking ? `First take a ${word} (Draw or Take discard); then lay melds or discard.`
         : waits && ts.must_use ? `Discard waits: first lay ${ts.must_use}, the discard you took, or press Undo this turn's plays.`
         : waits && ts.staged ? "Discard waits: the melds laid this turn do not open yet. Lay more to open, or press Undo this turn's plays, then discard."
         : n ? "No single legal move uses exactly this selection (a meld of more than 3 is laid as 3, then added to)."
