@@ -987,6 +987,53 @@ def test_a_hint_does_not_outlive_its_position(browser: object, server: str) -> N
         ctx.close()
 
 
+def _hint_actions(pg: object) -> list[str]:
+    pg.click("[data-testid=hint]")  # type: ignore[attr-defined]
+    idle(pg)
+    return [c.inner_text() for c in pg.query_selector_all("[data-testid=hint-steps] code")]  # type: ignore[attr-defined]
+
+
+def test_a_hint_followed_step_by_step_stays_with_its_steps_ticked(browser: object,
+                                                                   server: str) -> None:
+    """A hint's opening (run, add, run, …, open, add, discard) was put away at its first step
+    played; asked again, the melds laid short of the opening made it plan the turn from its
+    start, "reset" first (R101-7): a person following it one step at a time went round in a
+    circle. A move played as the hint's next step keeps the hint, that step ticked, and its
+    marks move on to the pieces still to play; the turn's last step puts it away."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 11)
+        for _ in range(20):  # to a turn whose hint lays two melds or more
+            if pg.is_enabled("[data-testid=draw]"):  # type: ignore[attr-defined]
+                pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
+                idle(pg)
+            acts = _hint_actions(pg)
+            if sum(a.split()[0] in ("run", "set", "pair") for a in acts) >= 2:
+                break
+            pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+            idle(pg)
+        else:
+            raise AssertionError("no hint of two melds")
+        assert acts[-1].startswith("discard") and "open" in acts, acts
+        for n, action in enumerate(acts[:-1], start=1):
+            pg.fill("[data-testid=typed-move]", action)  # type: ignore[attr-defined]
+            pg.press("[data-testid=typed-move]", "Enter")  # type: ignore[attr-defined]
+            idle(pg)
+            assert pg.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
+            ticked = [c.inner_text() for c in pg.query_selector_all("[data-testid=hint-steps] code.done")]  # type: ignore[attr-defined]
+            assert [t.replace("(played)", "").strip() for t in ticked] == acts[:n]
+        assert "reset" not in pg.inner_text("[data-testid=hint-out]")  # type: ignore[attr-defined]
+        last = acts[-1].split()[1]
+        assert rack(pg).count(last) >= 1
+        assert [t.get_attribute("data-tile") for t in pg.query_selector_all("[data-testid=tile].hinted")] == [last]  # type: ignore[attr-defined]
+        pg.fill("[data-testid=typed-move]", acts[-1])  # type: ignore[attr-defined]
+        pg.press("[data-testid=typed-move]", "Enter")  # type: ignore[attr-defined]
+        idle(pg)
+        assert pg.inner_text("[data-testid=hint-out]") == ""  # type: ignore[attr-defined]
+    finally:
+        ctx.close()
+
+
 @pytest.mark.parametrize("width", [390, 320])
 def test_standings_of_many_rounds_fit_a_phone(browser: object, server: str, width: int) -> None:
     """Classic to 200 points plays many rounds, and Standings has a column per round: at round 9

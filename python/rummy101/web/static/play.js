@@ -87,6 +87,11 @@ export class PlayPanel {
     this.gone = false;       // the game shown was found gone from the server (404 "no game")
     this.failure = null;     // the error of the last request that failed
     this.hintMarks = { tiles: new Set(), melds: new Set() };
+    // The hint's actions while the person plays them one by one ({actions, done}): a move played
+    // as the hint's next step keeps the hint, that step ticked. It was put away at every move, and
+    // asked again after a first lay short of the opening, the hint plans the turn from its start,
+    // "reset" first (R101-7): followed step by step, it went round in a circle.
+    this.plan = null;
     this.focus = 0;
     // Moving pieces by taps (a phone has no drag and drop): with Move on, a tap picks a piece up
     // and the next tap puts it in the place of the piece tapped (or at the end: the rack's free
@@ -287,6 +292,7 @@ export class PlayPanel {
         // unless the move was played and then the bots stopped (the service's words say so:
         // games.py, _bots_after)
         const played = / was played, but then the bots stopped/.test(this.failure.message);
+        this.plan = null;  // the hint's plan was for the game before
         this.setView(view, true);
         if (sent !== null && view.actions_played > before && !played && !$("message").hidden) {
           $("message-text").textContent += " The game had gone on in another tab or window; it is shown here as it is now.";
@@ -367,6 +373,7 @@ export class PlayPanel {
     this.clearSelection();
     if (!keepHint) {  // a move was played: the hint (its steps and marks) was for the position before
       this.hintMarks = { tiles: new Set(), melds: new Set() };
+      this.plan = null;
       $("hint-out").replaceChildren();
     }
     this.render();
@@ -623,7 +630,9 @@ export class PlayPanel {
   async send(text) {
     const ok = await this.run(async () => {
       const view = await api.act(this.view.id, text);
-      this.setView(view);
+      const follows = this.follows(text, view);
+      this.setView(view, follows);
+      if (follows) this.tickHint();
     });
     if (!ok) await this.resync(text);
     return ok;
@@ -690,17 +699,37 @@ export class PlayPanel {
       if (moved) out.append(h("p", { class: "help", "data-testid": "hint-moved", text: "The game had gone on in another tab or window; it is shown here as it is now, and the hint is for this position." }));
       if (!answer.available) { out.append(h("p", { class: "help", "data-testid": "no-hint", text: answer.message })); return; }
       out.append(renderSteps(answer.turn.steps, answer.turn.evaluation));
-      const tiles = new Set();
-      const melds = new Set();
-      for (const text of answer.turn.actions) {
-        const a = parseAction(text);
-        if (a.meld !== null) melds.add(a.meld);
-        if (a.verb !== "take") for (const t of a.pieces) tiles.add(t);
-      }
-      this.hintMarks = { tiles: [...tiles], melds };
+      // each action of the turn is a code of the steps, in order: the plan a move can follow
+      const codes = out.querySelectorAll("[data-testid=hint-steps] code");
+      this.plan = codes.length === answer.turn.actions.length ? { actions: answer.turn.actions, done: 0 } : null;
+      this.hintMarks = hintMarks(answer.turn.actions);
       this.renderRack();
       this.renderTable();
     }, "No hint");
+  }
+
+  // Whether `text`, just played, was the hint's next action and leaves more of it to play on this
+  // turn (a draw does not: the hint asks to be asked again with the drawn tile known).
+  follows(text, view) {
+    const p = this.plan;
+    const ok = !!p && p.actions[p.done] === text && text !== "draw" && view.your_turn && p.done + 1 < p.actions.length;
+    if (ok) p.done += 1;
+    else this.plan = null;
+    return ok;
+  }
+
+  // The hint's actions played so far ticked; the marks on the rack and table for the rest.
+  tickHint() {
+    const codes = $("hint-out").querySelectorAll("[data-testid=hint-steps] code");
+    codes.forEach((c, i) => {
+      if (i < this.plan.done && !c.classList.contains("done")) {
+        c.classList.add("done");
+        c.append(h("span", { class: "sr-only", text: " (played)" }));
+      }
+    });
+    this.hintMarks = hintMarks(this.plan.actions.slice(this.plan.done));
+    this.renderRack();
+    this.renderTable();
   }
 
   async playHint() {
@@ -774,6 +803,18 @@ export class PlayPanel {
       setTimeout(() => URL.revokeObjectURL(url), 1000);
     }, "No record");
   }
+}
+
+// The rack's pieces and the table's melds that a hint's actions use, to mark them.
+function hintMarks(actions) {
+  const tiles = new Set();
+  const melds = new Set();
+  for (const text of actions) {
+    const a = parseAction(text);
+    if (a.meld !== null) melds.add(a.meld);
+    if (a.verb !== "take") for (const t of a.pieces) tiles.add(t);
+  }
+  return { tiles: [...tiles], melds };
 }
 
 export function renderSteps(steps, evaluation) {
