@@ -993,6 +993,34 @@ def _hint_actions(pg: object) -> list[str]:
     return [c.inner_text() for c in pg.query_selector_all("[data-testid=hint-steps] code")]  # type: ignore[attr-defined]
 
 
+def _to_a_hint_of_two_melds(pg: object) -> list[str]:
+    """A 2-player Rummy 101 game of seed 11 played by Play hint (a draw first, by hand) to a
+    turn whose hint lays two melds or more and opens; the hint shown, its actions returned."""
+    start(pg, "rummy101", 2, 11)
+    for _ in range(20):
+        if pg.is_enabled("[data-testid=draw]"):  # type: ignore[attr-defined]
+            pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
+            idle(pg)
+        acts = _hint_actions(pg)
+        if sum(a.split()[0] in ("run", "set", "pair") for a in acts) >= 2:
+            return acts
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        idle(pg)
+    raise AssertionError("no hint of two melds")
+
+
+def test_a_hints_evaluation_counts_one_tile_in_the_singular(browser: object,
+                                                            server: str) -> None:
+    """The hint's evaluation said "1 tiles left" when its turn left one tile on the rack."""
+    ctx, pg = _context(browser, server)
+    try:
+        _to_a_hint_of_two_melds(pg)
+        text = pg.inner_text("[data-testid=hint-out]")  # type: ignore[attr-defined]
+        assert ": 1 tile left," in text and "1 tiles" not in text, text
+    finally:
+        ctx.close()
+
+
 def test_a_hint_followed_step_by_step_stays_with_its_steps_ticked(browser: object,
                                                                    server: str) -> None:
     """A hint's opening (run, add, run, …, open, add, discard) was put away at its first step
@@ -1002,18 +1030,7 @@ def test_a_hint_followed_step_by_step_stays_with_its_steps_ticked(browser: objec
     marks move on to the pieces still to play; the turn's last step puts it away."""
     ctx, pg = _context(browser, server)
     try:
-        start(pg, "rummy101", 2, 11)
-        for _ in range(20):  # to a turn whose hint lays two melds or more
-            if pg.is_enabled("[data-testid=draw]"):  # type: ignore[attr-defined]
-                pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
-                idle(pg)
-            acts = _hint_actions(pg)
-            if sum(a.split()[0] in ("run", "set", "pair") for a in acts) >= 2:
-                break
-            pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
-            idle(pg)
-        else:
-            raise AssertionError("no hint of two melds")
+        acts = _to_a_hint_of_two_melds(pg)
         assert acts[-1].startswith("discard") and "open" in acts, acts
         for n, action in enumerate(acts[:-1], start=1):
             pg.fill("[data-testid=typed-move]", action)  # type: ignore[attr-defined]

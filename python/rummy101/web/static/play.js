@@ -832,10 +832,12 @@ export function renderSteps(steps, evaluation) {
     ol.append(li);
   }
   if (evaluation) {
+    // "1 tile left", not "1 tiles left"
+    const left = (n, word) => `${n} ${word}${n === 1 ? "" : "s"} left`;
     const detail = evaluation.deadwood !== undefined
-      ? `${evaluation.pieces_left} pieces left, ${evaluation.deadwood} points of deadwood.`
+      ? `${left(evaluation.pieces_left, "piece")}, ${evaluation.deadwood} points of deadwood.`
       : evaluation.penalty_if_round_ended !== undefined
-        ? `${evaluation.tiles_left} tiles left, penalty ${evaluation.penalty_if_round_ended} if the round ended now.`
+        ? `${left(evaluation.tiles_left, "tile")}, penalty ${evaluation.penalty_if_round_ended} if the round ended now.`
         : `${evaluation.round_points} points this round.`;
     const wrap = h("div", {}, ol, h("p", { class: "help", text: `Evaluation ${evaluation.score}${evaluation.finishes ? " (finishes the round)" : ""}: ${detail}` }));
     return wrap;
