@@ -1811,6 +1811,41 @@ def test_a_hint_in_a_tab_left_behind_is_for_the_position_it_shows(browser: objec
         ctx.close()  # type: ignore[attr-defined]
 
 
+def test_a_move_played_from_a_tab_left_behind_says_the_game_went_on(browser: object,
+                                                                     server: str) -> None:
+    """Two tabs on one game: a discard in one, then Play hint in the other, which still showed
+    the turn before. Play hint plays from the game as it is, so it went through, and that tab's
+    rack, table and moves jumped on by the other tab's discard without a word. It says so now."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 11)  # seat 0 starts with 22 tiles: a discard first (R101-2)
+        game = pg.evaluate("sessionStorage.getItem('rummy101.game')")  # type: ignore[attr-defined]
+        other = ctx.new_page()  # type: ignore[attr-defined]
+        other.goto(server + "/")
+        other.evaluate("id => sessionStorage.setItem('rummy101.game', id)", game)
+        other.reload()
+        other.wait_for_selector("[data-testid=tile]")
+        idle(other)
+        pg.locator("[data-testid=tile]").first.click()  # type: ignore[attr-defined]
+        pg.click("[data-testid=discard]")  # type: ignore[attr-defined]
+        idle(pg)
+        other.click("[data-testid=play-hint]")
+        idle(other)
+        text = other.inner_text("[data-testid=message-text]")
+        assert text.startswith("Note: your move was played, but the game had gone on"), text
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]  # also left behind now
+        idle(pg)
+        assert "gone on" in pg.inner_text("[data-testid=message-text]")  # type: ignore[attr-defined]
+        other.reload()
+        other.wait_for_selector("[data-testid=tile]")
+        idle(other)
+        other.click("[data-testid=play-hint]")  # the position shown: no note
+        idle(other)
+        assert other.is_hidden("[data-testid=message]")
+    finally:
+        ctx.close()  # type: ignore[attr-defined]
+
+
 def test_the_piece_on_take_discard_stays_inside_its_button(browser: object, server: str) -> None:
     """The card Take discard shows (the one it takes) was 31 px tall in a 33 px button: it lay on
     the button's border, top and bottom. It is drawn inside the border now."""

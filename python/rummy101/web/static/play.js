@@ -629,10 +629,13 @@ export class PlayPanel {
 
   async send(text) {
     const ok = await this.run(async () => {
+      const before = this.view.actions_played;
       const view = await api.act(this.view.id, text);
-      const follows = this.follows(text, view);
+      const elsewhere = this.wentOn(before, view);
+      const follows = !elsewhere && this.follows(text, view);
       this.setView(view, follows);
       if (follows) this.tickHint();
+      if (elsewhere) this.saySeenElsewhere();
     });
     if (!ok) await this.resync(text);
     return ok;
@@ -708,6 +711,15 @@ export class PlayPanel {
     }, "No hint");
   }
 
+  // Whether the game had gone on elsewhere (another tab of it) before a move of this tab that was
+  // played: a move legal in both positions (Play hint, a draw) went through, and the game shown
+  // jumped on by the other tab's moves without a word. The view's `moves` are this request's.
+  wentOn(before, view) { return view.actions_played !== before + (view.moves || []).length; }
+
+  saySeenElsewhere() {
+    this.setMessage("your move was played, but the game had gone on in another tab or window before it; it is shown here as it is now (Moves lists what was played).", "Note");
+  }
+
   // Whether `text`, just played, was the hint's next action and leaves more of it to play on this
   // turn (a draw does not: the hint asks to be asked again with the drawn tile known).
   follows(text, view) {
@@ -734,8 +746,10 @@ export class PlayPanel {
 
   async playHint() {
     const ok = await this.run(async () => {
+      const before = this.view.actions_played;
       const view = await api.playHint(this.view.id);
       this.setView(view);
+      if (this.wentOn(before, view)) this.saySeenElsewhere();
       const out = $("hint-out");
       out.replaceChildren(h("p", { class: "help", text: "Played:" }), renderSteps(view.played_hint.steps, null));
     });
