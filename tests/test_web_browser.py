@@ -1405,6 +1405,11 @@ def test_a_replay_without_analysis_does_not_claim_one(page: object) -> None:
     assert page.is_hidden("[data-testid=replay-analyse]")  # type: ignore[attr-defined]
     summary = page.inner_text("[data-testid=replay-summary]")  # type: ignore[attr-defined]
     assert "no analysis for remi" in summary, summary
+    # said once: not again in large type as each turn's verdict, and the hint box's note is a
+    # sentence of the page ("No replay analysis…", not the service's "no replay analysis…")
+    assert page.is_hidden("[data-testid=replay-verdict]")  # type: ignore[attr-defined]
+    note = page.inner_text("[data-testid=replay-hint]")  # type: ignore[attr-defined]
+    assert note.startswith("No replay analysis yet for remi"), note
 
 
 def test_the_rounds_of_a_long_match_stay_in_their_box(browser: object, server: str) -> None:

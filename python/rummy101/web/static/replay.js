@@ -14,6 +14,9 @@ const remember = (id, at) => { try { sessionStorage.setItem(REPLAY_KEY, JSON.str
 const forget = () => { try { sessionStorage.removeItem(REPLAY_KEY); } catch { /* private mode */ } };
 const remembered = () => { try { return JSON.parse(sessionStorage.getItem(REPLAY_KEY) || "null"); } catch { return null; } };
 
+// The service's note as a sentence of the page: its first letter upper case.
+const sentence = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
+
 export class ReplayPanel {
   constructor() {
     this.summary = null;
@@ -192,10 +195,13 @@ export class ReplayPanel {
       if (t.hint_after_draw) {
         hint.append(h("p", { class: "help", text: "After the draw, with the drawn tile known:" }), renderSteps(t.hint_after_draw.steps, t.hint_after_draw.evaluation));
       }
-    } else hint.append(h("p", { class: "help", text: t.note || "No hint for this turn." }));
+    } else hint.append(h("p", { class: "help", text: sentence(t.note) || "No hint for this turn." }));
     const v = $("replay-verdict");
+    // a variant without analysis: the summary says so once; the verdict's box repeated the hint
+    // box's note ("no replay analysis yet for remi: …") in large type at every turn
+    v.hidden = !this.summary.hints;
     v.className = `verdict${t.mistake ? " bad" : t.loss !== null ? " good" : ""}`;
-    if (t.loss === null) v.textContent = t.note || "Not scored.";
+    if (t.loss === null) v.textContent = sentence(t.note) || "Not scored.";
     else if (t.mistake) v.textContent = `✗ Mistake: the played turn scores ${t.loss.toFixed(1)} below the hint's.`;
     else if (t.loss > 0.001) v.textContent = `✓ Close to the hint (${t.loss.toFixed(1)} below).`;
     else v.textContent = "✓ As good as the hint or better.";
