@@ -18,6 +18,7 @@ from .session import Session, check_options
 
 try:
     from gymnasium import spaces
+    from gymnasium.error import ResetNeeded
     from pettingzoo import AECEnv  # type: ignore[import-untyped]
     from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
     from pettingzoo.utils.conversions import (  # type: ignore[import-untyped]
@@ -27,6 +28,23 @@ except ImportError as exc:  # the rl extra is not installed
     raise missing_extra(exc) from exc
 
 __all__ = ["RummyAEC", "env", "parallel_env"]
+
+#: what ``reset()`` sets: before it, reading one raised "'RummyAEC' object has no attribute
+#: 'agent_selection'" from ``step``, ``last``, ``agent_iter`` or a PettingZoo wrapper's code
+_RESET_ATTRIBUTES = frozenset({"agents", "agent_selection", "rewards", "_cumulative_rewards",
+                               "terminations", "truncations", "infos"})
+
+
+def _reset_first(call: str) -> ResetNeeded:
+    """The error of a call before the first ``reset()`` (Gymnasium's, as ``gym_env``'s step
+    raises it; ``env()``'s PettingZoo wrapper raises its own AssertionError first)."""
+    return ResetNeeded(f"call reset() before {call}: no match is dealt yet (reset(seed=...) "
+                       f"deals a reproducible one)")
+
+
+def _episode_over(call: str) -> ResetNeeded:
+    return ResetNeeded(f"{call}: the episode is over and every agent has stepped out (its "
+                       f"step(None) done); call reset() for a new one")
 
 
 class RummyAEC(AECEnv):  # type: ignore[misc]
@@ -55,6 +73,15 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
         self._act_space = spaces.Discrete(self.session.codec.n)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
+        self._dealt = False  # reset() has been called (the session holds a placeholder game)
+
+    def __getattr__(self, name: str) -> Any:
+        # only called for an attribute that is not set: before reset(), the episode's (an
+        # AttributeError still, so that hasattr() and PettingZoo's wrappers read it as absent)
+        if name in _RESET_ATTRIBUTES:
+            raise AttributeError(f"{name} is set by reset(): call reset() first (no match is "
+                                 f"dealt yet)")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -81,15 +108,34 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.session.current]
+        self._dealt = True
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         seat = self._seat.get(agent) if isinstance(agent, str) else None
         if seat is None:  # (was a bare KeyError)
             raise ValueError(f"unknown agent {agent!r:.40}: the agents are "
                              f"{', '.join(self.possible_agents)}")
+        if not self._dealt:  # (was the placeholder game's observation)
+            raise _reset_first("observe()")
         return self.session.observe(seat)
 
+    def last(self, observe: bool = True) -> Any:
+        if not self._dealt:
+            raise _reset_first("last()")
+        if not self.agents:  # (was KeyError 'player_0')
+            raise _episode_over("last()")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._dealt:  # (was "no attribute 'agents'" at the loop's first turn)
+            raise _reset_first("agent_iter()")
+        return super().agent_iter(max_iter)
+
     def step(self, action: Any) -> None:
+        if not self._dealt:  # (was "'RummyAEC' object has no attribute 'agent_selection'")
+            raise _reset_first("step()")
+        if not self.agents:  # (was KeyError 'player_0'; env()'s wrapper warns and plays nothing)
+            raise _episode_over("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -112,6 +158,8 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
             self.render()
 
     def render(self) -> str | None:
+        if not self._dealt:  # (was the placeholder game, drawn as if it were being played)
+            raise _reset_first("render()")
         if self.render_mode is None:
             return None
         text = self.session.render()
@@ -167,6 +215,8 @@ class _Parallel(turn_based_aec_to_parallel_wrapper):  # type: ignore[misc]
     (a numpy integer) or KeyError 'player_0' from inside the wrapper."""
 
     def step(self, actions: Any) -> Any:
+        if "agents" not in vars(self):  # (was "'_Parallel' object has no attribute 'agents'")
+            raise _reset_first("step()")
         if self.agents:
             mover = self.aec_env.agent_selection
             if not isinstance(actions, Mapping) or mover not in actions:

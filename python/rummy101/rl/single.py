@@ -100,6 +100,9 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
 
     def action_masks(self) -> np.ndarray[Any, Any]:
         """The agent's mask as booleans (the method sb3-contrib's MaskablePPO calls)."""
+        if not self._bots:  # (was the placeholder game's mask, legal indices of no match)
+            raise gymnasium.error.ResetNeeded("call reset() before action_masks(): no match is "
+                                              "dealt yet")
         return self.session.observe(self.seat)["action_mask"].astype(bool)
 
     def reset(self, *, seed: int | None = None,
@@ -170,6 +173,8 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
         return self._obs(), reward, terminated, ses.truncated and not terminated, info
 
     def render(self) -> str | None:
+        if not self._bots:  # (was the placeholder game, drawn as if it were being played)
+            raise gymnasium.error.ResetNeeded("call reset() before render(): no match is dealt yet")
         if self.render_mode is None:
             return None
         text = self.session.render()
