@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from itertools import compress
 from typing import Any, TypeVar
 
+from .._validate import whole_number
 from ..errors import IllegalAction, NotationError, RulesError
 from ..rules import Rules
 from ..tiles import MELD_KINDS, Card, Tile
@@ -199,8 +200,10 @@ class State:
         Rummy 101: its own rack, the table with owners, the discard piles, the other racks'
         sizes, the stock size, who opened and how, the thresholds and the joker button). Hidden:
         other racks and the stock order."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+        number = whole_number(seat)  # numpy's integers too (was "seat np.int64(1) does not exist")
+        if number is None or not 0 <= number < self.n:
             raise IllegalAction(f"seat {seat!r} does not exist: seats are 0..{self.n - 1}")
+        seat = number
         obs: dict[str, Any] = self.engine.observation(self, seat)
         return obs
 
@@ -239,9 +242,10 @@ class State:
     def rack(self, seat: int) -> list[Tile] | list[Card]:
         """The pieces of a seat's rack, sorted (full information: for tests and tools, not bots)."""
         # the observation's check: rack(-1) was the last seat's rack, rack(9) a bare IndexError
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+        number = whole_number(seat)
+        if number is None or not 0 <= number < self.n:
             raise IllegalAction(f"seat {seat!r} does not exist: seats are 0..{self.n - 1}")
-        r = self.racks[seat]
+        r = self.racks[number]
         piece = self.rules.piece
         return [piece(c) for c in range(53) for _ in range(r[c])]  # type: ignore[return-value]
 
@@ -256,15 +260,18 @@ def new_game(rules: str | Rules, seed: int, *, match_rounds: int | None = None) 
     (0, [22, 21], 63)
     """
     r = Rules.parse(rules)
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    # numpy's integers are whole numbers too, kept as ints (new_game(rules, rng.integers(9)) was
+    # "seed must be a whole number, got int64 np.int64(3)"); a float or a string is refused
+    number = whole_number(seed)
+    if number is None:
         raise RulesError(f"seed must be a whole number, got {type(seed).__name__} {seed!r}")
+    seed = number
     eng = engine_for(r)
-    if match_rounds is None:
-        match_rounds = eng.DEFAULT_MATCH_ROUNDS
-    if (isinstance(match_rounds, bool) or not isinstance(match_rounds, int)
-            or not 1 <= match_rounds <= MAX_MATCH_ROUNDS):
+    rounds = eng.DEFAULT_MATCH_ROUNDS if match_rounds is None else whole_number(match_rounds)
+    if rounds is None or not 1 <= rounds <= MAX_MATCH_ROUNDS:
         raise RulesError(f"match_rounds must be a whole number from 1 to {MAX_MATCH_ROUNDS}, got "
                          f"{match_rounds!r}")
+    match_rounds = rounds
     s = object.__new__(State)
     s.rules = r
     s.seed = seed
