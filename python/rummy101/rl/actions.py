@@ -211,8 +211,12 @@ class ActionCodec:
         return -1 if got is None else got
 
     def action(self, index: int) -> Action:
-        """The action of an index (``IndexError`` outside ``0..n-1``)."""
-        i = int(index)
+        """The action of an index (``IndexError`` outside ``0..n-1``; ``TypeError`` for what is
+        no integer, as a list says: ``int()`` read 2.7 as index 2, as the environments never do)."""
+        i = whole_number(index)
+        if i is None:
+            raise TypeError(f"an action index is a whole number 0..{self.n - 1} (numpy's "
+                            f"integers too), got {type(index).__name__} {index!r:.40}")
         if not 0 <= i < self.n:
             raise IndexError(f"action index {index} is outside 0..{self.n - 1}")
         return self.actions[i]

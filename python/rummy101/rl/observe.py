@@ -82,6 +82,40 @@ class ObservationEncoder:
         self.high = np.array(high, dtype=np.float32)
         #: each segment's offset (read at every encode: one dict lookup, not a tuple's too)
         self.off = {name: o for name, (o, _n) in self.segments.items()}
+        self._rules_text = str(r)
+        self._layouts: dict[str, str] = {}  # other rules texts met: "" (same layout) or why not
+
+    def _check_rules(self, obs: Any) -> None:
+        """Refuse an observation of another layout (another variant, number of players, piece
+        set or bounds): a 3-player observation was encoded by a 2-player encoder without a word
+        (seats taken modulo 2), another variant's was KeyError '5H'. Rule options that keep
+        the layout (a threshold, a target) are accepted; the answer is kept per rules text."""
+        try:
+            text = obs["rules"]
+        except (KeyError, TypeError, IndexError):
+            raise RulesError(f"encode takes an observation dict, state.observation(seat) (with "
+                             f"its 'rules'), got {type(obs).__name__} {obs!r:.60}") from None
+        if text == self._rules_text:
+            return
+        why = self._layouts.get(text) if isinstance(text, str) else None
+        if why is None:
+            try:
+                r = Rules.parse(text)
+            except (RulesError, TypeError, ValueError) as exc:
+                why = f"the observation's 'rules' {text!r:.60} are no rule set ({exc})"
+            else:
+                same = r.variant == self.rules.variant and r.players == self.players
+                if same:
+                    other = ObservationEncoder(r, self.table_slots)
+                    same = (other.segments == self.segments and other._code == self._code
+                            and np.array_equal(other.low, self.low)
+                            and np.array_equal(other.high, self.high))
+                why = "" if same else f"the observation is of {r}, whose array has another layout"
+            if isinstance(text, str) and len(self._layouts) < 1000:
+                self._layouts[text] = why
+        if why:
+            raise RulesError(f"this ObservationEncoder encodes {self.rules}: {why}; make one with "
+                             f"ObservationEncoder(state.rules)")
 
     def remember(self, key: tuple[Any, ...], indices: list[int]) -> None:
         """Memoise the indices of a part of the observation that changes slowly (bounded)."""
@@ -126,6 +160,8 @@ class ObservationEncoder:
         """The array of one observation dict (``state.observation(seat)``)."""
         # The counted features are gathered in a plain list of indices and written in one numpy
         # call (one write per index would cost more); the values are set one by one after it.
+        if type(obs) is not dict or obs.get("rules") != self._rules_text:
+            self._check_rules(obs)
         inc: list[int] = []
         put: list[tuple[int, float]] = []
         off = self.off

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validate import whole_number
 from ..bots import Bot, BotError, get_bot
 from ..errors import RulesError
 from ..game.actions import last_actions
@@ -53,9 +54,10 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
                              f"{r.variant} (rules {str(r)!r}); rules= is for {variant}'s options")
         self.session = ses = Session(r, **options)
         n = ses.n
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        number = whole_number(seat)  # numpy's integers too (was "seat must be 0..1, got np.int64(1)")
+        if number is None or not 0 <= number < n:
             raise RulesError(f"seat must be 0..{n - 1}, got {seat!r}")
-        self.seat = seat
+        self.seat = number
         if not isinstance(opponents, str) and not (isinstance(opponents, Sequence)
                                                     and not isinstance(opponents, bytes)):
             raise RulesError(f"opponents must be a bot name or a list of bot names or bot "
