@@ -200,10 +200,13 @@ class State:
         Rummy 101: its own rack, the table with owners, the discard piles, the other racks'
         sizes, the stock size, who opened and how, the thresholds and the joker button). Hidden:
         other racks and the stock order."""
-        number = whole_number(seat)  # numpy's integers too (was "seat np.int64(1) does not exist")
-        if number is None or not 0 <= number < self.n:
+        if type(seat) is not int:  # numpy's integers too (was "seat np.int64(1) does not exist")
+            number = whole_number(seat)
+            if number is None:
+                raise IllegalAction(f"seat {seat!r} does not exist: seats are 0..{self.n - 1}")
+            seat = number
+        if not 0 <= seat < self.n:
             raise IllegalAction(f"seat {seat!r} does not exist: seats are 0..{self.n - 1}")
-        seat = number
         obs: dict[str, Any] = self.engine.observation(self, seat)
         return obs
 
