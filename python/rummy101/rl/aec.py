@@ -35,8 +35,10 @@ class _SetByReset:
     reading it raised "'RummyAEC' object has no attribute 'agent_selection'" from ``step``,
     ``last``, ``agent_iter`` or a PettingZoo wrapper's code. It raises an AttributeError still
     (``hasattr`` and the wrappers read it as absent) that says to call ``reset()``. A non-data
-    descriptor: once set, the instance's value is read without it (a ``__getattr__`` made every
-    attribute read of the env about twice as slow, about 8% of a classic env step)."""
+    descriptor: once set, the instance's value is read without it (a ``__getattr__`` turns off
+    CPython's specialised attribute reads of every attribute of the env: bench/ab_rl.py, 4
+    passes, load 9-10, read the env steps/s of the descriptors 1.04x those of a __getattr__
+    for classic, 1.02x rummy101, 1.01x Remi, and 1.02x, 1.01x, 1.03x those before either)."""
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
