@@ -77,3 +77,27 @@ def test_wilson_interval_refuses_counts_it_cannot_have(args: tuple[Any, ...], me
     with pytest.raises(SimError, match=message):
         wilson_interval(*args)
     assert wilson_interval(np.int64(0), np.int64(10), np.float32(1.96))[0] == 0.0
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"seed": 1.5}, "seed must be a whole number from 0 to 2\\*\\*63 - 1, got 1.5"),
+    ({"seed": -1}, "seed must be a whole number from 0 to 2\\*\\*63 - 1, got -1"),
+    ({"seed": "1"}, "seed must be a whole number"),
+    ({"index": -1}, "index must be a game index, a whole number >= 0, got -1"),
+    ({"index": 0.5}, "index must be a game index"),
+    ({"max_steps": 0}, "max_steps must be a whole number >= 1, got 0"),
+])
+def test_play_game_refuses_the_seeds_and_counts_simulate_refuses(kwargs: dict[str, Any],
+                                                                 message: str) -> None:
+    # a float seed was hashed as written (seed 1.5 dealt a game no run of simulate plays), a
+    # negative one too, and max_steps=0 was a GameFailed blaming a bot for a loop
+    args = {"seed": 1, "index": 0, **kwargs}
+    with pytest.raises(SimError, match=message):
+        play_game("rummy101(players=2)", ["greedy", "random"], **args)
+
+
+def test_play_game_takes_numpy_integers() -> None:
+    want = play_game("rummy101(players=2)", ["greedy", "random"], 4, 2)
+    got = play_game("rummy101(players=2)", ["greedy", "random"], np.int64(4), np.int32(2),
+                    max_steps=np.int64(10_000))
+    assert got == want and type(got.run_seed) is int and got.run_seed == 4

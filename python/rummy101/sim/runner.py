@@ -174,6 +174,15 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     ``max_steps`` steps raises :class:`GameFailed` (a bot or the engine loops).
     """
     _check_record(record)
+    # simulate's checks (a float seed was hashed as written, 1.5 dealing a game no run plays;
+    # max_steps=0 was a GameFailed blaming the bots for a loop)
+    seed, index, max_steps = _whole(seed), _whole(index), _whole(max_steps)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise SimError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}")
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise SimError(f"index must be a game index, a whole number >= 0, got {index!r}")
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise SimError(f"max_steps must be a whole number >= 1, got {max_steps!r}")
     r = _parse_rules(rules)
     bots = _check_players(r, bots)
     names = [b if isinstance(b, str) else _object_name(b) for b in bots]
