@@ -1051,6 +1051,43 @@ def test_a_hint_followed_step_by_step_stays_with_its_steps_ticked(browser: objec
         ctx.close()
 
 
+def _hinted_as_expected(pg: object) -> dict[str, int]:
+    """The rack's tiles marked as the hint's, and what the hint's steps still to play use of the
+    rack: a copy for each piece a step plays, as many as the rack holds."""
+    from collections import Counter
+
+    todo = [c.inner_text() for c in pg.query_selector_all("[data-testid=hint-steps] code:not(.done)")]  # type: ignore[attr-defined]
+    used = Counter(w for a in todo for w in a.split()[1:] if re.fullmatch(r"\*|[RYBK]\d+", w))
+    held = Counter(rack(pg))
+    marked = Counter(t.get_attribute("data-tile") for t in pg.query_selector_all("[data-testid=tile].hinted"))  # type: ignore[attr-defined]
+    assert marked == Counter({t: min(n, held[t]) for t, n in used.items()}), (todo, rack(pg))
+    return dict(marked)
+
+
+def test_a_hint_marks_each_copy_of_a_tile_it_plays(browser: object, server: str) -> None:
+    """The hint's marks on the rack were a set of tile texts: a hint playing both K13s of a rack
+    (seed 31's opening: ``set B13 * K13`` and ``discard K13``) marked one of them. It marks a
+    copy per piece played, and one K10 of two when it plays one; its step ticks move the marks
+    on to the pieces still to play, copies counted the same way."""
+    ctx, pg = _context(browser, server)
+    try:
+        start(pg, "rummy101", 2, 31)
+        acts = _hint_actions(pg)
+        assert "set B13 * K13" in acts and acts[-1] == "discard K13", acts
+        assert rack(pg).count("K13") == 2 and rack(pg).count("K10") == 2, rack(pg)
+        marked = _hinted_as_expected(pg)
+        assert marked["K13"] == 2 and marked["K10"] == 1, marked
+        shot(pg, "hint-two-copies")
+        for action in acts[:-1]:
+            pg.fill("[data-testid=typed-move]", action)  # type: ignore[attr-defined]
+            pg.press("[data-testid=typed-move]", "Enter")  # type: ignore[attr-defined]
+            idle(pg)
+            _hinted_as_expected(pg)
+        assert _hinted_as_expected(pg) == {"K13": 1}
+    finally:
+        ctx.close()
+
+
 @pytest.mark.parametrize("width", [390, 320])
 def test_standings_of_many_rounds_fit_a_phone(browser: object, server: str, width: int) -> None:
     """Classic to 200 points plays many rounds, and Standings has a column per round: at round 9

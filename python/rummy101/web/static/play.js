@@ -86,7 +86,7 @@ export class PlayPanel {
     this.busy = false;
     this.gone = false;       // the game shown was found gone from the server (404 "no game")
     this.failure = null;     // the error of the last request that failed
-    this.hintMarks = { tiles: new Set(), melds: new Set() };
+    this.hintMarks = { tiles: [], melds: new Set() };
     // The hint's actions while the person plays them one by one ({actions, done}): a move played
     // as the hint's next step keeps the hint, that step ticked. It was put away at every move, and
     // asked again after a first lay short of the opening, the hint plans the turn from its start,
@@ -372,7 +372,7 @@ export class PlayPanel {
     this.rack.reconcile(view.observation.rack);
     this.clearSelection();
     if (!keepHint) {  // a move was played: the hint (its steps and marks) was for the position before
-      this.hintMarks = { tiles: new Set(), melds: new Set() };
+      this.hintMarks = { tiles: [], melds: new Set() };
       this.plan = null;
       $("hint-out").replaceChildren();
     }
@@ -391,6 +391,9 @@ export class PlayPanel {
   // Remi: a piece held off the rack until it is laid in a new meld (a retrieved Joly, RO-9.5; a
   // tile taken from the train, RO-9.4); the legal lays hold it, so a selection is laid with it.
   pending() { return (this.view && this.view.your_turn && this.view.observation.turn_state?.pending) || null; }
+
+  // The pieces a hint may play that are not on the rack (see hintMarks).
+  offRack() { return { held: this.pending(), discard: this.view.observation.last_discard || null }; }
 
   layTokens() {
     const sel = this.selectedTokens();
@@ -705,7 +708,7 @@ export class PlayPanel {
       // each action of the turn is a code of the steps, in order: the plan a move can follow
       const codes = out.querySelectorAll("[data-testid=hint-steps] code");
       this.plan = codes.length === answer.turn.actions.length ? { actions: answer.turn.actions, done: 0 } : null;
-      this.hintMarks = hintMarks(answer.turn.actions);
+      this.hintMarks = hintMarks(answer.turn.actions, this.offRack());
       this.renderRack();
       this.renderTable();
     }, "No hint");
@@ -739,7 +742,7 @@ export class PlayPanel {
         c.append(h("span", { class: "sr-only", text: " (played)" }));
       }
     });
-    this.hintMarks = hintMarks(this.plan.actions.slice(this.plan.done));
+    this.hintMarks = hintMarks(this.plan.actions.slice(this.plan.done), this.offRack());
     this.renderRack();
     this.renderTable();
   }
@@ -819,16 +822,27 @@ export class PlayPanel {
   }
 }
 
-// The rack's pieces and the table's melds that a hint's actions use, to mark them.
-function hintMarks(actions) {
-  const tiles = new Set();
+// The rack's pieces and the table's melds that a hint's actions use, to mark them. The pieces are
+// a list with a copy per piece played: a Set of their texts marked one of two Y12s when the hint
+// played both (renderRack marks as many copies as the list holds). A piece that does not come
+// from the rack is left out: the discard a "take" takes, the joker a "retrieve" brings back, the
+// piece held off the rack (`held`) to lay now; a rack holding a copy of it had that copy marked.
+function hintMarks(actions, { held = null, discard = null } = {}) {
+  const tiles = [];
   const melds = new Set();
+  const notFromRack = held ? [held] : [];
   for (const text of actions) {
     const a = parseAction(text);
     if (a.meld !== null) melds.add(a.meld);
-    if (a.verb !== "take") for (const t of a.pieces) tiles.add(t);
+    if (a.verb === "take") { if (discard) notFromRack.push(discard); }
+    else tiles.push(...a.pieces);
+    if (a.verb === "retrieve") notFromRack.push("*");
   }
-  return { tiles: [...tiles], melds };
+  for (const t of notFromRack) {
+    const i = tiles.indexOf(t);
+    if (i >= 0) tiles.splice(i, 1);
+  }
+  return { tiles, melds };
 }
 
 export function renderSteps(steps, evaluation) {
