@@ -1099,13 +1099,43 @@ def test_standings_of_many_rounds_fit_a_phone(browser: object, server: str, widt
         got = pg.evaluate(_OVERFLOW)  # type: ignore[attr-defined]
         assert got["scroll"] <= width, got
         # only the table's cells, in the box that scrolls them, reach past the screen
-        box = pg.eval_on_selector("[data-testid=standings]",  # type: ignore[attr-defined]
+        box = pg.eval_on_selector("[data-testid=standings-table]",  # type: ignore[attr-defined]
                                   "e => [e.getBoundingClientRect().right, e.scrollWidth > "
                                   "e.clientWidth, getComputedStyle(e).overflowX]")
         assert box[0] <= width and box[1] and box[2] == "auto", box
         assert all(o.split("#")[0] in ("table", "tr", "th", "td", "caption") for o in got["out"]), got
     finally:
         ctx.close()
+
+
+_EDGES = """() => { const e = document.querySelector('#standings .scroll-edge'),
+  o = (p) => Number(getComputedStyle(e, p).opacity);
+  return e ? [o('::before'), o('::after')] : null; }"""
+
+
+def test_standings_show_that_they_scroll_sideways(browser: object, server: str) -> None:
+    """On a phone the Standings table of a long classic match scrolled sideways with no sign of
+    it (a touch screen's scrollbar shows only while it moves): the later rounds' columns were
+    easily missed. A fade at the edge that hides columns says there is more, and moves to the
+    other edge once scrolled to the end; a table that fits (the desktop) has none."""
+    ctx, pg = _classic_after_rounds(browser, server, 390, [[r, 100 + r] for r in range(12)])
+    try:
+        table = "[data-testid=standings-table]"
+        pg.eval_on_selector(".standings-box", "e => e.scrollIntoView()")  # type: ignore[attr-defined]
+        pg.wait_for_function(f"() => ({_EDGES})()?.join() === '0,1'")  # type: ignore[attr-defined]
+        shot(pg, "standings-more-right")
+        assert pg.eval_on_selector(table, "e => e.tabIndex") == 0  # type: ignore[attr-defined]
+        pg.eval_on_selector(table, "e => { e.scrollLeft = e.scrollWidth; }")  # type: ignore[attr-defined]
+        pg.wait_for_function(f"() => ({_EDGES})()?.join() === '1,0'")  # type: ignore[attr-defined]
+        shot(pg, "standings-more-left")
+    finally:
+        ctx.close()  # type: ignore[attr-defined]
+    ctx, pg = _classic_after_rounds(browser, server, 1366, [[r, 100 + r] for r in range(3)])
+    try:
+        assert pg.evaluate(_EDGES) == [0, 0]  # type: ignore[attr-defined]
+        assert pg.eval_on_selector("[data-testid=standings-table]", "e => e.tabIndex") == -1  # type: ignore[attr-defined]
+    finally:
+        ctx.close()  # type: ignore[attr-defined]
 
 
 def _classic_after_rounds(browser: object, server: str, width: int,

@@ -792,7 +792,34 @@ export class PlayPanel {
       v.round_scores.forEach((scores) => tr.append(h("td", { text: String(scores[seat]) })));
       table.append(tr);
     });
-    box.append(table);
+    // the table scrolls sideways in a box of its own (a column per round: a classic match to 200
+    // has dozens), and says so: a phone's scrollbar shows only while a finger moves it, and the
+    // later rounds sat past the screen's edge with no sign of them. A fade at the edge that hides
+    // more (edge.more-left, edge.more-right, from the scroll position), and the box takes the
+    // keyboard's focus when it scrolls.
+    const scroller = h("div", { class: "scroller", "data-testid": "standings-table" }, table);
+    const edge = h("div", { class: "scroll-edge" }, scroller);
+    box.append(edge);
+    const cue = () => {
+      const more = scroller.scrollWidth - scroller.clientWidth;
+      edge.classList.toggle("more-left", more > 1 && scroller.scrollLeft > 1);
+      edge.classList.toggle("more-right", more > 1 && scroller.scrollLeft < more - 1);
+      if (more > 1) {
+        scroller.tabIndex = 0;
+        scroller.setAttribute("role", "region");
+        scroller.setAttribute("aria-label", "Standings, a column per round: scrolls sideways");
+      } else {
+        scroller.removeAttribute("tabindex");
+        scroller.removeAttribute("role");
+        scroller.removeAttribute("aria-label");
+      }
+    };
+    scroller.addEventListener("scroll", cue, { passive: true });
+    // the box's width changes with the screen (a phone turned) and from none while the tab is hidden
+    this.standingsSize?.disconnect();
+    this.standingsSize = new ResizeObserver(cue);
+    this.standingsSize.observe(scroller);
+    cue();
     // a line per round, in a box of its own that shows the latest (a classic match to 200 can
     // take 80 rounds and more: the lines made Standings 1,600 px tall on a phone)
     const rounds = h("div", { class: "rounds", "data-testid": "rounds", role: "region", "aria-label": "How each round ended" });
