@@ -1051,6 +1051,13 @@ def test_a_hint_followed_step_by_step_stays_with_its_steps_ticked(browser: objec
         ctx.close()
 
 
+def _marked(pg: object) -> dict[str, int]:
+    """The rack's tiles marked as the hint's: how many copies of each."""
+    from collections import Counter
+
+    return dict(Counter(t.get_attribute("data-tile") for t in pg.query_selector_all("[data-testid=tile].hinted")))  # type: ignore[attr-defined]
+
+
 def _hinted_as_expected(pg: object) -> dict[str, int]:
     """The rack's tiles marked as the hint's, and what the hint's steps still to play use of the
     rack: a copy for each piece a step plays, as many as the rack holds."""
@@ -1059,9 +1066,9 @@ def _hinted_as_expected(pg: object) -> dict[str, int]:
     todo = [c.inner_text() for c in pg.query_selector_all("[data-testid=hint-steps] code:not(.done)")]  # type: ignore[attr-defined]
     used = Counter(w for a in todo for w in a.split()[1:] if re.fullmatch(r"\*|[RYBK]\d+", w))
     held = Counter(rack(pg))
-    marked = Counter(t.get_attribute("data-tile") for t in pg.query_selector_all("[data-testid=tile].hinted"))  # type: ignore[attr-defined]
-    assert marked == Counter({t: min(n, held[t]) for t, n in used.items()}), (todo, rack(pg))
-    return dict(marked)
+    marked = _marked(pg)
+    assert marked == {t: min(n, held[t]) for t, n in used.items()}, (todo, rack(pg))
+    return marked
 
 
 def test_a_hint_marks_each_copy_of_a_tile_it_plays(browser: object, server: str) -> None:
@@ -1106,6 +1113,36 @@ def test_standings_of_many_rounds_fit_a_phone(browser: object, server: str, widt
         assert all(o.split("#")[0] in ("table", "tr", "th", "td", "caption") for o in got["out"]), got
     finally:
         ctx.close()
+
+
+def test_a_hint_does_not_mark_a_rack_copy_of_the_joly_it_retrieves(browser: object,
+                                                                   server: str) -> None:
+    """A hint that retrieves a joker (Remi, RO-9.5: ``retrieve 0:2 with B11``, ``run B5 B6 *``)
+    lays that joker, not one of the rack: a rack joker was marked as the hint's. The rack is
+    given a joker here (the game's answers routed, as the standings tests do); neither the hint
+    nor its steps after the retrieve (the joker held off the rack) mark it."""
+    def joker(route: object) -> None:
+        resp = route.fetch()  # type: ignore[attr-defined]
+        view = resp.json()
+        view["observation"]["rack"].append("*")
+        route.fulfill(response=resp, json=view)  # type: ignore[attr-defined]
+
+    ctx, pg = _context(browser, server)
+    try:
+        to_joly_turn(pg)
+        pg.route(re.compile(r".*/v1/games/[0-9a-f]{16}(/actions)?$"), joker)  # type: ignore[attr-defined]
+        pg.reload()  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=tile][data-tile='*']")  # type: ignore[attr-defined]
+        acts = _hint_actions(pg)
+        assert acts == ["retrieve 0:2 with B11", "run B5 B6 *", "discard Y4"], acts
+        assert _marked(pg) == {"B11": 1, "B5": 1, "B6": 1, "Y4": 1}, rack(pg)
+        pg.fill("[data-testid=typed-move]", acts[0])  # type: ignore[attr-defined]
+        pg.press("[data-testid=typed-move]", "Enter")  # type: ignore[attr-defined]
+        idle(pg)
+        assert "Joly" in pg.inner_text("#rack-count") and "*" in rack(pg)  # type: ignore[attr-defined]
+        assert _marked(pg) == {"B5": 1, "B6": 1, "Y4": 1}, rack(pg)
+    finally:
+        ctx.close()  # type: ignore[attr-defined]
 
 
 _EDGES = """() => { const e = document.querySelector('#standings .scroll-edge'),
