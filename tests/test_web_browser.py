@@ -15,6 +15,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -1890,15 +1891,13 @@ def test_a_move_from_a_tab_left_behind_says_the_game_went_on(browser: object,
         ctx.close()  # type: ignore[attr-defined]
 
 
-def test_a_hint_in_a_tab_left_behind_is_for_the_position_it_shows(browser: object,
-                                                                   server: str) -> None:
-    """Two tabs on one game: a discard in one, then Show hint in the other. The hint was the
-    server's, for the turn after (draw, then discard), beside that tab's 22-tile rack whose turn
-    was to discard, and no Draw button to follow it. That tab now shows the game as it is first,
-    says why it changed, and the hint is for what it shows."""
+def _a_tab_left_behind(browser: object, server: str) -> tuple[Any, Any, Any]:
+    """A context with two tabs on one rummy101 game (2 players, seed 11: seat 0 starts with 22
+    tiles, so a discard first, R101-2); the first tab has discarded, so the second (``other``)
+    still shows the turn before: ``(ctx, pg, other)``."""
     ctx, pg = _context(browser, server)
     try:
-        start(pg, "rummy101", 2, 11)  # seat 0 starts with 22 tiles: a discard first (R101-2)
+        start(pg, "rummy101", 2, 11)
         game = pg.evaluate("sessionStorage.getItem('rummy101.game')")  # type: ignore[attr-defined]
         other = ctx.new_page()  # type: ignore[attr-defined]
         other.goto(server + "/")
@@ -1909,6 +1908,20 @@ def test_a_hint_in_a_tab_left_behind_is_for_the_position_it_shows(browser: objec
         pg.locator("[data-testid=tile]").first.click()  # type: ignore[attr-defined]
         pg.click("[data-testid=discard]")  # type: ignore[attr-defined]
         idle(pg)
+    except BaseException:
+        ctx.close()  # type: ignore[attr-defined]
+        raise
+    return ctx, pg, other
+
+
+def test_a_hint_in_a_tab_left_behind_is_for_the_position_it_shows(browser: object,
+                                                                   server: str) -> None:
+    """Two tabs on one game: a discard in one, then Show hint in the other. The hint was the
+    server's, for the turn after (draw, then discard), beside that tab's 22-tile rack whose turn
+    was to discard, and no Draw button to follow it. That tab now shows the game as it is first,
+    says why it changed, and the hint is for what it shows."""
+    ctx, pg, other = _a_tab_left_behind(browser, server)
+    try:
         other.click("[data-testid=hint]")
         idle(other)
         other.wait_for_selector("[data-testid=hint-steps]")
@@ -1925,19 +1938,8 @@ def test_a_move_played_from_a_tab_left_behind_says_the_game_went_on(browser: obj
     """Two tabs on one game: a discard in one, then Play hint in the other, which still showed
     the turn before. Play hint plays from the game as it is, so it went through, and that tab's
     rack, table and moves jumped on by the other tab's discard without a word. It says so now."""
-    ctx, pg = _context(browser, server)
+    ctx, pg, other = _a_tab_left_behind(browser, server)
     try:
-        start(pg, "rummy101", 2, 11)  # seat 0 starts with 22 tiles: a discard first (R101-2)
-        game = pg.evaluate("sessionStorage.getItem('rummy101.game')")  # type: ignore[attr-defined]
-        other = ctx.new_page()  # type: ignore[attr-defined]
-        other.goto(server + "/")
-        other.evaluate("id => sessionStorage.setItem('rummy101.game', id)", game)
-        other.reload()
-        other.wait_for_selector("[data-testid=tile]")
-        idle(other)
-        pg.locator("[data-testid=tile]").first.click()  # type: ignore[attr-defined]
-        pg.click("[data-testid=discard]")  # type: ignore[attr-defined]
-        idle(pg)
         other.click("[data-testid=play-hint]")
         idle(other)
         text = other.inner_text("[data-testid=message-text]")
