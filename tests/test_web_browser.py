@@ -516,6 +516,26 @@ def test_a_game_found_gone_is_not_offered_as_a_game_to_play(browser: object,
         ctx.close()
 
 
+def _remi_for_3_then_gone(pg: Any, server: str) -> None:
+    """A Remi game for 3 (greedy and random bots) started from the form, then dropped by the
+    service (as a restart does: it keeps games in memory)."""
+    pg.select_option("[data-testid=rules]", "remi")
+    pg.select_option("#opt-players", "3")
+    pg.select_option("[data-testid=bot-2]", "random")
+    pg.click("[data-testid=new-game]")
+    pg.wait_for_selector("[data-testid=tile]")
+    idle(pg)
+    _drop_game(server, pg.evaluate("sessionStorage.getItem('rummy101.game')"))
+
+
+def _assert_form_is_remi_for_3(pg: Any) -> None:
+    """The form still set to that game's setup (_remi_for_3_then_gone)."""
+    assert pg.input_value("[data-testid=rules]") == "remi"
+    assert pg.input_value("#opt-players") == "3"
+    bots = [pg.input_value(f"[data-testid=bot-{seat}]") for seat in (1, 2)]
+    assert bots == ["greedy", "random"], bots
+
+
 def test_a_game_gone_after_a_reload_leaves_the_form_set_to_it(browser: object,
                                                                server: str) -> None:
     """The service restarted (it keeps games in memory) under a Remi game: the reload said "Start
@@ -523,21 +543,12 @@ def test_a_game_gone_after_a_reload_leaves_the_form_set_to_it(browser: object,
     game started another variant. The tab remembers the game's setup with its id."""
     ctx, pg = _context(browser, server)
     try:
-        pg.select_option("[data-testid=rules]", "remi")  # type: ignore[attr-defined]
-        pg.select_option("#opt-players", "3")  # type: ignore[attr-defined]
-        pg.select_option("[data-testid=bot-2]", "random")  # type: ignore[attr-defined]
-        pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
-        pg.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
-        idle(pg)
-        _drop_game(server, pg.evaluate("sessionStorage.getItem('rummy101.game')"))  # type: ignore[attr-defined]
+        _remi_for_3_then_gone(pg, server)
         pg.reload()  # type: ignore[attr-defined]
         pg.wait_for_selector("[data-testid=message]:not([hidden])")  # type: ignore[attr-defined]
         message = pg.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
         assert message.startswith("Your game could not be reopened: no game"), message
-        assert pg.input_value("[data-testid=rules]") == "remi"  # type: ignore[attr-defined]
-        assert pg.input_value("#opt-players") == "3"  # type: ignore[attr-defined]
-        bots = [pg.input_value(f"[data-testid=bot-{seat}]") for seat in (1, 2)]  # type: ignore[attr-defined]
-        assert bots == ["greedy", "random"], bots
+        _assert_form_is_remi_for_3(pg)
         shot(pg, "11-game-gone-form-kept")
     finally:
         ctx.close()
@@ -551,22 +562,13 @@ def test_a_game_found_gone_by_a_move_keeps_the_form_set_to_it_after_a_reload(
     setup stays remembered; only the game is forgotten."""
     ctx, pg = _context(browser, server)
     try:
-        pg.select_option("[data-testid=rules]", "remi")  # type: ignore[attr-defined]
-        pg.select_option("#opt-players", "3")  # type: ignore[attr-defined]
-        pg.select_option("[data-testid=bot-2]", "random")  # type: ignore[attr-defined]
-        pg.click("[data-testid=new-game]")  # type: ignore[attr-defined]
-        pg.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
-        idle(pg)
-        _drop_game(server, pg.evaluate("sessionStorage.getItem('rummy101.game')"))  # type: ignore[attr-defined]
+        _remi_for_3_then_gone(pg, server)
         pg.click("[data-testid=hint]")  # type: ignore[attr-defined]
         pg.wait_for_selector("[data-testid=message-text]:has-text('Start a new game above')")  # type: ignore[attr-defined]
         pg.reload()  # type: ignore[attr-defined]
         pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
         assert pg.is_hidden("#game") and pg.is_hidden("[data-testid=message]")  # type: ignore[attr-defined]
-        assert pg.input_value("[data-testid=rules]") == "remi"  # type: ignore[attr-defined]
-        assert pg.input_value("#opt-players") == "3"  # type: ignore[attr-defined]
-        bots = [pg.input_value(f"[data-testid=bot-{seat}]") for seat in (1, 2)]  # type: ignore[attr-defined]
-        assert bots == ["greedy", "random"], bots
+        _assert_form_is_remi_for_3(pg)
     finally:
         ctx.close()
 
