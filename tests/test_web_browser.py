@@ -1864,15 +1864,15 @@ def test_two_bots_of_one_kind_are_told_apart_on_the_table(browser: object, serve
         ctx.close()
 
 
-def test_a_move_from_a_tab_left_behind_says_the_game_went_on(browser: object,
-                                                            server: str) -> None:
-    """Two tabs on one game (a duplicated tab keeps its session storage): a discard in one, then
-    a discard in the other, which still showed the turn before. The engine refused it for a
-    position that tab never showed ("first take a tile", R101-3) and the page then changed under
-    the message without a word. It says now that the game went on elsewhere, and shows it."""
+def _a_tab_left_behind(browser: object, server: str, *,
+                       discard: bool = True) -> tuple[Any, Any, Any]:
+    """A context with two tabs on one rummy101 game (2 players, seed 11: seat 0 starts with 22
+    tiles, so a discard first, R101-2), a duplicated tab keeping its session storage; with
+    ``discard`` the first tab has discarded, so the second (``other``) still shows the turn
+    before: ``(ctx, pg, other)``."""
     ctx, pg = _context(browser, server)
     try:
-        start(pg, "rummy101", 2, 11)  # seat 0 starts with 22 tiles: a discard first (R101-2)
+        start(pg, "rummy101", 2, 11)
         game = pg.evaluate("sessionStorage.getItem('rummy101.game')")  # type: ignore[attr-defined]
         other = ctx.new_page()  # type: ignore[attr-defined]
         other.goto(server + "/")
@@ -1880,6 +1880,24 @@ def test_a_move_from_a_tab_left_behind_says_the_game_went_on(browser: object,
         other.reload()
         other.wait_for_selector("[data-testid=tile]")
         idle(other)
+        if discard:
+            pg.locator("[data-testid=tile]").first.click()  # type: ignore[attr-defined]
+            pg.click("[data-testid=discard]")  # type: ignore[attr-defined]
+            idle(pg)
+    except BaseException:
+        ctx.close()  # type: ignore[attr-defined]
+        raise
+    return ctx, pg, other
+
+
+def test_a_move_from_a_tab_left_behind_says_the_game_went_on(browser: object,
+                                                            server: str) -> None:
+    """Two tabs on one game (a duplicated tab keeps its session storage): a discard in one, then
+    a discard in the other, which still showed the turn before. The engine refused it for a
+    position that tab never showed ("first take a tile", R101-3) and the page then changed under
+    the message without a word. It says now that the game went on elsewhere, and shows it."""
+    ctx, pg, other = _a_tab_left_behind(browser, server, discard=False)
+    try:
         for tab in (pg, other):
             tab.locator("[data-testid=tile]").first.click()  # type: ignore[attr-defined]
             tab.click("[data-testid=discard]")  # type: ignore[attr-defined]
@@ -1891,29 +1909,6 @@ def test_a_move_from_a_tab_left_behind_says_the_game_went_on(browser: object,
         assert not pg.is_visible("[data-testid=message]")  # type: ignore[attr-defined]
     finally:
         ctx.close()  # type: ignore[attr-defined]
-
-
-def _a_tab_left_behind(browser: object, server: str) -> tuple[Any, Any, Any]:
-    """A context with two tabs on one rummy101 game (2 players, seed 11: seat 0 starts with 22
-    tiles, so a discard first, R101-2); the first tab has discarded, so the second (``other``)
-    still shows the turn before: ``(ctx, pg, other)``."""
-    ctx, pg = _context(browser, server)
-    try:
-        start(pg, "rummy101", 2, 11)
-        game = pg.evaluate("sessionStorage.getItem('rummy101.game')")  # type: ignore[attr-defined]
-        other = ctx.new_page()  # type: ignore[attr-defined]
-        other.goto(server + "/")
-        other.evaluate("id => sessionStorage.setItem('rummy101.game', id)", game)
-        other.reload()
-        other.wait_for_selector("[data-testid=tile]")
-        idle(other)
-        pg.locator("[data-testid=tile]").first.click()  # type: ignore[attr-defined]
-        pg.click("[data-testid=discard]")  # type: ignore[attr-defined]
-        idle(pg)
-    except BaseException:
-        ctx.close()  # type: ignore[attr-defined]
-        raise
-    return ctx, pg, other
 
 
 def test_a_hint_in_a_tab_left_behind_is_for_the_position_it_shows(browser: object,
