@@ -111,3 +111,27 @@ def test_the_gym_env_before_reset_shows_no_placeholder_game(call: Any) -> None:
         call(g)
     g.reset(seed=4)
     assert g.action_masks().any() and g.render() == str(g.game)
+
+
+@pytest.mark.parametrize("how", ["terminated", "truncated"])
+def test_a_gym_step_after_the_episode_ended_says_to_call_reset(how: str) -> None:
+    """A step after ``terminated`` or ``truncated`` was returned raised IllegalActionIndex
+    ("the match is over"), a ValueError read as the agent's index refused; Gymnasium's
+    convention is a ``ResetNeeded`` (as the raw AEC env's step after the episode)."""
+    from rummy101.rl import gym_env
+
+    g = gym_env("classic(players=2)", opponents="random", max_cycles=6)
+    obs, _ = g.reset(seed=5)
+    done = False
+    while not done:  # an index outside the mask ends it (illegal="lose"); max_cycles truncates
+        pick = np.flatnonzero(obs["action_mask"] == (how == "truncated"))[0]
+        obs, _, terminated, truncated, _ = g.step(int(pick))
+        done = terminated or truncated
+    assert (terminated, truncated) == (how == "terminated", how == "truncated")
+    history = len(g.game.history)
+    for action in (0, int(pick)):
+        with pytest.raises(ResetNeeded, match=rf"episode is over \(it {how}\); call reset\(\)"):
+            g.step(action)
+    assert len(g.game.history) == history  # nothing was played
+    obs, _ = g.reset(seed=5)
+    g.step(int(np.flatnonzero(obs["action_mask"])[0]))  # a new episode steps again

@@ -34,6 +34,13 @@ __all__ = ["OPPONENT_STEPS", "RummyGym"]
 OPPONENT_STEPS = 200_000
 
 
+def _episode_over(how: str) -> str:
+    """The message of a step after the episode ended (the AEC env's ``_episode_over``: the
+    Gymnasium convention, an ended episode needs a reset; Gymnasium's OrderEnforcing only checks
+    the first one)."""
+    return f"step(): the episode is over (it {how}); call reset() for a new one"
+
+
 class RummyGym(gymnasium.Env[dict[str, Any], Any]):
     """A match against bots (options: :mod:`rummy101.rl`). ``opponents`` is a bot name for
     every other seat, or one name (or bot object) per other seat in seat order; bots named
@@ -81,7 +88,9 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
                                  f"legal_actions) method)")
         self._opponent_specs = others
         self._bots: dict[int, Any] = {}  # filled by reset(): none before the first one
-        self._failed = ""  # why the match cannot go on (an opponent failed), until reset()
+        # why step() cannot play, a ResetNeeded's message ("" once a reset dealt a match that
+        # goes on): no match yet, an opponent failed, or the episode is over (one check a step)
+        self._stop = "call reset() before step(): no match is dealt yet"
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.render_mode = render_mode
@@ -119,8 +128,10 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
         for q, spec in zip(others, self._opponent_specs, strict=True):
             bots[q] = get_bot(spec, random.Random(ses.rng.getrandbits(63))) if isinstance(spec, str) else spec
         self._bots = bots
-        self._failed = ""
+        self._stop = ""
         reward = self._opponents()
+        if ses.done:  # the bots ended the match before the agent's first move
+            self._stop = _episode_over("truncated" if ses.truncated else "terminated")
         if ses.truncated:  # (was an observation with no legal index, then step's "the match is over")
             raise RulesError(f"max_cycles={ses.max_cycles} ended the match before seat {self.seat}'s "
                              f"first move: the other seats played {ses.steps} game steps (max_cycles "
@@ -154,17 +165,17 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
                 # read as if the agent's action had been refused (an IllegalAction from step)
                 spec = self._opponent_specs[q - (q > self.seat)]
                 name = spec if isinstance(spec, str) else getattr(spec, "name", type(spec).__name__)
-                self._failed = (f"the opponent bot of seat {q} ({name}) failed at game step "
-                                f"{ses.steps}: {type(exc).__name__}: {exc}")
-                raise OpponentFailed(f"{self._failed}; the agent's actions were played, the "
-                                     f"match cannot go on: call reset()") from exc
+                failed = (f"the opponent bot of seat {q} ({name}) failed at game step "
+                          f"{ses.steps}: {type(exc).__name__}: {exc}")
+                # the seat to move is the failed bot's: an index would play for it
+                self._stop = f"call reset(): {failed}"
+                raise OpponentFailed(f"{failed}; the agent's actions were played, the match "
+                                     f"cannot go on: call reset()") from exc
         return total
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        if not self._bots:  # the session holds a placeholder game until the first reset
-            raise gymnasium.error.ResetNeeded("call reset() before step(): no match is dealt yet")
-        if self._failed:  # the seat to move is the failed bot's: an index would play for it
-            raise gymnasium.error.ResetNeeded(f"call reset(): {self._failed}")
+        if self._stop:  # before the first reset, after an opponent failed or the episode ended
+            raise gymnasium.error.ResetNeeded(self._stop)  # (an ended one's was IllegalActionIndex)
         ses = self.session
         reward = ses.step(action)[self.seat]
         info: dict[str, Any] = {"illegal_action": True} if ses.last_illegal else {}
@@ -172,7 +183,10 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
         if self.render_mode == "human":
             self.render()
         terminated = ses.state.is_terminal or ses.ended_illegal
-        return self._obs(), reward, terminated, ses.truncated and not terminated, info
+        truncated = ses.truncated and not terminated
+        if terminated or truncated:
+            self._stop = _episode_over("terminated" if terminated else "truncated")
+        return self._obs(), reward, terminated, truncated, info
 
     def render(self) -> str | None:
         if not self._bots:  # (was the placeholder game, drawn as if it were being played)
