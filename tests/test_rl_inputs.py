@@ -1,8 +1,8 @@
 """What the RL environments do with action indices and seeds that are not plain whole numbers
 (docs/rl.md): an index that is no integer is refused, never truncated into another action, and a
 seed is one whole number >= 0 (numpy integers included), so that two seeds never share the
-stream of later resets. The Session tests need numpy only; the AEC test skips without the
-``rl`` extra."""
+stream of later resets; a Session's calls before its first ``new()`` raise NotDealt. The
+Session tests need numpy only; the AEC test skips without the ``rl`` extra."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 from rummy101 import IllegalAction, RulesError
-from rummy101.rl import ILLEGAL_MODES, IllegalActionIndex, Session
+from rummy101.game import new_game
+from rummy101.rl import ILLEGAL_MODES, IllegalActionIndex, NotDealt, Session
 
 
 def _session(illegal: str = "lose") -> tuple[Session, int]:
@@ -53,6 +54,35 @@ def test_none_for_the_agent_to_move_says_what_none_is_for() -> None:
     e.reset(seed=3)
     with pytest.raises(IllegalActionIndex, match="None is only for an agent that is done"):
         e.step(None)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda ses: ses.step(ses.codec.indices(ses.state.legal_actions())[0]),
+        lambda ses: ses.step(0),
+        lambda ses: ses.observe(0),
+        lambda ses: ses.observe(1),
+        lambda ses: ses.mask(),
+        lambda ses: ses.play(ses.state.legal_actions()[0]),
+        lambda ses: ses.render(),
+    ],
+    ids=["step-legal", "step-0", "observe-0", "observe-1", "mask", "play", "render"],
+)
+def test_a_session_before_new_says_to_call_new(call: Any) -> None:
+    """Before ``new()`` a Session holds a placeholder game (seed 0): ``step`` and ``observe``
+    played and showed it as if it were the match. Assigning ``state`` deals as ``new()`` does
+    (tests/test_rl.py sets it)."""
+    ses = Session("rummy101(players=2)")
+    with pytest.raises(NotDealt, match=r"before new\(\): no match is dealt yet; call new\(\) first"):
+        call(ses)
+    assert ses.steps == 0 and not ses.state.history  # nothing was played
+    assert ses.state.rules == ses.rules and not ses.done  # the placeholder still answers these
+    dealt = new_game(ses.rules, 4)
+    ses.state = dealt
+    assert ses.observe(0)["action_mask"].any() == (dealt.current_player == 0)
+    ses.step(int(np.flatnonzero(ses.mask())[0]))
+    assert ses.steps == 1 and len(dealt.history) == 1
 
 
 def _later_games(seed: Any) -> list[Any]:

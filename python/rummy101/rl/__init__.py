@@ -36,11 +36,18 @@ from typing import Any
 from ..rules import Rules
 from .actions import DEFAULT_TABLE_SLOTS, ActionCodec
 from .observe import ObservationEncoder
-from .session import ILLEGAL_MODES, REWARD_MODES, IllegalActionIndex, OpponentFailed, Session
+from .session import (
+    ILLEGAL_MODES,
+    REWARD_MODES,
+    IllegalActionIndex,
+    NotDealt,
+    OpponentFailed,
+    Session,
+)
 
 __all__ = ["DEFAULT_TABLE_SLOTS", "ILLEGAL_MODES", "REWARD_MODES", "ActionCodec",
-           "IllegalActionIndex", "ObservationEncoder", "OpponentFailed", "Session", "env", "gym_env",
-           "parallel_env"]
+           "IllegalActionIndex", "NotDealt", "ObservationEncoder", "OpponentFailed", "Session", "env",
+           "gym_env", "parallel_env"]
 
 
 def env(rules: str | Rules = "rummy101", **options: Any) -> Any:

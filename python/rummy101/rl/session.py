@@ -27,8 +27,8 @@ from ..rules import Rules
 from .actions import codec_for
 from .observe import ObservationEncoder
 
-__all__ = ["ILLEGAL_MODES", "OPTIONS", "REWARD_MODES", "IllegalActionIndex", "OpponentFailed", "Session",
-           "check_options"]
+__all__ = ["ILLEGAL_MODES", "OPTIONS", "REWARD_MODES", "IllegalActionIndex", "NotDealt", "OpponentFailed",
+           "Session", "check_options"]
 
 #: ``reward=``: ``"round"`` gives each seat its score delta when a round ends (R101-13, RO-12,
 #: CR-6); ``"match"`` gives the final standings once, when the match ends.
@@ -67,6 +67,14 @@ def _seed(seed: Any) -> int:
                             "repeat the later resets of its positive twin)"
                             if value is not None else ""))
     return value
+
+
+class NotDealt(RuntimeError):
+    """A :class:`Session`'s ``step``, ``play``, ``observe``, ``mask`` or ``render`` before its
+    first ``new()``: the session holds a placeholder game until then (``new_game(rules, 0)``,
+    for ``state.rules`` and the like), which they played as if it were the match. Assigning
+    ``session.state`` deals too (the environments raise Gymnasium's ``ResetNeeded`` instead,
+    before they reach the session)."""
 
 
 class OpponentFailed(RuntimeError):
@@ -120,7 +128,10 @@ class Session:
         self.encoder = ObservationEncoder(self.rules, self.codec.table_slots)
         self.n = self.rules.players
         self.rng = random.Random()
+        # a placeholder until new() (or an assigned state) deals the match: the calls that play
+        # or observe refuse it (NotDealt); it answers state.rules, done and current
         self.state: State = new_game(self.rules, 0, match_rounds=match_rounds)
+        self._placeholder = self.state
         self.steps = 0
         self.truncated = False
         self.ended_illegal = False
@@ -154,6 +165,10 @@ class Session:
     def current(self) -> int:
         return self.state.current_player
 
+    def _not_dealt(self, call: str) -> NotDealt:
+        return NotDealt(f"Session.{call} before new(): no match is dealt yet; call new() first "
+                        f"(new(seed=...) deals a reproducible one)")
+
     def _changed(self) -> None:
         self._mask = None
         self._obs_cache.clear()
@@ -165,6 +180,8 @@ class Session:
             if self.done:
                 self._mask = self._zero_mask
             else:
+                if self.state is self._placeholder:  # (was the placeholder game's mask)
+                    raise self._not_dealt("mask()")
                 idx = self.codec.indices(self.state.legal_actions())
                 if not idx:  # (not m.any(): numpy's any() cost ~5% of a classic step)
                     raise AssertionError(f"no legal action of {self.state!r} has an index; raise "
@@ -188,6 +205,8 @@ class Session:
         seat = number
         got = self._obs_cache.get(seat)
         if got is None:
+            if self.state is self._placeholder:  # (was the placeholder game's observation)
+                raise self._not_dealt("observe()")
             x = self.encoder.encode(self.state.observation(seat))
             mine = seat == self.state.current_player and not self.done
             mask = self.mask() if mine else self._zero_mask
@@ -201,6 +220,8 @@ class Session:
         if self.done:
             raise IllegalActionIndex("the match is over; reset the environment")
         s = self.state
+        if s is self._placeholder:  # (was the placeholder seed-0 game, played as the match)
+            raise self._not_dealt("step()")
         seat = s.current_player
         i = self._index(index)
         mask = self.mask()
@@ -242,6 +263,8 @@ class Session:
         needs no index); return every seat's reward."""
         if self.done:
             raise IllegalActionIndex("the match is over; reset the environment")
+        if self.state is self._placeholder:
+            raise self._not_dealt("play()")
         self.last_illegal = False
         return self._play(action, [0.0] * self.n)
 
@@ -264,4 +287,6 @@ class Session:
 
     def render(self) -> str:
         """The whole position (every rack: for people watching, not for agents)."""
+        if self.state is self._placeholder:
+            raise self._not_dealt("render()")
         return str(self.state)
