@@ -131,7 +131,7 @@ class Session:
         # a placeholder until new() (or an assigned state) deals the match: the calls that play
         # or observe refuse it (NotDealt); it answers state.rules, done and current
         self.state: State = new_game(self.rules, 0, match_rounds=match_rounds)
-        self._placeholder = self.state
+        self._placeholder: State | None = self.state
         self.steps = 0
         self.truncated = False
         self.ended_illegal = False
@@ -150,6 +150,7 @@ class Session:
         else:
             game_seed = self.rng.getrandbits(63)
         self.state = new_game(self.rules, game_seed, match_rounds=self.match_rounds)
+        self._placeholder = None  # (not kept in memory or in a pickle once a match is dealt)
         self.steps = 0
         self.truncated = False
         self.ended_illegal = False
