@@ -177,8 +177,7 @@ def play_game(rules: str | Rules, bots: Sequence[str | Bot], seed: int, index: i
     # simulate's checks (a float seed was hashed as written, 1.5 dealing a game no run plays;
     # max_steps=0 was a GameFailed blaming the bots for a loop)
     seed, index, max_steps = _whole(seed), _whole(index), _whole(max_steps)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        raise SimError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}")
+    _check_seed(seed)
     if isinstance(index, bool) or not isinstance(index, int) or index < 0:
         raise SimError(f"index must be a game index, a whole number >= 0, got {index!r}")
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
@@ -747,9 +746,7 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
         raise SimError(f"keep_records must be True or False, got {keep_records!r}")
     r, names = _check_args(rules, bots, games, workers, match_rounds, keep_records=keep_records)
     _check_record(record)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        # (the CLI's range too: a file written with another seed could not be resumed there)
-        raise SimError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}")
+    _check_seed(seed)
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < games:
         raise SimError(f"start must be a game index from 0 to games-1 = {games - 1}, "
                        f"got {start!r}")
@@ -770,6 +767,13 @@ def simulate(rules: str | Rules, bots: str | Sequence[str], games: int, seed: in
                              games) from None
     done, tally = results.finished()
     return _result(r, names, seed, done, tally)
+
+
+def _check_seed(seed: Any) -> None:
+    """A base seed as simulate and play_game take it (the CLI's range too: a file written with
+    another seed could not be resumed there)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise SimError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}")
 
 
 def _whole(value: Any) -> Any:
