@@ -360,12 +360,15 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
         # necessary (each checked on tiles alone): the Atu in a new meld, at most one tile in none
         if not g.supported(atu, _present(r), r[J]) or _loose(g, r, r[J], 0) > 1:
             return False
+        # the value first (no rebuild; floor n - 2: only whether every tile but one goes down):
+        # nearly every rest fails here, and only one that covers needs its arrangement (which
+        # Jolys stay); with the Jolys apart, a cover of the rest as one is necessary too
+        if core.solve_melds_value(ucr, r, True, atu, False, budget, n - 2) != n - 1:
+            return False
         if apart:
             # RO-9.5: a retrieved Joly is laid at once in a new meld, so two retrieved Jolys never
             # share one: the first one's meld is any meld with one Joly and rack tiles, the rest
             # (one Joly left, so no meld holds two) is covered as usual
-            if core.solve_melds_value(ucr, r, True, atu, False, budget, n - 2) != n - 1:
-                return False
             for reals in _one_joly_melds(rules, r):
                 rest = r[:]
                 for t in reals:
@@ -375,11 +378,6 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
                     continue
                 if rest[atu] and _cover(rest, False) or not rest[atu] and _cover_free(rest):
                     return True
-            return False
-        # the value first (no rebuild; floor n - 2: only whether every tile but one goes down):
-        # nearly every rest fails here, and only one that covers needs its arrangement (which
-        # Jolys stay)
-        if core.solve_melds_value(ucr, r, True, atu, False, budget, n - 2) != n - 1:
             return False
         if not r[J] or own_joly:
             return True
