@@ -23,6 +23,7 @@ from typing import Any
 
 from .... import _backend
 from ...._cancel import check_stop
+from ....errors import WorkBudgetExceeded
 from ....rules import Rules
 from ....tiles import JOKER_CODE
 from .table import RUN, RemiMeld, geometry_key, lay_melds, three_melds
@@ -218,6 +219,16 @@ _MOST: dict[tuple[Any, ...], int] = {}
 #: a node of the laid-down search with this many leaves below it (at most) bounds its rest with
 #: one solve of its own (see ``most`` in :func:`_laid_finish`)
 BOUND_LEAVES = 64
+#: the laid-down Atu search first tries :func:`_table_refutes` at a node with at most
+#: ``RELAX_MELDS`` table melds left to play and at least ``RELAX_LEAVES`` leaves below; one try
+#: may search ``RELAX_BUDGET`` nodes (past it, it proves nothing and the node is searched as
+#: before); table melds with ``MANY_OUTCOMES`` or more outcomes are played last. Chosen on
+#: bench/bench_remi_atu.py: far fewer tries cost the huge racks their cut, more cost the soak's
+#: 15-meld positions (65-tile vectors, 10-40 ms a try) more than they cut.
+RELAX_MELDS = 4
+RELAX_LEAVES = 512
+RELAX_BUDGET = 20_000
+MANY_OUTCOMES = 16
 
 
 def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: bool,
@@ -240,20 +251,26 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
 
       The search cuts only what cannot finish: a node where more than one tile can go nowhere
       (:func:`_loose`), where the Atu has no partners left for a new meld (fewer tiles never
-      give it more), or whose every rest is bigger than the most tiles new melds holding the
+      give it more), whose every rest is bigger than the most tiles new melds holding the
       Atu cover in a superset of them, plus one (``solve_melds`` is monotone: more tiles never
       cover fewer; bounded once for the whole rack with every freeable Joly, and again at nodes
-      with ``BOUND_LEAVES`` or more leaves below). tests/test_remi_atu.py checks the cut search
-      against the uncut one and against a brute force over the engine's own actions.
+      with ``BOUND_LEAVES`` or more leaves below), or, near the leaves of a big subtree, whose
+      rack left with the table melds still to play folded in has no cover but for one tile
+      (:func:`_table_refutes`; the melds with many outcomes are played last, where it refutes
+      most). tests/test_remi_atu.py checks the cut search against the uncut one, the relaxed
+      one against the one without it, and both against a brute force over the engine's own
+      actions.
 
       There is no node cap: the answer is always exact. Inside the service every node checks
       :func:`rummy101._cancel.check_stop`, so a request can be stopped (the server going down,
       the quick lane's time up, its client gone) even where the search is long: a 2-player
-      game of uniform random play can reach racks of 45-60 tiles against 6-13 table melds whose
-      check takes seconds, on the worst positions found minutes, native (bench/bench_remi_atu.py,
-      "huge racks": 7-11 s CPU; seed 1429 of 1,890 such games needed minutes): 125,000-232,000
-      leaves, each a cover asked with a floor (``solve_melds_value(..., n - 2)``: -1 unless
-      every tile but one goes down, so a failing rest is cut early; forty-second round). Bound: the memo holds at most
+      game of uniform random play can reach racks of 40-70 tiles against 4-14 table melds whose
+      leaves number 10^5-10^6, each a cover asked with a floor (``solve_melds_value(...,
+      n - 2)``: -1 unless every tile but one goes down, so a failing rest is cut early). Since
+      the table relaxation the worst such checks found take ~1-5 s native (were 45-108 s;
+      bench/bench_remi_atu.py's "huge racks" 0.03-0.3 s, were 5-9 s), and 2,000 such games
+      (``rummy101 sim --rules 'remi(players=2)' --bots random,random --games 2000``) 25 s, were
+      4 min. Bound: the memo holds at most
       ``(melds + 1) * prod_c (rack[c] + 1) * (table Jolys + 1)`` entries (the rack left is a
       sub-multiset of the rack), each trying at most the outcomes of one meld. In practice
       (bench/bench_remi_atu.py, every memo cleared) a decision of uniform random play takes
@@ -299,6 +316,9 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
     # each table meld on its own: every (tiles it takes from the rack, Jolys it gives up) it can
     # reach by additions and retrievals (RO-9.2/9.5/9.6); plays on different melds commute
     pairs = [(m, o) for m in melds for o in [_outcomes(rules, g, m, counts, limit, seat)] if len(o) > 1]
+    # the melds with many outcomes last: there _table_refutes holds few table melds besides the
+    # rack and refutes the most (random 2-player positions of 40-70 tiles: ~10x less time)
+    pairs.sort(key=lambda p: len(p[1]) >= MANY_OUTCOMES)
     outs = [o for _m, o in pairs]
     # what the melds from i on take (_loose): their single tiles, and their runs' ends
     takes = [0] * (len(pairs) + 1)
@@ -416,6 +436,8 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
 
     memo: dict[tuple[int, bytes, int], bool] = {}
     last = len(outs)
+    # the tiles of the melds from i on (those with a move), for _table_refutes
+    ptiles = [[t for m, _o in pairs[k:] for t in m.tiles] for k in range(len(pairs) + 1)]
 
     def go(i: int, c: list[int], n: int, fj: int, most: int) -> bool:
         if not c[atu]:                           # the Atu goes into a new meld (RO-4)
@@ -435,6 +457,10 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
         # and more than the discard can never go down
         if (g.supported(atu, _present(c), spare)
                 and _loose(g, c, spare, _takes(takes[i], runs[i], c, spare)) <= 1):
+            if (last - i <= RELAX_MELDS and leaves_from[i] >= RELAX_LEAVES
+                    and _table_refutes(core, ucr, c, fj, ptiles[i], atu, budget)):
+                memo[key] = False
+                return False
             if leaves_from[i] >= BOUND_LEAVES:   # a big subtree: ``most`` of this node's superset
                 top = c[:]
                 top[J] = min(spare, jolys)
@@ -456,6 +482,33 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
         return res
 
     return go(0, counts[:], sum(counts), 0, most)
+
+
+def _table_refutes(core: Any, ucr: Any, c: list[int], fj: int, tiles: list[int], atu: int,
+                   budget: int) -> bool:
+    """Necessary for a laid-down Atu finish from a search node: the rack left ``c``, the ``fj``
+    Jolys freed so far and the ``tiles`` of the table melds still to play, all in one count
+    vector, are covered by runs/sets holding the Atu but for one tile. A finish makes them just
+    that: the played melds (valid runs/sets, RO-6/RO-7, grown by the rack tiles put in, less the
+    Jolys taken back), the new melds (the freed Jolys in them) and the discard. So a vector the
+    solver cannot cover so refutes the whole subtree; it may also break table melds apart, which
+    no play can, so a cover proves nothing. True: refuted.
+
+    Random 2-player play reaches racks of 40-70 tiles where the subtrees' leaves (one cover each)
+    fail by several tiles; this refutes them in bulk (bench/bench_remi_atu.py). A vector with
+    more than two copies of a tile (no position of play has one) is not tried, and nor is one
+    that spends ``RELAX_BUDGET`` nodes: the node is then searched as before."""
+    rel = c[:]
+    rel[J] += fj
+    for t in tiles:
+        rel[t] += 1
+    if max(rel) > 2:
+        return False
+    n = sum(rel)
+    try:
+        return bool(core.solve_melds_value(ucr, rel, True, atu, False, min(budget, RELAX_BUDGET), n - 2) != n - 1)
+    except WorkBudgetExceeded:
+        return False
 
 
 def _most_rest(bname: str, g: _Geo, ucr: Any, atu: int, top: list[int], budget: int) -> int:
