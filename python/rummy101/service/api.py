@@ -15,7 +15,8 @@ from __future__ import annotations
 import functools
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -448,8 +449,22 @@ def hint(body: Any) -> dict[str, Any]:
         alternatives = read_opt_int(obj, "alternatives", lo=0, hi=10)
         return generic.hint_state(state, seat, 3 if alternatives is None else alternatives)
     view = _hint.SeatView.from_json(body)
+    if isinstance(body, Mapping) and body.get("observation") is not None:
+        _check_unread_fields(body["observation"])
     alternatives = read_opt_int(body, "alternatives", lo=0, hi=10)
     return _hint.hint(view, 3 if alternatives is None else alternatives).to_json()
+
+
+def _check_unread_fields(obs: Any) -> None:
+    """A Rummy 101 observation's fields that its hint does not read (stock, rack_sizes,
+    standings, discards, round, turn, ...) checked as Remi's and classic's are: the engine
+    rebuilds a position from the observation (:func:`rummy101.hint.generic.sample_observation`),
+    which must show that same observation; a field of the wrong kind or range is named with what
+    it must be. (They were not checked at all: `"stock": "lots"` or `"round": -5` got a hint.)"""
+    from ..hint import generic
+
+    with _engine_reads("observation", obs, "rummy101"):
+        generic.sample_observation(obs)
 
 
 def _no_sim_row(body: Any) -> None:
@@ -489,10 +504,8 @@ def _staged_opening(body: Any) -> dict[str, Any] | None:
     if seat is not None and seat != obs.get("seat"):
         raise BadRequest(f"field 'seat' is {short(seat)} but the observation is seat "
                          f"{short(obs.get('seat'))}'s: a hint needs the seat's own view")
-    try:
+    with _engine_reads("observation", obs, "rummy101"):
         return generic.hint_from_turn_start(obs, 3 if alternatives is None else alternatives)
-    except (RummyError, KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
-        raise BadRequest(f"field 'observation': {exc}") from None
 
 
 #: Actions a game record may hold in a hint request (a classic match to 200 takes a few hundred).
@@ -531,7 +544,7 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
     seat = obj.get("seat")
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
         raise BadRequest(f"field 'seat' must be a seat number, got {short(seat)}")
-    try:
+    with _engine_reads(source, value, variant):
         if source == "observation":
             obs = value
             if seat is not None and seat != obs.get("seat"):
@@ -562,6 +575,15 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
         if seat is not None and seat != mover:
             raise BadRequest(f"field 'seat' is {seat} but it is seat {mover}'s turn in the record")
         return generic.plan(state, mover, alternatives)
+
+
+@contextmanager
+def _engine_reads(source: str, value: Any, variant: str | None) -> Iterator[None]:
+    """The engine reads a hint request's ``observation`` or ``record`` (``source``, its
+    ``value``, of ``variant``) inside: what it cannot read becomes a BadRequest naming the
+    field and what to send, never Python's words."""
+    try:
+        yield
     except BadRequest:
         raise
     except KeyError as exc:
@@ -586,6 +608,11 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
             raise BadRequest(_observation_kind_problem(value, variant, exc)) from None
         raise BadRequest(f"field {source!r}: {exc}") from None
     except (RummyError, ValueError) as exc:
+        if source == "observation" and type(exc) is ValueError:
+            # "fields opened_turn do not fit together": a value of the wrong kind is named
+            found = _kind_problem(value, variant)
+            if found:
+                raise BadRequest(found) from None
         raise BadRequest(f"field {source!r}: {exc}") from None
 
 
@@ -634,9 +661,9 @@ def _kind_mismatch(want: Any, got: Any, where: str) -> str | None:
     return None
 
 
-def _observation_kind_problem(obs: Any, variant: str | None, exc: Exception) -> str:
-    """The message for an observation the engine could not read because a value is of the wrong
-    kind: that value named (its field and item), else Python's words with what to send."""
+def _kind_problem(obs: Any, variant: str | None) -> str | None:
+    """The message naming the first value of ``obs`` (an observation of ``variant``) of another
+    JSON kind than the engine writes there (its field and item), or None."""
     if isinstance(obs, Mapping) and variant is not None:
         sample = _sample_observation(variant)
         for key in sample:
@@ -644,5 +671,14 @@ def _observation_kind_problem(obs: Any, variant: str | None, exc: Exception) -> 
                 found = _kind_mismatch(sample[key], obs[key], f"its {key!r}")
                 if found:
                     return f"field 'observation': {found}"
+    return None
+
+
+def _observation_kind_problem(obs: Any, variant: str | None, exc: Exception) -> str:
+    """The message for an observation the engine could not read because a value is of the wrong
+    kind: that value named (its field and item), else Python's words with what to send."""
+    found = _kind_problem(obs, variant)
+    if found:
+        return found
     return (f"field 'observation' holds a value of the wrong kind ({exc}): send "
             f"State.observation(seat) as it is")

@@ -218,7 +218,8 @@ def _hint_schemas() -> dict[str, dict[str, Any]]:
     observation = {
         "title": "HintObservation", "type": "object", "additionalProperties": False,
         "required": ["observation"],
-        "description": "The engine's `State.observation(seat)` at that seat's turn.",
+        "description": "The engine's `State.observation(seat)` at that seat's turn, as "
+                       "it is: every field is checked, those the hint does not read too.",
         "properties": {**nulls, "observation": {"type": "object"},
                        "seat": {"type": ["integer", "null"],
                                 "description": "The observation's seat (optional)."},

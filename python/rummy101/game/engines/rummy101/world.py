@@ -26,13 +26,14 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...._validate import short
 from ....errors import IllegalAction
 from ....tiles import JOKER_CODE as J
 from ....tiles import MELD_KINDS, Tile, counts_of
 from ...phase import Phase
 from ...state import State, held
 from ...table import PAIR, TableMeld
-from ...world import check_turn_moves, check_whole, deal_hidden, from_observation
+from ...world import check_counts, check_turn_moves, check_whole, deal_hidden, from_observation
 from .data import NOT_OPENED, OPEN_MELDS, OPEN_PAIRS, R101Data
 
 __all__ = ["own_turn", "sample_state"]
@@ -41,6 +42,7 @@ _CODE = {str(Tile(c)): c for c in range(53)}
 _TS = tuple(str(Tile(c)) for c in range(53))
 _KIND = {name: code for code, name in MELD_KINDS.items()}
 _OPENED = {None: NOT_OPENED, "melds": OPEN_MELDS, "pairs": OPEN_PAIRS}
+_TOOK = (None, "start", "draw", "take", "button")  # turn_state's "took" (None: not begun)
 
 
 def own_turn(s: State, seat: int) -> dict[str, Any] | None:
@@ -91,9 +93,27 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     x = R101Data(n, rules.opts.button_jokers)
     x.discards = [[_CODE[t] for t in pile] for pile in obs["discards"]]
     x.last_discard = _CODE[obs["last_discard"]] if obs["last_discard"] is not None else -1
+    giver = (s.current - 1) % s.n  # the seat that discarded it
+    if x.last_discard >= 0 and x.discards[giver][-1:] != [x.last_discard]:
+        raise IllegalAction(f"the observation's 'last_discard' {short(obs['last_discard'])} is "
+                            f"not the last of seat {giver}'s 'discards' "
+                            f"{short(obs['discards'][giver])}: it is the previous seat's "
+                            f"latest discard, or null once taken (R101-4)")
     x.taken_log = [(d["seat"], d["from"], _CODE[d["tile"]], d["turn"]) for d in obs["taken_discards"]]
     x.opened = [_OPENED[o] for o in obs["opened"]]
-    x.opened_turn = list(obs["opened_turn"])
+    # the fields no later check reads: a sample holds what they say, and its observation shows
+    # them back, so a value no game makes is refused here (the hint request's check reads
+    # them through this sample; "opened_turn": [5, 5, 5, 5] in turn 0 got a hint)
+    x.opened_turn = check_counts(obs, "opened_turn", n, -1, s.turn)
+    for q in range(n):
+        if (x.opened[q] == NOT_OPENED) != (x.opened_turn[q] == -1):
+            raise IllegalAction(f"the observation's 'opened_turn' {short(x.opened_turn)} does "
+                                f"not fit its 'opened' {short(obs['opened'])}: -1 for a seat "
+                                f"not opened, else the turn of its opening (R101-7)")
+    if ts["took"] not in _TOOK:
+        raise IllegalAction(f"the observation's turn_state 'took' must be how the turn began: "
+                            f"null, \"start\", \"draw\", \"take\" or \"button\" "
+                            f"(R101-3), got {short(ts['took'])}")
     x.thr_melds = obs["thresholds"]["points"]
     x.thr_pairs = obs["thresholds"]["pairs"]
     x.button_left = list(obs["button"]["jokers"])
@@ -151,5 +171,6 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
             x.snap = (Phase.PLAY, tuple(before), sum(before), tuple(begun), x.took, -1, 0,
                       x.last_discard, tuple(x.discards[prev]), thr["points"], thr["pairs"],
                       len(x.taken_log))
-    deal_hidden(s, seat, own, left, obs["rack_sizes"], obs["stock"], rng)
+    sizes = check_counts(obs, "rack_sizes", n, 0)
+    deal_hidden(s, seat, own, left, sizes, check_whole(obs, "stock", 0), rng)
     return s
