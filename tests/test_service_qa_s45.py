@@ -251,3 +251,59 @@ def test_an_opening_turn_for_a_seat_not_opened_is_refused(client: TestClient) ->
         "fit its 'opened' [null, null, null, null]: -1 for a seat not opened, else the turn of "
         "its opening (R101-7)"
     }
+
+
+# --- 2. a query string on a game POST endpoint ------------------------------------------------
+
+
+def _record(client: TestClient) -> dict[str, Any]:
+    """A finished game's record (a game of bots only, played through)."""
+    s = _played("rummy101(players=2)", 3, 0)
+    bots = [get_bot("greedy", random.Random(q)) for q in range(s.n)]
+    while not s.is_terminal:
+        s.apply(bots[s.current_player].act(s.observation(s.current_player), s.legal_actions()))
+    from rummy101.game import records
+
+    return records.to_dict(s)
+
+
+def test_a_query_string_on_a_game_post_is_refused_not_ignored(client: TestClient) -> None:
+    # `POST /v1/games?seed=7` dealt a random game, `.../actions?action=discard%20R5` played the
+    # body's action: the games read their fields from the JSON body only, like the operations
+    # (tests/test_service_qa_s44.py), which refuse a query string
+    view = client.post("/v1/games", json={"rules": "rummy101(players=2)", "seed": 3}).json()
+    gid = view["id"]
+    cases = [
+        (
+            "/v1/games",
+            {"rules": "rummy101(players=2)"},
+            '{"rules": "remi", "seed": 7}',
+            "give every field in the JSON body, e.g. ",
+        ),
+        (
+            f"/v1/games/{gid}/actions",
+            {"action": view["legal"][0]},
+            '{"action": "draw"}',
+            "give every field in the JSON body, e.g. ",
+        ),
+        (f"/v1/games/{gid}/play-hint", {}, "", "send the empty JSON object {} as the body"),
+        (
+            "/v1/replays",
+            {"record": _record(client)},
+            '{"record": {...}}',
+            "give every field in the JSON body, e.g. ",
+        ),
+    ]
+    for path, body, example, advice in cases:
+        r = client.post(path + "?seed=7", json=body)
+        assert r.status_code == 422, (path, r.text)
+        assert r.json() == {
+            "error": f'POST {path} reads no query parameters (got "?seed=7"): {advice}{example}'
+        }
+        assert r.headers.get("connection") == "close"  # its body was not read
+    # nothing was played
+    assert client.get(f"/v1/games/{gid}").json()["actions_played"] == view["actions_played"]
+    # an empty query is no query
+    for path, body, _, _ in cases:
+        r = client.post(path + "?", json=body)
+        assert r.status_code == 200, (path, r.text)

@@ -20,7 +20,7 @@ from .batching import Busy, ClientGone, Coalescer, Lanes
 from .body import BodyBudget, HttpError, parse_body, receive_body
 from .limits import MAX_BODY_BYTES_IN_FLIGHT, MAX_IN_FLIGHT, MAX_READING
 
-__all__ = ["FrontDoor", "Service"]
+__all__ = ["FrontDoor", "Service", "query_refused"]
 
 
 class Service:
@@ -109,12 +109,14 @@ class Service:
                                                                         and not arrived[0])
 
 
-def _query_refused(scope: Scope) -> str:
-    """The message for a query string on an operation endpoint, which reads its fields from
-    the JSON body only: a field given as ``?rules=remi`` would silently not apply."""
+def query_refused(scope: Scope, advice: str = 'give every field in the JSON body, e.g. '
+                                            '{"rules": "remi", ...}') -> str:
+    """The message for a query string on a POST endpoint (an operation's, a game's), which
+    reads its fields from the JSON body only: a field given as ``?rules=remi`` would silently
+    not apply. ``advice`` says what to send instead."""
     query = bytes(scope.get("query_string", b"")).decode("latin-1")
     return (f"POST {scope['path']} reads no query parameters (got {short('?' + query, 60)}): "
-            f"give every field in the JSON body, e.g. {{\"rules\": \"remi\", ...}}")
+            f"{advice}")
 
 
 async def _disconnected(receive: Receive) -> None:
@@ -176,7 +178,7 @@ class FrontDoor:
             runner = self.runners.get(scope["path"]) if scope["method"] == "POST" else None
             if runner is not None and self.service is not None:
                 if scope.get("query_string"):  # `?rules=remi` was ignored: answered as rummy101
-                    await self._send_json(guarded_send, 422, {"error": _query_refused(scope)},
+                    await self._send_json(guarded_send, 422, {"error": query_refused(scope)},
                                           True)
                     return
                 try:

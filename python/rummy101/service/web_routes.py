@@ -18,7 +18,7 @@ at once cannot make another's click wait behind all of them. At most
 :data:`~.games.MAX_GAME_WAIT_SECONDS` (slow bots must not make a click wait minutes).
 
 Errors: 404 unknown game or replay, 422 a refused action or request (the engine's rule-cited
-message), 429 the game is busy with another request or too many wait (of the client's, or in
+message; a query string on a POST, whose fields are all in the body), 429 the game is busy with another request or too many wait (of the client's, or in
 all), 400/413/415 as for every POST of the service.
 """
 
@@ -39,7 +39,7 @@ from .._cancel import watching
 from .._validate import BadRequest, short, type_name
 from ..errors import RummyError
 from .answer import encode, internal_error
-from .asgi import Service
+from .asgi import Service, query_refused
 from .body import HttpError, parse_body, receive_body
 from .games import (
     GAME_THREADS,
@@ -245,6 +245,18 @@ async def _read(service: Service, request: Request) -> tuple[Any, Response | Non
         service.bodies.give(held[0])
 
 
+def _no_query(request: Request, example: str) -> Response | None:
+    """The answer to a game POST with a query string (422, before its body is read, so the
+    connection closes), or None. These endpoints read the JSON body only: ``?seed=7`` was
+    silently ignored (a game dealt at random), as ``?rules=remi`` once was by the operations
+    (:func:`.asgi.query_refused`). A bare ``?`` is no query."""
+    if not request.scope.get("query_string"):
+        return None
+    advice = ("send the empty JSON object {} as the body" if example == "{}" else
+              f"give every field in the JSON body, e.g. {example}")
+    return _json({"error": query_refused(request.scope, advice)}, 422, close=True)
+
+
 def add_game_routes(app: FastAPI, service: Service) -> GameStore:
     """Add the page and the games API to ``app``; returns the store of games and replays."""
     from ..web import CSP, static_files
@@ -281,6 +293,9 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
 
     @app.post("/v1/games", tags=tags, summary="Start a game against the bots")
     async def create_game(request: Request) -> Response:
+        refused = _no_query(request, '{"rules": "remi", "seed": 7}')
+        if refused is not None:
+            return refused
         body, error = await _read(service, request)
         client = client_of(request.scope)
         return error or await lane.run(store.create, body, client, client=client)
@@ -296,6 +311,9 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
     @app.post("/v1/games/{game_id}/actions", tags=tags,
               summary="Play one action; the bots then move until your turn")
     async def act(game_id: str, request: Request) -> Response:
+        refused = _no_query(request, '{"action": "draw"}')
+        if refused is not None:
+            return refused
         body, error = await _read(service, request)
         return error or await lane.run(store.act, game_id, body,
                                        client=client_of(request.scope))
@@ -307,6 +325,9 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
     @app.post("/v1/games/{game_id}/play-hint", tags=tags,
               summary="Play the recommended turn; the bots then move until your turn")
     async def play_hint(game_id: str, request: Request) -> Response:
+        refused = _no_query(request, "{}")
+        if refused is not None:
+            return refused
         body, error = await _read(service, request)
         if error is None and body not in ({}, None):
             error = _json({"error": f"the body of play-hint must be an empty JSON object {{}}, "
@@ -320,6 +341,9 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
 
     @app.post("/v1/replays", tags=tags, summary="Load a game record to replay and analyse")
     async def load_replay(request: Request) -> Response:
+        refused = _no_query(request, '{"record": {...}}')
+        if refused is not None:
+            return refused
         body, error = await _read(service, request)
         client = client_of(request.scope)
         return error or await lane.run(store.load_replay, body, client, client=client)
