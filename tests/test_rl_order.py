@@ -40,7 +40,8 @@ def test_a_step_before_reset_says_to_call_reset(variant: str, wrap: str) -> None
         with pytest.raises((ResetNeeded, AttributeError), match=RESET_FIRST):
             call()
     raw = e.unwrapped
-    assert not raw.game.history and not hasattr(raw, "agents")  # nothing was played
+    # nothing was played (the session's placeholder: env.game is for a dealt match only)
+    assert not raw.session.state.history and not hasattr(raw, "agents")
     e.reset(seed=1)
     obs = e.last()[0]
     e.step(int(np.flatnonzero(obs["action_mask"])[0]))
@@ -65,7 +66,7 @@ def test_the_raw_env_before_reset_raises_reset_needed(call: Any) -> None:
     e = RAW["classic"]()
     with pytest.raises(ResetNeeded, match=r"call reset\(\) before \w+\(\)"):
         call(e)
-    assert not e.game.history
+    assert not e.session.state.history  # (e.game raises before a reset too)
 
 
 def test_a_parallel_step_before_reset_says_to_call_reset() -> None:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..rules import Rules
 from ._extra import missing_extra
-from .session import Session, check_options
+from .session import NO_GAME_YET, Session, check_options
 
 try:
     from gymnasium import spaces
@@ -109,8 +109,18 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
         return self.session.codec
 
     @property
+    def rules(self) -> Rules:
+        """The rule set the env plays (readable before the first ``reset()``, unlike ``game``)."""
+        return self.session.rules
+
+    @property
     def game(self) -> Any:
-        """The :class:`~rummy101.game.State` being played (full information: for tools)."""
+        """The :class:`~rummy101.game.State` being played (full information: for tools).
+        Before the first ``reset()`` there is none: Gymnasium's ``ResetNeeded``, as ``step`` and
+        ``observe`` raise (it was a placeholder game of seed 0, read as if it were the match);
+        the rule set is ``rules``."""
+        if not self._dealt:
+            raise ResetNeeded(NO_GAME_YET)
         return self.session.state
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

@@ -27,7 +27,7 @@ from ..rules import Rules
 from .actions import codec_for
 from .observe import ObservationEncoder
 
-__all__ = ["ILLEGAL_MODES", "OPTIONS", "REWARD_MODES", "IllegalActionIndex", "NotDealt", "OpponentFailed",
+__all__ = ["ILLEGAL_MODES", "NO_GAME_YET", "OPTIONS", "REWARD_MODES", "IllegalActionIndex", "NotDealt", "OpponentFailed",
            "Session", "check_options"]
 
 #: ``reward=``: ``"round"`` gives each seat its score delta when a round ends (R101-13, RO-12,
@@ -67,6 +67,12 @@ def _seed(seed: Any) -> int:
                             "repeat the later resets of its positive twin)"
                             if value is not None else ""))
     return value
+
+
+#: what reading an environment's ``game`` before its first ``reset()`` raises (Gymnasium's
+#: ``ResetNeeded``, with this message; ``gym_env`` and ``env`` alike)
+NO_GAME_YET = ("call reset() before reading game: no match is dealt yet (reset(seed=...) deals a "
+               "reproducible one); env.rules gives the rule set before it")
 
 
 class NotDealt(RuntimeError):

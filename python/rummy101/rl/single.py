@@ -17,7 +17,7 @@ from ..errors import RulesError
 from ..game.actions import last_actions
 from ..rules import Rules
 from ._extra import missing_extra
-from .session import OpponentFailed, Session, _seed, check_options
+from .session import NO_GAME_YET, OpponentFailed, Session, _seed, check_options
 
 try:
     import gymnasium
@@ -106,7 +106,18 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
         return self.session.codec
 
     @property
+    def rules(self) -> Rules:
+        """The rule set the env plays (readable before the first ``reset()``, unlike ``game``)."""
+        return self.session.rules
+
+    @property
     def game(self) -> Any:
+        """The :class:`~rummy101.game.State` being played (full information: for tools).
+        Before the first ``reset()`` there is none: Gymnasium's ``ResetNeeded``, as ``step``
+        raises (it was a placeholder game of seed 0, read as if it were the match); the rule
+        set is ``rules``."""
+        if not self._bots:
+            raise gymnasium.error.ResetNeeded(NO_GAME_YET)
         return self.session.state
 
     def action_masks(self) -> np.ndarray[Any, Any]:
