@@ -288,7 +288,7 @@ def test_a_hint_view_past_the_supply_names_rack_table_and_discard_not_the_rack(
     r = client.post("/v1/hint", json=body)
     assert r.status_code == 422
     assert r.json() == {
-        "error": "rack, table and last discard hold 3 copies of Y5, but rummy101 has only 2 of "
+        "error": "the rack, table and last discard hold 3 copies of Y5, but rummy101 has only 2 of "
         "each tile (R101-1)"
     }
 

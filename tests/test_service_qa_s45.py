@@ -307,3 +307,39 @@ def test_a_query_string_on_a_game_post_is_refused_not_ignored(client: TestClient
     for path, body, _, _ in cases:
         r = client.post(path + "?", json=body)
         assert r.status_code == 200, (path, r.text)
+
+
+# --- 4. the view's supply check is the set's -------------------------------------------------
+
+
+def test_the_views_supply_check_is_the_rules_one(client: TestClient) -> None:
+    # hint/view.py counted copies in a loop of its own beside Rules.check_supply; it calls it
+    # now, with the view's noun ("the rack, table and last discard hold", plural)
+    body = {
+        "seat": 0,
+        "rack": "R1 R2 K5 Y5",
+        "last_discard": "Y5",
+        "players": [{"seat": 1, "opened": "melds"}],
+        "table": [{"owner": 1, "tiles": "Y5 Y6 Y7"}],
+    }
+    r = client.post("/v1/hint", json=body)
+    assert r.status_code == 422, r.text
+    assert r.json() == {
+        "error": "the rack, table and last discard hold 3 copies of Y5, but rummy101 has only 2 "
+        "of each tile (R101-1)"
+    }
+    body["rack"] = "R1 R2 K5 * *"
+    body["last_discard"] = "*"
+    r = client.post("/v1/hint", json=body)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"].startswith("the rack, table and last discard hold 3 jokers, but a ")
+    # the rules' own check says so too, and keeps its singular for one rack
+    from rummy101.errors import RackError
+    from rummy101.rules import Rules
+    from rummy101.tiles import parse_tiles
+
+    tiles = parse_tiles("Y5 Y5 Y5")
+    with pytest.raises(RackError, match=r"^the rack holds 3 copies of Y5"):
+        Rules.parse("rummy101").check_supply(tiles)
+    with pytest.raises(RackError, match=r"^the rack, table and last discard hold 3 copies"):
+        Rules.parse("rummy101").check_supply(tiles, "rack, table and last discard", verb="hold")

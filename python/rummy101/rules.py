@@ -452,9 +452,11 @@ class Rules:
                         from None
             raise
 
-    def check_supply(self, codes: Iterable[int], noun: str = "rack") -> list[int]:
+    def check_supply(self, codes: Iterable[int], noun: str = "rack", *,
+                     verb: str = "holds") -> list[int]:
         """Count vector of ``codes``; raise RackError if it holds more copies than the set has
-        (the message says "the {noun} holds ...": a meld's tiles are no rack)."""
+        (the message says "the {noun} {verb} ...": a meld's tiles are no rack; a plural noun
+        such as a hint's "rack, table and last discard" takes ``verb="hold"``)."""
         counts = counts_of(codes)
         for code in range(NUM_CODES):
             limit = self.max_rack_jokers if code == JOKER_CODE else self.copies
@@ -469,7 +471,7 @@ class Rules:
                 else:
                     piece = "card" if self.family == "cards" else "tile"
                     have = f"{self.variant} has only {limit} of each {piece}"
-                raise RackError(f"the {noun} holds {counts[code]} {what}, but {have}"
+                raise RackError(f"the {noun} {verb} {counts[code]} {what}, but {have}"
                                 + (f" ({rule})" if rule else ""))
         return counts
 

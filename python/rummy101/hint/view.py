@@ -16,7 +16,6 @@ rummy101.hint.view.BadView: field 'stage' is "later"; accepted: "take" (the turn
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -156,14 +155,10 @@ class SeatView:
         all_tiles = list(rack) + [t for m in table for t in m.tiles]
         if last is not None:
             all_tiles.append(last)
-        _check_jokers(rules, all_tiles, button)  # (first: it counts the button's jokers)
-        counts = Counter(int(t) for t in all_tiles if t != JOKER_CODE)
+        # the jokers first: the button's count (R101-10), a limit within check_supply's 6
+        _check_jokers(rules, all_tiles, button)
         # (it said "rack, table and last discard together: the rack holds 3 copies of Y5")
-        for code, n in counts.items():
-            if n > rules.copies:
-                raise RackError(f"rack, table and last discard hold {n} copies of {Tile(code)}, "
-                                f"but {rules.variant} has only {rules.copies} of each tile "
-                                f"(R101-1)")
+        rules.check_supply(all_tiles, "rack, table and last discard", verb="hold")
         return cls(rules=rules, seat=seat, rack=rack, table=table, last_discard=last,
                    opened=opened, threshold=threshold, pairs_threshold=pairs,
                    button_available=button, stage="play" if stage == "play" else "take",
@@ -201,7 +196,7 @@ def _check_jokers(rules: Rules, tiles: Sequence[int], button_available: bool) ->
                  f" plus at most {pressed} joker-button joker{'s' if pressed != 1 else ''} "
                  f"({'the other players' if button_available else 'one per player'} this "
                  f"round, R101-10)")
-        raise RackError(f"rack, table and last discard hold {seen} jokers, but a "
+        raise RackError(f"the rack, table and last discard hold {seen} jokers, but a "
                         f"{str(rules)!r} game has at most {limit}: the set's {rules.jokers}"
                         f"{extra}")
 
