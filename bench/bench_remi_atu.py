@@ -8,12 +8,19 @@ Prints, for (1) every laid-down take-phase decision of 30 uniform random games, 
 asked about in 40 soak games (tools/soak.py, seed 17: random and greedy seats, every rules
 option), the count, mean and worst time; (4) the adversarial 16-meld positions of
 tests/test_remi_atu.py one by one; and (5) three 45-53-tile positions of random 2-player play
-(bench/data/remi2p_seed236_*.json), the slowest known. Every decision is timed from scratch (every memo cleared).
+(bench/data/remi2p_seed236_*.json) and a 40-tile one of `rummy101 sim --rules 'remi(players=2)'
+--bots random,random` (game 1534 of seed 0). Every decision is timed from scratch (every memo
+cleared).
 
 Measured on the shared 2-core dev machine, before -> after the issue 9/17 speed-up (commits
 648a025..1e9715e; same answers; this file run on both trees): (1) mean 0.28-0.36 -> 0.16-0.18
 ms, (2) mean 1.2 -> 0.6-0.7 ms, (3) 528 decisions, mean 5.9 -> 0.6 ms, worst 1.28 s -> 0.16 s,
 (4) the False position 2.7-5.0 s -> 1.0-1.1 s.
+
+The table relaxation (rules_core._table_refutes, 2026-12-07; 7cba647 -> 5295a21, this file run on
+both trees one after the other, load 1.7 then 4.2): (5) 21.1 -> 1.5 s, 17.3 -> 0.10 s, 14.4 ->
+0.52 s, game 1534 315 -> 4.0 s; (1)-(4) within the noise of that load (1: mean 2.8 -> 1.2 ms, 3:
+0.27 -> 0.41 ms; quiet, interleaved, the 414 soak decisions took 52 -> 51 ms in all).
 """
 
 from __future__ import annotations
@@ -139,6 +146,14 @@ def huge_racks() -> None:
                         s.table, p)
         print(f"huge racks, {path.name}: {sum(s.racks[p])} tiles, {len(s.table)} melds: "
               f"{got} in {t:.2f} s")
+    from test_remi_atu import RANDOM_1534_RACK, RANDOM_1534_TABLE
+    from test_remi_engine import position
+
+    s = position("remi(players=2)", racks=["K2", RANDOM_1534_RACK], atu="R11", laid=[True, True],
+                 table=[(k, 1, t) for k, t in RANDOM_1534_TABLE])
+    t, got = _timed(rc.atu_finish, s.rules, s.racks[1], s.x.atu, True, False, s.table, 1)
+    print(f"huge racks, sim seed 0 game 1534: {sum(s.racks[1])} tiles, {len(s.table)} melds: "
+          f"{got} in {t:.2f} s")
 
 
 if __name__ == "__main__":

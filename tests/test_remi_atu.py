@@ -482,8 +482,8 @@ def test_the_soak_position_with_the_high_one_twice_is_decided() -> None:
 
 def test_a_server_can_stop_a_long_atu_check() -> None:
     """The laid-down search checks the server's stop at every node (rummy101._cancel): a long
-    check (16 melds, 28 tiles, False: ~1 s native, minutes in pure Python; 53-tile racks of
-    random 2-player play take 10-20 s native) stops with ShuttingDown when the server goes down
+    check (16 melds, 28 tiles, False: ~1 s native, minutes in pure Python; the worst racks of
+    random 2-player play found take 1-5 s native) stops with ShuttingDown when the server goes down
     or the client has gone, and caches nothing from the stopped search."""
     import threading
 
