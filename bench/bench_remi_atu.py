@@ -8,9 +8,13 @@ Prints, for (1) every laid-down take-phase decision of 30 uniform random games, 
 asked about in 40 soak games (tools/soak.py, seed 17: random and greedy seats, every rules
 option), the count, mean and worst time; (4) the adversarial 16-meld positions of
 tests/test_remi_atu.py one by one; and (5) three 45-53-tile positions of random 2-player play
-(bench/data/remi2p_seed236_*.json) and a 40-tile one of `rummy101 sim --rules 'remi(players=2)'
---bots random,random` (game 1534 of seed 0). Every decision is timed from scratch (every memo
-cleared).
+(bench/data/remi2p_seed236_*.json), the other slow ones of random 2-player play
+(bench/data/remi2p_seed*_*.json; seed 517: a 59-tile one of RL play, False, 31.5 s with
+RELAX_LEAVES 512 -> 7.0 s at 16, load ~3 on 2 cores; same run: the 16-meld False 0.56 -> 0.12
+s, seed 236 step 244 0.46 -> 0.19 s, uniform random games mean 0.48 -> 0.34 ms, random tables
+0.27 -> 0.32 ms, soak decisions 0.13 -> 0.19 ms mean, worst 32 -> 40 ms) and a 40-tile one of
+`rummy101 sim --rules 'remi(players=2)' --bots random,random` (game 1534 of seed 0). Every
+decision is timed from scratch (every memo cleared).
 
 Measured on the shared 2-core dev machine, before -> after the issue 9/17 speed-up (commits
 648a025..1e9715e; same answers; this file run on both trees): (1) mean 0.28-0.36 -> 0.16-0.18
@@ -131,15 +135,15 @@ def main() -> None:
 
 
 def huge_racks() -> None:
-    """(5) Positions of 2-player uniform random play (RL random masked policy, seed 236, found by
-    the RL check of 2026-12-07): a laid-down seat holding 45-53 tiles against 6-13 table melds,
+    """(5) Positions of 2-player uniform random play (RL random masked policy, seeds 236 and 517,
+    found by the RL checks of 2026-12-07): a laid-down seat holding 45-53 tiles against 6-13 table melds,
     the Atu available. The first (False) searches ~360,000 nodes and ~126,000 rests, each a
     ``solve_melds`` of ~45 tiles: 10-20 s each native, minutes in pure Python."""
     import pathlib
 
     from rummy101.game import records
 
-    for path in sorted((pathlib.Path(__file__).parent / "data").glob("remi2p_seed236_*.json")):
+    for path in sorted((pathlib.Path(__file__).parent / "data").glob("remi2p_seed*_*.json")):
         s = records.loads(path.read_text())
         p, x = s.current_player, s.x
         t, got = _timed(rc.atu_finish, s.rules, s.racks[p], x.atu, x.laid[p], x.tabla[p],

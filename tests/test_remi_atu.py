@@ -348,6 +348,53 @@ def test_a_huge_position_of_random_play_is_decided_exactly() -> None:
     _clear_caches()
 
 
+# A position of 2-player RL play (rummy101.rl.env("remi(players=2)"), a uniform random legal
+# index a step from np.random.default_rng(0), game of reset(seed=517), step 260; its record is
+# bench/data/remi2p_seed517_step260.json): seat 0, laid down, 59 tiles against 8 table melds of
+# its own, the Atu R1. False. With RELAX_LEAVES 512 its search covered ~180,000 leaves one solve
+# each (30 s native, the slowest step of the RL check of 2026-12-07); refuted in bulk near the
+# leaves it takes ~3,300 solves.
+RANDOM_517_RACK = ("R1 R3 R5 R5 R6 R6 R7 R7 R8 R9 R10 R10 R11 R12 R12 Y1 Y1 Y2 Y2 Y3 Y4 Y5 Y6 Y8 "
+                   "Y8 Y9 Y10 Y10 Y11 Y11 Y12 Y12 Y13 B1 B2 B2 B3 B5 B5 B6 B8 B9 B10 B12 B13 B13 "
+                   "K1 K1 K4 K5 K5 K6 K7 K9 K9 K10 K11 K11 K13")
+RANDOM_517_TABLE = [("run", "B10 * B12"), ("set", "R8 B8 K8"), ("run", "B4 * B6"), ("run", "K6 K7 K8"),
+                    ("set", "R4 Y4 B4"), ("run", "Y5 Y6 Y7"), ("run", "K2 K3 K4"), ("set", "R3 Y3 B3")]
+
+
+def test_the_59_tile_position_of_rl_seed_517_refutes_its_leaves_in_bulk(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """RO-4 on the seed-517 position: False, and decided with the table relaxation tried near the
+    leaves of small subtrees too (RELAX_LEAVES): fewer than 20,000 solver calls where there were
+    ~180,000 (a count of the engine's work, not a time)."""
+    import rummy101.game.engines.remi.rules_core as rc
+    from rummy101 import backend_name
+
+    if backend_name() != "native":           # minutes in pure Python
+        pytest.skip("native only: the pure solver takes minutes on this position")
+    s = position("remi(players=2)", racks=[RANDOM_517_RACK, "K2"], current=0, atu="R1",
+                 laid=[True, False], tabla=[False, True],
+                 table=[(k, 0, t) for k, t in RANDOM_517_TABLE])
+    real = rc._backend.core()
+    calls = [0]
+
+    class Counted:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(real, name)
+
+        def solve_melds_value(self, *a: Any) -> int:
+            calls[0] += 1
+            return real.solve_melds_value(*a)
+
+    counted = Counted()
+    _clear_caches()
+    with monkeypatch.context() as m:
+        m.setattr(rc._backend, "core", lambda: counted)
+        got = atu_finish(s.rules, s.racks[0], s.x.atu, True, False, s.table, 0)
+    _clear_caches()
+    assert got is False
+    assert 0 < calls[0] < 20_000, calls[0]
+
+
 def test_an_exhausted_work_budget_raises_and_never_guesses() -> None:
     """Every solve of the Atu check runs under the caller's work budget. When it runs out the
     check raises WorkBudgetExceeded: it never answers True/False from an unfinished search, and

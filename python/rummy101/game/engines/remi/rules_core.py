@@ -224,9 +224,13 @@ BOUND_LEAVES = 64
 #: may search ``RELAX_BUDGET`` nodes (past it, it proves nothing and the node is searched as
 #: before); table melds with ``MANY_OUTCOMES`` or more outcomes are played last. Chosen on
 #: bench/bench_remi_atu.py: far fewer tries cost the huge racks their cut, more cost the soak's
-#: 15-meld positions (65-tile vectors, 10-40 ms a try) more than they cut.
+#: 15-meld positions (65-tile vectors, 10-40 ms a try) more than they cut. ``RELAX_LEAVES`` was
+#: 512: the 59-tile position of RL seed 517 (bench/data/remi2p_seed517_step260.json, False, 8
+#: table melds) then left ~180,000 leaves of 64-511 below the tried nodes unrefuted, one cover
+#: each (30 s); at 16 it asks ~3,300 solves (7 s). The answer never depends on these: a try
+#: only cuts a subtree no play finishes.
 RELAX_MELDS = 4
-RELAX_LEAVES = 512
+RELAX_LEAVES = 16
 RELAX_BUDGET = 20_000
 MANY_OUTCOMES = 16
 
@@ -268,7 +272,8 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
       leaves number 10^5-10^6, each a cover asked with a floor (``solve_melds_value(...,
       n - 2)``: -1 unless every tile but one goes down, so a failing rest is cut early). Since
       the table relaxation the worst such checks found take ~1-5 s native (were 45-108 s;
-      bench/bench_remi_atu.py's "huge racks" 0.03-0.3 s, were 5-9 s), and 2,000 such games
+      bench/bench_remi_atu.py's "huge racks" 0.03-0.3 s, were 5-9 s; the worst found since,
+      a 59-tile rack of RL seed 517, 7 s with ``RELAX_LEAVES`` 16, 30 s at 512), and 2,000 such games
       (``rummy101 sim --rules 'remi(players=2)' --bots random,random --games 2000``) 25 s, were
       4 min. Bound: the memo holds at most
       ``(melds + 1) * prod_c (rack[c] + 1) * (table Jolys + 1)`` entries (the rack left is a
