@@ -12,9 +12,13 @@ tests/test_remi_atu.py one by one; and (5) three 45-53-tile positions of random 
 (bench/data/remi2p_seed*_*.json; seed 517: a 59-tile one of RL play, False, 31.5 s with
 RELAX_LEAVES 512 -> 7.0 s at 16, load ~3 on 2 cores; same run: the 16-meld False 0.56 -> 0.12
 s, seed 236 step 244 0.46 -> 0.19 s, uniform random games mean 0.48 -> 0.34 ms, random tables
-0.27 -> 0.32 ms, soak decisions 0.13 -> 0.19 ms mean, worst 32 -> 40 ms) and a 40-tile one of
-`rummy101 sim --rules 'remi(players=2)' --bots random,random` (game 1534 of seed 0). Every
-decision is timed from scratch (every memo cleared).
+0.27 -> 0.32 ms, soak decisions 0.13 -> 0.19 ms mean, worst 32 -> 40 ms; three more of the
+same RL run, seeds 85, 544, 642: 46-56 tiles, 4-12 melds, 0.04 -> 1.24 s, 2.1 -> 2.2 s, 3.6 ->
+1.9 s: seed 85's tries fail, each up to RELAX_BUDGET nodes; the RL run itself,
+rl.env('remi(players=2)'), np.random.default_rng(0), reset seeds 0-753, process time: 93.4 ->
+59.1 s, 51.8 -> 49.2 s without seed 517) and a 40-tile one of `rummy101 sim --rules
+'remi(players=2)' --bots random,random` (game 1534 of seed 0). Every decision is timed from
+scratch (every memo cleared).
 
 Measured on the shared 2-core dev machine, before -> after the issue 9/17 speed-up (commits
 648a025..1e9715e; same answers; this file run on both trees): (1) mean 0.28-0.36 -> 0.16-0.18
@@ -136,7 +140,8 @@ def main() -> None:
 
 def huge_racks() -> None:
     """(5) Positions of 2-player uniform random play (RL random masked policy, seeds 236 and 517,
-    found by the RL checks of 2026-12-07): a laid-down seat holding 45-53 tiles against 6-13 table melds,
+    found by the RL checks of 2026-12-07; 85, 544, 642 and 517 too): a laid-down seat holding
+    45-59 tiles against 4-13 table melds,
     the Atu available. The first (False) searches ~360,000 nodes and ~126,000 rests, each a
     ``solve_melds`` of ~45 tiles: 10-20 s each native, minutes in pure Python."""
     import pathlib

@@ -227,8 +227,10 @@ BOUND_LEAVES = 64
 #: 15-meld positions (65-tile vectors, 10-40 ms a try) more than they cut. ``RELAX_LEAVES`` was
 #: 512: the 59-tile position of RL seed 517 (bench/data/remi2p_seed517_step260.json, False, 8
 #: table melds) then left ~180,000 leaves of 64-511 below the tried nodes unrefuted, one cover
-#: each (30 s); at 16 it asks ~3,300 solves (7 s). The answer never depends on these: a try
-#: only cuts a subtree no play finishes.
+#: each (30 s); at 16 it asks ~3,300 solves (7 s). Not a win everywhere: the 46-tile seed-85
+#: position of that run (bench/data) takes 1.2 s at 16 where 0.04 s at 512 or 128 (its tries fail,
+#: each up to RELAX_BUDGET nodes); the first 754 games of that run 93 -> 59 s. The answer never
+#: depends on these: a try only cuts a subtree no play finishes.
 RELAX_MELDS = 4
 RELAX_LEAVES = 16
 RELAX_BUDGET = 20_000
