@@ -93,11 +93,11 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     x = R101Data(n, rules.opts.button_jokers)
     x.discards = [[_CODE[t] for t in pile] for pile in obs["discards"]]
     x.last_discard = _CODE[obs["last_discard"]] if obs["last_discard"] is not None else -1
-    giver = (s.current - 1) % s.n  # the seat that discarded it
-    if x.last_discard >= 0 and x.discards[giver][-1:] != [x.last_discard]:
+    prev = (s.current - 1) % n  # the seat before: it made the last discard
+    if x.last_discard >= 0 and x.discards[prev][-1:] != [x.last_discard]:
         raise IllegalAction(f"the observation's 'last_discard' {short(obs['last_discard'])} is "
-                            f"not the last of seat {giver}'s 'discards' "
-                            f"{short(obs['discards'][giver])}: it is the previous seat's "
+                            f"not the last of seat {prev}'s 'discards' "
+                            f"{short(obs['discards'][prev])}: it is the previous seat's "
                             f"latest discard, or null once taken (R101-4)")
     x.taken_log = [(d["seat"], d["from"], _CODE[d["tile"]], d["turn"]) for d in obs["taken_discards"]]
     x.opened = [_OPENED[o] for o in obs["opened"]]
@@ -138,7 +138,6 @@ def sample_state(obs: Mapping[str, Any], rng: random.Random) -> State:
     for c in seen:
         left[c] -= 1
     must = ts.get("must_use")
-    prev = (s.current - 1) % n
     if x.took == "take":
         got = [e for e in x.taken_log if e[0] == s.current and e[3] == s.turn]
         if len(got) != 1 or x.taken_log[-1] != got[0] or got[0][1] != prev:
