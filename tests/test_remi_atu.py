@@ -282,8 +282,8 @@ def test_cut_search_agrees_with_the_uncut_search(laid: bool, monkeypatch: pytest
 @pytest.mark.parametrize("chunk", range(2))
 def test_the_table_relaxation_refutes_only_what_no_play_finishes(chunk: int,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """_table_refutes folds the table melds still to play into the rack and refutes a node when
-    that vector has no cover but for one tile. Tried at every node (not only the big subtrees
+    """RO-4 (with RO-6/RO-7/RO-9): _table_refutes folds the table melds still to play into the
+    rack and refutes a node when that vector has no cover but for one tile. Tried at every node (not only the big subtrees
     near the end where the engine tries it), it must agree with the search without it on laid-
     down positions of 8-30 tiles, both answers, and refute many nodes on the way. A relaxation
     without the table tiles (the rest alone) refutes finishes and fails here."""
@@ -334,7 +334,7 @@ RANDOM_1534_TABLE = [("run", "K3 K4 *"), ("set", "Y1 B1 K1"), ("run", "Y7 Y8 Y9"
 
 
 def test_a_huge_position_of_random_play_is_decided_exactly() -> None:
-    """The game-1534 position: False (every other tile can go down except two, whatever the
+    """RO-4 on the game-1534 position: False (every other tile can go down except two, whatever the
     table melds take). Its search now refutes the subtrees near the end in bulk; the answer is
     the same as the search without that (108 s native, checked once when it was found)."""
     from rummy101 import backend_name
