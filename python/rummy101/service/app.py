@@ -45,7 +45,7 @@ from .._validate import quoted_list, short
 from ..errors import RummyError
 from . import api
 from .answer import encode
-from .asgi import FrontDoor, Service
+from .asgi import FrontDoor, Service, unread_query
 from .batching import Coalescer
 from .games import LIMITS as GAME_LIMITS
 from .openapi import install_openapi
@@ -219,11 +219,18 @@ def create_app(*, threads: int = 4, cors_origins: Sequence[str] = (),
         return endpoint
 
     @app.get("/health", tags=["service"], summary="Liveness check")
-    async def health() -> Response:
+    async def health(request: Request) -> Response:
+        refused = unread_query(request.scope, "it answers the same to every request")
+        if refused is not None:
+            return _error(422, refused)
         return _json_response({"status": "ok"})
 
     @app.get("/v1/info", tags=["service"], summary="Version, live backend and limits")
-    async def info() -> Response:
+    async def info(request: Request) -> Response:
+        refused = unread_query(request.scope, "it answers the same to every request: the "
+                                              "version, the live backend and every limit")
+        if refused is not None:
+            return _error(422, refused)
         from . import limits
         return _json_response({
             "version": __version__, "backend": backend_name(),

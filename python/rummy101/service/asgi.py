@@ -10,17 +10,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .._validate import BadRequest, short
+from .._validate import BadRequest, quoted_list, short
 from ..errors import RummyError
 from .answer import encode, internal_error
 from .batching import Busy, ClientGone, Coalescer, Lanes
 from .body import BodyBudget, HttpError, parse_body, receive_body
 from .limits import MAX_BODY_BYTES_IN_FLIGHT, MAX_IN_FLIGHT, MAX_READING
 
-__all__ = ["FrontDoor", "Service", "query_refused"]
+__all__ = ["CACHE_BUSTER", "FrontDoor", "Service", "query_refused", "unread_query"]
 
 
 class Service:
@@ -115,8 +116,53 @@ def query_refused(scope: Scope, advice: str = 'give every field in the JSON body
     reads its fields from the JSON body only: a field given as ``?rules=remi`` would silently
     not apply. ``advice`` says what to send instead."""
     query = bytes(scope.get("query_string", b"")).decode("latin-1")
-    return (f"POST {scope['path']} reads no query parameters (got {short('?' + query, 60)}): "
+    return (f"POST {_path(scope)} reads no query parameters (got {short('?' + query, 60)}): "
             f"{advice}")
+
+
+#: The one query parameter a JSON ``GET`` lets through, unread: the cache-buster that jQuery's
+#: ``cache: false`` and many fetch wrappers add (``?_=1701``); any other name is refused.
+CACHE_BUSTER = "_"
+
+
+def unread_query(scope: Scope, advice: str) -> str | None:
+    """The message for a query string on a JSON ``GET`` (or ``DELETE``) endpoint, which reads no
+    query parameter, or None when there is nothing to refuse.
+
+    ``GET /v1/games/{id}?seat=1`` answered your own seat's view, ``/v1/replays/{id}/turns/3?view=1``
+    the turn's own seat: a client could believe it got what it asked for. Every parameter is
+    refused and named, but a ``GET``'s cache-buster ``_`` (:data:`CACHE_BUSTER`, any value) and
+    a query that names nothing (a bare ``?``, ``?&``); a ``DELETE`` is refused any query, as a
+    ``POST`` is. ``advice`` says what to send instead. (The web page and its files, ``/docs`` and
+    ``/openapi.json`` are the same whatever the query, and keep taking any: ``?v=3``,
+    ``?utm_source=…``.)"""
+    raw = bytes(scope.get("query_string", b""))
+    if not raw:
+        return None
+    method = str(scope.get("method", "GET"))
+    get = method in ("GET", "HEAD")
+    pairs = parse_qsl(raw.decode("latin-1"), keep_blank_values=True, encoding="utf-8",
+                      errors="replace")
+    names = list(dict.fromkeys(name for name, _ in pairs if not get or name != CACHE_BUSTER))
+    if get and not names:
+        return None
+    shown = [short(name, 30)[1:-1] or "(no name)" for name in names[:3]]
+    if not shown:
+        which = "the query would be ignored"
+    elif len(names) <= 3:
+        which = f"{quoted_list(shown)} would be ignored"
+    else:
+        which = f"{', '.join(repr(n) for n in shown)} and {len(names) - 3} more would be ignored"
+    buster = (f" (a cache-buster may be sent as ?{CACHE_BUSTER}=…, which is ignored)"
+              if get else "")
+    return (f"{method} {_path(scope)} reads no query parameters: {which} (got "
+            f"{short('?' + raw.decode('latin-1'), 60)}); {advice}{buster}")
+
+
+def _path(scope: Scope) -> str:
+    """The request's path for a message, cut (a game id may be any length)."""
+    path = str(scope.get("path", ""))
+    return path if len(path) <= 100 else path[:97] + "..."
 
 
 async def _disconnected(receive: Receive) -> None:

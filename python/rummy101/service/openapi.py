@@ -76,7 +76,10 @@ _LIMITS = (f"Limits: at most {MAX_RACK} tokens per rack, {MAX_BATCH} racks per b
            f"{MAX_BODY_BYTES} bytes per body, {MAX_IN_FLIGHT} requests held at once, the body "
            f"within {BODY_SECONDS:g} s of the headers, a work budget per solve (see /v1/info). "
            "POST bodies are JSON sent as `Content-Type: application/json` (else 415); a key "
-           "given twice in one object is refused.")
+           "given twice in one object is refused. No endpoint reads a query parameter: a "
+           "query string on a POST or DELETE, or a parameter other than the cache-buster `_` "
+           "on a JSON GET, answers 422 naming it (the web page, /docs and /openapi.json take "
+           "any).")
 
 
 def _ref(model: type[BaseModel]) -> dict[str, str]:

@@ -39,7 +39,7 @@ from .._cancel import watching
 from .._validate import BadRequest, short, type_name
 from ..errors import RummyError
 from .answer import encode, internal_error
-from .asgi import Service, query_refused
+from .asgi import Service, query_refused, unread_query
 from .body import HttpError, parse_body, receive_body
 from .games import (
     GAME_THREADS,
@@ -257,6 +257,14 @@ def _no_query(request: Request, example: str) -> Response | None:
     return _json({"error": query_refused(request.scope, advice)}, 422, close=True)
 
 
+def unread_query_answer(request: Request, advice: str) -> Response | None:
+    """The answer to a JSON ``GET`` or ``DELETE`` with a query parameter it does not read (422
+    naming it, :func:`.asgi.unread_query`: ``GET /v1/games/{id}?seat=1`` answered your own
+    seat's view), or None (no query, or only the cache-buster ``?_=…`` of a ``GET``)."""
+    message = unread_query(request.scope, advice)
+    return None if message is None else _json({"error": message}, 422)
+
+
 def add_game_routes(app: FastAPI, service: Service) -> GameStore:
     """Add the page and the games API to ``app``; returns the store of games and replays."""
     from ..web import CSP, static_files
@@ -286,7 +294,12 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
     tags: list[str | Enum] = ["games"]
 
     @app.get("/v1/game-options", tags=tags, summary="Variants, options and bots for a new game")
-    async def game_options() -> Response:
+    async def game_options(request: Request) -> Response:
+        refused = unread_query_answer(request, "it lists every variant with its options, the "
+                                               "bots and the limits; a game's rules, seat and "
+                                               "bots go in the JSON body of POST /v1/games")
+        if refused is not None:
+            return refused
         # no game is involved: a worker thread of its own, not a place in the games' threads
         # behind other clients' bot moves (the first call imports the bots: not on the loop)
         return _json(await anyio.to_thread.run_sync(options))
@@ -304,6 +317,12 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
                    summary="Your view of a game (GET), or drop it (DELETE)")
     async def game(game_id: str, request: Request) -> Response:
         # one route for both methods, so that a 405 on this path lists both in Allow
+        refused = unread_query_answer(request, (
+            "the view is always of your own seat, chosen when the game was created (\"seat\" "
+            "in the body of POST /v1/games); the other seats' racks are never shown"
+            if request.method == "GET" else f"send DELETE /v1/games/{game_id[:40]} bare"))
+        if refused is not None:
+            return refused
         if request.method == "DELETE":
             return await lane.run(store.delete, game_id, client=client_of(request.scope))
         return await lane.run(store.view, game_id, client=client_of(request.scope))
@@ -320,6 +339,12 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
 
     @app.get("/v1/games/{game_id}/hint", tags=tags, summary="The recommended turn")
     async def game_hint(game_id: str, request: Request) -> Response:
+        refused = unread_query_answer(request, "the hint is for your own seat, at your turn, "
+                                               "with 3 alternatives; for another seat or "
+                                               "position, or other alternatives, POST /v1/hint "
+                                               "with {\"record\": …} or {\"observation\": …}")
+        if refused is not None:
+            return refused
         return await lane.run(store.hint, game_id, client=client_of(request.scope))
 
     @app.post("/v1/games/{game_id}/play-hint", tags=tags,
@@ -337,6 +362,9 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
 
     @app.get("/v1/games/{game_id}/record", tags=tags, summary="The game record, once the game is over")
     async def game_record(game_id: str, request: Request) -> Response:
+        refused = unread_query_answer(request, "the record is the whole game, once it is over")
+        if refused is not None:
+            return refused
         return await lane.run(store.record, game_id, client=client_of(request.scope))
 
     @app.post("/v1/replays", tags=tags, summary="Load a game record to replay and analyse")
@@ -350,11 +378,21 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
 
     @app.get("/v1/replays/{replay_id}", tags=tags, summary="A replay's turns and outcome")
     async def get_replay(replay_id: str, request: Request) -> Response:
+        refused = unread_query_answer(request, f"it answers the whole replay; one turn is GET "
+                                               f"/v1/replays/{replay_id[:40]}/turns/{{n}}")
+        if refused is not None:
+            return refused
         return await lane.run(store.replay, replay_id, client=client_of(request.scope))
 
     @app.get("/v1/replays/{replay_id}/turns/{turn}", tags=tags,
              summary="One turn: the position, the move played, the hint and the verdict")
     async def replay_turn(replay_id: str, turn: int, request: Request) -> Response:
+        refused = unread_query_answer(request, "the turn is the path's last segment, seen by the "
+                                               "seat that played it (its 'seat'; the other "
+                                               "racks are hidden), analysed with the hint's "
+                                               "alternatives")
+        if refused is not None:
+            return refused
         return await lane.run(store.replay_turn, replay_id, turn,
                               client=client_of(request.scope))
 

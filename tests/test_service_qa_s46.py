@@ -1,0 +1,186 @@
+"""QA round s46 on the HTTP service: query strings on GET endpoints, and the hint's ``record``.
+
+1. ``GET /v1/games/{id}?seat=1``, ``GET /v1/games/{id}/hint?seat=2`` or
+   ``GET /v1/replays/{id}/turns/3?view=1`` answered 200 with what the endpoint always answers
+   (your own seat's view, the turn's own seat): the query was dropped unread, so a client could
+   believe it got another seat's view. The JSON GET endpoints (and ``DELETE /v1/games/{id}``)
+   read no query parameter, as the POST endpoints (tests/test_service_qa_s44.py, _s45.py): one
+   is refused (422) with its name and what to do instead; a GET's cache-buster ``?_=…`` (jQuery's
+   ``cache: false``) still passes. The web page, its files, ``/docs`` and ``/openapi.json`` are
+   the same whatever the query and keep taking any (``?v=3``, ``?utm_source=…``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from rummy101.bots import get_bot
+from rummy101.game import new_game, records
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+from rummy101.service.app import create_app
+
+RULES = "rummy101(players=2)"  # seat 0 moves first: creating a game plays no bot move
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app())
+
+
+def _finished(rules: str, seed: int) -> dict[str, Any]:
+    s = new_game(rules, seed)
+    bots = [get_bot("greedy", random.Random(q)) for q in range(s.n)]
+    while not s.is_terminal:
+        s.apply(bots[s.current_player].act(s.observation(s.current_player), s.legal_actions()))
+    return records.to_dict(s)
+
+
+@pytest.fixture(scope="module")
+def ids(client: TestClient) -> dict[str, str]:
+    game = client.post("/v1/games", json={"rules": RULES, "seed": 3}).json()["id"]
+    replay = client.post("/v1/replays", json={"record": _finished(RULES, 3)}).json()["id"]
+    return {"game": game, "replay": replay}
+
+
+BUSTER = " (a cache-buster may be sent as ?_=…, which is ignored)"
+
+# (path, the advice of its refusal); {game} and {replay} are filled in
+JSON_GETS = [
+    ("/health", "it answers the same to every request"),
+    (
+        "/v1/info",
+        ("it answers the same to every request: the version, the live backend and every limit"),
+    ),
+    (
+        "/v1/game-options",
+        (
+            "it lists every variant with its options, the bots and the limits; a "
+            "game's rules, seat and bots go in the JSON body of POST /v1/games"
+        ),
+    ),
+    (
+        "/v1/games/{game}",
+        (
+            "the view is always of your own seat, chosen when the game was created "
+            '("seat" in the body of POST /v1/games); the other seats\' racks are '
+            "never shown"
+        ),
+    ),
+    (
+        "/v1/games/{game}/hint",
+        (
+            "the hint is for your own seat, at your turn, with 3 "
+            "alternatives; for another seat or position, or other "
+            'alternatives, POST /v1/hint with {{"record": …}} or '
+            '{{"observation": …}}'
+        ),
+    ),
+    ("/v1/games/{game}/record", "the record is the whole game, once it is over"),
+    (
+        "/v1/replays/{replay}",
+        ("it answers the whole replay; one turn is GET /v1/replays/{replay}/turns/{{n}}"),
+    ),
+    (
+        "/v1/replays/{replay}/turns/3",
+        (
+            "the turn is the path's last segment, seen by the seat "
+            "that played it (its 'seat'; the other racks are hidden), "
+            "analysed with the hint's alternatives"
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("template", "advice"), JSON_GETS)
+def test_a_query_parameter_on_a_json_get_is_refused_not_ignored(
+    client: TestClient, ids: dict[str, str], template: str, advice: str
+) -> None:
+    path = template.format(**ids)
+    advice = advice.format(**ids)
+    for query, named in (
+        ("seat=1", "'seat'"),
+        ("view=1", "'view'"),
+        ("v=3", "'v'"),
+        ("_=1701&seat=2", "'seat'"),
+    ):
+        r = client.get(f"{path}?{query}")
+        assert r.status_code == 422, (path, query, r.text)
+        assert r.json() == {
+            "error": f"GET {path} reads no query parameters: {named} would be ignored (got "
+            f'"?{query}"); {advice}{BUSTER}'
+        }
+        # HEAD is answered as GET: the same status, no body
+        h = client.head(f"{path}?{query}")
+        assert (h.status_code, h.content) == (422, b"")
+
+
+@pytest.mark.parametrize(("template", "advice"), JSON_GETS)
+def test_a_cache_buster_or_an_empty_query_on_a_json_get_still_answers(
+    client: TestClient, ids: dict[str, str], template: str, advice: str
+) -> None:
+    path = template.format(**ids)
+    bare = client.get(path)  # (the record of a game not over: 422, saying why)
+    assert bare.status_code == (422 if path.endswith("/record") else 200), bare.text
+    for query in ("?_=1701", "?_=1&_=2", "?", "?&"):
+        r = client.get(path + query)
+        assert r.status_code == bare.status_code, (path, query, r.text)
+        if path != "/v1/info" and "/hint" not in path:  # (the hint samples hidden racks)
+            assert r.json() == bare.json()
+        assert client.head(path + query).status_code == bare.status_code
+
+
+def test_several_parameters_are_named_and_odd_names_stay_short(
+    client: TestClient, ids: dict[str, str]
+) -> None:
+    path = f"/v1/games/{ids['game']}/record"
+    r = client.get(f"{path}?seat=1&view=2&turn=3&at=4&x")
+    assert r.status_code == 422
+    assert r.json()["error"].startswith(
+        f"GET {path} reads no query parameters: 'seat', 'view', 'turn' and 2 more would be "
+        f'ignored (got "?seat=1&view=2&turn=3&at=4&x"); '
+    )
+    r = client.get(f"{path}?{'s' * 5000}=1")
+    assert r.status_code == 422
+    assert len(r.json()["error"]) < 400
+    r = client.get(f"{path}?%ff%fe=1")  # not UTF-8 once decoded: named, not a 400/500
+    assert r.status_code == 422
+    assert "'\ufffd\ufffd' would be ignored" in r.json()["error"]
+
+
+def test_delete_reads_no_query_either(client: TestClient) -> None:
+    gid = client.post("/v1/games", json={"rules": RULES, "seed": 4}).json()["id"]
+    for query in ("_=1", "seat=1", "&"):
+        r = client.delete(f"/v1/games/{gid}?{query}")
+        assert r.status_code == 422, r.text
+        assert r.json()["error"].startswith(f"DELETE /v1/games/{gid} reads no query parameters")
+        assert r.json()["error"].endswith(f"; send DELETE /v1/games/{gid} bare")
+    assert client.get(f"/v1/games/{gid}").status_code == 200  # not deleted
+    assert client.delete(f"/v1/games/{gid}?").json() == {"deleted": gid}
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/index.html", "/web/app.js", "/web/style.css", "/openapi.json", "/docs"]
+)
+def test_documents_take_any_query(client: TestClient, path: str) -> None:
+    # a cache-buster (`?v=3`, `?_=1701`) or a link's tracking parameters: the same file
+    bare = client.get(path)
+    assert bare.status_code == 200
+    for query in ("?v=3", "?_=1701", "?utm_source=mail&seat=1", "?%ff=1"):
+        r = client.get(path + query)
+        assert (r.status_code, r.content) == (200, bare.content), (path, query)
+        assert client.head(path + query).status_code == 200
+
+
+def test_an_unknown_path_or_method_is_answered_as_such_whatever_the_query(
+    client: TestClient,
+) -> None:
+    # the path and method are checked first: the query's refusal does not hide a 404 or 405
+    r = client.get("/v1/nothing?seat=1")
+    assert r.status_code == 404
+    r = client.get("/v1/solve/opening?seat=1")
+    assert r.status_code == 405
