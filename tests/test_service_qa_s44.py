@@ -167,7 +167,8 @@ def test_a_query_string_on_an_operation_endpoint_is_refused_not_ignored(
         ),
         (
             {"rules": "rummy101", "seed": 1, "match_rounds": 0},
-            "field 'record': 'match_rounds' is 0; accepted: a whole number from 1 to 100",
+            # (1 to 100 until s46: the engine's and the replays' range is the hint's too)
+            "field 'record': 'match_rounds' is 0; accepted: a whole number from 1 to 10000",
         ),
     ],
 )

@@ -184,3 +184,211 @@ def test_an_unknown_path_or_method_is_answered_as_such_whatever_the_query(
     assert r.status_code == 404
     r = client.get("/v1/solve/opening?seat=1")
     assert r.status_code == 405
+
+
+# --- 2. the hint's `record` input --------------------------------------------------------------
+#
+# A hostile sweep of `POST /v1/hint` with a game record (truncated, reordered, illegal actions,
+# other rules, seats out of range, huge, unicode, nested, numbers as strings: bench-free, in
+# /tmp during the round) found these answers that were 200, or a 422 that named the wrong thing
+# or echoed megabytes. Rummy 101 records and Remi/classic ones were read by two readers with
+# different checks; they share one now (rummy101.hint.view.read_game_record).
+
+VARIANTS = ["rummy101", "remi", "classic"]
+
+
+def _played(rules: str, seed: int, steps: int) -> dict[str, Any]:
+    s = new_game(rules, seed)
+    bots = [get_bot("greedy", random.Random(seed * 10 + q)) for q in range(s.n)]
+    for _ in range(steps):
+        s.apply(bots[s.current_player].act(s.observation(s.current_player), s.legal_actions()))
+    return records.to_dict(s)
+
+
+@pytest.fixture(scope="module")
+def recs() -> dict[str, dict[str, Any]]:
+    return {v: _played(v, 7, 9) for v in VARIANTS}
+
+
+def _hint(client: TestClient, body: Any) -> tuple[int, Any]:
+    r = client.post("/v1/hint", json=body)
+    return r.status_code, r.json()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_field_no_record_has_is_refused_not_ignored(
+    client: TestClient, recs: dict[str, dict[str, Any]], variant: str
+) -> None:
+    # `"turn": 3` (the hint at turn 3?) was ignored: the hint came for the end of the actions
+    status, answer = _hint(client, {"record": {**recs[variant], "turn": 3}})
+    assert status == 422
+    assert answer == {
+        "error": (
+            "field 'record' holds \"turn\", which no game record has (its fields: format, rules, "
+            "seed, match_rounds, actions, terminal, round_scores, standings, results, seats): the "
+            "hint is for the seat to move once all of its 'actions' are played; for an earlier "
+            "turn, send the actions up to it"
+        )
+    }
+    # the record as it is, its `seats` (GET /v1/games/{id}/record adds it) and a line of
+    # `rummy101 sim --record full` (its summary fields beside the record's) are read
+    assert _hint(client, {"record": recs[variant]})[0] == 200
+    seats = ["you"] + ["greedy"] * (new_game(variant, 7).n - 1)
+    assert _hint(client, {"record": {**recs[variant], "seats": seats}})[0] == 200
+    line = {
+        **recs[variant],
+        "record": "full",
+        "game": 0,
+        "scores": [0] * len(seats),
+        "bots": ["greedy"] * len(seats),
+        "turns": [1] * len(seats),
+        "steps": 9,
+    }
+    assert _hint(client, {"record": line})[0] == 200
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_records_seats_are_checked_as_the_replays_check_them(
+    client: TestClient, recs: dict[str, dict[str, Any]], variant: str
+) -> None:
+    n = new_game(variant, 7).n
+    for seats in (5, ["a"], ["x" * 41] * n, [1] * n):
+        status, answer = _hint(client, {"record": {**recs[variant], "seats": seats}})
+        assert status == 422, seats
+        assert answer["error"].startswith(
+            f"field 'record': 'seats' must list who played each of the {n} seats (texts of 1 "
+            f"to 40 characters"
+        )
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_huge_action_is_named_not_echoed(
+    client: TestClient, recs: dict[str, dict[str, Any]], variant: str
+) -> None:
+    # a 1 MB action text came back three times: a 3 MB error message
+    actions = recs[variant]["actions"] + ["x" * 1_000_000]
+    status, answer = _hint(client, {"record": {**recs[variant], "actions": actions}})
+    assert status == 422
+    assert answer == {
+        "error": (
+            f"field 'record': action {len(actions) - 1} is 1000000 characters long (\""
+            f"{'x' * 36}...); at most 200 are read, more than any action takes"
+        )
+    }
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_records_fields_are_named_the_same_in_every_variant(
+    client: TestClient, recs: dict[str, dict[str, Any]], variant: str
+) -> None:
+    r = recs[variant]
+    cases = [
+        # Remi and classic: the engine's words ("seed must be a whole number, got str '7'")
+        (
+            {"seed": "7"},
+            (
+                "field 'record': 'seed' must be a whole number from 0 to "
+                '9223372036854775807, got a string "7"'
+            ),
+        ),
+        # Remi and classic took any seed: -1 dealt a game no record holds
+        (
+            {"seed": -1, "actions": []},
+            "field 'record': 'seed' is -1; accepted: a whole number from 0 to 9223372036854775807",
+        ),
+        # the rules were checked after the numbers: a classic record (match_rounds 10000) with
+        # a rules object was told "'match_rounds' is 10000; accepted: ... from 1 to 100"
+        (
+            {"rules": {"variant": "remi"}},
+            (
+                "field 'record': 'rules' must be a rules string such "
+                "as 'rummy101' or 'remi(players=3)', got an object "
+                '{"variant": "remi"}'
+            ),
+        ),
+        (
+            {"rules": "remi(" + "x" * 40_000 + ")"},
+            "field 'record': 'rules' is 40006 characters long; at most 200 are accepted",
+        ),
+        (
+            {"actions": "draw discard R5"},
+            (
+                "field 'record': 'actions' must be a list of action "
+                'texts (such as "draw" or "discard R5"), got a '
+                'string "draw discard R5"'
+            ),
+        ),
+        (
+            {"actions": ["draw", 7]},
+            (
+                "field 'record': action 1 must be an action text (such as "
+                '"draw" or "discard R5"), got a number 7'
+            ),
+        ),
+    ]
+    for change, error in cases:
+        status, answer = _hint(client, {"record": {**r, **change}})
+        assert (status, answer) == (422, {"error": error}), change
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_seat_out_of_range_or_not_to_move_is_named(
+    client: TestClient, recs: dict[str, dict[str, Any]], variant: str
+) -> None:
+    r = recs[variant]
+    mover = records.from_dict(r).current_player
+    other = (mover + 1) % 4
+    for seat in (9, -1):
+        # (Remi and classic said "field 'seat' is 9 but it is seat 2's turn in the record")
+        assert _hint(client, {"record": r, "seat": seat}) == (
+            422,
+            {"error": (f"field 'seat' is {seat}, but the record's game has seats 0 to 3")},
+        )
+    assert _hint(client, {"record": r, "seat": other}) == (
+        422,
+        {
+            "error": (
+                f"field 'seat' is {other} but it is seat {mover}'s turn in the record: a hint is for "
+                f"the seat to move (leave 'seat' out, or send the record's actions up to a turn of seat "
+                f"{other})"
+            )
+        },
+    )
+    assert _hint(client, {"record": r, "seat": mover})[0] == 200
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_rules_beside_a_record_are_named_as_such(
+    client: TestClient, recs: dict[str, dict[str, Any]], variant: str
+) -> None:
+    # "remove rules" (Rummy 101) or 'unknown field "rules"' (Remi, classic): now the conflict
+    other = "remi" if variant != "remi" else "classic"
+    assert _hint(client, {"rules": other, "record": recs[variant]}) == (
+        422,
+        {
+            "error": (
+                f"field 'rules' says \"{other}\" but the game record in field 'record' is of "
+                f"\"{variant}\": the game record carries its own rules, and 'rules' is not read beside "
+                f"it; remove 'rules' (or send a game record of those rules)"
+            )
+        },
+    )
+    assert _hint(client, {"rules": variant, "record": recs[variant]}) == (
+        422,
+        {
+            "error": (
+                "field 'rules' is not read beside field 'record': the game record carries its own "
+                "rules; remove 'rules'"
+            )
+        },
+    )
+
+
+def test_a_rummy101_match_of_more_than_100_rounds_is_read_as_the_engine_reads_it(
+    client: TestClient,
+) -> None:
+    # the Rummy 101 reader allowed match_rounds 1-100, Remi's and classic's, the replays and
+    # the engine 1-10000
+    s = new_game("rummy101", 7, match_rounds=500)
+    status, answer = _hint(client, {"record": records.to_dict(s)})
+    assert status == 200, answer

@@ -15,6 +15,7 @@ from .rules import MAX_SPEC_CHARS
 
 __all__ = [
     "HINT_SECONDS",
+    "MAX_ACTION_CHARS",
     "MAX_HINT_RACK",
     "MAX_INT",
     "MAX_JSON_CONTAINERS",
@@ -22,6 +23,7 @@ __all__ = [
     "MAX_RACK",
     "MAX_RACK_CHARS",
     "MAX_RULES_CHARS",
+    "MAX_SEAT_CHARS",
     "MAX_TABLE_MELDS",
     "MAX_TABLE_TILES",
     "SEED_MAX",
@@ -41,4 +43,6 @@ MAX_INT = 1_000_000      # largest magnitude accepted for a number field (thresh
 # 4 MiB of '[],' held 1.4 million, whose reading (and the collector's passes over them) held the
 # interpreter for about a second, and the service answered nothing else meanwhile
 MAX_JSON_CONTAINERS = 50_000
+MAX_ACTION_CHARS = 200   # characters of one action text in a game record (the longest is ~60)
+MAX_SEAT_CHARS = 40      # characters of a seat's name in a game record's "seats"
 SEED_MAX = 2**63 - 1     # largest seed: what a game record (JSON, 64-bit) holds; CLI, sim, service alike

@@ -24,7 +24,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NoReturn
 
-from ._limits import MAX_JSON_CONTAINERS, MAX_RACK, MAX_RACK_CHARS, MAX_RULES_CHARS
+from ._limits import (
+    MAX_JSON_CONTAINERS,
+    MAX_RACK,
+    MAX_RACK_CHARS,
+    MAX_RULES_CHARS,
+    MAX_SEAT_CHARS,
+)
 from .errors import NotationError, RackError, RummyError, json_problem
 from .rules import Rules
 from .tiles import Tile
@@ -40,6 +46,7 @@ __all__ = [
     "read_opt_int",
     "read_piece",
     "read_rack",
+    "read_record_seats",
     "read_rules",
     "short",
     "type_name",
@@ -561,6 +568,21 @@ def read_record_numbers(record: Mapping[str, Any], *, max_seed: int,
     except BadRequest as exc:
         raise BadRequest(f"field 'record': {str(exc).removeprefix('field ')}") from None
     return out
+
+
+def read_record_seats(record: Mapping[str, Any], players: int) -> list[str] | None:
+    """A game record's optional ``seats``, who played each seat (``GET /v1/games/{id}/record``
+    adds it): a list of ``players`` texts of 1 to :data:`~._limits.MAX_SEAT_CHARS` characters,
+    or None when absent or null."""
+    seats = record.get("seats")
+    if seats is None:
+        return None
+    if not (isinstance(seats, list) and len(seats) == players
+            and all(isinstance(x, str) and 0 < len(x) <= MAX_SEAT_CHARS for x in seats)):
+        raise BadRequest(f"field 'record': 'seats' must list who played each of the {players} "
+                         f"seats (texts of 1 to {MAX_SEAT_CHARS} characters, e.g. [\"you\", "
+                         f"\"greedy\"]), got {described(seats)}")
+    return seats
 
 
 def read_opt_int(body: Mapping[str, Any], field: str, *, lo: int, hi: int) -> int | None:

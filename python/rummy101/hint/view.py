@@ -21,7 +21,15 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .. import _backend
-from .._limits import MAX_HINT_RACK, MAX_INT, MAX_MELD, MAX_TABLE_MELDS, MAX_TABLE_TILES, SEED_MAX
+from .._limits import (
+    MAX_ACTION_CHARS,
+    MAX_HINT_RACK,
+    MAX_INT,
+    MAX_MELD,
+    MAX_TABLE_MELDS,
+    MAX_TABLE_TILES,
+    SEED_MAX,
+)
 from .._validate import (
     BadRequest,
     described,
@@ -33,6 +41,7 @@ from .._validate import (
     read_piece,
     read_rack,
     read_record_numbers,
+    read_record_seats,
     read_rules,
     short,
 )
@@ -47,6 +56,7 @@ __all__ = [
     "Opened",
     "SeatView",
     "TableMeld",
+    "read_game_record",
     "state_from_record",
     "view_from_observation",
     "view_from_state",
@@ -59,6 +69,12 @@ HINT_FIELDS = ("rules", "seat", "rack", "table", "last_discard", "players", "thr
                "record", "observation")
 
 MAX_RECORD_ACTIONS = 5000  # actions replayed from a game record
+
+#: The fields of a game record (:func:`rummy101.game.records.to_dict`), and the ``seats`` that
+#: ``GET /v1/games/{id}/record`` adds. (A line of ``rummy101 sim --record full`` holds its
+#: summary's fields beside them, and is read as the record it is.)
+RECORD_FIELDS = ("format", "rules", "seed", "match_rounds", "actions", "terminal",
+                 "round_scores", "standings", "results", "seats")
 
 
 class BadView(BadRequest):
@@ -320,33 +336,95 @@ def _game_fields_seat(obj: Mapping[str, Any]) -> int | None:
     return seat
 
 
-def state_from_record(obj: Mapping[str, Any]) -> tuple[Any, int | None]:
-    """The game a hint request's ``record`` replays to, and the request's ``seat`` (None: the
-    seat to move). BadView for a request or record that is not of the documented shape, or a
-    game that is over."""
+def state_from_record(obj: Mapping[str, Any]) -> tuple[Any, int]:
+    """The game a hint request's ``record`` replays to, and the seat to hint (the request's
+    ``seat``, checked: the seat to move). BadView for a request or record that is not of the
+    documented shape, or a game that is over."""
     if not isinstance(obj, Mapping):  # (was "'int' object is not iterable", or an AttributeError)
         raise BadView(f"a hint request is a JSON object with a field 'record' (and optionally "
                       f"'seat'), got {described(obj)}")
     seat = _game_fields_seat(obj)
-    record = obj.get("record")
-    if isinstance(record, str):
-        record = loads(record, what="field 'record'")
-    if not isinstance(record, dict):
-        raise BadView(f"field 'record' must be a game record (rummy101.game.records: an object "
-                         f"or its JSON text), got {described(record)}")
-    from ..game import records  # the engine replays the record; imported only when needed
+    return read_game_record(obj.get("record"), seat)
 
-    record = read_record_numbers(record, max_seed=SEED_MAX, max_rounds=100)
-    actions = record.get("actions")
-    if isinstance(actions, list) and len(actions) > MAX_RECORD_ACTIONS:
+
+def read_game_record(value: Any, seat: int | None = None) -> tuple[Any, int]:
+    """The game a hint request's ``record`` (``value``: a game record of
+    :mod:`rummy101.game.records`, or its JSON text) replays to, and the seat to move, which
+    ``seat`` (None: any) must be. Every variant's record is read here, each check naming the
+    field and what to send (BadView).
+
+    The record is checked before it is replayed: a field no record has is refused (``"turn": 3``
+    was ignored, and the hint given for the position after all the actions), ``seed`` and
+    ``match_rounds`` whole numbers in the ranges of the engine and the replays (Remi's and
+    classic's records took any seed, -1 or 2**200 too; Rummy 101's reader took match_rounds
+    1-100 only, so a classic record, 10,000, whose rules were an object was told its
+    match_rounds was wrong), ``rules`` a rules string, each action at most
+    :data:`~rummy101._limits.MAX_ACTION_CHARS` characters (a 1 MB action text came back three
+    times in a 3 MB error message) and ``seats`` (who played each seat) of the replays' shape
+    (any value was ignored)."""
+    if isinstance(value, str):
+        value = loads(value, what="field 'record'")
+    if not isinstance(value, dict):
+        raise BadView(f"field 'record' must be a game record (rummy101.game.records: an object "
+                      f"or its JSON text), got {described(value)}")
+    if value.get("record") != "full":  # (a sim line's summary fields are not the record's)
+        extra = [k for k in value if k not in RECORD_FIELDS]
+        if extra:
+            named = ", ".join(short(k, 30) for k in extra[:3]) + (" ..." if len(extra) > 3 else "")
+            raise BadView(f"field 'record' holds {named}, which no game record has (its "
+                          f"fields: {', '.join(RECORD_FIELDS)}): the hint is for the seat to "
+                          f"move once all of its 'actions' are played; for an earlier turn, "
+                          f"send the actions up to it")
+    from ..game import records  # the engine replays the record; imported only when needed
+    from ..game.state import MAX_MATCH_ROUNDS
+
+    record = read_record_numbers(value, max_seed=SEED_MAX, max_rounds=MAX_MATCH_ROUNDS)
+    if "rules" not in record:
+        raise BadView("field 'record' lacks its 'rules' (a game record's fields: rules, seed, "
+                      "match_rounds, actions, results): send the game record as it is")
+    try:
+        rules = read_rules(record, "rummy101")
+    except RummyError as exc:
+        raise BadView(f"field 'record': {str(exc).removeprefix('field ')}") from None
+    fmt = record.get("format", records.FORMAT)
+    if fmt not in records.FORMATS:
+        raise BadView(f"field 'record': unknown format {short(fmt)}; accepted: "
+                      f"{', '.join(repr(f) for f in records.FORMATS)}")
+    if "actions" not in record:
+        raise BadView("field 'record' lacks its 'actions' (a game record's fields: rules, seed, "
+                      "match_rounds, actions, results): send the game record as it is")
+    actions = record["actions"]
+    if not isinstance(actions, list):
+        raise BadView(f"field 'record': 'actions' must be a list of action texts (such as "
+                      f"\"draw\" or \"discard R5\"), got {described(actions)}")
+    if len(actions) > MAX_RECORD_ACTIONS:
         raise BadView(f"field 'record' holds {len(actions)} actions; at most "
-                         f"{MAX_RECORD_ACTIONS} are replayed")
-    if not isinstance(record.get("rules"), str):
-        raise BadView("field 'record' lacks a rules string")
-    state = records.from_dict(record)
+                      f"{MAX_RECORD_ACTIONS} are replayed")
+    for i, action in enumerate(actions):
+        if not isinstance(action, str):
+            raise BadView(f"field 'record': action {i} must be an action text (such as "
+                          f"\"draw\" or \"discard R5\"), got {described(action)}")
+        if len(action) > MAX_ACTION_CHARS:
+            raise BadView(f"field 'record': action {i} is {len(action)} characters long "
+                          f"({short(action, 40)}); at most {MAX_ACTION_CHARS} are read, more "
+                          f"than any action takes")
+    read_record_seats(record, rules.players)
+    try:
+        state = records.from_dict(record)
+    except RummyError as exc:
+        raise BadView(f"field 'record': {exc}") from None
     if state.is_terminal:
         raise BadView("the game of field 'record' is over: there is no turn to hint")
-    return state, seat
+    mover = state.current_player
+    if seat is not None:
+        if not 0 <= seat < state.n:
+            raise BadView(f"field 'seat' is {short(seat)}, but the record's game has seats 0 "
+                          f"to {state.n - 1}")
+        if seat != mover:
+            raise BadView(f"field 'seat' is {seat} but it is seat {mover}'s turn in the "
+                          f"record: a hint is for the seat to move (leave 'seat' out, or send "
+                          f"the record's actions up to a turn of seat {seat})")
+    return state, mover
 
 
 def view_from_observation(obs: Any, seat: int | None = None) -> SeatView:

@@ -434,6 +434,7 @@ def hint(body: Any) -> dict[str, Any]:
     from .. import hint as _hint  # imported on first use: the planner is not needed to start
 
     _no_sim_row(body)
+    _no_rules_beside_the_game(body)
     other = _other_variant_game(body)
     if other is not None:
         return other
@@ -465,6 +466,38 @@ def _check_unread_fields(obs: Any) -> None:
 
     with _engine_reads("observation", obs, "rummy101"):
         generic.sample_observation(obs)
+
+
+def _no_rules_beside_the_game(body: Any) -> None:
+    """A hint request's ``rules`` beside a ``record`` or ``observation``, which carries its
+    own: refused (422), and named as a conflict when it says another game than the record's or
+    observation's (``{"rules": "remi", "record": <a rummy101 game>}`` was told "remove rules",
+    or, for a Remi record, that 'rules' is an unknown field)."""
+    if not isinstance(body, Mapping) or body.get("rules") is None:
+        return
+    source = "record" if body.get("record") is not None else "observation"
+    value = body.get(source)
+    if value is None:
+        return  # the view fields: 'rules' is theirs
+    if isinstance(value, str):
+        value = loads(value, what=f"field {source!r}")
+    theirs = value.get("rules") if isinstance(value, Mapping) else None
+    asked = body["rules"]
+    what = "game record" if source == "record" else "observation"
+    if isinstance(theirs, str) and isinstance(asked, str):
+        try:
+            differ = Rules.parse(asked) != Rules.parse(theirs)
+        except RummyError:
+            differ = asked != theirs
+    else:
+        differ = False
+    if differ:
+        raise BadRequest(f"field 'rules' says {short(asked)} but the {what} in field {source!r} "
+                         f"is of {short(theirs)}: the {what} carries its own rules, and "
+                         f"'rules' is not read beside it; remove 'rules' (or send a "
+                         f"{what} of those rules)")
+    raise BadRequest(f"field 'rules' is not read beside field {source!r}: the {what} carries "
+                     f"its own rules; remove 'rules'")
 
 
 def _no_sim_row(body: Any) -> None:
@@ -543,7 +576,7 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
     alternatives = 3 if alternatives is None else alternatives
     seat = obj.get("seat")
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-        raise BadRequest(f"field 'seat' must be a seat number, got {short(seat)}")
+        raise BadRequest(f"field 'seat' must be a seat number, got {described(seat)}")
     with _engine_reads(source, value, variant):
         if source == "observation":
             obs = value
@@ -557,23 +590,9 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
                 raise BadRequest("the observation is not at its seat's turn: a hint is for the "
                                  "seat to move")
             return generic.hint_for_observation(obs, alternatives)
-        from ..game import records
+        from ..hint.view import read_game_record
 
-        record = loads(value, what="field 'record'") if isinstance(value, str) else value
-        if isinstance(record, dict):  # a whole float (3.0): the engine refuses the float itself
-            record = {**record, **{k: int(v) for k, v in record.items()
-                                   if k in ("seed", "match_rounds") and isinstance(v, float)
-                                   and v.is_integer()}}
-        actions = record.get("actions")
-        if isinstance(actions, list) and len(actions) > MAX_HINT_RECORD_ACTIONS:
-            raise BadRequest(f"field 'record' holds {len(actions)} actions; at most "
-                             f"{MAX_HINT_RECORD_ACTIONS} are replayed")
-        state = records.from_dict(record)
-        if state.is_terminal:
-            raise BadRequest("the game of field 'record' is over: there is no turn to hint")
-        mover = state.current_player
-        if seat is not None and seat != mover:
-            raise BadRequest(f"field 'seat' is {seat} but it is seat {mover}'s turn in the record")
+        state, mover = read_game_record(value, seat)
         return generic.plan(state, mover, alternatives)
 
 

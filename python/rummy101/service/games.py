@@ -60,6 +60,8 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
 from .._cancel import check_stop
+from .._limits import MAX_ACTION_CHARS as _MAX_ACTION_CHARS
+from .._limits import MAX_SEAT_CHARS as _MAX_SEAT_CHARS
 from .._limits import SEED_MAX
 from .._validate import (
     BadRequest,
@@ -68,6 +70,7 @@ from .._validate import (
     read_int,
     read_object,
     read_record_numbers,
+    read_record_seats,
     read_rules,
     short,
 )
@@ -108,9 +111,9 @@ MAX_REPLAYS = 16           # replays held at once; likewise
 MAX_REPLAYS_PER_CLIENT = 4  # replays one client holds; likewise
 EVICTIONS_REMEMBERED = 256  # ids of the latest games (and replays) gone whose 404 says why
 IDLE_SECONDS = 3600.0      # a game or replay untouched this long is dropped
-MAX_ACTION_CHARS = 200     # characters of one action text
+MAX_ACTION_CHARS = _MAX_ACTION_CHARS  # characters of one action text (a hint's record too)
 MAX_RECORD_ACTIONS = 5000  # actions of a record loaded for replay
-MAX_SEAT_CHARS = 40        # characters of a seat's name in a record's "seats"
+MAX_SEAT_CHARS = _MAX_SEAT_CHARS  # characters of a seat's name in a record's "seats"
 MAX_BOT_STEPS = 20_000     # bot actions played in one request (a whole classic match fits)
 GAME_THREADS = 2           # worker threads that run game requests (bot moves, hints, replays)
 MAX_GAME_WAITING = 64      # game requests waiting for a thread; more answer 429
@@ -464,14 +467,8 @@ class Replay:
                              f"accepted: {', '.join(repr(f) for f in _records.FORMATS)}")
         clean: dict[str, Any] = {k: record[k] for k in ("format", "rules", "seed", "match_rounds",
                                                         "actions") if k in record}
-        seats = record.get("seats")
-        if seats is not None:  # who played each seat (GET /v1/games/{id}/record adds it)
-            if not (isinstance(seats, list) and len(seats) == rules.players
-                    and all(isinstance(x, str) and 0 < len(x) <= MAX_SEAT_CHARS for x in seats)):
-                raise BadRequest(f"field 'record': 'seats' must list who played each of the "
-                                 f"{rules.players} seats (texts of 1 to {MAX_SEAT_CHARS} "
-                                 f"characters, e.g. [\"you\", \"greedy\"]), got "
-                                 f"{described(seats)}")
+        seats = read_record_seats(record, rules.players)  # who played each seat
+        if seats is not None:  # (GET /v1/games/{id}/record adds it)
             clean["seats"] = seats
         state = new_game(rules, record["seed"], match_rounds=record.get("match_rounds"))
         starts: list[State] = []

@@ -14,6 +14,7 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
+from ..game.state import MAX_MATCH_ROUNDS
 from . import schemas as s
 from .examples import EXAMPLES
 from .games import (
@@ -220,7 +221,8 @@ _GAME_BODIES: dict[tuple[str, str], dict[str, Any]] = {
                 "format": {"type": "string", "enum": ["rummy101-game/1", "rummy101-game/2"]},
                 "rules": _RULES_ANY,
                 "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
-                "match_rounds": {"type": ["integer", "null"], "minimum": 1, "maximum": 100_000},
+                "match_rounds": {"type": ["integer", "null"], "minimum": 1,
+                                 "maximum": MAX_MATCH_ROUNDS},
                 "actions": {"type": "array", "maxItems": MAX_RECORD_ACTIONS,
                             "items": {"type": "string", "maxLength": MAX_ACTION_CHARS}},
             }}}},

@@ -228,7 +228,10 @@ def _hint_schemas() -> dict[str, dict[str, Any]]:
         "title": "HintRecord", "type": "object", "additionalProperties": False,
         "required": ["record"],
         "description": "A game record (rummy101.game.records; object or its JSON text, at most "
-                       "5000 actions): the hint is for the player to move, or `seat`.",
+                       "5000 actions of at most 200 characters each, the fields of a record "
+                       "only, with its optional `seats`): the hint is for the player to move "
+                       "once every action is played (`seat`, if given, must be that seat); no "
+                       "`rules` beside it, the record carries its own.",
         "properties": {**nulls, "record": {"type": ["object", "string"]},
                        "seat": {"type": ["integer", "null"]},
                        "alternatives": alternatives, "observation": _NULL}}
