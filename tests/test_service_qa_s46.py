@@ -392,3 +392,18 @@ def test_a_rummy101_match_of_more_than_100_rounds_is_read_as_the_engine_reads_it
     s = new_game("rummy101", 7, match_rounds=500)
     status, answer = _hint(client, {"record": records.to_dict(s)})
     assert status == 200, answer
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_huge_stored_outcome_is_not_echoed(
+    client: TestClient, recs: dict[str, dict[str, Any]], variant: str
+) -> None:
+    # records.from_dict put the whole stored value in its message: 400,000 standings came back
+    # as a 4 MB error
+    status, answer = _hint(client, {"record": {**recs[variant], "standings": [7] * 400_000}})
+    assert status == 422
+    assert answer["error"].startswith(
+        "field 'record': game record field 'standings' says [7, 7, 7, "
+    )
+    assert answer["error"].endswith(f"... but the replay gives {new_game(variant, 7).standings()}")
+    assert len(answer["error"]) < 300

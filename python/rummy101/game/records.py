@@ -113,13 +113,20 @@ def from_dict(record: dict[str, Any]) -> State:
         try:
             state.apply(text)
         except RummyError as exc:
-            raise type(exc)(f"game record action {i} ({text!r}) does not replay: {exc}") from None
+            raise type(exc)(f"game record action {i} ({_cut(text)}) does not replay: {exc}") from None
     for key, got in (("round_scores", state.round_scores()), ("standings", state.standings()),
                      ("results", state.round_results()), ("terminal", state.is_terminal)):
         if key in record and record[key] != got:
-            raise IllegalAction(f"game record field {key!r} says {record[key]!r} but the replay gives "
-                                f"{got!r}")
+            raise IllegalAction(f"game record field {key!r} says {_cut(record[key])} but the replay "
+                                f"gives {_cut(got)}")
     return state
+
+
+def _cut(value: Any, limit: int = 100) -> str:
+    """``repr`` of a record's value for a message, cut to ``limit`` characters: a stored
+    outcome of 4 MB (``"standings": [1, 1, …]``) came back whole in the error message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def loads(text: str) -> State:
