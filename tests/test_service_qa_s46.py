@@ -407,3 +407,23 @@ def test_a_huge_stored_outcome_is_not_echoed(
     )
     assert answer["error"].endswith(f"... but the replay gives {new_game(variant, 7).standings()}")
     assert len(answer["error"]) < 300
+
+
+def test_a_replays_record_with_a_field_no_record_has_is_refused_not_dropped(
+    client: TestClient,
+) -> None:
+    # POST /v1/replays kept the fields it knows and dropped the rest: `"seat"` for `"seats"`
+    # lost who played each seat, without a word
+    rec = _finished(RULES, 3)
+    r = client.post("/v1/replays", json={"record": {**rec, "seat": ["you", "greedy"]}})
+    assert r.status_code == 422
+    assert r.json() == {
+        "error": (
+            "field 'record' holds \"seat\", which no game record has (its fields: format, rules, "
+            "seed, match_rounds, actions, terminal, round_scores, standings, results, seats): send "
+            'the game record as it is; did you mean "seats"?'
+        )
+    }
+    r = client.post("/v1/replays", json={"record": {**rec, "seats": ["you", "greedy"]}})
+    assert r.status_code == 200
+    assert r.json()["seats"] == ["you", "greedy"]

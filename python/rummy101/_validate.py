@@ -46,6 +46,7 @@ __all__ = [
     "read_opt_int",
     "read_piece",
     "read_rack",
+    "read_record_fields",
     "read_record_seats",
     "read_rules",
     "short",
@@ -568,6 +569,21 @@ def read_record_numbers(record: Mapping[str, Any], *, max_seed: int,
     except BadRequest as exc:
         raise BadRequest(f"field 'record': {str(exc).removeprefix('field ')}") from None
     return out
+
+
+def read_record_fields(record: Mapping[str, Any], fields: Sequence[str], advice: str) -> None:
+    """Refuse a game record's fields that no record has (``fields``: those it may hold), naming
+    them and the field likely meant, then ``advice``: ``"turn": 3`` in a hint's record was
+    ignored (the hint came for the end of the actions), ``"seat": [...]`` (for ``seats``) in a
+    replay's was dropped. A line of ``rummy101 sim --record full`` (``"record": "full"``) holds
+    its summary's fields beside the record's, and is read as the record it holds."""
+    if record.get("record") == "full":
+        return
+    extra = [k for k in record if k not in fields]
+    if extra:
+        named = ", ".join(short(k, 30) for k in extra[:3]) + (" ..." if len(extra) > 3 else "")
+        raise BadRequest(f"field 'record' holds {named}, which no game record has (its fields: "
+                         f"{', '.join(fields)}): {advice}{_meant(extra[0], tuple(fields))}")
 
 
 def read_record_seats(record: Mapping[str, Any], players: int) -> list[str] | None:

@@ -30,11 +30,15 @@ from typing import Any
 from ..errors import IllegalAction, NotationError, RummyError, json_problem
 from .state import State, new_game
 
-__all__ = ["FORMAT", "FORMATS", "dumps", "from_dict", "loads", "replay_steps", "to_dict"]
+__all__ = ["FIELDS", "FORMAT", "FORMATS", "dumps", "from_dict", "loads", "replay_steps", "to_dict"]
 
 FORMAT = "rummy101-game/2"
 #: The formats that replay: format 1 omits the exchange's forced declines (module docstring).
 FORMATS = ("rummy101-game/1", FORMAT)
+#: The fields of a record (:func:`to_dict`'s), and ``seats`` (who played each seat), which the
+#: service's games add (``GET /v1/games/{id}/record``).
+FIELDS = ("format", "rules", "seed", "match_rounds", "actions", "terminal", "round_scores",
+          "standings", "results", "seats")
 
 
 def to_dict(state: State) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from .._validate import (
     read_opt_int,
     read_piece,
     read_rack,
+    read_record_fields,
     read_record_numbers,
     read_record_seats,
     read_rules,
@@ -70,11 +71,6 @@ HINT_FIELDS = ("rules", "seat", "rack", "table", "last_discard", "players", "thr
 
 MAX_RECORD_ACTIONS = 5000  # actions replayed from a game record
 
-#: The fields of a game record (:func:`rummy101.game.records.to_dict`), and the ``seats`` that
-#: ``GET /v1/games/{id}/record`` adds. (A line of ``rummy101 sim --record full`` holds its
-#: summary's fields beside them, and is read as the record it is.)
-RECORD_FIELDS = ("format", "rules", "seed", "match_rounds", "actions", "terminal",
-                 "round_scores", "standings", "results", "seats")
 
 
 class BadView(BadRequest):
@@ -367,16 +363,12 @@ def read_game_record(value: Any, seat: int | None = None) -> tuple[Any, int]:
     if not isinstance(value, dict):
         raise BadView(f"field 'record' must be a game record (rummy101.game.records: an object "
                       f"or its JSON text), got {described(value)}")
-    if value.get("record") != "full":  # (a sim line's summary fields are not the record's)
-        extra = [k for k in value if k not in RECORD_FIELDS]
-        if extra:
-            named = ", ".join(short(k, 30) for k in extra[:3]) + (" ..." if len(extra) > 3 else "")
-            raise BadView(f"field 'record' holds {named}, which no game record has (its "
-                          f"fields: {', '.join(RECORD_FIELDS)}): the hint is for the seat to "
-                          f"move once all of its 'actions' are played; for an earlier turn, "
-                          f"send the actions up to it")
     from ..game import records  # the engine replays the record; imported only when needed
     from ..game.state import MAX_MATCH_ROUNDS
+
+    read_record_fields(value, records.FIELDS, "the hint is for the seat to move once all of "
+                                              "its 'actions' are played; for an earlier turn, "
+                                              "send the actions up to it")
 
     record = read_record_numbers(value, max_seed=SEED_MAX, max_rounds=MAX_MATCH_ROUNDS)
     if "rules" not in record:

@@ -69,6 +69,7 @@ from .._validate import (
     loads,
     read_int,
     read_object,
+    read_record_fields,
     read_record_numbers,
     read_record_seats,
     read_rules,
@@ -459,6 +460,7 @@ class Replay:
         if not isinstance(record.get("rules"), str):
             raise BadRequest(f"field 'record': 'rules' must be a rules string, got "
                              f"{described(record.get('rules'))}")
+        read_record_fields(record, _records.FIELDS, "send the game record as it is")
         rules = read_rules(record, "rummy101")
         record = read_record_numbers(record, max_seed=MAX_SEED, max_rounds=MAX_MATCH_ROUNDS)
         fmt = record.get("format", _records.FORMAT)
