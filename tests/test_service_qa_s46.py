@@ -427,3 +427,17 @@ def test_a_replays_record_with_a_field_no_record_has_is_refused_not_dropped(
     r = client.post("/v1/replays", json={"record": {**rec, "seats": ["you", "greedy"]}})
     assert r.status_code == 200
     assert r.json()["seats"] == ["you", "greedy"]
+
+
+def test_rules_beside_an_observation_are_named_as_such(client: TestClient) -> None:
+    # the same check as beside a record (it was "remove rules" here too)
+    s = new_game("remi", 7)
+    obs = s.observation(s.current_player)
+    assert _hint(client, {"rules": "rummy101", "observation": obs}) == (
+        422,
+        {
+            "error": "field 'rules' says \"rummy101\" but the observation in field "
+            "'observation' is of \"remi\": the observation carries its own rules, and 'rules' is "
+            "not read beside it; remove 'rules' (or send an observation of those rules)"
+        },
+    )

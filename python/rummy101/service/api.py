@@ -494,8 +494,8 @@ def _no_rules_beside_the_game(body: Any) -> None:
     if differ:
         raise BadRequest(f"field 'rules' says {short(asked)} but the {what} in field {source!r} "
                          f"is of {short(theirs)}: the {what} carries its own rules, and "
-                         f"'rules' is not read beside it; remove 'rules' (or send a "
-                         f"{what} of those rules)")
+                         f"'rules' is not read beside it; remove 'rules' (or send "
+                         f"{'a' if source == 'record' else 'an'} {what} of those rules)")
     raise BadRequest(f"field 'rules' is not read beside field {source!r}: the {what} carries "
                      f"its own rules; remove 'rules'")
 
