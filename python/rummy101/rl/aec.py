@@ -150,8 +150,10 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection
         if agent not in self.terminations:  # every agent stepped out (was KeyError 'player_0')
             raise _episode_over("last()")
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        # (the session's observe straight away: the agent selected is always one of the env's)
+        return (self.session.observe(self._seat[agent]) if observe else None,
+                self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
         if not self._dealt:  # (was "no attribute 'agents'" at the loop's first turn)
@@ -170,17 +172,21 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
         ses = self.session
         rewards = ses.step(action)  # may raise (a refused index): then nothing has changed
         self._cumulative_rewards[agent] = 0.0
-        for q, a in enumerate(self.possible_agents):
-            self.rewards[a] = rewards[q]
-            self.infos[a] = {}
+        agents = self.possible_agents
+        self.rewards.update(zip(agents, rewards))
+        infos = self.infos
+        for a in agents:
+            infos[a] = {}  # (new dicts: an info edited by the caller does not stay)
         if ses.ended_illegal or ses.state.is_terminal:
             self.terminations = dict.fromkeys(self.agents, True)
         elif ses.truncated:
             self.truncations = dict.fromkeys(self.agents, True)
         if ses.last_illegal:
             self.infos[agent] = {"illegal_action": True}
-        self.agent_selection = self.possible_agents[ses.current]
-        self._accumulate_rewards()
+        self.agent_selection = agents[ses.state.current]
+        cumulative = self._cumulative_rewards  # (AECEnv._accumulate_rewards, inlined)
+        for a, r in self.rewards.items():
+            cumulative[a] += r
         if self.render_mode == "human":
             self.render()
 

@@ -40,6 +40,7 @@ __all__ = ["ObservationEncoder"]
 J = JOKER_CODE
 _PHASES = {"take": 0, "play": 1, "exchange": 2, "over": 3}
 _KINDS = {"run": 0, "set": 1, "pair": 2}
+_ONE = np.float32(1)
 _INF = 1e9  # finite bounds (Gymnasium warns about infinite ones); no value comes near
 
 
@@ -82,6 +83,9 @@ class ObservationEncoder:
         self.high = np.array(high, dtype=np.float32)
         #: each segment's offset (read at every encode: one dict lookup, not a tuple's too)
         self.off = {name: o for name, (o, _n) in self.segments.items()}
+        # the index of each piece text in the rack segment, of each phase in its segment
+        self._rack_at = {t: self.off["rack"] + c for t, c in self._code.items()}
+        self._phase_at = {p: self.off["phase"] + k for p, k in _PHASES.items()}
         self._rules_text = str(r)
         self._layouts: dict[str, str] = {}  # other rules texts met: "" (same layout) or why not
 
@@ -162,20 +166,22 @@ class ObservationEncoder:
         # call (one write per index would cost more); the values are set one by one after it.
         if type(obs) is not dict or obs.get("rules") != self._rules_text:
             self._check_rules(obs)
-        inc: list[int] = []
         put: list[tuple[int, float]] = []
         off = self.off
-        code = self._code
         me = int(obs["seat"])
         n = self.players
-        o = off["rack"]
-        inc += [o + code[t] for t in obs["rack"]]
-        inc.append(off["phase"] + _PHASES[obs["phase"]])
+        inc = list(map(self._rack_at.__getitem__, obs["rack"]))  # (a map runs in C)
+        inc.append(self._phase_at[obs["phase"]])
         inc.append(off["to_move"] + (obs["current_player"] - me) % n)
         inc.append(off["starter"] + (obs["starter"] - me) % n)
         self._table(inc, put, obs["table"], me)
         self._fill_variant(self, inc, put, obs, me)
-        x = np.bincount(inc, minlength=self.size).astype(np.float32)
+        # The counts, added in place: np.add.at with an intp array and a float32 one takes
+        # numpy's fast path (1.1-1.5 us for 60 indices); bincount(inc, minlength=size) made
+        # float32 cost 1.4-5.4 us (classic's 1,541 values to Remi's 9,563), the conversion of
+        # the whole int64 array the most of it, and with an int 1 add.at was 6-8 us (numpy 2.4).
+        x = np.zeros(self.size, np.float32)
+        np.add.at(x, np.fromiter(inc, np.intp, len(inc)), _ONE)
         # The values, one scalar write each: a few dozen cost less than gathering them into two
         # arrays for one write.
         for i, v in put:

@@ -144,7 +144,8 @@ class Session:
         self.last_illegal = False  # the last step's index was outside the mask
         self._mask: np.ndarray[Any, Any] | None = None
         self._zero_mask = np.zeros(self.codec.n, dtype=np.int8)
-        self._obs_cache: dict[int, dict[str, np.ndarray[Any, Any]]] = {}
+        # per seat observed since the last change: (array, mask), the env's own (copies go out)
+        self._obs_cache: dict[int, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = {}
 
     # ---- the match ----------------------------------------------------------------------------------
     def new(self, seed: int | None = None) -> None:
@@ -189,7 +190,8 @@ class Session:
             else:
                 if self.state is self._placeholder:  # (was the placeholder game's mask)
                     raise self._not_dealt("mask()")
-                idx = self.codec.indices(self.state.legal_actions())
+                # (the state's cached list, read only: legal_actions() would copy it)
+                idx = self.codec.indices(self.state.cached_legal())
                 if not idx:  # (not m.any(): numpy's any() cost ~5% of a classic step)
                     raise AssertionError(f"no legal action of {self.state!r} has an index; raise "
                                          "table_slots")  # never seen: a discard or reset is always mapped
@@ -204,22 +206,22 @@ class Session:
         Both arrays are the caller's own (new copies at every call, under a microsecond): an
         agent that edits them in place changes neither the env's legal actions nor what the
         next ``observe`` of this step returns. A seat is a whole number, numpy's included."""
-        number = whole_number(seat)
-        if number is None or not 0 <= number < self.n:
-            # (a list was "unhashable type: 'list'", and 1.0 or True read seat 1's cached arrays
-            # when it had been observed, but raised when it had not)
-            raise IllegalAction(f"seat {seat!r:.40} does not exist: seats are 0..{self.n - 1}")
-        seat = number
+        if type(seat) is not int or not 0 <= seat < self.n:  # (a plain int: no more checks)
+            number = whole_number(seat)
+            if number is None or not 0 <= number < self.n:
+                # (a list was "unhashable type: 'list'", and 1.0 or True read seat 1's cached
+                # arrays when it had been observed, but raised when it had not)
+                raise IllegalAction(f"seat {seat!r:.40} does not exist: seats are 0..{self.n - 1}")
+            seat = number
         got = self._obs_cache.get(seat)
         if got is None:
-            if self.state is self._placeholder:  # (was the placeholder game's observation)
+            s = self.state
+            if s is self._placeholder:  # (was the placeholder game's observation)
                 raise self._not_dealt("observe()")
-            x = self.encoder.encode(self.state.observation(seat))
-            mine = seat == self.state.current_player and not self.done
-            mask = self.mask() if mine else self._zero_mask
-            got = {"observation": x, "action_mask": mask}
-            self._obs_cache[seat] = got
-        return {"observation": got["observation"].copy(), "action_mask": got["action_mask"].copy()}
+            x = self.encoder.encode(s.observation(seat))
+            mine = seat == s.current and not self.done
+            got = self._obs_cache[seat] = (x, self.mask() if mine else self._zero_mask)
+        return {"observation": got[0].copy(), "action_mask": got[1].copy()}
 
     # ---- acting --------------------------------------------------------------------------------------
     def step(self, index: Any) -> list[float]:
@@ -229,8 +231,8 @@ class Session:
         s = self.state
         if s is self._placeholder:  # (was the placeholder seed-0 game, played as the match)
             raise self._not_dealt("step()")
-        seat = s.current_player
-        i = self._index(index)
+        seat = s.current
+        i = index if type(index) is int else self._index(index)
         mask = self.mask()
         rewards = [0.0] * self.n
         self.last_illegal = False
@@ -249,7 +251,7 @@ class Session:
                 self._changed()
                 return rewards
             i = self.rng.choice(np.flatnonzero(mask).tolist())
-        return self._play(self.codec.action(i), rewards)
+        return self._play(self.codec.actions[i], rewards)  # (0 <= i < n: checked above)
 
     def _index(self, index: Any) -> int:
         """``index`` as an int: any integer (numpy's too, a 0-d integer array). Anything else is
@@ -281,15 +283,16 @@ class Session:
         s.apply(action)
         self.steps += 1
         if self.reward == "round":
-            for row in s.scores[rounds:]:
+            for row in (s.scores[rounds:] if len(s.scores) > rounds else ()):
                 for q in range(self.n):
                     rewards[q] += row[q] * self.reward_scale
         elif s.is_terminal:
             for q in range(self.n):
                 rewards[q] += s.totals[q] * self.reward_scale
-        if not s.is_terminal and self.max_cycles is not None and self.steps >= self.max_cycles:
+        if self.max_cycles is not None and self.steps >= self.max_cycles and not s.is_terminal:
             self.truncated = True
-        self._changed()
+        self._mask = None  # (self._changed(), inlined: every step)
+        self._obs_cache.clear()
         return rewards
 
     def render(self) -> str:
