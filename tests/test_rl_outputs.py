@@ -55,3 +55,30 @@ def test_codec_mask_into_a_reused_buffer_holds_only_the_new_legal_actions() -> N
     assert codec.mask(second, out=buf) is buf
     assert np.array_equal(buf, codec.mask(second))
     assert {str(a) for a in first} != {str(a) for a in second}  # the masks do differ
+
+
+@pytest.mark.parametrize("spec", ["rummy101(players=2)", "remi(players=2)", "classic(players=2)"])
+def test_arrays_handed_out_stay_as_they_were_over_later_steps(spec: str) -> None:
+    """No later step or observe writes into an array a caller holds (an encoder or session
+    that reused its buffers would): every seat's arrays of every step, kept, still equal their
+    copies taken when they were handed out, and a mask the caller edits changes nothing that
+    ``step`` accepts."""
+    ses = Session(spec)
+    ses.new(seed=4)
+    rng = np.random.default_rng(4)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    for _ in range(120):
+        if ses.done:
+            break
+        for seat in range(ses.n):
+            got = ses.observe(seat)
+            kept.append((got["observation"], got["observation"].copy()))
+            kept.append((got["action_mask"], got["action_mask"].copy()))
+        mine = ses.observe(ses.current)
+        legal = np.flatnonzero(mine["action_mask"])
+        mine["action_mask"][:] = 0  # the caller's edit: the env's own mask is untouched
+        ses.step(int(legal[rng.integers(len(legal))]))
+        assert not ses.last_illegal
+    assert len(kept) > 200
+    for held, copy in kept:
+        assert np.array_equal(held, copy)

@@ -144,8 +144,6 @@ class Session:
         self.last_illegal = False  # the last step's index was outside the mask
         self._mask: np.ndarray[Any, Any] | None = None
         self._zero_mask = np.zeros(self.codec.n, dtype=np.int8)
-        # per seat observed since the last change: (array, mask), the env's own (copies go out)
-        self._obs_cache: dict[int, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = {}
 
     # ---- the match ----------------------------------------------------------------------------------
     def new(self, seed: int | None = None) -> None:
@@ -179,7 +177,6 @@ class Session:
 
     def _changed(self) -> None:
         self._mask = None
-        self._obs_cache.clear()
 
     # ---- observing ------------------------------------------------------------------------------------
     def mask(self) -> np.ndarray[Any, Any]:
@@ -196,16 +193,21 @@ class Session:
                     raise AssertionError(f"no legal action of {self.state!r} has an index; raise "
                                          "table_slots")  # never seen: a discard or reset is always mapped
                 m = np.zeros(self.codec.n, dtype=np.int8)
-                m[idx] = 1
+                m[np.fromiter(idx, np.intp, len(idx))] = 1  # (a list index converts slower)
                 self._mask = m
         return self._mask
 
     def observe(self, seat: int) -> dict[str, np.ndarray[Any, Any]]:
         """``{"observation": float32 array, "action_mask": int8 array}`` of a seat: the array
         from ``state.observation(seat)`` only, the mask all zeros unless the seat is to move.
-        Both arrays are the caller's own (new copies at every call, under a microsecond): an
-        agent that edits them in place changes neither the env's legal actions nor what the
-        next ``observe`` of this step returns. A seat is a whole number, numpy's included."""
+        Both arrays are the caller's own (new at every call): an agent that edits them in place
+        changes neither the env's legal actions nor what the next ``observe`` of this step
+        returns. A seat is a whole number, numpy's included.
+
+        The array is encoded at every call, not kept: the environments' loops observe a seat
+        once a step (``last()``, the parallel form's every agent, ``gym_env``'s agent), and the
+        copy of a kept array, handed out instead of the array itself, cost more in their steps
+        (Remi's 9,563 floats) than a second call's encoding where a caller observes twice."""
         if type(seat) is not int or not 0 <= seat < self.n:  # (a plain int: no more checks)
             number = whole_number(seat)
             if number is None or not 0 <= number < self.n:
@@ -213,15 +215,13 @@ class Session:
                 # arrays when it had been observed, but raised when it had not)
                 raise IllegalAction(f"seat {seat!r:.40} does not exist: seats are 0..{self.n - 1}")
             seat = number
-        got = self._obs_cache.get(seat)
-        if got is None:
-            s = self.state
-            if s is self._placeholder:  # (was the placeholder game's observation)
-                raise self._not_dealt("observe()")
-            x = self.encoder.encode(s.observation(seat))
-            mine = seat == s.current and not self.done
-            got = self._obs_cache[seat] = (x, self.mask() if mine else self._zero_mask)
-        return {"observation": got[0].copy(), "action_mask": got[1].copy()}
+        s = self.state
+        if s is self._placeholder:  # (was the placeholder game's observation)
+            raise self._not_dealt("observe()")
+        x = self.encoder.encode(s.observation(seat))
+        mine = seat == s.current and not self.done
+        # the mask: a copy of the env's own (step() checks an index against it)
+        return {"observation": x, "action_mask": (self.mask() if mine else self._zero_mask).copy()}
 
     # ---- acting --------------------------------------------------------------------------------------
     def step(self, index: Any) -> list[float]:
@@ -292,7 +292,6 @@ class Session:
         if self.max_cycles is not None and self.steps >= self.max_cycles and not s.is_terminal:
             self.truncated = True
         self._mask = None  # (self._changed(), inlined: every step)
-        self._obs_cache.clear()
         return rewards
 
     def render(self) -> str:
