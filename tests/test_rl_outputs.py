@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rummy101.rl import Session
+from rummy101.rl import ActionCodec, Session
 
 
 def test_editing_an_observation_in_place_does_not_change_the_next_one() -> None:
@@ -82,3 +82,25 @@ def test_arrays_handed_out_stay_as_they_were_over_later_steps(spec: str) -> None
     assert len(kept) > 200
     for held, copy in kept:
         assert np.array_equal(held, copy)
+
+
+def test_codec_indices_of_new_action_objects_never_read_a_dead_ones_index() -> None:
+    """``ActionCodec.indices`` remembers each action object it met by ``id`` (engines intern
+    their actions): objects made afresh and dropped at every call, whose ids CPython reuses at
+    once, still get their own indices (in order, with the actions outside the space left out),
+    also from a generator."""
+    from rummy101.game import Action
+
+    codec = ActionCodec("rummy101(players=2)", table_slots=2)
+    rng = np.random.default_rng(5)
+    pool = [codec.action(int(i)) for i in rng.integers(codec.n, size=300)]
+    pool += [Action.parse("add R6 to 7@end"), Action.parse("retrieve 9:1 with K4")]  # no index
+
+    def fresh(a: Action) -> Action:  # a new object equal to a (Action.parse interns)
+        return Action(a.verb, a.codes, a.meld, a.pos)
+
+    for _ in range(300):
+        pick = [pool[int(i)] for i in rng.integers(len(pool), size=6)]
+        want = [i for i in (codec.index(a) for a in pick) if i >= 0]
+        assert codec.indices([fresh(a) for a in pick]) == want
+        assert codec.indices(fresh(a) for a in pick) == want

@@ -128,7 +128,10 @@ class ActionCodec:
         if len(self._index) != len(acts):
             raise AssertionError("two indices name the same action")  # a bug in the tables below
         self.n = len(acts)
-        self._by_id: dict[int, tuple[Action, int]] = {}
+        # indices(): the index (-1: none) of each action object met, by id, and the objects
+        # themselves (held, so that no other object can take the id of one met)
+        self._by_id: dict[int, int] = {}
+        self._held: list[Action] = []
 
     # ---- the tables ---------------------------------------------------------------------------
     def _act(self, verb: str, codes: Sequence[int], meld: int = -1, pos: int = -1) -> Action:
@@ -245,18 +248,24 @@ class ActionCodec:
         """The indices of the legal actions that have one, in their order (what :meth:`mask`
         sets: an empty list is an all-zero mask, told without scanning the mask)."""
         known = self._by_id
-        idx = []
-        for a in legal:
-            hit = known.get(id(a))
-            if hit is None or hit[0] is not a:
-                # engines intern their actions, so most are met again: remember each object
-                # (holding it keeps its id from being reused) with its index
+        if type(legal) is not list:
+            legal = list(legal)
+        # Engines intern their actions, so most are met again: an id found is the object met
+        # (it is held), read in C (a loop with a tuple per action cost twice as much).
+        idx: list[Any] = list(map(known.get, map(id, legal)))
+        if None not in idx and -1 not in idx:
+            return idx
+        out = []
+        for a, i in zip(legal, idx):
+            if i is None:
                 if len(known) > 200_000:
                     known.clear()
-                hit = known[id(a)] = (a, self._index.get(str(a), -1))
-            if hit[1] >= 0:
-                idx.append(hit[1])
-        return idx
+                    self._held.clear()
+                i = known[id(a)] = self._index.get(str(a), -1)
+                self._held.append(a)
+            if i >= 0:
+                out.append(i)
+        return out
 
     def describe(self) -> str:
         """The layout, one line per verb block."""
