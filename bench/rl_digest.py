@@ -18,7 +18,9 @@ every step:
 With ``illegal="random"`` (the ``+illegal`` rule sets) one step in 50 plays an index outside
 the mask, so the info ``illegal_action`` and the illegal reward are in the digest too. The
 output is one line per rule set: ``name steps digest_all digest_mover``; compare two runs with
-``diff``. Remi with 2 players meets a slow Atu check on some seeds (docs/rl.md, Speed); the
+``diff``. ``--dicts`` adds a third digest: the engine's observation dicts
+(``state.observation(seat)``, their repr: key order too) of every seat at every step of the
+``all`` run, for a change to the engines' observations (keys the encoder does not read too). Remi with 2 players meets a slow Atu check on some seeds (docs/rl.md, Speed); the
 seeds here avoid none on purpose, so a run takes a minute or two.
 """
 
@@ -73,7 +75,9 @@ def _flags(h: Any, e: Any) -> None:
             )
 
 
-def play(rules: str, options: dict[str, Any], steps: int, seed: int, every_seat: bool) -> str:
+def play(
+    rules: str, options: dict[str, Any], steps: int, seed: int, every_seat: bool, dicts: Any = None
+) -> str:
     e = env(rules, **options)
     e.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -88,6 +92,10 @@ def play(rules: str, options: dict[str, Any], steps: int, seed: int, every_seat:
         if every_seat:
             for a in e.possible_agents:
                 _arrays(h, e.observe(a))
+        if dicts is not None:
+            state = e.unwrapped.game
+            for q in range(state.n):
+                dicts.update(repr(state.observation(q)).encode())
         obs, reward, term, trunc, info = e.last()
         _arrays(h, obs)
         h.update(repr((float(reward), bool(term), bool(trunc), sorted(info.items()))).encode())
@@ -114,12 +122,19 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--only", default="", help="rule sets whose name holds this text")
+    ap.add_argument("--dicts", action="store_true", help="also a digest of the observation dicts")
     a = ap.parse_args()
     for name, rules, options in RULE_SETS:
         if a.only not in name:
             continue
-        both = [play(rules, options, a.steps, a.seed, every) for every in (True, False)]
-        print(f"{name:<28} {a.steps:>6} {both[0]} {both[1]}", flush=True)
+        dicts = hashlib.sha256() if a.dicts else None
+        got = [
+            play(rules, options, a.steps, a.seed, every, dicts if every else None)
+            for every in (True, False)
+        ]
+        if dicts is not None:
+            got.append(dicts.hexdigest()[:24])
+        print(f"{name:<28} {a.steps:>6} {' '.join(got)}", flush=True)
     return 0
 
 
