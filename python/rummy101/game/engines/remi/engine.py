@@ -1004,7 +1004,7 @@ def observation(s: State, seat: int) -> dict[str, Any]:
         "atu": _TS[x.atu] if x.atu >= 0 else None,
         "atu_available": x.atu_avail and not over,
         "twin": x.twin == seat,
-        "train": [_TS[c] for c in x.train],
+        "train": list(map(_TS.__getitem__, x.train)),  # (in C: the train runs to 100 tiles)
         "train_by": list(x.train_by),
         "last_discard": _TS[x.train[-1]] if len(x.train) >= 2 and not over else None,
         "reshuffled": x.reshuffled,

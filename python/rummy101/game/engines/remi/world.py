@@ -83,7 +83,7 @@ def own_turn(s: State, seat: int) -> dict[str, Any] | None:
         "start": {
             "rack": held(_TS, rack),
             "table": [m.to_json(i) for i, m in enumerate(table)],
-            "train": [_TS[c] for c in train],
+            "train": list(map(_TS.__getitem__, train)),
             "train_by": list(train_by),
             "laid": laid,
         },
