@@ -3,13 +3,15 @@ uniformly random *masked* actions, on one core, per playable variant (4 players,
 
     PYTHONPATH=python python -m pytest bench/bench_rl.py --benchmark-only
     PYTHONPATH=python python bench/bench_rl.py            # plain figures, no pytest
+    PYTHONPATH=python python bench/bench_rl.py 4000 --rlcard   # and RLCard's gin rummy, before and after
 
 A step is one ``env.step(index)`` of the agent to move, with the ``env.last()`` before it (the
 observation array and the action mask of that agent) and the choice of a random legal index:
 what a training loop pays per transition, the policy excepted. The bare engine (``state.apply``
 of a random legal action, no observation) is measured beside it; then, untimed, what the loops
-did (episodes ended, the engine's verbs). Peer figure: RLCard's gin rummy env, 16,300-16,400 CPU
-steps/s in the same run as docs/rl.md's table (its Speed section says when and at what load).
+did (episodes ended, the engine's verbs). Peer figure: RLCard's gin rummy env (``--rlcard``,
+when ``rlcard`` is installed: never a dependency of the package), measured the same way before and
+after ours in the same run; docs/rl.md's Speed section gives the figures, when and at what load.
 """
 
 from __future__ import annotations
@@ -113,10 +115,42 @@ def test_engine_steps_per_second(benchmark: Any, variant: str) -> None:
     benchmark.extra_info["steps_per_s"] = round(steps / benchmark.stats.stats.mean)
 
 
+def rlcard_steps(steps: int, seed: int = 0) -> int:
+    """RLCard's gin rummy env as ours is measured: ``env.step`` of a uniformly random legal action
+    (RLCard's state lists them), ``env.reset()`` when a game is over."""
+    import rlcard  # type: ignore[import-untyped]
+
+    e = rlcard.make("gin-rummy", config={"seed": seed})
+    rng = np.random.default_rng(seed)
+    state, _ = e.reset()
+    for _ in range(steps):
+        legal = list(state["legal_actions"])
+        state, _ = e.step(legal[rng.integers(len(legal))])
+        if e.is_over():
+            state, _ = e.reset()
+    return steps
+
+
+def _best(name: str, fn: Any, steps: int) -> None:
+    fn(300)
+    wall = cpu = 0.0
+    for r in range(3):
+        t, c = time.perf_counter(), time.process_time()
+        fn(steps, r + 1)
+        wall = max(wall, steps / (time.perf_counter() - t))
+        cpu = max(cpu, steps / (time.process_time() - c))
+    print(f"{name:<17} {wall:>9,.0f} steps/s wall  {cpu:>9,.0f} steps/s CPU", flush=True)
+
+
 def main() -> None:
     """Best of 3 runs per figure, in wall-clock and in CPU time of this process (the machine is
-    shared: CPU time is the steadier figure)."""
-    steps = int(sys.argv[1]) if len(sys.argv) > 1 else STEPS
+    shared: CPU time is the steadier figure). ``--rlcard``: RLCard's gin rummy env first and
+    last."""
+    args = [a for a in sys.argv[1:] if a != "--rlcard"]
+    rlcard = len(args) < len(sys.argv) - 1
+    steps = int(args[0]) if args else STEPS
+    if rlcard:
+        _best("rlcard-gin env", rlcard_steps, steps)
     for variant in playable_variants():
         for name, fn in (("env", env_steps), ("engine", engine_steps)):
             fn(variant, 300)
@@ -128,6 +162,8 @@ def main() -> None:
                 cpu = max(cpu, steps / (time.process_time() - c))
             print(f"{variant:<9} {name:<7} {wall:>9,.0f} steps/s wall  {cpu:>9,.0f} steps/s CPU",
                   flush=True)
+    if rlcard:
+        _best("rlcard-gin env", rlcard_steps, steps)
     for variant in playable_variants():  # untimed, after the figures
         print(work(variant, steps))
 
