@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rummy101.rl import ActionCodec, Session
+from rummy101.rl import ActionCodec, IllegalActionIndex, Session
 
 
 def test_editing_an_observation_in_place_does_not_change_the_next_one() -> None:
@@ -104,3 +104,32 @@ def test_codec_indices_of_new_action_objects_never_read_a_dead_ones_index() -> N
         want = [i for i in (codec.index(a) for a in pick) if i >= 0]
         assert codec.indices([fresh(a) for a in pick]) == want
         assert codec.indices(fresh(a) for a in pick) == want
+
+
+@pytest.mark.parametrize("spec", ["rummy101(players=2)", "remi(players=2)", "classic(players=2)"])
+def test_mask_and_accepted_indices_follow_every_step(spec: str) -> None:
+    """The session keeps the legal indices of a position until it changes (the mask's 1s and
+    what ``step`` accepts): at every step the mover's mask is the codec's mask of a copy of the
+    state just played to (another session, fresh), and an index legal one step before and not
+    now is refused."""
+    ses = Session(spec, illegal="raise")
+    ses.new(seed=6)
+    rng = np.random.default_rng(6)
+    before: set[int] = set()
+    refused = 0
+    for _ in range(150):
+        if ses.done:
+            break
+        fresh = Session(spec)
+        fresh.state = ses.state.copy()
+        got = ses.observe(ses.current)["action_mask"]
+        assert np.array_equal(got, fresh.observe(ses.current)["action_mask"])
+        assert np.array_equal(got, ses.codec.mask(ses.state.legal_actions()))
+        legal = set(np.flatnonzero(got).tolist())
+        for i in sorted(before - legal)[:3]:
+            with pytest.raises(IllegalActionIndex):
+                ses.step(i)
+            refused += 1
+        before = legal
+        ses.step(int(rng.choice(sorted(legal))))
+    assert refused > 20
