@@ -133,3 +133,29 @@ def test_mask_and_accepted_indices_follow_every_step(spec: str) -> None:
         before = legal
         ses.step(int(rng.choice(sorted(legal))))
     assert refused > 20
+
+
+def test_gym_action_masks_reads_the_mask_without_encoding_an_observation() -> None:
+    """``gym_env``'s ``action_masks`` (sb3-contrib's MaskablePPO calls it at every step besides
+    the step's observation) is the observation's mask as booleans, a new array, and encodes no
+    observation: since the session keeps no encoded arrays it would cost a whole encoding."""
+    pytest.importorskip("gymnasium")
+    from rummy101.rl import gym_env
+
+    g = gym_env("rummy101(players=2)", opponents="random")
+    obs, _ = g.reset(seed=3)
+    enc = g.unwrapped.session.encoder
+    calls = []
+    real = enc.encode
+    enc.encode = lambda o: calls.append(1) or real(o)  # (an instance attribute: this env only)
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        before = len(calls)
+        got = g.action_masks()
+        assert got.dtype == bool and np.array_equal(got, obs["action_mask"].astype(bool))
+        got[:] = False  # the caller's own
+        assert g.action_masks().any()
+        obs, _, term, trunc, _ = g.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert len(calls) == before + 1  # the step's observation only
+        if term or trunc:
+            break

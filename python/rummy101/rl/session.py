@@ -234,12 +234,17 @@ class Session:
         if s is self._placeholder:  # (was the placeholder game's observation)
             raise self._not_dealt("observe()")
         x = self.encoder.encode(s.observation(seat))
-        mine = seat == s.current and not self.done
-        # The mask: a new array from the legal indices (step() checks an index against those:
-        # the caller may edit it). A copy of an array kept besides them cost another pass over
-        # the 18,156 bytes of Rummy 101's space (15,363 Remi's) at every step.
-        mask = self._new_mask(self._legal_indices()) if mine else np.zeros(self.codec.n, np.int8)
-        return {"observation": x, "action_mask": mask}
+        return {"observation": x, "action_mask": self._mask_for(seat)}
+
+    def _mask_for(self, seat: int) -> np.ndarray[Any, Any]:
+        """A new mask array of a seat (a whole number in range): the legal indices' 1s for the
+        seat to move, zeros for the others. New at every call, made from the legal indices
+        (``step`` checks an index against those: the caller may edit it); a copy of an array
+        kept besides them cost another pass over the 18,156 bytes of Rummy 101's space (15,363
+        Remi's) at every step."""
+        if seat == self.state.current and not self.done:
+            return self._new_mask(self._legal_indices())
+        return np.zeros(self.codec.n, np.int8)
 
     # ---- acting --------------------------------------------------------------------------------------
     def step(self, index: Any) -> list[float]:

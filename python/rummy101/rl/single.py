@@ -125,7 +125,8 @@ class RummyGym(gymnasium.Env[dict[str, Any], Any]):
         if not self._bots:  # (was the placeholder game's mask, legal indices of no match)
             raise gymnasium.error.ResetNeeded("call reset() before action_masks(): no match is "
                                               "dealt yet")
-        return self.session.observe(self.seat)["action_mask"].astype(bool)
+        # (the mask alone: observe() would encode the observation too, at every call)
+        return self.session._mask_for(self.seat).astype(bool)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
