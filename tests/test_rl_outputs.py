@@ -159,3 +159,22 @@ def test_gym_action_masks_reads_the_mask_without_encoding_an_observation() -> No
         assert len(calls) == before + 1  # the step's observation only
         if term or trunc:
             break
+
+
+def test_aec_last_returns_what_a_subclass_observe_returns() -> None:
+    """``last()`` reads the observation through ``observe`` (PettingZoo's contract), so a
+    subclass that changes ``observe`` (features of its own) gets its arrays from ``last`` too."""
+    pytest.importorskip("pettingzoo")
+    from rummy101.rl.aec import RummyAEC
+
+    class Scaled(RummyAEC):  # type: ignore[misc]
+        def observe(self, agent: str) -> dict[str, np.ndarray]:
+            got = super().observe(agent)
+            got["observation"] = got["observation"] * 0.5
+            return got
+
+    e = Scaled("rummy101(players=2)")
+    e.reset(seed=1)
+    obs, *_ = e.last()
+    assert np.array_equal(obs["observation"], e.observe(e.agent_selection)["observation"])
+    assert np.array_equal(obs["observation"] * 2, RummyAEC.observe(e, e.agent_selection)["observation"])

@@ -150,10 +150,9 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection
         if agent not in self.terminations:  # every agent stepped out (was KeyError 'player_0')
             raise _episode_over("last()")
-        # (the session's observe straight away: the agent selected is always one of the env's)
-        return (self.session.observe(self._seat[agent]) if observe else None,
-                self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], self.infos[agent])
+        # (self.observe, not the session's: a subclass that changes observe changes last too)
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
         if not self._dealt:  # (was "no attribute 'agents'" at the loop's first turn)
