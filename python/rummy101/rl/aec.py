@@ -183,9 +183,7 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
         if ses.last_illegal:
             self.infos[agent] = {"illegal_action": True}
         self.agent_selection = agents[ses.state.current]
-        cumulative = self._cumulative_rewards  # (AECEnv._accumulate_rewards, inlined)
-        for a, r in self.rewards.items():
-            cumulative[a] += r
+        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
