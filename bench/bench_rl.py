@@ -17,7 +17,6 @@ after ours in the same run; docs/rl.md's Speed section gives the figures, when a
 from __future__ import annotations
 
 import random
-import sys
 import time
 from collections import Counter
 from typing import Any
@@ -146,9 +145,16 @@ def main() -> None:
     """Best of 3 runs per figure, in wall-clock and in CPU time of this process (the machine is
     shared: CPU time is the steadier figure). ``--rlcard``: RLCard's gin rummy env first and
     last."""
-    args = [a for a in sys.argv[1:] if a != "--rlcard"]
-    rlcard = len(args) < len(sys.argv) - 1
-    steps = int(args[0]) if args else STEPS
+    import argparse
+
+    ap = argparse.ArgumentParser(description="RL environment speed: env steps/s of the "
+                                 "PettingZoo AEC env beside the bare engine, per variant")
+    ap.add_argument("steps", nargs="?", type=int, default=STEPS,
+                    help=f"env steps per timed run (default {STEPS})")
+    ap.add_argument("--rlcard", action="store_true",
+                    help="also RLCard's gin rummy env, before and after ours (rlcard installed)")
+    opts = ap.parse_args()
+    steps, rlcard = opts.steps, opts.rlcard
     if rlcard:
         _best("rlcard-gin env", rlcard_steps, steps)
     for variant in playable_variants():
