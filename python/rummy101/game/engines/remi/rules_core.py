@@ -230,7 +230,10 @@ BOUND_LEAVES = 64
 #: each (30 s); at 16 it asks ~3,300 solves (7 s). Not a win everywhere: the 46-tile seed-85
 #: position of that run (bench/data) takes 1.2 s at 16 where 0.04 s at 512 or 128 (its tries fail,
 #: each up to RELAX_BUDGET nodes); the first 754 games of that run 93 -> 59 s. The answer never
-#: depends on these: a try only cuts a subtree no play finishes.
+#: depends on these: a try only cuts a subtree no play finishes. Tried and dropped (2026-12-07):
+#: no try below a node whose own try found a cover (on seed 517, 700 tries cover, ~13 ms each,
+#: and 1,917 refute): the children of a covered node are refuted often, and 517 took 40 s
+#: instead of 9 (CPU, load ~4).
 RELAX_MELDS = 4
 RELAX_LEAVES = 16
 RELAX_BUDGET = 20_000
