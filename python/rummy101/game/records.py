@@ -27,10 +27,23 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from .._limits import MAX_ACTION_CHARS, SEED_MAX
+from .._validate import (
+    BadRequest,
+    described,
+    read_record_fields,
+    read_record_numbers,
+    read_record_seats,
+    read_rules,
+    short,
+)
+from .._validate import loads as _json_loads
 from ..errors import IllegalAction, NotationError, RummyError, json_problem
-from .state import State, new_game
+from ..rules import Rules
+from .state import MAX_MATCH_ROUNDS, State, new_game
 
-__all__ = ["FIELDS", "FORMAT", "FORMATS", "dumps", "from_dict", "loads", "replay_steps", "to_dict"]
+__all__ = ["FIELDS", "FORMAT", "FORMATS", "dumps", "from_dict", "loads", "read_sent", "replay_steps",
+           "to_dict"]
 
 FORMAT = "rummy101-game/2"
 #: The formats that replay: format 1 omits the exchange's forced declines (module docstring).
@@ -131,6 +144,58 @@ def _cut(value: Any, limit: int = 100) -> str:
     outcome of 4 MB (``"standings": [1, 1, …]``) came back whole in the error message."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def read_sent(value: Any, max_actions: int, advice: str
+              ) -> tuple[dict[str, Any], Rules, list[str] | None]:
+    """A game record a client sent (``field 'record'`` of a hint or replay request: the object
+    or its JSON text), checked before it is replayed: the record (its numbers whole), its rules
+    and its ``seats`` (None when absent). Raises BadRequest naming what to fix: a field no record
+    has (``advice`` says what to send instead: ``"turn": 3`` in a hint's record was ignored),
+    ``seed`` and ``match_rounds`` outside the engine's ranges, ``rules`` that are no rules
+    string, an unknown format, more than ``max_actions`` actions or one that is no text of at
+    most :data:`~rummy101._limits.MAX_ACTION_CHARS` characters (a 1 MB action came back three
+    times in a 3 MB message), ``seats`` not of the replays' shape."""
+    if isinstance(value, str):
+        value = _json_loads(value, what="field 'record'")
+    if not isinstance(value, dict):
+        raise BadRequest(f"field 'record' must be a game record (rummy101.game.records: an "
+                         f"object or its JSON text), got {described(value)}")
+    read_record_fields(value, FIELDS, advice)
+    record = read_record_numbers(value, max_seed=SEED_MAX, max_rounds=MAX_MATCH_ROUNDS)
+    if "rules" not in record:
+        raise BadRequest("field 'record' lacks its 'rules' (a game record's fields: rules, seed, "
+                         "match_rounds, actions, results): send the game record as it is")
+    if record["rules"] is None:  # (read_rules would take the default: a record names its rules)
+        raise BadRequest(f"field 'record': 'rules' must be a rules string such as 'rummy101' or "
+                         f"'remi(players=3)', got {described(None)}")
+    try:
+        rules = read_rules(record, "rummy101")
+    except RummyError as exc:
+        raise BadRequest(f"field 'record': {str(exc).removeprefix('field ')}") from None
+    fmt = record.get("format", FORMAT)
+    if fmt not in FORMATS:
+        raise BadRequest(f"field 'record': unknown format {short(fmt)}; accepted: "
+                         f"{', '.join(repr(f) for f in FORMATS)}")
+    if "actions" not in record:
+        raise BadRequest("field 'record' lacks its 'actions' (a game record's fields: rules, "
+                         "seed, match_rounds, actions, results): send the game record as it is")
+    actions = record["actions"]
+    if not isinstance(actions, list):
+        raise BadRequest(f"field 'record': 'actions' must be a list of action texts (such as "
+                         f"\"draw\" or \"discard R5\"), got {described(actions)}")
+    if len(actions) > max_actions:
+        raise BadRequest(f"field 'record' holds {len(actions)} actions; at most {max_actions} "
+                         f"are replayed")
+    for i, action in enumerate(actions):
+        if not isinstance(action, str):
+            raise BadRequest(f"field 'record': action {i} must be an action text (such as "
+                             f"\"draw\" or \"discard R5\"), got {described(action)}")
+        if len(action) > MAX_ACTION_CHARS:
+            raise BadRequest(f"field 'record': action {i} is {len(action)} characters long "
+                             f"({short(action, 40)}); at most {MAX_ACTION_CHARS} are read, more "
+                             f"than any action takes")
+    return record, rules, read_record_seats(record, rules.players)
 
 
 def loads(text: str) -> State:

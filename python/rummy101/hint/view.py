@@ -22,27 +22,21 @@ from typing import Any, Literal
 
 from .. import _backend
 from .._limits import (
-    MAX_ACTION_CHARS,
     MAX_HINT_RACK,
     MAX_INT,
     MAX_MELD,
     MAX_TABLE_MELDS,
     MAX_TABLE_TILES,
-    SEED_MAX,
 )
 from .._validate import (
     BadRequest,
     described,
-    loads,
     parse_rack_value,
     read_bool,
     read_object,
     read_opt_int,
     read_piece,
     read_rack,
-    read_record_fields,
-    read_record_numbers,
-    read_record_seats,
     read_rules,
     short,
 )
@@ -70,7 +64,6 @@ HINT_FIELDS = ("rules", "seat", "rack", "table", "last_discard", "players", "thr
                "record", "observation")
 
 MAX_RECORD_ACTIONS = 5000  # actions replayed from a game record
-
 
 
 class BadView(BadRequest):
@@ -358,49 +351,14 @@ def read_game_record(value: Any, seat: int | None = None) -> tuple[Any, int]:
     :data:`~rummy101._limits.MAX_ACTION_CHARS` characters (a 1 MB action text came back three
     times in a 3 MB error message) and ``seats`` (who played each seat) of the replays' shape
     (any value was ignored)."""
-    if isinstance(value, str):
-        value = loads(value, what="field 'record'")
-    if not isinstance(value, dict):
-        raise BadView(f"field 'record' must be a game record (rummy101.game.records: an object "
-                      f"or its JSON text), got {described(value)}")
     from ..game import records  # the engine replays the record; imported only when needed
-    from ..game.state import MAX_MATCH_ROUNDS
 
-    read_record_fields(value, records.FIELDS, "the hint is for the seat to move once all of "
-                                              "its 'actions' are played; for an earlier turn, "
-                                              "send the actions up to it")
-
-    record = read_record_numbers(value, max_seed=SEED_MAX, max_rounds=MAX_MATCH_ROUNDS)
-    if "rules" not in record:
-        raise BadView("field 'record' lacks its 'rules' (a game record's fields: rules, seed, "
-                      "match_rounds, actions, results): send the game record as it is")
     try:
-        rules = read_rules(record, "rummy101")
-    except RummyError as exc:
-        raise BadView(f"field 'record': {str(exc).removeprefix('field ')}") from None
-    fmt = record.get("format", records.FORMAT)
-    if fmt not in records.FORMATS:
-        raise BadView(f"field 'record': unknown format {short(fmt)}; accepted: "
-                      f"{', '.join(repr(f) for f in records.FORMATS)}")
-    if "actions" not in record:
-        raise BadView("field 'record' lacks its 'actions' (a game record's fields: rules, seed, "
-                      "match_rounds, actions, results): send the game record as it is")
-    actions = record["actions"]
-    if not isinstance(actions, list):
-        raise BadView(f"field 'record': 'actions' must be a list of action texts (such as "
-                      f"\"draw\" or \"discard R5\"), got {described(actions)}")
-    if len(actions) > MAX_RECORD_ACTIONS:
-        raise BadView(f"field 'record' holds {len(actions)} actions; at most "
-                      f"{MAX_RECORD_ACTIONS} are replayed")
-    for i, action in enumerate(actions):
-        if not isinstance(action, str):
-            raise BadView(f"field 'record': action {i} must be an action text (such as "
-                          f"\"draw\" or \"discard R5\"), got {described(action)}")
-        if len(action) > MAX_ACTION_CHARS:
-            raise BadView(f"field 'record': action {i} is {len(action)} characters long "
-                          f"({short(action, 40)}); at most {MAX_ACTION_CHARS} are read, more "
-                          f"than any action takes")
-    read_record_seats(record, rules.players)
+        record, _rules, _seats = records.read_sent(
+            value, MAX_RECORD_ACTIONS, "the hint is for the seat to move once all of its "
+            "'actions' are played; for an earlier turn, send the actions up to it")
+    except BadRequest as exc:
+        raise BadView(str(exc)) from None
     try:
         state = records.from_dict(record)
     except RummyError as exc:

@@ -315,8 +315,7 @@ class Session:
                 rewards[q] += s.totals[q] * self.reward_scale
         if self.max_cycles is not None and self.steps >= self.max_cycles and not s.is_terminal:
             self.truncated = True
-        self._idx = None  # (self._changed(), inlined: every step)
-        self._mask = None
+        self._changed()
         return rewards
 
     def render(self) -> str:

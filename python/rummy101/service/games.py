@@ -66,12 +66,8 @@ from .._limits import SEED_MAX
 from .._validate import (
     BadRequest,
     described,
-    loads,
     read_int,
     read_object,
-    read_record_fields,
-    read_record_numbers,
-    read_record_seats,
     read_rules,
     short,
 )
@@ -79,7 +75,6 @@ from ..errors import NotationError, RummyError
 from ..game import Phase, State, new_game, playable_variants
 from ..game import actions as _actions
 from ..game import records as _records
-from ..game.state import MAX_MATCH_ROUNDS  # a record's match_rounds: what new_game accepts
 from ..rules import _OPTIONS, Rules
 from ..solve import work_budget
 from .batching import full_nodes
@@ -442,35 +437,13 @@ class Replay:
     @classmethod
     def load(cls, rid: str, body: Any) -> Replay:
         obj = read_object(body, "replay request", REPLAY_FIELDS)
-        record = obj.get("record")
-        if isinstance(record, str):
-            record = loads(record, what="field 'record'")
-        if not isinstance(record, dict):
-            raise BadRequest(f"field 'record' must be a game record (the JSON object of "
-                             f"rummy101.game.records, or its text), got {described(record)}")
-        actions = record.get("actions")
-        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise BadRequest("field 'record': 'actions' must be a list of action texts")
-        if len(actions) > MAX_RECORD_ACTIONS:
-            raise BadRequest(f"field 'record' holds {len(actions)} actions; at most "
-                             f"{MAX_RECORD_ACTIONS} are replayed")
-        if any(len(a) > MAX_ACTION_CHARS for a in actions):
-            raise BadRequest(f"field 'record': an action is longer than {MAX_ACTION_CHARS} "
-                             f"characters")
-        if not isinstance(record.get("rules"), str):
-            raise BadRequest(f"field 'record': 'rules' must be a rules string, got "
-                             f"{described(record.get('rules'))}")
-        read_record_fields(record, _records.FIELDS, "send the game record as it is")
-        rules = read_rules(record, "rummy101")
-        record = read_record_numbers(record, max_seed=MAX_SEED, max_rounds=MAX_MATCH_ROUNDS)
+        record, rules, seats = _records.read_sent(obj.get("record"), MAX_RECORD_ACTIONS,
+                                                  "send the game record as it is")
+        actions = record["actions"]
         fmt = record.get("format", _records.FORMAT)
-        if fmt not in _records.FORMATS:
-            raise BadRequest(f"field 'record': unknown format {short(record.get('format'))}; "
-                             f"accepted: {', '.join(repr(f) for f in _records.FORMATS)}")
         clean: dict[str, Any] = {k: record[k] for k in ("format", "rules", "seed", "match_rounds",
                                                         "actions") if k in record}
-        seats = read_record_seats(record, rules.players)  # who played each seat
-        if seats is not None:  # (GET /v1/games/{id}/record adds it)
+        if seats is not None:  # who played each seat (GET /v1/games/{id}/record adds it)
             clean["seats"] = seats
         state = new_game(rules, record["seed"], match_rounds=record.get("match_rounds"))
         starts: list[State] = []
