@@ -311,11 +311,12 @@ def held(items: Sequence[_T], counts: Sequence[int]) -> list[_T]:
 _SINGLES: dict[int, tuple[Sequence[Any], tuple[tuple[Any], ...]]] = {}
 
 
-def observation_head(s: State, seat: int) -> dict[str, Any]:
+def observation_head(s: State, seat: int, full: bool = True) -> dict[str, Any]:
     """The part of every variant's observation that the shared fields give: the rules, whose
     turn, the seat's own rack (sorted pieces), every rack's size, the stock's size (never its
     order), the standings and the finished rounds' scores. An engine's ``observation`` adds its
-    own public data to it."""
+    own public data to it. ``full=False``: without ``match_rounds`` and ``round_scores``, which
+    the RL encoder does not read (an engine's ``encoder_observation``)."""
     texts = _TEXTS[s.rules.family]
     counts = s.racks[seat]
     # One deck (classic): the texts of the codes held, in C (compress). A range per code, held
@@ -325,6 +326,20 @@ def observation_head(s: State, seat: int) -> dict[str, Any]:
         rack = list(compress(texts, counts))
     else:
         rack = held(texts, counts)
+    if not full:
+        return {
+            "rules": str(s.rules),
+            "seat": seat,
+            "round": s.round,
+            "phase": _PHASE_VALUES[s.phase],
+            "current_player": s.current,
+            "starter": s.starter,
+            "turn": s.turn,
+            "rack": rack,
+            "rack_sizes": list(s.sizes),
+            "stock": len(s.stock),
+            "standings": list(s.totals),
+        }
     return {
         "rules": str(s.rules),
         "seat": seat,

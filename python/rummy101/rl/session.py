@@ -233,7 +233,10 @@ class Session:
         s = self.state
         if s is self._placeholder:  # (was the placeholder game's observation)
             raise self._not_dealt("observe()")
-        x = self.encoder.encode(s.observation(seat))
+        # (the engine's encoder_observation: the observation's keys the encoder reads, the same
+        # values, without the ones it does not read, such as the mover's own_turn)
+        view = getattr(s.engine, "encoder_observation", None)
+        x = self.encoder.encode(view(s, seat) if view is not None else s.observation(seat))
         return {"observation": x, "action_mask": self._mask_for(seat)}
 
     def _mask_for(self, seat: int) -> np.ndarray[Any, Any]:

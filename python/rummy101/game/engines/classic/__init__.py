@@ -18,6 +18,7 @@ from .engine import (
     apply,
     dealer,
     describe,
+    encoder_observation,
     hand_value,
     legal_actions,
     meld_actions,
@@ -27,6 +28,6 @@ from .engine import (
 )
 from .world import sample_state
 
-__all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "dealer", "describe", "hand_value",
+__all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "dealer", "describe", "encoder_observation", "hand_value",
            "legal_actions", "meld_actions", "new_match", "observation", "sample_state",
            "start_round"]

@@ -446,9 +446,21 @@ def describe(s: State) -> list[str]:
 
 
 def observation(s: State, seat: int) -> dict[str, Any]:
+    return _observation(s, seat, True)
+
+
+def encoder_observation(s: State, seat: int) -> dict[str, Any]:
+    """The part of ``observation(s, seat)`` that the RL encoder reads (``rummy101.rl.observe``),
+    the same values: without ``match_rounds``, ``round_scores`` (a match to a target runs 100+
+    rounds) and ``go_out``. For the RL session's arrays only; tests/test_rl_outputs.py checks it
+    against the whole observation at every step."""
+    return _observation(s, seat, False)
+
+
+def _observation(s: State, seat: int, full: bool) -> dict[str, Any]:
     x: ClassicData = s.x
     over = s.phase is Phase.OVER
-    obs = observation_head(s, seat)
+    obs = observation_head(s, seat, full)
     obs.update({
         "dealer": dealer(s),
         "stock_turnovers": x.turnovers,
@@ -461,6 +473,7 @@ def observation(s: State, seat: int) -> dict[str, Any]:
                        "taken": CS[x.taken] if x.taken >= 0 else None,
                        "start_size": x.start_size},
         "target": s.rules.opts.target,
-        "go_out": s.rules.opts.go_out,
     })
+    if full:
+        obs["go_out"] = s.rules.opts.go_out
     return obs

@@ -31,6 +31,7 @@ declare_verb("lay", "tiles", -1)
 from .engine import (
     DEFAULT_MATCH_ROUNDS,
     apply,
+    encoder_observation,
     format1_omits,
     legal_actions,
     meld_actions,
@@ -46,6 +47,6 @@ from .world import sample_state
 VERBS = frozenset({"draw", "take", "run", "set", "add", "retrieve", "open", "reset", "discard",
                    "announce", "accept", "decline", "break", "atu", "tabla", "close", "lay"})
 
-__all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "format1_omits", "legal_actions",
+__all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "encoder_observation", "format1_omits", "legal_actions",
            "meld_actions", "new_match", "observation", "public_text", "round_deltas",
            "sample_state", "start_round"]

@@ -985,52 +985,74 @@ def meld_actions(kind: str, tiles: Sequence[int], index: int) -> list[Action]:
 # ---- observation ------------------------------------------------------------------------------
 
 def observation(s: State, seat: int) -> dict[str, Any]:
+    return _observation(s, seat, True)
+
+
+def encoder_observation(s: State, seat: int) -> dict[str, Any]:
+    """The part of ``observation(s, seat)`` that the RL encoder reads (``rummy101.rl.observe``),
+    the same values: without ``match_rounds``, ``round_scores``, ``announced``,
+    ``last_discard``, the exchange's ``log``, the turn state's ``taken`` and ``own_turn`` (the
+    start of the mover's turn), and a table meld without its ``id``, ``value``, ``jokers``,
+    ``laid_by`` and ``joly_retrievals`` (a meld's dicts cost the most of Remi's observation).
+    For the RL session's arrays only; tests/test_rl_outputs.py checks it against the whole
+    observation at every step."""
+    return _observation(s, seat, False)
+
+
+def _observation(s: State, seat: int, full: bool) -> dict[str, Any]:
     x: RemiData = s.x
     p = s.current
     over = s.phase is Phase.OVER
-    table = []
-    for i, m in enumerate(s.table):
-        d = m.to_json(i)
-        d["staged"] = x.staged_from >= 0 and i >= x.staged_from
-        table.append(d)
-    ex = None
+    staged_from = x.staged_from
+    if full:
+        table = []
+        for i, m in enumerate(s.table):
+            d = m.to_json(i)
+            d["staged"] = staged_from >= 0 and i >= staged_from
+            table.append(d)
+    else:
+        table = [m.encoder_json(staged_from >= 0 and i >= staged_from)
+                 for i, m in enumerate(s.table)]
+    ex: dict[str, Any] | None = None
     if s.phase is Phase.EXCHANGE:
         ex = {"announcer": x.ex_announcer if x.ex_announcer >= 0 else None,
-              "size": (("big" if is_big(x.ex_code) else "small") if x.ex_announcer >= 0 else None),
-              "log": [list(e) for e in x.ex_log]}
-    obs = observation_head(s, seat)
-    obs.update({
-        "announced": [q for q in range(s.n) if s.sizes[q] <= 3],   # RO-10
-        "atu": _TS[x.atu] if x.atu >= 0 else None,
-        "atu_available": x.atu_avail and not over,
-        "twin": x.twin == seat,
-        "train": list(map(_TS.__getitem__, x.train)),  # (in C: the train runs to 100 tiles)
-        "train_by": list(x.train_by),
-        "last_discard": _TS[x.train[-1]] if len(x.train) >= 2 and not over else None,
-        "reshuffled": x.reshuffled,
-        "table": table,
-        "laid": list(x.laid),
-        "tabla": list(x.tabla),
-        "own_turns": list(x.own_turns),
-        "exchange": ex,
-        "doubles_log": [list(e) for e in x.ex_log],
-        "turn_state": {
-            "took": x.took or None,
-            "taken": _TS[x.taken] if x.taken >= 0 else None,
-            "must_use": (_TS[x.taken] if seat == p and x.taken >= 0
-                         and s.racks[p][x.taken] > x.taken_base else None),
-            "staged": x.staged_from >= 0,
-            "pending": _TS[x.pending] if x.pending >= 0 else None,
-            "pending_kind": x.pending_kind or None,
-            "later": len(x.pending_later),
-            "closing": x.closing,
-            "atu_turn": x.atu_turn,
-        },
-    })
+              "size": (("big" if is_big(x.ex_code) else "small") if x.ex_announcer >= 0 else None)}
+        if full:
+            ex["log"] = [list(e) for e in x.ex_log]
+    obs = observation_head(s, seat, full)
+    if full:
+        obs["announced"] = [q for q in range(s.n) if s.sizes[q] <= 3]  # RO-10
+    obs["atu"] = _TS[x.atu] if x.atu >= 0 else None
+    obs["atu_available"] = x.atu_avail and not over
+    obs["twin"] = x.twin == seat
+    obs["train"] = list(map(_TS.__getitem__, x.train))  # (in C: the train runs to 100 tiles)
+    obs["train_by"] = list(x.train_by)
+    if full:
+        obs["last_discard"] = _TS[x.train[-1]] if len(x.train) >= 2 and not over else None
+    obs["reshuffled"] = x.reshuffled
+    obs["table"] = table
+    obs["laid"] = list(x.laid)
+    obs["tabla"] = list(x.tabla)
+    obs["own_turns"] = list(x.own_turns)
+    obs["exchange"] = ex
+    obs["doubles_log"] = [list(e) for e in x.ex_log]
+    ts: dict[str, Any] = {"took": x.took or None}
+    if full:
+        ts["taken"] = _TS[x.taken] if x.taken >= 0 else None
+    ts["must_use"] = (_TS[x.taken] if seat == p and x.taken >= 0
+                      and s.racks[p][x.taken] > x.taken_base else None)
+    ts["staged"] = staged_from >= 0
+    ts["pending"] = _TS[x.pending] if x.pending >= 0 else None
+    ts["pending_kind"] = x.pending_kind or None
+    ts["later"] = len(x.pending_later)
+    ts["closing"] = x.closing
+    ts["atu_turn"] = x.atu_turn
+    obs["turn_state"] = ts
     swaps = doubles_mine(s, seat)  # RO-3: the seat's own part of the exchange, once it has one
     if swaps:
         obs["doubles_mine"] = swaps
-    mine = own_turn(s, seat)  # the seat to move, once its turn has something to undo
-    if mine is not None:
-        obs["own_turn"] = mine
+    if full:
+        mine = own_turn(s, seat)  # the seat to move, once its turn has something to undo
+        if mine is not None:
+            obs["own_turn"] = mine
     return obs

@@ -124,6 +124,10 @@ def set_order(items: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     return out
 
 
+#: RemiMeld.encoder_json: the texts of a meld's tiles, per tiles tuple
+_TEXTS: dict[tuple[int, ...], tuple[str, ...]] = {}
+
+
 class RemiMeld:
     """One meld on the table (see the module docstring)."""
 
@@ -180,6 +184,18 @@ class RemiMeld:
 
     def text(self) -> str:
         return " ".join(_TS[c] for c in self.tiles)
+
+    def encoder_json(self, staged: bool) -> dict[str, object]:
+        """The fields of the observation's table meld that the RL encoder reads (``owner``,
+        ``kind``, ``tiles``, ``staged``: the engine's ``encoder_observation``), the same values
+        as :meth:`to_json`'s; the tiles' texts are kept per tiles tuple (bounded)."""
+        texts = _TEXTS.get(self.tiles)
+        if texts is None:
+            if len(_TEXTS) > 200_000:
+                _TEXTS.clear()
+            texts = _TEXTS[self.tiles] = tuple(_TS[c] for c in self.tiles)
+        return {"owner": self.owner, "kind": _KINDS[self.kind], "tiles": list(texts),
+                "staged": staged}
 
     def to_json(self, index: int) -> dict[str, object]:
         return {"id": index, "owner": self.owner, "kind": _KINDS[self.kind],

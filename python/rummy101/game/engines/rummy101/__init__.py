@@ -12,6 +12,7 @@ from .engine import (
     VERBS,
     apply,
     describe,
+    encoder_observation,
     legal_actions,
     meld_actions,
     new_match,
@@ -20,5 +21,5 @@ from .engine import (
 )
 from .world import sample_state
 
-__all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "describe", "legal_actions", "meld_actions", "new_match",
+__all__ = ["DEFAULT_MATCH_ROUNDS", "VERBS", "apply", "describe", "encoder_observation", "legal_actions", "meld_actions", "new_match",
            "observation", "sample_state", "start_round"]

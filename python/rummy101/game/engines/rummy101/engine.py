@@ -1198,29 +1198,44 @@ def _taken_unused(s: State) -> bool:
 
 
 def observation(s: State, seat: int) -> dict[str, Any]:
+    return _observation(s, seat, True)
+
+
+def encoder_observation(s: State, seat: int) -> dict[str, Any]:
+    """The part of ``observation(s, seat)`` that the RL encoder reads (``rummy101.rl.observe``),
+    the same values: without ``match_rounds``, ``round_scores``, ``opened_turn`` and ``own_turn``
+    (the start of the mover's turn: a rack and a table of text, about a quarter of the dict's
+    cost mid-turn). For the RL session's arrays only; tests/test_rl_outputs.py checks it against
+    the whole observation at every step."""
+    return _observation(s, seat, False)
+
+
+def _observation(s: State, seat: int, full: bool) -> dict[str, Any]:
     p = s.current
-    staged_from = s.x.staged_from
+    x: R101Data = s.x
+    staged_from = x.staged_from
     ts = _TS
     table = [m.to_json(i, staged_from >= 0 and i >= staged_from) for i, m in enumerate(s.table)]
     over = s.phase is Phase.OVER
-    obs = observation_head(s, seat)
-    obs.update({
-        "discards": [list(map(ts.__getitem__, d)) for d in s.x.discards],  # (a map: in C)
-        "taken_discards": [{"seat": q, "from": f, "tile": ts[c], "turn": t}
-                           for q, f, c, t in s.x.taken_log],
-        "last_discard": ts[s.x.last_discard] if s.x.last_discard >= 0 and not over else None,
-        "table": table,
-        "opened": [_OPEN_NAMES[o] for o in s.x.opened],
-        "opened_turn": list(s.x.opened_turn),
-        "thresholds": {"points": s.x.thr_melds, "pairs": s.x.thr_pairs, "mode": s.rules.opts.threshold},
-        "button": {"jokers": list(s.x.button_left), "used": list(s.x.button_used),
-                   "available": (s.phase is Phase.TAKE and seat == p and s.x.button_left[seat] > 0
-                                 and not s.x.button_used[seat])},
-        "turn_state": {"took": s.x.took or None,
-                       "must_use": ts[s.x.taken] if _taken_unused(s) else None,
-                       "staged": staged_from >= 0},
-    })
-    mine = own_turn(s, seat)  # the seat to move, once its turn has something to undo
-    if mine is not None:
-        obs["own_turn"] = mine
+    obs = observation_head(s, seat, full)
+    obs["discards"] = [list(map(ts.__getitem__, d)) for d in x.discards]  # (a map: in C)
+    obs["taken_discards"] = [{"seat": q, "from": f, "tile": ts[c], "turn": t}
+                             for q, f, c, t in x.taken_log]
+    obs["last_discard"] = ts[x.last_discard] if x.last_discard >= 0 and not over else None
+    obs["table"] = table
+    obs["opened"] = [_OPEN_NAMES[o] for o in x.opened]
+    if full:
+        obs["opened_turn"] = list(x.opened_turn)
+    obs["thresholds"] = {"points": x.thr_melds, "pairs": x.thr_pairs,
+                         "mode": s.rules.opts.threshold}
+    obs["button"] = {"jokers": list(x.button_left), "used": list(x.button_used),
+                     "available": (s.phase is Phase.TAKE and seat == p and x.button_left[seat] > 0
+                                   and not x.button_used[seat])}
+    obs["turn_state"] = {"took": x.took or None,
+                         "must_use": ts[x.taken] if _taken_unused(s) else None,
+                         "staged": staged_from >= 0}
+    if full:
+        mine = own_turn(s, seat)  # the seat to move, once its turn has something to undo
+        if mine is not None:
+            obs["own_turn"] = mine
     return obs
