@@ -182,7 +182,8 @@ def test_an_encoder_kept_over_games_gives_a_new_encoders_arrays(spec: str) -> No
 def test_encoder_at_end_indexes_a_sequence_changed_at_its_end_as_a_new_one() -> None:
     enc = ObservationEncoder("classic(players=2)")
     seen = []
-    for items in [(), (3,), (3, 5), (3, 5, 8, 1), (3, 5), (3, 5), (), (7, 7), (9,), (9, 2, 4), (9, 4)]:
+    for items in [(), (3,), (3, 5), (3, 5, 8, 1), (3, 5), (3, 5), (), (7, 7), (9,), (9, 2, 4), (9, 4),
+                  (9, 5), (1, 5)]:  # (the same length, another end or start: indexed anew)
         got = enc.at_end("s", items, lambda k, t: 100 * k + t)
         assert got == [100 * k + t for k, t in enumerate(items)]
         seen.append(got)

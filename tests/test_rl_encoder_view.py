@@ -29,10 +29,11 @@ def _part(lean: Any, full: Any, where: str = "obs") -> None:
         assert type(lean) is type(full) and lean == full, f"{where}: {lean!r} != {full!r}"
 
 
-#: rule sets and what their random play must meet, so that the keys left out are exercised
+#: rule sets and what their random play must meet, so that the keys left out and the memos'
+#: keys are exercised (the same seeds in both tests)
 CASES = [
-    ("rummy101(players=2)", 3, 500, ("own_turn",)),
-    ("rummy101", 5, 500, ("own_turn",)),
+    ("rummy101(players=2)", 7, 500, ("own_turn", "an opening")),
+    ("rummy101", 8, 500, ("own_turn", "an opening")),
     ("remi(players=2)", 3, 400, ("own_turn", "doubles_mine")),
     ("remi(players=3)", 6, 400, ("own_turn", "doubles_mine")),
     ("remi", 3, 400, ("own_turn", "doubles_mine")),
@@ -62,6 +63,8 @@ def test_encoder_observation_is_the_observation_the_encoder_reads(
             _part(lean, full)
             assert np.array_equal(enc.encode(lean), enc.encode(full)), (spec, q, s.turn)
             seen.update(full)
+            if any(full.get("opened", ())):
+                seen.add("an opening")
             staged += any(m.get("staged") for m in full["table"])
         idx = np.flatnonzero(ses.observe(ses.current)["action_mask"].view(bool))
         ses.step(int(idx[rng.integers(len(idx))]))
@@ -82,5 +85,37 @@ def test_the_session_encodes_the_encoder_observation() -> None:
         for q in range(s.n):
             got = ses.observe(q)["observation"]
             assert np.array_equal(got, enc.encode(s.observation(q)))
+        idx = np.flatnonzero(ses.observe(ses.current)["action_mask"].view(bool))
+        ses.step(int(idx[rng.integers(len(idx))]))
+
+
+def _forget(enc: ObservationEncoder) -> None:
+    """Clear every memo of an encoder: its next encode computes every part afresh."""
+    for name, value in vars(enc).items():
+        if isinstance(value, dict) and name.startswith("_") and name.endswith(("memo", "ends")):
+            value.clear()
+
+
+@pytest.mark.parametrize(("spec", "seed", "steps", "met"), CASES)
+def test_the_encoders_memos_never_go_stale(
+    spec: str, seed: int, steps: int, met: tuple[str, ...]
+) -> None:
+    """An encoder that encodes every seat at every step (its memos of the discard piles, the
+    train, the table's melds and the seats' slowly changing fields kept) gives the arrays of
+    one whose memos are cleared before each encode."""
+    ses = Session(spec)
+    ses.new(seed=seed)
+    kept = ObservationEncoder(spec)
+    fresh = ObservationEncoder(spec)
+    assert any(k.endswith("memo") for k in vars(fresh))
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if ses.done:
+            ses.new()
+        s = ses.state
+        for q in (*range(s.n), s.current):
+            obs = s.observation(q)
+            _forget(fresh)
+            assert np.array_equal(kept.encode(obs), fresh.encode(obs)), (spec, q, s.turn)
         idx = np.flatnonzero(ses.observe(ses.current)["action_mask"].view(bool))
         ses.step(int(idx[rng.integers(len(idx))]))

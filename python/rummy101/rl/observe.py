@@ -70,6 +70,7 @@ class ObservationEncoder:
         self._fill_variant: _Fill = extra[1]
         self._meld_memo: dict[tuple[Any, ...], tuple[list[int], list[tuple[int, float]]]] = {}
         self._memo: dict[tuple[Any, ...], list[int]] = {}
+        self._seats_memo: dict[tuple[Any, ...], tuple[list[int], list[tuple[int, float]]]] = {}
         self._ends: dict[Any, tuple[tuple[Any, ...], list[int]]] = {}
         self.segments: dict[str, tuple[int, int]] = {}
         low: list[float] = []
@@ -86,6 +87,8 @@ class ObservationEncoder:
         # the index of each piece text in the rack segment, of each phase in its segment
         self._rack_at = {t: self.off["rack"] + c for t, c in self._code.items()}
         self._phase_at = {p: self.off["phase"] + k for p, k in _PHASES.items()}
+        #: per observing seat, the relative seat of each seat q: ``(q - me) % players``
+        self._rot = [[(q - me) % n for q in range(n)] for me in range(n)]
         self._rules_text = str(r)
         self._layouts: dict[str, str] = {}  # other rules texts met: "" (same layout) or why not
 
@@ -136,6 +139,8 @@ class ObservationEncoder:
         if last is not None:
             old, got = last
             m = len(old)
+            if len(items) == m and items == old:  # (most calls: no slice made)
+                return got
             if len(items) >= m and items[:m] == old:
                 if len(items) == m:
                     return got
@@ -188,11 +193,10 @@ class ObservationEncoder:
             x[i] = v
         o = off["rack_sizes"]
         so = off["standings"]
-        sizes = obs["rack_sizes"]
         stand = obs["standings"]
-        for q in range(n):
+        for q, v in enumerate(obs["rack_sizes"]):
             k = (q - me) % n
-            x[o + k] = sizes[q]
+            x[o + k] = v
             x[so + k] = stand[q]
         x[off["stock"]] = obs["stock"]
         x[off["round"]] = obs["round"]
@@ -274,29 +278,39 @@ def _r101_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
                obs: Mapping[str, Any], me: int) -> None:
     off = e.off
     code = e._code
-    n = e.players
+    rot = e._rot[me]
     key = ("discards", me, tuple(map(tuple, obs["discards"])))
     got = e._memo.get(key)
     if got is None:  # the piles change by one tile a turn: their indices are memoised
         o = off["discards"]
-        got = [o + (q - me) % n * 53 + code[t] for q, pile in enumerate(key[2]) for t in pile]
+        got = [o + rot[q] * 53 + code[t] for q, pile in enumerate(key[2]) for t in pile]
         e.remember(key, got)
     inc += got
-    if obs["last_discard"] is not None:
-        inc.append(off["last_discard"] + code[obs["last_discard"]])
-    o = off["taken_discards"]
-    for d in obs["taken_discards"]:
-        inc.append(o + (d["seat"] - me) % n * 53 + code[d["tile"]])
-    o = off["opened"]
-    ob = off["button_jokers"]
-    ou = off["button_used"]
+    ld = obs["last_discard"]
+    if ld is not None:
+        inc.append(off["last_discard"] + code[ld])
+    taken = obs["taken_discards"]
+    if taken:
+        o = off["taken_discards"]
+        inc += [o + rot[d["seat"]] * 53 + code[d["tile"]] for d in taken]
     button = obs["button"]
-    for q in range(n):
-        k = (q - me) % n
-        inc.append(o + 3 * k + _OPENED[obs["opened"][q]])
-        put.append((ob + k, button["jokers"][q]))
-        if button["used"][q]:
-            inc.append(ou + k)
+    # who opened how, the joker button's jokers and use: they change a few times a round, so
+    # their indices and values are memoised per observing seat
+    key = ("seats", me, *obs["opened"], *button["jokers"], *button["used"])
+    got2 = e._seats_memo.get(key)
+    if got2 is None:
+        o = off["opened"]
+        ob = off["button_jokers"]
+        ou = off["button_used"]
+        used = button["used"]
+        got2 = ([o + 3 * k + _OPENED[v] for k, v in zip(rot, obs["opened"])]
+                + [ou + k for k, u in zip(rot, used) if u],
+                [(ob + k, j) for k, j in zip(rot, button["jokers"])])
+        if len(e._seats_memo) > 50_000:
+            e._seats_memo.clear()
+        e._seats_memo[key] = got2
+    inc += got2[0]
+    put += got2[1]
     th = obs["thresholds"]
     o = off["thresholds"]
     put.append((o, th["points"]))
@@ -304,8 +318,9 @@ def _r101_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
     if button["available"]:
         inc.append(off["button_available"])
     ts = obs["turn_state"]
-    if ts["took"] in _TOOK:
-        inc.append(off["took"] + _TOOK[ts["took"]])
+    took = _TOOK.get(ts["took"])
+    if took is not None:
+        inc.append(off["took"] + took)
     if ts["must_use"] is not None:
         inc.append(off["must_use"] + code[ts["must_use"]])
     if ts["staged"]:
@@ -347,8 +362,9 @@ def _remi_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
     off = e.off
     code = e._code
     n = e.players
-    if obs["atu"] is not None:
-        inc.append(off["atu"] + code[obs["atu"]])
+    atu = obs["atu"]
+    if atu is not None:
+        inc.append(off["atu"] + code[atu])
     if obs["atu_available"]:
         inc.append(off["atu_available"])
     if obs["twin"]:
@@ -358,26 +374,35 @@ def _remi_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
     inc += e.at_end(("train_by", me), tuple(obs["train_by"]), lambda k, q: ob + n * k + (q - me) % n)
     if obs["reshuffled"]:
         inc.append(off["reshuffled"])
-    ol, ota, oo = off["laid"], off["tabla"], off["own_turns"]
-    for q in range(n):
-        k = (q - me) % n
-        if obs["laid"][q]:
-            inc.append(ol + k)
-        if obs["tabla"][q]:
-            inc.append(ota + k)
-        put.append((oo + k, obs["own_turns"][q]))
+    # lay-downs, tabla declarations, turns played and the doubles log: they change once a turn
+    # at most, so their indices and values are memoised per observing seat
+    log = obs["doubles_log"]
+    key = ("seats", me, *obs["laid"], *obs["tabla"], *obs["own_turns"], *map(tuple, log))
+    got = e._seats_memo.get(key)
+    if got is None:
+        rot = e._rot[me]
+        ol, ota, oo = off["laid"], off["tabla"], off["own_turns"]
+        oa, oc = off["doubles_announced"], off["doubles_accepted"]
+        seats = ([ol + k for k, v in zip(rot, obs["laid"]) if v]
+                 + [ota + k for k, v in zip(rot, obs["tabla"]) if v])
+        for who, size, acceptor in log:
+            seats.append(oa + 2 * rot[who] + (0 if size == "big" else 1))
+            if acceptor is not None and acceptor >= 0:
+                seats.append(oc + rot[acceptor])
+        got = (seats, [(oo + k, v) for k, v in zip(rot, obs["own_turns"])])
+        if len(e._seats_memo) > 50_000:
+            e._seats_memo.clear()
+        e._seats_memo[key] = got
+    inc += got[0]
+    put += got[1]
     ex = obs["exchange"]
     if ex is not None and ex["announcer"] is not None:
         inc.append(off["exchange_announcer"] + (ex["announcer"] - me) % n)
         inc.append(off["exchange_size"] + (0 if ex["size"] == "big" else 1))
-    oa, oc = off["doubles_announced"], off["doubles_accepted"]
-    for who, size, acceptor in obs["doubles_log"]:
-        inc.append(oa + 2 * ((who - me) % n) + (0 if size == "big" else 1))
-        if acceptor is not None and acceptor >= 0:
-            inc.append(oc + (acceptor - me) % n)
     ts = obs["turn_state"]
-    if ts["took"] in _REMI_TOOK:
-        inc.append(off["took"] + _REMI_TOOK[ts["took"]])
+    took = _REMI_TOOK.get(ts["took"])
+    if took is not None:
+        inc.append(off["took"] + took)
     # must_use is read from the mover's rack, so only the mover's own array holds it (the engine
     # showed it to every seat until 339a5e8; this check keeps the array safe either way).
     if ts["must_use"] is not None and obs["current_player"] == me:
@@ -386,14 +411,16 @@ def _remi_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
         inc.append(off["staged"])
     if ts["pending"] is not None:
         inc.append(off["pending"] + code[ts["pending"]])
-    if ts["pending_kind"] in _PENDING:
-        inc.append(off["pending_kind"] + _PENDING[ts["pending_kind"]])
+    kind = _PENDING.get(ts["pending_kind"])
+    if kind is not None:
+        inc.append(off["pending_kind"] + kind)
     put.append((off["later"], ts["later"]))
     if ts["closing"]:
         inc.append(off["closing"])
     if ts["atu_turn"]:
         inc.append(off["atu_turn"])
-    _remi_mine(e, inc, obs, me)
+    if "doubles_mine" in obs:
+        _remi_mine(e, inc, obs, me)
 
 
 def _remi_mine(e: ObservationEncoder, inc: list[int], obs: Mapping[str, Any], me: int) -> None:

@@ -145,6 +145,8 @@ class Session:
         self._idx: list[int] | None = None  # the legal indices of the position (the mask's 1s)
         self._mask: np.ndarray[Any, Any] | None = None  # mask()'s array, made when asked for
         self._zero_mask = np.zeros(self.codec.n, dtype=np.int8)
+        self._view_of: Any = None  # the engine whose encoder_observation _view is
+        self._view: Any = None
 
     # ---- the match ----------------------------------------------------------------------------------
     def new(self, seed: int | None = None) -> None:
@@ -235,7 +237,11 @@ class Session:
             raise self._not_dealt("observe()")
         # (the engine's encoder_observation: the observation's keys the encoder reads, the same
         # values, without the ones it does not read, such as the mover's own_turn)
-        view = getattr(s.engine, "encoder_observation", None)
+        eng = s.engine
+        if eng is not self._view_of:
+            self._view_of = eng
+            self._view = getattr(eng, "encoder_observation", None)
+        view = self._view
         x = self.encoder.encode(view(s, seat) if view is not None else s.observation(seat))
         return {"observation": x, "action_mask": self._mask_for(seat)}
 
@@ -245,7 +251,8 @@ class Session:
         (``step`` checks an index against those: the caller may edit it); a copy of an array
         kept besides them cost another pass over the 18,156 bytes of Rummy 101's space (15,363
         Remi's) at every step."""
-        if seat == self.state.current and not self.done:
+        s = self.state
+        if seat == s.current and not (s.is_terminal or self.truncated or self.ended_illegal):
             return self._new_mask(self._legal_indices())
         return np.zeros(self.codec.n, np.int8)
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from .... import _backend
@@ -74,6 +75,10 @@ def _act(verb: str, tiles: tuple[int, ...] = (), meld: int = -1, pos: int = -1) 
     if a is None:
         a = _ACT[key] = Action(verb, tiles, meld, pos)
     return a
+
+
+#: ``discard T`` of each code, the interned actions (legal_actions lists those of the rack)
+_DISCARDS = tuple(_act("discard", (c,)) for c in range(53))
 
 
 def is_big(code: int) -> bool:
@@ -386,7 +391,7 @@ def legal_actions(s: State) -> list[Action]:
             out.append(_act("tabla"))
         return out
     size = s.sizes[p]
-    discards = [_act("discard", (c,)) for c in range(53) if rack[c]]
+    discards = list(compress(_DISCARDS, rack))  # (in C: the same interned actions)
     if x.took == "start" and not x.tabla[p]:             # RO-5: the first turn is a discard alone
         if may_declare_tabla(s, p):
             out.append(_act("tabla"))
