@@ -382,9 +382,10 @@ def legal_actions(s: State) -> list[Action]:
             out.append(_act("draw"))
         if take_ok(s, p):
             out.append(_act("take"))
-        for n in range(1, len(x.train) - 1):
-            if break_ok(s, p, n):
-                out.append(_act("break", (), n))
+        if x.laid[p] and not x.tabla[p] and s.sizes[p] >= 3:  # (break_ok's seat conditions)
+            for n in range(1, len(x.train) - 1):
+                if break_ok(s, p, n):
+                    out.append(_act("break", (), n))
         if x.atu_avail and atu_ok(s, p):
             out.append(_act("atu"))
         if may_declare_tabla(s, p):
