@@ -40,7 +40,9 @@ class VariantData(Protocol):
 class Engine(Protocol):
     """The functions and constants an engine package exports (the rummy101 package is the
     model). ``apply`` raises :class:`~rummy101.errors.IllegalAction` naming the rule and leaves
-    the state unchanged; ``legal_actions`` is exactly what ``apply`` accepts."""
+    the state unchanged; ``legal_actions`` is exactly what ``apply`` accepts. Optional:
+    ``encoder_observation(s, seat)``, the part of ``observation`` that the RL encoder reads with
+    the same values (the RL session encodes it when the engine has it, else ``observation``)."""
 
     VERBS: frozenset[str]
     DEFAULT_MATCH_ROUNDS: int
