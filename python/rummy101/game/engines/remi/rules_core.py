@@ -326,20 +326,21 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
     # each table meld on its own: every (tiles it takes from the rack, Jolys it gives up) it can
     # reach by additions and retrievals (RO-9.2/9.5/9.6); plays on different melds commute
     pairs = [(m, o) for m in melds for o in [_outcomes(rules, g, m, counts, limit, seat)] if len(o) > 1]
-    # the melds with many outcomes last: there _table_refutes holds few table melds besides the
-    # rack and refutes the most (random 2-player positions of 40-70 tiles: ~10x less time)
-    pairs.sort(key=lambda p: len(p[1]) >= MANY_OUTCOMES)
+    # the order the search plays them in (any order is exact: plays on different melds commute).
+    # The table sets first: two outcomes each (nothing, or the missing colour), cheap to branch on
+    # exactly, and the weakest part of _table_refutes (their tiles go into three runs of a
+    # relaxed cover as easily as into their set). The runs with many outcomes last, fewest
+    # first: there _table_refutes holds few table melds besides the rack and refutes the most
+    # (random 2-player positions of 40-70 tiles: ~10x less time than table order). Measured on
+    # the 150 slowest checks of 3,000 random 2-player games and bench/bench_remi_atu.py (see
+    # docs/rl.md): sets first 1.6x less time, many-outcome runs fewest first 25x on seed 544.
+    pairs.sort(key=lambda p: (p[0].kind == RUN, len(p[1]) >= MANY_OUTCOMES,
+                              len(p[1]) if len(p[1]) >= MANY_OUTCOMES else 0))
     outs = [o for _m, o in pairs]
-    # what the melds from i on take (_loose): their single tiles, and their runs' ends
-    takes = [0] * (len(pairs) + 1)
-    runs: list[list[tuple[int, int, int]]] = [[] for _ in range(len(pairs) + 1)]
-    for i in range(len(pairs) - 1, -1, -1):
-        takes[i] = takes[i + 1] | _meld_takes(pairs[i][0])
-        runs[i] = _meld_runs(pairs[i][0]) + runs[i + 1]
-    # Jolys the melds from i on can still give up (a 3-tile set's only after an addition, RO-9.6)
-    free_from = [sum(max(f for _u, f in o) for o in outs[i:]) for i in range(len(outs) + 1)]
+    # Jolys the melds can still give up (a 3-tile set's only after an addition, RO-9.6)
+    free_all = sum(max(f for _u, f in o) for o in outs)
     # necessary: the Atu forms a new meld with rack tiles (a Joly may be retrieved)
-    spare_j = counts[J] + free_from[0]
+    spare_j = counts[J] + free_all
     if not g.supported(atu, _present(counts), spare_j):
         return False             # (or in a run only 'lay' builds: R1 * * R4 R5 R6, RO-6/RO-7)
     every = 0
@@ -353,22 +354,45 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
     # necessary: a leaf's rest r (at most the rack and every Joly the melds can free) is covered
     # but for one tile, so |r| - 1 <= the most tiles new melds holding the Atu cover in that
     # superset (more tiles never cover fewer): one solve bounds every leaf of the search
-    # (a rest holds at most the rack's Jolys and the table's: free_from counts a Joly again when
+    # (a rest holds at most the rack's Jolys and the table's: free_all counts a Joly again when
     # a meld takes one from the rack and gives it up, and the solvers take at most 6)
     jolys = counts[J] + sum(m.tiles.count(J) for m in melds)
     top = counts[:]
-    top[J] = min(top[J] + free_from[0], jolys)
+    top[J] = min(top[J] + free_all, jolys)
     bname = _backend.backend_name()
 
     def _most(top: list[int]) -> int:
         return _most_rest(bname, g, ucr, atu, top, budget)
 
     most = _most(top)
-    # tiles the melds from i on can take at most; leaves under a node at i at most
-    take_from = [sum(max(sum(k for _c, k in u) for u, _f in o) for o in outs[i:]) for i in range(len(outs) + 1)]
-    leaves_from = [1] * (len(outs) + 1)
-    for i in range(len(outs) - 1, -1, -1):
-        leaves_from[i] = leaves_from[i + 1] * len(outs[i])
+    # per table meld (index into ``pairs``): the tiles it takes at most, the Jolys it frees at
+    # most, what it takes (_loose), its run ends, every code an outcome of it puts in
+    nm = len(pairs)
+    maxtake = [max(sum(k for _c, k in u) for u, _f in o) for o in outs]
+    maxfree = [max(f for _u, f in o) for o in outs]
+    mtakes = [_meld_takes(m) for m, _o in pairs]
+    mruns = [_meld_runs(m) for m, _o in pairs]
+    muses = [sum({1 << 8 * code for u, _f in o for code, _k in u}) for o in outs]
+    # per set of table melds still to play (a bit mask over ``pairs``, built on first use): the
+    # tiles they take at most, the Jolys they can free, their leaves, what they take (_loose),
+    # their runs, their tiles (_table_refutes) and their indices
+    infos: dict[int, tuple[int, int, int, int, list[tuple[int, int, int]], list[int], list[int]]] = {}
+
+    def info(mask: int) -> tuple[int, int, int, int, list[tuple[int, int, int]], list[int], list[int]]:
+        got = infos.get(mask)
+        if got is None:
+            ks = [k for k in range(nm) if mask >> k & 1]
+            leaves = 1
+            tk = 0
+            rn: list[tuple[int, int, int]] = []
+            for k in ks:
+                leaves *= len(outs[k])
+                tk |= mtakes[k]
+                rn += mruns[k]
+            got = infos[mask] = (sum(maxtake[k] for k in ks), sum(maxfree[k] for k in ks), leaves, tk,
+                                 rn, [t for k in ks for t in pairs[k][0].tiles], ks)
+        return got
+
     def leaf(c: list[int], fj: int) -> bool:
         if not c[atu]:
             return False
@@ -445,53 +469,61 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
         return False
 
     memo: dict[tuple[int, bytes, int], bool] = {}
-    last = len(outs)
-    # the tiles of the melds from i on (those with a move), for _table_refutes
-    ptiles = [[t for m, _o in pairs[k:] for t in m.tiles] for k in range(len(pairs) + 1)]
 
-    def go(i: int, c: list[int], n: int, fj: int, most: int) -> bool:
+    def go(mask: int, c: list[int], n: int, fj: int, most: int) -> bool:
         if not c[atu]:                           # the Atu goes into a new meld (RO-4)
             return False
         check_stop()   # a server may stop it (shutting down, lane time up, client gone)
-        if n - take_from[i] + fj > most:         # the rest is too big to cover (``most``)
+        if mask:
+            # a meld none of whose outcomes' tiles are left on the rack can only stay as it is
+            # (a Joly is freed only for a tile put in its place): out of the search, and out of
+            # the relaxation (its tiles are a meld of their own)
+            here = _present(c)
+            for k in range(nm):
+                if mask >> k & 1 and not here & muses[k]:
+                    mask &= ~(1 << k)
+        take, free, leaves, tk, rn, tiles, ks = info(mask)
+        if n - take + fj > most:                 # the rest is too big to cover (``most``)
             return False
-        if i == last:
+        if not mask:
             return leaf(c, fj)
-        key = (i, bytes(c), fj)
+        key = (mask, bytes(c), fj)
         got = memo.get(key)
         if got is not None:
             return got
-        spare = c[J] + fj + free_from[i]
+        spare = c[J] + fj + free
         res = False
         # necessary: the Atu still has partners for a new meld (fewer tiles never give it more),
         # and more than the discard can never go down
         if (g.supported(atu, _present(c), spare)
-                and _loose(g, c, spare, _takes(takes[i], runs[i], c, spare)) <= 1):
-            if (last - i <= RELAX_MELDS and leaves_from[i] >= RELAX_LEAVES
-                    and _table_refutes(core, ucr, c, fj, ptiles[i], atu, budget)):
+                and _loose(g, c, spare, _takes(tk, rn, c, spare)) <= 1):
+            if (len(ks) <= RELAX_MELDS and leaves >= RELAX_LEAVES
+                    and _table_refutes(core, ucr, c, fj, tiles, atu, budget)):
                 memo[key] = False
                 return False
-            if leaves_from[i] >= BOUND_LEAVES:   # a big subtree: ``most`` of this node's superset
+            if leaves >= BOUND_LEAVES:   # a big subtree: ``most`` of this node's superset
                 top = c[:]
                 top[J] = min(spare, jolys)
                 most = min(most, _most(top))
-            for used, freed in outs[i]:
-                if n - take_from[i] + fj > most:
+            k = ks[0]
+            rest = mask & ~(1 << k)
+            for used, freed in outs[k]:
+                if n - take + fj > most:
                     break
-                if all(c[code] >= k for code, k in used):
+                if all(c[code] >= q for code, q in used):
                     m = n
-                    for code, k in used:
-                        c[code] -= k
-                        m -= k
-                    res = go(i + 1, c, m, fj + freed, most)
-                    for code, k in used:
-                        c[code] += k
+                    for code, q in used:
+                        c[code] -= q
+                        m -= q
+                    res = go(rest, c, m, fj + freed, most)
+                    for code, q in used:
+                        c[code] += q
                     if res:
                         break
         memo[key] = res
         return res
 
-    return go(0, counts[:], sum(counts), 0, most)
+    return go((1 << nm) - 1, counts[:], sum(counts), 0, most)
 
 
 def _table_refutes(core: Any, ucr: Any, c: list[int], fj: int, tiles: list[int], atu: int,
