@@ -474,15 +474,18 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
         if not c[atu]:                           # the Atu goes into a new meld (RO-4)
             return False
         check_stop()   # a server may stop it (shutting down, lane time up, client gone)
-        if mask:
-            # a meld none of whose outcomes' tiles are left on the rack can only stay as it is
-            # (a Joly is freed only for a tile put in its place): out of the search, and out of
-            # the relaxation (its tiles are a meld of their own)
-            here = _present(c)
-            for k in range(nm):
-                if mask >> k & 1 and not here & muses[k]:
-                    mask &= ~(1 << k)
+        here = _present(c)
         take, free, leaves, tk, rn, tiles, ks = info(mask)
+        # a meld none of whose outcomes' tiles are left on the rack can only stay as it is (a
+        # Joly is freed only for a tile put in its place): out of the search, and out of the
+        # relaxation (its tiles are a meld of their own)
+        drop = 0
+        for k in ks:
+            if not here & muses[k]:
+                drop |= 1 << k
+        if drop:
+            mask &= ~drop
+            take, free, leaves, tk, rn, tiles, ks = info(mask)
         if n - take + fj > most:                 # the rest is too big to cover (``most``)
             return False
         if not mask:
@@ -495,7 +498,7 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
         res = False
         # necessary: the Atu still has partners for a new meld (fewer tiles never give it more),
         # and more than the discard can never go down
-        if (g.supported(atu, _present(c), spare)
+        if (g.supported(atu, here, spare)
                 and _loose(g, c, spare, _takes(tk, rn, c, spare)) <= 1):
             if (len(ks) <= RELAX_MELDS and leaves >= RELAX_LEAVES
                     and _table_refutes(core, ucr, c, fj, tiles, atu, budget)):
