@@ -29,6 +29,14 @@ The table relaxation (rules_core._table_refutes, 2026-12-07; 7cba647 -> 5295a21,
 both trees one after the other, load 1.7 then 4.2): (5) 21.1 -> 1.5 s, 17.3 -> 0.10 s, 14.4 ->
 0.52 s, game 1534 315 -> 4.0 s; (1)-(4) within the noise of that load (1: mean 2.8 -> 1.2 ms, 3:
 0.27 -> 0.41 ms; quiet, interleaved, the 414 soak decisions took 52 -> 51 ms in all).
+
+The search order (rules_core._laid_finish, 2026-12-07: table sets first, many-outcome runs last
+and fewest first, a meld dropped once the rack left can give it nothing; 54c209b -> 3fb834f, same
+answers, CPU time, old/new/old/new, load 1.4-1.9): (5) 0.32/0.26 -> 0.08/0.13 s, 0.04/0.03 ->
+0.02 s, 0.23/0.20 -> 0.01 s, seed 517 8.2/10.6 -> 3.1/2.9 s, 544 2.7/2.5 -> 0.10/0.11 s, 642
+2.1/1.7 -> 1.2 s, 85 1.3/1.4 -> 0.09/0.11 s, game 1534 1.1 -> 1.2-1.3 s (the one it does not
+help); (1)-(3) load ~1.8, old/new twice: mean 0.37 -> 0.31-0.43 ms, 0.37-0.39 -> 0.39-0.47 ms,
+0.19-0.21 -> 0.25-0.27 ms (soak worst 39-49 -> 59-67 ms: a few small searches pay the order).
 """
 
 from __future__ import annotations

@@ -222,7 +222,8 @@ BOUND_LEAVES = 64
 #: the laid-down Atu search first tries :func:`_table_refutes` at a node with at most
 #: ``RELAX_MELDS`` table melds left to play and at least ``RELAX_LEAVES`` leaves below; one try
 #: may search ``RELAX_BUDGET`` nodes (past it, it proves nothing and the node is searched as
-#: before); table melds with ``MANY_OUTCOMES`` or more outcomes are played last. Chosen on
+#: before); table melds with ``MANY_OUTCOMES`` or more outcomes are played last (fewest first),
+#: after the table sets and the other runs (see the order in :func:`_laid_finish`). Chosen on
 #: bench/bench_remi_atu.py: far fewer tries cost the huge racks their cut, more cost the soak's
 #: 15-meld positions (65-tile vectors, 10-40 ms a try) more than they cut. ``RELAX_LEAVES`` was
 #: 512: the 59-tile position of RL seed 517 (bench/data/remi2p_seed517_step260.json, False, 8
@@ -233,7 +234,14 @@ BOUND_LEAVES = 64
 #: depends on these: a try only cuts a subtree no play finishes. Tried and dropped (2026-12-07):
 #: no try below a node whose own try found a cover (on seed 517, 700 tries cover, ~13 ms each,
 #: and 1,917 refute): the children of a covered node are refuted often, and 517 took 40 s
-#: instead of 9 (CPU, load ~4).
+#: instead of 9 (CPU, load ~4). Tried and dropped with the sets-first order (2026-12-07, the 40
+#: slowest checks of 3,000 random 2-player games, /tmp scripts, CPU time, load ~2-3, each
+#: against the kept order in one run): branching next on a table meld the relaxed cover of a
+#: node broke apart (its arrangement asked with ``solve_melds``): 32.0 -> 35.3 s; on the meld
+#: with the fewest outcomes the rack allows: seed 517 2.7 -> 6.6 s, seed 642 1.0 -> 4.6 s; no
+#: try at a node with one meld left and fewer than 8 (16) outcomes the rack allows: 26.0 ->
+#: 27.0 (30.9) s; RELAX_BUDGET 5,000 or 60,000, RELAX_MELDS 5 or 6: no better than 20,000 and 4;
+#: the runs of few outcomes fewest first or most first: seed 517 2.7 -> 6.2 or 4.2 s.
 RELAX_MELDS = 4
 RELAX_LEAVES = 16
 RELAX_BUDGET = 20_000
@@ -252,8 +260,10 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
     * laid down: first, per table meld, every ``(rack tiles it takes, Jolys it gives up)`` its
       additions and Joly retrievals reach (:func:`_outcomes`, RO-9.2/9.5/9.6; a meld has at
       most a few hundred states); then a depth-first search over the melds choosing one outcome
-      each (plays on different melds commute), memoised on ``(meld index, rack left, Jolys
-      freed)``; at the end the rest must be covered by new melds holding the Atu with one tile
+      each (plays on different melds commute; the table sets first, the runs with many
+      outcomes last, fewest first), memoised on ``(melds left, rack left, Jolys freed)``, a
+      meld dropped from the melds left (and from :func:`_table_refutes`) once none of its
+      outcomes' tiles is on the rack left (it can only stay as it is); at the end the rest must be covered by new melds holding the Atu with one tile
       left to discard (not a retrieved Joly, which is laid at once; two retrieved Jolys never
       in one meld, RO-9.5: the first one's meld is enumerated, :func:`_one_joly_melds`) — one
       ``solve_melds`` per distinct rest, memoised.
@@ -266,9 +276,11 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
       with ``BOUND_LEAVES`` or more leaves below), or, near the leaves of a big subtree, whose
       rack left with the table melds still to play folded in has no cover but for one tile
       (:func:`_table_refutes`; the melds with many outcomes are played last, where it refutes
-      most). tests/test_remi_atu.py checks the cut search against the uncut one, the relaxed
-      one against the one without it, and both against a brute force over the engine's own
-      actions.
+      most, and the sets first, whose tiles it misuses most). tests/test_remi_atu.py checks the
+      cut search against the uncut one, the relaxed one against the one without it, and both
+      against a brute force over the engine's own actions; tests/test_remi_atu_order.py checks
+      this order and the dropped melds against the table-order search that keeps every meld
+      (tests/remi_atu_old.py) on racks of 18-34 tiles and on the slow positions of bench/data.
 
       There is no node cap: the answer is always exact. Inside the service every node checks
       :func:`rummy101._cancel.check_stop`, so a request can be stopped (the server going down,
@@ -276,13 +288,18 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
       game of uniform random play can reach racks of 40-70 tiles against 4-14 table melds whose
       leaves number 10^5-10^6, each a cover asked with a floor (``solve_melds_value(...,
       n - 2)``: -1 unless every tile but one goes down, so a failing rest is cut early). Since
-      the table relaxation the worst such checks found take ~1-5 s native (were 45-108 s;
-      bench/bench_remi_atu.py's "huge racks" 0.03-0.3 s, were 5-9 s; the worst found since,
-      a 59-tile rack of RL seed 517, 7 s with ``RELAX_LEAVES`` 16, 30 s at 512), and 2,000 such games
-      (``rummy101 sim --rules 'remi(players=2)' --bots random,random --games 2000``) 25 s, were
-      4 min. Bound: the memo holds at most
+      the table relaxation the worst such checks found took ~1-5 s native (were 45-108 s; the
+      worst found since, a 59-tile rack of RL seed 517, 7 s with ``RELAX_LEAVES`` 16, 30 s at
+      512), and 2,000 such games (``rummy101 sim --rules 'remi(players=2)' --bots
+      random,random --games 2000``) 25 s, were 4 min. Since the order (sets first, many-outcome
+      runs last, fewest first) and the dropped melds (2026-12-07), bench/bench_remi_atu.py's
+      eight "huge racks" take 0.01-3 s (seed 517 3 s, was 8-11 s; CPU, load ~1.5-2, old/new
+      run twice in turn), and the 150 slowest checks of 3,000 random 2-player games (``--games
+      3000 --seed 2``, each from cold memos) 37 s in all, were 59-67 s, the worst 4.2-4.6 s, was
+      6.6-7.8 s. Bound: the memo holds at most
       ``(melds + 1) * prod_c (rack[c] + 1) * (table Jolys + 1)`` entries (the rack left is a
-      sub-multiset of the rack), each trying at most the outcomes of one meld. In practice
+      sub-multiset of the rack, and it decides the melds left: a suffix of the order less the
+      melds it drops), each trying at most the outcomes of one meld. In practice
       (bench/bench_remi_atu.py, every memo cleared) a decision of uniform random play takes
       ~0.2 ms on average, one of a soak's games ~0.6 ms (worst ~0.2 s), the adversarial
       16-meld positions with 24-30-tile racks 0.1-1.1 s.
