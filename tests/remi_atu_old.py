@@ -3,17 +3,15 @@
 meld kept to the end. A test helper only: tests/test_remi_atu_order.py checks the engine's search
 against it on big random racks, where the uncut search and the brute force cannot go (the answers
 must be the same; only the time differs). It runs on the engine module's helpers (outcomes, cuts,
-relaxation, memos), which that change left as they were."""
+relaxation, memos), which that change left as they were, the leaves' covers (``_Rests``) among them."""
 
 from __future__ import annotations
 
 from rummy101 import _backend
 from rummy101._cancel import check_stop
 from rummy101.game.engines.remi.rules_core import (
-    _LEAVES,
     BOUND_LEAVES,
     MANY_OUTCOMES,
-    MEMO_CAP,
     RELAX_LEAVES,
     RELAX_MELDS,
     J,
@@ -23,9 +21,9 @@ from rummy101.game.engines.remi.rules_core import (
     _meld_runs,
     _meld_takes,
     _most_rest,
-    _one_joly_melds,
     _outcomes,
     _present,
+    _Rests,
     _table_refutes,
     _takes,
     unit_rules,
@@ -99,82 +97,7 @@ def laid_finish(
     for i in range(len(outs) - 1, -1, -1):
         leaves_from[i] = leaves_from[i + 1] * len(outs[i])
 
-    def leaf(c: list[int], fj: int) -> bool:
-        if not c[atu]:
-            return False
-        r = c[:]
-        r[J] += fj
-        apart = fj >= 2 and not c[J]  # both Jolys retrieved: each laid at once, apart
-        key = (bname, g.id, atu, bytes(r), c[J] > 0, apart)
-        got = _LEAVES.get(key)
-        if got is None:
-            if len(_LEAVES) >= MEMO_CAP:
-                _LEAVES.clear()
-            got = _LEAVES[key] = _cover(r, c[J] > 0, apart)
-        return got
-
-    def _cover(r: list[int], own_joly: bool, apart: bool = False) -> bool:
-        n = sum(r)
-        if n < 4:
-            return False
-        # necessary (each checked on tiles alone): the Atu in a new meld, at most one tile in none
-        if not g.supported(atu, _present(r), r[J]) or _loose(g, r, r[J], 0) > 1:
-            return False
-        # the value first (no rebuild; floor n - 2: only whether every tile but one goes down):
-        # nearly every rest fails here, and only one that covers needs its arrangement (which
-        # Jolys stay); with the Jolys apart, a cover of the rest as one is necessary too
-        if core.solve_melds_value(ucr, r, True, atu, False, budget, n - 2) != n - 1:
-            return False
-        if apart:
-            # RO-9.5: a retrieved Joly is laid at once in a new meld, so two retrieved Jolys never
-            # share one: the first one's meld is any meld with one Joly and rack tiles, the rest
-            # (one Joly left, so no meld holds two) is covered as usual
-            for reals in _one_joly_melds(rules, r):
-                rest = r[:]
-                for t in reals:
-                    rest[t] -= 1
-                rest[J] -= 1
-                if not rest[atu] and atu not in reals:
-                    continue
-                if rest[atu] and _cover(rest, False) or not rest[atu] and _cover_free(rest):
-                    return True
-            return False
-        if not r[J] or own_joly:
-            return True
-        _v, used = core.solve_melds(ucr, r, True, atu, False, budget)
-        left = r[:]
-        for _k, tiles, _sf in used:
-            for t in tiles:
-                left[t] -= 1
-        if not left[J] or own_joly:
-            return True
-        # the discard must be a real tile (a retrieved Joly is laid at once): each real tile
-        # whose removal leaves every other tile some new meld (_loose 0) is tried
-        for d in range(52):
-            if r[d]:
-                r[d] -= 1
-                ok = (
-                    _loose(g, r, r[J], 0, 0) == 0
-                    and core.solve_melds_value(ucr, r, False, atu, False, budget, n - 2) == n - 1
-                )
-                r[d] += 1
-                if ok:
-                    return True
-        return False
-
-    def _cover_free(r: list[int]) -> bool:
-        """Every tile of ``r`` but one real tile in new melds (the Atu is laid already)."""
-        n = sum(r)
-        if n == 1:
-            return not r[J]
-        for d in range(52):
-            if r[d]:
-                r[d] -= 1
-                ok = core.solve_melds_value(ucr, r, False, -1, False, budget, n - 2) == n - 1
-                r[d] += 1
-                if ok:
-                    return True
-        return False
+    leaf = _Rests(rules, g, atu, ucr, budget).leaf
 
     memo: dict[tuple[int, bytes, int], bool] = {}
     last = len(outs)

@@ -62,14 +62,15 @@ def _random_meld(rng: random.Random, rules: Any) -> tuple[int, tuple[int, ...]]:
     return (RUN if verb == "run" else SET), tiles
 
 
-def random_position(rng: random.Random, laid: bool = True, tabla: bool = False) -> Any:
-    """A laid-down player facing a few table melds with a rack built near them (tiles that extend
-    the melds, that release their Jolys, a meld for the Atu) plus noise: finishes and near misses."""
-    s = position(racks=["R5", "", "B2", "B3"], atu="K1")
-    rules = s.rules
-    pool = [2] * 53
-    table = []
-    for _ in range(rng.randrange(1, 5)):
+def random_table(rng: random.Random, rules: Any, pool: list[int], tries: int,
+                 fill: bool = False) -> list[RemiMeld]:
+    """Table melds of three tiles, each grown by up to two additions, their tiles taken out of
+    ``pool``: ``tries`` draws (a meld whose tiles the pool lacks is skipped), or with ``fill``
+    until ``tries`` melds are on the table."""
+    table: list[RemiMeld] = []
+    drawn = 0
+    while (len(table) if fill else drawn) < tries:
+        drawn += 1
         kind, tiles = _random_meld(rng, rules)
         if any(pool[c] < tiles.count(c) for c in tiles):
             continue
@@ -77,11 +78,21 @@ def random_position(rng: random.Random, laid: bool = True, tabla: bool = False) 
         for _ in range(rng.randrange(3)):               # grow it a little
             if m.adds:
                 c, pos = rng.choice(m.adds)
-                if pool[c] > sum(1 for t in m.tiles if t == c):
+                if pool[c] > m.tiles.count(c):
                     m = m.with_added(rules, c, pos, 0)
         for c in m.tiles:
             pool[c] -= 1
         table.append(m)
+    return table
+
+
+def random_position(rng: random.Random, laid: bool = True, tabla: bool = False) -> Any:
+    """A laid-down player facing a few table melds with a rack built near them (tiles that extend
+    the melds, that release their Jolys, a meld for the Atu) plus noise: finishes and near misses."""
+    s = position(racks=["R5", "", "B2", "B3"], atu="K1")
+    rules = s.rules
+    pool = [2] * 53
+    table = random_table(rng, rules, pool, rng.randrange(1, 5))
     atu = rng.choice([c for c in range(52) if pool[c]])
     pool[atu] -= 1
     rack = [0] * 53

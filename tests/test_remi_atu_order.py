@@ -16,9 +16,10 @@ import pytest
 import remi_atu_old
 import rummy101.game.engines.remi.rules_core as rc
 from rummy101 import backend_name
-from rummy101.game.engines.remi.table import RUN, SET, RemiMeld, three_melds
+from rummy101.game.engines.remi.table import RemiMeld, three_melds
 from rummy101.rules import Rules
 from rummy101.tiles import JOKER_CODE
+from test_remi_atu import random_table
 
 J = JOKER_CODE
 DATA = pathlib.Path(__file__).resolve().parent.parent / "bench" / "data"
@@ -34,21 +35,8 @@ def big_position(rng: random.Random, rules: Rules) -> tuple[list[int], int, list
     with a Joly): tiles that extend the melds or free their Jolys, partners for the Atu, whole
     melds of the rack's own and noise; finishes and near misses both."""
     pool = [2] * 53
-    table: list[RemiMeld] = []
     melds = three_melds(rules)
-    while len(table) < rng.randrange(4, 10):
-        verb, tiles, _need = rng.choice(melds)
-        if any(pool[c] < tiles.count(c) for c in tiles):
-            continue
-        m = RemiMeld.build(rules, RUN if verb == "run" else SET, 0, tiles, (0,) * 3, (0,) * 3)
-        for _ in range(rng.randrange(3)):
-            if m.adds:
-                c, pos = rng.choice(m.adds)
-                if pool[c] > m.tiles.count(c):
-                    m = m.with_added(rules, c, pos, 0)
-        for c in m.tiles:
-            pool[c] -= 1
-        table.append(m)
+    table = random_table(rng, rules, pool, rng.randrange(4, 10), fill=True)
     atu = rng.choice([c for c in range(52) if pool[c]])
     pool[atu] -= 1
     rack = [0] * 53

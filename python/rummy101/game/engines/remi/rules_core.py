@@ -413,80 +413,7 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
                                  rn, [t for k in ks for t in pairs[k][0].tiles], ks)
         return got
 
-    def leaf(c: list[int], fj: int) -> bool:
-        if not c[atu]:
-            return False
-        r = c[:]
-        r[J] += fj
-        apart = fj >= 2 and not c[J]        # both Jolys retrieved: each laid at once, apart
-        key = (bname, g.id, atu, bytes(r), c[J] > 0, apart)
-        got = _LEAVES.get(key)
-        if got is None:
-            if len(_LEAVES) >= MEMO_CAP:
-                _LEAVES.clear()
-            got = _LEAVES[key] = _cover(r, c[J] > 0, apart)
-        return got
-
-    def _cover(r: list[int], own_joly: bool, apart: bool = False) -> bool:
-        n = sum(r)
-        if n < 4:
-            return False
-        # necessary (each checked on tiles alone): the Atu in a new meld, at most one tile in none
-        if not g.supported(atu, _present(r), r[J]) or _loose(g, r, r[J], 0) > 1:
-            return False
-        # the value first (no rebuild; floor n - 2: only whether every tile but one goes down):
-        # nearly every rest fails here, and only one that covers needs its arrangement (which
-        # Jolys stay); with the Jolys apart, a cover of the rest as one is necessary too
-        if core.solve_melds_value(ucr, r, True, atu, False, budget, n - 2) != n - 1:
-            return False
-        if apart:
-            # RO-9.5: a retrieved Joly is laid at once in a new meld, so two retrieved Jolys never
-            # share one: the first one's meld is any meld with one Joly and rack tiles, the rest
-            # (one Joly left, so no meld holds two) is covered as usual
-            for reals in _one_joly_melds(rules, r):
-                rest = r[:]
-                for t in reals:
-                    rest[t] -= 1
-                rest[J] -= 1
-                if not rest[atu] and atu not in reals:
-                    continue
-                if rest[atu] and _cover(rest, False) or not rest[atu] and _cover_free(rest):
-                    return True
-            return False
-        if not r[J] or own_joly:
-            return True
-        _v, used = core.solve_melds(ucr, r, True, atu, False, budget)
-        left = r[:]
-        for _k, tiles, _sf in used:
-            for t in tiles:
-                left[t] -= 1
-        if not left[J] or own_joly:
-            return True
-        # the discard must be a real tile (a retrieved Joly is laid at once): each real tile
-        # whose removal leaves every other tile some new meld (_loose 0) is tried
-        for d in range(52):
-            if r[d]:
-                r[d] -= 1
-                ok = (_loose(g, r, r[J], 0, 0) == 0
-                      and core.solve_melds_value(ucr, r, False, atu, False, budget, n - 2) == n - 1)
-                r[d] += 1
-                if ok:
-                    return True
-        return False
-
-    def _cover_free(r: list[int]) -> bool:
-        """Every tile of ``r`` but one real tile in new melds (the Atu is laid already)."""
-        n = sum(r)
-        if n == 1:
-            return not r[J]
-        for d in range(52):
-            if r[d]:
-                r[d] -= 1
-                ok = core.solve_melds_value(ucr, r, False, -1, False, budget, n - 2) == n - 1
-                r[d] += 1
-                if ok:
-                    return True
-        return False
+    leaf = _Rests(rules, g, atu, ucr, budget).leaf
 
     memo: dict[tuple[int, bytes, int], bool] = {}
 
@@ -547,6 +474,98 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
         return res
 
     return go((1 << nm) - 1, counts[:], sum(counts), 0, most)
+
+
+class _Rests:
+    """The leaves of the laid-down Atu search (:func:`_laid_finish`): whether a rest of tiles
+    finishes with new melds holding the Atu (RO-4) and one real tile to discard, a retrieved
+    Joly laid at once and two retrieved Jolys never in one meld (RO-9.5)."""
+
+    def __init__(self, rules: Rules, g: _Geo, atu: int, ucr: Any, budget: int) -> None:
+        self.rules, self.g, self.atu, self.ucr, self.budget = rules, g, atu, ucr, budget
+        self.core = _backend.core()
+        self.bname = _backend.backend_name()
+
+    def leaf(self, c: list[int], fj: int) -> bool:
+        """Does the rest at a leaf of the search (the rack left ``c`` and the ``fj`` Jolys
+        freed) finish: new melds holding the Atu, one real tile left to discard (memoised in
+        ``_LEAVES``)?"""
+        atu, g = self.atu, self.g
+        if not c[atu]:
+            return False
+        r = c[:]
+        r[J] += fj
+        apart = fj >= 2 and not c[J]        # both Jolys retrieved: each laid at once, apart
+        key = (self.bname, g.id, atu, bytes(r), c[J] > 0, apart)
+        got = _LEAVES.get(key)
+        if got is None:
+            if len(_LEAVES) >= MEMO_CAP:
+                _LEAVES.clear()
+            got = _LEAVES[key] = self._cover(r, c[J] > 0, apart)
+        return got
+
+    def _cover(self, r: list[int], own_joly: bool, apart: bool = False) -> bool:
+        atu, g, core, ucr, budget = self.atu, self.g, self.core, self.ucr, self.budget
+        n = sum(r)
+        if n < 4:
+            return False
+        # necessary (each checked on tiles alone): the Atu in a new meld, at most one tile in none
+        if not g.supported(atu, _present(r), r[J]) or _loose(g, r, r[J], 0) > 1:
+            return False
+        # the value first (no rebuild; floor n - 2: only whether every tile but one goes down):
+        # nearly every rest fails here, and only one that covers needs its arrangement (which
+        # Jolys stay); with the Jolys apart, a cover of the rest as one is necessary too
+        if core.solve_melds_value(ucr, r, True, atu, False, budget, n - 2) != n - 1:
+            return False
+        if apart:
+            # RO-9.5: a retrieved Joly is laid at once in a new meld, so two retrieved Jolys never
+            # share one: the first one's meld is any meld with one Joly and rack tiles, the rest
+            # (one Joly left, so no meld holds two) is covered as usual
+            for reals in _one_joly_melds(self.rules, r):
+                rest = r[:]
+                for t in reals:
+                    rest[t] -= 1
+                rest[J] -= 1
+                if not rest[atu] and atu not in reals:
+                    continue
+                if rest[atu] and self._cover(rest, False) or not rest[atu] and self._cover_free(rest):
+                    return True
+            return False
+        if not r[J] or own_joly:
+            return True
+        _v, used = core.solve_melds(ucr, r, True, atu, False, budget)
+        left = r[:]
+        for _k, tiles, _sf in used:
+            for t in tiles:
+                left[t] -= 1
+        if not left[J] or own_joly:
+            return True
+        # the discard must be a real tile (a retrieved Joly is laid at once): each real tile
+        # whose removal leaves every other tile some new meld (_loose 0) is tried
+        for d in range(52):
+            if r[d]:
+                r[d] -= 1
+                ok = (_loose(g, r, r[J], 0, 0) == 0
+                      and core.solve_melds_value(ucr, r, False, atu, False, budget, n - 2) == n - 1)
+                r[d] += 1
+                if ok:
+                    return True
+        return False
+
+    def _cover_free(self, r: list[int]) -> bool:
+        """Every tile of ``r`` but one real tile in new melds (the Atu is laid already)."""
+        core, ucr, budget = self.core, self.ucr, self.budget
+        n = sum(r)
+        if n == 1:
+            return not r[J]
+        for d in range(52):
+            if r[d]:
+                r[d] -= 1
+                ok = core.solve_melds_value(ucr, r, False, -1, False, budget, n - 2) == n - 1
+                r[d] += 1
+                if ok:
+                    return True
+        return False
 
 
 def _table_refutes(core: Any, ucr: Any, c: list[int], fj: int, tiles: list[int], atu: int,
