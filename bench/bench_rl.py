@@ -114,11 +114,21 @@ def test_engine_steps_per_second(benchmark: Any, variant: str) -> None:
     benchmark.extra_info["steps_per_s"] = round(steps / benchmark.stats.stats.mean)
 
 
+def need_rlcard() -> Any:
+    """The ``rlcard`` module, or exit naming what to install (it is never a dependency of the
+    package: only these peer figures need it)."""
+    try:
+        import rlcard  # type: ignore[import-untyped]
+    except ImportError as e:
+        raise SystemExit(f"RLCard's gin rummy env needs the rlcard package ({e}): "
+                         "pip install rlcard, or leave out the RLCard figures") from None
+    return rlcard
+
+
 def rlcard_steps(steps: int, seed: int = 0) -> int:
     """RLCard's gin rummy env as ours is measured: ``env.step`` of a uniformly random legal action
     (RLCard's state lists them), ``env.reset()`` when a game is over."""
-    import rlcard  # type: ignore[import-untyped]
-
+    rlcard = need_rlcard()
     e = rlcard.make("gin-rummy", config={"seed": seed})
     rng = np.random.default_rng(seed)
     state, _ = e.reset()

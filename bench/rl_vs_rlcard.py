@@ -29,8 +29,10 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--steps", type=int, default=4000)
     a = ap.parse_args()
-    from bench_rl import env_steps, rlcard_steps
+    from bench_rl import env_steps, need_rlcard, rlcard_steps
     from rummy101.game import playable_variants
+
+    need_rlcard()  # (before any timing: a clear exit when rlcard is not installed)
 
     jobs = {"rlcard-gin": lambda seed: rlcard_steps(a.steps, seed)}
     for v in playable_variants():
