@@ -69,7 +69,7 @@ def test_the_search_order_changes_no_answer_on_big_racks(chunk: int) -> None:
     first, many-outcome runs fewest first, melds dropped once they can take nothing) answers as
     the table-order search that keeps every meld, both answers many times."""
     rules = Rules.parse("remi(players=2)")
-    rng = random.Random(700 + chunk)
+    rng = random.Random(702 + chunk)  # (seeds whose first 12 racks, the pure share, finish and fail both)
     g = rc._geo(rules)
     answers = []
     for _ in range(40 if backend_name() == "native" else 12):  # pure: ~4 s a position
