@@ -130,6 +130,14 @@ class ObservationEncoder:
             self._memo.clear()
         self._memo[key] = indices
 
+    def remember_seats(self, key: tuple[Any, ...],
+                       got: tuple[list[int], list[tuple[int, float]]]) -> None:
+        """Memoise the indices and values of the seats' slowly changing fields (a variant's
+        per-seat flags and counts, keyed with the observing seat; bounded)."""
+        if len(self._seats_memo) > 50_000:
+            self._seats_memo.clear()
+        self._seats_memo[key] = got
+
     def at_end(self, slot: Any, items: tuple[Any, ...], index: Callable[[int, Any], int]) -> list[int]:
         """``[index(k, item) for k, item in enumerate(items)]`` for a sequence that changes at its
         end (a pile or Remi's train: a discard adds a piece, a take or break removes the last
@@ -306,9 +314,7 @@ def _r101_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
         got2 = ([o + 3 * k + _OPENED[v] for k, v in zip(rot, obs["opened"])]
                 + [ou + k for k, u in zip(rot, used) if u],
                 [(ob + k, j) for k, j in zip(rot, button["jokers"])])
-        if len(e._seats_memo) > 50_000:
-            e._seats_memo.clear()
-        e._seats_memo[key] = got2
+        e.remember_seats(key, got2)
     inc += got2[0]
     put += got2[1]
     th = obs["thresholds"]
@@ -390,9 +396,7 @@ def _remi_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
             if acceptor is not None and acceptor >= 0:
                 seats.append(oc + rot[acceptor])
         got = (seats, [(oo + k, v) for k, v in zip(rot, obs["own_turns"])])
-        if len(e._seats_memo) > 50_000:
-            e._seats_memo.clear()
-        e._seats_memo[key] = got
+        e.remember_seats(key, got)
     inc += got[0]
     put += got[1]
     ex = obs["exchange"]

@@ -251,8 +251,7 @@ class Session:
         (``step`` checks an index against those: the caller may edit it); a copy of an array
         kept besides them cost another pass over the 18,156 bytes of Rummy 101's space (15,363
         Remi's) at every step."""
-        s = self.state
-        if seat == s.current and not (s.is_terminal or self.truncated or self.ended_illegal):
+        if seat == self.state.current and not self.done:
             return self._new_mask(self._legal_indices())
         return np.zeros(self.codec.n, np.int8)
 

@@ -452,7 +452,7 @@ def observation(s: State, seat: int) -> dict[str, Any]:
 def encoder_observation(s: State, seat: int) -> dict[str, Any]:
     """The part of ``observation(s, seat)`` that the RL encoder reads (``rummy101.rl.observe``),
     the same values: without ``match_rounds``, ``round_scores`` (a match to a target runs 100+
-    rounds) and ``go_out``. For the RL session's arrays only; tests/test_rl_outputs.py checks it
+    rounds) and ``go_out``. For the RL session's arrays only; tests/test_rl_encoder_view.py checks it
     against the whole observation at every step."""
     return _observation(s, seat, False)
 

@@ -1000,7 +1000,7 @@ def encoder_observation(s: State, seat: int) -> dict[str, Any]:
     ``last_discard``, the exchange's ``log``, the turn state's ``taken`` and ``own_turn`` (the
     start of the mover's turn), and a table meld without its ``id``, ``value``, ``jokers``,
     ``laid_by`` and ``joly_retrievals`` (a meld's dicts cost the most of Remi's observation).
-    For the RL session's arrays only; tests/test_rl_outputs.py checks it against the whole
+    For the RL session's arrays only; tests/test_rl_encoder_view.py checks it against the whole
     observation at every step."""
     return _observation(s, seat, False)
 

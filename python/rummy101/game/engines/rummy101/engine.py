@@ -1205,7 +1205,7 @@ def encoder_observation(s: State, seat: int) -> dict[str, Any]:
     """The part of ``observation(s, seat)`` that the RL encoder reads (``rummy101.rl.observe``),
     the same values: without ``match_rounds``, ``round_scores``, ``opened_turn`` and ``own_turn``
     (the start of the mover's turn: a rack and a table of text, about a quarter of the dict's
-    cost mid-turn). For the RL session's arrays only; tests/test_rl_outputs.py checks it against
+    cost mid-turn). For the RL session's arrays only; tests/test_rl_encoder_view.py checks it against
     the whole observation at every step."""
     return _observation(s, seat, False)
 
