@@ -842,6 +842,10 @@ class GameStore:
         self._add(self._replays, replay, client)
         return replay.summary()
 
+    def find_replay(self, rid: str) -> Replay:
+        """The replay ``rid`` (:class:`NotFound` saying why when there is none)."""
+        return self._get(self._replays, rid)
+
     def replay(self, rid: str) -> dict[str, Any]:
         rep = self._get(self._replays, rid)
         with self._locked(rep):

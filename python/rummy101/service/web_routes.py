@@ -257,12 +257,24 @@ def _no_query(request: Request, example: str) -> Response | None:
     return _json({"error": query_refused(request.scope, advice)}, 422, close=True)
 
 
-def unread_query_answer(request: Request, advice: str) -> Response | None:
+def unread_query_answer(request: Request, advice: str,
+                        known: Callable[[], object] | None = None) -> Response | None:
     """The answer to a JSON ``GET`` or ``DELETE`` with a query parameter it does not read (422
     naming it, :func:`.asgi.unread_query`: ``GET /v1/games/{id}?seat=1`` answered your own
-    seat's view), or None (no query, or only the cache-buster ``?_=…`` of a ``GET``)."""
+    seat's view), or None (no query, or only the cache-buster ``?_=…`` of a ``GET``).
+
+    ``known`` looks the path's game or replay up (raising :class:`NotFound`): an id that names
+    nothing answers its 404 before the query's 422, as an unknown path does, so that a client
+    is told first that the thing is gone (fixing the query would only lead to the 404)."""
     message = unread_query(request.scope, advice)
-    return None if message is None else _json({"error": message}, 422)
+    if message is None:
+        return None
+    if known is not None:
+        try:
+            known()
+        except NotFound as exc:
+            return _json({"error": str(exc)}, 404)
+    return _json({"error": message}, 422)
 
 
 def add_game_routes(app: FastAPI, service: Service) -> GameStore:
@@ -320,7 +332,8 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
         refused = unread_query_answer(request, (
             "the view is always of your own seat, chosen when the game was created (\"seat\" "
             "in the body of POST /v1/games); the other seats' racks are never shown"
-            if request.method == "GET" else f"send DELETE /v1/games/{game_id[:40]} bare"))
+            if request.method == "GET" else f"send DELETE /v1/games/{game_id[:40]} bare"),
+            lambda: store.game(game_id))
         if refused is not None:
             return refused
         if request.method == "DELETE":
@@ -342,7 +355,8 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
         refused = unread_query_answer(request, "the hint is for your own seat, at your turn, "
                                                "with 3 alternatives; for another seat or "
                                                "position, or other alternatives, POST /v1/hint "
-                                               "with {\"record\": …} or {\"observation\": …}")
+                                               "with {\"record\": …} or {\"observation\": …}",
+                                      lambda: store.game(game_id))
         if refused is not None:
             return refused
         return await lane.run(store.hint, game_id, client=client_of(request.scope))
@@ -362,7 +376,8 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
 
     @app.get("/v1/games/{game_id}/record", tags=tags, summary="The game record, once the game is over")
     async def game_record(game_id: str, request: Request) -> Response:
-        refused = unread_query_answer(request, "the record is the whole game, once it is over")
+        refused = unread_query_answer(request, "the record is the whole game, once it is over",
+                                      lambda: store.game(game_id))
         if refused is not None:
             return refused
         return await lane.run(store.record, game_id, client=client_of(request.scope))
@@ -379,7 +394,8 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
     @app.get("/v1/replays/{replay_id}", tags=tags, summary="A replay's turns and outcome")
     async def get_replay(replay_id: str, request: Request) -> Response:
         refused = unread_query_answer(request, f"it answers the whole replay; one turn is GET "
-                                               f"/v1/replays/{replay_id[:40]}/turns/{{n}}")
+                                               f"/v1/replays/{replay_id[:40]}/turns/{{n}}",
+                                      lambda: store.find_replay(replay_id))
         if refused is not None:
             return refused
         return await lane.run(store.replay, replay_id, client=client_of(request.scope))
@@ -390,7 +406,8 @@ def add_game_routes(app: FastAPI, service: Service) -> GameStore:
         refused = unread_query_answer(request, "the turn is the path's last segment, seen by the "
                                                "seat that played it (its 'seat'; the other "
                                                "racks are hidden), analysed with the hint's "
-                                               "alternatives")
+                                               "alternatives",
+                                      lambda: store.find_replay(replay_id))
         if refused is not None:
             return refused
         return await lane.run(store.replay_turn, replay_id, turn,
