@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from reference import reference_best
 from rummy101 import Rules, _backend
+from rummy101.errors import WorkBudgetExceeded
 from rummy101.tiles import counts_of, parse_tiles
 from test_solve_reference import check_arrangement
 
@@ -69,3 +70,21 @@ def test_twin_arrangement_answers_without_the_reservation_passes(backend: str) -
     got = _backend.core().solve_melds(cr, counts, True, -1, True, 120)
     assert got[0] == reference_best(REMI, counts, valuation="open", keep=True, require_run=True)
     check_arrangement(REMI, "open", counts, True, -1, True, got)
+
+
+def test_reservations_searched_once_when_the_twin_arrangement_does_not_fit(backend: str) -> None:
+    """A rack of the shared joker racks (racks_20_plus_2_jokers) with two reservations of high
+    aces, whose twin arrangement lays an ace at both ends and which no reservation lays for the
+    twin's value, top (its best lay-down is 15 below it): each reservation is searched once, with
+    top as its stop value (forty-fifth round), 114 nodes, where a first pass that asked each for
+    top alone and a second that searched them all below it took 128. Nodes are counted alike on
+    both backends, so the budget tells the two apart."""
+    rack = "R1 R4 R9 R9 R12 Y1 Y1 Y9 Y9 Y11 B2 B4 B7 B10 B11 K2 K4 K5 K7 K11 * *"
+    counts = counts_of(parse_tiles(rack))
+    cr = _backend.core_rules(REMI, "open")
+    core = _backend.core()
+    got = core.solve_melds(cr, counts, True, -1, True, 114)
+    assert got[0] == reference_best(REMI, counts, valuation="open", keep=True, require_run=True)
+    check_arrangement(REMI, "open", counts, True, -1, True, got)
+    with pytest.raises(WorkBudgetExceeded):
+        core.solve_melds(cr, counts, True, -1, True, 113)

@@ -76,15 +76,15 @@
 // transition's gain, the child's suffix bound, and at the root the relaxed twin's value of the
 // whole rack, top: the twin's aces stay at 1 as well as at 14, so top bounds every reservation).
 // A search that finds a value >= beta and > alpha has its exact value and tries no other
-// transition (found(): alpha becomes STOP). With a twin the root first asks for top itself
-// (alpha top - 1, eighteenth round): the rack nearly always attains it, and a state that cannot
-// is cut at once; only when no reservation does are they all searched below top. Before that
-// (thirty-sixth round) the twin rebuilds its own first arrangement of top: when the search could
-// have made it too (each ace laid once, at 1 or at 14; RO-7's ratio; a tile kept, the must-use
-// tile laid, a run: arrangement_fits), nothing is worth more and it is the answer, without the
-// passes or the search's rebuild (Remi lay-downs: 134 of racks_20_plus_2_jokers' 200, 94 of
-// racks_22's 125 twin racks; the others mostly lay an ace at both ends, and 38 of those 66
-// reach no reservation's top at all).
+// transition (found(): alpha becomes STOP). With a twin the twin first rebuilds its own first
+// arrangement of top (thirty-sixth round): when the search could have made it too (each ace
+// laid once, at 1 or at 14; RO-7's ratio; a tile kept, the must-use tile laid, a run:
+// arrangement_fits), nothing is worth more and it is the answer, without the search or its
+// rebuild (Remi lay-downs: 134 of racks_20_plus_2_jokers' 200, 94 of racks_22's 125 twin racks;
+// the others mostly lay an ace at both ends, and 38 of those 66 reach no reservation's top at
+// all). Otherwise the reservations are searched once each, in order, with stop top, until one
+// attains it (forty-fifth round; from the eighteenth, a first pass asked each for top alone,
+// alpha top - 1, and a second searched them all below top when none did).
 //
 // C++ ONLY (the same nodes, values and melds). Each colour's transitions come from lists kept
 // across racks per thread: RawTrans (deduplicated by runs, rule set and the tiles of the colour;
@@ -2611,11 +2611,13 @@ struct Solver {
     // (twelfth round) the relaxed twin's value of the whole rack, top, bounds the search from
     // above, every reservation's (its aces at 1 stay there as well as at 14: set_res_now of
     // opt14); asked for once the first reservation is set (which sets up the twin without a high
-    // ace). Pass 0 (eighteenth round), with a twin: the search asks for top itself (alpha
-    // top - 1: a state that cannot reach it is cut at once), which the rack nearly always
-    // attains (Remi's two-Joly lay-downs: 191 of racks_20_plus_2_jokers' 200); the first
-    // reservation that does is the one the full search would have found. Else pass 1 searches
-    // every reservation below top.
+    // ace). Each reservation is then searched once, in order, with top as its stop value, and
+    // the first that attains top ends the search: no later one is worth more, and an earlier
+    // one would have been kept only if worth more (forty-fifth round: once the twin's own
+    // arrangement answers the racks that attain top most cheaply, a first pass that asked every
+    // reservation for top alone, alpha top - 1, before a second searched them all below it, cost
+    // more on the 38 of racks_20_plus_2_jokers' 66 racks left that attain no top than it saved on
+    // the 28 that do).
     const uint64_t empty[4] = {0, 0, 0, 0};
     init_biv_flags();
     set_res(resv[0][0], resv[0][1], resv[0][2], resv[0][3]);
@@ -2635,21 +2637,16 @@ struct Solver {
         return out;
       }
     }
-    const int first = asp ? 0 : 1;
-    for (int pass = first; pass < 2; ++pass)
-      for (int i = 0; i < nres; ++i) {
-        const int* r = resv[i];
-        if (i > 0 || pass > first) set_res(r[0], r[1], r[2], r[3]);  // (the first pass's resv[0] is set)
-        if (pass == 0) {
-          if (best(1, empty, J, false, false, top - 1, top) < top) continue;
-          bestv = top;
-          std::memcpy(best_res, r, sizeof best_res);
-          goto searched;
-        }
-        const int v = best(1, empty, J, false, false, bestv, asp ? top - 1 : top);
-        if (v > bestv) { bestv = v; std::memcpy(best_res, r, sizeof best_res); }
+    for (int i = 0; i < nres; ++i) {
+      const int* r = resv[i];
+      if (i > 0) set_res(r[0], r[1], r[2], r[3]);  // (resv[0] is set)
+      const int v = best(1, empty, J, false, false, bestv, top);
+      if (v > bestv) {
+        bestv = v;
+        std::memcpy(best_res, r, sizeof best_res);
+        if (v >= top) break;  // (top bounds every reservation)
       }
-  searched:
+    }
     SolveResult out;
     if (bestv <= NEG || bestv <= floor) return out;
     if (!melds) { out.value = bestv; return out; }

@@ -1297,8 +1297,8 @@ class _Solver:
         bestv = floor if floor >= 0 else NEG
         best_res: tuple[int, ...] = (-1, -1, -1, -1)
         # the relaxed twin's value of the whole rack, top, bounds every reservation's search (its
-        # aces stay at 1 too); pass 0 asks for top itself, pass 1 (when no reservation attains
-        # it) searches them all below it (C++ solve)
+        # aces stay at 1 too); each reservation is searched once, in order, with stop top, until
+        # one attains it (C++ solve; forty-fifth round)
         self.set_res(resv[0])
         top = self.relax.fresh(1, self.J, False, False) if self.relax is not self else STOP
         asp = NEG < top < STOP
@@ -1309,19 +1309,15 @@ class _Solver:
             melds = self.relax.rebuild(top)
             if self.arrangement_fits(melds):
                 return (top, melds if melds_too else [])
-        first = 0 if asp else 1
-        for pass_ in range(first, 2):
-            for i, rr in enumerate(resv):
-                if i > 0 or pass_ > first:   # (the first pass's resv[0] is set)
-                    self.set_res(rr)
-                if pass_ == 0:
-                    if self.best(1, _EMPTY, self.J, False, False, top - 1, top) < top:
-                        continue
-                    return (top, self.rebuild(top) if melds_too else [])   # (rr is set)
-                v = self.best(1, _EMPTY, self.J, False, False, bestv, top - 1 if asp else top)
-                if v > bestv:
-                    bestv = v
-                    best_res = rr
+        for i, rr in enumerate(resv):
+            if i > 0:   # (resv[0] is set)
+                self.set_res(rr)
+            v = self.best(1, _EMPTY, self.J, False, False, bestv, top)
+            if v > bestv:
+                bestv = v
+                best_res = rr
+                if v >= top:   # (top bounds every reservation)
+                    break
         if bestv <= NEG or bestv <= floor:
             return (-1, [])
         if not melds_too:
