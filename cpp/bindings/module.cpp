@@ -10,6 +10,7 @@ void register_melds(py::module_& m);   // bind_melds.cpp
 void register_solver(py::module_& m);  // bind_solver.cpp
 void register_tabla(py::module_& m);   // bind_tabla.cpp
 void register_round101(py::module_& m);  // bind_round101.cpp
+void register_relax(py::module_& m);  // bind_relax.cpp
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "rummy101 native core (C++). Same functions and signatures as rummy101._pure.";
@@ -43,4 +44,5 @@ PYBIND11_MODULE(_core, m) {
   register_solver(m);
   register_tabla(m);
   register_round101(m);
+  register_relax(m);
 }

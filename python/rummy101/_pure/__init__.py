@@ -24,11 +24,12 @@ from ._common import (
 from .batch import *  # noqa: F401,F403
 from .melds import *  # noqa: F401,F403
 from .solver import *  # noqa: F401,F403
+from .relax import *
 from .tabla import *  # noqa: F401,F403
-from . import batch as _batch, melds as _melds, solver as _solver, tabla as _tabla
+from . import batch as _batch, melds as _melds, relax as _relax, solver as _solver, tabla as _tabla
 
 __all__ = [
     "HIGH_ACE", "JOKER", "KIND_INVALID", "KIND_PAIR", "KIND_RUN", "KIND_SET", "NUM_CODES",
     "NUM_COLOURS", "NUM_NUMBERS", "CoreInputError", "CoreRules",
-    *_batch.__all__, *_melds.__all__, *_solver.__all__, *_tabla.__all__,
+    *_batch.__all__, *_melds.__all__, *_relax.__all__, *_solver.__all__, *_tabla.__all__,
 ]
