@@ -1,0 +1,190 @@
+"""RO-4, the Atu finish: the relaxation that keeps the table runs whole (``relaxed_cover``, the
+core's cpp/src/relax.cpp and its twin python/rummy101/_pure/relax.py, used by
+rules_core._runs_refute) never refutes a split that exists, refutes what it should, answers the
+same on both backends, and leaves every answer of the laid-down search as the table-order search
+without it (tests/remi_atu_old.py) gives on big hoarded racks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import remi_atu_old
+import rummy101.game.engines.remi.rules_core as rc
+from rummy101 import _backend, backend_name
+from rummy101._pure import relax as pure_relax
+from rummy101.rules import Rules
+from test_remi_atu_order import big_position
+
+J = 52
+BIG = 10**9
+
+
+def _codes(text: str) -> list[int]:
+    """``"R1 R2 Y1 *"`` as counts (R Y B K = colours 0-3, ``*`` a Joly)."""
+    counts = [0] * 53
+    for t in text.split():
+        counts[J if t == "*" else "RYBK".index(t[0]) * 13 + int(t[1:]) - 1] += 1
+    return counts
+
+
+def _split(rng: random.Random, high_ace: bool) -> tuple[list[int], list[tuple[int, int, int]]]:
+    """Tiles that runs and sets (some holding a Joly) and at most one more tile make, at most two
+    copies of a tile and two Jolys, and the spans of some of those runs as table runs (a run's
+    own span or a part of at least three numbers of it)."""
+    counts = [0] * 53
+    segs: list[tuple[int, int, int]] = []
+    top = 14 if high_ace else 13
+    for _ in range(rng.randrange(1, 9)):
+        if rng.random() < 0.6:
+            col = rng.randrange(4)
+            lo = rng.randrange(1, top - 1)
+            hi = rng.randrange(lo + 2, min(top, lo + 6) + 1)
+            tiles = [col * 13 + (n - 1) % 13 for n in range(lo, hi + 1)]
+            if rng.random() < 0.3:
+                a = rng.randrange(lo, hi - 1)
+                segs.append((col, a, rng.randrange(a + 2, hi + 1)))
+        else:
+            num = rng.randrange(13)
+            tiles = [k * 13 + num for k in rng.sample(range(4), rng.choice((3, 4)))]
+        if rng.random() < 0.2:
+            tiles[rng.randrange(len(tiles))] = J
+        for t in tiles:
+            counts[t] += 1
+    if rng.random() < 0.7:
+        counts[rng.randrange(53)] += 1
+    return counts, segs
+
+
+def test_a_split_that_exists_is_never_refuted() -> None:
+    """True on every vector that runs and sets with the table runs inside them and one more tile
+    make (a wrong refutation would cut a finish out of the search)."""
+    core = _backend.core()
+    rng = random.Random(11)
+    tried = 0
+    while tried < 400:
+        high = rng.random() < 0.7
+        counts, segs = _split(rng, high)
+        if max(counts[:52]) > 2 or counts[J] > 2:
+            continue
+        tried += 1
+        assert core.relaxed_cover(counts, high, segs, BIG), (counts, segs, high)
+
+
+@pytest.mark.parametrize(
+    ("tiles", "high", "segs", "covered"),
+    [
+        ("R1 R2 R3 R4 Y1 B1", False, [], True),  # R2-R4 and a set of 1s
+        ("R1 R2 R3 R4 Y1 B1", False, [(0, 1, 3)], False),  # R1-R3 whole: Y1 B1 left
+        ("R1 R2 R3 R4 Y1 B1 *", False, [(0, 1, 3)], True),  # the Joly makes Y1 B1 * a set
+        ("R12 R13 R1 Y5", True, [], True),  # 12-13-1 (RO-6), Y5 kept
+        ("R12 R13 R1 Y5", False, [], False),
+        ("R12 R13 R1 R2 R3", True, [], False),  # one 1: high or low, not both
+        ("R12 R13 R1 R1 R2 R3", True, [(0, 12, 14)], True),  # 12-13-1 and 1-2-3
+        ("R12 R13 R1 R1 R2 R3", False, [], False),
+    ],
+)
+def test_small_splits(
+    tiles: str, high: bool, segs: list[tuple[int, int, int]], covered: bool
+) -> None:
+    core = _backend.core()
+    assert core.relaxed_cover(_codes(tiles), high, segs, BIG) is covered
+
+
+def test_out_of_range_and_a_spent_budget_prove_nothing() -> None:
+    core = _backend.core()
+    no = _codes("R1 R2 R3 R4 Y1 B1")
+    assert not core.relaxed_cover(no, False, [(0, 1, 3)], BIG)
+    assert core.relaxed_cover(no, False, [(0, 1, 3)], 1)  # gave up
+    assert core.relaxed_cover(no, False, [(0, 1, 2)], BIG)  # a span of two: not tried
+    three = _codes("R1 R1 R1 R2 R3 Y1 B1")
+    assert core.relaxed_cover(three, False, [], BIG)  # 3 copies: not tried
+
+
+def test_the_twins_answer_alike() -> None:
+    """Native and pure give the same answer on random vectors, budgets and table runs, both
+    answers many times, the budget running out too."""
+    if "native" not in _backend.available_backends():
+        pytest.skip("native core not built")
+    import rummy101._core as native
+
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(150):
+        high = rng.random() < 0.5
+        counts, segs = _split(rng, high)
+        for _ in range(rng.randrange(4)):  # noise: near misses
+            counts[rng.randrange(53)] += 1
+        if max(counts[:52]) > 2 or counts[J] > 2:
+            continue
+        for budget in (30, 300, BIG):
+            a = native.relaxed_cover(counts, high, segs, budget)
+            assert a is pure_relax.relaxed_cover(counts, high, segs, budget), (
+                counts,
+                segs,
+                high,
+                budget,
+            )
+            seen.add(a)
+    assert seen == {True, False}
+
+
+def hoarded_position(rng: random.Random, rules: Rules) -> tuple[list[int], int, list]:
+    """A :func:`test_remi_atu_order.big_position` grown to a hoarded rack (RO-9: random play
+    takes the train) of up to ~45 tiles."""
+    rack, atu, table = big_position(rng, rules)
+    pool = [2] * 53
+    for m in table:
+        for c in m.tiles:
+            pool[c] -= 1
+    pool[atu] -= 1
+    for c in range(53):
+        pool[c] -= rack[c]
+    for _ in range(rng.randrange(6, 14)):
+        c = rng.randrange(53)
+        if pool[c] > 0 and c != atu:
+            pool[c] -= 1
+            rack[c] += 1
+    return rack, atu, table
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(2))
+def test_the_runs_relaxation_changes_no_answer(chunk: int) -> None:
+    """RO-4 on hoarded racks against 4-9 table melds: the engine's search (with the runs kept
+    whole, RUNS_MELDS) answers as the table-order search without it (remi_atu_old), both answers
+    many times, and the relaxation refutes nodes of these searches."""
+    rules = Rules.parse("remi(players=2)")
+    # seeds whose first 4 racks (the pure share) both finish and fail, with nodes refuted
+    rng = random.Random((900, 910)[chunk])
+    g = rc._geo(rules)
+    answers = []
+    refuted = 0
+    ask = rc._runs_refute
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        nonlocal refuted
+        got = ask(*args)
+        refuted += got
+        return got
+
+    rc._runs_refute = counted
+    try:
+        for _ in range(30 if backend_name() == "native" else 4):
+            rack, atu, table = hoarded_position(rng, rules)
+            counts = list(rack)
+            counts[atu] += 1
+            for cache in rc._CACHES:
+                cache.clear()
+            new = rc._laid_finish(rules, g, counts, atu, list(table), 1)
+            for cache in rc._CACHES:
+                cache.clear()
+            old = remi_atu_old.laid_finish(rules, g, counts, atu, list(table), 1)
+            assert new == old, (rack, atu, [m.key for m in table])
+            answers.append(new)
+    finally:
+        rc._runs_refute = ask
+        for cache in rc._CACHES:
+            cache.clear()
+    assert set(answers) == {True, False}, answers
+    assert refuted > 0
