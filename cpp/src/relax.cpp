@@ -83,6 +83,7 @@ inline std::uint32_t implied(int jl, int disc) {
 
 struct Search {
   int cnt[4][15] = {};
+  int later[15][4] = {};   // the tiles of the colours after col at a number
   bool high = false;
   int last = 13;
   std::vector<int> starts[15][4];  // the must-reach numbers of the runs starting here
@@ -90,9 +91,11 @@ struct Search {
   long long nodes = 0, budget = 0;   // states expanded; past budget the search gives up
   bool gave_up = false;
 
-  int next_count(int pos, int col, int saved) const {
-    if (pos >= last) return 0;
-    return pos + 1 == 14 ? saved : cnt[col][pos + 1];
+  int next_count(int pos, int col, int saved) const { return count_at(pos + 1, col, saved); }
+  // the tiles of colour col at number p (the 1s kept for the high end at 14), 0 past the last
+  int count_at(int p, int col, int saved) const {
+    if (p > last) return 0;
+    return p == 14 ? (saved >> (2 * col) & 3) : cnt[col][p];
   }
 
   bool go(int pos, int col, std::array<Runs, 4> runs, int saved, int jl, int disc, int q_sum, int q_max);
@@ -184,6 +187,10 @@ bool Search::go(int pos, int col, std::array<Runs, 4> runs, int saved, int jl, i
             int q = rest - e3 - s;
             if (pos == 14 && (q || s)) continue;
             if (must.n + e3 + s > MAXR) continue;
+            // a set needs 3 tiles, one colour at most once in each: the later colours' tiles
+            // (and the Jolys left) must make up what this number's sets lack
+            int nq = q_sum + q, nm = std::max(q_max, q);
+            if (nq && nq + later[pos][col] + jl - v < std::max(3, 3 * nm)) continue;
             Runs ext;
             for (int i = 0; i < must.n; ++i) {
               int len = must.r[i] >> 4, reach = must.r[i] & 15;
@@ -191,6 +198,17 @@ bool Search::go(int pos, int col, std::array<Runs, 4> runs, int saved, int jl, i
             }
             for (int i = 0; i < e3; ++i) ext.r[ext.n++] = 3 << 4;
             for (int i = 0; i < s; ++i) ext.r[ext.n++] = 1 << 4;
+            // the runs that must go on need as many tiles (or Jolys left) at the next number,
+            // and those of one tile or to reach further at the one after
+            int need1 = 0, need2 = 0;
+            for (int i = 0; i < ext.n; ++i) {
+              int len = ext.r[i] >> 4, reach = ext.r[i] & 15;
+              need1 += len < 3 || reach;
+              need2 += len == 1 || reach > pos + 1;
+            }
+            if (std::max(0, need1 - count_at(pos + 1, col, nsaved)) +
+                    std::max(0, need2 - count_at(pos + 2, col, nsaved)) > jl - v)
+              continue;
             if (place(pos, col, runs, ext, 0, nsaved, jl - v, disc | d, q_sum + q, std::max(q_max, q)))
               return true;
           }
@@ -216,6 +234,8 @@ bool relaxed_cover(const std::vector<int>& counts, bool high_ace, const std::vec
   s.last = high_ace ? 14 : 13;
   for (int col = 0; col < 4; ++col)
     for (int n = 1; n <= 13; ++n) s.cnt[col][n] = counts[col * 13 + n - 1];
+  for (int n = 1; n <= 13; ++n)
+    for (int col = 2; col >= 0; --col) s.later[n][col] = s.later[n][col + 1] + s.cnt[col + 1][n];
   for (const auto& r : runs) {
     int col = r[0], lo = r[1], hi = r[2];
     if (col < 0 || col > 3 || lo < 1 || hi > s.last || hi - lo < 2) return true;

@@ -55,6 +55,10 @@ def relaxed_cover(
     for col in range(4):
         for n in range(1, 14):
             cnt[col][n] = counts[col * 13 + n - 1]
+    later = [[0] * 4 for _ in range(15)]  # the tiles of the colours after col at a number
+    for n in range(1, 14):
+        for col in (2, 1, 0):
+            later[n][col] = later[n][col + 1] + cnt[col + 1][n]
     starts: dict[tuple[int, int], list[int]] = {}
     for col, lo, hi in runs:
         if not 0 <= col <= 3 or lo < 1 or hi > last or hi - lo < 2:
@@ -63,10 +67,14 @@ def relaxed_cover(
     failed: dict[tuple[object, ...], int] = {}
     nodes = 0
 
-    def next_count(pos: int, col: int, saved: int) -> int:
-        if pos >= last:
+    def count_at(p: int, col: int, saved: int) -> int:
+        """The tiles of colour ``col`` at number ``p`` (the 1s kept high at 14), 0 past the last."""
+        if p > last:
             return 0
-        return saved >> 2 * col & 3 if pos + 1 == 14 else cnt[col][pos + 1]
+        return saved >> 2 * col & 3 if p == 14 else cnt[col][p]
+
+    def next_count(pos: int, col: int, saved: int) -> int:
+        return count_at(pos + 1, col, saved)
 
     def place(
         pos: int,
@@ -150,11 +158,26 @@ def relaxed_cover(
                                 continue
                             if len(must) + e3 + s > _MAXR:
                                 continue
+                            # a set needs 3 tiles, one colour at most once in each: the later
+                            # colours' tiles (and the Jolys left) must make up what it lacks
+                            nq, nm = q_sum + q, max(q_max, q)
+                            if nq and nq + later[pos][col] + jl - v < max(3, 3 * nm):
+                                continue
                             ext = [
                                 min((r >> 4) + 1, 3) << 4 | ((r & 15) if (r & 15) > pos else 0)
                                 for r in must
                             ]
                             ext += [_FREE3] * e3 + [1 << 4] * s
+                            # the runs that must go on need as many tiles (or Jolys left) at
+                            # the next number, those of one tile or to reach further the one after
+                            need1 = sum(1 for r in ext if r >> 4 < 3 or r & 15)
+                            need2 = sum(1 for r in ext if r >> 4 == 1 or (r & 15) > pos + 1)
+                            if (
+                                max(0, need1 - count_at(pos + 1, col, nsaved))
+                                + max(0, need2 - count_at(pos + 2, col, nsaved))
+                                > jl - v
+                            ):
+                                continue
                             if place(
                                 pos,
                                 col,
@@ -164,8 +187,8 @@ def relaxed_cover(
                                 nsaved,
                                 jl - v,
                                 disc | d,
-                                q_sum + q,
-                                max(q_max, q),
+                                nq,
+                                nm,
                             ):
                                 return True
         failed[key] = failed.get(key, 0) | _IMPLIED[jl][disc]
