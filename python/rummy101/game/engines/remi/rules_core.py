@@ -252,17 +252,20 @@ RELAX_LEAVES = 16
 #: melds left and at least ``RUNS_LEAVES`` leaves below, a try giving up past ``RUNS_BUDGET``
 #: states (then :func:`_table_refutes` is tried as before). Chosen on bench/bench_remi_atu.py
 #: (2026-12-07, CPU time; the eight huge racks: the worst / the sum; the 414 soak decisions:
-#: the mean): without it 2.6 / 4.7 s, 0.21 ms; at 4 melds 1.4 / 2.9 s (seed 642: hundreds of
-#: ~3 ms tries where one higher up refutes); at 6 melds 0.86 / 1.8 s unbounded, 0.31 / 1.2 s
-#: with 200,000 states (seed 517's tries near the top refute only after ~10^5 states), 2.6-3.3
-#: / 5-7 s with 2,000-20,000; at 8 melds no better. On every rack the soak's mean went 0.21 ->
-#: 0.54 ms (the worst 47 -> 160 ms: 30-34-tile racks against big tables whose tries fail): from
-#: 35 tiles on it is 0.22 ms (noise), the huge racks unchanged; leaves 256 rather than 16: the
-#: True seed-85 rack 0.21 -> 0.09 s. The answer never depends on these.
+#: the mean). Without it 2.3-2.6 / 4.7 s, 0.21 ms. With the first relaxed_cover (no look-ahead):
+#: at 4 melds 1.4 / 2.9 s (seed 642: hundreds of ~3 ms tries where one higher up refutes); at 6
+#: melds 0.86 / 1.8 s unbounded, 0.31 / 1.2 s at 200,000 states (seed 517's tries near the top
+#: refute only after ~10^5 states), 2.6-3.3 / 5-7 s at 2,000-20,000; at 8 melds no better; on
+#: every rack the soak's mean 0.21 -> 0.54 ms (worst 47 -> 160 ms: 30-34-tile racks against big
+#: tables whose tries fail), from 35 tiles on 0.22 ms; leaves 256 rather than 16: the True
+#: seed-85 rack 0.21 -> 0.09 s. With its look-ahead (sets, the runs that must go on; ~5x fewer
+#: states): 6 melds, 35 tiles, 256 leaves: 0.21 / 0.59 s at 200,000 states, 0.11-0.12 / 0.43 s at
+#: 50,000, 0.13-0.14 / 0.48-0.56 s at 20,000 or 100,000; 7 or 8 melds no better; from 0 or 25
+#: tiles on the soak within its noise. The answer never depends on these.
 RUNS_TILES = 35
 RUNS_MELDS = 6
 RUNS_LEAVES = 256
-RUNS_BUDGET = 200_000
+RUNS_BUDGET = 50_000
 RELAX_BUDGET = 20_000
 MANY_OUTCOMES = 16
 
