@@ -298,7 +298,9 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
       with ``BOUND_LEAVES`` or more leaves below), or, near the leaves of a big subtree, whose
       rack left with the table melds still to play folded in has no cover but for one tile
       (:func:`_table_refutes`; the melds with many outcomes are played last, where it refutes
-      most, and the sets first, whose tiles it misuses most). tests/test_remi_atu.py checks the
+      most, and the sets first, whose tiles it misuses most), or, on racks of 35+ tiles and
+      higher up (up to 6 melds left), whose vector has no such split with every table run still
+      to play kept whole inside one run (:func:`_runs_refute`, the core's ``relaxed_cover``). tests/test_remi_atu.py checks the
       cut search against the uncut one, the relaxed one against the one without it, and both
       against a brute force over the engine's own actions; tests/test_remi_atu_order.py checks
       this order and the dropped melds against the table-order search that keeps every meld
@@ -318,7 +320,8 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
       eight "huge racks" take 0.01-3 s (seed 517 3 s, was 8-11 s; CPU, load ~1.5-2, old/new
       run twice in turn), and the 150 slowest checks of 3,000 random 2-player games (``--games
       3000 --seed 2``, each from cold memos) 37 s in all, were 59-67 s, the worst 4.2-4.6 s, was
-      6.6-7.8 s. Bound: the memo holds at most
+      6.6-7.8 s. Since the table runs are kept whole (:func:`_runs_refute`, 2026-12-07) the eight
+      take 0.01-0.11 s (seed 517 0.08 s, was 2.2 s; game 1534 0.11 s, was 1.0 s). Bound: the memo holds at most
       ``(melds + 1) * prod_c (rack[c] + 1) * (table Jolys + 1)`` entries (the rack left is a
       sub-multiset of the rack, and it decides the melds left: a suffix of the order less the
       melds it drops), each trying at most the outcomes of one meld. In practice
