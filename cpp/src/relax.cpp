@@ -89,7 +89,6 @@ struct Search {
   std::vector<int> starts[15][4];  // the must-reach numbers of the runs starting here
   Failed failed;
   long long nodes = 0, budget = 0;   // states expanded; past budget the search gives up
-  bool gave_up = false;
 
   int next_count(int pos, int col, int saved) const { return count_at(pos + 1, col, saved); }
   // the tiles of colour col at number p (the 1s kept for the high end at 14), 0 past the last
@@ -161,10 +160,7 @@ bool Search::go(int pos, int col, std::array<Runs, 4> runs, int saved, int jl, i
           static_cast<std::uint64_t>(pack(runs[2])) | static_cast<std::uint64_t>(pack(runs[3])) << 24,
           static_cast<std::uint32_t>(pos | col << 4 | saved << 6 | q_sum << 14 | q_max << 20)};
   if (const std::uint32_t* f = failed.find(key, false); f && (*f >> (jl * 2 + disc) & 1)) return false;
-  if (++nodes > budget) {
-    gave_up = true;
-    return true;   // unwinds the search: true proves nothing
-  }
+  if (++nodes > budget) return true;   // gives up: true unwinds the search and proves nothing
   const Runs& cur = runs[col];
   Runs must;
   int nopt = 0;

@@ -261,7 +261,12 @@ RELAX_LEAVES = 16
 #: seed-85 rack 0.21 -> 0.09 s. With its look-ahead (sets, the runs that must go on; ~5x fewer
 #: states): 6 melds, 35 tiles, 256 leaves: 0.21 / 0.59 s at 200,000 states, 0.11-0.12 / 0.43 s at
 #: 50,000, 0.13-0.14 / 0.48-0.56 s at 20,000 or 100,000; 7 or 8 melds no better; from 0 or 25
-#: tiles on the soak within its noise. The answer never depends on these.
+#: tiles on the soak within its noise. Not a win everywhere: the 113 checks of 30+ tiles of 150
+#: random 2-player games (seeds 0-149, from cold memos) take 2.8 s in all either way, but the
+#: slowest, a 59-tile False rack of seed 13 (5 melds, 2 Jolys on the table), 0.48 -> 0.65 s: its
+#: tries near the top give up at 50,000 states (the root refutes after 1-10 million, 1.7 s) and
+#: those below refute what the solver's relaxation refuted as cheaply. The answer never depends
+#: on these.
 RUNS_TILES = 35
 RUNS_MELDS = 6
 RUNS_LEAVES = 256
