@@ -1,14 +1,14 @@
 """The relaxed cover test of Remi's laid-down Atu check (RULES.md RO-4): twin of
 cpp/src/relax.cpp (the same search, the same answers).
 
-``relaxed_cover(counts, high_ace, runs)`` is False only when the tiles of ``counts`` (53 counts,
-code 52 the Jolys) cannot all but at most one be split into runs (3+ consecutive numbers of one
-colour; 1 low, and high after 13 when ``high_ace``) and sets (3-4 tiles of one number, distinct
-colours), each Joly standing for any tile, with each ``(colour, lo, hi)`` of ``runs`` (numbers
-1..14, 14 the high 1) inside one run of its own. It ignores RO-7, the Atu and where the kept tile
-goes, so True proves nothing; counts with more than 2 copies of a tile or more than 2 Jolys, or a
-run out of range, answer True (not tried), and so does a search that expands more than ``budget``
-states (it gives up).
+``relaxed_cover(counts, high_ace, runs, budget)`` is False only when the tiles of ``counts`` (53
+counts, code 52 the Jolys) cannot all but at most one be split into runs (3+ consecutive numbers
+of one colour; 1 low, and high after 13 when ``high_ace``) and sets (3-4 tiles of one number,
+distinct colours), each Joly standing for any tile (or left out), with each ``(colour, lo, hi)``
+of ``runs`` (numbers 1..14, 14 the high 1) inside one run of its own. It ignores RO-7, the Atu
+and where the kept tile goes, so True proves nothing; counts with more than 2 copies of a tile or
+more than 2 Jolys, or a run out of range, answer True (not tried), and so does a search that
+expands more than ``budget`` states (it gives up).
 
 The search goes through the numbers one colour at a time and memoises the states that fail. A
 state: the number and colour about to be placed; per colour the runs open at the number before,
@@ -16,7 +16,9 @@ each ``(length 1, 2 or 3+) << 4 | the number it must reach (0: none)``, sorted d
 colour the 1s kept for the high end; the Jolys left; whether the kept tile is used; the tiles put
 into sets at this number so far and the most of one colour among them. A failed state is stored
 without its Jolys left and kept-tile flag, with a bit per failed pair: fewer Jolys, or the kept
-tile used, fail too.
+tile used, fail too. Before a state it looks ahead: the later colours' tiles and the Jolys left
+must make up this number's sets, and the runs that must go on need tiles or Jolys at the next two
+numbers.
 
 >>> counts = [0] * 53
 >>> for code in (0, 1, 2, 3, 13, 26):   # R1 R2 R3 R4 Y1 B1: R2-R4 and a set of 1s
