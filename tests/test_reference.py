@@ -9,6 +9,8 @@ import random
 from functools import cache
 
 import pytest
+from outsider_ip import REMI as OUT_REMI
+from outsider_ip import best_melds as outsider_best
 from reference import reference_best, reference_max_pairs, templates
 from rummy101 import Rules, _backend
 from rummy101.tiles import counts_of, parse_cards, parse_tiles
@@ -70,6 +72,18 @@ def test_ro8_laydown_values_of_the_ace() -> None:
     assert reference_best(REMI, c("R1 Y1 B1 K9")) == 30
     assert reference_best(REMI, c("R12 R13 * K9")) == 30       # Joly as the high 1
     assert reference_best(REMI, c("R2 R3 * K9")) == 15
+
+
+def test_ro8_joly_run_and_joly_set_keep_off() -> None:
+    """RO-8, RO-7: R1 R2 R3 * (20) and R1 * K1 (30) lay 50. HiGHS 1.12's MIP presolve (scipy
+    1.17.1) answered this model 45 as optimal (fuzz seed 4848, rack 34383): the reference runs
+    without it, and so does the outsider's integer program (the solvers:
+    test_solve_reference.py's ADVERSARIAL)."""
+    rack = c("R1 R1 R2 R3 K1 K1 K4 * *")
+    assert reference_best(REMI, rack, keep=False, require_run=True) == 50
+    assert reference_best(REMI, rack, keep=True, require_run=True) == 50
+    assert reference_best(REMI, rack, keep=False) == 60       # R1 * K1 twice, no run
+    assert outsider_best(OUT_REMI, rack, keep=False, require_run=True) == 50
 
 
 def test_ro6_high_ace_and_ro7_ratio() -> None:

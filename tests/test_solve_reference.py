@@ -165,6 +165,8 @@ ADVERSARIAL = [
     (REMI, "R3 R4 R5 * *", False, None, True, "open", 20),
     (REMI, "R12 R13 *", False, None, True, "open", 30),                        # Joly as high ace
     (REMI, "Y5 B5 K5 R5", False, None, True, "open", -1),                      # RO-8 no run
+    # R1 R2 R3 * and R1 * K1: HiGHS 1.12's MIP presolve said 45 (tests/reference.py)
+    (REMI, "R1 R1 R2 R3 K1 K1 K4 * *", False, None, True, "open", 50),
     (CLASSIC, "QS KS AS 2S 3S", False, None, False, "open", 6),                # CR-2 ace low
 ]
 
