@@ -14,7 +14,7 @@ import rummy101.game.engines.remi.rules_core as rc
 from rummy101 import _backend, backend_name
 from rummy101._pure import relax as pure_relax
 from rummy101.rules import Rules
-from test_remi_atu_order import big_position
+from test_remi_atu_order import DATA, big_position
 
 J = 52
 BIG = 10**9
@@ -99,6 +99,51 @@ def test_out_of_range_and_a_spent_budget_prove_nothing() -> None:
     assert core.relaxed_cover(no, False, [(0, 1, 2)], BIG)  # a span of two: not tried
     three = _codes("R1 R1 R1 R2 R3 Y1 B1")
     assert core.relaxed_cover(three, False, [], BIG)  # 3 copies: not tried
+
+
+def test_the_mirrored_question_answers_alike() -> None:
+    """rules_core._runs_refute asks again with the numbers mirrored (rules_core._mirrored) when
+    the search gives up: the mirrored vector must answer as the vector itself (runs stay runs,
+    12-13-1 becomes 1-2-3 with the high 1), both answers many times."""
+    core = _backend.core()
+    assert rc._mirrored(_codes("R12 R13 R1 Y5"), [(0, 12, 14)], True) == (
+        _codes("R3 R2 R1 Y10"), [(0, 1, 3)])
+    assert rc._mirrored(_codes("R1 R2 R3 K13 *"), [(0, 1, 3)], False) == (
+        _codes("R13 R12 R11 K1 *"), [(0, 11, 13)])
+    rng = random.Random(23)
+    seen = set()
+    for _ in range(300):
+        high = rng.random() < 0.6
+        counts, segs = _split(rng, high)
+        for _ in range(rng.randrange(3)):  # noise: near misses
+            counts[rng.randrange(53)] += 1
+        if max(counts[:52]) > 2 or counts[J] > 2:
+            continue
+        got = core.relaxed_cover(counts, high, segs, BIG)
+        mc, ms = rc._mirrored(counts, segs, high)
+        assert core.relaxed_cover(mc, high, ms, BIG) is got, (counts, segs, high)
+        seen.add(got)
+    assert seen == {True, False}
+
+
+def test_the_mirror_refutes_where_the_search_gives_up() -> None:
+    """Seed 13's 59-tile False rack of random 2-player play (bench/data): the root vector's
+    search gives up at RUNS_BUDGET states (it refutes after ~4 million), the mirrored one
+    refutes it within the budget, so _runs_refute cuts the whole check at the root."""
+    from rummy101.game import records
+
+    s = records.loads((DATA / "remi2p_seed13_step264.json").read_text())
+    p, x = s.current_player, s.x
+    counts = list(s.racks[p])
+    counts[x.atu] += 1
+    tiles = [t for m in s.table for t in m.tiles]
+    segs = [(col, down + 1, up - 1) for m in s.table for col, up, down in rc._meld_runs(m)]
+    rel = counts[:]
+    for t in tiles:
+        rel[t] += 1
+    core = _backend.core()
+    assert core.relaxed_cover(rel, s.rules.high_ace, segs, rc.RUNS_BUDGET)  # gave up
+    assert rc._runs_refute(core, counts, 0, tiles, segs, s.rules.high_ace)
 
 
 def test_the_twins_answer_alike() -> None:

@@ -625,14 +625,22 @@ def _runs_refute(core: Any, c: list[int], fj: int, tiles: list[int],
     # each other, so the answer is the same, but the search (low numbers first) meets what makes
     # a vector fail from the other end, often after far fewer states (seed 13's 59-tile rack:
     # the root refutes after ~4 million states, mirrored after < 50,000)
-    mir = _MIRROR[high_ace]
+    mc, ms = _mirrored(rel, segs, high_ace)
+    return not core.relaxed_cover(mc, high_ace, ms, RUNS_BUDGET)
+
+
+def _mirrored(counts: list[int], segs: list[tuple[int, int, int]],
+              high_ace: bool) -> tuple[list[int], list[tuple[int, int, int]]]:
+    """``counts`` and the table runs ``segs`` (colour, first and last number, 1..14) with the
+    numbers mirrored: n -> 14 - n, or with the high 1 (``high_ace``) n -> 15 - n for 2..13 and
+    the 1 kept (it ends both sides: a run 12-13-1 becomes 1-2-3 and 1-2-3 becomes 12-13-1)."""
     last = 15 if high_ace else 14
-    return not core.relaxed_cover([rel[k] for k in mir], high_ace,
-                                  [(col, last - hi, last - lo) for col, lo, hi in segs], RUNS_BUDGET)
+    return ([counts[k] for k in _MIRROR[high_ace]],
+            [(col, last - hi, last - lo) for col, lo, hi in segs])
 
 
 def _mirror(high_ace: bool) -> list[int]:
-    """The code of each code with its number mirrored (see :func:`_runs_refute`); the Joly stays."""
+    """The code of each code with its number mirrored (see :func:`_mirrored`); the Joly stays."""
     out = list(range(53))
     for col in range(4):
         for n in range(1, 14):
