@@ -87,8 +87,21 @@ struct Search {
   bool high = false;
   int last = 13;
   std::vector<int> starts[15][4];  // the must-reach numbers of the runs starting here
+  int jolys = 0;
   Failed failed;
   long long nodes = 0, budget = 0;   // states expanded; past budget the search gives up
+  bool gave_up = false;
+
+  bool setup(const std::vector<int>& counts, bool high_ace, const std::vector<std::array<int, 3>>& runs);
+  // the search from the root with budget states in all (a search that gave up goes on: its
+  // failed states stay proven); 1 covered, 0 refuted, -1 gave up
+  int run(long long cap) {
+    budget = cap;
+    gave_up = false;
+    std::array<Runs, 4> none{};
+    bool got = go(1, 0, none, 0, jolys, 0, 0, 0);
+    return gave_up ? -1 : got ? 1 : 0;
+  }
 
   int next_count(int pos, int col, int saved) const { return count_at(pos + 1, col, saved); }
   // the tiles of colour col at number p (the 1s kept for the high end at 14), 0 past the last
@@ -160,7 +173,10 @@ bool Search::go(int pos, int col, std::array<Runs, 4> runs, int saved, int jl, i
           static_cast<std::uint64_t>(pack(runs[2])) | static_cast<std::uint64_t>(pack(runs[3])) << 24,
           static_cast<std::uint32_t>(pos | col << 4 | saved << 6 | q_sum << 14 | q_max << 20)};
   if (const std::uint32_t* f = failed.find(key, false); f && (*f >> (jl * 2 + disc) & 1)) return false;
-  if (++nodes > budget) return true;   // gives up: true unwinds the search and proves nothing
+  if (++nodes > budget) {   // gives up: true unwinds the search and proves nothing
+    gave_up = true;
+    return true;
+  }
   const Runs& cur = runs[col];
   Runs must;
   int nopt = 0;
@@ -216,6 +232,23 @@ bool Search::go(int pos, int col, std::array<Runs, 4> runs, int saved, int jl, i
   return false;
 }
 
+bool Search::setup(const std::vector<int>& counts, bool high_ace,
+                   const std::vector<std::array<int, 3>>& runs) {
+  high = high_ace;
+  last = high_ace ? 14 : 13;
+  jolys = counts[52];
+  for (int col = 0; col < 4; ++col)
+    for (int n = 1; n <= 13; ++n) cnt[col][n] = counts[col * 13 + n - 1];
+  for (int n = 1; n <= 13; ++n)
+    for (int col = 2; col >= 0; --col) later[n][col] = later[n][col + 1] + cnt[col + 1][n];
+  for (const auto& r : runs) {
+    int col = r[0], lo = r[1], hi = r[2];
+    if (col < 0 || col > 3 || lo < 1 || hi > last || hi - lo < 2) return false;
+    starts[lo][col].push_back(hi);
+  }
+  return true;
+}
+
 }  // namespace
 
 bool relaxed_cover(const std::vector<int>& counts, bool high_ace, const std::vector<std::array<int, 3>>& runs,
@@ -224,21 +257,30 @@ bool relaxed_cover(const std::vector<int>& counts, bool high_ace, const std::vec
   for (int c = 0; c < 52; ++c)
     if (counts[c] < 0 || counts[c] > 2) return true;
   if (counts[52] < 0 || counts[52] > 2) return true;
-  Search s;
-  s.budget = budget;
-  s.high = high_ace;
-  s.last = high_ace ? 14 : 13;
+  // the same question with the numbers mirrored (n -> 14 - n; with the high 1, 2..13 -> 15 - n
+  // and the 1 kept, low and high trading ends): runs, sets and the kept runs map onto each other,
+  // so its answer is the same, but a search (low numbers first) meets what makes a vector fail
+  // from the other end. The two go in turn, each with kFirst, kGrow times more, ... states in all
+  // up to budget each, so the one that answers sooner answers.
+  Search fw, bw;
+  if (!fw.setup(counts, high_ace, runs)) return true;
+  std::vector<int> mc(counts);
   for (int col = 0; col < 4; ++col)
-    for (int n = 1; n <= 13; ++n) s.cnt[col][n] = counts[col * 13 + n - 1];
-  for (int n = 1; n <= 13; ++n)
-    for (int col = 2; col >= 0; --col) s.later[n][col] = s.later[n][col + 1] + s.cnt[col + 1][n];
-  for (const auto& r : runs) {
-    int col = r[0], lo = r[1], hi = r[2];
-    if (col < 0 || col > 3 || lo < 1 || hi > s.last || hi - lo < 2) return true;
-    s.starts[lo][col].push_back(hi);
+    for (int n = 1; n <= 13; ++n)
+      mc[col * 13 + ((high_ace ? (n >= 2 ? 15 - n : 1) : 14 - n)) - 1] = counts[col * 13 + n - 1];
+  std::vector<std::array<int, 3>> mr;
+  const int end = high_ace ? 15 : 14;
+  for (const auto& r : runs) mr.push_back({r[0], end - r[2], end - r[1]});
+  bw.setup(mc, high_ace, mr);
+  constexpr long long kFirst = 2000, kGrow = 4;
+  for (long long cap = kFirst;; cap *= kGrow) {
+    long long c = std::min(cap, budget);
+    for (Search* s : {&fw, &bw}) {
+      int got = s->run(c);
+      if (got >= 0) return got == 1;
+    }
+    if (c >= budget) return true;
   }
-  std::array<Runs, 4> none{};
-  return s.go(1, 0, none, 0, counts[52], 0, 0, 0);
 }
 
 }  // namespace rummy101

@@ -618,37 +618,7 @@ def _runs_refute(core: Any, c: list[int], fj: int, tiles: list[int],
     rel[J] += fj
     for t in tiles:
         rel[t] += 1
-    if not core.relaxed_cover(rel, high_ace, segs, RUNS_BUDGET):
-        return True
-    # the same question with the numbers mirrored (n -> 14 - n; with the high 1, 2..13 -> 15 - n
-    # and the 1 stays, low and high trading ends): runs, sets and the kept table runs map onto
-    # each other, so the answer is the same, but the search (low numbers first) meets what makes
-    # a vector fail from the other end, often after far fewer states (seed 13's 59-tile rack:
-    # the root refutes after ~4 million states, mirrored after < 50,000)
-    mc, ms = _mirrored(rel, segs, high_ace)
-    return not core.relaxed_cover(mc, high_ace, ms, RUNS_BUDGET)
-
-
-def _mirrored(counts: list[int], segs: list[tuple[int, int, int]],
-              high_ace: bool) -> tuple[list[int], list[tuple[int, int, int]]]:
-    """``counts`` and the table runs ``segs`` (colour, first and last number, 1..14) with the
-    numbers mirrored: n -> 14 - n, or with the high 1 (``high_ace``) n -> 15 - n for 2..13 and
-    the 1 kept (it ends both sides: a run 12-13-1 becomes 1-2-3 and 1-2-3 becomes 12-13-1)."""
-    last = 15 if high_ace else 14
-    return ([counts[k] for k in _MIRROR[high_ace]],
-            [(col, last - hi, last - lo) for col, lo, hi in segs])
-
-
-def _mirror(high_ace: bool) -> list[int]:
-    """The code of each code with its number mirrored (see :func:`_mirrored`); the Joly stays."""
-    out = list(range(53))
-    for col in range(4):
-        for n in range(1, 14):
-            out[col * 13 + n - 1] = col * 13 + ((15 - n if n >= 2 else 1) if high_ace else 14 - n) - 1
-    return out
-
-
-_MIRROR = {False: _mirror(False), True: _mirror(True)}
+    return not core.relaxed_cover(rel, high_ace, segs, RUNS_BUDGET)
 
 
 def _table_refutes(core: Any, ucr: Any, c: list[int], fj: int, tiles: list[int], atu: int,
