@@ -101,15 +101,28 @@ def test_out_of_range_and_a_spent_budget_prove_nothing() -> None:
     assert core.relaxed_cover(three, False, [], BIG)  # 3 copies: not tried
 
 
+def _mirrored(
+    counts: list[int], segs: list[tuple[int, int, int]], high_ace: bool
+) -> tuple[list[int], list[tuple[int, int, int]]]:
+    """The numbers mirrored: n -> 14 - n, or with the high 1 n -> 15 - n for 2..13, the 1 kept."""
+    out = counts[:]
+    for col in range(4):
+        for n in range(1, 14):
+            m = (15 - n if n >= 2 else 1) if high_ace else 14 - n
+            out[col * 13 + m - 1] = counts[col * 13 + n - 1]
+    end = 15 if high_ace else 14
+    return out, [(col, end - hi, end - lo) for col, lo, hi in segs]
+
+
 def test_the_mirrored_question_answers_alike() -> None:
-    """rules_core._runs_refute asks again with the numbers mirrored (rules_core._mirrored) when
-    the search gives up: the mirrored vector must answer as the vector itself (runs stay runs,
-    12-13-1 becomes 1-2-3 with the high 1), both answers many times."""
+    """relaxed_cover runs a search with the numbers mirrored in turn with the forward one: the
+    mirrored vector must answer as the vector itself (runs stay runs, 12-13-1 becomes 1-2-3 with
+    the high 1), both answers many times, on small budgets too (the twins alike)."""
     core = _backend.core()
-    assert rc._mirrored(_codes("R12 R13 R1 Y5"), [(0, 12, 14)], True) == (
-        _codes("R3 R2 R1 Y10"), [(0, 1, 3)])
-    assert rc._mirrored(_codes("R1 R2 R3 K13 *"), [(0, 1, 3)], False) == (
-        _codes("R13 R12 R11 K1 *"), [(0, 11, 13)])
+    assert _mirrored(_codes("R12 R13 R1 Y5"), [(0, 12, 14)], True) == (
+        _codes("R3 R2 R1 Y10"),
+        [(0, 1, 3)],
+    )
     rng = random.Random(23)
     seen = set()
     for _ in range(300):
@@ -120,19 +133,22 @@ def test_the_mirrored_question_answers_alike() -> None:
         if max(counts[:52]) > 2 or counts[J] > 2:
             continue
         got = core.relaxed_cover(counts, high, segs, BIG)
-        mc, ms = rc._mirrored(counts, segs, high)
+        mc, ms = _mirrored(counts, segs, high)
         assert core.relaxed_cover(mc, high, ms, BIG) is got, (counts, segs, high)
+        for budget in (1, 50, 5000):  # the two searches swap: an answer in the same round
+            assert core.relaxed_cover(mc, high, ms, budget) is core.relaxed_cover(
+                counts, high, segs, budget
+            )
         seen.add(got)
     assert seen == {True, False}
 
 
-def test_the_mirror_refutes_where_the_search_gives_up() -> None:
-    """Seed 13's 59-tile False rack of random 2-player play (bench/data): the root vector's
-    search gives up at RUNS_BUDGET states (it refutes after ~4 million), the mirrored one
-    refutes it within the budget, so _runs_refute cuts the whole check at the root."""
+def _root(name: str) -> tuple[list[int], list[tuple[int, int, int]], bool, list[int], list[int]]:
+    """The root question of _runs_refute on a bench/data position: the vector (rack, Atu, table
+    tiles), the table runs, the high 1, the rack with the Atu and the table tiles."""
     from rummy101.game import records
 
-    s = records.loads((DATA / "remi2p_seed13_step264.json").read_text())
+    s = records.loads((DATA / name).read_text())
     p, x = s.current_player, s.x
     counts = list(s.racks[p])
     counts[x.atu] += 1
@@ -141,9 +157,20 @@ def test_the_mirror_refutes_where_the_search_gives_up() -> None:
     rel = counts[:]
     for t in tiles:
         rel[t] += 1
+    return rel, segs, s.rules.high_ace, counts, tiles
+
+
+def test_the_mirror_refutes_where_the_forward_search_gives_up() -> None:
+    """Seed 13's 59-tile False rack of random 2-player play (bench/data): the forward search of
+    its root vector refutes only after ~4 million states, the mirrored one after < 50,000, so
+    relaxed_cover (the two in turn) refutes it within RUNS_BUDGET and _runs_refute cuts the
+    whole check at the root (before the mirror it gave up)."""
+    rel, segs, high, counts, tiles = _root("remi2p_seed13_step264.json")
     core = _backend.core()
-    assert core.relaxed_cover(rel, s.rules.high_ace, segs, rc.RUNS_BUDGET)  # gave up
-    assert rc._runs_refute(core, counts, 0, tiles, segs, s.rules.high_ace)
+    assert not core.relaxed_cover(rel, high, segs, rc.RUNS_BUDGET)
+    mc, ms = _mirrored(rel, segs, high)
+    assert not core.relaxed_cover(mc, high, ms, rc.RUNS_BUDGET)
+    assert rc._runs_refute(core, counts, 0, tiles, segs, high)
 
 
 def test_the_twins_answer_alike() -> None:

@@ -29,7 +29,7 @@ numbers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 __all__ = ["relaxed_cover"]
 
@@ -46,12 +46,51 @@ class _GaveUp(Exception):
     pass
 
 
+#: the forward and the mirrored search go in turn, each with ``_FIRST``, ``_GROW`` times more,
+#: ... states in all, up to the budget each
+_FIRST = 2000
+_GROW = 4
+
+
 def relaxed_cover(
     counts: Sequence[int], high_ace: bool, runs: Sequence[Sequence[int]], budget: int
 ) -> bool:
     """False only when no such split exists (see the module docstring)."""
     if len(counts) != 53 or any(not 0 <= k <= 2 for k in counts):
         return True
+    fw = _search(counts, high_ace, runs)
+    if fw is None:
+        return True
+    # the same question with the numbers mirrored (n -> 14 - n; with the high 1, 2..13 -> 15 - n
+    # and the 1 kept, low and high trading ends): runs, sets and the kept runs map onto each
+    # other, so its answer is the same, but a search (low numbers first) meets what makes a vector
+    # fail from the other end
+    mc = list(counts)
+    for col in range(4):
+        for n in range(1, 14):
+            m = (15 - n if n >= 2 else 1) if high_ace else 14 - n
+            mc[col * 13 + m - 1] = counts[col * 13 + n - 1]
+    end = 15 if high_ace else 14
+    bw = _search(mc, high_ace, [(r[0], end - r[2], end - r[1]) for r in runs])
+    assert bw is not None
+    cap = _FIRST
+    while True:
+        c = min(cap, budget)
+        for search in (fw, bw):
+            got = search(c)
+            if got is not None:
+                return got
+        if c >= budget:
+            return True
+        cap *= _GROW
+
+
+def _search(
+    counts: Sequence[int], high_ace: bool, runs: Sequence[Sequence[int]]
+) -> Callable[[int], bool | None] | None:
+    """The search of ``counts`` from the root, as a function of the states it may expand in all
+    (True covered, False refuted, None gave up; a search that gave up goes on where it stopped,
+    its failed states kept); None for a run out of range."""
     last = 14 if high_ace else 13
     cnt = [[0] * 15 for _ in range(4)]
     for col in range(4):
@@ -64,10 +103,11 @@ def relaxed_cover(
     starts: dict[tuple[int, int], list[int]] = {}
     for col, lo, hi in runs:
         if not 0 <= col <= 3 or lo < 1 or hi > last or hi - lo < 2:
-            return True
+            return None
         starts.setdefault((lo, col), []).append(hi)
     failed: dict[tuple[object, ...], int] = {}
     nodes = 0
+    budget = 0
 
     def count_at(p: int, col: int, saved: int) -> int:
         """The tiles of colour ``col`` at number ``p`` (the 1s kept high at 14), 0 past the last."""
@@ -197,7 +237,13 @@ def relaxed_cover(
         return False
 
     none: tuple[tuple[int, ...], ...] = ((),) * 4
-    try:
-        return go(1, 0, none, 0, counts[52], 0, 0, 0)
-    except _GaveUp:
-        return True
+
+    def run(cap: int) -> bool | None:
+        nonlocal budget
+        budget = cap
+        try:
+            return go(1, 0, none, 0, counts[52], 0, 0, 0)
+        except _GaveUp:
+            return None
+
+    return run
