@@ -165,7 +165,10 @@ def huge_racks() -> None:
 
     from rummy101.game import records
 
-    for path in sorted((pathlib.Path(__file__).parent / "data").glob("remi2p_seed*_*.json")):
+    import sys
+
+    pattern = sys.argv[1] if len(sys.argv) > 1 else "remi2p_seed*_*.json"   # e.g. one position
+    for path in sorted((pathlib.Path(__file__).parent / "data").glob(pattern)):
         s = records.loads(path.read_text())
         p, x = s.current_player, s.x
         t, got = _timed(rc.atu_finish, s.rules, s.racks[p], x.atu, x.laid[p], x.tabla[p],

@@ -110,12 +110,23 @@ HUGE = {
     "remi2p_seedsim0g5875_step582.json": True,
     "remi2p_seedsim0g6498_step266.json": False,
     "remi2p_seedsim0g6815_step354.json": False,
+    # and of uniform random play (new_game('remi(players=2)', seed), random.Random(seed).choice:
+    # seeds 0-1944, 19.5 s the worst step), the engine's answers before the mirror (no Atu action)
+    "remi2p_seed1890_step278.json": False,
+    "remi2p_seed1944_step242.json": False,
+    "remi2p_seed1944_step250.json": False,
+    "remi2p_seed1944_step254.json": False,
+    "remi2p_seed869_step271.json": False,
 }
+#: the positions of HUGE that take 2 s or more native (cold): slow tests
+SLOW_HUGE = {"remi2p_seed1890_step278.json", "remi2p_seed869_step271.json",
+             "remi2p_seedsim0g1010_step316.json"}
 
 
-@pytest.mark.parametrize("name", sorted(HUGE))
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_HUGE else n for n in sorted(HUGE)])
 def test_the_slow_positions_of_random_play_keep_their_answers(name: str) -> None:
-    """RO-4 on the 37-65-tile positions of bench/data: the same answers as before the order
+    """RO-4 on the 33-65-tile positions of bench/data: the same answers as before the order
     change (a check of the answer, not of the time)."""
     from rummy101.game import records
 

@@ -7,7 +7,8 @@
 // tile (or left out), with each (colour, lo, hi) of runs (numbers 1..14, 14 the high 1) inside
 // one run of its own. It ignores RO-7, the Atu and where the kept tile goes, so true proves
 // nothing; counts with more than 2 copies of a tile or more than 2 Jolys, or a run out of range,
-// answer true (not tried), and so does a search that expands more than budget states.
+// answer true (not tried), and so does a search that expands more than budget states (the search
+// and its mirror, the numbers reversed, going in turn: budget each).
 #pragma once
 
 #include <array>

@@ -8,7 +8,7 @@ distinct colours), each Joly standing for any tile (or left out), with each ``(c
 of ``runs`` (numbers 1..14, 14 the high 1) inside one run of its own. It ignores RO-7, the Atu
 and where the kept tile goes, so True proves nothing; counts with more than 2 copies of a tile or
 more than 2 Jolys, or a run out of range, answer True (not tried), and so does a search that
-expands more than ``budget`` states (it gives up).
+expands more than ``budget`` states (it gives up; the search and its mirror, budget each).
 
 The search goes through the numbers one colour at a time and memoises the states that fail. A
 state: the number and colour about to be placed; per colour the runs open at the number before,
@@ -18,7 +18,11 @@ into sets at this number so far and the most of one colour among them. A failed 
 without its Jolys left and kept-tile flag, with a bit per failed pair: fewer Jolys, or the kept
 tile used, fail too. Before a state it looks ahead: the later colours' tiles and the Jolys left
 must make up this number's sets, and the runs that must go on need tiles or Jolys at the next two
-numbers.
+numbers. The same search runs on the vector with its numbers mirrored (n -> 14 - n, or with the
+high 1 n -> 15 - n for 2..13 and the 1 kept), whose answer is the same: the two go in turn with
+2,000, 8,000, ... states in all each (a search that gave up goes on, its failed states kept), up
+to ``budget`` each, so whichever meets what makes a vector fail sooner answers (a vector that
+fails at its high numbers refutes low-numbers-first only after millions of states).
 
 >>> counts = [0] * 53
 >>> for code in (0, 1, 2, 3, 13, 26):   # R1 R2 R3 R4 Y1 B1: R2-R4 and a set of 1s

@@ -266,7 +266,12 @@ RELAX_LEAVES = 16
 #: slowest, a 59-tile False rack of seed 13 (5 melds, 2 Jolys on the table), 0.48 -> 0.65 s: its
 #: tries near the top give up at 50,000 states (the root refutes after 1-10 million, 1.7 s) and
 #: those below refute what the solver's relaxation refuted as cheaply. The answer never depends
-#: on these.
+#: on these. Since relaxed_cover runs its mirrored search (the numbers reversed) in turn with the
+#: forward one (2026-12-07, RUNS_BUDGET states each), seed 13's root refutes at once (0.72 ->
+#: 0.01 s), and the slowest steps of 2-player random play found since (bench/data) fall from
+#: 1-20 s to 0.01-2.5 s cold (docs/rl.md "A slow step"); a budget of 25,000 or 12,000 each
+#: was slower there (22.8, 24.6 s against 10.3 s for the 19 positions and 378 checks of 30+
+#: tiles of random games 0-599, cold, CPU, load ~3).
 RUNS_TILES = 35
 RUNS_MELDS = 6
 RUNS_LEAVES = 256
@@ -305,7 +310,8 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
       (:func:`_table_refutes`; the melds with many outcomes are played last, where it refutes
       most, and the sets first, whose tiles it misuses most), or, on racks of 35+ tiles and
       higher up (up to 6 melds left), whose vector has no such split with every table run still
-      to play kept whole inside one run (:func:`_runs_refute`, the core's ``relaxed_cover``). tests/test_remi_atu.py checks the
+      to play kept whole inside one run (:func:`_runs_refute`, the core's ``relaxed_cover``, its
+      search run on the numbers mirrored too). tests/test_remi_atu.py checks the
       cut search against the uncut one, the relaxed one against the one without it, and both
       against a brute force over the engine's own actions; tests/test_remi_atu_order.py checks
       this order and the dropped melds against the table-order search that keeps every meld
@@ -613,7 +619,7 @@ def _runs_refute(core: Any, c: list[int], fj: int, tiles: list[int],
     tile it stands for) and stays one meld. The core's ``relaxed_cover`` (cpp/src/relax.cpp, its
     twin python/rummy101/_pure/relax.py) asks it with the Jolys standing for any tile and without
     RO-7 or the Atu, so it refutes less than it could but never wrongly; a search past
-    ``RUNS_BUDGET`` states proves nothing. True: refuted."""
+    ``RUNS_BUDGET`` states (each of the forward and the mirrored one) proves nothing. True: refuted."""
     rel = c[:]
     rel[J] += fj
     for t in tiles:
