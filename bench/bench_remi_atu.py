@@ -162,13 +162,13 @@ def huge_racks() -> None:
     the Atu available. The first (False) searches ~360,000 nodes and ~126,000 rests, each a
     ``solve_melds`` of ~45 tiles: 10-20 s each native, minutes in pure Python."""
     import pathlib
+    import sys
 
     from rummy101.game import records
 
-    import sys
-
-    pattern = sys.argv[1] if len(sys.argv) > 1 else "remi2p_seed*_*.json"   # e.g. one position
-    for path in sorted((pathlib.Path(__file__).parent / "data").glob(pattern)):
+    data = pathlib.Path(__file__).parent / "data"
+    patterns = sys.argv[1:] or ["remi2p_seed*_*.json"]   # globs: some positions only
+    for path in sorted({p for pattern in patterns for p in data.glob(pattern)}):
         s = records.loads(path.read_text())
         p, x = s.current_player, s.x
         t, got = _timed(rc.atu_finish, s.rules, s.racks[p], x.atu, x.laid[p], x.tabla[p],
