@@ -46,6 +46,24 @@ old/new/old/new from /work/main and the branch, load 2.8-3.3 on 2 cores): (5) 0.
 (1) mean 0.27 -> 0.25 ms, (2) 0.31 -> 0.31-0.32 ms, (3) 0.22 -> 0.20-0.21 ms (worst 49-50 ->
 48 ms), (4) the same (0.00-0.12 s). `rummy101 sim --rules 'remi(players=2)' --bots
 random,random --games 1000 --seed 0 --workers 1`: the same summary, 14.3 -> 11.6 s user.
+
+The mirrored search of relaxed_cover (its numbers reversed, in turn with the forward one, up to
+RUNS_BUDGET states each; 2026-12-07, 8e253ad -> the h-steps branch, same answers). This file
+with the globs 'remi2p_seed13_*' 'remi2p_seed2*' 'remi2p_seed5*' 'remi2p_seed6*'
+'remi2p_seed85_*' 'remi2p_seedsim*' (the old tree takes minutes on seeds 869, 1890, 1944 and
+rl29 cold), run old/new/old/new on one core (taskset -c 1, load 1.0-1.9, wall time): (5) seed
+13 0.60/0.74 -> 0.01 s, 642 0.06/0.07 -> 0.01/0.02 s, 517 0.08/0.09 -> 0.15 s, 236 step 244
+0.03 -> 0.05 s, the others the same; the slowest steps of `rummy101 sim --rules
+'remi(players=2)' --bots random,random --seed 0` (games 0-7155; bench/data remi2p_seedsim0g*):
+game 6815 11.7/12.3 -> 0.74/0.73 s, 2867 6.4/8.6 -> 0.30/0.34, 5271 2.4/2.6 -> 0.30/0.34, 5356
+2.3/2.4 -> 0.18/0.21, 4991 1.3/2.2 -> 0.34/0.35, 5248 1.33 -> 0.70/0.76, 1334 1.0/1.4 -> 0.06,
+5875 0.9/1.0 -> 0.12, 297 0.8/1.0 -> 0.32; not won: 1010 2.1/2.7 -> 2.4/2.5, 6498 1.4/1.6 ->
+1.8/2.0 (tries that give up both ways cost twice); game 1534 0.11/0.12 -> 0.14; (1)-(4) the same
+(mean 0.24-0.27 -> 0.24-0.31 ms, 0.29-0.34 -> 0.30-0.33 ms, 0.19-0.21 -> 0.20-0.21 ms, worst
+45-49 -> 47-52 ms; 16-meld False 0.11-0.12 s). The positions found by the hunt of docs/rl.md
+("The hunt for slow steps") of uniform random play: seed 1944 step 254 19.5 s -> 0.3 s, 1890
+step 278 6.7 -> 7.3-8.2 s (in play; worse: most of its tries give up both ways), 869 step 271
+(33 tiles: no runs relaxation) 2.5 -> 2.5-3.0 s; RL seed 29 step 380 167 s -> 2.3 s.
 """
 
 from __future__ import annotations

@@ -269,7 +269,8 @@ RELAX_LEAVES = 16
 #: on these. Since relaxed_cover runs its mirrored search (the numbers reversed) in turn with the
 #: forward one (2026-12-07, RUNS_BUDGET states each), seed 13's root refutes at once (0.72 ->
 #: 0.01 s), and the slowest steps of 2-player random play found since (bench/data) fall from
-#: 1-20 s to 0.01-2.5 s cold (docs/rl.md "A slow step"); a budget of 25,000 or 12,000 each
+#: 1-20 s (167 s, RL seed 29) to 0.01-2.5 s cold, but for seed 1890's 60-tile rack, 6.7 -> 7-8 s,
+#: whose tries mostly give up both ways (docs/rl.md "The hunt for slow steps"); 25,000 or 12,000 each
 #: was slower there (22.8, 24.6 s against 10.3 s for the 19 positions and 378 checks of 30+
 #: tiles of random games 0-599, cold, CPU, load ~3).
 RUNS_TILES = 35
