@@ -63,7 +63,7 @@ game 6815 11.7/12.3 -> 0.74/0.73 s, 2867 6.4/8.6 -> 0.30/0.34, 5271 2.4/2.6 -> 0
 45-49 -> 47-52 ms; 16-meld False 0.11-0.12 s). The positions found by the hunt of docs/rl.md
 ("The hunt for slow steps") of uniform random play: seed 1944 step 254 19.5 s -> 0.3 s, 1890
 step 278 6.7 -> 7.3-8.2 s (in play; worse: most of its tries give up both ways), 869 step 271
-(33 tiles: no runs relaxation) 2.5 -> 2.5-3.0 s; RL seed 29 step 380 167 s -> 2.3 s.
+(33 tiles: no runs relaxation) 2.5 -> 2.5-3.0 s; RL seed 29 step 380 167 s in play, 189 s cold -> 2.3 s.
 """
 
 from __future__ import annotations
