@@ -64,6 +64,15 @@ game 6815 11.7/12.3 -> 0.74/0.73 s, 2867 6.4/8.6 -> 0.30/0.34, 5271 2.4/2.6 -> 0
 ("The hunt for slow steps") of uniform random play: seed 1944 step 254 19.5 s -> 0.3 s, 1890
 step 278 6.7 -> 7.3-8.2 s (in play; worse: most of its tries give up both ways), 869 step 271
 (33 tiles: no runs relaxation) 2.5 -> 2.5-3.0 s; RL seed 29 step 380 167 s in play, 189 s cold -> 2.3 s.
+
+RUNS_TILES 35 -> 30 (the runs relaxation on racks of 30-34 tiles too; 2026-12-07, 04f55af ->
+the h-steps2 branch, same answers). This file (no globs) run old/new/old/new from /work/main and
+the branch, one core (taskset -c 1), load 3.0-3.3, wall time: (5) seed 869 step 271 (32 tiles)
+2.38/2.36 -> 0.52/0.51 s, the others the same (seed 1890 7.8/7.8 -> 10.8/7.8 s, rl29
+2.5/2.2 -> 2.6/2.5, game 1010 2.6/2.7 -> 2.5/2.5, 6498 2.0/1.8 -> 1.8/1.9); (3) mean 0.20/0.20
+-> 0.17/0.09 ms, worst 48/47 -> 43/17 ms; (1) 0.29/0.26 -> 0.29/0.31 ms and (2) 0.36/0.32 ->
+0.34/0.40 ms: noise (no rack of (2) has 30 tiles; the 29 checks of 30-34 tiles of (1) and (3)
+timed alone, in one process, 35/30 three times: 138-144 -> 52-54 ms CPU in all); (4) the same.
 """
 
 from __future__ import annotations

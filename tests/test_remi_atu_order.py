@@ -122,8 +122,8 @@ HUGE = {
     "remi2p_seedrl29_step380.json": False,
 }
 #: the positions of HUGE that take 2 s or more native (cold): slow tests
-SLOW_HUGE = {"remi2p_seed1890_step278.json", "remi2p_seed869_step271.json",
-             "remi2p_seedsim0g1010_step316.json", "remi2p_seedrl29_step380.json"}
+SLOW_HUGE = {"remi2p_seed1890_step278.json", "remi2p_seedsim0g1010_step316.json",
+             "remi2p_seedrl29_step380.json"}
 
 
 @pytest.mark.parametrize(

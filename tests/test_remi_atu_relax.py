@@ -260,3 +260,44 @@ def test_the_runs_relaxation_changes_no_answer(chunk: int) -> None:
             cache.clear()
     assert set(answers) == {True, False}, answers
     assert refuted > 0
+
+
+def test_the_runs_relaxation_from_30_tiles_changes_no_answer() -> None:
+    """RO-4 on hoarded racks of 30-34 tiles (the Atu in; RUNS_TILES 30, was 35: seed 869's
+    32-tile rack of bench/data 2.5 -> 0.5 s): the relaxation refutes nodes of these searches and
+    the engine answers as the table-order search without it (remi_atu_old), both answers."""
+    rules = Rules.parse("remi(players=2)")
+    rng = random.Random(6)  # its first 4 such racks (the pure share) both finish and fail
+    g = rc._geo(rules)
+    answers = []
+    refuted = 0
+    ask = rc._runs_refute
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        nonlocal refuted
+        got = ask(*args)
+        refuted += got
+        return got
+
+    rc._runs_refute = counted
+    try:
+        while len(answers) < (30 if backend_name() == "native" else 4):
+            rack, atu, table = hoarded_position(rng, rules)
+            counts = list(rack)
+            counts[atu] += 1
+            if not 30 <= sum(counts) < 35:
+                continue
+            for cache in rc._CACHES:
+                cache.clear()
+            new = rc._laid_finish(rules, g, counts, atu, list(table), 1)
+            for cache in rc._CACHES:
+                cache.clear()
+            old = remi_atu_old.laid_finish(rules, g, counts, atu, list(table), 1)
+            assert new == old, (rack, atu, [m.key for m in table])
+            answers.append(new)
+    finally:
+        rc._runs_refute = ask
+        for cache in rc._CACHES:
+            cache.clear()
+    assert set(answers) == {True, False}, answers
+    assert refuted > 0

@@ -272,8 +272,14 @@ RELAX_LEAVES = 16
 #: 1-20 s (167 s, RL seed 29) to 0.01-2.5 s cold, but for seed 1890's 60-tile rack, 6.7 -> 7-8 s,
 #: whose tries mostly give up both ways (docs/rl.md "The hunt for slow steps"); 25,000 or 12,000 each
 #: was slower there (22.8, 24.6 s against 10.3 s for the 19 positions and 378 checks of 30+
-#: tiles of random games 0-599, cold, CPU, load ~3).
-RUNS_TILES = 35
+#: tiles of random games 0-599, cold, CPU, load ~3). From 30 tiles rather than 35 (2026-12-07,
+#: the same answers; bench/bench_remi_atu.py, 35/30/35/30 on one core, load ~3): seed 869's
+#: 32-tile rack 2.4-2.7 -> 0.51-0.54 s; the 29 checks of 30-34 tiles of its parts (1) and (3)
+#: 138-144 -> 52-54 ms in all (CPU, worst 46-47 -> 17-18 ms); the soak's mean 0.20-0.28 ->
+#: 0.09-0.10 ms (worst 47-67 -> 17-20 ms); no rack of its random tables (2) has 30 tiles; the
+#: other positions within the noise; 25 or 20 tiles no better (seed 869 0.54-0.56 s, the soak
+#: the same).
+RUNS_TILES = 30
 RUNS_MELDS = 6
 RUNS_LEAVES = 256
 RUNS_BUDGET = 50_000
