@@ -315,7 +315,7 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
       with ``BOUND_LEAVES`` or more leaves below), or, near the leaves of a big subtree, whose
       rack left with the table melds still to play folded in has no cover but for one tile
       (:func:`_table_refutes`; the melds with many outcomes are played last, where it refutes
-      most, and the sets first, whose tiles it misuses most), or, on racks of 35+ tiles and
+      most, and the sets first, whose tiles it misuses most), or, on racks of 30+ tiles and
       higher up (up to 6 melds left), whose vector has no such split with every table run still
       to play kept whole inside one run (:func:`_runs_refute`, the core's ``relaxed_cover``, its
       search run on the numbers mirrored too). tests/test_remi_atu.py checks the
