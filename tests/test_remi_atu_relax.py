@@ -56,6 +56,19 @@ def _split(rng: random.Random, high_ace: bool) -> tuple[list[int], list[tuple[in
     return counts, segs
 
 
+def _noisy_split(
+    rng: random.Random, high_ace: bool, noise: int
+) -> tuple[list[int], list[tuple[int, int, int]]]:
+    """A split of :func:`_split` with up to ``noise - 1`` tiles added (near misses, so that both
+    answers occur); ``([], [])`` when a tile or the Jolys then pass the set's copies."""
+    counts, segs = _split(rng, high_ace)
+    for _ in range(rng.randrange(noise)):
+        counts[rng.randrange(53)] += 1
+    if max(counts[:52]) > 2 or counts[J] > 2:
+        return [], []
+    return counts, segs
+
+
 def test_a_split_that_exists_is_never_refuted() -> None:
     """True on every vector that runs and sets with the table runs inside them and one more tile
     make (a wrong refutation would cut a finish out of the search)."""
@@ -127,10 +140,8 @@ def test_the_mirrored_question_answers_alike() -> None:
     seen = set()
     for _ in range(300):
         high = rng.random() < 0.6
-        counts, segs = _split(rng, high)
-        for _ in range(rng.randrange(3)):  # noise: near misses
-            counts[rng.randrange(53)] += 1
-        if max(counts[:52]) > 2 or counts[J] > 2:
+        counts, segs = _noisy_split(rng, high, 3)
+        if not counts:
             continue
         got = core.relaxed_cover(counts, high, segs, BIG)
         mc, ms = _mirrored(counts, segs, high)
@@ -153,7 +164,7 @@ def _root(name: str) -> tuple[list[int], list[tuple[int, int, int]], bool, list[
     counts = list(s.racks[p])
     counts[x.atu] += 1
     tiles = [t for m in s.table for t in m.tiles]
-    segs = [(col, down + 1, up - 1) for m in s.table for col, up, down in rc._meld_runs(m)]
+    segs = [sg for m in s.table for sg in rc._segments(rc._meld_runs(m))]
     rel = counts[:]
     for t in tiles:
         rel[t] += 1
@@ -184,10 +195,8 @@ def test_the_twins_answer_alike() -> None:
     seen = set()
     for _ in range(150):
         high = rng.random() < 0.5
-        counts, segs = _split(rng, high)
-        for _ in range(rng.randrange(4)):  # noise: near misses
-            counts[rng.randrange(53)] += 1
-        if max(counts[:52]) > 2 or counts[J] > 2:
+        counts, segs = _noisy_split(rng, high, 4)
+        if not counts:
             continue
         for budget in (30, 300, BIG):
             a = native.relaxed_cover(counts, high, segs, budget)

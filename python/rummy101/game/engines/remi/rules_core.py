@@ -433,7 +433,7 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
     mtakes = [_meld_takes(m) for m, _o in pairs]
     mruns = [_meld_runs(m) for m, _o in pairs]
     muses = [sum({1 << 8 * code for u, _f in o for code, _k in u}) for o in outs]
-    msegs = [[(col, down + 1, up - 1) for col, up, down in r] for r in mruns]
+    msegs = [_segments(r) for r in mruns]
     high = rules.high_ace
     runs_on = sum(counts) >= RUNS_TILES
     # per set of table melds still to play (a bit mask over ``pairs``, built on first use): the
@@ -789,6 +789,12 @@ def _meld_takes(m: RemiMeld) -> int:
     for c, _i in m.releases:
         out |= 1 << 8 * c
     return out & _REALS
+
+
+def _segments(runs: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """``[(colour, first number, last number)]`` of :func:`_meld_runs`' runs: the table runs as
+    ``relaxed_cover`` takes them (:func:`_runs_refute`)."""
+    return [(col, down + 1, up - 1) for col, up, down in runs]
 
 
 def _meld_runs(m: RemiMeld) -> list[tuple[int, int, int]]:
