@@ -332,3 +332,31 @@ def test_the_status_counts_a_staged_opening(client: TestClient) -> None:
     assert "then discard" not in status, status
     view = client.post(f"/v1/games/{gid}/actions", json={"action": "reset"}).json()
     assert "lay melds" in view["status"]
+
+
+@pytest.mark.parametrize("rules", ["classic", "classic(players=2)"])
+def test_the_move_that_ends_a_round_is_logged_in_that_round(client: TestClient, rules: str) -> None:
+    """A log entry's ``round`` is the round its move was played in: it was read after the move,
+    so the move that ended a round (the person's, a bot's) was logged in the next one, and the
+    page could not mark where a round ended."""
+    view = new(client, rules=rules, seed=11)
+    seen: dict[int, dict] = {}
+    for _ in range(400):
+        if len(view["round_results"]) >= 3 or view["over"]:
+            break
+        r = client.post(f"/v1/games/{view['id']}/play-hint", json={})
+        assert r.status_code == 200, r.text
+        view = r.json()
+        seen.update((m["n"], m) for m in view["log"])
+    assert len(view["round_results"]) >= 3
+    log = [seen[n] for n in sorted(seen)]
+    assert [m["n"] for m in log] == list(range(1, len(log) + 1))
+    # the moves of a round are its log entries, the last one the move that ended it
+    rounds = [m["round"] for m in log]
+    assert rounds == sorted(rounds)
+    for r, result in enumerate(view["round_results"]):
+        last = log[max(i for i, m in enumerate(log) if m["round"] == r)]
+        # a round ends on a discard (the stock exhausted after it) or a lay-out, never on a take
+        assert last["action"].split()[0] not in ("draw", "take"), (r, last, result)
+        if result["end"] == "finish":
+            assert last["seat"] == result["winner"], (r, last, result)

@@ -194,8 +194,11 @@ class Game:
     log: list[dict[str, Any]] = field(default_factory=list)
     rounds_seen: int = 0
 
-    def _note(self, seat: int, action: str) -> dict[str, Any]:
-        entry = {"n": len(self.state.history), "round": self.state.round, "seat": seat,
+    def _note(self, seat: int, action: str, round_: int) -> dict[str, Any]:
+        """A move in the log; ``round_``: the round it was played in, read before it was applied
+        (a move that ends a round leaves the state in the next one, and the page marks the
+        round's end in the log where the round of the moves changes)."""
+        entry = {"n": len(self.state.history), "round": round_, "seat": seat,
                  "by": self.bot_names[seat], "action": action}
         self.log.append(entry)
         del self.log[:-LOG_LENGTH]
@@ -216,10 +219,11 @@ class Game:
                 seat = s.current_player
                 legal = s.legal_actions()
                 action = self.bots[seat].act(s.observation(seat), legal)
+                played_in = s.round
                 s.apply(action)
                 # a bot's move as the person may see it (Remi, RO-3: a double's size, no tiles)
                 shown = getattr(s.engine, "public_text", None)
-                moves.append(self._note(seat, shown(action) if shown else str(action)))
+                moves.append(self._note(seat, shown(action) if shown else str(action), played_in))
         return moves
 
     def _bots_after(self, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -354,8 +358,9 @@ class Game:
             action = _actions.Action.parse(text, s.rules)
         except NotationError as exc:
             raise NotationError(_this_games_verbs(str(exc), s)) from None
+        played_in = s.round
         s.apply(action)  # IllegalAction: the engine left the state unchanged
-        moves = [self._note(self.seat, str(s.history[-1]))]
+        moves = [self._note(self.seat, str(s.history[-1]), played_in)]
         return self.view(moves + self._bots_after(moves))
 
     def hint(self) -> dict[str, Any]:
@@ -382,13 +387,16 @@ class Game:
             raise RummyError(first["message"])
         trial = s.copy()
         played: list[str] = []
+        rounds: list[int] = []  # the round each of them was played in
         steps = list(first["turn"]["steps"])
         actions = list(first["turn"]["actions"])
         if actions[:1] == ["reset"]:  # a staged opening taken back (hint)
+            rounds.append(trial.round)
             trial.apply("reset")
             played.append("reset")
             actions = actions[1:]
         if actions and actions[0] == "draw":
+            rounds.append(trial.round)
             trial.apply("draw")
             played.append("draw")
             steps = steps[:1]
@@ -399,10 +407,11 @@ class Game:
                 steps += second["turn"]["steps"]
                 actions = second["turn"]["actions"]
         for text in actions:
+            rounds.append(trial.round)
             trial.apply(text)
             played.append(text)
         self.state = trial
-        moves = [self._note(self.seat, a) for a in played]
+        moves = [self._note(self.seat, a, r) for a, r in zip(played, rounds, strict=True)]
         # the notes above were numbered after the whole turn: number them in order
         for i, m in enumerate(moves):
             m["n"] = len(trial.history) - len(played) + i + 1
