@@ -2092,3 +2092,26 @@ def test_a_cards_rank_is_readable_where_it_is_drawn_small(browser: object, serve
             assert shares and min(shares) >= 0.3, (where, shares)
     finally:
         ctx.close()
+
+
+def test_the_end_of_a_round_is_told_on_the_status_line_and_in_the_moves(page: object) -> None:
+    """A round that ended between two of the person's turns was told only by a line at the foot
+    of Standings: the rack and the table were dealt anew under "Your turn (round 2)", and Moves
+    ran the two deals on as one list (its move that ended the round logged in the next one)."""
+    start(page, "classic", 2, 11)
+    for _ in range(40):
+        if "round 2" in page.inner_text("[data-testid=status]"):  # type: ignore[attr-defined]
+            break
+        page.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        idle(page)
+    status = page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+    assert status.startswith("Round 1 ended: seat 1 (greedy) went out; you score 0. Your turn (round 2)"), status
+    assert "over" not in status  # (the status line holds "over" once the game is)
+    shot(page, "round-ended")
+    lines = page.locator("[data-testid=log] li").all_inner_texts()  # type: ignore[attr-defined]
+    end = lines.index("Round 1 ended: seat 1 (greedy) went out; you 0, seat 1 (greedy) 15.")
+    # the line comes after the move that ended the round: seat 1's last card discarded
+    assert "seat 1 (greedy): discard" in lines[end - 1] and end < len(lines) - 1, lines
+    page.click("[data-testid=draw]")  # type: ignore[attr-defined]
+    idle(page)
+    assert page.inner_text("[data-testid=status]").startswith("Your turn (round 2)")  # type: ignore[attr-defined]

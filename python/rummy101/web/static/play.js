@@ -93,6 +93,8 @@ export class PlayPanel {
     // "reset" first (R101-7): followed step by step, it went round in a circle.
     this.plan = null;
     this.focus = 0;
+    this.roundNote = "";     // "Round 3 ended: …" on the status line after a round ended (not
+                             // "over": the status line holds "over" only when the game is)
     // Moving pieces by taps (a phone has no drag and drop): with Move on, a tap picks a piece up
     // and the next tap puts it in the place of the piece tapped (or at the end: the rack's free
     // space); Space and Enter do the same from the keyboard.
@@ -350,7 +352,9 @@ export class PlayPanel {
     }
   }
 
-  statusText() { return this.gone ? "This game is no longer on the server: start a new game above." : this.view.status; }
+  // (after a move that ended a round, the line says so first: the rack and the table were dealt
+  // anew, and the round's end was told only at the foot of Standings)
+  statusText() { return this.gone ? "This game is no longer on the server: start a new game above." : `${this.roundNote}${this.view.status}`; }
 
   setMessage(text, what = "Not played") {
     $("message").hidden = !text;
@@ -368,6 +372,12 @@ export class PlayPanel {
   }
 
   setView(view, keepHint = false) {
+    // a round (or more) ended since the view before, while the game goes on: said on the status
+    // line until the next move; a reload shows the round's end in Moves and Standings only
+    const before = this.view && this.view.id === view.id ? this.view : null;
+    if (before && view.round_results.length > before.round_results.length && !view.over) {
+      this.roundNote = `${roundEnd(view, view.round_results.length - 1, true)} `;
+    } else if (!before || before.actions_played !== view.actions_played) this.roundNote = "";
     this.view = view;
     this.rack.reconcile(view.observation.rack);
     this.clearSelection();
@@ -762,7 +772,12 @@ export class PlayPanel {
   renderLog() {
     const log = $("log");
     log.replaceChildren();
-    for (const m of this.view.log.slice(-14)) {
+    // a line where a round ended (the entries' rounds change, or the last entry's round has its
+    // result): the moves of two deals ran on as one list
+    const entries = this.view.log.slice(-14);
+    const ended = (r) => log.append(h("li", { class: "round-end", "data-testid": "round-end", text: roundEnd(this.view, r, false) }));
+    entries.forEach((m, i) => {
+      if (i && entries[i - 1].round !== m.round) ended(entries[i - 1].round);
       const li = h("li", { class: m.by === "you" ? "you" : "" });
       li.append(h("span", { class: "n", text: String(m.n) }));
       li.append(h("span", { class: "who", text: m.by === "you" ? "you" : `seat ${m.seat} (${m.by})` }), document.createTextNode(": "));
@@ -772,7 +787,9 @@ export class PlayPanel {
         li.append(isPiece(w) ? pieces([w]) : document.createTextNode(w));
       });
       log.append(li);
-    }
+    });
+    const last = entries[entries.length - 1];
+    if (last && last.round < this.view.round_results.length) ended(last.round);
     // the list scrolls to its latest line; scrollIntoView would scroll the page as well, away
     // from the status line and the table
     log.scrollTop = log.scrollHeight;
@@ -847,6 +864,21 @@ export class PlayPanel {
       setTimeout(() => URL.revokeObjectURL(url), 1000);
     }, "No record");
   }
+}
+
+// How round r (from 0) of the view ended: who went out or that the stock ran out, with the
+// person's score of it (`short`: the status line) or every seat's (the Moves list).
+function roundEnd(view, r, short) {
+  const res = view.round_results[r];
+  const scores = view.round_scores[r] || [];
+  if (!res) return `Round ${r + 1} ended.`;
+  const who = (seat) => (seat === view.seat ? "you" : `seat ${seat} (${view.bots[seat]})`);
+  const how = res.end === "finish" && res.winner !== null && res.winner !== undefined
+    ? `${who(res.winner)} went out${res.joker_finish ? " with a joker" : ""}`
+    : res.end === "exhausted" ? "the stock ran out, nobody went out" : res.end;
+  const points = short ? `you score ${scores[view.seat]}`
+    : scores.map((p, seat) => `${who(seat)} ${p}`).join(", ");
+  return `Round ${r + 1} ended: ${how}; ${points}.`;
 }
 
 // The rack's pieces and the table's melds that a hint's actions use, to mark them. The pieces are
