@@ -2115,3 +2115,21 @@ def test_the_end_of_a_round_is_told_on_the_status_line_and_in_the_moves(page: ob
     page.click("[data-testid=draw]")  # type: ignore[attr-defined]
     idle(page)
     assert page.inner_text("[data-testid=status]").startswith("Your turn (round 2)")  # type: ignore[attr-defined]
+
+
+def test_the_standings_scroll_arrows_are_not_read_out(browser: object, server: str) -> None:
+    """The fades' arrows at the Standings table's edges are drawn by CSS: a screen reader read
+    "‹" and "›" around the table (a table that did not scroll too). They are still drawn."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready=true]")
+    start(pg, "rummy101", 2, 7)
+    pg.click("[data-testid=hint]")
+    idle(pg)
+    snapshot = pg.locator("#play-panel").aria_snapshot()
+    assert "‹" not in snapshot and "›" not in snapshot, snapshot
+    assert "Seat Player Total" in snapshot  # (the table itself is read)
+    arrow = "getComputedStyle(document.querySelector('#standings .scroll-edge'), '::after').content"
+    assert pg.evaluate(arrow).startswith('"›"')
+    ctx.close()
