@@ -2133,3 +2133,13 @@ def test_the_standings_scroll_arrows_are_not_read_out(browser: object, server: s
     arrow = "getComputedStyle(document.querySelector('#standings .scroll-edge'), '::after').content"
     assert pg.evaluate(arrow).startswith('"›"')
     ctx.close()
+
+
+def test_the_seat_to_move_is_told_in_words(page: object) -> None:
+    """The Players list marked the seat to move by "▶" alone: a screen reader read the arrow's
+    name and nothing said whose turn it was."""
+    start(page, "classic", 2, 11)
+    players = page.locator("[data-testid=players]").aria_snapshot()  # type: ignore[attr-defined]
+    assert "seat 0: you (to move)" in players and "▶" not in players, players
+    assert "(to move)" not in players.split("seat 1:")[1], players
+    assert page.inner_text("[data-testid=players] .to-move .who").startswith("▶ seat 0: you")  # type: ignore[attr-defined]

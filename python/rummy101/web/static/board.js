@@ -117,7 +117,10 @@ export function renderPlayers(container, obs, names, standings, word = "piece") 
   names.forEach((name, seat) => {
     const turn = obs.current_player === seat && obs.phase !== "over";
     const li = h("li", { class: `player${turn ? " to-move" : ""}${name === "you" ? " you" : ""}`, "data-testid": "player" });
-    li.append(h("span", { class: "who", text: `${turn ? "▶ " : ""}seat ${seat}: ${name}` }));
+    // the seat to move: an arrow for the eyes, words for a screen reader (it read the arrow's
+    // Unicode name, "black right-pointing triangle", and nothing said whose turn it was)
+    li.append(h("span", { class: "who" }, turn ? h("span", { "aria-hidden": "true", text: "▶ " }) : null,
+      `seat ${seat}: ${name}`, turn ? h("span", { class: "sr-only", text: "(to move)" }) : null));
     li.append(h("span", { class: "detail", text: `${sizes[seat] ?? "?"} ${sizes[seat] === 1 ? word : word + "s"}${opened(obs, seat) ? " · " + opened(obs, seat) : ""} · ${standings[seat] ?? 0} pts` }));
     container.append(li);
   });
