@@ -360,3 +360,18 @@ def test_the_move_that_ends_a_round_is_logged_in_that_round(client: TestClient, 
         assert last["action"].split()[0] not in ("draw", "take"), (r, last, result)
         if result["end"] == "finish":
             assert last["seat"] == result["winner"], (r, last, result)
+
+
+def test_the_status_offers_the_train_when_it_may_be_broken(client: TestClient) -> None:
+    """Remi (RO-9.4): a laid-down seat may take a tile from the train instead of drawing; the
+    status line spoke only of the stock and the discard."""
+    view = new(client, rules="remi(players=2)", seed=11)
+    for _ in range(30):
+        if any(a.startswith("break ") for a in view["legal"]):
+            break
+        verb = "actions" if view["legal"] == ["decline"] else "play-hint"
+        body = {"action": "decline"} if verb == "actions" else {}
+        view = client.post(f"/v1/games/{view['id']}/{verb}", json=body).json()
+    assert any(a.startswith("break ") for a in view["legal"]), view["legal"]
+    assert view["status"] == ("Your turn (round 1): take a tile: draw from the stock, take the "
+                              "discard or take a tile from the train (RO-9.4)."), view["status"]

@@ -2143,3 +2143,27 @@ def test_the_seat_to_move_is_told_in_words(page: object) -> None:
     assert "seat 0: you (to move)" in players and "▶" not in players, players
     assert "(to move)" not in players.split("seat 1:")[1], players
     assert page.inner_text("[data-testid=players] .to-move .who").startswith("▶ seat 0: you")  # type: ignore[attr-defined]
+
+
+def test_taking_from_the_train_is_a_button_with_its_tile(page: object) -> None:
+    """Remi's take from the train (RO-9.4, ``break N``) was only in All legal moves, as "break 5":
+    no button, no word of the train or of the tile it takes."""
+    start(page, "remi", 2, 11)
+    for _ in range(30):
+        if page.is_visible("#bare [data-action^=break]"):  # type: ignore[attr-defined]
+            break
+        if page.is_visible("#bare [data-action=decline]"):  # type: ignore[attr-defined]
+            page.click("#bare [data-action=decline]")  # type: ignore[attr-defined]
+        else:
+            page.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        idle(page)
+    button = page.locator("#bare [data-action='break 5']")  # type: ignore[attr-defined]
+    assert button.is_enabled()
+    assert button.inner_text().startswith("Take from the train")
+    assert button.locator("[data-tile=Y8]").count() == 1  # train tile 5 drawn on it
+    assert button.get_attribute("aria-label").startswith("Take yellow 8 from the train (RO-9.4)")
+    assert "take a tile from the train" in page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+    shot(page, "take-from-the-train")
+    button.click()
+    idle(page)
+    assert "lay Y8 (taken from the train) at once" in page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]

@@ -290,7 +290,11 @@ class Game:
                     f"{where} before you discard ({rule}), or take back this turn's plays.")
         if phase == "exchange":
             return f"Your turn (round {s.round + 1}): {self._exchange(obs, verbs)}."
-        what = {"take": f"take a {s.rules.piece_word}: draw from the stock or take the discard",
+        # Remi (RO-9.4): a laid-down seat may also take a tile from the train, once a move with
+        # no word of it anywhere on the page but "break 5" among all the legal moves
+        take = ("draw from the stock, take the discard or take a tile from the train (RO-9.4)"
+                if "break" in verbs else "draw from the stock or take the discard")
+        what = {"take": f"take a {s.rules.piece_word}: {take}",
                 "play": "lay melds, add to the table, then discard"}.get(phase, phase)
         return f"Your turn (round {s.round + 1}): {what}."
 

@@ -603,8 +603,19 @@ export class PlayPanel {
     const ex = this.view.observation.exchange;
     const pass = this.legal().length === 1 && this.legal()[0] === "decline"
       ? `No ${ex && ex.announcer !== null ? `${ex.size} ` : ""}double: pass` : null;
+    // Remi's take from the train (RO-9.4, `break N`) is a button of the take phase too, the tile it
+    // takes drawn on it: it was only in All legal moves, as "break 5", with no word of the train
+    const train = this.view.observation.train || [];
     for (const t of this.legal()) {
-      if ((t.includes(" ") && !["announce", "accept"].includes(t.split(" ")[0])) || t === "draw" || t === "take") continue;
+      const verb = t.split(" ")[0];
+      if ((t.includes(" ") && !["announce", "accept", "break"].includes(verb)) || t === "draw" || t === "take") continue;
+      const tile = verb === "break" ? train[parseAction(t).index] : null;
+      if (tile) {
+        const after = train.length - 1 - parseAction(t).index;
+        const label = `Take ${pieceLabel(tile)} from the train (RO-9.4): lay it at once with two of your tiles; the ${after} tile${after === 1 ? "" : "s"} after it then come to your rack`;
+        bare.append(h("button", { type: "button", disabled: !mine, "data-action": t, "aria-label": label, title: label, onclick: () => this.send(t) }, "Take from the train ", piece(tile, { small: true })));
+        continue;
+      }
       bare.append(h("button", { type: "button", disabled: !mine, "data-action": t, onclick: () => this.send(t) }, pass || describe(t)));
     }
     const sug = $("suggest");
