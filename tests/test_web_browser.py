@@ -2167,3 +2167,41 @@ def test_taking_from_the_train_is_a_button_with_its_tile(page: object) -> None:
     button.click()
     idle(page)
     assert "lay Y8 (taken from the train) at once" in page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+
+
+def test_a_selection_that_is_no_meld_lays_nothing(page: object) -> None:
+    """Lay meld with four cards, three of them a legal set (4H 4D 4C 6D): the page laid the set
+    for good and then said "Not played: 6D could not be added to meld 2". A selection that is no
+    meld as a whole is refused with its rule, and the rack and table stay as they were."""
+    start(page, "classic", 2, 11)
+    for _ in range(30):
+        if page.query_selector("#legal [data-action='set 4H 4D 4C']"):  # type: ignore[attr-defined]
+            break
+        page.click("[data-testid=draw]" if page.is_enabled("[data-testid=draw]")  # type: ignore[attr-defined]
+                   else "[data-testid=play-hint]")
+        idle(page)
+    before = rack(page)
+    melds = page.locator("[data-testid=meld]").count()  # type: ignore[attr-defined]
+    for t in ("4H", "4D", "4C", "6D"):
+        page.click(f"[data-testid=tile][data-tile='{t}']")  # type: ignore[attr-defined]
+    page.click("[data-testid=lay]")  # type: ignore[attr-defined]
+    idle(page)
+    said = page.inner_text("[data-testid=message-text]")  # type: ignore[attr-defined]
+    assert said.startswith("Not played: ") and "is neither a run" in said and "(CR-3)" in said, said
+    assert rack(page) == before
+    assert page.locator("[data-testid=meld]").count() == melds  # type: ignore[attr-defined]
+    assert len(page.eval_on_selector_all("[data-testid=tile].selected", "ts => ts")) == 4  # type: ignore[attr-defined]
+
+
+def test_a_selection_of_four_that_is_a_meld_is_laid_whole(page: object) -> None:
+    """(The check above asks the service whether the selection is one meld: one that is, is
+    laid as its legal three and the fourth added.)"""
+    start(page, "rummy101", 2, 7)
+    for t in ("Y5", "Y6", "Y7", "Y8"):
+        page.click(f"[data-testid=tile][data-tile='{t}']")  # type: ignore[attr-defined]
+    page.click("[data-testid=lay]")  # type: ignore[attr-defined]
+    idle(page)
+    assert not page.is_visible("[data-testid=message]")  # type: ignore[attr-defined]
+    assert page.locator("[data-testid=meld] [data-tile]").evaluate_all(  # type: ignore[attr-defined]
+        "ts => ts.map(t => t.dataset.tile)") == ["Y5", "Y6", "Y7", "Y8"]
+    assert "26 of the 101 points" in page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]

@@ -82,6 +82,7 @@ export const api = {
   view: (id) => call("GET", `/v1/games/${id}`),
   act: (id, action) => call("POST", `/v1/games/${id}/actions`, { action }),
   hint: (id) => call("GET", `/v1/games/${id}/hint`),
+  validateMeld: (rules, meld) => call("POST", "/v1/validate/meld", { rules, meld }),
   playHint: (id) => call("POST", `/v1/games/${id}/play-hint`, {}),
   record: (id) => call("GET", `/v1/games/${id}/record`),
   loadReplay: (record) => call("POST", "/v1/replays", { record }),

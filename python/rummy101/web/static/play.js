@@ -2,7 +2,7 @@
 // legal-action texts the server sends, and sends what the person builds (select pieces, pick a
 // meld or a joker on the table); the engine on the server accepts it or refuses it with the rule.
 
-import { api, toJSON } from "./api.js";
+import { api, ApiError, toJSON } from "./api.js";
 import { h, piece, pieces, renderInfo, renderPlayers, renderTable } from "./board.js";
 import { isPiece, pieceLabel } from "./pieces.js";
 import { RackOrder } from "./rack.js";
@@ -692,6 +692,10 @@ export class PlayPanel {
     const part = lays.find((a) => [...counts(a.pieces)].every(([t, c]) => (have.get(t) || 0) >= c));
     if (!part) return this.send(`meld ${sel.join(" ")}`);
     const ok = await this.run(async () => {
+      // the selection is one meld, or nothing is laid: a legal three of it (4H 4D 4C of 4H 4D 4C
+      // 6D) was laid for good, and "Not played: 6D could not be added" said nothing of that
+      const whole = await api.validateMeld(this.view.rules, sel.join(" "));
+      if (!whole.valid) throw new ApiError(422, whole.reason);
       let view = await api.act(this.view.id, part.text);
       const meldId = view.observation.table[view.observation.table.length - 1].id;
       const rest = [...sel];
@@ -705,7 +709,7 @@ export class PlayPanel {
         }
       }
       this.setView(view);
-      if (rest.length) this.setMessage(`${rest.join(" ")} could not be added to meld ${meldId}`);
+      if (rest.length) this.setMessage(`meld ${meldId} was laid without ${rest.join(" ")}, which could not be added to it`, "Partly played");
     });
     if (!ok) await this.resync();
     return ok;
