@@ -6,6 +6,7 @@ Screenshots go to ``tests/artifacts/`` (gitignored). Skipped without playwright 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -2205,3 +2206,31 @@ def test_a_selection_of_four_that_is_a_meld_is_laid_whole(page: object) -> None:
     assert page.locator("[data-testid=meld] [data-tile]").evaluate_all(  # type: ignore[attr-defined]
         "ts => ts.map(t => t.dataset.tile)") == ["Y5", "Y6", "Y7", "Y8"]
     assert "26 of the 101 points" in page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+
+
+def _post(server: str, path: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(f"{server}{path}", data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())
+
+
+def test_the_replay_of_a_match_marks_where_each_round_begins(page: object, server: str) -> None:
+    """The replay's list of turns ran the rounds of a match on as one: seat 1 played turns 18 and
+    19 one after the other, and nothing said that it went out in 18 and began round 2 in 19."""
+    view = _post(server, "/v1/games", {"rules": "classic(players=2,target=20)", "seed": 11})
+    while not view["over"]:
+        view = _post(server, f"/v1/games/{view['id']}/play-hint", {})
+    with urllib.request.urlopen(f"{server}/v1/games/{view['id']}/record", timeout=60) as r:
+        record = json.loads(r.read())
+    assert len(view["round_results"]) == 2
+    page.click("[data-testid=tab-replay]")  # type: ignore[attr-defined]
+    page.fill("[data-testid=replay-input]", json.dumps(record))  # type: ignore[attr-defined]
+    page.click("[data-testid=replay-load]")  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=replay-rack] [data-tile]")  # type: ignore[attr-defined]
+    items = page.locator("[data-testid=replay-turns] > li").all_inner_texts()  # type: ignore[attr-defined]
+    assert items[0] == "Round 1" and items.count("Round 2") == 1, items
+    second = items.index("Round 2")
+    assert re.match(r"\W*18\.\s+seat 1 \(greedy\)", items[second - 1]), items[second - 1]
+    assert re.match(r"\W*19\.\s+seat 1 \(greedy\)", items[second + 1]), items[second + 1]
+    assert page.locator("[data-testid=replay-turn]").count() == len(items) - 2  # type: ignore[attr-defined]

@@ -129,7 +129,12 @@ export class ReplayPanel {
     const had = list.contains(document.activeElement) ? document.activeElement.dataset.turn : undefined;
     list.replaceChildren();
     const names = this.names();
-    for (const t of this.summary.turns) {
+    // a match of several rounds: a line where each round begins (seat 1 played turns 18 and 19,
+    // one after the other, with nothing to say that a round ended between them)
+    const turns = this.summary.turns;
+    const rounds = turns.length && turns[turns.length - 1].round > 0;
+    turns.forEach((t, i) => {
+      if (rounds && (i === 0 || turns[i - 1].round !== t.round)) list.append(h("li", { class: "round-start", "data-testid": "replay-round", text: `Round ${t.round + 1}` }));
       const done = this.cache.get(t.turn);
       const mark = done ? (done.mistake ? "✗" : done.loss === null ? "·" : "✓") : "";
       const li = h("li", { class: `${t.turn === this.at ? "current" : ""}${done && done.mistake ? " mistake" : ""}` });
@@ -139,7 +144,7 @@ export class ReplayPanel {
       b.append(h("span", { class: "mark", "aria-hidden": "true", text: mark }), h("span", { class: "n", text: `${t.turn + 1}.` }), h("span", { class: "who", text: names[t.seat] }), h("span", { class: "acts", text: t.actions.join(" · ") }));
       li.append(b);
       list.append(li);
-    }
+    });
     if (had !== undefined) list.querySelector(`[data-turn="${had}"]`)?.focus({ preventScroll: true });
     // the list scrolls to the current turn; scrollIntoView would scroll the page as well, away
     // from the position being read below the list
