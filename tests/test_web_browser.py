@@ -2196,8 +2196,12 @@ def test_a_selection_that_is_no_meld_lays_nothing(page: object) -> None:
 
 def test_a_selection_of_four_that_is_a_meld_is_laid_whole(page: object) -> None:
     """(The check above asks the service whether the selection is one meld: one that is, is
-    laid as its legal three and the fourth added.)"""
+    laid as its legal three and the fourth added, in whatever order the rack holds it.)"""
     start(page, "rummy101", 2, 7)
+    page.focus("[data-testid=tile][data-tile=Y8]")  # type: ignore[attr-defined]
+    for _ in range(8):  # Y8 before Y5 on the rack: the selection is Y8 Y5 Y6 Y7
+        page.keyboard.press("Alt+ArrowLeft")  # type: ignore[attr-defined]
+    assert rack(page).index("Y8") < rack(page).index("Y5")
     for t in ("Y5", "Y6", "Y7", "Y8"):
         page.click(f"[data-testid=tile][data-tile='{t}']")  # type: ignore[attr-defined]
     page.click("[data-testid=lay]")  # type: ignore[attr-defined]
@@ -2234,3 +2238,30 @@ def test_the_replay_of_a_match_marks_where_each_round_begins(page: object, serve
     assert re.match(r"\W*18\.\s+seat 1 \(greedy\)", items[second - 1]), items[second - 1]
     assert re.match(r"\W*19\.\s+seat 1 \(greedy\)", items[second + 1]), items[second + 1]
     assert page.locator("[data-testid=replay-turn]").count() == len(items) - 2  # type: ignore[attr-defined]
+
+
+def test_a_joker_is_not_laid_where_the_person_did_not_choose(page: object) -> None:
+    """Y6 Y7 and a joker, Lay meld: the page laid the first legal move with those pieces, run *
+    Y6 Y7 (the joker a Y5), a choice the person never made; it says that there are two ways and
+    leaves the choice to the moves listed under the rack. With Y9 selected too there is one way:
+    the joker stands for Y8."""
+    start(page, "rummy101", 2, 5)
+    for _ in range(2):
+        page.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        idle(page)
+    page.click("[data-testid=take]")  # type: ignore[attr-defined]
+    idle(page)
+    for t in ("Y6", "Y7", "*"):
+        page.click(f"[data-testid=tile][data-tile='{t}']")  # type: ignore[attr-defined]
+    page.click("[data-testid=lay]")  # type: ignore[attr-defined]
+    idle(page)
+    said = page.inner_text("[data-testid=message-text]")  # type: ignore[attr-defined]
+    assert "can be laid in 2 ways (where the joker stands)" in said, said
+    assert page.locator("[data-testid=meld]").count() == 0  # type: ignore[attr-defined]
+    assert page.evaluate("document.activeElement.dataset.action") == "run * Y6 Y7"  # type: ignore[attr-defined]
+    page.click("[data-testid=tile][data-tile='Y9']")  # type: ignore[attr-defined]
+    page.click("[data-testid=lay]")  # type: ignore[attr-defined]
+    idle(page)
+    assert page.locator("[data-testid=meld] [data-tile]").evaluate_all(  # type: ignore[attr-defined]
+        "ts => ts.map(t => t.dataset.tile)") == ["Y6", "Y7", "*", "Y9"]
+    assert "30 of the 101 points" in page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]

@@ -682,37 +682,72 @@ export class PlayPanel {
   // added to it one at a time; a selection that is no meld is sent as it is, for the engine to say why.
   async layMeld(sel) {
     const lays = this.legal().map(parseAction).filter((a) => ["run", "set", "pair", "lay"].includes(a.verb));
-    const exact = lays.find((a) => key(a.pieces) === key(sel));
+    const exacts = lays.filter((a) => key(a.pieces) === key(sel));
+    // a joker among the pieces can stand at either end (run * Y6 Y7, run Y6 Y7 *): the first was
+    // laid, a choice the person never made (and Y9 would not go on it); the moves are listed
+    // under the rack, each a button: one of them is the person's to choose
+    if (exacts.length > 1) {
+      this.setMessage(`${sel.join(" ")} can be laid in ${exacts.length} ways (where the joker stands): choose one of the moves listed under the rack.`);
+      $("suggest").querySelector("button")?.focus({ preventScroll: true });
+      return false;
+    }
+    const exact = exacts[0];
     // two pieces are a pair in Rummy 101 only (R101-5): elsewhere "pair" was refused as no
     // action of the variant, not for the meld's size ("meld takes exactly 3 cards")
     const verb = sel.length === 2 && this.view.variant === "rummy101" ? "pair" : "meld";
     if (exact || sel.length <= 3) return this.send(exact ? exact.text : `${verb} ${sel.join(" ")}`);
     const counts = (list) => list.reduce((m, t) => m.set(t, (m.get(t) || 0) + 1), new Map());
     const have = counts(sel);
-    const part = lays.find((a) => [...counts(a.pieces)].every(([t, c]) => (have.get(t) || 0) >= c));
-    if (!part) return this.send(`meld ${sel.join(" ")}`);
+    const parts = lays.filter((a) => [...counts(a.pieces)].every(([t, c]) => (have.get(t) || 0) >= c));
+    if (!parts.length) return this.send(`meld ${sel.join(" ")}`);
     const ok = await this.run(async () => {
       // the selection is one meld, or nothing is laid: a legal three of it (4H 4D 4C of 4H 4D 4C
       // 6D) was laid for good, and "Not played: 6D could not be added" said nothing of that
-      const whole = await api.validateMeld(this.view.rules, sel.join(" "));
-      if (!whole.valid) throw new ApiError(422, whole.reason);
-      let view = await api.act(this.view.id, part.text);
+      const plan = await this.growth(sel, parts);
+      if (!plan) {
+        const whole = await api.validateMeld(this.view.rules, sel.join(" "));
+        throw new ApiError(422, whole.valid ? `${sel.join(" ")} cannot be laid as three of it and the rest added; lay three, then add the others one by one` : whole.reason);
+      }
+      let view = await api.act(this.view.id, plan.part.text);
       const meldId = view.observation.table[view.observation.table.length - 1].id;
-      const rest = [...sel];
-      for (const t of part.pieces) rest.splice(rest.indexOf(t), 1);
-      let progress = true;
-      while (rest.length && progress) {
-        progress = false;
-        for (const t of rest) {
-          const add = view.legal.map(parseAction).find((a) => a.verb === "add" && a.meld === meldId && a.pieces[0] === t);
-          if (add) { view = await api.act(this.view.id, add.text); rest.splice(rest.indexOf(t), 1); progress = true; break; }
-        }
+      const rest = [];
+      for (const [t, side] of plan.adds) {
+        const adds = view.legal.map(parseAction).filter((a) => a.verb === "add" && a.meld === meldId && a.pieces[0] === t);
+        const add = adds.find((a) => a.pos === side) || adds.find((a) => a.pos === null) || adds[0];
+        if (add) view = await api.act(this.view.id, add.text);
+        else rest.push(t);
       }
       this.setView(view);
       if (rest.length) this.setMessage(`meld ${meldId} was laid without ${rest.join(" ")}, which could not be added to it`, "Partly played");
     });
     if (!ok) await this.resync();
     return ok;
+  }
+
+  // How the selection is laid as one meld, asked of the service's validate/meld (its `additions`:
+  // which piece may go at which place of a meld) before anything is played: a legal three of it
+  // (`parts`, in the engine's order: run Y6 Y7 *), then each other piece added at the start or
+  // the end. {part, adds: [[piece, "start" | "end"], ...]}, or null when no part grows into the
+  // whole selection (it is no meld; or 5S 3S 4S 6S, a run in a rack's order, is one).
+  async growth(sel, parts) {
+    for (const part of parts) {
+      const order = [...part.pieces];
+      const rest = [...sel];
+      for (const t of part.pieces) rest.splice(rest.indexOf(t), 1);
+      const adds = [];
+      let check = await api.validateMeld(this.view.rules, order.join(" "));
+      while (rest.length && check.valid) {
+        const hit = (check.additions || []).find(([, t]) => rest.includes(t));
+        if (!hit) break;
+        const [at, t] = hit;
+        rest.splice(rest.indexOf(t), 1);
+        adds.push([t, at === 0 ? "start" : "end"]);
+        order.splice(at, 0, t);
+        check = await api.validateMeld(this.view.rules, order.join(" "));
+      }
+      if (!rest.length && check.valid) return { part, adds };
+    }
+    return null;
   }
 
   async showHint() {
