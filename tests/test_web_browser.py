@@ -2265,3 +2265,31 @@ def test_a_joker_is_not_laid_where_the_person_did_not_choose(page: object) -> No
     assert page.locator("[data-testid=meld] [data-tile]").evaluate_all(  # type: ignore[attr-defined]
         "ts => ts.map(t => t.dataset.tile)") == ["Y6", "Y7", "*", "Y9"]
     assert "30 of the 101 points" in page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+
+
+def test_a_joker_added_to_a_run_goes_where_the_person_chooses(page: object) -> None:
+    """A joker and a run picked, Add to meld: the page sent the first legal add, `add * to
+    0@start`, though the joker goes on at either end; it says so and leaves the choice to the
+    moves listed under the rack (the focus on the first)."""
+    start(page, "rummy101", 2, 5)
+    for _ in range(2):
+        page.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        idle(page)
+    page.click("[data-testid=take]")  # type: ignore[attr-defined]
+    idle(page)
+    for t in ("R4", "R5", "R6"):
+        page.click(f"[data-testid=tile][data-tile='{t}']")  # type: ignore[attr-defined]
+    page.click("[data-testid=lay]")  # type: ignore[attr-defined]
+    idle(page)
+    page.click("[data-testid=tile][data-tile='*']")  # type: ignore[attr-defined]
+    page.click("[data-testid=meld-pick][data-meld='0']")  # type: ignore[attr-defined]
+    page.click("[data-testid=add]")  # type: ignore[attr-defined]
+    idle(page)
+    said = page.inner_text("[data-testid=message-text]")  # type: ignore[attr-defined]
+    assert "* can go on meld 0 in 2 places" in said, said
+    assert page.locator("[data-testid=meld] [data-tile]").count() == 3  # type: ignore[attr-defined]
+    assert page.evaluate("document.activeElement.dataset.action") == "add * to 0@start"  # type: ignore[attr-defined]
+    page.click("#suggest [data-action='add * to 0@end']")  # type: ignore[attr-defined]
+    idle(page)
+    assert page.locator("[data-testid=meld] [data-tile]").evaluate_all(  # type: ignore[attr-defined]
+        "ts => ts.map(t => t.dataset.tile)") == ["R4", "R5", "R6", "*"]

@@ -670,8 +670,15 @@ export class PlayPanel {
     if (what === "draw" || what === "take") return this.send(what);
     if (what === "discard") return this.send(`discard ${sel[0]}`);
     if (what === "add") {
-      const legal = this.legal().map(parseAction).find((a) => a.verb === "add" && a.meld === this.meld && key(a.pieces) === key(sel));
-      return this.send(legal ? legal.text : `add ${sel[0]} to ${this.meld}`);
+      const legal = this.legal().map(parseAction).filter((a) => a.verb === "add" && a.meld === this.meld && key(a.pieces) === key(sel));
+      // a joker goes on at either end of a run (add * to 0@start, @end): not at a guess, as the
+      // first of them was; the person picks one of the moves listed under the rack
+      if (legal.length > 1) {
+        this.setMessage(`${sel[0]} can go on meld ${this.meld} in ${legal.length} places: choose one of the moves listed under the rack.`);
+        $("suggest").querySelector("button")?.focus({ preventScroll: true });
+        return null;
+      }
+      return this.send(legal.length ? legal[0].text : `add ${sel[0]} to ${this.meld}`);
     }
     if (what === "retrieve") return this.send(`retrieve ${this.joker[0]}:${this.joker[1]} with ${sel[0]}`);
     if (what === "meld") return this.layMeld(this.layTokens());
