@@ -937,7 +937,8 @@ def test_a_retrieved_joly_is_shown_and_laid_from_the_selection(browser: object,
     still said "lay melds, add to the table, then discard", and selecting the two tiles and
     pressing Lay meld sent "pair B5 B6", refused; the only way on was the "All legal moves"
     list. The status now says what to do and why, the rack's head names the Joly waiting,
-    and the selected tiles are laid with it."""
+    and the selected tiles are laid with it (the Joly at the end the person chooses: it can
+    stand at either, so Lay meld says so and the moves listed under the rack offer both)."""
     ctx, pg = _context(browser, server)
     try:
         to_joly_turn(pg)
@@ -954,6 +955,12 @@ def test_a_retrieved_joly_is_shown_and_laid_from_the_selection(browser: object,
             pg.click(f"[data-testid=tile][data-tile={t}]")  # type: ignore[attr-defined]
         assert "Lay run" in pg.inner_text("[data-testid=suggest]")  # type: ignore[attr-defined]
         pg.click("[data-testid=lay]")  # type: ignore[attr-defined]
+        idle(pg)
+        said = pg.inner_text("[data-testid=message-text]")  # type: ignore[attr-defined]
+        assert "B5 B6 * can be laid in 2 ways" in said, said
+        assert sorted(rack(pg)) == ["B5", "B6", "Y4"]  # nothing laid
+        # the focus is on the first way listed: Enter lays it
+        pg.keyboard.press("Enter")  # type: ignore[attr-defined]
         idle(pg)
         assert pg.is_hidden("[data-testid=message]"), pg.inner_text("[data-testid=message]")  # type: ignore[attr-defined]
         assert rack(pg) == ["Y4"]
