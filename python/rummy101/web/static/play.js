@@ -689,7 +689,7 @@ export class PlayPanel {
   // added to it one at a time; a selection that is no meld is sent as it is, for the engine to say why.
   async layMeld(sel) {
     const lays = this.legal().map(parseAction).filter((a) => ["run", "set", "pair", "lay"].includes(a.verb));
-    const exacts = lays.filter((a) => key(a.pieces) === key(sel));
+    const exacts = lays.filter((a, i) => key(a.pieces) === key(sel) && lays.findIndex((b) => b.text === a.text) === i);
     // a joker among the pieces can stand at either end (run * Y6 Y7, run Y6 Y7 *): the first was
     // laid, a choice the person never made (and Y9 would not go on it); the moves are listed
     // under the rack, each a button: one of them is the person's to choose
