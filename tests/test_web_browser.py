@@ -2251,13 +2251,22 @@ def test_a_joker_is_not_laid_where_the_person_did_not_choose(page: object) -> No
     """Y6 Y7 and a joker, Lay meld: the page laid the first legal move with those pieces, run *
     Y6 Y7 (the joker a Y5), a choice the person never made; it says that there are two ways and
     leaves the choice to the moves listed under the rack. With Y9 selected too there is one way:
-    the joker stands for Y8."""
+    the joker stands for Y8. R4 R5 R6 and the joker (R3 or R7) are asked about too."""
     start(page, "rummy101", 2, 5)
     for _ in range(2):
         page.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
         idle(page)
     page.click("[data-testid=take]")  # type: ignore[attr-defined]
     idle(page)
+    for t in ("R4", "R5", "R6", "*"):
+        page.click(f"[data-testid=tile][data-tile='{t}']")  # type: ignore[attr-defined]
+    page.click("[data-testid=lay]")  # type: ignore[attr-defined]
+    idle(page)
+    said = page.inner_text("[data-testid=message-text]")  # type: ignore[attr-defined]
+    assert "can be laid in more than one way (where the joker stands)" in said, said
+    assert page.locator("[data-testid=meld]").count() == 0  # type: ignore[attr-defined]
+    page.keyboard.press("Escape")  # type: ignore[attr-defined]  # the message
+    page.keyboard.press("Escape")  # type: ignore[attr-defined]  # the selection
     for t in ("Y6", "Y7", "*"):
         page.click(f"[data-testid=tile][data-tile='{t}']")  # type: ignore[attr-defined]
     page.click("[data-testid=lay]")  # type: ignore[attr-defined]

@@ -710,7 +710,12 @@ export class PlayPanel {
     const ok = await this.run(async () => {
       // the selection is one meld, or nothing is laid: a legal three of it (4H 4D 4C of 4H 4D 4C
       // 6D) was laid for good, and "Not played: 6D could not be added" said nothing of that
-      const plan = await this.growth(sel, parts);
+      const plans = await this.growths(sel, parts);
+      // a joker among them that can stand at more than one place (R4 R5 R6 *: R3 or R7): asked, not guessed
+      if (new Set(plans.map((p) => p.order.join(" "))).size > 1) {
+        throw new ApiError(422, `${sel.join(" ")} can be laid in more than one way (where the joker stands): select three of them and lay those first (the moves listed under the rack say where the joker goes), then add the others`);
+      }
+      const plan = plans[0];
       if (!plan) {
         const whole = await api.validateMeld(this.view.rules, sel.join(" "));
         throw new ApiError(422, whole.valid ? `${sel.join(" ")} cannot be laid as three of it and the rest added; lay three, then add the others one by one` : whole.reason);
@@ -734,9 +739,11 @@ export class PlayPanel {
   // How the selection is laid as one meld, asked of the service's validate/meld (its `additions`:
   // which piece may go at which place of a meld) before anything is played: a legal three of it
   // (`parts`, in the engine's order: run Y6 Y7 *), then each other piece added at the start or
-  // the end. {part, adds: [[piece, "start" | "end"], ...]}, or null when no part grows into the
-  // whole selection (it is no meld; or 5S 3S 4S 6S, a run in a rack's order, is one).
-  async growth(sel, parts) {
+  // the end. A list of {part, adds: [[piece, "start" | "end"], ...], order}, one per part that
+  // grows into the whole selection; empty when none does (it is no meld; 5S 3S 4S 6S, a run in a
+  // rack's order, is one).
+  async growths(sel, parts) {
+    const plans = [];
     for (const part of parts) {
       const order = [...part.pieces];
       const rest = [...sel];
@@ -752,9 +759,9 @@ export class PlayPanel {
         order.splice(at, 0, t);
         check = await api.validateMeld(this.view.rules, order.join(" "));
       }
-      if (!rest.length && check.valid) return { part, adds };
+      if (!rest.length && check.valid) plans.push({ part, adds, order });
     }
-    return null;
+    return plans;
   }
 
   async showHint() {
