@@ -13,6 +13,7 @@ import remi_atu_old
 import rummy101.game.engines.remi.rules_core as rc
 from rummy101 import _backend, backend_name
 from rummy101._pure import relax as pure_relax
+from rummy101.game.engines.remi.table import RUN, RemiMeld
 from rummy101.rules import Rules
 from test_remi_atu_order import DATA, big_position
 
@@ -229,10 +230,31 @@ def hoarded_position(rng: random.Random, rules: Rules) -> tuple[list[int], int, 
     return rack, atu, table
 
 
-def _answers_as_the_oracle(rng: random.Random, sizes: range) -> None:
-    """Hoarded positions of ``rng`` (the Atu in, ``sizes`` tiles: 30 native, 4 on pure): the
+def _lock_run_jolys(rules: Rules, table: list) -> list:
+    """``table`` with every Joly of its runs retrieved as often as the rules allow (RO-9.5: it
+    keeps its place all turn, rules_core._locked); [] when no run holds a Joly."""
+    out = [
+        m
+        if m.kind != RUN or J not in m.tiles
+        else RemiMeld.build(
+            rules,
+            m.kind,
+            m.owner,
+            m.tiles,
+            m.by,
+            tuple(rules.opts.joly_retrievals if t == J else r for t, r in zip(m.tiles, m.jr)),
+        )
+        for m in table
+    ]
+    return out if out != table else []
+
+
+def _answers_as_the_oracle(rng: random.Random, sizes: range, lock: bool = False) -> None:
+    """Hoarded positions of ``rng`` (the Atu in, ``sizes`` tiles: 30 native, 4 on pure; with
+    ``lock``, only those with a Joly in a table run, locked by :func:`_lock_run_jolys`): the
     engine's search answers each as the table-order search without the runs relaxation
-    (remi_atu_old), both answers occur, and the relaxation refutes nodes of these searches."""
+    (remi_atu_old), both answers occur, and the relaxation refutes nodes of these searches
+    (with ``lock``, nodes holding a locked Joly)."""
     rules = Rules.parse("remi(players=2)")
     g = rc._geo(rules)
     answers = []
@@ -242,13 +264,17 @@ def _answers_as_the_oracle(rng: random.Random, sizes: range) -> None:
     def counted(*args):  # type: ignore[no-untyped-def]
         nonlocal refuted
         got = ask(*args)
-        refuted += got
+        refuted += got and (not lock or bool(args[6]))
         return got
 
     rc._runs_refute = counted
     try:
         while len(answers) < (30 if backend_name() == "native" else 4):
             rack, atu, table = hoarded_position(rng, rules)
+            if lock:
+                table = _lock_run_jolys(rules, table)
+                if not table:
+                    continue
             counts = list(rack)
             counts[atu] += 1
             if sum(counts) not in sizes:
@@ -285,3 +311,33 @@ def test_the_runs_relaxation_from_30_tiles_changes_no_answer() -> None:
     the engine answers as the table-order search without it (remi_atu_old), both answers."""
     # its first 4 such racks (the pure share) both finish and fail
     _answers_as_the_oracle(random.Random(6), range(30, 35))
+
+
+def test_a_locked_joly_stands_for_its_tile() -> None:
+    """A table run's Joly retrieved as often as the rules allow keeps its place all turn
+    (RO-9.5), so _runs_refute asks with the tile it stands for instead of a Joly: K11 K12 * (the
+    Joly K13, retrieved once) and the rack R5 R6 K13 Y2 split with the Joly free (R5 R6 *,
+    K11 K12 K13, Y2 left) but not with it locked. Random 2-player play's game 1010
+    (bench/data, 2.4 s) has such a Joly; with it, its nodes are refuted high up (0.04 s)."""
+    rules = Rules.parse("remi(players=2)")
+    run = RemiMeld.build(rules, RUN, 0, (49, 50, J), (0, 0, 0), (0, 0, 0))
+    locked = RemiMeld.build(rules, RUN, 0, (49, 50, J), (0, 0, 0), (0, 0, 1))
+    assert rc._locked(run, 1) == [] and rc._locked(run, 2) == []
+    assert rc._locked(locked, 1) == [51] and rc._locked(locked, 2) == []
+    core = _backend.core()
+    rack = _codes("R5 R6 K13 Y2")
+    segs = rc._segments(rc._meld_runs(run))
+    assert not rc._runs_refute(core, rack, 0, list(run.tiles), segs, True)
+    assert rc._runs_refute(core, rack, 0, list(run.tiles), segs, True, rc._locked(locked, 1))
+    # two K13 in the vector already: the Joly stays a Joly (relaxed_cover takes two copies)
+    rack = _codes("R5 R6 K13 K13 Y2 Y3 Y4")
+    assert not rc._runs_refute(core, rack, 0, list(run.tiles), segs, True, [51])
+
+
+def test_locked_run_jolys_change_no_answer() -> None:
+    """RO-4 on hoarded racks of 30-35 tiles whose table runs' Jolys are all locked (retrieved as
+    often as the rules allow): the engine's search, which asks the runs relaxation with the
+    tiles they stand for, answers as the table-order search without it (remi_atu_old), both
+    answers, and the relaxation refutes nodes holding a locked Joly."""
+    # its first 4 such racks (the pure share) both finish and fail
+    _answers_as_the_oracle(random.Random(0), range(30, 36), lock=True)

@@ -282,7 +282,7 @@ RELAX_LEAVES = 16
 RUNS_TILES = 30
 RUNS_MELDS = 6
 RUNS_LEAVES = 256
-RUNS_BUDGET = 50_000
+RUNS_BUDGET = 1_000_000
 RELAX_BUDGET = 20_000
 MANY_OUTCOMES = 16
 
@@ -434,6 +434,7 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
     mruns = [_meld_runs(m) for m, _o in pairs]
     muses = [sum({1 << 8 * code for u, _f in o for code, _k in u}) for o in outs]
     msegs = [_segments(r) for r in mruns]
+    mlocked = [_locked(m, limit) for m, _o in pairs]
     high = rules.high_ace
     runs_on = sum(counts) >= RUNS_TILES
     # per set of table melds still to play (a bit mask over ``pairs``, built on first use): the
@@ -491,14 +492,15 @@ def _laid_finish(rules: Rules, g: _Geo, counts: list[int], atu: int, melds: list
         if (g.supported(atu, here, spare)
                 and _loose(g, c, spare, _takes(tk, rn, c, spare)) <= 1):
             if (runs_on and len(ks) <= RUNS_MELDS and leaves >= RUNS_LEAVES
-                    and _runs_refute(core, c, fj, tiles, [sg for k in ks for sg in msegs[k]], high)):
+                    and _runs_refute(core, c, fj, tiles, [sg for k in ks for sg in msegs[k]], high,
+                                     [t for k in ks for t in mlocked[k]])):
                 memo[key] = False
                 return False
             if (len(ks) <= RELAX_MELDS and leaves >= RELAX_LEAVES
                     and _table_refutes(core, ucr, c, fj, tiles, atu, budget)):
                 memo[key] = False
                 return False
-            if leaves >= BOUND_LEAVES:   # a big subtree: ``most`` of this node's superset
+            if leaves >= BOUND_LEAVES and not runs_on:   # a big subtree: ``most`` of its superset
                 top = c[:]
                 top[J] = min(spare, jolys)
                 most = min(most, _most(top))
@@ -616,7 +618,7 @@ class _Rests:
 
 
 def _runs_refute(core: Any, c: list[int], fj: int, tiles: list[int],
-                 segs: list[tuple[int, int, int]], high_ace: bool) -> bool:
+                 segs: list[tuple[int, int, int]], high_ace: bool, locked: Sequence[int] = ()) -> bool:
     """Necessary for a laid-down Atu finish from a search node, stronger than
     :func:`_table_refutes`: the same vector (the rack left ``c``, the ``fj`` Jolys freed, the
     ``tiles`` of the table melds still to play) split into runs and sets but for one tile with
@@ -626,11 +628,21 @@ def _runs_refute(core: Any, c: list[int], fj: int, tiles: list[int],
     tile it stands for) and stays one meld. The core's ``relaxed_cover`` (cpp/src/relax.cpp, its
     twin python/rummy101/_pure/relax.py) asks it with the Jolys standing for any tile and without
     RO-7 or the Atu, so it refutes less than it could but never wrongly; a search past
-    ``RUNS_BUDGET`` states (each of the forward and the mirrored one) proves nothing. True: refuted."""
+    ``RUNS_BUDGET`` states (each of the forward and the mirrored one) proves nothing.
+
+    ``locked``: the tile each Joly of those runs that can no longer be retrieved stands for
+    (:func:`_locked`; its Joly is in ``tiles``). Such a Joly stays in its place all turn, so the
+    vector holds that tile instead of a Joly (a finish maps onto a split of it: the run holds the
+    tile there), a stronger question; kept a Joly where the vector has two of the tile already
+    (``relaxed_cover`` takes at most two). True: refuted."""
     rel = c[:]
     rel[J] += fj
     for t in tiles:
         rel[t] += 1
+    for t in locked:
+        if rel[t] < 2:
+            rel[t] += 1
+            rel[J] -= 1
     return not core.relaxed_cover(rel, high_ace, segs, RUNS_BUDGET)
 
 
@@ -795,6 +807,15 @@ def _segments(runs: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     """``[(colour, first number, last number)]`` of :func:`_meld_runs`' runs: the table runs as
     ``relaxed_cover`` takes them (:func:`_runs_refute`)."""
     return [(col, down + 1, up - 1) for col, up, down in runs]
+
+
+def _locked(m: RemiMeld, limit: int) -> list[int]:
+    """The tiles the Jolys of table run ``m`` stand for that no play can retrieve this turn (each
+    retrieved ``limit`` times already, RO-9.5: it keeps its place), else []."""
+    if m.kind != RUN or J not in m.tiles:
+        return []
+    col, _up, down = _meld_runs(m)[0]
+    return [col * 13 + (down + i) % 13 for i, t in enumerate(m.tiles) if t == J and m.jr[i] >= limit]
 
 
 def _meld_runs(m: RemiMeld) -> list[tuple[int, int, int]]:
