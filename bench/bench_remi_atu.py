@@ -73,6 +73,22 @@ the branch, one core (taskset -c 1), load 3.0-3.3, wall time: (5) seed 869 step 
 -> 0.17/0.09 ms, worst 48/47 -> 43/17 ms; (1) 0.29/0.26 -> 0.29/0.31 ms and (2) 0.36/0.32 ->
 0.34/0.40 ms: noise (no rack of (2) has 30 tiles; the 29 checks of 30-34 tiles of (1) and (3)
 timed alone, in one process, 35/30 three times: 138-144 -> 52-54 ms CPU in all); (4) the same.
+
+The locked Jolys (a table run's Joly retrieved as often as RO-9.5 allows counted by
+rules_core._runs_refute as the tile it stands for), RUNS_BUDGET 50,000 -> 1,000,000 and no
+inner-node _most_rest solve on racks of 30+ tiles (2026-12-07, 12e4de6 -> the h-atu branch, the
+same answers). This file run old/new/old/new from /work/main and the branch, one core (taskset
+-c 1), wall time, load 3.5-7 (other sessions' jobs: the old tree's 1890 took 7.8 then 27.7 s):
+(5) seed 1890 7.8/27.7 -> 0.42/1.33 s, RL seed 29 2.7/4.3 -> 0.41/1.87 s, game 1010 2.9/7.5 ->
+0.04/0.17 s, game 6498 1.8/4.2 -> 0.27/0.35 s; (1)-(4) in that noise. Quieter, CPU time of
+each position alone (/tmp scripts; load ~1.3): 1890 7.0 -> 0.25 s, rl29 2.2 -> 0.38 s, 1010
+2.6 -> 0.04 s, 6498 1.8 -> 0.15 s, 1944 step 250 1.4 -> 0.35 s, 5248 0.7 -> 0.4 s, 6815 0.7
+-> 0.2 s, no position above 0.45 s (the 25 in all 19.4 -> 4.3 s); the 378 checks of 30+ tiles
+of uniform random games 0-599 2.54 -> 2.51 s, the same answers. (1)-(3) old and new in one
+process, interleaved, 10 rounds, CPU (load ~9-10): mean 0.22-0.24 / 0.24-0.25 ms, 0.28-0.32
+/ 0.29-0.30 ms, 0.088-0.095 / 0.089-0.091 ms (medians of the rounds); their 32 checks of 30+
+tiles each best of 10: 38.4 -> 38.3 ms in all, none apart by 0.5 ms; (4) the same
+(0.11 s the False one).
 """
 
 from __future__ import annotations

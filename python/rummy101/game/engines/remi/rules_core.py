@@ -217,7 +217,9 @@ _ATU: dict[tuple[Any, ...], bool] = {}
 _LEAVES: dict[tuple[Any, ...], bool] = {}
 _MOST: dict[tuple[Any, ...], int] = {}
 #: a node of the laid-down search with this many leaves below it (at most) bounds its rest with
-#: one solve of its own (see ``most`` in :func:`_laid_finish`)
+#: one solve of its own (see ``most`` in :func:`_laid_finish`), on racks under ``RUNS_TILES``
+#: only: on bigger ones the runs relaxation cuts those nodes, and the solves (56 tiles: 0.05-0.4
+#: s each) cost RL seed 29's 54-tile rack (bench/data) 1.5 of its 1.9 s (2026-12-07)
 BOUND_LEAVES = 64
 #: the laid-down Atu search first tries :func:`_table_refutes` at a node with at most
 #: ``RELAX_MELDS`` table melds left to play and at least ``RELAX_LEAVES`` leaves below; one try
@@ -278,7 +280,15 @@ RELAX_LEAVES = 16
 #: 138-144 -> 52-54 ms in all (CPU, worst 46-47 -> 17-18 ms); the soak's mean 0.20-0.28 ->
 #: 0.09-0.10 ms (worst 47-67 -> 17-20 ms); no rack of its random tables (2) has 30 tiles; the
 #: other positions within the noise; 25 or 20 tiles no better (seed 869 0.54-0.56 s, the soak
-#: the same).
+#: the same). ``RUNS_BUDGET`` 1,000,000, was 50,000 (2026-12-07, with the locked Jolys of
+#: :func:`_runs_refute` and no ``BOUND_LEAVES`` solve on these racks; the same answers; CPU, one
+#: core): most tries that gave up at 50,000 refute within 1-2x that more (seed 1890's 60-tile
+#: rack: 98 of its 150 tries, 20-60 ms each unbounded): the 25 positions of bench/data 13.0 s
+#: in all -> 4.3 s (seed 1890 5.5 -> 0.26 s, game 6498 1.6 -> 0.15 s, 6815 0.7 -> 0.2 s); at
+#: 200,000 6.1 s (6498 2.2 s), 400,000-500,000 as 1,000,000 (6498 0.15-0.18 s: it needs
+#: ~400,000); the 378 checks of 30+ tiles of random 2-player games 0-599 (uniform random play,
+#: cold) 2.4-2.5 s either way. The cost where a try gives up both ways: ~2 x RUNS_BUDGET
+#: states (~0.3-0.5 s) and their failed-state tables (up to ~50 MB each way, freed at once).
 RUNS_TILES = 30
 RUNS_MELDS = 6
 RUNS_LEAVES = 256
@@ -312,17 +322,19 @@ def atu_finish(rules: Rules, rack: Sequence[int], atu: int, laid: bool, tabla: b
       give it more), whose every rest is bigger than the most tiles new melds holding the
       Atu cover in a superset of them, plus one (``solve_melds`` is monotone: more tiles never
       cover fewer; bounded once for the whole rack with every freeable Joly, and again at nodes
-      with ``BOUND_LEAVES`` or more leaves below), or, near the leaves of a big subtree, whose
-      rack left with the table melds still to play folded in has no cover but for one tile
-      (:func:`_table_refutes`; the melds with many outcomes are played last, where it refutes
-      most, and the sets first, whose tiles it misuses most), or, on racks of 30+ tiles and
-      higher up (up to 6 melds left), whose vector has no such split with every table run still
-      to play kept whole inside one run (:func:`_runs_refute`, the core's ``relaxed_cover``, its
-      search run on the numbers mirrored too). tests/test_remi_atu.py checks the
-      cut search against the uncut one, the relaxed one against the one without it, and both
-      against a brute force over the engine's own actions; tests/test_remi_atu_order.py checks
-      this order and the dropped melds against the table-order search that keeps every meld
-      (tests/remi_atu_old.py) on racks of 18-34 tiles and on the slow positions of bench/data.
+      with ``BOUND_LEAVES`` or more leaves below on racks under 30 tiles), or, near the leaves
+      of a big subtree, whose rack left with the table melds still to play folded in has no
+      cover but for one tile (:func:`_table_refutes`; the melds with many outcomes are played
+      last, where it refutes most, and the sets first, whose tiles it misuses most), or, on
+      racks of 30+ tiles and higher up (up to 6 melds left), whose vector has no such split
+      with every table run still to play kept whole inside one run (:func:`_runs_refute`, the
+      core's ``relaxed_cover``, its search run on the numbers mirrored too; a Joly of those
+      runs retrieved as often as the rules allow, which keeps its place all turn, counted as
+      the tile it stands for). tests/test_remi_atu.py checks the cut search against the uncut
+      one, the relaxed one against the one without it, and both against a brute force over
+      the engine's own actions; tests/test_remi_atu_order.py checks this order and the dropped
+      melds against the table-order search that keeps every meld (tests/remi_atu_old.py) on
+      racks of 18-34 tiles and on the slow positions of bench/data.
 
       There is no node cap: the answer is always exact. Inside the service every node checks
       :func:`rummy101._cancel.check_stop`, so a request can be stopped (the server going down,
