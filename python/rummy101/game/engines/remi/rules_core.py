@@ -288,7 +288,8 @@ RELAX_LEAVES = 16
 #: 200,000 6.1 s (6498 2.2 s), 400,000-500,000 as 1,000,000 (6498 0.15-0.18 s: it needs
 #: ~400,000); the 378 checks of 30+ tiles of random 2-player games 0-599 (uniform random play,
 #: cold) 2.4-2.5 s either way. The cost where a try gives up both ways: ~2 x RUNS_BUDGET
-#: states (~0.3-0.5 s) and their failed-state tables (up to ~50 MB each way, freed at once).
+#: states (~0.3-0.5 s) and their failed-state tables (up to 36 MB each way, 54 MB while one
+#: grows, freed at once: relax.cpp).
 RUNS_TILES = 30
 RUNS_MELDS = 6
 RUNS_LEAVES = 256
