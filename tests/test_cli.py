@@ -185,6 +185,17 @@ def test_meld_check(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and json.loads(out)["valid"] is False
 
 
+def test_meld_check_reads_a_solver_set_back(capsys: pytest.CaptureFixture[str]) -> None:
+    """A solver lays the 13s as * * K13 (39); the tiles alone read as the run K11-K13 (36):
+    --kind set reads the meld back as it was laid (CONTRACT.md, meld notation round trip)."""
+    code, out, _ = run(capsys, ["meld", "* * K13"])
+    assert code == 0 and json.loads(out)["open_value"] == 36
+    code, out, _ = run(capsys, ["meld", "--kind", "set", "* * K13"])
+    info = json.loads(out)
+    assert code == 0 and info["kind"] == "set" and info["open_value"] == 39
+    assert info["jokers"] == {"0": "R13", "1": "Y13"}
+
+
 def test_hint_builtin_example_and_new_game(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, ["hint"])
     answer = json.loads(out)

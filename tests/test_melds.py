@@ -101,6 +101,21 @@ def test_ambiguous_meld_reads_as_run_unless_asked() -> None:
         Meld.parse("rummy101", "R5 R6 R7", kind="set")
 
 
+def test_check_meld_reads_the_kind_asked_for() -> None:
+    """check_meld(kind=...) reads a solver's set of one tile and jokers as the set; tiles that
+    are another kind of meld are not valid as the kind asked for."""
+    info = check_meld("rummy101", "* * K13", kind="set")
+    assert info.valid and info.kind == "set" and info.open_value == 39
+    assert check_meld("rummy101", "* * K13", kind="run").open_value == 36
+    wrong = check_meld("rummy101", "R5 Y5 B5", kind="run")
+    assert not wrong.valid and wrong.reason_code == MeldReason.NOT_THAT_KIND and wrong.meld is None
+    assert wrong.reason == "R5 Y5 B5 is a set, not a run (R101-5)"
+    assert check_meld("remi", "R12 R13 *", kind="set").reason == "R12 R13 * is a run, not a set (RO-6)"
+    assert check_meld("rummy101", "R7 R7 B7", kind="set").reason_code == MeldReason.SET_REPEATED_COLOUR
+    with pytest.raises(NotationError, match="meld kind 'sets'"):
+        check_meld("rummy101", "R5 Y5 B5", kind="sets")  # type: ignore[arg-type]
+
+
 def test_a_set_read_of_a_run_shaped_meld_keeps_its_kind() -> None:
     """* * K13 laid as a set of 13s (jokers R13 Y13, worth 39 > the run 11-12-13): checking the
     Meld object answers for the set, not for the run reading of its tiles (R101-9, R101-11)."""
@@ -287,7 +302,7 @@ def test_meld_info_json_and_inputs() -> None:
 def test_reason_codes_match_the_core() -> None:
     core = _backend.core()
     for r in MeldReason:
-        if r is not MeldReason.PAIR_NOT_ALLOWED:
+        if r not in (MeldReason.PAIR_NOT_ALLOWED, MeldReason.NOT_THAT_KIND):  # decided in Python
             assert getattr(core, f"REASON_{r.name}") == int(r)
 
 

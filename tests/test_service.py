@@ -150,6 +150,49 @@ def test_validate_meld_jokers_and_additions(client: TestClient) -> None:
     assert info["releases"] == [[1, [["R11"]]]]
 
 
+# a set of 13s with two jokers (* * K13, 39) whose tiles alone read as the run K11-K13 (36), a
+# Remi Joly as a high 1, pairs with jokers, a set with a joker and plain runs
+ROUND_TRIP_RACKS = [("rummy101", "R10 R11 Y10 Y11 B12 K13 K12 * * * * * *"),
+                    ("rummy101", "R5 R5 Y7 Y7 B2 B2 K9 K9 * R1 K13"),
+                    ("remi", "R12 R13 * Y5 K5 B5 K2"),
+                    ("remi", "R10 Y10 * K13 K12 K11 R2"),
+                    ("classic", "AS 2S 3S KH KD KC 7D")]
+
+
+@pytest.mark.parametrize(("rules", "rack"), ROUND_TRIP_RACKS)
+def test_solver_melds_read_back_as_laid(client: TestClient, rules: str, rack: str) -> None:
+    """CONTRACT.md: formatting then parsing a meld gives it back. A solver's meld object, sent
+    back as {"meld": tiles, "kind": kind}, is the same meld: kind, value and jokers (the bare
+    tiles of * * K13 read as a run; its kind says it is the set of 13s)."""
+    answer = client.post("/v1/solve/opening", json={"rules": rules, "rack": rack}).json()
+    assert answer["melds"]
+    for meld in answer["melds"]:
+        r = client.post("/v1/validate/meld",
+                        json={"rules": rules, "meld": meld["tiles"], "kind": meld["kind"]})
+        assert r.status_code == 200, r.text
+        info = r.json()
+        assert info["valid"] and info["kind"] == meld["kind"], (meld, info)
+        assert info["tiles"] == meld["tiles"] and info["jokers"] == meld["jokers"]
+        if meld["kind"] != "pair":
+            assert info["open_value"] == meld["value"], (meld, info)
+
+
+def test_validate_meld_kind_field(client: TestClient) -> None:
+    def check(**body: object) -> dict[str, object]:
+        r = client.post("/v1/validate/meld", json={"rules": "rummy101", **body})
+        assert r.status_code == 200, r.text
+        return r.json()  # type: ignore[no-any-return]
+
+    assert check(meld="* * K13")["kind"] == "run" and check(meld="* * K13", kind=None)["kind"] == "run"
+    info = check(meld="* * K13", kind="set")
+    assert info["kind"] == "set" and info["open_value"] == 39 and info["jokers"] == {"0": "R13", "1": "Y13"}
+    assert check(meld="* * K13", kind="run")["open_value"] == 36
+    wrong = check(meld="R3 R4 R5", kind="set")
+    assert wrong["valid"] is False and wrong["reason"] == "R3 R4 R5 is a run, not a set (R101-5)"
+    r = client.post("/v1/validate/meld", json={"meld": "R3 R4 R5", "kind": "sets"})
+    assert r.status_code == 422 and "field 'kind'" in r.json()["error"]
+
+
 def test_every_documented_example_answers_200(client: TestClient) -> None:
     paths = {"opening": "/v1/solve/opening", "opening_batch": "/v1/solve/opening",
              "penalty": "/v1/solve/penalty", "tabla": "/v1/solve/tabla",

@@ -72,7 +72,8 @@ _KIND_CODES: dict[str, int] = {v: k for k, v in _KIND_NAMES.items()}
 
 class MeldReason(IntEnum):
     """Why tiles are no meld. Codes 0-12 are the core's (cpp/include/rummy101/melds.hpp);
-    ``PAIR_NOT_ALLOWED`` is decided here from ``rules.pairs_allowed``."""
+    ``PAIR_NOT_ALLOWED`` is decided here from ``rules.pairs_allowed``, ``NOT_THAT_KIND`` when
+    :func:`check_meld` is asked for a reading (``kind``) that the tiles do not have."""
 
     OK = 0
     TOO_SHORT = 1
@@ -88,6 +89,7 @@ class MeldReason(IntEnum):
     RUN_WRAPS = 11
     MIXED = 12
     PAIR_NOT_ALLOWED = 13
+    NOT_THAT_KIND = 14
 
 
 # Which rule of record each variant's meld geometry comes from (for messages only).
@@ -151,6 +153,8 @@ def reason_message(rules: RulesLike, reason: int, tiles: Iterable[Piece] = ()) -
     if code is MeldReason.MIXED:
         return (f"{text} is neither a run (one {colour}, consecutive numbers) nor a set (one "
                 f"number, different {colour}s) ({rule})")
+    if code is MeldReason.NOT_THAT_KIND:
+        return f"{text} is not a meld of the kind asked for ({rule})"
     return (f"{text} is a pair, but pairs are melds only in rummy101 (R101-5); in {r.variant} a "
             f"run or set needs at least 3 tiles ({rule})")
 
@@ -363,9 +367,13 @@ class MeldInfo:
         }
 
 
-def check_meld(rules: RulesLike, tiles: MeldLike) -> MeldInfo:
+def check_meld(rules: RulesLike, tiles: MeldLike, *, kind: MeldKind | None = None) -> MeldInfo:
     """Check tiles as a meld under ``rules``; never raises for a non-meld (``valid`` is False and
     ``reason`` says why), but raises NotationError / RackError / RulesError for bad input.
+
+    ``kind`` asks for one reading: a set of one tile and jokers (``* * K13``, as a solver lays
+    the 13s) reads as a run unless ``kind="set"``; tiles that are a meld of another kind are
+    not valid as the kind asked for (``reason`` says which kind they are).
 
     >>> info = check_meld("remi", "R9 R10 *")
     >>> info.valid, [(p, str(t)) for p, t in info.additions]    # RO-7: R12 yes, R7 no
@@ -374,7 +382,11 @@ def check_meld(rules: RulesLike, tiles: MeldLike) -> MeldInfo:
     ((2, ((Tile('B5'), Tile('K5')),)),)
     >>> check_meld("rummy101", "R5 Y5 *").releases              # R101-9: either one
     ((2, ((Tile('B5'),), (Tile('K5'),))),)
+    >>> check_meld("rummy101", "* * K13").open_value, check_meld("rummy101", "* * K13", kind="set").open_value
+    (36, 39)
     """
+    if kind is not None and kind not in _KIND_CODES:
+        raise NotationError(f"meld kind {kind!r} is not one of run, set, pair")
     r = _rules(rules)
     pieces = tuple(_pieces(r, tiles))
     codes = [int(p) for p in pieces]
@@ -387,8 +399,15 @@ def check_meld(rules: RulesLike, tiles: MeldLike) -> MeldInfo:
     if kind_code == 0:
         return MeldInfo(r, pieces, False, None, MeldReason(reason),
                         reason_message(r, reason, pieces), None, None, {}, (), (), None)
-    if isinstance(tiles, Meld) and tiles.rules == r and _KIND_CODES[tiles.kind] != kind_code:
+    if isinstance(tiles, Meld) and tiles.rules == r and _KIND_CODES[tiles.kind] != kind_code \
+            and kind in (None, tiles.kind):
         return _set_reading(tiles)
+    if kind is not None and _KIND_CODES[kind] != kind_code:
+        if kind == "set" and (sf := _pure_melds._set_stand_for(codes)) is not None:
+            return _set_reading(Meld.from_core(r, "set", codes, sf))
+        return MeldInfo(r, pieces, False, None, MeldReason.NOT_THAT_KIND,
+                        f"{format_tiles(pieces)} is a {_KIND_NAMES[kind_code]}, not a {kind} "
+                        f"({_MELD_RULE[r.variant]})", None, None, {}, (), (), None)
     piece = r.piece
     meld = Meld(kind=_KIND_NAMES[kind_code], tiles=pieces,
                 stand_for=tuple(piece(c) for c in sf), rules=r)

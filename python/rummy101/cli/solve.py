@@ -102,6 +102,9 @@ def add_subcommands(subparsers: Any) -> None:
                    help=f"rule set (variants: {variants}; default rummy101)")
     p.add_argument("tiles", nargs="?", default=None,
                    help="the meld in table order, e.g. \"R10 * R12\" (default: that example)")
+    p.add_argument("--kind", choices=("run", "set", "pair"), default=None,
+                   help="the reading asked for: a set of one tile and jokers such as '* * K13' "
+                        "(as a solver lays the 13s) reads as a run without --kind set")
     p.add_argument("--pretty", action="store_true", help="indent the JSON output")
     p.set_defaults(func=run_meld)
 
@@ -306,6 +309,6 @@ def run_meld(args: argparse.Namespace) -> int:
                  else " ".join(EXAMPLES["meld"]["meld"]))
         print(f"(no meld given: checking the built-in example {tiles!r})", file=sys.stderr)
     with flag_names({"meld": "the meld"}):  # the service's field name means nothing here
-        answer = api.validate_meld({"rules": args.rules, "meld": tiles})
+        answer = api.validate_meld({"rules": args.rules, "meld": tiles, "kind": args.kind})
     print(_dump(answer, args.pretty))
     return 0

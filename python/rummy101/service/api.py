@@ -73,7 +73,7 @@ OPENING_FIELDS = ("rules", "rack", "threshold", "pairs_threshold", "must_use")
 BATCH_FIELDS = ("rules", "racks", "threshold", "pairs_threshold", "must_use")
 PENALTY_FIELDS = ("rules", "rack", "keep")
 TABLA_FIELDS = ("rules", "rack")
-MELD_FIELDS = ("rules", "meld")
+MELD_FIELDS = ("rules", "meld", "kind")
 
 
 def error_object(exc: BaseException) -> dict[str, str]:
@@ -419,13 +419,21 @@ def tabla(body: Any, default_rules: str | Rules = "remi") -> dict[str, Any]:
 
 
 def validate_meld(body: Any, default_rules: str | Rules = "rummy101") -> dict[str, Any]:
-    """Answer a meld check: legal or not (and why), kind, value, jokers, possible additions."""
+    """Answer a meld check: legal or not (and why), kind, value, jokers, possible additions.
+
+    ``kind`` (optional) asks for one reading, so that a solver's meld object reads back as it
+    was laid: ``{"kind": "set", "tiles": ["*", "*", "K13"]}`` is the set of 13s, which the
+    tiles alone read as the run K11-K13 (CONTRACT.md, meld notation; docs/service.md)."""
     obj = read_object(body, "meld request", MELD_FIELDS)
     rules = read_rules(obj, default_rules)
+    kind = obj.get("kind")
+    if kind is not None and kind not in ("run", "set", "pair"):
+        raise BadRequest(f"field 'kind' is {short(kind)}; accepted: run, set, pair (or null: "
+                         "the reading of the tiles alone)")
     tiles = read_rack(obj, rules, field="meld", max_size=MAX_MELD)
     if not tiles:
         raise BadRequest("field 'meld' is empty: give the tiles of one meld in table order")
-    return {"rules": str(rules), **_melds.check_meld(rules, tiles).to_json()}
+    return {"rules": str(rules), **_melds.check_meld(rules, tiles, kind=kind).to_json()}
 
 
 def hint(body: Any) -> dict[str, Any]:

@@ -149,7 +149,12 @@ def _penalty(variant: str, token: str, optional_rules: bool) -> dict[str, Any]:
 
 
 def _meld(variant: str, token: str, optional_rules: bool) -> dict[str, Any]:
-    return _family(variant, token, optional_rules, {}, "meld",
+    fields = {"kind": {"enum": ["run", "set", "pair", None], "default": None,
+                       "description": "The reading asked for: needed only for a set of one tile "
+                                      "and jokers such as `* * K13` (a solver's set of 13s), "
+                                      "which reads as a run otherwise. Tiles that are a meld "
+                                      "of another kind answer `valid: false`."}}
+    return _family(variant, token, optional_rules, fields, "meld",
                    rack_schema(token, 1, MAX_MELD, "The tiles of one meld in table order"),
                    f"Meld request ({variant})")
 
