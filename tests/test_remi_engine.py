@@ -668,3 +668,25 @@ def test_lay_text_round_trips_and_has_an_rl_index() -> None:
     assert codec.index(b) == i + 340 and codec.action(codec.index(b)) == b
     assert codec.index("lay R3 * R5 R6 * R8 @1") == -1         # the plain lay's other spelling
     assert codec.index("lay R3 R4 R5 R6 * *") == -1            # built step by step: no lay index
+
+
+def test_remi_verbs_parse_before_any_remi_game() -> None:
+    """Action.parse(text, "remi") reads Remi's own verbs in a fresh process: they were declared
+    only when the Remi engine was first imported (by new_game), so an outside program that
+    parsed 'atu' before making a game got 'unknown action verb'. Other variants still refuse."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("from rummy101.game import Action\n"
+            "try:\n    Action.parse('atu', 'classic')\nexcept Exception as e:\n"
+            "    print(type(e).__name__)\n"
+            "print(Action.parse('atu', 'remi'), '|', Action.parse('lay r1 r2 r3 r4 r5 r6', 'remi'),"
+            " '|', Action.parse('tabla', 'remi'))\n")
+    python = str(Path(__file__).resolve().parent.parent / "python")
+    env = {**os.environ, "PYTHONPATH": python + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         check=False, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["NotationError", "atu | lay R1 R2 R3 R4 R5 R6 | tabla"]

@@ -251,6 +251,8 @@ class Action:
             raise NotationError(f"empty action {text!r}; {_HELP}")
         verb = words[0].lower()
         rest = words[1:]
+        if rules is not None and verb not in _SPECS:
+            _declare_engine_verbs(rules)  # 'atu' of Remi before any Remi game was made
         try:
             act = _parse_words(verb, rest, cards)
         except NotationError as exc:
@@ -258,6 +260,19 @@ class Action:
         if len(cache) < 200_000:
             cache[text] = act
         return act
+
+
+def _declare_engine_verbs(rules: Any) -> None:
+    """Import the engine of ``rules.variant``, which declares its own verbs (Remi's ``atu``,
+    ``lay``, ``tabla``...) at import: a verb of the variant parses whether or not a game of it
+    was made first. A variant without an engine declares nothing (the verb stays unknown)."""
+    from ..errors import RulesError
+    from .engine import engine_for
+
+    try:
+        engine_for(rules)
+    except RulesError:
+        pass
 
 
 def _rebuild(text: str, cards: bool) -> Action:
