@@ -11,6 +11,7 @@ from rummy101 import (
     RackError,
     Rules,
     RulesError,
+    Tile,
     check_meld,
     solve_opening,
     solve_openings,
@@ -63,6 +64,30 @@ def test_no_opening_still_shows_best_selection(backend: str) -> None:
     assert j["kind"] is None and j["value"] == 6 + 30
     assert [m["tiles"] for m in j["melds"]] == [["R1", "R2", "R3"], ["K9", "K10", "K11"]]
     assert j["rest"] == ["Y5"]
+
+
+def test_no_opening_shows_the_best_selection_that_meets_the_constraints(backend: str) -> None:
+    """kind null (docs/service.md "Best opening", the reading of CONTRACT.md's "best runs/sets
+    selection"): the best selection that meets the variant's constraints (Remi's run, RO-8; the
+    taken discard, R101-4), which says how far the rack is; only when no selection meets them,
+    the best selection without them. Checked against the integer program."""
+    remi = Rules.parse("remi")
+    rack = "R1 Y1 B1 R2 R3 K5"  # the run R1-R2-R3 (15) or the set of 1s (30): 15 shown
+    j = solve_opening(remi, rack).to_json()
+    counts = counts_of(int(t) for t in remi.parse_rack(rack))
+    assert j["kind"] is None and j["value"] == 15 == reference_best(remi, counts, require_run=True)
+    assert reference_best(remi, counts) == 30 and j["rest"] == ["Y1", "B1", "K5"]
+    no_run = solve_opening(remi, "R10 Y10 B10 R11 Y11 B11 K2").to_json()  # no run at all
+    assert no_run["kind"] is None and no_run["value"] == 60
+    r101 = Rules.parse("rummy101")
+    # R5 Y5 B5 (15), or with the taken R3 only R3-R4-R5 (12)
+    forced = solve_opening(r101, "R3 R4 R5 Y5 B5 K1 K9", must_use="R3").to_json()
+    counts = counts_of(int(t) for t in r101.parse_rack("R3 R4 R5 Y5 B5 K1 K9"))
+    r3 = int(Tile.parse("R3"))
+    assert forced["kind"] is None and forced["value"] == 12 == reference_best(r101, counts, must_use=r3)
+    assert reference_best(r101, counts) == 15  # R5 Y5 B5, without the taken R3
+    unusable = solve_opening(r101, "R3 R4 R5 Y5 B5 K1 K9", must_use="K9").to_json()
+    assert unusable["kind"] is None and unusable["value"] == 15  # K9 fits no meld: the best without it
 
 
 def test_thresholds_increasing_mode_r101_14(backend: str) -> None:

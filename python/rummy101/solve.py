@@ -87,7 +87,9 @@ class Opening:
     """The best opening / first lay-down of a rack (CONTRACT.md, Solver results).
 
     ``kind`` is ``"melds"``, ``"pairs"`` or ``None`` (no legal opening: ``melds``/``value`` then
-    show the best runs/sets selection). ``value`` is the meld value under the variant's opening
+    show the best runs/sets selection that meets the opening's constraints, Remi's run and
+    ``must_use``, or without them when none does: docs/service.md "Best opening").
+    ``value`` is the meld value under the variant's opening
     values, or the number of pairs for a pairs opening. ``rest`` is what stays on the rack.
 
     Immutable, compared and hashed by its fields like a frozen dataclass. ``rack``, ``melds`` and
