@@ -104,7 +104,8 @@ def add_subcommands(subparsers: Any) -> None:
                    help="the meld in table order, e.g. \"R10 * R12\" (default: that example)")
     p.add_argument("--kind", choices=("run", "set", "pair"), default=None,
                    help="the reading asked for: a set of one tile and jokers such as '* * K13' "
-                        "(as a solver lays the 13s) reads as a run without --kind set")
+                        "(as a solver lays the 13s) reads as a run without --kind set (default: "
+                        "the reading of the tiles alone)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON output")
     p.set_defaults(func=run_meld)
 
