@@ -112,8 +112,9 @@ def test_check_meld_reads_the_kind_asked_for() -> None:
     assert wrong.reason == "R5 Y5 B5 is a set, not a run (R101-5)"
     assert check_meld("remi", "R12 R13 *", kind="set").reason == "R12 R13 * is a run, not a set (RO-6)"
     assert check_meld("rummy101", "R7 R7 B7", kind="set").reason_code == MeldReason.SET_REPEATED_COLOUR
-    with pytest.raises(NotationError, match="meld kind 'sets'"):
-        check_meld("rummy101", "R5 Y5 B5", kind="sets")  # type: ignore[arg-type]
+    for bad in ("sets", ["set"], 2):
+        with pytest.raises(NotationError, match="meld kind"):
+            check_meld("rummy101", "R5 Y5 B5", kind=bad)  # type: ignore[arg-type]
 
 
 def test_a_set_read_of_a_run_shaped_meld_keeps_its_kind() -> None:

@@ -385,7 +385,7 @@ def check_meld(rules: RulesLike, tiles: MeldLike, *, kind: MeldKind | None = Non
     >>> check_meld("rummy101", "* * K13").open_value, check_meld("rummy101", "* * K13", kind="set").open_value
     (36, 39)
     """
-    if kind is not None and kind not in _KIND_CODES:
+    if kind is not None and (not isinstance(kind, str) or kind not in _KIND_CODES):
         raise NotationError(f"meld kind {kind!r} is not one of run, set, pair")
     r = _rules(rules)
     pieces = tuple(_pieces(r, tiles))
