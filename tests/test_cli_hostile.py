@@ -425,3 +425,29 @@ def test_hint_new_game_refuses_empty_rules_as_sim_and_solve_do(
     assert main(["hint", "--new-game", "1", "--rules", ""]) == 2
     err = capsys.readouterr().err
     assert "rules '' are not of the form variant" in err and "Traceback" not in err
+
+
+def test_a_bare_joker_globbed_by_the_shell_is_named(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rummy101 meld * * K13` typed in a shell reaches us as the names of the folder's files
+    (the shell expands *): the usage error listed them as arguments nobody took and did not say
+    why; it now says that the shell replaced the joker and how to write it. Words that name no
+    file get the usual pointer to quotes."""
+    (tmp_path / "notes.txt").write_text("")
+    (tmp_path / "data").mkdir()
+    monkeypatch.chdir(tmp_path)
+    globbed = ["data", "notes.txt"]
+    assert main(["meld", *globbed, *globbed, "K13"]) == 2
+    err = capsys.readouterr().err
+    assert "'data', 'notes.txt' are names in this folder" in err
+    assert "replaces an unquoted * (a joker)" in err and "rummy101 meld 'R5 R6 *'" in err
+    assert main(["solve", "opening", "--rack", *globbed, "R1", "R2", "R3"]) == 2
+    err = capsys.readouterr().err
+    assert "are names in this folder" in err and "rummy101 solve opening --rack 'R5 R6 *'" in err
+    assert main(["solve", "opening", "R1", "R2", *globbed[1:]]) == 2
+    assert "'notes.txt' is a name in this folder" in capsys.readouterr().err
+    # no such file: the pointer to quotes as before
+    assert main(["meld", "R10", "R11", "R1O"]) == 2
+    err = capsys.readouterr().err
+    assert "a meld goes in quotes" in err and "in this folder" not in err

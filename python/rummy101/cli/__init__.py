@@ -114,6 +114,8 @@ def _rack_hint(message: str, command: str, taken: Sequence[str] = (), rules: str
         if not words:  # only options (and their values) were not taken: no rack here
             return ""
     words = [w for t in taken for w in t.split()] + words
+    if globbed := _shell_globbed(words, command, meld):
+        return globbed
     if not words or len(words) > 200:
         return ""
     from ..tiles import parse_cards, parse_tiles
@@ -137,6 +139,22 @@ def _rack_hint(message: str, command: str, taken: Sequence[str] = (), rules: str
     classic, why = mistakes[0] if tiles >= cards else mistakes[1]
     flag = f"--rules {shlex.quote(rules)} " if rules is not None else classic
     return f"{_where(command, flag, rack, meld)} (and fix it: {why})"
+
+
+def _shell_globbed(words: Sequence[str], command: str, meld: bool) -> str:
+    """A pointer for a joker typed bare in a shell (``rummy101 meld * * K13``): the shell put
+    the names of the files here in its place, and the usage error listed them as arguments
+    nobody took, which did not say what had happened. Empty unless a word that is no tile or
+    card names a file or folder of the working directory."""
+    files = list(dict.fromkeys(w for w in words if not (_TILE_LIKE.match(w) or _CARD_LIKE.match(w))
+                               and "/" not in w and os.path.lexists(w)))
+    if not files:
+        return ""
+    shown = ", ".join(repr(f) for f in files[:3]) + (", ..." if len(files) > 3 else "")
+    example = f"{command} {'' if meld else '--rack '}'R5 R6 *'"
+    return (f"; {shown} {'is a name' if len(files) == 1 else 'are names'} in this folder: the "
+            "shell replaces an unquoted * (a joker) with the names of the files here. Put the "
+            f"tiles in quotes ({example}) or write the joker as JK")
 
 
 def _solver_name_hint(solve: argparse.ArgumentParser, message: str) -> str:
