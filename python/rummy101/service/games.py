@@ -192,7 +192,6 @@ class Game:
     lock: threading.Lock = field(default_factory=threading.Lock)
     used: float = field(default_factory=time.monotonic)
     log: list[dict[str, Any]] = field(default_factory=list)
-    rounds_seen: int = 0
 
     def _note(self, seat: int, action: str, round_: int) -> dict[str, Any]:
         """A move in the log; ``round_``: the round it was played in, read before it was applied
@@ -335,7 +334,7 @@ class Game:
         results = s.round_results()
         obs = s.observation(self.seat)
         legal = [str(a) for a in s.legal_actions()] if mine else []
-        out = {
+        return {
             "id": self.id, "rules": str(s.rules), "variant": s.rules.variant,
             # the seed deals every rack and the stock: not shown until the game is over
             "seed": s.seed if s.is_terminal else None, "seat": self.seat, "players": s.n,
@@ -347,8 +346,6 @@ class Game:
             "actions_played": len(s.history), "log": list(self.log),
             "moves": moves or [],
         }
-        self.rounds_seen = len(results)
-        return out
 
     def act(self, text: str) -> dict[str, Any]:
         s = self.state
