@@ -2309,3 +2309,33 @@ def test_a_joker_added_to_a_run_goes_where_the_person_chooses(page: object) -> N
     idle(page)
     assert page.locator("[data-testid=meld] [data-tile]").evaluate_all(  # type: ignore[attr-defined]
         "ts => ts.map(t => t.dataset.tile)") == ["R4", "R5", "R6", "*"]
+
+
+def _two_ways_of_a_joker(pg: object) -> None:
+    """Rummy 101, seed 5, after two hints and a take: Y6 Y7 and the joker picked, Lay meld; the
+    page asks where the joker goes and moves the focus to the first of the moves listed."""
+    start(pg, "rummy101", 2, 5)
+    for _ in range(2):
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        idle(pg)
+    pg.click("[data-testid=take]")  # type: ignore[attr-defined]
+    idle(pg)
+    for t in ("Y6", "Y7", "*"):
+        pg.click(f"[data-testid=tile][data-tile='{t}']")  # type: ignore[attr-defined]
+    pg.click("[data-testid=lay]")  # type: ignore[attr-defined]
+    idle(pg)
+
+
+_OUTLINE = """() => { const s = getComputedStyle(document.activeElement);
+  return [document.activeElement.dataset.action, s.outlineStyle, parseFloat(s.outlineWidth)]; }"""
+
+
+def test_the_listed_move_given_the_focus_shows_its_focus_ring(page: object) -> None:
+    """After a click on Lay meld the page moved the focus to the first listed move (the person
+    is to choose where the joker goes), but no ring showed it: :focus-visible does not match a
+    focus a script moved after a click, and the button looked like the one beside it."""
+    _two_ways_of_a_joker(page)
+    action, style, width = page.evaluate(_OUTLINE)  # type: ignore[attr-defined]
+    assert action == "run * Y6 Y7"
+    assert style != "none" and width >= 2, (style, width)
+    shot(page, "joker-ways-focused")
