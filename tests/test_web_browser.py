@@ -328,8 +328,9 @@ def test_action_texts_are_described_for_a_person(page: object) -> None:
         return [m.describe("lay R3 * R5 R6 * R8"), m.describe("lay R3 * R5 R6 * R8 @4"),
                 m.describe("add R6 to 3@end"), m.describe("retrieve 2:1 with R11")];
     }""")  # type: ignore[attr-defined]
-    assert got[0] == "Lay the whole run R3 * R5 R6 * R8"
-    assert got[1] == "Lay the whole run R3 * R5 R6 * R8 (the retrieved Joly at place 4)"
+    assert got[0] == "Lay the whole run R3 * R5 R6 * R8 (jokers as R4, R7)"
+    assert got[1] == ("Lay the whole run R3 * R5 R6 * R8 (jokers as R4, R7; the retrieved Joly "
+                      "at place 4)")
     assert got[2] == "Add R6 to meld 3 (end)" and got[3] == "Retrieve the joker of meld 2 with R11"
 
 
@@ -2339,3 +2340,22 @@ def test_the_listed_move_given_the_focus_shows_its_focus_ring(page: object) -> N
     assert action == "run * Y6 Y7"
     assert style != "none" and width >= 2, (style, width)
     shot(page, "joker-ways-focused")
+
+
+def test_a_listed_move_says_what_its_joker_stands_for(page: object) -> None:
+    """The moves listed with a joker told where it stands only by its place in the text: "Lay
+    run * Y6 Y7" beside "Lay run Y6 Y7 *", which a person could not tell apart at a glance. Each
+    says what the joker stands for: in a run laid, and at the start or end of a run added to."""
+    got = page.evaluate("""async () => {
+        const m = await import("/web/play.js");
+        const table = [{id: 0, kind: "run", tiles: ["R12", "R13"]}, {id: 1, kind: "run", tiles: ["B4", "*", "B6"]}];
+        return [m.describe("run R2 * R4"), m.describe("run R12 R13 *"), m.describe("run * * R1"),
+                m.describe("add * to 0@end", table), m.describe("add * to 1@start", table),
+                m.describe("set R5 * B5"), m.describe("run R3 R4 R5")];
+    }""")  # type: ignore[attr-defined]
+    assert got == ["Lay run R2 * R4 (joker as R3)", "Lay run R12 R13 * (joker as R1)",
+                   "Lay run * * R1 (jokers as R12, R13)", "Add * to meld 0 (end: joker as R1)",
+                   "Add * to meld 1 (start: joker as B3)", "Lay set R5 * B5", "Lay run R3 R4 R5"]
+    _two_ways_of_a_joker(page)
+    listed = page.locator("#suggest .suggestion").all_inner_texts()  # type: ignore[attr-defined]
+    assert listed == ["Lay run * Y6 Y7 (joker as Y5)", "Lay run Y6 Y7 * (joker as Y8)"], listed

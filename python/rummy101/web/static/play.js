@@ -4,7 +4,7 @@
 
 import { api, ApiError, toJSON } from "./api.js";
 import { h, piece, pieces, renderInfo, renderPlayers, renderTable } from "./board.js";
-import { isPiece, pieceLabel } from "./pieces.js";
+import { isPiece, parsePiece, pieceLabel } from "./pieces.js";
 import { RackOrder } from "./rack.js";
 
 const $ = (id) => document.getElementById(id);
@@ -29,17 +29,49 @@ export function parseAction(text) {
   return a;
 }
 
-export function describe(text) {
+// What each joker of a run stands for, from a real tile's number and its place ("run * Y6 Y7":
+// ["Y5"]; "R12 R13 *", Remi's 12-13-1 and a high ace: ["R1"]); `added`: instead, the places
+// beyond the pieces (-1: before the first, tokens.length: after the last) of jokers added to them.
+// Empty for cards and for pieces without a real tile.
+export function jokersAs(tokens, added = null) {
+  const k = tokens.findIndex((t) => t !== "*");
+  if (k < 0) return [];
+  const p = parsePiece(tokens[k]);
+  if (p.card) return [];
+  const at = added || tokens.map((t, i) => (t === "*" ? i : null)).filter((i) => i !== null);
+  return at.map((i) => {
+    const n = p.number + i - k;
+    return `${p.colour}${n > 13 ? n - 13 : n < 1 ? n + 13 : n}`;
+  });
+}
+
+// "(joker as Y5)": where a joker stands in a run laid or added to, told in words; only its place
+// in the text told it ("Lay run * Y6 Y7" and "Lay run Y6 Y7 *" side by side). `table`: the
+// observation's melds (an added joker stands before or after the run's pieces).
+function jokerNote(a, table) {
+  if (!a.pieces.includes("*")) return "";
+  let as = [];
+  if (a.verb === "run" || a.verb === "lay") as = jokersAs(a.pieces);
+  else if (a.verb === "add" && a.pos && a.pieces.length === 1) {
+    const meld = (table || []).find((m) => m.id === a.meld);
+    if (meld && meld.kind === "run") as = jokersAs(meld.tiles, [a.pos === "start" ? -1 : meld.tiles.length]);
+  }
+  return as.length ? `${as.length > 1 ? "jokers" : "joker"} as ${as.join(", ")}` : "";
+}
+
+export function describe(text, table = null) {
   const a = parseAction(text);
   const list = a.pieces.join(" ");
+  const joker = jokerNote(a, table);
+  const as = joker ? ` (${joker})` : "";
   switch (a.verb) {
     case "draw": return "Draw from the stock";
     case "take": return "Take the discard";
     case "button": return "Press the joker button";
     case "discard": return `Discard ${list}`;
-    case "run": case "set": case "pair": return `Lay ${a.verb} ${list}`;
-    case "lay": return `Lay the whole run ${list}${a.place ? ` (the retrieved Joly at place ${a.place})` : ""}`;
-    case "add": return `Add ${list} to meld ${a.meld}${a.pos ? ` (${a.pos})` : ""}`;
+    case "run": case "set": case "pair": return `Lay ${a.verb} ${list}${as}`;
+    case "lay": return `Lay the whole run ${list}${a.place || joker ? ` (${[joker, a.place ? `the retrieved Joly at place ${a.place}` : ""].filter(Boolean).join("; ")})` : ""}`;
+    case "add": return `Add ${list} to meld ${a.meld}${a.pos ? ` (${a.pos}${joker ? `: ${joker}` : ""})` : ""}`;
     case "retrieve": return `Retrieve the joker of meld ${a.meld} with ${list}`;
     case "open": return "Open: commit the staged melds";
     case "reset": return "Undo this turn's plays";
@@ -623,7 +655,7 @@ export class PlayPanel {
     const found = mine ? this.matching() : [];
     if (found.length) {
       sug.append(h("span", { class: "help", text: "Legal with this selection: " }));
-      for (const a of found.slice(0, 24)) sug.append(h("button", { type: "button", class: "suggestion", "data-action": a.text, onclick: () => this.send(a.text) }, describe(a.text)));
+      for (const a of found.slice(0, 24)) sug.append(h("button", { type: "button", class: "suggestion", "data-action": a.text, onclick: () => this.send(a.text) }, describe(a.text, this.view.observation.table)));
     } else if (mine && (n || this.meld !== null || this.joker)) {
       const word = this.view.variant === "classic" ? "card" : "tile";
       // one piece picked while no discard is legal but `reset` is: melds laid short of the
