@@ -2359,3 +2359,31 @@ def test_a_listed_move_says_what_its_joker_stands_for(page: object) -> None:
     _two_ways_of_a_joker(page)
     listed = page.locator("#suggest .suggestion").all_inner_texts()  # type: ignore[attr-defined]
     assert listed == ["Lay run * Y6 Y7 (joker as Y5)", "Lay run Y6 Y7 * (joker as Y8)"], listed
+
+
+def test_a_rounds_end_outlives_neither_its_played_hint_nor_a_reload(page: object) -> None:
+    """Play hint's "Played:" list of a turn after which the round ended stayed beside the next
+    round's new rack, as if advice for it; and a reload lost the status line's note of the
+    round's end (Moves and Standings still had it). The list goes; the note stays after a reload,
+    until the person's next move."""
+    start(page, "classic", 2, 11)
+    for _ in range(40):
+        if "round 2" in page.inner_text("[data-testid=status]"):  # type: ignore[attr-defined]
+            break
+        page.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        idle(page)
+    said = "Round 1 ended: seat 1 (greedy) went out; you score 0. Your turn (round 2)"
+    assert page.inner_text("[data-testid=status]").startswith(said)  # type: ignore[attr-defined]
+    assert "Played" not in page.inner_text("#hint-out")  # type: ignore[attr-defined]
+    page.reload()  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
+    idle(page)
+    status = page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+    assert status.startswith(said), status
+    shot(page, "round-ended-reloaded")
+    page.click("[data-testid=draw]")  # type: ignore[attr-defined]
+    idle(page)
+    page.reload()  # type: ignore[attr-defined]
+    page.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
+    idle(page)
+    assert page.inner_text("[data-testid=status]").startswith("Your turn (round 2)")  # type: ignore[attr-defined]

@@ -404,12 +404,14 @@ export class PlayPanel {
   }
 
   setView(view, keepHint = false) {
-    // a round (or more) ended since the view before, while the game goes on: said on the status
-    // line until the next move; a reload shows the round's end in Moves and Standings only
-    const before = this.view && this.view.id === view.id ? this.view : null;
-    if (before && view.round_results.length > before.round_results.length && !view.over) {
-      this.roundNote = `${roundEnd(view, view.round_results.length - 1, true)} `;
-    } else if (!before || before.actions_played !== view.actions_played) this.roundNote = "";
+    // a round ended and the person has not moved since (in the log, no move of theirs in the
+    // round now played), while the game goes on: said on the status line until their next move;
+    // read from the view alone, so that a reload says it too (it was lost there, told only in
+    // Moves and Standings)
+    const n = view.round_results.length;
+    const mine = view.log.filter((m) => m.seat === view.seat);
+    const unmoved = !mine.length || mine[mine.length - 1].round < n;
+    this.roundNote = n && unmoved && !view.over ? `${roundEnd(view, n - 1, true)} ` : "";
     this.view = view;
     this.rack.reconcile(view.observation.rack);
     this.clearSelection();
@@ -856,11 +858,16 @@ export class PlayPanel {
   async playHint() {
     const ok = await this.run(async () => {
       const before = this.view.actions_played;
+      const rounds = this.view.round_results.length;
       const view = await api.playHint(this.view.id);
       this.setView(view);
       if (this.wentOn(before, view)) this.saySeenElsewhere();
-      const out = $("hint-out");
-      out.replaceChildren(h("p", { class: "help", text: "Played:" }), renderSteps(view.played_hint.steps, null));
+      // the turn played, step by step; not once the round it was played in ended (a bot went
+      // out after it, or it went out): its list stayed beside the next round's new rack, as if
+      // it were advice for it (the status line and Moves tell the round's end)
+      if (view.round_results.length === rounds) {
+        $("hint-out").replaceChildren(h("p", { class: "help", text: "Played:" }), renderSteps(view.played_hint.steps, null));
+      }
     });
     if (!ok) await this.resync();
   }
