@@ -2387,3 +2387,47 @@ def test_a_rounds_end_outlives_neither_its_played_hint_nor_a_reload(page: object
     page.wait_for_selector("[data-testid=tile]")  # type: ignore[attr-defined]
     idle(page)
     assert page.inner_text("[data-testid=status]").startswith("Your turn (round 2)")  # type: ignore[attr-defined]
+
+
+def test_a_move_played_after_its_answer_timed_out_is_not_told_as_another_tabs(
+        browser: object, server: str) -> None:
+    """A move whose answer did not come within 120 s (the page's clock is run forward here) may
+    have been played on the server all the same. Pressed again, it was refused by the game gone
+    on, "the game had gone on in another tab or window": there was no other tab. The page asks
+    for the game first now, shows it, says that the move was played after all, and does not send
+    the move again."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    pg = ctx.new_page()
+    try:
+        pg.clock.install()  # type: ignore[attr-defined]
+        pg.goto(server + "/")  # type: ignore[attr-defined]
+        pg.wait_for_selector("body[data-ready=true]")  # type: ignore[attr-defined]
+        start(pg, "rummy101", 2, 7)
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]  # its first discard
+        pg.clock.run_for(1_000)  # type: ignore[attr-defined]
+        idle(pg)
+        sent: list[str] = []
+
+        def played_unanswered(route: Any) -> None:  # the server plays it; its answer is lost
+            sent.append(route.request.post_data or "")
+            route.fetch()
+
+        pg.route("**/v1/games/*/actions", played_unanswered)  # type: ignore[attr-defined]
+        pg.click("[data-testid=draw]")  # type: ignore[attr-defined]
+        pg.clock.run_for(121_000)  # type: ignore[attr-defined]
+        pg.wait_for_selector("[data-testid=message]:has-text('did not answer within 120 s')")  # type: ignore[attr-defined]
+        idle(pg)
+        pg.unroute("**/v1/games/*/actions")  # type: ignore[attr-defined]
+        pg.route("**/v1/games/*/actions",  # type: ignore[attr-defined]
+                 lambda route: (sent.append(route.request.post_data or ""), route.continue_()))
+        pg.click("[data-testid=draw]")  # type: ignore[attr-defined]  # Try again, as it says
+        pg.clock.run_for(1_000)  # type: ignore[attr-defined]
+        idle(pg)
+        said = pg.inner_text("[data-testid=message-text]")  # type: ignore[attr-defined]
+        shot(pg, "timed-out-move-played")
+        assert "another tab" not in said, said
+        assert "was played on the server after all" in said, said
+        assert len(sent) == 1, sent  # the draw was not sent again
+        assert "lay melds" in pg.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
+    finally:
+        ctx.close()

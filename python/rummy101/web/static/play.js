@@ -118,6 +118,9 @@ export class PlayPanel {
     this.busy = false;
     this.gone = false;       // the game shown was found gone from the server (404 "no game")
     this.failure = null;     // the error of the last request that failed
+    // A move whose answer never came (timed out, the network gone: status 0) may have been played
+    // on the server all the same: the next move asks for the game first (caughtUp)
+    this.unanswered = false;
     this.hintMarks = { tiles: [], melds: new Set() };
     // The hint's actions while the person plays them one by one ({actions, done}): a move played
     // as the hint's next step keeps the hint, that step ticked. It was put away at every move, and
@@ -356,6 +359,7 @@ export class PlayPanel {
       return true;
     } catch (err) {
       this.failure = err;
+      if (err.status === 0 && what === "Not played") this.unanswered = true;
       let text = err.message;
       if (err.status === 404 && /^no game /.test(text)) {  // expired or evicted: say what to do
         forget();
@@ -685,8 +689,24 @@ export class PlayPanel {
     $("play-hint").disabled = !mine || !this.view.hints;
   }
 
+  // After a move that got no answer: whether the game is still as shown. If the move was played
+  // on the server after all, the game is shown as it is now with a note, and the move asked for
+  // now (pressed again, as the timeout's message invites) is not sent: chosen in the position
+  // before, it was refused by the one after, "the game had gone on in another tab", or, legal in
+  // both (Play hint), played twice.
+  async caughtUp() {
+    if (!this.unanswered) return true;
+    const now = await api.view(this.view.id);
+    this.unanswered = false;
+    if (now.actions_played === this.view.actions_played && now.your_turn === this.view.your_turn) return true;
+    this.setView(now);
+    this.setMessage("your earlier move, whose answer did not come in time, was played on the server after all; the game is shown here as it is now (Moves lists what was played). Choose your move again.", "Note");
+    return false;
+  }
+
   async send(text) {
     const ok = await this.run(async () => {
+      if (!(await this.caughtUp())) return;
       const before = this.view.actions_played;
       const view = await api.act(this.view.id, text);
       const elsewhere = this.wentOn(before, view);
@@ -742,6 +762,7 @@ export class PlayPanel {
     const parts = lays.filter((a) => [...counts(a.pieces)].every(([t, c]) => (have.get(t) || 0) >= c));
     if (!parts.length) return this.send(`meld ${sel.join(" ")}`);
     const ok = await this.run(async () => {
+      if (!(await this.caughtUp())) return;
       // the selection is one meld, or nothing is laid: a legal three of it (4H 4D 4C of 4H 4D 4C
       // 6D) was laid for good, and "Not played: 6D could not be added" said nothing of that
       const plans = await this.growths(sel, parts);
@@ -805,12 +826,15 @@ export class PlayPanel {
       // duplicated tab), this one showed a 22-tile rack to discard from beside a hint to draw
       const now = await api.view(this.view.id);
       const moved = now.actions_played !== this.view.actions_played;
+      // (a move of this tab's whose answer did not come in time, played after all, is no other tab's)
+      const mine = this.unanswered;
+      this.unanswered = false;
       if (moved) this.setView(now);
       if (!now.your_turn) return;
       const answer = await api.hint(this.view.id);
       const out = $("hint-out");
       out.replaceChildren();
-      if (moved) out.append(h("p", { class: "help", "data-testid": "hint-moved", text: "The game had gone on in another tab or window; it is shown here as it is now, and the hint is for this position." }));
+      if (moved) out.append(h("p", { class: "help", "data-testid": "hint-moved", text: mine ? "Your earlier move, whose answer did not come in time, was played on the server after all; the game is shown here as it is now, and the hint is for this position." : "The game had gone on in another tab or window; it is shown here as it is now, and the hint is for this position." }));
       if (!answer.available) { out.append(h("p", { class: "help", "data-testid": "no-hint", text: answer.message })); return; }
       out.append(renderSteps(answer.turn.steps, answer.turn.evaluation));
       // each action of the turn is a code of the steps, in order: the plan a move can follow
@@ -857,6 +881,7 @@ export class PlayPanel {
 
   async playHint() {
     const ok = await this.run(async () => {
+      if (!(await this.caughtUp())) return;
       const before = this.view.actions_played;
       const rounds = this.view.round_results.length;
       const view = await api.playHint(this.view.id);
