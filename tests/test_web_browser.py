@@ -2248,21 +2248,27 @@ def test_the_replay_of_a_match_marks_where_each_round_begins(page: object, serve
     assert page.locator("[data-testid=replay-turn]").count() == len(items) - 2  # type: ignore[attr-defined]
 
 
+def _lay_after_two_hints_and_a_take(pg: object, *tiles: str) -> None:
+    """Rummy 101, 2 players, seed 5: two of Play hint's turns and a take from the discards,
+    then ``tiles`` picked on the rack and Lay meld pressed."""
+    start(pg, "rummy101", 2, 5)
+    for _ in range(2):
+        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
+        idle(pg)
+    pg.click("[data-testid=take]")  # type: ignore[attr-defined]
+    idle(pg)
+    for t in tiles:
+        pg.click(f"[data-testid=tile][data-tile='{t}']")  # type: ignore[attr-defined]
+    pg.click("[data-testid=lay]")  # type: ignore[attr-defined]
+    idle(pg)
+
+
 def test_a_joker_is_not_laid_where_the_person_did_not_choose(page: object) -> None:
     """Y6 Y7 and a joker, Lay meld: the page laid the first legal move with those pieces, run *
     Y6 Y7 (the joker a Y5), a choice the person never made; it says that there are two ways and
     leaves the choice to the moves listed under the rack. With Y9 selected too there is one way:
     the joker stands for Y8. R4 R5 R6 and the joker (R3 or R7) are asked about too."""
-    start(page, "rummy101", 2, 5)
-    for _ in range(2):
-        page.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
-        idle(page)
-    page.click("[data-testid=take]")  # type: ignore[attr-defined]
-    idle(page)
-    for t in ("R4", "R5", "R6", "*"):
-        page.click(f"[data-testid=tile][data-tile='{t}']")  # type: ignore[attr-defined]
-    page.click("[data-testid=lay]")  # type: ignore[attr-defined]
-    idle(page)
+    _lay_after_two_hints_and_a_take(page, "R4", "R5", "R6", "*")
     said = page.inner_text("[data-testid=message-text]")  # type: ignore[attr-defined]
     assert "can be laid in more than one way (where the joker stands)" in said, said
     assert page.locator("[data-testid=meld]").count() == 0  # type: ignore[attr-defined]
@@ -2288,16 +2294,7 @@ def test_a_joker_added_to_a_run_goes_where_the_person_chooses(page: object) -> N
     """A joker and a run picked, Add to meld: the page sent the first legal add, `add * to
     0@start`, though the joker goes on at either end; it says so and leaves the choice to the
     moves listed under the rack (the focus on the first)."""
-    start(page, "rummy101", 2, 5)
-    for _ in range(2):
-        page.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
-        idle(page)
-    page.click("[data-testid=take]")  # type: ignore[attr-defined]
-    idle(page)
-    for t in ("R4", "R5", "R6"):
-        page.click(f"[data-testid=tile][data-tile='{t}']")  # type: ignore[attr-defined]
-    page.click("[data-testid=lay]")  # type: ignore[attr-defined]
-    idle(page)
+    _lay_after_two_hints_and_a_take(page, "R4", "R5", "R6")
     page.click("[data-testid=tile][data-tile='*']")  # type: ignore[attr-defined]
     page.click("[data-testid=meld-pick][data-meld='0']")  # type: ignore[attr-defined]
     page.click("[data-testid=add]")  # type: ignore[attr-defined]
@@ -2315,16 +2312,7 @@ def test_a_joker_added_to_a_run_goes_where_the_person_chooses(page: object) -> N
 def _two_ways_of_a_joker(pg: object) -> None:
     """Rummy 101, seed 5, after two hints and a take: Y6 Y7 and the joker picked, Lay meld; the
     page asks where the joker goes and moves the focus to the first of the moves listed."""
-    start(pg, "rummy101", 2, 5)
-    for _ in range(2):
-        pg.click("[data-testid=play-hint]")  # type: ignore[attr-defined]
-        idle(pg)
-    pg.click("[data-testid=take]")  # type: ignore[attr-defined]
-    idle(pg)
-    for t in ("Y6", "Y7", "*"):
-        pg.click(f"[data-testid=tile][data-tile='{t}']")  # type: ignore[attr-defined]
-    pg.click("[data-testid=lay]")  # type: ignore[attr-defined]
-    idle(pg)
+    _lay_after_two_hints_and_a_take(pg, "Y6", "Y7", "*")
 
 
 _OUTLINE = """() => { const s = getComputedStyle(document.activeElement);
