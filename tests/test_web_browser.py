@@ -2215,8 +2215,7 @@ def test_a_selection_of_four_that_is_a_meld_is_laid_whole(page: object) -> None:
     page.click("[data-testid=lay]")  # type: ignore[attr-defined]
     idle(page)
     assert not page.is_visible("[data-testid=message]")  # type: ignore[attr-defined]
-    assert page.locator("[data-testid=meld] [data-tile]").evaluate_all(  # type: ignore[attr-defined]
-        "ts => ts.map(t => t.dataset.tile)") == ["Y5", "Y6", "Y7", "Y8"]
+    assert _table_tiles(page) == ["Y5", "Y6", "Y7", "Y8"]
     assert "26 of the 101 points" in page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
 
 
@@ -2246,6 +2245,12 @@ def test_the_replay_of_a_match_marks_where_each_round_begins(page: object, serve
     assert re.match(r"\W*18\.\s+seat 1 \(greedy\)", items[second - 1]), items[second - 1]
     assert re.match(r"\W*19\.\s+seat 1 \(greedy\)", items[second + 1]), items[second + 1]
     assert page.locator("[data-testid=replay-turn]").count() == len(items) - 2  # type: ignore[attr-defined]
+
+
+def _table_tiles(pg: object) -> list[str]:
+    """The tiles of the table's melds, in order."""
+    return pg.locator("[data-testid=meld] [data-tile]").evaluate_all(  # type: ignore[attr-defined,no-any-return]
+        "ts => ts.map(t => t.dataset.tile)")
 
 
 def _lay_after_two_hints_and_a_take(pg: object, *tiles: str) -> None:
@@ -2285,8 +2290,7 @@ def test_a_joker_is_not_laid_where_the_person_did_not_choose(page: object) -> No
     page.click("[data-testid=tile][data-tile='Y9']")  # type: ignore[attr-defined]
     page.click("[data-testid=lay]")  # type: ignore[attr-defined]
     idle(page)
-    assert page.locator("[data-testid=meld] [data-tile]").evaluate_all(  # type: ignore[attr-defined]
-        "ts => ts.map(t => t.dataset.tile)") == ["Y6", "Y7", "*", "Y9"]
+    assert _table_tiles(page) == ["Y6", "Y7", "*", "Y9"]
     assert "30 of the 101 points" in page.inner_text("[data-testid=status]")  # type: ignore[attr-defined]
 
 
@@ -2305,8 +2309,7 @@ def test_a_joker_added_to_a_run_goes_where_the_person_chooses(page: object) -> N
     assert page.evaluate("document.activeElement.dataset.action") == "add * to 0@start"  # type: ignore[attr-defined]
     page.click("#suggest [data-action='add * to 0@end']")  # type: ignore[attr-defined]
     idle(page)
-    assert page.locator("[data-testid=meld] [data-tile]").evaluate_all(  # type: ignore[attr-defined]
-        "ts => ts.map(t => t.dataset.tile)") == ["R4", "R5", "R6", "*"]
+    assert _table_tiles(page) == ["R4", "R5", "R6", "*"]
 
 
 def _two_ways_of_a_joker(pg: object) -> None:
