@@ -447,6 +447,12 @@ def test_a_bare_joker_globbed_by_the_shell_is_named(capsys: pytest.CaptureFixtur
     assert "are names in this folder" in err and "rummy101 solve opening --rack 'R5 R6 *'" in err
     assert main(["solve", "opening", "R1", "R2", *globbed[1:]]) == 2
     assert "'notes.txt' is a name in this folder" in capsys.readouterr().err
+    # one file here: the meld (or rack) took its name, and the notation error says why
+    assert main(["meld", "notes.txt"]) == 2
+    assert "('notes.txt') is not a tile" in (err := capsys.readouterr().err)
+    assert "'notes.txt' is a name in this folder" in err
+    assert main(["solve", "opening", "--rack", "data"]) == 2
+    assert "'data' is a name in this folder" in capsys.readouterr().err
     # no such file: the pointer to quotes as before
     assert main(["meld", "R10", "R11", "R1O"]) == 2
     err = capsys.readouterr().err

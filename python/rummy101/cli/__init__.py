@@ -29,6 +29,7 @@ from .._backend import set_backend
 from .._validate import quoted_list
 from ..errors import BackendError, RummyError
 from . import demo, hint, play, report, serve, sim, solve
+from ._args import shell_globbed
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -142,19 +143,11 @@ def _rack_hint(message: str, command: str, taken: Sequence[str] = (), rules: str
 
 
 def _shell_globbed(words: Sequence[str], command: str, meld: bool) -> str:
-    """A pointer for a joker typed bare in a shell (``rummy101 meld * * K13``): the shell put
-    the names of the files here in its place, and the usage error listed them as arguments
-    nobody took, which did not say what had happened. Empty unless a word that is no tile or
-    card names a file or folder of the working directory."""
-    files = list(dict.fromkeys(w for w in words if not (_TILE_LIKE.match(w) or _CARD_LIKE.match(w))
-                               and "/" not in w and os.path.lexists(w)))
-    if not files:
-        return ""
-    shown = ", ".join(repr(f) for f in files[:3]) + (", ..." if len(files) > 3 else "")
-    example = f"{command} {'' if meld else '--rack '}'R5 R6 *'"
-    return (f"; {shown} {'is a name' if len(files) == 1 else 'are names'} in this folder: the "
-            "shell replaces an unquoted * (a joker) with the names of the files here. Put the "
-            f"tiles in quotes ({example}) or write the joker as JK")
+    """:func:`~._args.shell_globbed` for the words no argument took (or the rack took) that are
+    no tile or card."""
+    example = f"tiles in quotes ({command} {'' if meld else '--rack '}'R5 R6 *')"
+    return shell_globbed((w for w in words if not (_TILE_LIKE.match(w) or _CARD_LIKE.match(w))),
+                         example)
 
 
 def _solver_name_hint(solve: argparse.ArgumentParser, message: str) -> str:

@@ -21,8 +21,9 @@ argparse.ArgumentTypeError: 1,000 is not a whole number as written: give 1000
 from __future__ import annotations
 
 import argparse
+import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
 from .._limits import SEED_MAX
@@ -84,6 +85,22 @@ def flag_names(flags: Mapping[str, str]) -> Iterator[None]:
         text = str(exc)
         for field, flag in flags.items():
             text = re.sub(rf"\bfield '{re.escape(field)}'", flag, text)
+        bad = re.findall(r"\('([^']*)'\) is not a (?:tile|card)", text)
+        text += shell_globbed(bad, "tiles in quotes ('R5 R6 *')")
         if text != str(exc):
             exc.args = (text,)
         raise
+
+
+def shell_globbed(words: Iterable[str], example: str) -> str:
+    """A note for the words that name a file or folder of the working directory: a joker typed
+    bare in a shell (``rummy101 meld * * K13``) reaches us as those names (the shell expands
+    ``*``), and an error that only listed them did not say what had happened. Empty when none
+    does; ``example`` says how to write it instead."""
+    files = list(dict.fromkeys(w for w in words if w and "/" not in w and os.path.lexists(w)))
+    if not files:
+        return ""
+    shown = ", ".join(repr(f) for f in files[:3]) + (", ..." if len(files) > 3 else "")
+    return (f"; {shown} {'is a name' if len(files) == 1 else 'are names'} in this folder: the "
+            f"shell replaces an unquoted * (a joker) with the names of the files here. Put the "
+            f"{example} or write the joker as JK")
