@@ -131,6 +131,9 @@ def test_every_file_written_by_sim_reads_whole(tmp_path: Path) -> None:
         # a game number below 0, a round with a score too few, and standings that are not the
         # rounds' sums (one game's rounds beside another's scores) were read without a word
         ("game", -1, "game -1: games are numbered from 0"),
+        # a negative count printed a negative turns/round in the table
+        ("turns", [-6, 6], "turns [-6, 6]: a count is never below 0"),
+        ("steps", -1, "steps -1: a count is never below 0"),
         ("round_scores", [[120]], "round 1 has 1 score for 2 bots (round_scores)"),
         ("round_scores", [[100, -50]],
          "scores [120, -50] are not the sums of the round_scores [100, -50]"),

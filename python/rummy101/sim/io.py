@@ -420,6 +420,12 @@ def _check_shape(rec: GameRecord) -> None:
                              f"bot{'' if seats == 1 else 's'}")
     if rec.game < 0:
         raise ValueError(f"game {rec.game}: games are numbered from 0")
+    # turns and steps are counts: a negative one (a hand-edited line) printed a negative
+    # turns/round in the report's table
+    if any(t < 0 for t in rec.turns):
+        raise ValueError(f"turns {list(rec.turns)}: a count is never below 0")
+    if rec.steps < 0:
+        raise ValueError(f"steps {rec.steps}: a count is never below 0")
     for i, row in enumerate(rec.round_scores, 1):
         if len(row) != seats:
             raise ValueError(f"round {i} has {len(row)} score{'' if len(row) == 1 else 's'} "
