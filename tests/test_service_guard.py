@@ -269,6 +269,39 @@ def test_a_request_out_of_quick_lane_time_is_finished_in_the_slow_lane(
     assert h.status_code == 200 and h.json()["turn"]["actions"]
 
 
+def _few_turns(rules: str) -> object:
+    """A game of ``rules`` a few greedy turns in, at a seat's turn."""
+    import random
+
+    from rummy101.bots import get_bot
+
+    state = new_game(rules, 3)
+    bots = [get_bot("greedy", random.Random(seat)) for seat in range(state.n)]
+    for _ in range(12):
+        seat = state.current_player
+        state.apply(bots[seat].act(state.observation(seat), state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("rules", ["remi(players=2)", "classic"])
+def test_a_remi_or_classic_hint_over_the_quick_budget_is_finished_in_the_slow_lane(
+        monkeypatch: pytest.MonkeyPatch, rules: str) -> None:
+    """The Remi and classic hints (a record or an observation) replay and plan in the engine,
+    whose spent quick-lane budget was answered 422 "game record action 250 ... does not
+    replay: the request needs more than the quick lane's 0.1 s" (a 60-tile Remi record of
+    bench/data, valid; a spent node budget alike): the engine's reading turned the lane's
+    signal into a fault of the request. Now both are answered from the slow lane, as a Rummy
+    101 hint is."""
+    _budgets(monkeypatch, quick=2, full=10**9)  # every search spends the quick lane's nodes
+    state = _few_turns(rules)
+    c = TestClient(create_app())
+    for body in ({"record": records.to_dict(state)},  # type: ignore[arg-type]
+                 {"observation": state.observation(state.current_player)}):  # type: ignore[attr-defined]
+        h = c.post("/v1/hint", json={**body, "alternatives": 0})
+        assert h.status_code == 200, h.text
+        assert h.json()["turn"]["actions"]
+
+
 def test_check_stop_ends_work_at_shutdown_and_at_the_lane_deadline() -> None:
     import threading
 

@@ -38,7 +38,7 @@ from .._validate import (
     short,
 )
 from .._validate import loads as _json_loads
-from ..errors import IllegalAction, NotationError, RummyError, json_problem
+from ..errors import IllegalAction, NotationError, RummyError, WorkBudgetExceeded, json_problem
 from ..rules import Rules
 from .state import MAX_MATCH_ROUNDS, State, new_game
 
@@ -129,6 +129,9 @@ def from_dict(record: dict[str, Any]) -> State:
     for i, text in replay_steps(state, actions, fmt):
         try:
             state.apply(text)
+        except WorkBudgetExceeded as exc:  # the action is legal as far as it got: more work
+            raise WorkBudgetExceeded(f"replaying game record action {i} ({_cut(text)}): {exc}",
+                                     exc.budget) from None
         except RummyError as exc:
             raise type(exc)(f"game record action {i} ({_cut(text)}) does not replay: {exc}") from None
     for key, got in (("round_scores", state.round_scores()), ("standings", state.standings()),

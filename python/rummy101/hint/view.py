@@ -40,7 +40,7 @@ from .._validate import (
     read_rules,
     short,
 )
-from ..errors import RackError, RummyError
+from ..errors import RackError, RummyError, WorkBudgetExceeded
 from ..melds import reason_message
 from ..rules import Rules
 from ..tiles import JOKER_CODE, MELD_KINDS, Tile
@@ -361,6 +361,8 @@ def read_game_record(value: Any, seat: int | None = None) -> tuple[Any, int]:
         raise BadView(str(exc)) from None
     try:
         state = records.from_dict(record)
+    except WorkBudgetExceeded:  # no fault of the record: the service's slow lane takes it on
+        raise
     except RummyError as exc:
         raise BadView(f"field 'record': {exc}") from None
     if state.is_terminal:

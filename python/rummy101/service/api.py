@@ -611,7 +611,7 @@ def _engine_reads(source: str, value: Any, variant: str | None) -> Iterator[None
     field and what to send, never Python's words."""
     try:
         yield
-    except BadRequest:
+    except (BadRequest, WorkBudgetExceeded):  # a spent budget: the slow lane takes it on
         raise
     except KeyError as exc:
         key = exc.args[0] if exc.args else ""
