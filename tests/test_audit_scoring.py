@@ -69,6 +69,44 @@ def test_r101_13_one_turn_needs_nobody_else_opened() -> None:
     assert s.round_scores() == [[101, -202, -11]]
 
 
+def test_r101_10_13_button_joker_discard_is_a_joker_finish() -> None:
+    """R101-10 / R101-13: the button joker "is used and scored exactly like a joker (... finishing
+    ...)": seat 0 (opened) takes it instead of the stock draw, lays R7 R8 R9 and discards it: a
+    joker finish, +202; seat 1 (opened, Y2 Y3) pays 2 x 5 = -10."""
+    s = rpos(
+        "rummy101(players=2,button_jokers=1)",
+        racks=["R7 R8 R9", "Y2 Y3"],
+        opened=["melds", "melds"],
+        phase="take",
+    )
+    play(s, "button", "run R7 R8 R9", "discard *")
+    r = s.round_results()[0]
+    assert r["joker_finish"] is True and r["one_turn"] is False
+    assert s.round_scores() == [[202, -10]]
+
+
+def test_r101_10_13_button_joker_one_turn_finish() -> None:
+    """R101-10 / R101-12 / R101-13: nobody has opened; seat 0 takes the button joker instead of
+    the stock draw, opens with R1..R13 (91) + Y10..Y13 (46) = 137 >= 101, lays every tile and
+    discards the button joker: in one turn with a joker discard, +404, the unopened opponent
+    -808 (= 4 x 202)."""
+    rack = "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 Y10 Y11 Y12 Y13"
+    s = rpos("rummy101(players=2,button_jokers=1)", racks=[rack, "B1"], phase="take")
+    play(
+        s,
+        "button",
+        "run R1 R2 R3",
+        *[f"add R{i} to 0@end" for i in range(4, 14)],
+        "run Y10 Y11 Y12",
+        "add Y13 to 1@end",
+        "open",
+        "discard *",
+    )
+    r = s.round_results()[0]
+    assert r["joker_finish"] is True and r["one_turn"] is True
+    assert s.round_scores() == [[404, -808]]
+
+
 def test_r101_13_match_totals_add_the_rounds() -> None:
     """R101-13: round results add up: two rounds of a match, standings = the sum of the rows.
     Round 0: seat 0 finishes normally, seat 1 (melds) holds Y2 Y3: [+101, -5].
