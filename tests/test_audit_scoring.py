@@ -262,6 +262,43 @@ def test_ro9_5_ro12_retrieval_credits_the_tile_and_the_joly() -> None:
     assert r["scores"] == [-15, 165, -100, -100]
 
 
+def test_ro12_match_places_from_cumulative_scores() -> None:
+    """RO-12 / RO-13: "Locurile 1, 2, 3 si 4 sunt date de punctajele cumulate": two rounds add up.
+    Round 0: seat 1 finishes (laid Y4 Y5 Y6, 15): 115; seat 0 laid R1 R2 R3 (35), holds R5: 30;
+    seats 2, 3 never laid: -100. Round 1 exhausted (no closing bonus): seat 0 laid K10 K11 K12
+    (30), draws R9 and discards it, holds B6 (5): 25; seat 1 never laid: -100; seat 2 declared
+    tabla: -200; seat 3 laid Y7 B7 K7 (15) and holds Y9 (5): 10. Standings [30 + 25, 115 - 100, -300, -90]."""
+    s = mpos(
+        "remi(doubles=off)",
+        racks=["R5", "Y4 Y5 Y6 B9", "B2", "B3"],
+        laid=[True, True, False, False],
+        phase="play",
+        atu="B6",
+        table=[("run", 0, "R1 R2 R3")],
+    )
+    s.match_rounds = 2
+    play(s, "run Y4 Y5 Y6", "discard B9")
+    assert s.round == 1 and s.standings() == [30, 115, -100, -100] and not s.is_terminal
+    t = mpos(
+        "remi(doubles=off)",
+        racks=["B6", "B4", "B5 B8", "Y9"],
+        laid=[True, False, False, True],
+        tabla=[False, False, True, False],
+        current=0,
+        stock="R9",
+        atu="B13",
+        table=[("run", 0, "K10 K11 K12"), ("set", 3, "Y7 B7 K7")],
+    )
+    t.x.reshuffled = True
+    for name in ("racks", "sizes", "stock", "current", "turn", "phase", "table", "x"):
+        setattr(s, name, getattr(t, name))
+    s.invalidate_legal()
+    play(s, "draw", "discard R9")
+    assert s.round_results()[1]["end"] == "exhausted"
+    assert s.round_scores() == [[30, 115, -100, -100], [25, -100, -200, 10]]
+    assert s.standings() == [55, 15, -300, -90] and s.is_terminal
+
+
 def test_ro2_ro12_atu_off_deals_no_atu_so_no_twin_and_no_doubling() -> None:
     """RO-2 / RO-12 with ``remi(atu=off)``: no Atu is turned up, so nobody holds a twin (+50)
     and no game doubles; the starter still gets 15 tiles and the others 14."""
