@@ -150,6 +150,36 @@ def test_ro4_ro12_atu_finish_in_an_atu_1_game() -> None:
     assert r["scores"] == [20, 270, -100, -400]
 
 
+def test_ro4_ro8_ro12_atu_finish_with_the_first_lay_down() -> None:
+    """RO-4 / RO-8 / RO-12: a player not yet laid down (14 tiles, RO-10) takes the Atu R12 as
+    the last tile he needs and lays everything down in that turn: R10 R11 R12, Y12 B12 K12,
+    R1 R2 R3 R4, Y5 Y6 Y7 Y8, then discards K9. Lay-down values 30 + 30 + 20 + 20 = 100 >= 45
+    with a run. End values laid: 30 + 30 + (25 + 5 + 5 + 5) + 20 = 120, so 100 + 120 = 220.
+    Seats 0, 2, 3 never laid down: -100; seat 2 holds the twin: -100 + 50 = -50. The Atu is
+    no 1: nothing doubles."""
+    s = mpos(
+        "remi(doubles=off)",
+        racks=["R5", "R10 R11 Y12 B12 K12 R1 R2 R3 R4 Y5 Y6 Y7 Y8 K9", "B2", "B3"],
+        atu="R12",
+        twin=2,
+    )
+    play(
+        s,
+        "atu",
+        "run R10 R11 R12",
+        "set Y12 B12 K12",
+        "run R1 R2 R3",
+        "add R4 to 2@end",
+        "run Y5 Y6 Y7",
+        "add Y8 to 3@end",
+        "open",
+        "discard K9",
+    )
+    r = s.round_results()[0]
+    assert r["atu_finish"] is True and r["atu_double"] is False and r["laid_values"][1] == 120
+    assert r["scores"] == [-100, 220, -50, -100]
+
+
 def test_ro11_ro12_simple_close_others_score_as_etalat() -> None:
     """RO-11 / RO-12: a simple tabla close scores a fixed 400 ("un scor fix de 400 de puncte,
     independent de valoarea pieselor"), whatever the closer holds; the others as in an etalat
