@@ -302,6 +302,27 @@ def test_a_remi_or_classic_hint_over_the_quick_budget_is_finished_in_the_slow_la
         assert h.json()["turn"]["actions"]
 
 
+@pytest.mark.parametrize("rules", ["remi(players=2)", "classic"])
+def test_a_remi_or_classic_hint_stops_at_the_hints_time_limit(
+        monkeypatch: pytest.MonkeyPatch, rules: str) -> None:
+    """A Remi or classic hint replays its record and plans with the engine, which the slow
+    lane bounded per search only: a 60-tile Remi record of bench/data held the pure backend's
+    one slow thread for 67 s. It now stops at the hint's time limit (HINT_SECONDS, here 0) and
+    answers 422 saying so, the record replay included."""
+    from rummy101.service import api
+
+    monkeypatch.setattr(api, "HINT_SECONDS", 0.0)
+    state = _few_turns(rules)
+    c = TestClient(create_app())
+    for source, body in (("record", {"record": records.to_dict(state)}),  # type: ignore[arg-type]
+                         ("observation", {"observation": state.observation(  # type: ignore[attr-defined]
+                             state.current_player)})):  # type: ignore[attr-defined]
+        h = c.post("/v1/hint", json={**body, "alternatives": 0})
+        assert h.status_code == 422, h.text
+        assert h.json() == {"error": f"the hint needs more than 0 s for this {source} (replaying "
+                                     "it and planning the turn); no turn is recommended"}
+
+
 def test_check_stop_ends_work_at_shutdown_and_at_the_lane_deadline() -> None:
     import threading
 

@@ -4,8 +4,9 @@ lane, and when every client of the work has disconnected.
 A worker thread runs a request's operation inside :func:`watching` with the server's stop event
 (and, in the quick lane, a time limit); long loops (batch chunks, hint planning) call
 :func:`check_stop` between core calls. It raises :class:`ShuttingDown` once the server is going
-down, and :class:`~rummy101.errors.WorkBudgetExceeded` once the lane's time is up (the request
-then moves to the slow lane). Outside a server nothing ever stops.
+down, :class:`~rummy101.errors.WorkBudgetExceeded` once the lane's time is up (the request
+then moves to the slow lane), and :class:`OverTime` once the work's own :func:`time_limit` is
+up. Outside a server nothing ever stops.
 
 >>> import threading
 >>> stop = threading.Event()
@@ -27,7 +28,8 @@ from collections.abc import Iterator
 
 from .errors import RummyError, WorkBudgetExceeded
 
-__all__ = ["ShuttingDown", "check_stop", "queued", "stop_requested", "waited", "watching"]
+__all__ = ["OverTime", "ShuttingDown", "check_stop", "queued", "stop_requested", "time_limit",
+           "waited", "watching"]
 
 _STOP: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar(
     "rummy101_service_stop", default=None)
@@ -37,10 +39,17 @@ _ABANDONED: contextvars.ContextVar[threading.Event | None] = contextvars.Context
     "rummy101_service_abandoned", default=None)
 _ARRIVED: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar(
     "rummy101_service_arrived", default=None)  # (arrived, started)
+_LIMIT: contextvars.ContextVar[tuple[float, str] | None] = contextvars.ContextVar(
+    "rummy101_service_work_limit", default=None)  # (deadline, what to say)
 
 
 class ShuttingDown(RummyError):
     """The server is shutting down; the request was not finished."""
+
+
+class OverTime(RummyError):
+    """The work outlasted its own time limit (:func:`time_limit`), in whatever lane it ran: an
+    answer (422), not a reason to try again in the slow lane."""
 
 
 @contextlib.contextmanager
@@ -95,3 +104,20 @@ def check_stop() -> None:
     deadline = _DEADLINE.get()
     if deadline is not None and time.monotonic() > deadline[0]:
         raise WorkBudgetExceeded(f"the request needs more than the quick lane's {deadline[1]:g} s")
+    limit = _LIMIT.get()
+    if limit is not None and time.monotonic() > limit[0]:
+        raise OverTime(limit[1])
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float, message: str) -> Iterator[None]:
+    """Within the block, :func:`check_stop` raises :class:`OverTime` (``message``) once
+    ``seconds`` have passed: a limit of the work itself (a Remi or classic hint, which replays
+    a record and plans with the engine), where the lane's own limits are per search (the slow
+    lane's work budget) and not of the whole request. The quick lane's time, shorter, still
+    moves the request to the slow lane first."""
+    token = _LIMIT.set((time.monotonic() + seconds, message))
+    try:
+        yield
+    finally:
+        _LIMIT.reset(token)

@@ -27,6 +27,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from .._cancel import OverTime, ShuttingDown, check_stop
 from .._limits import MAX_ACTION_CHARS, SEED_MAX
 from .._validate import (
     BadRequest,
@@ -126,9 +127,13 @@ def from_dict(record: dict[str, Any]) -> State:
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise NotationError("game record field 'actions' must be a list of action texts")
     state = new_game(record["rules"], record["seed"], match_rounds=record.get("match_rounds"))
-    for i, text in replay_steps(state, actions, fmt):
+    for step, (i, text) in enumerate(replay_steps(state, actions, fmt)):
+        if step % 16 == 0:
+            check_stop()  # a server may stop a long replay (rummy101._cancel)
         try:
             state.apply(text)
+        except (OverTime, ShuttingDown):  # stopped by a server (rummy101._cancel): not the record's
+            raise                          # fault
         except WorkBudgetExceeded as exc:  # the action is legal as far as it got: more work
             raise WorkBudgetExceeded(f"replaying game record action {i} ({_cut(text)}): {exc}",
                                      exc.budget) from None

@@ -26,6 +26,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._cancel import check_stop
 from ..bots import get_bot
 from ..bots.strategy import deadwood, kit_for
 from ..game import Action, Phase, State, engine_for
@@ -91,6 +92,7 @@ def _follow(state: State, seat: int, first: Action | None, discard: Action | Non
     # this turn only: a finish ends the round, and the next may well start with the same seat
     while (not w.is_terminal and w.current_player == seat and len(w.scores) == rounds
            and w.turn == turn):
+        check_stop()  # a server may stop the plan (its time up, shutting down: rummy101._cancel)
         legal = w.legal_actions()
         if first is not None and not steps:
             a = first

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .. import _backend
+from .._cancel import OverTime, ShuttingDown
 from .._limits import (
     MAX_HINT_RACK,
     MAX_INT,
@@ -361,8 +362,8 @@ def read_game_record(value: Any, seat: int | None = None) -> tuple[Any, int]:
         raise BadView(str(exc)) from None
     try:
         state = records.from_dict(record)
-    except WorkBudgetExceeded:  # no fault of the record: the service's slow lane takes it on
-        raise
+    except (WorkBudgetExceeded, OverTime, ShuttingDown):  # no fault of the record: the service
+        raise  # moves it to the slow lane, or answers that its time is up, or that it stops
     except RummyError as exc:
         raise BadView(f"field 'record': {exc}") from None
     if state.is_terminal:

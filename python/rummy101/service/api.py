@@ -25,7 +25,7 @@ import numpy as np
 from .. import melds as _melds
 from .. import solve as _solve
 from .. import tabla as _tabla
-from .._cancel import check_stop, queued, waited
+from .._cancel import OverTime, ShuttingDown, check_stop, queued, time_limit, waited
 from .._validate import (
     BadRequest,
     described,
@@ -43,7 +43,7 @@ from ..errors import RackError, RummyError, WorkBudgetExceeded
 from ..rules import Rules
 from .answer import encode, internal_error
 from .fast import answers_json, batch_chunk, batch_threads, openings_json, rack_text, read_racks
-from .limits import BATCH_SECONDS, MAX_BATCH, MAX_INT, MAX_MELD
+from .limits import BATCH_SECONDS, HINT_SECONDS, MAX_BATCH, MAX_INT, MAX_MELD
 
 __all__ = [
     "BATCH_FIELDS",
@@ -585,7 +585,11 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
     seat = obj.get("seat")
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
         raise BadRequest(f"field 'seat' must be a seat number, got {described(seat)}")
-    with _engine_reads(source, value, variant):
+    # the slow lane bounds each search, not the replay and the plan: a 60-tile Remi record held
+    # the pure backend's one slow thread for 67 s
+    with _engine_reads(source, value, variant), time_limit(HINT_SECONDS, (
+            f"the hint needs more than {HINT_SECONDS:g} s for this {source} (replaying it and "
+            f"planning the turn); no turn is recommended")):
         if source == "observation":
             obs = value
             if seat is not None and seat != obs.get("seat"):
@@ -611,8 +615,8 @@ def _engine_reads(source: str, value: Any, variant: str | None) -> Iterator[None
     field and what to send, never Python's words."""
     try:
         yield
-    except (BadRequest, WorkBudgetExceeded):  # a spent budget: the slow lane takes it on
-        raise
+    except (BadRequest, WorkBudgetExceeded, OverTime, ShuttingDown):  # a spent budget: the
+        raise  # slow lane takes it on; over the hint's own time, or stopping: answered as such
     except KeyError as exc:
         key = exc.args[0] if exc.args else ""
         if source == "observation" and not isinstance(key, str):  # (a list used as a mapping)
