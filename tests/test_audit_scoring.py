@@ -48,6 +48,16 @@ def test_r101_13_pairs_opener_finishes_with_a_joker() -> None:
     assert s.round_scores() == [[202, -10, -408, -404]]
 
 
+#: An opening of R1..R13 (91) and Y10..Y13 (46), laid as two 3-tile runs grown to their length.
+_OPEN_R1_TO_R13_AND_Y10_TO_Y13 = (
+    "run R1 R2 R3",
+    *[f"add R{i} to 0@end" for i in range(4, 14)],
+    "run Y10 Y11 Y12",
+    "add Y13 to 1@end",
+    "open",
+)
+
+
 def test_r101_13_one_turn_needs_nobody_else_opened() -> None:
     """R101-12: a finish in one turn needs that *nobody* has opened ("nobody has opened and a
     player lays down all tiles ... in a single turn"). Seat 0 opens and lays everything in this
@@ -57,11 +67,7 @@ def test_r101_13_one_turn_needs_nobody_else_opened() -> None:
     s = rpos("rummy101(players=3)", racks=[rack, "B1", "B5 B6"], opened=[None, None, "melds"])
     play(
         s,
-        "run R1 R2 R3",
-        *[f"add R{i} to 0@end" for i in range(4, 14)],
-        "run Y10 Y11 Y12",
-        "add Y13 to 1@end",
-        "open",
+        *_OPEN_R1_TO_R13_AND_Y10_TO_Y13,
         "discard K1",
     )
     r = s.round_results()[0]
@@ -95,11 +101,7 @@ def test_r101_10_13_button_joker_one_turn_finish() -> None:
     play(
         s,
         "button",
-        "run R1 R2 R3",
-        *[f"add R{i} to 0@end" for i in range(4, 14)],
-        "run Y10 Y11 Y12",
-        "add Y13 to 1@end",
-        "open",
+        *_OPEN_R1_TO_R13_AND_Y10_TO_Y13,
         "discard *",
     )
     r = s.round_results()[0]
