@@ -7,6 +7,7 @@ without it (tests/remi_atu_old.py) gives on big hoarded racks."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 import remi_atu_old
@@ -128,6 +129,19 @@ def _mirrored(
     return out, [(col, end - hi, end - lo) for col, lo, hi in segs]
 
 
+def _questions(
+    seed: int, n: int, p_high: float, noise: int
+) -> Iterator[tuple[list[int], list[tuple[int, int, int]], bool]]:
+    """Up to ``n`` random questions (vector, table runs, high 1) of :func:`_noisy_split`, the 1
+    high with probability ``p_high``, up to ``noise - 1`` tiles added."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        high = rng.random() < p_high
+        counts, segs = _noisy_split(rng, high, noise)
+        if counts:
+            yield counts, segs, high
+
+
 def test_the_mirrored_question_answers_alike() -> None:
     """relaxed_cover runs a search with the numbers mirrored in turn with the forward one: the
     mirrored vector must answer as the vector itself (runs stay runs, 12-13-1 becomes 1-2-3 with
@@ -137,13 +151,8 @@ def test_the_mirrored_question_answers_alike() -> None:
         _codes("R3 R2 R1 Y10"),
         [(0, 1, 3)],
     )
-    rng = random.Random(23)
     seen = set()
-    for _ in range(300):
-        high = rng.random() < 0.6
-        counts, segs = _noisy_split(rng, high, 3)
-        if not counts:
-            continue
+    for counts, segs, high in _questions(23, 300, 0.6, 3):
         got = core.relaxed_cover(counts, high, segs, BIG)
         mc, ms = _mirrored(counts, segs, high)
         assert core.relaxed_cover(mc, high, ms, BIG) is got, (counts, segs, high)
@@ -192,13 +201,8 @@ def test_the_twins_answer_alike() -> None:
         pytest.skip("native core not built")
     import rummy101._core as native
 
-    rng = random.Random(5)
     seen = set()
-    for _ in range(150):
-        high = rng.random() < 0.5
-        counts, segs = _noisy_split(rng, high, 4)
-        if not counts:
-            continue
+    for counts, segs, high in _questions(5, 150, 0.5, 4):
         for budget in (30, 300, BIG):
             a = native.relaxed_cover(counts, high, segs, budget)
             assert a is pure_relax.relaxed_cover(counts, high, segs, budget), (
