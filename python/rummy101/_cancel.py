@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from .errors import RummyError, WorkBudgetExceeded
 
-__all__ = ["OverTime", "ShuttingDown", "check_stop", "queued", "stop_requested", "time_limit",
+__all__ = ["STOPS", "OverTime", "ShuttingDown", "check_stop", "queued", "stop_requested", "time_limit",
            "waited", "watching"]
 
 _STOP: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar(
@@ -50,6 +50,11 @@ class ShuttingDown(RummyError):
 class OverTime(RummyError):
     """The work outlasted its own time limit (:func:`time_limit`), in whatever lane it ran: an
     answer (422), not a reason to try again in the slow lane."""
+
+
+#: What :func:`check_stop` (and a spent work budget) raise: no fault of the request, so a reader
+#: that names the field a fault is in (a record's replay, a hint's observation) lets them through
+STOPS: tuple[type[RummyError], ...] = (WorkBudgetExceeded, OverTime, ShuttingDown)
 
 
 @contextlib.contextmanager

@@ -27,7 +27,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .._cancel import OverTime, ShuttingDown, check_stop
+from .._cancel import STOPS, check_stop
 from .._limits import MAX_ACTION_CHARS, SEED_MAX
 from .._validate import (
     BadRequest,
@@ -132,11 +132,11 @@ def from_dict(record: dict[str, Any]) -> State:
             check_stop()  # a server may stop a long replay (rummy101._cancel)
         try:
             state.apply(text)
-        except (OverTime, ShuttingDown):  # stopped by a server (rummy101._cancel): not the record's
-            raise                          # fault
         except WorkBudgetExceeded as exc:  # the action is legal as far as it got: more work
             raise WorkBudgetExceeded(f"replaying game record action {i} ({_cut(text)}): {exc}",
                                      exc.budget) from None
+        except STOPS:  # stopped by a server (rummy101._cancel): not the record's fault
+            raise
         except RummyError as exc:
             raise type(exc)(f"game record action {i} ({_cut(text)}) does not replay: {exc}") from None
     for key, got in (("round_scores", state.round_scores()), ("standings", state.standings()),

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .. import _backend
-from .._cancel import OverTime, ShuttingDown
+from .._cancel import STOPS
 from .._limits import (
     MAX_HINT_RACK,
     MAX_INT,
@@ -41,7 +41,7 @@ from .._validate import (
     read_rules,
     short,
 )
-from ..errors import RackError, RummyError, WorkBudgetExceeded
+from ..errors import RackError, RummyError
 from ..melds import reason_message
 from ..rules import Rules
 from ..tiles import JOKER_CODE, MELD_KINDS, Tile
@@ -362,8 +362,8 @@ def read_game_record(value: Any, seat: int | None = None) -> tuple[Any, int]:
         raise BadView(str(exc)) from None
     try:
         state = records.from_dict(record)
-    except (WorkBudgetExceeded, OverTime, ShuttingDown):  # no fault of the record: the service
-        raise  # moves it to the slow lane, or answers that its time is up, or that it stops
+    except STOPS:  # no fault of the record: the service moves it to the slow lane, or answers
+        raise      # that its time is up, or that it stops
     except RummyError as exc:
         raise BadView(f"field 'record': {exc}") from None
     if state.is_terminal:

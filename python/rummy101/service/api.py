@@ -25,7 +25,7 @@ import numpy as np
 from .. import melds as _melds
 from .. import solve as _solve
 from .. import tabla as _tabla
-from .._cancel import OverTime, ShuttingDown, check_stop, queued, time_limit, waited
+from .._cancel import STOPS, check_stop, queued, time_limit, waited
 from .._validate import (
     BadRequest,
     described,
@@ -608,6 +608,10 @@ def _other_variant_game(body: Any) -> dict[str, Any] | None:
         return generic.plan(state, mover, alternatives)
 
 
+#: what :func:`_engine_reads` lets through unchanged: its own answers and the stops of _cancel
+_ANSWERED_AS_THEY_ARE: tuple[type[Exception], ...] = (BadRequest, *STOPS)
+
+
 @contextmanager
 def _engine_reads(source: str, value: Any, variant: str | None) -> Iterator[None]:
     """The engine reads a hint request's ``observation`` or ``record`` (``source``, its
@@ -615,8 +619,8 @@ def _engine_reads(source: str, value: Any, variant: str | None) -> Iterator[None
     field and what to send, never Python's words."""
     try:
         yield
-    except (BadRequest, WorkBudgetExceeded, OverTime, ShuttingDown):  # a spent budget: the
-        raise  # slow lane takes it on; over the hint's own time, or stopping: answered as such
+    except _ANSWERED_AS_THEY_ARE:  # a spent budget: the slow lane takes it on; over the
+        raise                      # hint's own time, or stopping: answered as such
     except KeyError as exc:
         key = exc.args[0] if exc.args else ""
         if source == "observation" and not isinstance(key, str):  # (a list used as a mapping)
