@@ -689,6 +689,13 @@ export class PlayPanel {
     $("play-hint").disabled = !mine || !this.view.hints;
   }
 
+  // More than one legal move does what the person picked (where a joker stands): said, and the
+  // focus on the first of the moves listed under the rack, one of which is theirs to choose.
+  askToChoose(what) {
+    this.setMessage(`${what}: choose one of the moves listed under the rack.`);
+    $("suggest").querySelector("button")?.focus({ preventScroll: true });
+  }
+
   // After a move that got no answer: whether the game is still as shown. If the move was played
   // on the server after all, the game is shown as it is now with a note, and the move asked for
   // now (pressed again, as the timeout's message invites) is not sent: chosen in the position
@@ -728,8 +735,7 @@ export class PlayPanel {
       // a joker goes on at either end of a run (add * to 0@start, @end): not at a guess, as the
       // first of them was; the person picks one of the moves listed under the rack
       if (legal.length > 1) {
-        this.setMessage(`${sel[0]} can go on meld ${this.meld} in ${legal.length} places: choose one of the moves listed under the rack.`);
-        $("suggest").querySelector("button")?.focus({ preventScroll: true });
+        this.askToChoose(`${sel[0]} can go on meld ${this.meld} in ${legal.length} places`);
         return null;
       }
       return this.send(legal.length ? legal[0].text : `add ${sel[0]} to ${this.meld}`);
@@ -748,8 +754,7 @@ export class PlayPanel {
     // laid, a choice the person never made (and Y9 would not go on it); the moves are listed
     // under the rack, each a button: one of them is the person's to choose
     if (exacts.length > 1) {
-      this.setMessage(`${sel.join(" ")} can be laid in ${exacts.length} ways (where the joker stands): choose one of the moves listed under the rack.`);
-      $("suggest").querySelector("button")?.focus({ preventScroll: true });
+      this.askToChoose(`${sel.join(" ")} can be laid in ${exacts.length} ways (where the joker stands)`);
       return false;
     }
     const exact = exacts[0];
