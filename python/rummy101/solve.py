@@ -49,7 +49,8 @@ import contextlib
 import contextvars
 import dataclasses
 import operator
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -395,9 +396,12 @@ def keeps_card(rules: Rules | str, pieces: int) -> bool:
     False
     """
     rules = _rules(rules)  # a rules text too, and RulesError (not AttributeError) for anything else
+    if isinstance(pieces, bool) or not isinstance(pieces, (int, np.integer)) or pieces < 0:
+        raise RackError(f"pieces must be the number of pieces on the rack, a whole number >= 0, "
+                        f"got {pieces!r:.60}")
     if rules.keep_discard:
         return True
-    return rules.opts.go_out == "narrow" and pieces != 3
+    return rules.opts.go_out == "narrow" and int(pieces) != 3
 
 
 def keeps_cards(rules: Rules, sizes: Any) -> Any:
@@ -496,15 +500,25 @@ def _pieces_of(rules: Rules, source: tuple[Piece, ...] | str) -> tuple[Piece, ..
     return tuple(by_code[table[w]] for w in source.split())
 
 
+def _check_batch(racks: Any) -> None:
+    """Refuse what is no list of racks: one text rack (read one character a rack, "token 1 of
+    1 ('R')"), a non-iterable, and a mapping or set (iterated as keys or in no order, so the
+    answers could not be matched to the racks)."""
+    if isinstance(racks, (str, bytes)) or not isinstance(racks, Iterable):
+        raise NotationError(f"racks must be a list of racks (e.g. ['R1 R2 R3 K9']), got "
+                            f"{type(racks).__name__} {racks!r:.60}; use solve_opening for one rack")
+    if isinstance(racks, (Mapping, AbstractSet)):
+        raise NotationError(f"racks must be a list of racks (e.g. ['R1 R2 R3 K9']), got "
+                            f"{type(racks).__name__} {racks!r:.60}: the answers come in the racks' "
+                            "order, which a mapping or set does not keep; pass list(...) of the racks")
+
+
 def _read_racks(rules: Rules, racks: Any) -> tuple[list[Any], Any]:
     """A batch's racks: (sources for :func:`_pieces_of`, their (n, 53) uint8 count array). Text
     racks are read by the core's token table in one call; any other rack, and every mistake,
     goes through :meth:`Rules.parse_rack` in order, so the first bad rack raises
     :func:`solve_opening`'s error with its place in the batch (``racks[3]: ...``)."""
-    if isinstance(racks, (str, bytes)) or not isinstance(racks, Iterable):
-        # a single text rack would be read one character a rack ("token 1 of 1 ('R')")
-        raise NotationError(f"racks must be a list of racks (e.g. ['R1 R2 R3 K9']), got "
-                            f"{type(racks).__name__} {racks!r:.60}; use solve_opening for one rack")
+    _check_batch(racks)
     items = racks if isinstance(racks, list) else list(racks)
     if not items:
         return [], np.zeros((0, 53), dtype=np.uint8)
@@ -647,6 +661,7 @@ def opening_values(rules: Rules | str, racks: Any, *, must_use: Any = None) -> A
         if isinstance(racks, np.ndarray):  # a 1-D array of text racks
             racks = racks.tolist()
         elif isinstance(racks, Iterable) and not isinstance(racks, (str, bytes, list)):
+            _check_batch(racks)
             racks = list(racks)
         if isinstance(racks, list) and racks and _looks_like_counts(racks[0]):
             raise RackError(f"racks[0] is a list of {len(racks[0])} numbers, a tile count vector: "

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import numbers
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Self
 
 from .errors import NotationError, json_problem
@@ -257,6 +257,10 @@ def _parse_many(items: str | Iterable[object], kind: type[Tile | Card]) -> list[
         raise NotationError(f"expected a rack as a string or a list of tokens, got "
                             f"{type(items).__name__} {bytes(items[:40])!r}{'...' if len(items) > 40 else ''}: "
                             f"decode it first (e.g. .decode('utf-8'))")
+    elif isinstance(items, Mapping):  # iterates as its keys: {"R5": 2} would read one R5
+        raise NotationError(f"expected a rack as a string or a list of tokens, got "
+                            f"{type(items).__name__} {items!r:.60}: a mapping is no rack; give "
+                            "each tile once per copy (e.g. 'R5 R5 K9' or ['R5', 'R5', 'K9'])")
     elif isinstance(items, Iterable):
         tokens = list(items)
     else:
