@@ -64,6 +64,11 @@ def test_lists_tuples_and_generators_of_racks_still_read() -> None:
     assert rummy101.opening_values("rummy101", tuple(racks)).tolist() == want
     assert rummy101.opening_values("rummy101", (r for r in racks)).tolist() == want
     assert [o.value for o in rummy101.solve_openings("rummy101", iter(racks))] == want
+    named = dict(zip(("a", "b"), racks, strict=True))  # a dict's views keep its order
+    assert rummy101.opening_values("rummy101", named.values()).tolist() == want
+    assert [
+        o.value for o in rummy101.solve_openings("rummy101", dict.fromkeys(racks).keys())
+    ] == want
 
 
 @pytest.mark.parametrize("pieces", ["3", -1, None, 2.5, True, [3]])

@@ -50,7 +50,6 @@ import contextvars
 import dataclasses
 import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -507,7 +506,7 @@ def _check_batch(racks: Any) -> None:
     if isinstance(racks, (str, bytes)) or not isinstance(racks, Iterable):
         raise NotationError(f"racks must be a list of racks (e.g. ['R1 R2 R3 K9']), got "
                             f"{type(racks).__name__} {racks!r:.60}; use solve_opening for one rack")
-    if isinstance(racks, (Mapping, AbstractSet)):
+    if isinstance(racks, (Mapping, set, frozenset)):  # dict views keep the dict's order
         raise NotationError(f"racks must be a list of racks (e.g. ['R1 R2 R3 K9']), got "
                             f"{type(racks).__name__} {racks!r:.60}: the answers come in the racks' "
                             "order, which a mapping or set does not keep; pass list(...) of the racks")
