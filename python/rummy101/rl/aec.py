@@ -96,6 +96,8 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self._dealt = False  # reset() has been called (the session holds a placeholder game)
+        # last() observes through the session itself unless a subclass changes observe
+        self._own_observe = type(self).observe is RummyAEC.observe
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -150,8 +152,15 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection
         if agent not in self.terminations:  # every agent stepped out (was KeyError 'player_0')
             raise _episode_over("last()")
-        # (self.observe, not the session's: a subclass that changes observe changes last too)
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+        # (self.observe, not the session's, when a subclass changes observe: last changes too;
+        # otherwise the session's straight away, the agent selected being a valid one)
+        if not observe:
+            obs = None
+        elif self._own_observe:
+            obs = self.session.observe(self._seat[agent])
+        else:
+            obs = self.observe(agent)
+        return (obs, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
@@ -170,20 +179,28 @@ class RummyAEC(AECEnv):  # type: ignore[misc]
             return
         ses = self.session
         rewards = ses.step(action)  # may raise (a refused index): then nothing has changed
-        self._cumulative_rewards[agent] = 0.0
+        cumulative = self._cumulative_rewards
+        cumulative[agent] = 0.0
         agents = self.possible_agents
-        self.rewards.update(zip(agents, rewards))
+        # Every agent is in play here (the flags are set for all at once, and an agent steps out
+        # only once they are): one loop sets the rewards, adds them up as AECEnv's
+        # _accumulate_rewards did after the flags (the same sums, that method's work without
+        # its call and second loop) and gives each agent a new info dict (an info edited by
+        # the caller does not stay).
+        rew = self.rewards
         infos = self.infos
-        for a in agents:
-            infos[a] = {}  # (new dicts: an info edited by the caller does not stay)
-        if ses.ended_illegal or ses.state.is_terminal:
+        for a, r in zip(agents, rewards):
+            rew[a] = r
+            cumulative[a] += r
+            infos[a] = {}
+        state = ses.state
+        if ses.ended_illegal or state.is_terminal:
             self.terminations = dict.fromkeys(self.agents, True)
         elif ses.truncated:
             self.truncations = dict.fromkeys(self.agents, True)
         if ses.last_illegal:
-            self.infos[agent] = {"illegal_action": True}
-        self.agent_selection = agents[ses.state.current]
-        self._accumulate_rewards()
+            infos[agent] = {"illegal_action": True}
+        self.agent_selection = agents[state.current]
         if self.render_mode == "human":
             self.render()
 
