@@ -25,7 +25,7 @@ cards each seat took from the pile and still holds, CR-3, from its ``known``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -42,6 +42,8 @@ _PHASES = {"take": 0, "play": 1, "exchange": 2, "over": 3}
 _KINDS = {"run": 0, "set": 1, "pair": 2}
 _ONE = np.float32(1)
 _INF = 1e9  # finite bounds (Gymnasium warns about infinite ones); no value comes near
+#: a memo's entry: the indices to count and the (index, value) pairs to set
+_Got = tuple[tuple[int, ...], tuple[tuple[int, float], ...]]
 
 
 class ObservationEncoder:
@@ -68,9 +70,12 @@ class ObservationEncoder:
             raise RulesError(f"{r.variant} has no RL observation encoding yet (rummy101.rl.observe)")
         segs += extra[0](self)
         self._fill_variant: _Fill = extra[1]
-        self._meld_memo: dict[tuple[Any, ...], tuple[list[int], list[tuple[int, float]]]] = {}
-        self._memo: dict[tuple[Any, ...], list[int]] = {}
-        self._seats_memo: dict[tuple[Any, ...], tuple[list[int], list[tuple[int, float]]]] = {}
+        # (the memos hold tuples of numbers, no lists: Python's cycle collector stops tracking
+        # such a tuple at its first pass, so the entries that stay add nothing to its later
+        # passes nor hasten its full collections, as the lists they held did)
+        self._meld_memo: dict[tuple[Any, ...], _Got] = {}
+        self._memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        self._seats_memo: dict[tuple[Any, ...], _Got] = {}
         self._ends: dict[Any, tuple[tuple[Any, ...], list[int]]] = {}
         self.segments: dict[str, tuple[int, int]] = {}
         low: list[float] = []
@@ -124,19 +129,20 @@ class ObservationEncoder:
             raise RulesError(f"this ObservationEncoder encodes {self.rules}: {why}; make one with "
                              f"ObservationEncoder(state.rules)")
 
-    def remember(self, key: tuple[Any, ...], indices: list[int]) -> None:
-        """Memoise the indices of a part of the observation that changes slowly (bounded)."""
+    def remember(self, key: tuple[Any, ...], indices: Sequence[int]) -> None:
+        """Memoise the indices of a part of the observation that changes slowly (bounded; kept
+        as a tuple)."""
         if len(self._memo) > 50_000:
             self._memo.clear()
-        self._memo[key] = indices
+        self._memo[key] = tuple(indices)
 
     def remember_seats(self, key: tuple[Any, ...],
-                       got: tuple[list[int], list[tuple[int, float]]]) -> None:
+                       got: tuple[Sequence[int], Sequence[tuple[int, float]]]) -> None:
         """Memoise the indices and values of the seats' slowly changing fields (a variant's
-        per-seat flags and counts, keyed with the observing seat; bounded)."""
+        per-seat flags and counts, keyed with the observing seat; bounded; kept as tuples)."""
         if len(self._seats_memo) > 50_000:
             self._seats_memo.clear()
-        self._seats_memo[key] = got
+        self._seats_memo[key] = (tuple(got[0]), tuple(got[1]))
 
     def at_end(self, slot: Any, items: tuple[Any, ...], index: Callable[[int, Any], int]) -> list[int]:
         """``[index(k, item) for k, item in enumerate(items)]`` for a sequence that changes at its
@@ -196,9 +202,21 @@ class ObservationEncoder:
         x = np.zeros(self.size, np.float32)
         np.add.at(x, np.fromiter(inc, np.intp, len(inc)), _ONE)
         # The values, one scalar write each: a few dozen cost less than gathering them into two
-        # arrays for one write.
+        # arrays for one write. Written through the array's memoryview (x.data), whose item writes
+        # cost less than numpy's (the same float32 of a number); a value it refuses (a string or
+        # None in a caller's dict, which numpy reads as a number or nan) is written by numpy.
+        try:
+            self._values(x.data, put, obs, me)
+        except (TypeError, ValueError, OverflowError):
+            self._values(x, put, obs, me)
+        return x
+
+    def _values(self, x: Any, put: list[tuple[int, float]], obs: Mapping[str, Any], me: int) -> None:
+        """Write the values of an observation into ``x`` (the array, or a memoryview of it)."""
         for i, v in put:
             x[i] = v
+        off = self.off
+        n = self.players
         o = off["rack_sizes"]
         so = off["standings"]
         stand = obs["standings"]
@@ -209,7 +227,6 @@ class ObservationEncoder:
         x[off["stock"]] = obs["stock"]
         x[off["round"]] = obs["round"]
         x[off["turn"]] = obs["turn"]
-        return x
 
     def _table(self, inc: list[int], put: list[tuple[int, float]], table: list[Mapping[str, Any]],
                me: int) -> None:
@@ -225,8 +242,7 @@ class ObservationEncoder:
             inc += got[0]
             put += got[1]
 
-    def _meld(self, i: int, kind: str, owner: int, staged: bool,
-              texts: tuple[str, ...]) -> tuple[list[int], list[tuple[int, float]]]:
+    def _meld(self, i: int, kind: str, owner: int, staged: bool, texts: tuple[str, ...]) -> _Got:
         """A table meld's contribution: indices to count and (index, value) pairs (memoised:
         most melds stay as they are from one step to the next)."""
         code = self._code
@@ -244,7 +260,7 @@ class ObservationEncoder:
             inc += [real + c for c in tiles if c != J]
             if self.pieces == 53 and J in tiles:
                 put += [(real + 52 + c, w) for c, w in _joker_stands(kind, tiles)]
-        return inc, put
+        return tuple(inc), tuple(put)
 
 
 def _joker_stands(kind: str, tiles: list[int]) -> list[tuple[int, float]]:
@@ -291,7 +307,7 @@ def _r101_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
     got = e._memo.get(key)
     if got is None:  # the piles change by one tile a turn: their indices are memoised
         o = off["discards"]
-        got = [o + rot[q] * 53 + code[t] for q, pile in enumerate(key[2]) for t in pile]
+        got = tuple([o + rot[q] * 53 + code[t] for q, pile in enumerate(key[2]) for t in pile])
         e.remember(key, got)
     inc += got
     ld = obs["last_discard"]
@@ -311,9 +327,9 @@ def _r101_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
         ob = off["button_jokers"]
         ou = off["button_used"]
         used = button["used"]
-        got2 = ([o + 3 * k + _OPENED[v] for k, v in zip(rot, obs["opened"])]
-                + [ou + k for k, u in zip(rot, used) if u],
-                [(ob + k, j) for k, j in zip(rot, button["jokers"])])
+        got2 = (tuple([o + 3 * k + _OPENED[v] for k, v in zip(rot, obs["opened"])]
+                      + [ou + k for k, u in zip(rot, used) if u]),
+                tuple([(ob + k, j) for k, j in zip(rot, button["jokers"])]))
         e.remember_seats(key, got2)
     inc += got2[0]
     put += got2[1]
@@ -395,7 +411,7 @@ def _remi_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
             seats.append(oa + 2 * rot[who] + (0 if size == "big" else 1))
             if acceptor is not None and acceptor >= 0:
                 seats.append(oc + rot[acceptor])
-        got = (seats, [(oo + k, v) for k, v in zip(rot, obs["own_turns"])])
+        got = (tuple(seats), tuple([(oo + k, v) for k, v in zip(rot, obs["own_turns"])]))
         e.remember_seats(key, got)
     inc += got[0]
     put += got[1]
