@@ -96,7 +96,6 @@ def test_rummy101_memos_stay_within_their_caps() -> None:
     )
     assert len(r101_engine._OPENING_MEMO) <= 4_096
     assert len(r101_engine._MELD_MEMO) <= 32_768
-    assert len(r101_engine._DISCARD_MEMO) <= 32_768
     assert len(r101_engine._JOKER_RUNS) <= 16_384
     assert len(r101_table._MEMO) <= 16_384
 

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, compress
 from typing import TYPE_CHECKING, Any
 
 from ....errors import IllegalAction
@@ -327,18 +327,11 @@ def legal_actions(s: State) -> list[Action]:
     if x.snap is not None:
         out.append(P.RESET)
     if taken_ok and staged_from < 0:
-        got = _DISCARD_MEMO.get(raw)
-        if got is None:
-            d = P.DISCARD
-            got = tuple([d[c] for c in range(53) if rack[c]])
-            if len(_DISCARD_MEMO) >= 32_768:
-                _DISCARD_MEMO.clear()
-            _DISCARD_MEMO[raw] = got
-        out.extend(got)
+        # the discard of each code held, in code order, in C (the same interned actions): a
+        # memo by rack, which missed on about half of the RL env's random steps, cost more, and
+        # its tuples of actions stayed in the cycle collector's passes
+        out.extend(compress(P.DISCARD, rack))
     return out
-
-
-_DISCARD_MEMO: dict[bytes, tuple[Action, ...]] = {}
 
 
 def _staged_reaches(s: State) -> bool:
