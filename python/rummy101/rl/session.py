@@ -143,6 +143,9 @@ class Session:
         self.ended_illegal = False
         self.last_illegal = False  # the last step's index was outside the mask
         self._idx: list[int] | None = None  # the legal indices of the position (the mask's 1s)
+        # the engine's legal actions of the position when _idx is their indices one for one
+        # (every one has an index): step plays the engine's own object of the index chosen
+        self._acts: list[Action] | None = None
         self._mask: np.ndarray[Any, Any] | None = None  # mask()'s array, made when asked for
         self._zero_mask = np.zeros(self.codec.n, dtype=np.int8)
         self._view_of: Any = None  # the engine whose encoder_observation _view is
@@ -180,6 +183,7 @@ class Session:
 
     def _changed(self) -> None:
         self._idx = None
+        self._acts = None
         self._mask = None
 
     # ---- observing ------------------------------------------------------------------------------------
@@ -201,7 +205,10 @@ class Session:
                 if self.state is self._placeholder:  # (was the placeholder game's mask)
                     raise self._not_dealt("mask()")
                 # (the state's cached list, read only: legal_actions() would copy it)
-                idx = self.codec.indices(self.state.cached_legal())
+                legal = self.state.cached_legal()
+                idx = self.codec.indices(legal)
+                if len(idx) == len(legal):
+                    self._acts = legal
                 if not idx:  # (not m.any(): numpy's any() cost ~5% of a classic step)
                     raise AssertionError(f"no legal action of {self.state!r} has an index; raise "
                                          "table_slots")  # never seen: a discard or reset is always mapped
@@ -284,6 +291,12 @@ class Session:
                 self._changed()
                 return rewards
             i = self.rng.choice(legal)
+        # The engine's own object of the action when the legal actions all have an index (the
+        # same action as the codec's, equal by value): an engine that checks an action against
+        # its list finds it there by identity (Remi's apply) instead of comparing texts.
+        acts = self._acts
+        if acts is not None:
+            return self._play(acts[idx.index(i)], rewards)
         return self._play(self.codec.actions[i], rewards)  # (0 <= i < n: checked above)
 
     def _index(self, index: Any) -> int:

@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import compress
+from itertools import compress, repeat
+from operator import is_
 from typing import TYPE_CHECKING, Any
 
 from .... import _backend
@@ -452,7 +453,9 @@ def legal_actions(s: State) -> list[Action]:
 
 def apply(s: State, a: Action) -> None:
     legal = s.cached_legal()
-    if a not in legal:
+    # identity first, in C (the RL session plays the listed objects themselves); only an
+    # action not listed as such is compared by value (Action.__eq__, a Python call per action)
+    if not any(map(is_, legal, repeat(a))) and a not in legal:
         raise IllegalAction(why_illegal(s, a))
     _perform(s, a)
 
