@@ -132,6 +132,7 @@ class ActionCodec:
         # themselves (held, so that no other object can take the id of one met)
         self._by_id: dict[int, int] = {}
         self._held: list[Action] = []
+        self._unmapped = False  # an action met has no index (-1 in _by_id)
 
     # ---- the tables ---------------------------------------------------------------------------
     def _act(self, verb: str, codes: Sequence[int], meld: int = -1, pos: int = -1) -> Action:
@@ -251,18 +252,27 @@ class ActionCodec:
         if type(legal) is not list:
             legal = list(legal)
         # Engines intern their actions, so most are met again: an id found is the object met
-        # (it is held), read in C (a loop with a tuple per action cost twice as much).
-        idx: list[Any] = list(map(known.get, map(id, legal)))
-        if None not in idx and -1 not in idx:
-            return idx
+        # (it is held), read in C (a loop with a tuple per action cost twice as much). An id not
+        # met yet raises KeyError (a scan of the list for None cost more); -1 is looked for only
+        # once an action without an index has been met.
+        try:
+            idx: list[int] = list(map(known.__getitem__, map(id, legal)))
+        except KeyError:
+            pass
+        else:
+            if not self._unmapped or -1 not in idx:
+                return idx
         out = []
-        for a, i in zip(legal, idx):
+        for a, i in zip(legal, list(map(known.get, map(id, legal)))):
             if i is None:
                 if len(known) > 200_000:
                     known.clear()
                     self._held.clear()
+                    self._unmapped = False
                 i = known[id(a)] = self._index.get(str(a), -1)
                 self._held.append(a)
+                if i < 0:
+                    self._unmapped = True
             if i >= 0:
                 out.append(i)
         return out
