@@ -15,7 +15,7 @@ from rummy101.rl import ActionCodec, ObservationEncoder, Session
 
 pytest.importorskip("pettingzoo")
 
-from rummy101.rl.aec import RummyAEC  # noqa: E402  (needs the rl extra)
+from rummy101.rl.aec import RummyAEC  # (needs the rl extra)
 
 
 def test_indices_leave_out_the_actions_without_an_index_once_met() -> None:
