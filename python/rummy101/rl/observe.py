@@ -96,6 +96,7 @@ class ObservationEncoder:
         self._rot = [[(q - me) % n for q in range(n)] for me in range(n)]
         self._rules_text = str(r)
         self._layouts: dict[str, str] = {}  # other rules texts met: "" (same layout) or why not
+        self._seat_at: dict[tuple[str, int], tuple[int, ...]] = {}  # seat_offsets()
 
     def _check_rules(self, obs: Any) -> None:
         """Refuse an observation of another layout (another variant, number of players, piece
@@ -166,6 +167,16 @@ class ObservationEncoder:
         else:
             got = [index(k, t) for k, t in enumerate(items)]
         self._ends[slot] = (items, got)
+        return got
+
+    def seat_offsets(self, segment: str, me: int) -> tuple[int, ...]:
+        """The index of each seat's value in a per-seat segment, as ``me`` observes them (the
+        seat's relative place added to the segment's offset), by seat; kept per segment and
+        observing seat (a pure function of the layout)."""
+        got = self._seat_at.get((segment, me))
+        if got is None:
+            o = self.off[segment]
+            got = self._seat_at[(segment, me)] = tuple(o + k for k in self._rot[me])
         return got
 
     def offset(self, segment: str) -> int:
@@ -396,14 +407,15 @@ def _remi_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
     inc += e.at_end(("train_by", me), tuple(obs["train_by"]), lambda k, q: ob + n * k + (q - me) % n)
     if obs["reshuffled"]:
         inc.append(off["reshuffled"])
-    # lay-downs, tabla declarations, turns played and the doubles log: they change once a turn
-    # at most, so their indices and values are memoised per observing seat
+    # lay-downs, tabla declarations and the doubles log: they change a few times a round, so
+    # their indices are memoised per observing seat; the turns played change every turn (with
+    # them in its key the memo missed at 2 steps in 5), so they are written as they are
     log = obs["doubles_log"]
-    key = ("seats", me, *obs["laid"], *obs["tabla"], *obs["own_turns"], *map(tuple, log))
+    key = ("seats", me, *obs["laid"], *obs["tabla"], *map(tuple, log))
     got = e._seats_memo.get(key)
     if got is None:
         rot = e._rot[me]
-        ol, ota, oo = off["laid"], off["tabla"], off["own_turns"]
+        ol, ota = off["laid"], off["tabla"]
         oa, oc = off["doubles_announced"], off["doubles_accepted"]
         seats = ([ol + k for k, v in zip(rot, obs["laid"]) if v]
                  + [ota + k for k, v in zip(rot, obs["tabla"]) if v])
@@ -411,10 +423,10 @@ def _remi_fill(e: ObservationEncoder, inc: list[int], put: list[tuple[int, float
             seats.append(oa + 2 * rot[who] + (0 if size == "big" else 1))
             if acceptor is not None and acceptor >= 0:
                 seats.append(oc + rot[acceptor])
-        got = (tuple(seats), tuple([(oo + k, v) for k, v in zip(rot, obs["own_turns"])]))
+        got = (tuple(seats), ())
         e.remember_seats(key, got)
     inc += got[0]
-    put += got[1]
+    put += zip(e.seat_offsets("own_turns", me), obs["own_turns"])
     ex = obs["exchange"]
     if ex is not None and ex["announcer"] is not None:
         inc.append(off["exchange_announcer"] + (ex["announcer"] - me) % n)
