@@ -66,6 +66,7 @@ class _Round:
         self.opened: list[str | None] = [None] * n
         self.pending: str | None = None
         self.turn_start: list[str | None] | None = None
+        self.steps = 0
 
 
 def _play_match(
@@ -102,6 +103,11 @@ def _play_match(
             if a.verb in ("tabla", "take", "break", "close", "button", "atu", "pair", "retrieve")
         ]
         a = rng.choice(odd) if odd and rng.random() < chaos else players[p].act(obs, acts)
+        info.steps += 1
+        if info.steps > 3000 and any(b.verb == "draw" for b in acts):
+            # two laid-down remi seats can trade the last discard for ever (RO-9.3 lets them,
+            # and a joker kept back leaves one tile to trade): draw to move the stock on
+            a = next(b for b in acts if b.verb == "draw")
         racks = [list(s.observation(q)["rack"]) for q in range(n)]
         if info.turn_start is None and not remi:
             info.turn_start = list(obs["opened"])
