@@ -1,7 +1,13 @@
 """Rules audit on games the other audits never play (session 50): bot-played matches of
 rummy101 and remi on seeds 3000+, every round's scores recomputed from an outside reading of the
-rules (R101-13, RO-12) and compared with the engine, plus hand-worked positions for clauses no
-test checked against an outside reading.
+rules (R101-13, RO-12) and compared with the engine; and the step audits' drivers on unseen
+seeds, options and bots (the end of the file).
+
+The recomputations of tests/test_audit_r101.py (R101-13) and tests/test_audit_remi_melds.py
+(RO-12) play one round of one option set each and swap the bots' ``reset`` for another action;
+these play three-round matches (starter rotation, standings) under 2-4 players, both threshold
+modes, joker-button accounts and every Remi option, keep the resets, pick odd actions by chance
+and, on odd seeds, keep jokers back for joker finishes.
 
 The recomputation reads only what a player at the table sees and the racks at the end:
 - R101-13: the penalties from the final racks (not opened 202; melds the sum, a joker 101; a pairs
@@ -292,3 +298,53 @@ def test_remi_match_scores_follow_ro_12() -> None:
 def test_match_scores_more_seeds() -> None:
     seen = _matches(R101, range(3008, 3150)) + _matches(REMI, range(3004, 3120))
     assert seen["one turn"] and seen["joker finish"] and seen["atu 1"], seen
+
+
+# ---- the step audits on unseen seeds, options and bots ------------------------------------------
+# Session 50 ran the step drivers of tests/test_audit_{r101,remi,classic}_steps.py on seeds
+# 1000-1100 for every CASES row and the rows below (other bots, the search bot, every option),
+# with no mismatch; these keep a few of those games.
+
+R101_STEPS = [
+    (2, "increasing", 0, ["random", "greedy"]),
+    (3, "fixed", 5, ["greedy", "greedy", "random"]),
+    (4, "increasing", 1, ["random"] * 4),
+    (3, "increasing", 3, ["random", "random", "random"]),
+]
+REMI_STEPS = [
+    ("remi(players=2,joly_retrievals=2)", ["greedy", "random"]),
+    ("remi(players=3,joly_atu_deal=14)", ["random", "greedy", "greedy"]),
+    ("remi(players=3,atu=off,tabla=off)", ["random"] * 3),
+    ("remi(players=4,doubles=off,joly_atu_deal=14,joly_retrievals=2)", ["greedy"] * 4),
+]
+CLASSIC_STEPS = [
+    ("classic(players=4,target=50)", "greedy", 30),
+    ("classic(players=2,target=1)", "meld", 30),
+    ("classic(players=3,go_out=narrow,target=300)", "meld", 30),
+    ("classic(players=4,go_out=narrow)", "greedy", 30),
+]
+
+
+def _steps_on(seeds: range, rows: slice) -> None:
+    import test_audit_classic_steps as c
+    import test_audit_r101_steps as r
+    import test_audit_remi_steps as m
+
+    for seed in seeds:
+        chaos = (0.0, 0.3, 0.6)[seed % 3]
+        for players, threshold, jokers, bots in R101_STEPS[rows]:
+            rules = r._rules(players, threshold, jokers)
+            r._play(rules, seed, bots, threshold, jokers, chaos=chaos)
+        for rules, bots in REMI_STEPS[rows]:
+            m._play(rules, seed, bots, chaos=chaos)
+        for rules, drive, rounds in CLASSIC_STEPS[rows]:
+            c._play(rules, seed, drive, rounds)
+
+
+def test_step_audits_on_unseen_seeds() -> None:
+    _steps_on(range(1000, 1000 + games_to_play(4) // 4 + 1), slice(0, 2))
+
+
+@pytest.mark.slow
+def test_step_audits_on_unseen_seeds_more() -> None:
+    _steps_on(range(1000, 1012), slice(None))
